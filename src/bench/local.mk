@@ -1,0 +1,1 @@
+# bench module: sources of libmotionbench.

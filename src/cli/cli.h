@@ -1,0 +1,14 @@
+/* cli.h -- the commands of the motionbench program and shared helpers.
+ * Exit status convention: 0 success, 1 an expectation or check failed, 2 usage or
+ * input error (and any failure to run). */
+#ifndef MB_CLI_H
+#define MB_CLI_H
+
+enum { MB_EXIT_OK = 0, MB_EXIT_FAIL = 1, MB_EXIT_USAGE = 2 };
+
+int mb_cmd_list(int argc, char **argv);
+
+/* Print "motionbench: <message>" from the last library error and return exit 2. */
+int mb_cli_fail(const char *context);
+
+#endif

@@ -1,0 +1,83 @@
+/* cmd_list.c -- `motionbench list integrators|problems [--verbose]`. */
+#include "cli.h"
+#include "mb_problem.h"
+#include "mb_stepper.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void print_options(const mb_option_spec *specs)
+{
+    for (const mb_option_spec *s = specs; s && s->name; s++) {
+        printf("      %-14s = %-10s %s", s->name, s->default_value ? s->default_value : "(required)",
+               s->doc);
+        if (s->kind == MB_OPT_CHOICE)
+            printf(" [%s]", s->choices);
+        else if ((s->kind == MB_OPT_DOUBLE || s->kind == MB_OPT_INT) && s->min <= s->max)
+            printf(" [%g, %g]", s->min, s->max);
+        printf("\n");
+    }
+}
+
+static void list_integrators(int verbose)
+{
+    for (const mb_stepper_type *const *t = mb_steppers(); *t; t++) {
+        printf("%-28s order %d%s%s%s%s\n", (*t)->name, (*t)->order,
+               ((*t)->flags & MB_STEPPER_SYMPLECTIC) ? ", symplectic" : "",
+               ((*t)->flags & MB_STEPPER_IMPLICIT) ? ", implicit" : "",
+               ((*t)->flags & MB_STEPPER_HALFSTEP) ? ", half-step velocities" : "",
+               (*t)->alloc_mpfr ? ", MPFR twin" : "");
+        if (verbose) {
+            printf("    %s\n    source: %s\n", (*t)->summary, (*t)->reference);
+            if ((*t)->options && (*t)->options->name) {
+                printf("    options:\n");
+                print_options((*t)->options);
+            }
+        }
+    }
+}
+
+static void list_problems(int verbose)
+{
+    for (const mb_problem_type *const *p = mb_problems(); *p; p++) {
+        printf("%-22s %s%s\n", (*p)->name, (*p)->summary, (*p)->exact ? " [closed form]" : "");
+        if (verbose) {
+            if ((*p)->exact_doc)
+                printf("    reference: %s\n", (*p)->exact_doc);
+            if ((*p)->params && (*p)->params->name) {
+                printf("    parameters:\n");
+                print_options((*p)->params);
+            }
+        }
+    }
+}
+
+int mb_cmd_list(int argc, char **argv)
+{
+    int verbose = 0;
+    const char *what = NULL;
+    for (int k = 1; k < argc; k++) {
+        if (!strcmp(argv[k], "--verbose") || !strcmp(argv[k], "-v")) {
+            verbose = 1;
+        } else if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+            printf("usage: motionbench list integrators|problems [--verbose]\n"
+                   "  Lists the registered schemes or test problems; --verbose adds equations,\n"
+                   "  sources, options and parameters with their defaults and ranges.\n");
+            return MB_EXIT_OK;
+        } else if (what == NULL) {
+            what = argv[k];
+        } else {
+            fprintf(stderr, "motionbench list: unexpected argument '%s'\n", argv[k]);
+            return MB_EXIT_USAGE;
+        }
+    }
+    if (what && !strcmp(what, "integrators")) {
+        list_integrators(verbose);
+    } else if (what && !strcmp(what, "problems")) {
+        list_problems(verbose);
+    } else {
+        fprintf(stderr, "usage: motionbench list integrators|problems [--verbose]\n");
+        return MB_EXIT_USAGE;
+    }
+    return MB_EXIT_OK;
+}

@@ -1,0 +1,3 @@
+# the motionbench program: one file per command.
+src_motionbench_SOURCES += src/cli/main.c src/cli/cmd_list.c
+noinst_HEADERS += src/cli/cli.h

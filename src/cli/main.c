@@ -1,0 +1,51 @@
+/* main.c -- the motionbench program: dispatch to one command per file. */
+#include "cli.h"
+#include "mb_status.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    { "list", mb_cmd_list, "list integrators or problems" },
+    { NULL, NULL, NULL }
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: motionbench COMMAND [ARGS]\n\ncommands:\n");
+    for (const struct command *c = commands; c->name; c++)
+        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fprintf(out, "\n'motionbench COMMAND --help' describes each command.\n"
+                 "Exit status: 0 success, 1 an expectation or check failed, 2 usage or input error.\n");
+}
+
+int mb_cli_fail(const char *context)
+{
+    if (context && *context)
+        fprintf(stderr, "motionbench: %s: %s\n", context, mb_last_error());
+    else
+        fprintf(stderr, "motionbench: %s\n", mb_last_error());
+    return MB_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return MB_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return MB_EXIT_OK;
+    }
+    for (const struct command *c = commands; c->name; c++)
+        if (strcmp(argv[1], c->name) == 0)
+            return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "motionbench: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return MB_EXIT_USAGE;
+}

@@ -1,0 +1,1 @@
+# contact module: sources of libmotionbench.

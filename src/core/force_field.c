@@ -1,0 +1,82 @@
+/* force_field.c -- uniform gravity and linear drag, the two field forces of seed 004:
+ * f(x, v) = m g - D v. */
+#include "mb_forces.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct gravity { double g[3]; };
+struct drag { double D; };
+
+#define BASE_DOUBLE
+#include "templates_on.h"
+#include "force_field_source.c"
+#include "templates_off.h"
+#undef BASE_DOUBLE
+
+#define BASE_MPFR
+#include "templates_on.h"
+#include "force_field_source.c"
+#include "templates_off.h"
+#undef BASE_MPFR
+
+/* V = -sum m_i g.x_i */
+static double gravity_potential(const void *params, const mb_nodes *s)
+{
+    const struct gravity *p = params;
+    double e = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->inv_mass[i] != 0.0)
+            e -= s->mass[i] * (p->g[0] * s->x[3 * i] + p->g[1] * s->x[3 * i + 1]
+                               + p->g[2] * s->x[3 * i + 2]);
+    return e;
+}
+
+/* P = D |v|^2 */
+static double drag_dissipation(const void *params, const mb_nodes *s)
+{
+    const struct drag *p = params;
+    double sum = 0.0;
+    for (size_t k = 0; k < 3 * s->n; k++)
+        sum += s->v[k] * s->v[k];
+    return p->D * sum;
+}
+
+static const mb_force_type gravity_type = {
+    .name = "gravity",
+    .eval = gravity_eval,
+    .eval_mpfr = gravity_mpfr_eval,
+    .potential = gravity_potential,
+    .free = free,
+};
+
+static const mb_force_type drag_type = {
+    .name = "drag",
+    .eval = drag_eval,
+    .eval_mpfr = drag_mpfr_eval,
+    .dissipation = drag_dissipation,
+    .jacobian = drag_jacobian,
+    .jacobian_mpfr = drag_mpfr_jacobian,
+    .free = free,
+};
+
+const mb_force_type *const mb_force_gravity = &gravity_type;
+const mb_force_type *const mb_force_drag = &drag_type;
+
+void *mb_gravity_new(const double g[3])
+{
+    struct gravity *p = malloc(sizeof *p);
+    if (p) {
+        p->g[0] = g[0]; p->g[1] = g[1]; p->g[2] = g[2];
+    }
+    return p;
+}
+
+void *mb_drag_new(double D)
+{
+    struct drag *p = malloc(sizeof *p);
+    if (p)
+        p->D = D;
+    return p;
+}

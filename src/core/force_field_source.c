@@ -1,0 +1,47 @@
+/* force_field_source.c -- template bodies of gravity and drag (see force_field.c). */
+
+/* f_i += m_i g */
+static int FUNCTION(gravity, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    const struct gravity *p = params;
+    REAL a[1];
+    R_INIT(a, s->prec);
+    (void)t;
+    for (size_t i = 0; i < s->n; i++)
+        for (int k = 0; k < 3; k++) {
+            R_MUL_D(a, &s->mass[i], p->g[k]);
+            R_ADD(&s->f[3 * i + k], &s->f[3 * i + k], a);
+        }
+    R_CLEAR(a);
+    return MB_SUCCESS;
+}
+
+/* f_i += -D v_i */
+static int FUNCTION(drag, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    const struct drag *p = params;
+    REAL a[1];
+    R_INIT(a, s->prec);
+    (void)t;
+    for (size_t k = 0; k < 3 * s->n; k++) {
+        R_MUL_D(a, &s->v[k], p->D);
+        R_SUB(&s->f[k], &s->f[k], a);
+    }
+    R_CLEAR(a);
+    return MB_SUCCESS;
+}
+
+/* df_i/dv_i = -D I */
+static int FUNCTION(drag, jacobian)(const void *params, const TYPE(mb_nodes) *s,
+                                    TYPE(mb_jacobian) *J)
+{
+    const struct drag *p = params;
+    for (size_t i = 0; i < s->n; i++) {
+        long b = FUNCTION(mb_jacobian, add_block)(J, i, i);
+        if (b < 0)
+            return MB_ENOMEM;
+        for (int k = 0; k < 3; k++)
+            R_SET_D(&J->dfdv[9 * b + 4 * k], -p->D);
+    }
+    return MB_SUCCESS;
+}

@@ -1,0 +1,118 @@
+/* force_springs.c -- Hookean springs between nodes and to anchors, with rest length and
+ * an optional dashpot along the spring (seed 004: f0 = k (x1 - x0), f1 = -f0). */
+#include "mb_forces.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct spring_set {
+    size_t count, cap;
+    mb_spring *items;
+};
+
+#define BASE_DOUBLE
+#include "templates_on.h"
+#include "force_springs_source.c"
+#include "templates_off.h"
+#undef BASE_DOUBLE
+
+#define BASE_MPFR
+#include "templates_on.h"
+#include "force_springs_source.c"
+#include "templates_off.h"
+#undef BASE_MPFR
+
+/* V = sum 1/2 k (l - L)^2 */
+static double springs_potential(const void *params, const mb_nodes *s)
+{
+    const struct spring_set *set = params;
+    struct springs_scratch w;
+    double e = 0.0;
+    for (size_t m = 0; m < set->count; m++) {
+        springs_geometry(&set->items[m], s, &w, 0);
+        double stretch = w.l[0] - set->items[m].rest;
+        e += 0.5 * set->items[m].k * stretch * stretch;
+    }
+    return e;
+}
+
+/* P = sum c (dv . n)^2 */
+static double springs_dissipation(const void *params, const mb_nodes *s)
+{
+    const struct spring_set *set = params;
+    struct springs_scratch w;
+    double p = 0.0;
+    for (size_t m = 0; m < set->count; m++) {
+        if (set->items[m].c == 0.0 || springs_geometry(&set->items[m], s, &w, 1) != MB_SUCCESS)
+            continue;
+        springs_dv_dot_n(&w);
+        p += set->items[m].c * w.a[0] * w.a[0];
+    }
+    return p;
+}
+
+/* Stiffness k projected on each axis: k n_a^2 (k on every axis for L = 0). */
+static void springs_stiffness(const void *params, const mb_nodes *s, double *kk)
+{
+    const struct spring_set *set = params;
+    struct springs_scratch w;
+    for (size_t m = 0; m < set->count; m++) {
+        const mb_spring *sp = &set->items[m];
+        int has_dir = sp->rest != 0.0 && springs_geometry(sp, s, &w, 1) == MB_SUCCESS;
+        for (int a = 0; a < 3; a++) {
+            double ka = has_dir ? sp->k * w.n[a] * w.n[a] : sp->k;
+            kk[3 * sp->i + a] += ka;
+            if (!sp->anchored)
+                kk[3 * sp->j + a] += ka;
+        }
+    }
+}
+
+static void springs_free(void *params)
+{
+    struct spring_set *set = params;
+    if (set) {
+        free(set->items);
+        free(set);
+    }
+}
+
+static const mb_force_type springs_type = {
+    .name = "springs",
+    .eval = springs_eval,
+    .eval_mpfr = springs_mpfr_eval,
+    .potential = springs_potential,
+    .dissipation = springs_dissipation,
+    .jacobian = springs_jacobian,
+    .jacobian_mpfr = springs_mpfr_jacobian,
+    .stiffness = springs_stiffness,
+    .free = springs_free,
+};
+
+const mb_force_type *const mb_force_springs = &springs_type;
+
+void *mb_springs_new(void) { return calloc(1, sizeof(struct spring_set)); }
+
+int mb_springs_add(void *springs, const mb_spring *sp)
+{
+    struct spring_set *set = springs;
+    if (!(sp->k >= 0.0) || !(sp->rest >= 0.0) || !(sp->c >= 0.0) || !isfinite(sp->k)
+        || !isfinite(sp->rest) || !isfinite(sp->c))
+        MB_ERROR(MB_EDOM, "spring needs finite k >= 0, rest >= 0, c >= 0 (got %g, %g, %g)",
+                 sp->k, sp->rest, sp->c);
+    if (!sp->anchored && sp->i == sp->j)
+        MB_ERROR(MB_EINVAL, "spring connects node %zu to itself", sp->i);
+    if (set->count == set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 16;
+        mb_spring *items = realloc(set->items, cap * sizeof *items);
+        if (items == NULL)
+            MB_ERROR(MB_ENOMEM, "cannot grow the spring list");
+        set->items = items;
+        set->cap = cap;
+    }
+    set->items[set->count++] = *sp;
+    return MB_SUCCESS;
+}
+
+size_t mb_springs_count(const void *springs) { return ((const struct spring_set *)springs)->count; }

@@ -1,0 +1,225 @@
+/* force_springs_source.c -- template bodies of the Hookean springs (see force_springs.c). */
+
+/* Scratch of one spring evaluation: d = x_j - x_i, its length l, unit n = d/l,
+ * dv = v_j - v_i, and two scalars. */
+struct FUNCTION(springs, scratch) {
+    REAL d[3], n[3], dv[3], l[1], a[1], b[1];
+};
+
+static void FUNCTION(springs, scratch_init)(struct FUNCTION(springs, scratch) *w, mpfr_prec_t prec)
+{
+    for (int k = 0; k < 3; k++) {
+        R_INIT(&w->d[k], prec); R_INIT(&w->n[k], prec); R_INIT(&w->dv[k], prec);
+    }
+    R_INIT(w->l, prec); R_INIT(w->a, prec); R_INIT(w->b, prec);
+}
+
+static void FUNCTION(springs, scratch_clear)(struct FUNCTION(springs, scratch) *w)
+{
+    for (int k = 0; k < 3; k++) {
+        R_CLEAR(&w->d[k]); R_CLEAR(&w->n[k]); R_CLEAR(&w->dv[k]);
+    }
+    R_CLEAR(w->l); R_CLEAR(w->a); R_CLEAR(w->b);
+}
+
+/* d, dv and l = |d| for spring sp; n = d / l when need_n (error if l = 0). */
+static int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes) *s,
+                                       struct FUNCTION(springs, scratch) *w, int need_n)
+{
+    size_t i = sp->i, j = sp->j;
+    for (int k = 0; k < 3; k++) {
+        if (sp->anchored) {
+            R_SET_D(w->a, sp->anchor[k]);
+            R_SUB(&w->d[k], w->a, &s->x[3 * i + k]);
+            R_NEG(&w->dv[k], &s->v[3 * i + k]);
+        } else {
+            R_SUB(&w->d[k], &s->x[3 * j + k], &s->x[3 * i + k]);
+            R_SUB(&w->dv[k], &s->v[3 * j + k], &s->v[3 * i + k]);
+        }
+    }
+    R_MUL(w->l, &w->d[0], &w->d[0]);
+    R_MUL(w->a, &w->d[1], &w->d[1]);
+    R_ADD(w->l, w->l, w->a);
+    R_MUL(w->a, &w->d[2], &w->d[2]);
+    R_ADD(w->l, w->l, w->a);
+    R_SQRT(w->l, w->l);
+    if (!need_n)
+        return MB_SUCCESS;
+    if (R_ISZERO(w->l))
+        MB_ERROR(MB_EDOM, "spring %zu-%zu has zero length: its direction is undefined",
+                 sp->i, sp->anchored ? sp->i : sp->j);
+    for (int k = 0; k < 3; k++)
+        R_DIV(&w->n[k], &w->d[k], w->l);
+    return MB_SUCCESS;
+}
+
+/* w->a = dv . n */
+static void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *w)
+{
+    R_MUL(w->a, &w->dv[0], &w->n[0]);
+    R_MUL(w->b, &w->dv[1], &w->n[1]);
+    R_ADD(w->a, w->a, w->b);
+    R_MUL(w->b, &w->dv[2], &w->n[2]);
+    R_ADD(w->a, w->a, w->b);
+}
+
+/* f_i += F, f_j -= F with F = w->d scaled: used for the linear spring F = k d. */
+static void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL *F)
+{
+    for (int k = 0; k < 3; k++) {
+        R_ADD(&s->f[3 * sp->i + k], &s->f[3 * sp->i + k], &F[k]);
+        if (!sp->anchored)
+            R_SUB(&s->f[3 * sp->j + k], &s->f[3 * sp->j + k], &F[k]);
+    }
+}
+
+/* f_i = [k (l - L) + c dv.n] n; for L = c = 0 simply f_i = k d. */
+static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    const struct spring_set *set = params;
+    struct FUNCTION(springs, scratch) w;
+    int status = MB_SUCCESS;
+    (void)t;
+    FUNCTION(springs, scratch_init)(&w, s->prec);
+    for (size_t m = 0; m < set->count && status == MB_SUCCESS; m++) {
+        const mb_spring *sp = &set->items[m];
+        int linear = sp->rest == 0.0 && sp->c == 0.0;
+        status = FUNCTION(springs, geometry)(sp, s, &w, !linear);
+        if (status != MB_SUCCESS)
+            break;
+        if (linear) {
+            for (int k = 0; k < 3; k++)
+                R_MUL_D(&w.d[k], &w.d[k], sp->k);
+        } else {
+            /* magnitude b = k (l - L) + c (dv . n) */
+            R_SUB_D(w.b, w.l, sp->rest);
+            R_MUL_D(w.l, w.b, sp->k);
+            if (sp->c != 0.0) {
+                FUNCTION(springs, dv_dot_n)(&w);
+                R_MUL_D(w.a, w.a, sp->c);
+                R_ADD(w.l, w.l, w.a);
+            }
+            for (int k = 0; k < 3; k++)
+                R_MUL(&w.d[k], &w.n[k], w.l);
+        }
+        FUNCTION(springs, apply)(sp, s, w.d);
+    }
+    FUNCTION(springs, scratch_clear)(&w);
+    return status;
+}
+
+/* Add the block B (row-major 9) with sign to (r, c) of J. */
+static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
+                                  const REAL *K, const REAL *Dv, int negate)
+{
+    long b = FUNCTION(mb_jacobian, add_block)(J, r, c);
+    if (b < 0)
+        return MB_ENOMEM;
+    for (int k = 0; k < 9; k++) {
+        if (negate) {
+            R_NEG(&J->dfdx[9 * b + k], &K[k]);
+            R_NEG(&J->dfdv[9 * b + k], &Dv[k]);
+        } else {
+            R_SET(&J->dfdx[9 * b + k], &K[k]);
+            R_SET(&J->dfdv[9 * b + k], &Dv[k]);
+        }
+    }
+    return MB_SUCCESS;
+}
+
+/* K = df_i/dx_j and Dv = df_i/dv_j of one spring (d = x_j - x_i, P = I - n n^T):
+ *   elastic   K = k I                                   (L = 0)
+ *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
+ *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T
+ * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv). */
+static int FUNCTION(springs, block)(const mb_spring *sp, const TYPE(mb_nodes) *s,
+                                    struct FUNCTION(springs, scratch) *w, REAL *K, REAL *Dv,
+                                    REAL *pdv)
+{
+    int linear = sp->rest == 0.0 && sp->c == 0.0;
+    int st = FUNCTION(springs, geometry)(sp, s, w, !linear);
+    if (st != MB_SUCCESS)
+        return st;
+    for (int k = 0; k < 9; k++) {
+        R_SET_D(&K[k], 0.0);
+        R_SET_D(&Dv[k], 0.0);
+    }
+    if (sp->rest == 0.0) {
+        for (int k = 0; k < 3; k++)
+            R_SET_D(&K[4 * k], sp->k);
+    } else {
+        R_D_DIV(w->b, sp->rest, w->l);          /* b = L / l */
+        R_D_SUB(w->a, 1.0, w->b);                /* a = 1 - L/l */
+        R_MUL_D(w->a, w->a, sp->k);
+        R_MUL_D(w->b, w->b, sp->k);
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+                R_MUL(&K[3 * r + c], &w->n[r], &w->n[c]);
+                R_MUL(&K[3 * r + c], &K[3 * r + c], w->b);
+                if (r == c)
+                    R_ADD(&K[3 * r + c], &K[3 * r + c], w->a);
+            }
+    }
+    if (sp->c == 0.0)
+        return MB_SUCCESS;
+    FUNCTION(springs, dv_dot_n)(w);                 /* a = dv . n */
+    for (int k = 0; k < 3; k++) {                   /* pdv = dv - (dv.n) n */
+        R_MUL(w->b, w->a, &w->n[k]);
+        R_SUB(&pdv[k], &w->dv[k], w->b);
+    }
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            /* Dv = c n n^T */
+            R_MUL(&Dv[3 * r + c], &w->n[r], &w->n[c]);
+            R_MUL_D(&Dv[3 * r + c], &Dv[3 * r + c], sp->c);
+            /* (c/l)[ n_r pdv_c + (dv.n)(delta_rc - n_r n_c) ] */
+            R_MUL(w->b, &w->n[r], &w->n[c]);
+            R_NEG(w->b, w->b);
+            if (r == c)
+                R_ADD_D(w->b, w->b, 1.0);
+            R_MUL(w->b, w->b, w->a);
+            R_MUL(&w->d[0], &w->n[r], &pdv[c]);     /* d[] is free scratch here */
+            R_ADD(w->b, w->b, &w->d[0]);
+            R_MUL_D(w->b, w->b, sp->c);
+            R_DIV(w->b, w->b, w->l);
+            R_ADD(&K[3 * r + c], &K[3 * r + c], w->b);
+        }
+    return MB_SUCCESS;
+}
+
+static int FUNCTION(springs, jacobian)(const void *params, const TYPE(mb_nodes) *s,
+                                       TYPE(mb_jacobian) *J)
+{
+    const struct spring_set *set = params;
+    struct FUNCTION(springs, scratch) w;
+    REAL K[9], Dv[9], pdv[3];
+    int st = MB_SUCCESS;
+    FUNCTION(springs, scratch_init)(&w, s->prec);
+    for (int k = 0; k < 9; k++) {
+        R_INIT(&K[k], s->prec);
+        R_INIT(&Dv[k], s->prec);
+    }
+    for (int k = 0; k < 3; k++)
+        R_INIT(&pdv[k], s->prec);
+    for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
+        const mb_spring *sp = &set->items[m];
+        st = FUNCTION(springs, block)(sp, s, &w, K, Dv, pdv);
+        if (st == MB_SUCCESS)
+            st = FUNCTION(springs, put)(J, sp->i, sp->i, K, Dv, 1);
+        if (st == MB_SUCCESS && !sp->anchored) {
+            st = FUNCTION(springs, put)(J, sp->i, sp->j, K, Dv, 0);
+            if (st == MB_SUCCESS)
+                st = FUNCTION(springs, put)(J, sp->j, sp->i, K, Dv, 0);
+            if (st == MB_SUCCESS)
+                st = FUNCTION(springs, put)(J, sp->j, sp->j, K, Dv, 1);
+        }
+    }
+    for (int k = 0; k < 9; k++) {
+        R_CLEAR(&K[k]);
+        R_CLEAR(&Dv[k]);
+    }
+    for (int k = 0; k < 3; k++)
+        R_CLEAR(&pdv[k]);
+    FUNCTION(springs, scratch_clear)(&w);
+    return st;
+}

@@ -1,0 +1,150 @@
+/* forces.c -- the force field of a system: a list of models summed in order. */
+#include "mb_forces.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+mb_forces *mb_forces_alloc(void)
+{
+    mb_forces *F = calloc(1, sizeof *F);
+    if (F == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a force field");
+    return F;
+}
+
+void mb_forces_free(mb_forces *F)
+{
+    if (F == NULL)
+        return;
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->free)
+            F->items[m].type->free(F->items[m].params);
+    free(F->items);
+    free(F);
+}
+
+int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params)
+{
+    if (params == NULL)
+        MB_ERROR(MB_ENOMEM, "force model '%s' has no parameters", type->name);
+    if (F->count == F->cap) {
+        size_t cap = F->cap ? 2 * F->cap : 4;
+        mb_force *items = realloc(F->items, cap * sizeof *items);
+        if (items == NULL) {
+            type->free(params);
+            MB_ERROR(MB_ENOMEM, "cannot grow the force field");
+        }
+        F->items = items;
+        F->cap = cap;
+    }
+    F->items[F->count].type = type;
+    F->items[F->count].params = params;
+    F->count++;
+    return MB_SUCCESS;
+}
+
+static int all_finite(const double *a, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!isfinite(a[k]))
+            return 0;
+    return 1;
+}
+
+int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t)
+{
+    memset(s->f, 0, 3 * s->n * sizeof(double));
+    memset(s->torque, 0, 3 * s->n * sizeof(double));
+    for (size_t m = 0; m < F->count; m++) {
+        int st = F->items[m].type->eval(F->items[m].params, s, t);
+        if (st != MB_SUCCESS)
+            return st;
+    }
+    if (!all_finite(s->f, 3 * s->n) || !all_finite(s->torque, 3 * s->n))
+        MB_ERROR(MB_EDIVERGED, "force or torque is NaN or Inf at t = %.17g", t);
+    return MB_SUCCESS;
+}
+
+int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t)
+{
+    for (size_t k = 0; k < 3 * s->n; k++) {
+        mpfr_set_zero(&s->f[k], 1);
+        mpfr_set_zero(&s->torque[k], 1);
+    }
+    for (size_t m = 0; m < F->count; m++) {
+        if (F->items[m].type->eval_mpfr == NULL)
+            MB_ERROR(MB_EUNSUP, "force model '%s' has no MPFR instance", F->items[m].type->name);
+        int st = F->items[m].type->eval_mpfr(F->items[m].params, s, t);
+        if (st != MB_SUCCESS)
+            return st;
+    }
+    for (size_t k = 0; k < 3 * s->n; k++)
+        if (!mpfr_number_p(&s->f[k]) || !mpfr_number_p(&s->torque[k]))
+            MB_ERROR(MB_EDIVERGED, "force or torque is NaN or Inf at t = %.17g", t);
+    return MB_SUCCESS;
+}
+
+double mb_forces_potential(const mb_forces *F, const mb_nodes *s)
+{
+    double e = 0.0;
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->potential)
+            e += F->items[m].type->potential(F->items[m].params, s);
+    return e;
+}
+
+double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s)
+{
+    double p = 0.0;
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->dissipation)
+            p += F->items[m].type->dissipation(F->items[m].params, s);
+    return p;
+}
+
+double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t)
+{
+    double p = 0.0;
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->external_power)
+            p += F->items[m].type->external_power(F->items[m].params, s, t);
+    return p;
+}
+
+int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J)
+{
+    mb_jacobian_clear(J);
+    for (size_t m = 0; m < F->count; m++) {
+        if (F->items[m].type->jacobian == NULL)
+            continue;
+        int st = F->items[m].type->jacobian(F->items[m].params, s, J);
+        if (st != MB_SUCCESS)
+            return st;
+    }
+    return MB_SUCCESS;
+}
+
+int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J)
+{
+    mb_jacobian_mpfr_clear(J);
+    for (size_t m = 0; m < F->count; m++) {
+        if (F->items[m].type->jacobian == NULL)
+            continue;
+        if (F->items[m].type->jacobian_mpfr == NULL)
+            MB_ERROR(MB_EUNSUP, "force model '%s' has no MPFR Jacobian", F->items[m].type->name);
+        int st = F->items[m].type->jacobian_mpfr(F->items[m].params, s, J);
+        if (st != MB_SUCCESS)
+            return st;
+    }
+    return MB_SUCCESS;
+}
+
+void mb_forces_stiffness(const mb_forces *F, const mb_nodes *s, double *k)
+{
+    memset(k, 0, 3 * s->n * sizeof(double));
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->stiffness)
+            F->items[m].type->stiffness(F->items[m].params, s, k);
+}

@@ -1,0 +1,87 @@
+/* mb_forces.h -- force models as const type tables, and the force field of a system.
+ *
+ * A force model (gravity, drag, springs, contacts, ...) is a const mb_force_type plus
+ * its parameter block.  It accumulates forces and torques into a node store, in double
+ * and in MPFR (one templated source per model), and reports in double its potential
+ * energy, the power it dissipates, the power it feeds in from outside, and its
+ * Jacobians df/dx, df/dv as 3x3 blocks (for the implicit schemes). */
+#ifndef MB_FORCES_H
+#define MB_FORCES_H
+
+#include "mb_jacobian.h"
+#include "mb_nodes.h"
+
+typedef struct mb_force_type {
+    const char *name;
+    /* add this model's forces/torques at time t to s->f, s->torque */
+    int (*eval)(const void *params, mb_nodes *s, double t);
+    int (*eval_mpfr)(const void *params, mb_nodes_mpfr *s, double t);
+    /* potential energy (NULL: none) */
+    double (*potential)(const void *params, const mb_nodes *s);
+    /* power dissipated, >= 0 (NULL: none) */
+    double (*dissipation)(const void *params, const mb_nodes *s);
+    /* power put in by a non-conservative external load (NULL: none) */
+    double (*external_power)(const void *params, const mb_nodes *s, double t);
+    /* append df/dx, df/dv blocks (NULL: force independent of x and v) */
+    int (*jacobian)(const void *params, const mb_nodes *s, mb_jacobian *J);
+    int (*jacobian_mpfr)(const void *params, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);
+    /* add to k[3 i + a] the stiffness this model puts on node i along axis a, for
+     * critical time-step estimates (NULL: none) */
+    void (*stiffness)(const void *params, const mb_nodes *s, double *k);
+    void (*free)(void *params);
+} mb_force_type;
+
+typedef struct mb_force {
+    const mb_force_type *type;
+    void *params;
+} mb_force;
+
+typedef struct mb_forces {
+    size_t count, cap;
+    mb_force *items;
+} mb_forces;
+
+mb_forces *mb_forces_alloc(void);
+/* Frees the field and every parameter block it owns. */
+void mb_forces_free(mb_forces *F);
+/* Add a model; the field takes ownership of params (freed with type->free). */
+int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params);
+
+/* Zero s->f and s->torque, sum every model at time t; MB_EDIVERGED on NaN/Inf. */
+int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t);
+int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t);
+double mb_forces_potential(const mb_forces *F, const mb_nodes *s);
+double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s);
+double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t);
+/* Clear J and append every model's blocks. */
+int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J);
+int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);
+/* Per node and axis summed stiffness (3n array, zeroed first). */
+void mb_forces_stiffness(const mb_forces *F, const mb_nodes *s, double *k);
+
+/* ---- the models of the foundation ---- */
+
+/* Uniform field: f_i += m_i g.  Potential -m g.x. */
+extern const mb_force_type *const mb_force_gravity;
+void *mb_gravity_new(const double g[3]);
+
+/* Linear drag f_i = -D v_i on every node (D > 0, same for all). */
+extern const mb_force_type *const mb_force_drag;
+void *mb_drag_new(double D);
+
+/* Hookean springs with rest length L and optional dashpot c along the spring:
+ * f_i = [k (l - L) + c (v_j - v_i).n] n,  n = (x_j - x_i)/l,  f_j = -f_i.
+ * A spring to an anchor uses a fixed point instead of node j.  L = 0 gives the
+ * linear spring f_i = k (x_j - x_i). */
+extern const mb_force_type *const mb_force_springs;
+typedef struct mb_spring {
+    size_t i, j;        /* nodes; j ignored when anchored */
+    int anchored;       /* 1: the other end is the fixed point anchor[] */
+    double anchor[3];
+    double k, rest, c;  /* stiffness, rest length, dashpot coefficient */
+} mb_spring;
+void *mb_springs_new(void);
+int mb_springs_add(void *springs, const mb_spring *sp);
+size_t mb_springs_count(const void *springs);
+
+#endif

@@ -1,0 +1,79 @@
+/* mb_stepper.h -- time-stepping schemes as const type tables, and their registry.
+ *
+ * Like GSL's gsl_odeiv2_step_type: each scheme file keeps its state and functions
+ * static and exports one const mb_stepper_type.  The registry (registry.c) lists all of
+ * them so the CLI, the case runner and the tests can iterate.
+ *
+ * Contract of step(): on entry sys holds the state at time t (forces need not be
+ * current); the scheme evaluates forces as it needs, advances the state to t + h, sets
+ * sys->t, and returns MB_SUCCESS.  On any error (singular system, non-convergence,
+ * NaN/Inf) it returns the status with a message and sys->nodes is left as it was.
+ * Schemes whose velocities live at mid-steps set nodes->vel_mid and provide
+ * synchronize(), which writes on-step velocities for diagnostics into a copy. */
+#ifndef MB_STEPPER_H
+#define MB_STEPPER_H
+
+#include "mb_options.h"
+#include "mb_status.h"
+#include "mb_system.h"
+
+enum {
+    MB_STEPPER_SYMPLECTIC = 1,   /* symplectic for conservative forces */
+    MB_STEPPER_IMPLICIT = 2,     /* solves a (linear or nonlinear) system per step */
+    MB_STEPPER_HALFSTEP = 4,     /* velocities at mid-steps */
+    MB_STEPPER_ROTATION = 8,     /* integrates orientations */
+    MB_STEPPER_NEGATIVE = 16     /* a deliberately wrong scheme kept as a negative control */
+};
+
+/* Counters a scheme may report (implicit solvers, iterations). */
+typedef struct mb_stepper_stats {
+    unsigned long steps;
+    unsigned long newton_iterations;   /* summed over steps */
+    unsigned long linear_iterations;   /* summed over steps (iterative solvers) */
+    unsigned long max_newton_iterations;
+} mb_stepper_stats;
+
+typedef struct mb_stepper_type {
+    const char *name;
+    const char *summary;      /* one line with the update equations */
+    const char *reference;    /* source of the scheme */
+    int order;                /* nominal global order of positions */
+    unsigned flags;
+    const mb_option_spec *options;
+    int (*alloc)(void **state, const mb_options *opts, const mb_system *sys);
+    int (*step)(void *state, mb_system *sys, double h);
+    int (*synchronize)(void *state, const mb_system *sys, mb_nodes *on_step); /* may be NULL */
+    void (*stats)(const void *state, mb_stepper_stats *out);                 /* may be NULL */
+    void (*free)(void *state);
+    /* MPFR twin from the same source (all NULL when the scheme has none) */
+    int (*alloc_mpfr)(void **state, const mb_options *opts, const mb_system_mpfr *sys);
+    int (*step_mpfr)(void *state, mb_system_mpfr *sys, double h);
+    int (*synchronize_mpfr)(void *state, const mb_system_mpfr *sys, mb_nodes_mpfr *on_step);
+    void (*free_mpfr)(void *state);
+} mb_stepper_type;
+
+/* NULL-terminated list of every registered scheme. */
+const mb_stepper_type *const *mb_steppers(void);
+const mb_stepper_type *mb_stepper_find(const char *name);
+
+/* A configured scheme: type + validated options + state. */
+typedef struct mb_stepper {
+    const mb_stepper_type *type;
+    mb_options *opts;
+    void *state;
+    int is_twin;
+} mb_stepper;
+
+/* Parse "name[k=v,...]", validate options; errors name the spec and suggest names. */
+int mb_stepper_parse(const char *spec, const mb_stepper_type **type, mb_options **opts);
+mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys);
+mb_stepper *mb_stepper_alloc_twin(const char *spec, const mb_system_mpfr *tw);
+int mb_stepper_step(mb_stepper *st, mb_system *sys, double h);
+int mb_stepper_step_twin(mb_stepper *st, mb_system_mpfr *tw, double h);
+/* Write on-step state into on_step (copy of sys->nodes, velocities synchronized). */
+int mb_stepper_on_step(mb_stepper *st, const mb_system *sys, mb_nodes *on_step);
+int mb_stepper_on_step_twin(mb_stepper *st, const mb_system_mpfr *tw, mb_nodes_mpfr *on_step);
+void mb_stepper_get_stats(const mb_stepper *st, mb_stepper_stats *out);
+void mb_stepper_free(mb_stepper *st);
+
+#endif

@@ -1,0 +1,138 @@
+/* stepper.c -- dispatch over scheme type tables: parsing specs, alloc, step, free. */
+#include "mb_stepper.h"
+#include "mb_status.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const mb_stepper_type *mb_stepper_find(const char *name)
+{
+    for (const mb_stepper_type *const *t = mb_steppers(); *t; t++)
+        if (strcmp((*t)->name, name) == 0)
+            return *t;
+    return NULL;
+}
+
+static int unknown_scheme(const char *name)
+{
+    const char *names[128];
+    size_t n = 0;
+    for (const mb_stepper_type *const *t = mb_steppers(); *t && n < 127; t++)
+        names[n++] = (*t)->name;
+    names[n] = NULL;
+    const char *hint = mb_suggest(name, names);
+    if (hint)
+        MB_ERROR(MB_ENOTFOUND, "unknown integrator '%s' (did you mean '%s'?)", name, hint);
+    MB_ERROR(MB_ENOTFOUND, "unknown integrator '%s' (see: motionbench list integrators)", name);
+}
+
+int mb_stepper_parse(const char *spec, const mb_stepper_type **type, mb_options **opts)
+{
+    char *name;
+    int st = mb_spec_split(spec, &name, opts);
+    if (st != MB_SUCCESS)
+        return st;
+    *type = mb_stepper_find(name);
+    if (*type == NULL) {
+        st = unknown_scheme(name);
+    } else {
+        char what[160];
+        snprintf(what, sizeof what, "integrator '%s'", name);
+        st = mb_options_validate(*opts, (*type)->options, what);
+    }
+    free(name);
+    if (st != MB_SUCCESS) {
+        mb_options_free(*opts);
+        *opts = NULL;
+    }
+    return st;
+}
+
+static mb_stepper *stepper_new(const char *spec)
+{
+    mb_stepper *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "out of memory");
+    if (mb_stepper_parse(spec, &st->type, &st->opts) != MB_SUCCESS) {
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys)
+{
+    mb_stepper *st = stepper_new(spec);
+    if (st && st->type->alloc(&st->state, st->opts, sys) != MB_SUCCESS) {
+        mb_stepper_free(st);
+        return NULL;
+    }
+    return st;
+}
+
+mb_stepper *mb_stepper_alloc_twin(const char *spec, const mb_system_mpfr *tw)
+{
+    mb_stepper *st = stepper_new(spec);
+    if (st == NULL)
+        return NULL;
+    st->is_twin = 1;
+    if (st->type->alloc_mpfr == NULL) {
+        mb_error_record(MB_EUNSUP, __FILE__, __LINE__,
+                        "integrator '%s' has no MPFR twin", st->type->name);
+        mb_stepper_free(st);
+        return NULL;
+    }
+    if (st->type->alloc_mpfr(&st->state, st->opts, tw) != MB_SUCCESS) {
+        mb_stepper_free(st);
+        return NULL;
+    }
+    return st;
+}
+
+int mb_stepper_step(mb_stepper *st, mb_system *sys, double h)
+{
+    return st->type->step(st->state, sys, h);
+}
+
+int mb_stepper_step_twin(mb_stepper *st, mb_system_mpfr *tw, double h)
+{
+    return st->type->step_mpfr(st->state, tw, h);
+}
+
+int mb_stepper_on_step(mb_stepper *st, const mb_system *sys, mb_nodes *on_step)
+{
+    int s = mb_nodes_copy(on_step, sys->nodes);
+    if (s == MB_SUCCESS && st->type->synchronize)
+        s = st->type->synchronize(st->state, sys, on_step);
+    return s;
+}
+
+int mb_stepper_on_step_twin(mb_stepper *st, const mb_system_mpfr *tw, mb_nodes_mpfr *on_step)
+{
+    int s = mb_nodes_mpfr_copy(on_step, tw->nodes);
+    if (s == MB_SUCCESS && st->type->synchronize_mpfr)
+        s = st->type->synchronize_mpfr(st->state, tw, on_step);
+    return s;
+}
+
+void mb_stepper_get_stats(const mb_stepper *st, mb_stepper_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (st->type->stats)
+        st->type->stats(st->state, out);
+}
+
+void mb_stepper_free(mb_stepper *st)
+{
+    if (st == NULL)
+        return;
+    if (st->state) {
+        if (st->is_twin && st->type->free_mpfr)
+            st->type->free_mpfr(st->state);
+        else if (!st->is_twin && st->type->free)
+            st->type->free(st->state);
+    }
+    mb_options_free(st->opts);
+    free(st);
+}

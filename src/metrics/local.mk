@@ -1,0 +1,1 @@
+# metrics module: sources of libmotionbench.

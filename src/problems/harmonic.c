@@ -1,0 +1,58 @@
+/* harmonic.c -- the undamped linear oscillator m x'' = -k x along the x axis.
+ * Closed form: x(t) = x0 cos(w t) + (v0/w) sin(w t), v(t) = -x0 w sin(w t) + v0 cos(w t),
+ * w = sqrt(k/m).  One node tied to the origin by a zero-rest-length spring. */
+#include "mb_problem.h"
+#include "mb_status.h"
+
+#include <math.h>
+
+static const mb_option_spec params[] = {
+    { "mass", MB_OPT_DOUBLE, "1", 1e-300, 1e300, NULL, "mass m (kg), > 0" },
+    { "k", MB_OPT_DOUBLE, "1", 1e-300, 1e300, NULL, "spring stiffness k (N/m), > 0" },
+    { "x0", MB_OPT_DOUBLE, "1", -1e300, 1e300, NULL, "initial displacement (m)" },
+    { "v0", MB_OPT_DOUBLE, "0", -1e300, 1e300, NULL, "initial velocity (m/s)" },
+    MB_OPTION_END
+};
+
+static int setup(const mb_options *p, mb_system **out)
+{
+    mb_system *sys = mb_system_alloc(1);
+    if (sys == NULL)
+        return MB_ENOMEM;
+    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
+    sys->nodes->x[0] = mb_options_double(p, "x0");
+    sys->nodes->v[0] = mb_options_double(p, "v0");
+    void *springs = mb_springs_new();
+    mb_spring sp = { .i = 0, .anchored = 1, .anchor = { 0, 0, 0 },
+                     .k = mb_options_double(p, "k"), .rest = 0.0, .c = 0.0 };
+    int st = springs ? mb_springs_add(springs, &sp) : MB_ENOMEM;
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(sys->forces, mb_force_springs, springs);
+    if (st != MB_SUCCESS) {
+        mb_system_free(sys);
+        return st;
+    }
+    *out = sys;
+    return MB_SUCCESS;
+}
+
+static int exact(const mb_options *p, double t, mb_nodes *out)
+{
+    double m = mb_options_double(p, "mass"), k = mb_options_double(p, "k");
+    double x0 = mb_options_double(p, "x0"), v0 = mb_options_double(p, "v0");
+    double w = sqrt(k / m), c = cos(w * t), s = sin(w * t);
+    for (int a = 0; a < 3; a++)
+        out->x[a] = out->v[a] = 0.0;
+    out->x[0] = x0 * c + v0 / w * s;
+    out->v[0] = -x0 * w * s + v0 * c;
+    return MB_SUCCESS;
+}
+
+const mb_problem_type mb_problem_harmonic = {
+    .name = "harmonic",
+    .summary = "undamped linear oscillator m x'' = -k x",
+    .params = params,
+    .setup = setup,
+    .exact = exact,
+    .exact_doc = "x = x0 cos wt + (v0/w) sin wt, w = sqrt(k/m)",
+};

@@ -1,0 +1,32 @@
+/* mb_problem.h -- registered test systems: initial state, forces, parameters, reference.
+ *
+ * A problem is a const mb_problem_type: a name, documented parameters with defaults
+ * (mb_option_spec), a setup() that builds the system at t = 0, and where one exists a
+ * closed-form solution exact() that writes the on-step state at time t into a store
+ * shaped like the one setup() made.  Problems without a closed form are referenced by
+ * the ODE and MPFR engines, which integrate the same force field. */
+#ifndef MB_PROBLEM_H
+#define MB_PROBLEM_H
+
+#include "mb_options.h"
+#include "mb_status.h"
+#include "mb_system.h"
+
+typedef struct mb_problem_type {
+    const char *name;
+    const char *summary;            /* one line: what it models */
+    const mb_option_spec *params;   /* NULL-terminated */
+    int (*setup)(const mb_options *params, mb_system **sys);
+    int (*exact)(const mb_options *params, double t, mb_nodes *out); /* NULL: none */
+    const char *exact_doc;          /* the closed form, for --verbose listings */
+} mb_problem_type;
+
+const mb_problem_type *const *mb_problems(void);
+const mb_problem_type *mb_problem_find(const char *name);
+
+/* Look up a problem by name (with "did you mean") and validate its parameters;
+ * params may be NULL (all defaults).  *out_params receives the validated copy. */
+int mb_problem_prepare(const char *name, const mb_options *params,
+                       const mb_problem_type **type, mb_options **out_params);
+
+#endif

@@ -1,0 +1,1 @@
+# reference module: sources of libmotionbench.

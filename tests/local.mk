@@ -1,0 +1,6 @@
+# tests: one Criterion program per concept, beside the concept it tests.
+check_PROGRAMS += tests/test_explicit_euler
+tests_test_explicit_euler_SOURCES = tests/test_explicit_euler.c
+tests_test_explicit_euler_CFLAGS = $(MB_TESTCC)
+tests_test_explicit_euler_LDADD = $(MB_TESTLIBS)
+tests_test_explicit_euler_LDFLAGS = $(MB_TESTLINK)
