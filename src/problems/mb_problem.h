@@ -12,6 +12,13 @@
 #include "mb_status.h"
 #include "mb_system.h"
 
+/* Named scalars a problem measures along a run (restitution, contact duration, ...). */
+#define MB_OBSERVATION_MAX 16
+typedef struct mb_observation {
+    size_t count;
+    struct { char name[48]; double value; } items[MB_OBSERVATION_MAX];
+} mb_observation;
+
 typedef struct mb_problem_type {
     const char *name;
     const char *summary;            /* one line: what it models */
@@ -19,6 +26,11 @@ typedef struct mb_problem_type {
     int (*setup)(const mb_options *params, mb_system **sys);
     int (*exact)(const mb_options *params, double t, mb_nodes *out); /* NULL: none */
     const char *exact_doc;          /* the closed form, for --verbose listings */
+    /* Optional observer of problem-specific quantities, fed the on-step state after the
+     * initial state and after every step; observe_end fills out and frees ctx. */
+    int (*observe_begin)(void **ctx, const mb_options *params, const mb_system *sys);
+    int (*observe_step)(void *ctx, const mb_system *sys, const mb_nodes *on_step);
+    int (*observe_end)(void *ctx, mb_observation *out);
 } mb_problem_type;
 
 const mb_problem_type *const *mb_problems(void);
