@@ -1,7 +1,10 @@
 # integrators module: one file per scheme, the registry, dispatch.
 libmotionbench_la_SOURCES += \
 	src/integrators/stepper.c src/integrators/registry.c \
-	src/integrators/explicit_euler.c
-motionbenchinclude_HEADERS += src/integrators/mb_stepper.h
+	src/integrators/explicit_euler.c src/integrators/symplectic_euler.c \
+	src/integrators/implicit_solver.c src/integrators/implicit_euler.c \
+	src/integrators/implicit_euler_newton.c
+motionbenchinclude_HEADERS += src/integrators/mb_stepper.h src/integrators/mb_implicit.h
 noinst_HEADERS += src/integrators/steppers.def src/integrators/mb_scheme_util.h \
-	src/integrators/explicit_euler_source.c
+	src/integrators/explicit_euler_source.c src/integrators/symplectic_euler_source.c \
+	src/integrators/implicit_euler_source.c src/integrators/implicit_euler_newton_source.c
