@@ -109,7 +109,7 @@ static int bench_system(const char *problem, double n, mb_system **sys, size_t *
     return st;
 }
 
-/* Seconds per step at size n (after one untimed step); GMRES cycles per timed step. */
+/* Seconds per step at size n (after one untimed step); Krylov iterations per timed step. */
 static int bench_one(const char *problem, const struct bench_opts *o, double n, size_t *actual,
                      double *cost, double *cycles)
 {
@@ -144,7 +144,7 @@ static int bench_run(const char *problem, int argc, char **argv)
     size_t m = 0;
     printf("# %s, integrator %s, dt %g, %ld timed steps per size\n", problem, o.integrator, o.dt,
            o.steps);
-    printf("%10s %14s %14s %12s\n", "particles", "s_per_step", "us_per_node", "gmres_cycles");
+    printf("%10s %14s %14s %12s\n", "particles", "s_per_step", "us_per_node", "krylov_iter");
     for (double n = 1000; n <= o.max_n * 1.0001 && m < BENCH_MAX_SIZES; n *= sqrt(10.0)) {
         size_t actual;
         double cost, cycles;

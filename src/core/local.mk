@@ -4,7 +4,8 @@ libmotionbench_la_SOURCES += \
 	src/core/forces.c src/core/force_field.c src/core/force_springs.c \
 	src/core/system.c src/core/energy.c src/core/options.c \
 	src/core/linsys_assemble.c src/core/linsolve_gauss.c src/core/linsolve_lu.c \
-	src/core/linsolve_csr.c src/core/linsolve_gmres.c
+	src/core/linsolve_csr.c src/core/linsolve_gmres.c \
+	src/core/linsolve_krylov.c src/core/linsolve_bicgstab.c src/core/linsolve_pcg.c
 motionbenchinclude_HEADERS += \
 	src/core/mb_status.h src/core/mb_vec.h src/core/mb_nodes.h src/core/mb_nodes_struct.h \
 	src/core/mb_jacobian.h src/core/mb_jacobian_struct.h src/core/mb_forces.h \

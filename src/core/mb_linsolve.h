@@ -13,6 +13,9 @@
  *   linsolve_gauss    Gaussian elimination with partial pivoting (double and MPFR);
  *   linsolve_lu       GSL dense LU with a singularity test (double);
  *   linsolve_csr      A assembled straight into a CSR gsl_spmatrix, blocks summed (double);
+ *   linsolve_krylov   workspace, Jacobi preconditioner and norms of the Krylov solvers;
+ *   linsolve_bicgstab Jacobi-preconditioned BiCGSTAB on that CSR matrix (double);
+ *   linsolve_pcg      Jacobi-preconditioned conjugate gradients (double, SPD systems);
  *   linsolve_gmres    GSL's restarted GMRES on that CSR matrix (double). */
 #ifndef MB_LINSOLVE_H
 #define MB_LINSOLVE_H
@@ -79,6 +82,32 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
 /* y = A x (A from mb_csr_assemble) */
 void mb_csr_matvec(const mb_csr *c, const double *x, double *y);
+
+/* ---- Jacobi-preconditioned Krylov solvers on the CSR matrix (double) ---- */
+
+typedef struct mb_krylov {
+    size_t n;
+    double rtol;                  /* stop when |b - A x|_2 <= rtol |b|_2 */
+    unsigned long max_iter;
+    unsigned long iterations_last;
+    double residual_last;         /* true |b - A x|_2 / |b|_2 after the last solve */
+    double *dinv;                 /* Jacobi preconditioner 1/A_kk */
+    double *r, *rhat, *p, *v, *s, *t, *phat, *shat;
+} mb_krylov;
+
+mb_krylov *mb_krylov_alloc(size_t n, double rtol, unsigned long max_iter);
+void mb_krylov_free(mb_krylov *k);
+/* dinv = 1 / diag(A); MB_ESINGULAR when a diagonal entry is 0 */
+int mb_krylov_jacobi(mb_krylov *k, const mb_csr *A);
+/* Solve A x = b (x: initial guess on entry).  MB_EMAXITER when the tolerance is not
+ * reached in max_iter iterations, MB_ESINGULAR on a breakdown that restarting cannot
+ * cure, MB_EDIVERGED on NaN/Inf.  Both call mb_krylov_jacobi themselves. */
+int mb_bicgstab_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
+int mb_pcg_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
+/* helpers shared by the solvers */
+double mb_krylov_dot(const double *a, const double *b, size_t n);
+/* r = b - A x, returns |r|_2 */
+double mb_krylov_residual(const mb_csr *A, const double *b, const double *x, double *r);
 
 /* ---- GMRES (GSL) on the CSR matrix (double) ---- */
 

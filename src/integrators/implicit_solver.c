@@ -28,13 +28,21 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
     if (S->kind == MB_SOLVER_DENSE) {
         S->lu = mb_lu_alloc(S->n3);
     } else {
+        const char *kry = mb_options_string(opts, "krylov");
+        double rtol = mb_options_double(opts, "rtol");
+        unsigned long maxit = (unsigned long)mb_options_int(opts, "lin_max_iter");
+        S->krylov = !strcmp(kry, "gmres") ? MB_KRYLOV_GMRES
+                  : !strcmp(kry, "cg") ? MB_KRYLOV_CG : MB_KRYLOV_BICGSTAB;
         S->csr = mb_csr_alloc();
-        size_t m = (size_t)mb_options_int(opts, "restart");
-        S->gmres = mb_gmres_alloc(S->n3, m < S->n3 ? m : S->n3, mb_options_double(opts, "rtol"),
-                                  (unsigned long)mb_options_int(opts, "max_cycles"));
+        if (S->krylov == MB_KRYLOV_GMRES) {
+            size_t m = (size_t)mb_options_int(opts, "restart");
+            S->gmres = mb_gmres_alloc(S->n3, m < S->n3 ? m : S->n3, rtol, maxit);
+        } else {
+            S->kry = mb_krylov_alloc(S->n3, rtol, maxit);
+        }
     }
     if ((S->kind == MB_SOLVER_DENSE && !S->lu)
-        || (S->kind == MB_SOLVER_SPARSE && (!S->csr || !S->gmres))) {
+        || (S->kind == MB_SOLVER_SPARSE && (!S->csr || (!S->gmres && !S->kry)))) {
         mb_implicit_solver_free(S);
         return mb_last_error_code() ? mb_last_error_code() : MB_ENOMEM;
     }
@@ -49,6 +57,7 @@ void mb_implicit_solver_free(mb_implicit_solver *S)
     mb_lu_free(S->lu);
     mb_csr_free(S->csr);
     mb_gmres_free(S->gmres);
+    mb_krylov_free(S->kry);
     free(S);
 }
 
@@ -66,8 +75,20 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
             return st;
     }
     mb_csr_assemble(S->csr, s, J, h);
-    int st = mb_gmres_solve(S->gmres, S->csr->A, b, x);
-    S->iterations_last = S->gmres->cycles_last;
+    int st;
+    switch (S->krylov) {
+    case MB_KRYLOV_GMRES:
+        st = mb_gmres_solve(S->gmres, S->csr->A, b, x);
+        S->iterations_last = S->gmres->cycles_last;
+        return st;
+    case MB_KRYLOV_CG:
+        st = mb_pcg_solve(S->kry, S->csr, b, x);
+        break;
+    default:
+        st = mb_bicgstab_solve(S->kry, S->csr, b, x);
+        break;
+    }
+    S->iterations_last = S->kry->iterations_last;
     return st;
 }
 

@@ -4,7 +4,7 @@
  * A = M - h C - h^2 K (mb_linsolve.h).  In double the solver is chosen by the option
  * solver=auto|dense|sparse: dense is GSL LU, sparse is GSL GMRES on a CSR matrix; auto
  * takes dense up to dense_max nodes (default from the measurement in doc/euler.md) and
- * sparse above.  The MPFR twins always use the templated dense Gaussian elimination. */
+ * sparse above.  The sparse Krylov solver is krylov=bicgstab (default), cg or gmres.  The MPFR twins always use the templated dense Gaussian elimination. */
 #ifndef MB_IMPLICIT_H
 #define MB_IMPLICIT_H
 
@@ -12,29 +12,33 @@
 #include "mb_options.h"
 
 enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2 };
+enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
 
 /* Option table entries common to the implicit schemes (spliced into each table). */
 #define MB_IMPLICIT_SOLVER_OPTIONS \
     { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|sparse", \
-      "linear solver: GSL dense LU, GSL GMRES on CSR, or dense up to dense_max nodes" }, \
+      "linear solver: GSL dense LU, Krylov on CSR, or dense up to dense_max nodes" }, \
     { "dense_max", MB_OPT_INT, "40", 1, 2000, NULL, \
       "largest node count solved densely by solver=auto" }, \
-    { "rtol", MB_OPT_DOUBLE, "1e-13", 1e-16, 1e-2, NULL, \
-      "GMRES stopping test |b - A x| <= rtol |b|" }, \
-    { "restart", MB_OPT_INT, "20", 2, 500, NULL, "GMRES restart length m" }, \
-    { "max_cycles", MB_OPT_INT, "200", 1, 100000, NULL, \
-      "GMRES restart cycles before giving up (MB_EMAXITER)" }
+    { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
+      "sparse solver: Jacobi-BiCGSTAB, Jacobi-CG (SPD only) or GSL GMRES(restart)" }, \
+    { "rtol", MB_OPT_DOUBLE, "1e-12", 1e-16, 1e-2, NULL, \
+      "Krylov stopping test |b - A x| <= rtol |b|" }, \
+    { "lin_max_iter", MB_OPT_INT, "2000", 1, 10000000, NULL, \
+      "Krylov iterations before MB_EMAXITER (GMRES: restart cycles)" }, \
+    { "restart", MB_OPT_INT, "20", 2, 500, NULL, "GMRES restart length m" }
 
 /* Largest system the dense path accepts (3n unknowns): 6000^2 doubles = 288 MB. */
 #define MB_DENSE_MAX_UNKNOWNS 6000
 
 typedef struct mb_implicit_solver {
-    int kind;
+    int kind, krylov;
     size_t n3;
     mb_lu *lu;
     mb_csr *csr;
+    mb_krylov *kry;
     mb_gmres *gmres;
-    unsigned long iterations_last;  /* GMRES restart cycles of the last solve (0 dense) */
+    unsigned long iterations_last;  /* Krylov iterations (GMRES: cycles) of the last solve */
 } mb_implicit_solver;
 
 int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, size_t n_nodes);
