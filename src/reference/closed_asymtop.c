@@ -27,7 +27,7 @@
  *   phi' = M (I1 w1^2 + I2 w2^2) / (I1^2 w1^2 + I2^2 w2^2),
  * a 2K/lambda-periodic function of time.  phi(t) = phi0 + (1/lambda) int g(u) du is
  * evaluated as whole periods times one period integral plus a remainder, each by adaptive
- * Gauss-Kronrod quadrature (gsl_integration_qag, 61 points) -- a quadrature of the closed
+ * Gauss-Kronrod quadrature (gsl_integration_qag, 61 points, relative tolerance 1e-13) -- a quadrature of the closed
  * form, in place of L&L's theta-function expression.  q = qL (x) qz(phi) (x) qx(theta) (x) qz(psi)
  * with qL taking global z to L/|L|. */
 #include "mb_closed.h"
@@ -127,7 +127,10 @@ static int integrate_phi(const mb_asymtop *top, double u1, double u2, double *ou
         MB_ERROR(MB_ENOMEM, "asymmetric top: out of memory");
     gsl_function f = { phi_rate, (void *)top };
     double err;
-    int st = gsl_integration_qag(&f, u1, u2, 0.0, 1e-14, 500, GSL_INTEG_GAUSS61, ws, out, &err);
+    /* epsrel 1e-13: qag refuses relative tolerances below 50 DBL_EPSILON with epsabs = 0 */
+    *out = 0.0;
+    err = GSL_POSINF;
+    int st = gsl_integration_qag(&f, u1, u2, 0.0, 1e-13, 500, GSL_INTEG_GAUSS61, ws, out, &err);
     gsl_integration_workspace_free(ws);
     /* qag may stop on "round-off detected" once the estimate is at round-off level */
     if (st != GSL_SUCCESS && !(err <= 1e-12 * fabs(*out)))

@@ -67,10 +67,10 @@ int mb_closed_symtop_free(double i_perp, double i_axial, const double q0[4],
 int mb_closed_symtop_axial_torque_body(double i_perp, double i_axial, double torque,
                                        const double omega0_body[3], double t,
                                        double omega_body[3]);
-/* Full state of the same top when it starts spinning about its axis (transverse body
- * angular velocity zero): q(t) = q0 (x) Quaternion(angle(t) e3).  With a transverse
- * component the orientation has no elementary closed form (a Landau-Zener type
- * equation); MB_EDOM then, use the ode or mpfr reference. */
+/* Full state of the same top when it spins about its axis only (transverse body angular
+ * velocity zero): q(t) = q0 (x) Quaternion(angle(t) e3).  With a transverse component
+ * the orientation has no elementary closed form (a Landau-Zener type equation): use the
+ * body angular velocity above and the ode or mpfr reference for the orientation. */
 int mb_closed_symtop_axial_torque(double i_perp, double i_axial, double torque,
                                   const double q0[4], double omega0_axial, double t,
                                   mb_closed_rigid *out);
