@@ -10,4 +10,5 @@ motionbenchinclude_HEADERS += \
 	src/core/templates_on.h src/core/templates_off.h
 # template bodies: included, never compiled on their own
 noinst_HEADERS += src/core/nodes_source.c src/core/jacobian_source.c \
-	src/core/force_field_source.c src/core/force_springs_source.c
+	src/core/force_field_source.c src/core/force_springs_source.c \
+	src/core/quat_source.c
