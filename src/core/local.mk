@@ -2,6 +2,7 @@
 libmotionbench_la_SOURCES += \
 	src/core/status.c src/core/mpfr_extra.c src/core/nodes.c src/core/jacobian.c \
 	src/core/forces.c src/core/force_field.c src/core/force_springs.c \
+	src/core/force_torque.c src/core/force_central.c \
 	src/core/system.c src/core/energy.c src/core/options.c
 motionbenchinclude_HEADERS += \
 	src/core/mb_status.h src/core/mb_vec.h src/core/mb_nodes.h src/core/mb_nodes_struct.h \
@@ -11,4 +12,4 @@ motionbenchinclude_HEADERS += \
 # template bodies: included, never compiled on their own
 noinst_HEADERS += src/core/nodes_source.c src/core/jacobian_source.c \
 	src/core/force_field_source.c src/core/force_springs_source.c \
-	src/core/quat_source.c
+	src/core/quat_source.c src/core/force_torque_source.c src/core/force_central_source.c

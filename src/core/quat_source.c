@@ -10,7 +10,7 @@ struct FUNCTION(mbq, scratch) {
     REAL a[1], b[1], c[1], r[4], t[3], u[3];
 };
 
-static void FUNCTION(mbq, scratch_init)(struct FUNCTION(mbq, scratch) *w, mpfr_prec_t prec)
+static inline void FUNCTION(mbq, scratch_init)(struct FUNCTION(mbq, scratch) *w, mpfr_prec_t prec)
 {
     R_INIT(w->a, prec); R_INIT(w->b, prec); R_INIT(w->c, prec);
     for (int k = 0; k < 4; k++)
@@ -20,7 +20,7 @@ static void FUNCTION(mbq, scratch_init)(struct FUNCTION(mbq, scratch) *w, mpfr_p
     }
 }
 
-static void FUNCTION(mbq, scratch_clear)(struct FUNCTION(mbq, scratch) *w)
+static inline void FUNCTION(mbq, scratch_clear)(struct FUNCTION(mbq, scratch) *w)
 {
     R_CLEAR(w->a); R_CLEAR(w->b); R_CLEAR(w->c);
     for (int k = 0; k < 4; k++)
@@ -31,7 +31,7 @@ static void FUNCTION(mbq, scratch_clear)(struct FUNCTION(mbq, scratch) *w)
 }
 
 /* w->a = a0 b0 + s1 a1 b1 + s2 a2 b2 + s3 a3 b3 with signs s = +-1 (one Hamilton row) */
-static void FUNCTION(mbq, row)(struct FUNCTION(mbq, scratch) *w, REAL *out,
+static inline void FUNCTION(mbq, row)(struct FUNCTION(mbq, scratch) *w, REAL *out,
                                const REAL *a0, const REAL *b0, int s1, const REAL *a1,
                                const REAL *b1, int s2, const REAL *a2, const REAL *b2, int s3,
                                const REAL *a3, const REAL *b3)
@@ -48,7 +48,7 @@ static void FUNCTION(mbq, row)(struct FUNCTION(mbq, scratch) *w, REAL *out,
 /* r = a (x) b, Hamilton product:
  *   w = a0 b0 - a1 b1 - a2 b2 - a3 b3      x = a0 b1 + a1 b0 + a2 b3 - a3 b2
  *   y = a0 b2 - a1 b3 + a2 b0 + a3 b1      z = a0 b3 + a1 b2 - a2 b1 + a3 b0 */
-static void FUNCTION(mbq, mul)(struct FUNCTION(mbq, scratch) *w, REAL *r, const REAL *a,
+static inline void FUNCTION(mbq, mul)(struct FUNCTION(mbq, scratch) *w, REAL *r, const REAL *a,
                                const REAL *b)
 {
     FUNCTION(mbq, row)(w, &w->r[0], &a[0], &b[0], -1, &a[1], &b[1], -1, &a[2], &b[2], -1, &a[3], &b[3]);
@@ -62,7 +62,7 @@ static void FUNCTION(mbq, mul)(struct FUNCTION(mbq, scratch) *w, REAL *r, const 
 /* r = a (x) (0, v) for a pure quaternion (0, v):
  *   w = -a1 v0 - a2 v1 - a3 v2     x = a0 v0 + a2 v2 - a3 v1
  *   y = a0 v1 - a1 v2 + a3 v0      z = a0 v2 + a1 v1 - a2 v0 */
-static void FUNCTION(mbq, mul_pure)(struct FUNCTION(mbq, scratch) *w, REAL *r, const REAL *a,
+static inline void FUNCTION(mbq, mul_pure)(struct FUNCTION(mbq, scratch) *w, REAL *r, const REAL *a,
                                     const REAL *v)
 {
     R_MUL(w->b, &a[1], &v[0]); R_NEG(w->b, w->b);
@@ -82,7 +82,7 @@ static void FUNCTION(mbq, mul_pure)(struct FUNCTION(mbq, scratch) *w, REAL *r, c
 }
 
 /* out = a x b (out may alias a or b; uses w->t) */
-static void FUNCTION(mbq, cross)(struct FUNCTION(mbq, scratch) *w, REAL *out, const REAL *a,
+static inline void FUNCTION(mbq, cross)(struct FUNCTION(mbq, scratch) *w, REAL *out, const REAL *a,
                                  const REAL *b)
 {
     R_MUL(w->b, &a[1], &b[2]); R_MUL(w->c, &a[2], &b[1]); R_SUB(&w->t[0], w->b, w->c);
@@ -94,7 +94,7 @@ static void FUNCTION(mbq, cross)(struct FUNCTION(mbq, scratch) *w, REAL *out, co
 
 /* out = R(q) v for unit q (sign = +1), or R(q)^T v (sign = -1):
  *   t = 2 u x v,  out = v + w t + u x t,  u = +-(q1, q2, q3)  (Rodrigues form of q v q*) */
-static void FUNCTION(mbq, rotate_signed)(struct FUNCTION(mbq, scratch) *w, REAL *out,
+static inline void FUNCTION(mbq, rotate_signed)(struct FUNCTION(mbq, scratch) *w, REAL *out,
                                          const REAL *q, const REAL *v, int sign)
 {
     REAL *u = w->u;
@@ -115,20 +115,20 @@ static void FUNCTION(mbq, rotate_signed)(struct FUNCTION(mbq, scratch) *w, REAL 
     }
 }
 
-static void FUNCTION(mbq, rotate)(struct FUNCTION(mbq, scratch) *w, REAL *out, const REAL *q,
+static inline void FUNCTION(mbq, rotate)(struct FUNCTION(mbq, scratch) *w, REAL *out, const REAL *q,
                                   const REAL *v)
 {
     FUNCTION(mbq, rotate_signed)(w, out, q, v, +1);
 }
 
-static void FUNCTION(mbq, rotate_inv)(struct FUNCTION(mbq, scratch) *w, REAL *out, const REAL *q,
+static inline void FUNCTION(mbq, rotate_inv)(struct FUNCTION(mbq, scratch) *w, REAL *out, const REAL *q,
                                       const REAL *v)
 {
     FUNCTION(mbq, rotate_signed)(w, out, q, v, -1);
 }
 
 /* norm = |q|; q /= |q| (q must not be zero) */
-static void FUNCTION(mbq, normalize)(struct FUNCTION(mbq, scratch) *w, REAL *q, REAL *norm)
+static inline void FUNCTION(mbq, normalize)(struct FUNCTION(mbq, scratch) *w, REAL *q, REAL *norm)
 {
     R_MUL(w->a, &q[0], &q[0]);
     for (int k = 1; k < 4; k++) {
@@ -144,7 +144,7 @@ static void FUNCTION(mbq, normalize)(struct FUNCTION(mbq, scratch) *w, REAL *q, 
  * Below |theta| = 1e-4 the Taylor forms cos(a/2) = 1 - a^2/8 + a^4/384 and
  * sin(a/2)/a = 1/2 - a^2/48 + a^4/3840 are used: their first omitted terms, a^6/46080 and
  * a^6/645120, are below 3e-29 there, far under double round-off, and 0/0 is avoided. */
-static void FUNCTION(mbq, from_rotvec)(struct FUNCTION(mbq, scratch) *w, REAL *q, const REAL *th)
+static inline void FUNCTION(mbq, from_rotvec)(struct FUNCTION(mbq, scratch) *w, REAL *q, const REAL *th)
 {
     R_MUL(w->a, &th[0], &th[0]);
     R_MUL(w->b, &th[1], &th[1]); R_ADD(w->a, w->a, w->b);
