@@ -7,6 +7,15 @@
  *   aspherical    Fincham's algorithm on the global L (leapfrog_source.c, 3 variants)
  *   first step    v(h/2) = v(0) + a(0) h/2 for on-step initial velocities (adj_vel0)
  *   damping       Cundall non-viscous, seed 000 eq. (34); dissipated work is tracked
+ * Damping work.  With D_n the damping load of step n, the leap-frog kinetic energy at
+ * the synchronized on-step velocities v(t_n) = (v(t_n - h/2) + v(t_n + h/2))/2 obeys
+ *   K(t_n+1) - K(t_n) = (F_n + F_n+1)/2 . (x_n+1 - x_n) + O(h^2) (telescoping),
+ * so the work consistent to O(h^2) is the trapezoid sum of -(D_n + D_n+1)/2 . dx_n.
+ * Step n reports its share -D_n . (dx_n-1 + dx_n)/2 = -D_n . v(t_n) h (only -D_0 . dx_0/2
+ * on an adjusted first step); the last share -D_N . dx_N-1/2 is absorbed by computing the
+ * diagnostic on-step velocity v(t_N) = v(t_N - h/2) + a h/2 with the undamped load
+ * (Woo's own on-step estimate in eq. 34).  The balance E_kin + E_pot + W_diss - E_0 then
+ * closes to O(h^2) without drift; for constant loads (damped free fall) in closed form.
  * The same source (leapfrog_source.c) is instantiated in double and in MPFR.  A second
  * registered scheme, leapfrog-defect, is a negative control that reproduces two known
  * mistakes (local-frame initial angular momentum; spherical update on aspherical nodes). */

@@ -90,8 +90,9 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
  * when v is still on-step), blocked DOFs (zero acceleration) and Cundall damping
  * (seed 000 eq. 34): F_w -> F_w (1 - lambda sgn(F_w (v_w + a_w h/2))), where the
  * parenthesis estimates the on-step velocity (v itself when it is on-step already).
- * The damping force dF_w = -lambda s F_w does the work dF_w (x_w(t+h) - x_w(t)); its
- * negative is added to *diss.  Returns 1 on NaN/Inf. */
+ * Work of the damping force D = -lambda s F (see "Damping work" in leapfrog.c): the
+ * step adds -D v(t) h with v(t) = (v(t-h/2) + v(t+h/2))/2, or -D v(h/2) h/2 on an
+ * adjusted first step, to *diss.  Returns 1 on NaN/Inf. */
 static int FUNCTION(lf, translate_general)(const struct lf_config *cfg, const TYPE(mb_nodes) *s,
                                            REAL *restrict x_out, REAL *restrict v_out,
                                            double h, REAL *diss)
@@ -128,9 +129,13 @@ static int FUNCTION(lf, translate_general)(const struct lf_config *cfg, const TY
             R_MUL_D(t, &v_out[j], h);
             R_ADD(&x_out[j], &s->x[j], t);
             bad |= !R_ISFINITE(&x_out[j]) | !R_ISFINITE(&v_out[j]);
-            if (sg != 0) {              /* -dF . dx = lambda s F v(t+h/2) h */
-                R_MUL(t, &s->f[j], &v_out[j]);
-                R_MUL_D(t, t, h);
+            if (sg != 0) {              /* lf_work: lambda s F (v- + v+) h/2 */
+                if (first)
+                    R_SET(t, &v_out[j]);
+                else
+                    R_ADD(t, &s->v[j], &v_out[j]);
+                R_MUL(t, t, &s->f[j]);
+                R_MUL_D(t, t, h2);
                 R_MUL_D(t, t, lambda * sg);
                 R_ADD(diss, diss, t);
             }
@@ -175,6 +180,21 @@ static void FUNCTION(lf, rot_clear)(struct FUNCTION(lf, rot) *r)
     for (int k = 0; k < 4; k++) {
         R_CLEAR(&r->qh[k]); R_CLEAR(&r->qu[k]);
     }
+}
+
+/* diss += coef F (u- + u+) h/2, or coef F u+ h/2 on an adjusted first step: the work
+ * -D . u(t) h of the damping load D = -coef F (coef = lambda s; u an angular velocity). */
+static void FUNCTION(lf, work)(struct FUNCTION(lf, rot) *r, REAL *diss, const REAL *F,
+                               const REAL *um, const REAL *up, int first, double h, double coef)
+{
+    if (first)
+        R_SET(r->e, up);
+    else
+        R_ADD(r->e, um, up);
+    R_MUL(r->e, r->e, F);
+    R_MUL_D(r->e, r->e, 0.5 * h);
+    R_MUL_D(r->e, r->e, coef);
+    R_ADD(diss, diss, r->e);
 }
 
 /* Normalise qn and record its norm deviation. */
@@ -240,11 +260,8 @@ static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNC
         R_MUL_D(r->a, r->a, first ? 0.5 * h : h);
         R_ADD(&w_out[k], &w[k], r->a);
         R_MUL_D(&r->th[k], &w_out[k], h);
-        if (sg != 0) {
-            R_MUL(r->a, &T[k], &r->th[k]);
-            R_MUL_D(r->a, r->a, lambda * sg);
-            R_ADD(diss, diss, r->a);
-        }
+        if (sg != 0)
+            FUNCTION(lf, work)(r, diss, &T[k], &w[k], &w_out[k], first, h, lambda * sg);
     }
     FUNCTION(mbq, from_rotvec)(&r->q, r->qu, r->th);
     FUNCTION(mbq, mul)(&r->q, q_out, r->qu, &s->q[4 * i]);
@@ -333,12 +350,9 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
         FUNCTION(mbq, rotate)(&r->q, w_out, q, r->wn);
     for (int k = 0; k < 3; k++) {
         R_SET(&L_out[k], &r->Ln[k]);
-        if (sgs[k] != 0) {          /* -dT . w(t+h/2) h */
-            R_MUL(r->a, &s->torque[3 * i + k], &w_out[k]);
-            R_MUL_D(r->a, r->a, h);
-            R_MUL_D(r->a, r->a, lambda * sgs[k]);
-            R_ADD(diss, diss, r->a);
-        }
+        if (sgs[k] != 0)
+            FUNCTION(lf, work)(r, diss, &s->torque[3 * i + k], &w[k], &w_out[k], first, h,
+                               lambda * sgs[k]);
     }
 }
 
@@ -412,8 +426,10 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
 /* On-step estimates at t for diagnostics, written into on (a copy of sys->nodes):
  *   v(t) = v(t-h/2) + a(t) h/2,  w(t) = w(t-h/2) + (T/I11) h/2   (spherical),
  *   L(t) = L(t-h/2) + T h/2,     w(t) = R I^-1 R^T L(t)           (aspherical, R = R(q(t))),
- * with a(t), T(t) evaluated at x(t), q(t) and the mid-step velocities, damped and
- * blocked exactly as the next step will apply them.  Nodes still on-step are left. */
+ * with a(t), T(t) the undamped loads at x(t), q(t) and the mid-step velocities (the
+ * on-step estimate of seed 000 eq. 34) and zero on blocked DOFs.  Using the undamped
+ * load closes the damping-work account (see "Damping work" in leapfrog.c).  Nodes still
+ * on-step are left as they are. */
 static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, TYPE(mb_nodes) *on)
 {
     struct FUNCTION(lf, state) *w = vstate;
@@ -423,7 +439,7 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
     int st = FUNCTION(mb_forces, eval)(sys->forces, on, sys->t);
     if (st != MB_SUCCESS)
         return st;
-    const double h2 = 0.5 * w->c.h_last, lambda = cfg->damping;
+    const double h2 = 0.5 * w->c.h_last;
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, on->prec);
     for (size_t i = 0; i < on->n; i++) {
@@ -435,44 +451,22 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
         int spherical = !on->aspherical[i] || all_blocked || cfg->defect == LF_DEFECT_SPHERICAL;
         for (int k = 0; k < 3; k++) {
             size_t j = 3 * i + k;
-            /* translation: r.a = damped a(t), v += a h/2 */
-            if (on->blocked[i] & (1u << k)) {
-                R_SET_D(r.a, 0.0);
-            } else {
+            if (!(on->blocked[i] & (1u << k))) {            /* v += (F/m) h/2 */
                 R_MUL(r.a, &on->f[j], &on->inv_mass[i]);
-                if (lambda > 0.0) {
-                    R_MUL_D(r.e, r.a, h2);
-                    R_ADD(r.e, &on->v[j], r.e);
-                    int sg = R_SGN(&on->f[j]) * R_SGN(r.e);
-                    R_MUL_D(r.a, r.a, 1.0 - lambda * sg);
-                }
+                R_MUL_D(r.a, r.a, h2);
+                R_ADD(&on->v[j], &on->v[j], r.a);
             }
-            R_MUL_D(r.a, r.a, h2);
-            R_ADD(&on->v[j], &on->v[j], r.a);
-            /* rotation: spherical w += (T/I11) h/2; aspherical: damped torque in r.T */
             if (on->blocked[i] & (MB_BLOCK_RX << k)) {
                 R_SET_D(&r.T[k], 0.0);
-                continue;
-            }
-            if (spherical) {
+            } else if (spherical) {                          /* w += (T/I11) h/2 */
                 R_DIV(r.a, &on->torque[j], &I[0]);
-                if (lambda > 0.0) {
-                    R_MUL_D(r.e, r.a, h2);
-                    R_ADD(r.e, &on->omega[j], r.e);
-                    int sg = R_SGN(&on->torque[j]) * R_SGN(r.e);
-                    R_MUL_D(r.a, r.a, 1.0 - lambda * sg);
-                }
                 R_MUL_D(r.a, r.a, h2);
                 R_ADD(&on->omega[j], &on->omega[j], r.a);
             } else {
                 R_SET(&r.T[k], &on->torque[j]);
-                if (lambda > 0.0) {
-                    int sg = R_SGN(&r.T[k]) * R_SGN(&on->omega[j]);
-                    R_MUL_D(&r.T[k], &r.T[k], 1.0 - lambda * sg);
-                }
             }
         }
-        if (!spherical) {
+        if (!spherical) {                                    /* L += T h/2; w = R I^-1 R^T L */
             for (int k = 0; k < 3; k++) {
                 R_MUL_D(r.a, &r.T[k], h2);
                 R_ADD(&on->angmom[3 * i + k], &on->angmom[3 * i + k], r.a);
