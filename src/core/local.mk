@@ -11,3 +11,9 @@ motionbenchinclude_HEADERS += \
 # template bodies: included, never compiled on their own
 noinst_HEADERS += src/core/nodes_source.c src/core/jacobian_source.c \
 	src/core/force_field_source.c src/core/force_springs_source.c
+# normal contact models (linear spring-dashpot, Hertz) between spheres and planes
+libmotionbench_la_SOURCES += \
+	src/core/contact_pairs.c src/core/force_contact_linear.c src/core/force_contact_hertz.c
+motionbenchinclude_HEADERS += src/core/mb_contact.h
+noinst_HEADERS += src/core/contact_set.h src/core/contact_geometry_source.c \
+	src/core/force_contact_linear_source.c src/core/force_contact_hertz_source.c
