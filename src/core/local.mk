@@ -17,3 +17,6 @@ libmotionbench_la_SOURCES += \
 motionbenchinclude_HEADERS += src/core/mb_contact.h
 noinst_HEADERS += src/core/contact_set.h src/core/contact_geometry_source.c \
 	src/core/force_contact_linear_source.c src/core/force_contact_hertz_source.c
+# critical time-step estimates and the DynDt adapter
+libmotionbench_la_SOURCES += src/core/timestep.c
+motionbenchinclude_HEADERS += src/core/mb_timestep.h
