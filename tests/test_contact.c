@@ -330,3 +330,104 @@ Test(contact, bad_input_is_reported)
     cr_expect_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_EDOM);
     mb_system_free(sys);
 }
+
+/* ---- Jacobians against central differences of the force ----
+ * Step eta = 1e-7: truncation eta^2 |f'''| / 6 with |f'''| <~ |J| / delta^2 (delta ~ 0.02)
+ * gives ~1e-11 |J|; round-off u |f| / eta ~ 1e-11 |J|; tolerance 1e-7 max|J|.  Negative
+ * control: the geometric-stiffness term (F/l) P (present for sphere pairs) is far above the
+ * tolerance, so a Jacobian without it would fail. */
+static void dense(const mb_jacobian *J, double *Kx, double *Kv, size_t n)
+{
+    memset(Kx, 0, 9 * n * n * sizeof *Kx);
+    memset(Kv, 0, 9 * n * n * sizeof *Kv);
+    for (size_t b = 0; b < J->count; b++)
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+                size_t R = 3 * J->row[b] + r, C = 3 * J->col[b] + c;
+                Kx[R * 3 * n + C] += J->dfdx[9 * b + 3 * r + c];
+                Kv[R * 3 * n + C] += J->dfdv[9 * b + 3 * r + c];
+            }
+}
+
+static double fd_entry(mb_system *sys, double *var, size_t out, double eta)
+{
+    double save = *var, fp, fm;
+    *var = save + eta;
+    mb_forces_eval(sys->forces, sys->nodes, 0.0);
+    fp = sys->nodes->f[out];
+    *var = save - eta;
+    mb_forces_eval(sys->forces, sys->nodes, 0.0);
+    fm = sys->nodes->f[out];
+    *var = save;
+    return (fp - fm) / (2.0 * eta);
+}
+
+Test(contact, jacobian_matches_finite_differences)
+{
+    for (int model = 0; model < 2; model++) {
+        mb_system *sys = two_spheres(0.97);
+        void *m;
+        if (model == 0) {
+            mb_contact_linear_params p = { .kn = 7310.0, .dashpot = MB_DASHPOT_COEFF, .c = 3.17 };
+            m = mb_contact_linear_new(&p);
+            mb_forces_add(sys->forces, mb_force_contact_linear, m);
+        } else {
+            mb_contact_hertz_params p = { .estar = 7.31e5, .zeta = 0.23 };
+            m = mb_contact_hertz_new(&p);
+            mb_forces_add(sys->forces, mb_force_contact_hertz, m);
+        }
+        mb_contact_add_spheres(m, sys->nodes, 0, 1);
+        const double pp[3] = { 0.11, -0.23, 0.057 - 0.4 }, nn[3] = { 0.1, 0.2, 1.0 };
+        mb_contact_add_plane(m, sys->nodes, 0, pp, nn);
+        mb_jacobian *J = mb_jacobian_alloc(2, 53);
+        cr_assert_eq(mb_forces_jacobian(sys->forces, sys->nodes, J), MB_SUCCESS);
+        cr_expect_eq(J->count, 5);
+        double Kx[36], Kv[36], big = 0.0;
+        dense(J, Kx, Kv, 2);
+        for (int k = 0; k < 36; k++)
+            big = fmax(big, fmax(fabs(Kx[k]), fabs(Kv[k])));
+        double err = 0.0;
+        for (size_t c = 0; c < 6; c++)
+            for (size_t r = 0; r < 6; r++) {
+                double ex = fd_entry(sys, &sys->nodes->x[c], r, 1e-7);
+                double ev = fd_entry(sys, &sys->nodes->v[c], r, 1e-7);
+                err = fmax(err, fmax(fabs(ex - Kx[6 * r + c]), fabs(ev - Kv[6 * r + c])));
+            }
+        cr_expect(err <= 1e-7 * big, "model %d: |J - FD| = %.3g, max |J| = %.3g", model, err, big);
+        cr_log_info("model %d: |J - FD| / max|J| = %.3g\n", model, err / big);
+        /* geometric term F/l of the pair, by hand */
+        double delta, rate, n[3];
+        hand_kin(sys->nodes, &delta, &rate, n);
+        mb_forces_eval(sys->forces, sys->nodes, 0.0);
+        double l = 0.413 + 0.297 - delta;
+        double F = fabs(sys->nodes->f[3] / n[0]);
+        cr_expect(F / l > 1e4 * 1e-7 * big, "geometric term %.3g too small to test", F / l);
+        mb_jacobian_free(J);
+        mb_system_free(sys);
+    }
+}
+
+Test(contact, jacobian_mpfr_twin_bitwise)
+{
+    mb_system *sys = two_spheres(0.97);
+    mb_contact_hertz_params p = { .estar = 7.31e5, .zeta = 0.23 };
+    void *m = mb_contact_hertz_new(&p);
+    mb_forces_add(sys->forces, mb_force_contact_hertz, m);
+    mb_contact_add_spheres(m, sys->nodes, 0, 1);
+    mb_mpfr_range saved = mb_mpfr_use_double_range();
+    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 53);
+    mb_jacobian *J = mb_jacobian_alloc(2, 53);
+    mb_jacobian_mpfr *Jm = mb_jacobian_mpfr_alloc(2, 53);
+    cr_assert_eq(mb_forces_jacobian(sys->forces, sys->nodes, J), MB_SUCCESS);
+    cr_assert_eq(mb_forces_mpfr_jacobian(sys->forces, tw->nodes, Jm), MB_SUCCESS);
+    cr_assert_eq(J->count, Jm->count);
+    for (size_t k = 0; k < 9 * J->count; k++) {
+        cr_expect(J->dfdx[k] == mpfr_get_d(&Jm->dfdx[k], MPFR_RNDN), "dfdx[%zu]", k);
+        cr_expect(J->dfdv[k] == mpfr_get_d(&Jm->dfdv[k], MPFR_RNDN), "dfdv[%zu]", k);
+    }
+    mb_jacobian_free(J);
+    mb_jacobian_mpfr_free(Jm);
+    mb_system_mpfr_free(tw);
+    mb_mpfr_restore_range(saved);
+    mb_system_free(sys);
+}

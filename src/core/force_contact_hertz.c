@@ -79,6 +79,8 @@ static const mb_force_type contact_hertz_type = {
     .eval_mpfr = contact_hertz_mpfr_eval,
     .potential = hertz_potential,
     .dissipation = hertz_dissipation,
+    .jacobian = contact_hertz_jacobian,
+    .jacobian_mpfr = contact_hertz_mpfr_jacobian,
     .stiffness = hertz_stiffness,
     .free = mb_contact_set_free,
 };

@@ -77,6 +77,8 @@ static const mb_force_type contact_linear_type = {
     .eval_mpfr = contact_linear_mpfr_eval,
     .potential = linear_potential,
     .dissipation = linear_dissipation,
+    .jacobian = contact_linear_jacobian,
+    .jacobian_mpfr = contact_linear_mpfr_jacobian,
     .stiffness = linear_stiffness,
     .free = mb_contact_set_free,
 };

@@ -27,6 +27,8 @@
  * effective radius R* = r_i r_j/(r_i + r_j) (plane: r_i).  Normal forces act through the
  * centres: no torque.  Radii come from nodes->radius.
  *
+ * Jacobians df/dx, df/dv (for implicit schemes) are provided for both laws; a clamped force
+ * contributes none.
  * Per-pair coefficients (c from zeta, K, C) are computed in double when the pair is added,
  * from the node store's masses and radii at that moment. */
 #ifndef MB_CONTACT_H
