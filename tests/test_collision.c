@@ -183,6 +183,7 @@ Test(collision, linear_textbook_matches_closed_form)
     cr_expect(fabs(e - e_tb) <= tol * e_tb, "e %.10f vs %.10f", e, e_tb);
     cr_expect(fabs(d / tc - 1.0) <= tol, "t_c %.10g vs %.10g", d, tc);
     cr_expect(fabs(e - mb_closed_linear_clamped_restitution(0.3)) > 20.0 * tol);
+    cr_log_info("textbook: e %.10f (closed %.10f), t_c %.10g (closed %.10g)\n", e, e_tb, d, tc);
 }
 
 /* Sphere on a wall with the dashpot given as c: zeta = c / (2 sqrt(m kn)), m* = m. */
@@ -217,6 +218,8 @@ Test(collision, hertz_duration_matches_closed_form)
     cr_expect(fabs(obs(&r, "contact.duration") / tc - 1.0) <= wh * wh, "t_c %.10g vs %.10g",
               obs(&r, "contact.duration"), tc);
     cr_expect(r.energy_residual <= wh * wh);
+    cr_log_info("hertz: e %.12f, t_c %.10g (closed %.10g), energy %.3g\n", obs(&r, "restitution"),
+                obs(&r, "contact.duration"), tc, r.energy_residual);
 }
 
 /* The Hertz constant (4/5) B(2/5, 1/2) (15/16)^{2/5} against the literature's 2.868 and
@@ -236,6 +239,7 @@ Test(collision, hertz_constant)
     I /= M;
     double Cq = 2.0 * I * pow(15.0 / 16.0, 0.4);
     cr_expect(fabs(C / Cq - 1.0) < 1e-7, "Beta form %.12f, quadrature %.12f", C, Cq);
+    cr_log_info("Hertz constant: Beta form %.12f, quadrature %.12f\n", C, Cq);
 }
 
 /* ---- Tsuji dashpot: restitution independent of impact speed.  Negative control: a Hertz
@@ -306,6 +310,8 @@ Test(collision, tsuji_restitution_is_speed_independent)
     double m = 0.0104, r = 0.01, K = 4.0 / 3.0 * 1e8 * sqrt(r), c = 2.0;
     double e1 = wall_restitution_custom(1.0, K, c, r, m), e2 = wall_restitution_custom(0.173, K, c, r, m);
     cr_expect(fabs(e1 - e2) > 0.02, "constant dashpot: e(1) = %.6f, e(0.173) = %.6f", e1, e2);
+    cr_log_info("tsuji zeta 0.2: e(1) %.8f, e(0.173) %.8f; constant dashpot: %.6f, %.6f\n", e[0],
+                e[1], e1, e2);
 }
 
 /* The settled overlap is the static equilibrium m g / kn (linear) or (m g / K)^{2/3}. */
@@ -322,6 +328,9 @@ Test(collision, settle_reaches_static_overlap)
         cr_expect(fabs(rel) < 1e-6, "model %d: overlap %.10g vs %.10g", hertz,
                   obs(&r, "settle.overlap"), obs(&r, "settle.overlap.closed_form"));
         cr_expect(obs(&r, "contact.count") >= 2.0, "it must bounce");
+        cr_log_info("settle model %d: overlap %.10g, closed %.10g, impacts %g\n", hertz,
+                    obs(&r, "settle.overlap"), obs(&r, "settle.overlap.closed_form"),
+                    obs(&r, "contact.count"));
         double m = 2500.0 * 4.0 / 3.0 * M_PI * 1e-6;
         double ds = hertz ? pow(m * 9.81 / (4.0 / 3.0 * 1e8 / 0.91 * 0.1), 2.0 / 3.0) : m * 9.81 / 1e5;
         cr_expect(fabs(obs(&r, "settle.overlap.closed_form") / ds - 1.0) < 1e-14);
