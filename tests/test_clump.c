@@ -346,3 +346,20 @@ Test(clump, bad_input_is_reported)
     mb_nodes_free(mem);
     mb_clump_free(c);
 }
+
+/* Shepperd's four branches: round trip q -> R(q) -> q for rotations whose largest
+ * component is w, x, y, z in turn (signs normalised to w >= 0). */
+Test(clump, matrix_to_quaternion_all_branches)
+{
+    const double qs[4][4] = { { 0.9, 0.3, -0.2, 0.1 }, { 0.1, 0.9, 0.3, -0.2 },
+                              { 0.2, -0.1, 0.9, 0.3 }, { 0.3, 0.2, -0.1, 0.9 } };
+    for (int b = 0; b < 4; b++) {
+        double q[4], R[9], r[4];
+        memcpy(q, qs[b], sizeof q);
+        mb_q_normalize(q);
+        mb_q_to_mat(R, q);
+        mb_mat_to_quat(r, R);
+        for (int k = 0; k < 4; k++)
+            cr_expect(fabs(r[k] - q[k]) <= 4e-16, "branch %d: q[%d] %.17g vs %.17g", b, k, r[k], q[k]);
+    }
+}
