@@ -4,3 +4,15 @@ tests_test_explicit_euler_SOURCES = tests/test_explicit_euler.c
 tests_test_explicit_euler_CFLAGS = $(MB_TESTCC)
 tests_test_explicit_euler_LDADD = $(MB_TESTLIBS)
 tests_test_explicit_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_symplectic_euler
+tests_test_symplectic_euler_SOURCES = tests/test_symplectic_euler.c tests/test_helpers.h
+tests_test_symplectic_euler_CFLAGS = $(MB_TESTCC)
+tests_test_symplectic_euler_LDADD = $(MB_TESTLIBS)
+tests_test_symplectic_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_implicit_euler
+tests_test_implicit_euler_SOURCES = tests/test_implicit_euler.c tests/test_helpers.h
+tests_test_implicit_euler_CFLAGS = $(MB_TESTCC)
+tests_test_implicit_euler_LDADD = $(MB_TESTLIBS)
+tests_test_implicit_euler_LDFLAGS = $(MB_TESTLINK)

@@ -18,7 +18,7 @@ enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
 #define MB_IMPLICIT_SOLVER_OPTIONS \
     { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|sparse", \
       "linear solver: GSL dense LU, Krylov on CSR, or dense up to dense_max nodes" }, \
-    { "dense_max", MB_OPT_INT, "40", 1, 2000, NULL, \
+    { "dense_max", MB_OPT_INT, "16", 1, 2000, NULL, \
       "largest node count solved densely by solver=auto" }, \
     { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
       "sparse solver: Jacobi-BiCGSTAB, Jacobi-CG (SPD only) or GSL GMRES(restart)" }, \
