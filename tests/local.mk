@@ -16,3 +16,9 @@ tests_test_implicit_euler_SOURCES = tests/test_implicit_euler.c tests/test_helpe
 tests_test_implicit_euler_CFLAGS = $(MB_TESTCC)
 tests_test_implicit_euler_LDADD = $(MB_TESTLIBS)
 tests_test_implicit_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_implicit_euler_newton
+tests_test_implicit_euler_newton_SOURCES = tests/test_implicit_euler_newton.c tests/test_helpers.h
+tests_test_implicit_euler_newton_CFLAGS = $(MB_TESTCC)
+tests_test_implicit_euler_newton_LDADD = $(MB_TESTLIBS)
+tests_test_implicit_euler_newton_LDFLAGS = $(MB_TESTLINK)
