@@ -22,3 +22,15 @@ tests_test_implicit_euler_newton_SOURCES = tests/test_implicit_euler_newton.c te
 tests_test_implicit_euler_newton_CFLAGS = $(MB_TESTCC)
 tests_test_implicit_euler_newton_LDADD = $(MB_TESTLIBS)
 tests_test_implicit_euler_newton_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_jacobians
+tests_test_jacobians_SOURCES = tests/test_jacobians.c
+tests_test_jacobians_CFLAGS = $(MB_TESTCC)
+tests_test_jacobians_LDADD = $(MB_TESTLIBS)
+tests_test_jacobians_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_linsolve
+tests_test_linsolve_SOURCES = tests/test_linsolve.c
+tests_test_linsolve_CFLAGS = $(MB_TESTCC)
+tests_test_linsolve_LDADD = $(MB_TESTLIBS)
+tests_test_linsolve_LDFLAGS = $(MB_TESTLINK)
