@@ -34,3 +34,9 @@ tests_test_linsolve_SOURCES = tests/test_linsolve.c
 tests_test_linsolve_CFLAGS = $(MB_TESTCC)
 tests_test_linsolve_LDADD = $(MB_TESTLIBS)
 tests_test_linsolve_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_problems_euler
+tests_test_problems_euler_SOURCES = tests/test_problems_euler.c tests/test_helpers.h
+tests_test_problems_euler_CFLAGS = $(MB_TESTCC)
+tests_test_problems_euler_LDADD = $(MB_TESTLIBS)
+tests_test_problems_euler_LDFLAGS = $(MB_TESTLINK)
