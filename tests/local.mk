@@ -40,3 +40,9 @@ tests_test_problems_euler_SOURCES = tests/test_problems_euler.c tests/test_helpe
 tests_test_problems_euler_CFLAGS = $(MB_TESTCC)
 tests_test_problems_euler_LDADD = $(MB_TESTLIBS)
 tests_test_problems_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_cli_simulate
+tests_test_cli_simulate_SOURCES = tests/test_cli_simulate.c
+tests_test_cli_simulate_CFLAGS = $(MB_TESTCC)
+tests_test_cli_simulate_LDADD = $(MB_TESTLIBS)
+tests_test_cli_simulate_LDFLAGS = $(MB_TESTLINK)
