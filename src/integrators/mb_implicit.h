@@ -2,7 +2,10 @@
  *
  * Both implicit-euler and implicit-euler-newton solve systems with the matrix
  * A = M - h C - h^2 K (mb_linsolve.h).  In double the solver is chosen by the option
- * solver=auto|dense|sparse: dense is GSL LU, sparse is GSL GMRES on a CSR matrix; auto
+ * solver=auto|dense|gauss|sparse: dense is GSL LU, gauss the double instance of the
+ * templated Gaussian elimination the MPFR twins use (so a 53-bit twin reproduces it bit
+ * for bit on any system, and it allocates nothing per step, unlike GSL 2.7's LU_decomp
+ * which allocates its pivot vector on every call), sparse a Krylov solver on CSR; auto
  * takes dense up to dense_max nodes (default from the measurement in doc/euler.md) and
  * sparse above.  The sparse Krylov solver is krylov=bicgstab (default), cg or gmres.  The MPFR twins always use the templated dense Gaussian elimination. */
 #ifndef MB_IMPLICIT_H
@@ -11,13 +14,14 @@
 #include "mb_linsolve.h"
 #include "mb_options.h"
 
-enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2 };
+enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3 };
 enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
 
 /* Option table entries common to the implicit schemes (spliced into each table). */
 #define MB_IMPLICIT_SOLVER_OPTIONS \
-    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|sparse", \
-      "linear solver: GSL dense LU, Krylov on CSR, or dense up to dense_max nodes" }, \
+    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|gauss|sparse", \
+      "linear solver: GSL dense LU, templated Gaussian elimination, Krylov on CSR, " \
+      "or dense up to dense_max nodes" }, \
     { "dense_max", MB_OPT_INT, "16", 1, 2000, NULL, \
       "largest node count solved densely by solver=auto" }, \
     { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
@@ -35,6 +39,8 @@ typedef struct mb_implicit_solver {
     int kind, krylov;
     size_t n3;
     mb_lu *lu;
+    double *gA, *gb, gtmp[3];       /* solver=gauss: matrix, right-hand side, scratch */
+    size_t *gpiv;
     mb_csr *csr;
     mb_krylov *kry;
     mb_gmres *gmres;
