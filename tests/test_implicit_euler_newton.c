@@ -178,7 +178,7 @@ Test(implicit_euler_newton, mpfr53_twin_bit_identical_on_decoupled_system)
     mb_mpfr_range saved = mb_mpfr_use_double_range();
     mb_system *sys = th_problem("harmonic", (const char *const[]){ "k=3.17", "v0=0.41", NULL });
     mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 53);
-    mb_stepper *st = mb_stepper_alloc("implicit-euler-newton", sys);
+    mb_stepper *st = mb_stepper_alloc("implicit-euler-newton[solver=dense]", sys);
     mb_stepper *sw = mb_stepper_alloc_twin("implicit-euler-newton", tw);
     cr_assert(st && sw, "%s", mb_last_error());
     for (int n = 0; n < 200; n++) {

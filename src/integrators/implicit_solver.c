@@ -20,7 +20,7 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
     else if (!strcmp(kind, "sparse"))
         S->kind = MB_SOLVER_SPARSE;
     else
-        S->kind = n_nodes <= (size_t)mb_options_int(opts, "dense_max") ? MB_SOLVER_DENSE
+        S->kind = n_nodes <= (size_t)mb_options_int(opts, "dense_max") ? MB_SOLVER_GAUSS
                                                                         : MB_SOLVER_SPARSE;
     if (S->kind != MB_SOLVER_SPARSE && S->n3 > MB_DENSE_MAX_UNKNOWNS) {
         free(S);

@@ -20,10 +20,10 @@ enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
 /* Option table entries common to the implicit schemes (spliced into each table). */
 #define MB_IMPLICIT_SOLVER_OPTIONS \
     { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|gauss|sparse", \
-      "linear solver: GSL dense LU, templated Gaussian elimination, Krylov on CSR, " \
-      "or dense up to dense_max nodes" }, \
+      "linear solver: GSL dense LU, templated Gaussian elimination, Krylov on CSR; " \
+      "auto = gauss up to dense_max nodes, sparse above" }, \
     { "dense_max", MB_OPT_INT, "16", 1, 2000, NULL, \
-      "largest node count solved densely by solver=auto" }, \
+      "largest node count solved by Gaussian elimination under solver=auto" }, \
     { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
       "sparse solver: Jacobi-BiCGSTAB, Jacobi-CG (SPD only) or GSL GMRES(restart)" }, \
     { "rtol", MB_OPT_DOUBLE, "1e-12", 1e-16, 1e-2, NULL, \
