@@ -214,3 +214,18 @@ Test(cli, stats_report_iterations)
     cr_expect(p && sscanf(p, "linear_iterations %lu", &lin) == 1 && lin >= 5, "%s", err);
     free(err);
 }
+
+/* The benchmark command runs and reports a fitted exponent (its pass/fail verdict on two
+ * small sizes depends on machine load, so only the exit codes 0/1 are accepted here). */
+Test(cli, bench_runs_and_fits_an_exponent)
+{
+    int rc = run("bench implicit-chain --max-n 3200 --steps 1");
+    cr_expect(rc == 0 || rc == 1, "exit %d", rc);
+    char *out = slurp("out");
+    cr_expect(strstr(out, "growth exponent") != NULL, "%s", out);
+    cr_expect(strstr(out, "     3162 ") != NULL, "sizes: %s", out);
+    free(out);
+    cr_expect_eq(run("bench implicit-chain --steps 0"), 2);
+    cr_expect_eq(run("simulate -p damped -i implicit-euler --dt 0.1 --t-end 0.5 "
+                     "--precision mpfr:80 --stats"), 0);
+}
