@@ -68,22 +68,32 @@ Test(implicit_euler, one_step_matches_seed_scalar_formula)
     mb_system_free(sys);
 }
 
-/* implicit Euler multiplies E = 1/2 (v^2 + w^2 x^2) by exactly 1/(1 + h^2 w^2) per step */
-Test(implicit_euler, energy_decay_exact_factor)
+/* implicit Euler multiplies E = 1/2 (v^2 + w^2 x^2) by exactly 1/(1 + h^2 w^2) per step;
+ * negative control: explicit Euler (factor 1 + h^2 w^2) fails the same check. */
+static double energy_ratio(const char *scheme, int N, double h)
 {
     mb_system *sys = th_problem("harmonic", (const char *const[]){ "mass=2.385", "k=7.31",
         "x0=0.413", "v0=-1.27", NULL });
-    const double w2 = 7.31 / 2.385, h = 0.0173;
-    const int N = 2000;
+    const double w2 = 7.31 / 2.385;
     double e0 = 0.5 * (sys->nodes->v[0] * sys->nodes->v[0] + w2 * sys->nodes->x[0] * sys->nodes->x[0]);
-    mb_stepper *st = mb_stepper_alloc("implicit-euler", sys);
+    mb_stepper *st = mb_stepper_alloc(scheme, sys);
     for (int n = 0; n < N; n++)
         cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS);
     double e = 0.5 * (sys->nodes->v[0] * sys->nodes->v[0] + w2 * sys->nodes->x[0] * sys->nodes->x[0]);
-    double expected = pow(1.0 + h * h * w2, -N);
-    cr_expect(fabs(e / e0 / expected - 1.0) <= 8.0 * N * U, "ratio %.17g vs %.17g", e / e0, expected);
     mb_stepper_free(st);
     mb_system_free(sys);
+    return e / e0;
+}
+
+Test(implicit_euler, energy_decay_exact_factor)
+{
+    const double w2 = 7.31 / 2.385, h = 0.0173;
+    const int N = 2000;
+    double expected = pow(1.0 + h * h * w2, -N);
+    double r = energy_ratio("implicit-euler", N, h);
+    cr_expect(fabs(r / expected - 1.0) <= 8.0 * N * U, "ratio %.17g vs %.17g", r, expected);
+    double rx = energy_ratio("explicit-euler", N, h);
+    cr_expect(fabs(rx / expected - 1.0) > 8.0 * N * U, "explicit Euler passed the check");
 }
 
 /* n independent particles, each on its own anchored spring with drag and gravity, through

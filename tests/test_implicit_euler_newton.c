@@ -195,3 +195,24 @@ Test(implicit_euler_newton, mpfr53_twin_bit_identical_on_decoupled_system)
     mb_system_free(sys);
     mb_mpfr_restore_range(saved);
 }
+
+/* One step on f = m g - k x - D v against the seed's scalar formula
+ * (1 + hD/m + h^2 k/m) v+ = v + h g - (h/m) k x: Newton converges to it (linear forces),
+ * to the round-off of a few operations (16 u of the largest term). */
+Test(implicit_euler_newton, one_step_matches_seed_scalar_formula)
+{
+    const double m = 0.739, k = 13.7, D = 0.291, h = 0.0431;
+    const double x[3] = { 0.317, -0.122, 0.0571 }, v[3] = { -0.443, 0.271, 0.913 };
+    const double g[3] = { 0.0, -9.81, 0.0 };
+    mb_system *sys = th_particle(m, x, v, k, D, g);
+    mb_stepper *st = mb_stepper_alloc("implicit-euler-newton[tol=1e-15]", sys);
+    cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+    for (int a = 0; a < 3; a++) {
+        double ref = (v[a] + h * g[a] - h / m * k * x[a]) / (1.0 + h * D / m + h * h * k / m);
+        double scale = fabs(v[a]) + fabs(h * g[a]) + fabs(h / m * k * x[a]) + fabs(ref);
+        cr_expect(fabs(sys->nodes->v[a] - ref) <= 16 * DBL_EPSILON / 2 * scale,
+                  "axis %d: %.17g vs %.17g", a, sys->nodes->v[a], ref);
+    }
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
