@@ -5,9 +5,16 @@
  * solver=auto|dense|gauss|sparse: dense is GSL LU, gauss the double instance of the
  * templated Gaussian elimination the MPFR twins use (so a 53-bit twin reproduces it bit
  * for bit on any system, and it allocates nothing per step, unlike GSL 2.7's LU_decomp
- * which allocates its pivot vector on every call), sparse a Krylov solver on CSR; auto
- * takes dense up to dense_max nodes (default from the measurement in doc/euler.md) and
- * sparse above.  The sparse Krylov solver is krylov=bicgstab (default), cg or gmres.  The MPFR twins always use the templated dense Gaussian elimination. */
+ * which allocates its pivot vector on every call), sparse a Krylov solver on CSR
+ * (krylov=bicgstab by default, cg or gmres).  auto takes gauss up to dense_max nodes
+ * (default 16, from the measurement in doc/euler.md: there the direct solve costs no more
+ * than BiCGSTAB and is exact to round-off) and sparse above.  The MPFR twins always use
+ * the templated dense Gaussian elimination.
+ *
+ * Singular systems: the dense solvers report MB_ESINGULAR from their pivots.  The sparse
+ * path reports it for a zero diagonal entry (Jacobi) or a Krylov breakdown, and
+ * MB_EMAXITER when it cannot converge; a singular but consistent system (b in the range
+ * of A) can be "solved" by a Krylov method, which then returns one of its solutions. */
 #ifndef MB_IMPLICIT_H
 #define MB_IMPLICIT_H
 
