@@ -409,3 +409,31 @@ Test(implicit_euler, scale_invariance_of_the_singularity_test)
     mb_system_free(a);
     mb_system_free(b);
 }
+
+/* Linear cost, the algorithmic half: assembly is one pass over the blocks by
+ * construction, so a step costs O(n) exactly when the Krylov iteration count does not
+ * grow with n.  With the default chain (h^2 k/m ~ 1.2 at h = 1/120) the spectrum of A
+ * lies in [m, m + 4 h^2 k] whatever n, so the counts at n = 200 and 20000 must agree
+ * within 2.  Control: with springs 10^4 times stiffer A is dominated by h^2 K, whose
+ * condition number grows like n^2, and the same check must fail. */
+static unsigned long krylov_iterations(const char *n, const char *k)
+{
+    mb_system *sys = th_problem("spring-chain", (const char *const[]){ n, k, NULL });
+    mb_stepper *st = mb_stepper_alloc("implicit-euler[solver=sparse,lin_max_iter=100000]", sys);
+    cr_assert_eq(mb_stepper_step(st, sys, 1.0 / 120), MB_SUCCESS, "%s", mb_last_error());
+    mb_stepper_stats s;
+    mb_stepper_get_stats(st, &s);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+    return s.linear_iterations;
+}
+
+Test(implicit_euler, krylov_iterations_independent_of_size)
+{
+    unsigned long a = krylov_iterations("n=200", "k=812"), b = krylov_iterations("n=20000", "k=812");
+    fprintf(stderr, "BiCGSTAB iterations, chain n = 200 / 20000: %lu / %lu\n", a, b);
+    cr_expect(b <= a + 2 && a <= b + 2, "iterations %lu at n = 200, %lu at n = 20000", a, b);
+    unsigned long sa = krylov_iterations("n=200", "k=8.12e6"), sb = krylov_iterations("n=2000", "k=8.12e6");
+    fprintf(stderr, "stiff control, n = 200 / 2000: %lu / %lu\n", sa, sb);
+    cr_expect(sb > sa + 2, "the stiff control passed: %lu vs %lu", sa, sb);
+}
