@@ -304,6 +304,10 @@ static int prepare_run(struct sim_run *r, const struct sim_args *a)
 static void print_stats(const struct sim_run *r)
 {
     mb_stepper_stats s;
+    if (r->tw) {
+        fprintf(stderr, "no counters: MPFR twins keep no iteration statistics\n");
+        return;
+    }
     mb_stepper_get_stats(r->st, &s);
     fprintf(stderr, "steps %lu, newton_iterations %lu (max %lu per step), linear_iterations %lu\n",
             s.steps, s.newton_iterations, s.max_newton_iterations, s.linear_iterations);
