@@ -117,10 +117,13 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
             a->integrator = v;
         else if (!strcmp(o, "-o") || !strcmp(o, "--output"))
             a->output = v;
-        else if (!strcmp(o, "--dt"))
-            rc = parse_real("--dt", v, &a->dt), have_dt = 1;
-        else if (!strcmp(o, "--t-end"))
-            rc = parse_real("--t-end", v, &a->t_end), have_t = 1;
+        else if (!strcmp(o, "--dt")) {
+            rc = parse_real("--dt", v, &a->dt);
+            have_dt = 1;
+        } else if (!strcmp(o, "--t-end")) {
+            rc = parse_real("--t-end", v, &a->t_end);
+            have_t = 1;
+        }
         else if (!strcmp(o, "--every"))
             rc = parse_long("--every", v, 1, 1000000000L, &a->every);
         else if (!strcmp(o, "--precision"))
