@@ -46,3 +46,9 @@ tests_test_cli_simulate_SOURCES = tests/test_cli_simulate.c
 tests_test_cli_simulate_CFLAGS = $(MB_TESTCC)
 tests_test_cli_simulate_LDADD = $(MB_TESTLIBS)
 tests_test_cli_simulate_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_euler_order
+tests_test_euler_order_SOURCES = tests/test_euler_order.c tests/test_helpers.h
+tests_test_euler_order_CFLAGS = $(MB_TESTCC)
+tests_test_euler_order_LDADD = $(MB_TESTLIBS)
+tests_test_euler_order_LDFLAGS = $(MB_TESTLINK)
