@@ -41,3 +41,50 @@ tests_test_dem_problems_SOURCES = tests/test_dem_problems.c
 tests_test_dem_problems_CFLAGS = $(MB_TESTCC)
 tests_test_dem_problems_LDADD = $(MB_TESTLIBS)
 tests_test_dem_problems_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_symplectic_euler
+tests_test_symplectic_euler_SOURCES = tests/test_symplectic_euler.c tests/test_helpers.h
+tests_test_symplectic_euler_CFLAGS = $(MB_TESTCC)
+tests_test_symplectic_euler_LDADD = $(MB_TESTLIBS)
+tests_test_symplectic_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_implicit_euler
+tests_test_implicit_euler_SOURCES = tests/test_implicit_euler.c tests/test_helpers.h
+tests_test_implicit_euler_CFLAGS = $(MB_TESTCC)
+tests_test_implicit_euler_LDADD = $(MB_TESTLIBS)
+tests_test_implicit_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_implicit_euler_newton
+tests_test_implicit_euler_newton_SOURCES = tests/test_implicit_euler_newton.c tests/test_helpers.h
+tests_test_implicit_euler_newton_CFLAGS = $(MB_TESTCC)
+tests_test_implicit_euler_newton_LDADD = $(MB_TESTLIBS)
+tests_test_implicit_euler_newton_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_jacobians
+tests_test_jacobians_SOURCES = tests/test_jacobians.c
+tests_test_jacobians_CFLAGS = $(MB_TESTCC)
+tests_test_jacobians_LDADD = $(MB_TESTLIBS)
+tests_test_jacobians_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_linsolve
+tests_test_linsolve_SOURCES = tests/test_linsolve.c
+tests_test_linsolve_CFLAGS = $(MB_TESTCC)
+tests_test_linsolve_LDADD = $(MB_TESTLIBS)
+tests_test_linsolve_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_problems_euler
+tests_test_problems_euler_SOURCES = tests/test_problems_euler.c tests/test_helpers.h
+tests_test_problems_euler_CFLAGS = $(MB_TESTCC)
+tests_test_problems_euler_LDADD = $(MB_TESTLIBS)
+tests_test_problems_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_cli_simulate
+tests_test_cli_simulate_SOURCES = tests/test_cli_simulate.c
+tests_test_cli_simulate_CFLAGS = $(MB_TESTCC)
+tests_test_cli_simulate_LDADD = $(MB_TESTLIBS)
+tests_test_cli_simulate_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_euler_order
+tests_test_euler_order_SOURCES = tests/test_euler_order.c tests/test_helpers.h
+tests_test_euler_order_CFLAGS = $(MB_TESTCC)
+tests_test_euler_order_LDADD = $(MB_TESTLIBS)
+tests_test_euler_order_LDFLAGS = $(MB_TESTLINK)
