@@ -11,6 +11,8 @@ static const struct command {
     const char *summary;
 } commands[] = {
     { "list", mb_cmd_list, "list integrators or problems" },
+    { "run", mb_cmd_run, "run case files and write CSV reports" },
+    { "check", mb_cmd_check, "compare a report's metrics with a baseline" },
     { NULL, NULL, NULL }
 };
 
