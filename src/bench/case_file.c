@@ -45,6 +45,7 @@ typedef struct parser {
     size_t n, cap;
     entry *items;
     mb_case *c;
+    size_t nodes;               /* node count of the problem as set up */
 } parser;
 
 /* ---- errors ---- */
@@ -77,12 +78,12 @@ static int fail_lib(parser *P, int line)
 }
 
 static int unknown_name(parser *P, int line, const char *what, const char *name,
-                        const char *const *candidates)
+                        const char *where, const char *const *candidates)
 {
     const char *hint = mb_suggest(name, candidates);
     if (hint)
-        return fail(P, line, "unknown %s '%s' (did you mean '%s'?)", what, name, hint);
-    return fail(P, line, "unknown %s '%s'", what, name);
+        return fail(P, line, "unknown %s '%s'%s (did you mean '%s'?)", what, name, where, hint);
+    return fail(P, line, "unknown %s '%s'%s", what, name, where);
 }
 
 /* ---- reading ---- */
@@ -115,7 +116,7 @@ static void check_section_header(parser *P, const char *s)
     name[len] = '\0';
     int k = section_index(name);
     if (k < 0) {
-        unknown_name(P, P->line, "section", name, section_names);
+        unknown_name(P, P->line, "section", name, "", section_names);
     } else if (P->section_line[k]) {
         fail(P, P->line, "duplicate section [%s] (first at line %d)", name, P->section_line[k]);
     } else {
@@ -249,7 +250,8 @@ static int require(parser *P, int sec, const char *key, const entry **out)
 
 /* ---- values ---- */
 
-static int parse_positive(parser *P, const entry *e, const char *text, double *out)
+static int parse_positive(parser *P, const entry *e, const char *label, const char *text,
+                          double *out)
 {
     char *end;
     errno = 0;
@@ -257,14 +259,15 @@ static int parse_positive(parser *P, const entry *e, const char *text, double *o
     while (isspace((unsigned char)*end))
         end++;
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return fail(P, e->line, "%s = '%s' is not a number", e->key, text);
+        return fail(P, e->line, "%s = '%s' is not a number", label, text);
     if (!(v > 0.0))
-        return fail(P, e->line, "%s = %s must be > 0", e->key, text);
+        return fail(P, e->line, "%s = %s must be > 0", label, text);
     *out = v;
     return MB_SUCCESS;
 }
 
-static int parse_long(parser *P, const entry *e, const char *text, long lo, long hi, long *out)
+static int parse_long(parser *P, const entry *e, const char *label, const char *text, long lo,
+                      long hi, long *out)
 {
     char *end;
     errno = 0;
@@ -272,9 +275,9 @@ static int parse_long(parser *P, const entry *e, const char *text, long lo, long
     while (isspace((unsigned char)*end))
         end++;
     if (end == text || *end != '\0' || errno == ERANGE)
-        return fail(P, e->line, "%s = '%s' is not a whole number", e->key, text);
+        return fail(P, e->line, "%s = '%s' is not a whole number", label, text);
     if (v < lo || v > hi)
-        return fail(P, e->line, "%s = %ld is out of range [%ld, %ld]", e->key, v, lo, hi);
+        return fail(P, e->line, "%s = %ld is out of range [%ld, %ld]", label, v, lo, hi);
     *out = v;
     return MB_SUCCESS;
 }
@@ -332,9 +335,9 @@ static int check_keys(parser *P, int sec, const char *const *known)
         for (const char *const *n = known; *n; n++)
             ok |= strcmp(*n, e->key) == 0;
         if (!ok) {
-            char what[32];
-            snprintf(what, sizeof what, "key in [%s]", section_names[sec]);
-            return unknown_name(P, e->line, what, e->key, known);
+            char where[32];
+            snprintf(where, sizeof where, " in [%s]", section_names[sec]);
+            return unknown_name(P, e->line, "key", e->key, where, known);
         }
     }
     return MB_SUCCESS;
@@ -377,7 +380,7 @@ static int load_problem(parser *P, const entry *problem)
         for (const mb_problem_type *const *p = mb_problems(); *p && n < 127; p++)
             names[n++] = (*p)->name;
         names[n] = NULL;
-        return unknown_name(P, problem->line, "problem", problem->value, names);
+        return unknown_name(P, problem->line, "problem", problem->value, "", names);
     }
     mb_options *given = mb_options_new();
     if (given == NULL)
@@ -398,13 +401,8 @@ static int load_problem(parser *P, const entry *problem)
     if (st != MB_SUCCESS)
         return fail(P, section_or_first_line(P, SEC_PROBLEM), "problem '%s': %s",
                     pt->name, mb_last_error());
-    size_t nodes = sys->nodes->n;
+    P->nodes = sys->nodes->n;
     mb_system_free(sys);
-    if (c->damping_node >= 0 && (size_t)c->damping_node >= nodes) {
-        const entry *e = find_entry(P, SEC_RUN, "damping_signal");
-        return fail(P, e ? e->line : 1, "damping_signal: node %d does not exist (problem '%s' "
-                    "has %zu node%s)", c->damping_node, pt->name, nodes, nodes == 1 ? "" : "s");
-    }
     return MB_SUCCESS;
 }
 
@@ -423,7 +421,7 @@ static int load_case_section(parser *P)
     c->name = strdup(name->value);
     const entry *d = find_entry(P, SEC_CASE, "description");
     c->description = strdup(d ? d->value : "");
-    if (parse_positive(P, t_end, t_end->value, &c->t_end))
+    if (parse_positive(P, t_end, "t_end", t_end->value, &c->t_end))
         return P->error;
     const entry *ref = find_entry(P, SEC_CASE, "reference");
     if (mb_reference_parse(ref ? ref->value : "auto", &c->reference) != MB_SUCCESS)
@@ -519,7 +517,7 @@ static int load_dt_list(parser *P, const entry *e)
     if (split_list(P, e, copy, items, MAX_DT, &n) == MB_SUCCESS)
         for (int k = 0; k < n && !P->error; k++) {
             double dt;
-            if (parse_positive(P, e, items[k], &dt) == MB_SUCCESS)
+            if (parse_positive(P, e, "dt", items[k], &dt) == MB_SUCCESS)
                 add_dt(P, e, dt, 0);
         }
     free(copy);
@@ -545,9 +543,9 @@ static int load_dt_range(parser *P, const entry *e)
     long n;
     if (count != 3)
         fail(P, e->line, "dt_range = '%s': write FIRST : LAST : COUNT", e->value);
-    else if (parse_positive(P, e, trim(parts[0]), &a) == MB_SUCCESS
-             && parse_positive(P, e, trim(parts[1]), &b) == MB_SUCCESS
-             && parse_long(P, e, trim(parts[2]), 2, MAX_DT, &n) == MB_SUCCESS)
+    else if (parse_positive(P, e, "dt_range FIRST", trim(parts[0]), &a) == MB_SUCCESS
+             && parse_positive(P, e, "dt_range LAST", trim(parts[1]), &b) == MB_SUCCESS
+             && parse_long(P, e, "dt_range COUNT", trim(parts[2]), 2, MAX_DT, &n) == MB_SUCCESS)
         for (long k = 0; k < n && !P->error; k++)
             add_dt(P, e, a * pow(b / a, (double)k / (double)(n - 1)), 1);
     free(copy);
@@ -561,7 +559,7 @@ static int load_precision(parser *P)
         return MB_SUCCESS;
     if (strncmp(e->value, "mpfr:", 5) != 0)
         return fail(P, e->line, "precision = '%s': write double or mpfr:BITS", e->value);
-    return parse_long(P, e, e->value + 5, 16, 100000, &P->c->precision_bits);
+    return parse_long(P, e, "precision bits", e->value + 5, 16, 100000, &P->c->precision_bits);
 }
 
 static int load_damping_signal(parser *P)
@@ -575,6 +573,9 @@ static int load_damping_signal(parser *P)
     if (end == e->value || node < 0 || node > 1000000 || *end != ':' || !end[1] || end[2]
         || !strchr("xyz", end[1]))
         return fail(P, e->line, "damping_signal = '%s': write NODE:AXIS, e.g. 0:x", e->value);
+    if ((size_t)node >= P->nodes)
+        return fail(P, e->line, "damping_signal: node %ld does not exist (problem '%s' has %zu "
+                    "node%s)", node, P->c->problem->name, P->nodes, P->nodes == 1 ? "" : "s");
     P->c->damping_node = (int)node;
     P->c->damping_axis = end[1] - 'x';
     return MB_SUCCESS;
@@ -601,7 +602,7 @@ static int load_run_section(parser *P)
         return P->error;
     const entry *se = find_entry(P, SEC_RUN, "sample_every");
     c->sample_every = 1;
-    if (se && parse_long(P, se, se->value, 1, 1000000000L, &c->sample_every))
+    if (se && parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
         return P->error;
     return load_damping_signal(P);
 }
@@ -615,7 +616,7 @@ static int check_metric(parser *P, const entry *e, const char *metric)
     /* problems with observers add their own metric names, known only after a run */
     if (P->c->problem->observe_end != NULL && metric[0] != '\0')
         return MB_SUCCESS;
-    return unknown_name(P, e->line, "metric", metric, mb_metric_names());
+    return unknown_name(P, e->line, "metric", metric, "", mb_metric_names());
 }
 
 static int load_expect(parser *P, const entry *e)
@@ -658,7 +659,7 @@ static int load_check(parser *P, const entry *e)
         if (mb_case_split_key(c, e->key, &integrator, &metric) != MB_SUCCESS) {
             if (strchr(e->key, '.') == NULL || strncmp(e->key, "order.", 6) == 0
                 || strncmp(e->key, "error.", 6) == 0)
-                return unknown_name(P, e->line, "metric", e->key, mb_metric_names());
+                return unknown_name(P, e->line, "metric", e->key, "", mb_metric_names());
             return fail_lib(P, e->line);
         }
         if (check_metric(P, e, metric))
@@ -709,7 +710,7 @@ int mb_case_load(const char *path, mb_case **out)
         free(P.items[k].value);
     }
     free(P.items);
-    if (st == MB_SUCCESS && P.error)
+    if (P.error)
         st = mb_error_record(P.error, __FILE__, __LINE__, "%s", P.message);
     if (st != MB_SUCCESS) {
         mb_case_free(P.c);
