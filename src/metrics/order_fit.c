@@ -6,9 +6,11 @@
  *   invalid    the run did not finish (diverged, failed) or its error is not finite;
  *   roundoff   e < floor (the caller passes ~1e-13 times the scale of the quantity):
  *              below it the error is round-off, not truncation;
- *   saturated  outside the longest chain of consecutive points (by dt) along which the
- *              error strictly decreases as dt decreases: at large dt the error saturates
- *              (bounded oscillation, O(1) phase error), at small dt round-off takes over.
+ *   saturated  the error does not decrease as dt decreases: both points of every
+ *              non-increasing consecutive pair, and whatever lies outside the longest
+ *              remaining chain of strictly decreasing error (at large dt the error
+ *              saturates: bounded oscillation, O(1) phase error; at small dt round-off
+ *              takes over).
  * Standard error of the slope: sqrt(cov11) from gsl_fit_linear (needs >= 3 points).
  * Pairwise orders log(e_b/e_a)/log(dt_b/dt_a) are given for consecutive used points. */
 #include "mb_metrics.h"
@@ -38,22 +40,36 @@ static void sort_by_dt(mb_order_fit *f, int *ok)
         }
 }
 
-/* Longest run of candidates (in dt order) with strictly increasing error; ties go to
- * the run with the smaller dt (the finer end is the more asymptotic one). */
+/* Saturation: every candidate that forms a non-increasing pair (error not decreasing as
+ * dt decreases) with its neighbouring candidate is saturated, both ends of a plateau
+ * alike; of the rest, the longest chain of consecutive candidates with strictly
+ * increasing error is kept (ties go to the finer chain, the more asymptotic one). */
 static void mark_saturated(mb_order_fit *f)
 {
-    size_t best_lo = 0, best_len = 0, lo = 0, len = 0;
-    double prev = 0.0;
+    int flat[MB_ORDER_MAX_POINTS] = { 0 };
+    long prev = -1;
     for (size_t k = 0; k < f->n; k++) {
         if (f->why[k] != MB_ORDER_USED)
             continue;
-        if (len > 0 && f->err[k] > prev) {
+        if (prev >= 0 && !(f->err[k] > f->err[prev]))
+            flat[prev] = flat[k] = 1;
+        prev = (long)k;
+    }
+    for (size_t k = 0; k < f->n; k++)
+        if (flat[k])
+            f->why[k] = MB_ORDER_SATURATED;
+    size_t best_lo = 0, best_len = 0, lo = 0, len = 0;
+    double last = 0.0;
+    for (size_t k = 0; k < f->n; k++) {
+        if (f->why[k] != MB_ORDER_USED)
+            continue;
+        if (len > 0 && f->err[k] > last) {
             len++;
         } else {
             lo = k;
             len = 1;
         }
-        prev = f->err[k];
+        last = f->err[k];
         if (len > best_len) {
             best_len = len;
             best_lo = lo;
