@@ -226,3 +226,34 @@ Test(runner, check_against_baseline)
     cr_expect_eq(sh("'%s' check -b '%s/base' '%s/x' 2>/dev/null", prog, tmp, tmp), 2);
     cr_expect_eq(sh("'%s' check -b '%s/nowhere' '%s/new' 2>/dev/null", prog, tmp, tmp), 2);
 }
+
+/* At 53 bits with double's exponent range, the MPFR twin of explicit Euler reproduces the
+ * double run bit for bit (DESIGN 5), so through the runner every metric is identical. */
+Test(runner, twin_at_53_bits_matches_double)
+{
+    cr_assert_eq(sh("cd '%s' && sed 's/^name = osc-a/name = twin/; s/^sample_every = 3/"
+                    "sample_every = 3\\nprecision = mpfr:53/' runner/osc-a.case > "
+                    "'%s/twin.case'", data, tmp), 0);
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' '%s/twin.case' -o '%s/r' --quiet", prog,
+                    data, tmp, tmp), 0);
+    cr_assert_eq(sh("grep -q '^twin,explicit-euler,mpfr:53,' '%s/r/metrics.csv'", tmp), 0);
+    cr_expect_eq(sh("cd '%s/r' && grep '^osc-a,' metrics.csv | cut -d, -f4- > a && "
+                    "grep '^twin,' metrics.csv | cut -d, -f4- > b && test -s a && cmp -s a b",
+                    tmp), 0);
+}
+
+Test(runner, series_files)
+{
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' -o '%s' --series --quiet", prog, data, tmp),
+                 0);
+    size_t n;
+    char *s = slurp(tmp, "series/osc-a__explicit-euler__dt00.csv", &n);
+    cr_expect(strncmp(s, "t,energy_rel_error,balance_rel_residual,x,y,z,vx,vy,vz\r\n0,0,0,0.413,",
+                      66) == 0, "%.80s", s);
+    /* 530 steps sampled every 3 and at the end: 1 + 176 + 1 rows after the header */
+    size_t rows = 0;
+    for (size_t k = 0; k < n; k++)
+        rows += s[k] == '\n';
+    cr_expect_eq(rows, 179, "%zu lines", rows);
+    free(s);
+}
