@@ -619,18 +619,50 @@ static int check_metric(parser *P, const entry *e, const char *metric)
     return unknown_name(P, e->line, "metric", metric, "", mb_metric_names());
 }
 
+/* "KEY@DT": the index of DT among the time steps (as written or as snapped), else -1 */
+static int split_dt(parser *P, const entry *e, char *key, long *index)
+{
+    *index = -1;
+    char *at = strchr(key, '@');
+    if (at == NULL)
+        return MB_SUCCESS;
+    *at = '\0';
+    char *end;
+    errno = 0;
+    double dt = strtod(at + 1, &end);
+    if (end == at + 1 || *end != '\0' || !(dt > 0.0))
+        return fail(P, e->line, "%s: write INTEGRATOR.METRIC@DT with DT one of the time steps",
+                    e->key);
+    for (size_t j = 0; j < P->c->n_dt; j++)
+        if (fabs(P->c->dt[j] - dt) <= 1e-9 * dt
+            || P->c->steps[j] == (long)nearbyint(P->c->t_end / dt)) {
+            *index = (long)j;
+            return MB_SUCCESS;
+        }
+    return fail(P, e->line, "%s: dt = %s is not one of the time steps of [run]", e->key, at + 1);
+}
+
 static int load_expect(parser *P, const entry *e)
 {
     mb_case *c = P->c;
     const char *integrator, *metric;
-    if (mb_case_split_key(c, e->key, &integrator, &metric) != MB_SUCCESS)
+    char key[512];
+    long dt_index;
+    snprintf(key, sizeof key, "%s", e->key);
+    if (split_dt(P, e, key, &dt_index))
+        return P->error;
+    if (mb_case_split_key(c, key, &integrator, &metric) != MB_SUCCESS)
         return fail_lib(P, e->line);
     if (check_metric(P, e, metric))
         return P->error;
+    if (dt_index >= 0 && strncmp(metric, "order.", 6) == 0)
+        return fail(P, e->line, "%s: orders are fitted over all time steps (drop the @DT)",
+                    e->key);
     mb_expectation *x = &c->expect[c->n_expect];
     memset(x, 0, sizeof *x);
     if (mb_expect_parse_value(e->value, x) != MB_SUCCESS)
         return fail(P, e->line, "%s: %s", e->key, mb_last_error());
+    x->dt_index = dt_index;
     int word = mb_metric_is_word(metric);
     if (word && x->op != MB_EXPECT_WORD)
         return fail(P, e->line, "%s: the status is a word: ok, diverged or failed", e->key);

@@ -26,6 +26,7 @@ typedef struct mb_expectation {
     char word[16];
     char *text;          /* "key = value" as written, for reports */
     int line;
+    long dt_index;       /* "@DT" selects one time step of the list; -1: every one */
 } mb_expectation;
 
 /* Baseline tolerance of [check]: relative or absolute. */

@@ -235,6 +235,8 @@ static void write_checks_of(FILE *f, const mb_case_result *r, const mb_expectati
         return;
     }
     for (size_t j = 0; j < c->n_dt; j++) {
+        if (e->dt_index >= 0 && (size_t)e->dt_index != j)
+            continue;
         const mb_run_result *u = &r->runs[a * c->n_dt + j];
         mb_metric_value st = status_value(u), steps = steps_value(u);
         const mb_metric_value *found = NULL;
