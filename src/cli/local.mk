@@ -1,4 +1,10 @@
 # the motionbench program: one file per command.
-src_motionbench_SOURCES += src/cli/main.c src/cli/cmd_list.c \
-	src/cli/cmd_run.c src/cli/cmd_check.c
+src_motionbench_SOURCES += src/cli/main.c
+src_motionbench_SOURCES += src/cli/cmd_list.c
+src_motionbench_SOURCES += src/cli/cmd_simulate.c
+src_motionbench_SOURCES += src/cli/cmd_bench.c
+src_motionbench_SOURCES += src/cli/bench_implicit.c
+src_motionbench_SOURCES += src/cli/cmd_run.c
+src_motionbench_SOURCES += src/cli/cmd_check.c
 noinst_HEADERS += src/cli/cli.h
+noinst_HEADERS += src/cli/benches.def

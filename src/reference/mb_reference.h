@@ -3,8 +3,9 @@
  * Kinds (DESIGN 5):
  *   analytic  closed forms through GSL (the problem's exact() hook);
  *   ode       the problem's first-order system driven by gsl_odeiv2 rk8pd at tight
- *             tolerances;
- *   mpfr      a high-order integrator in MPFR at >= 113 bits (default 256);
+ *             tolerances, error from two tolerances (mb_ode_reference.h);
+ *   mpfr      Gragg-Bulirsch-Stoer extrapolation in MPFR at >= 113 bits (default 256),
+ *             error estimated by step halving (mb_mpfr_reference.h);
  *   auto      analytic when the problem has a closed form, else mpfr.
  * Every reference comes with an estimate of its own error (max abs over the state). */
 #ifndef MB_REFERENCE_H
@@ -32,5 +33,13 @@ const char *mb_reference_kind_name(mb_reference_kind kind);
 int mb_reference_state(const mb_problem_type *pt, const mb_options *params,
                        const mb_reference_request *req, double t, mb_nodes *out,
                        mb_reference_kind *used, double *error_estimate);
+
+/* The kind auto resolves to for problem pt (other kinds unchanged). */
+mb_reference_kind mb_reference_resolve(const mb_problem_type *pt, mb_reference_kind kind);
+
+/* The mpfr reference at time t with bits of precision, as MPFR numbers: *out is a new
+ * store (free with mb_nodes_mpfr_free) shaped as pt->setup() makes it. */
+int mb_reference_state_mpfr(const mb_problem_type *pt, const mb_options *params, double t,
+                            long bits, mb_nodes_mpfr **out, double *error_estimate);
 
 #endif

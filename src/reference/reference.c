@@ -1,5 +1,9 @@
-/* reference.c -- choosing and evaluating a reference solution (see mb_reference.h). */
+/* reference.c -- choosing and evaluating a reference solution (see mb_reference.h):
+ * analytic through the problem's exact() hook, ode through the GSL rk8pd engine
+ * (ode_reference.c), mpfr through the extrapolation engine (mpfr_reference.c). */
 #include "mb_reference.h"
+#include "mb_mpfr_reference.h"
+#include "mb_ode_reference.h"
 #include "mb_status.h"
 
 #include <stdlib.h>
@@ -38,22 +42,71 @@ int mb_reference_parse(const char *text, mb_reference_request *req)
     MB_ERROR(MB_EINVAL, "unknown reference '%s' (analytic, ode, mpfr[:BITS] or auto)", text);
 }
 
+mb_reference_kind mb_reference_resolve(const mb_problem_type *pt, mb_reference_kind kind)
+{
+    if (kind == MB_REF_AUTO)
+        return pt->exact ? MB_REF_ANALYTIC : MB_REF_MPFR;
+    return kind;
+}
+
+static int check_store(const mb_system *sys, size_t n)
+{
+    if (sys->nodes->n != n)
+        MB_ERROR(MB_EINVAL, "reference: the output store has %zu nodes, the problem %zu",
+                 n, sys->nodes->n);
+    return MB_SUCCESS;
+}
+
 int mb_reference_state(const mb_problem_type *pt, const mb_options *params,
                        const mb_reference_request *req, double t, mb_nodes *out,
                        mb_reference_kind *used, double *error_estimate)
 {
-    mb_reference_kind kind = req->kind;
-    if (kind == MB_REF_AUTO)
-        kind = pt->exact ? MB_REF_ANALYTIC : MB_REF_MPFR;
+    mb_reference_kind kind = mb_reference_resolve(pt, req->kind);
     *used = kind;
     *error_estimate = 0.0;
-    switch (kind) {
-    case MB_REF_ANALYTIC:
+    if (kind == MB_REF_ANALYTIC) {
         if (pt->exact == NULL)
             MB_ERROR(MB_EUNSUP, "problem '%s' has no closed-form solution (use ode or mpfr)", pt->name);
         return pt->exact(params, t, out);
-    default:
-        MB_ERROR(MB_EUNSUP, "reference kind '%s' is not available for problem '%s'",
-                 mb_reference_kind_name(kind), pt->name);
     }
+    mb_system *sys = NULL;
+    int st = pt->setup(params, &sys);
+    if (st != MB_SUCCESS)
+        return st;
+    st = check_store(sys, out->n);
+    if (st == MB_SUCCESS && kind == MB_REF_ODE) {
+        mb_nodes *outs[1] = { out };
+        st = mb_ode_reference(sys, 1, &t, outs, error_estimate, NULL, NULL);
+    } else if (st == MB_SUCCESS) {
+        mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)req->mpfr_bits);
+        mb_mpfr_reference_opts o = { req->mpfr_bits, 0, 0, 0.0 };
+        st = m ? MB_SUCCESS : MB_ENOMEM;
+        if (st == MB_SUCCESS)
+            st = mb_mpfr_reference(sys, 1, &t, &m, error_estimate, &o, NULL);
+        if (st == MB_SUCCESS)
+            st = mb_nodes_mpfr_get_double(out, m);
+        mb_nodes_mpfr_free(m);
+    }
+    mb_system_free(sys);
+    return st;
+}
+
+int mb_reference_state_mpfr(const mb_problem_type *pt, const mb_options *params, double t,
+                            long bits, mb_nodes_mpfr **out, double *error_estimate)
+{
+    mb_system *sys = NULL;
+    *out = NULL;
+    int st = pt->setup(params, &sys);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)bits);
+    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0 };
+    st = m ? mb_mpfr_reference(sys, 1, &t, &m, error_estimate, &o, NULL) : MB_ENOMEM;
+    mb_system_free(sys);
+    if (st != MB_SUCCESS) {
+        mb_nodes_mpfr_free(m);
+        return st;
+    }
+    *out = m;
+    return MB_SUCCESS;
 }

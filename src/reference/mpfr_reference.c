@@ -1,0 +1,382 @@
+/* mpfr_reference.c -- Gragg-Bulirsch-Stoer extrapolation in MPFR (see mb_mpfr_reference.h). */
+#include "mb_mpfr_reference.h"
+#include "mb_ref_rhs.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef __mpfr_struct real;
+
+/* Guard bits: the engine works at bits + MB_GBS_GUARD so that the rounding errors of the
+ * midpoint sums and of the extrapolation (whose weights grow with the column) stay far
+ * below the requested precision and the step-halving estimate measures truncation. */
+#define MB_GBS_GUARD 32
+
+struct gbs {
+    mb_refrhs_mpfr *rhs;
+    size_t dim;
+    mpfr_prec_t prec;
+    int kmax;             /* columns 0 .. kmax-1 */
+    double tol;
+    real *f0, *zp, *zc, *zn, *fz;   /* dim each */
+    real *rowa, *rowb;              /* kmax * dim each: T[j-1][.], T[j][.] */
+    mpfr_t H, h, h2, a, b;
+    unsigned long evals;
+};
+
+static real *vec_new(size_t count, mpfr_prec_t prec)
+{
+    real *v = malloc((count ? count : 1) * sizeof *v);
+    for (size_t k = 0; v && k < count; k++)
+        mpfr_init2(&v[k], prec);
+    return v;
+}
+
+static void vec_free(real *v, size_t count)
+{
+    if (v == NULL)
+        return;
+    for (size_t k = 0; k < count; k++)
+        mpfr_clear(&v[k]);
+    free(v);
+}
+
+static void vec_copy(real *d, const real *s, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        mpfr_set(&d[k], &s[k], MPFR_RNDN);
+}
+
+static void gbs_free(struct gbs *g)
+{
+    vec_free(g->f0, g->dim); vec_free(g->zp, g->dim); vec_free(g->zc, g->dim);
+    vec_free(g->zn, g->dim); vec_free(g->fz, g->dim);
+    vec_free(g->rowa, g->kmax * g->dim); vec_free(g->rowb, g->kmax * g->dim);
+    mpfr_clears(g->H, g->h, g->h2, g->a, g->b, (mpfr_ptr)0);
+    mb_refrhs_mpfr_free(g->rhs);
+}
+
+static int gbs_init(struct gbs *g, const mb_nodes_mpfr *proto, const mb_forces *F, int kmax,
+                    double tol)
+{
+    memset(g, 0, sizeof *g);
+    g->prec = proto->prec;
+    g->kmax = kmax;
+    g->tol = tol;
+    mpfr_inits2(g->prec, g->H, g->h, g->h2, g->a, g->b, (mpfr_ptr)0);
+    g->rhs = mb_refrhs_mpfr_alloc(proto, F);
+    if (g->rhs == NULL) {
+        mpfr_clears(g->H, g->h, g->h2, g->a, g->b, (mpfr_ptr)0);
+        return MB_ENOMEM;
+    }
+    size_t d = g->dim = mb_refrhs_mpfr_dim(g->rhs);
+    g->f0 = vec_new(d, g->prec); g->zp = vec_new(d, g->prec); g->zc = vec_new(d, g->prec);
+    g->zn = vec_new(d, g->prec); g->fz = vec_new(d, g->prec);
+    g->rowa = vec_new(kmax * d, g->prec); g->rowb = vec_new(kmax * d, g->prec);
+    if (!g->f0 || !g->zp || !g->zc || !g->zn || !g->fz || !g->rowa || !g->rowb) {
+        gbs_free(g);
+        MB_ERROR(MB_ENOMEM, "mpfr reference: out of memory");
+    }
+    return MB_SUCCESS;
+}
+
+static int rhs(struct gbs *g, double t, const real *y, real *dy)
+{
+    g->evals++;
+    return mb_refrhs_mpfr_eval(g->rhs, t, y, dy);
+}
+
+/* Modified midpoint with n substeps over [t0, t0 + H] (g->H set), f0 = f(y0):
+ *   z1 = y0 + h f0,  z_{m+1} = z_{m-1} + 2 h f(z_m),  out = (z_n + z_{n-1} + h f(z_n)) / 2. */
+static int midpoint(struct gbs *g, const real *y0, double t0, double Hd, int n, real *out)
+{
+    size_t d = g->dim;
+    mpfr_div_ui(g->h, g->H, (unsigned long)n, MPFR_RNDN);
+    mpfr_mul_2ui(g->h2, g->h, 1, MPFR_RNDN);
+    real *zp = g->zp, *zc = g->zc, *zn = g->zn;
+    for (size_t k = 0; k < d; k++) {
+        mpfr_set(&zp[k], &y0[k], MPFR_RNDN);
+        mpfr_mul(g->a, g->h, &g->f0[k], MPFR_RNDN);
+        mpfr_add(&zc[k], &y0[k], g->a, MPFR_RNDN);
+    }
+    for (int m = 1; m < n; m++) {
+        int st = rhs(g, t0 + Hd * m / n, zc, g->fz);
+        if (st != MB_SUCCESS)
+            return st;
+        for (size_t k = 0; k < d; k++) {
+            mpfr_mul(g->a, g->h2, &g->fz[k], MPFR_RNDN);
+            mpfr_add(&zn[k], &zp[k], g->a, MPFR_RNDN);
+        }
+        real *tmp = zp; zp = zc; zc = zn; zn = tmp;
+    }
+    int st = rhs(g, t0 + Hd, zc, g->fz);
+    if (st != MB_SUCCESS)
+        return st;
+    for (size_t k = 0; k < d; k++) {
+        mpfr_mul(g->a, g->h, &g->fz[k], MPFR_RNDN);
+        mpfr_add(g->a, g->a, &zc[k], MPFR_RNDN);
+        mpfr_add(g->a, g->a, &zp[k], MPFR_RNDN);
+        mpfr_div_2ui(&out[k], g->a, 1, MPFR_RNDN);
+    }
+    g->zp = zp; g->zc = zc; g->zn = zn;
+    return MB_SUCCESS;
+}
+
+/* max_i |a_i - b_i| / (1 + |a_i|) */
+static double scaled_diff(struct gbs *g, const real *a, const real *b)
+{
+    double e = 0.0;
+    for (size_t k = 0; k < g->dim; k++) {
+        mpfr_sub(g->a, &a[k], &b[k], MPFR_RNDN);
+        double num = fabs(mpfr_get_d(g->a, MPFR_RNDN));
+        double den = 1.0 + fabs(mpfr_get_d(&a[k], MPFR_RNDN));
+        e = fmax(e, num / den);
+    }
+    return e;
+}
+
+/* One macro step y(t0) -> y(t1) in place.  fixed_k > 0: exactly fixed_k + 1 columns
+ * (k = 0 .. fixed_k); fixed_k = 0: adaptive, *k_used receives the converged column, and
+ * MB_EMAXITER is returned (y untouched) when no column converges. */
+static int gbs_step(struct gbs *g, real *y, double t0, double t1, int fixed_k, int *k_used)
+{
+    size_t d = g->dim;
+    int last = fixed_k > 0 ? fixed_k : g->kmax - 1;
+    mpfr_set_d(g->H, t1, MPFR_RNDN);
+    mpfr_sub_d(g->H, g->H, t0, MPFR_RNDN);
+    int st = rhs(g, t0, y, g->f0);
+    if (st != MB_SUCCESS)
+        return st;
+    real *prev = g->rowa, *cur = g->rowb;
+    for (int j = 0; j <= last; j++) {
+        unsigned long nj = 2ul * (j + 1);
+        st = midpoint(g, y, t0, t1 - t0, (int)nj, &cur[0]);
+        if (st != MB_SUCCESS)
+            return st;
+        for (int k = 1; k <= j; k++) {
+            unsigned long nk = 2ul * (j - k + 1);            /* n_{j-k} */
+            unsigned long num = nk * nk, den = nj * nj - nk * nk;
+            for (size_t i = 0; i < d; i++) {
+                real *r = &cur[k * d + i];
+                mpfr_sub(g->a, &cur[(k - 1) * d + i], &prev[(k - 1) * d + i], MPFR_RNDN);
+                mpfr_mul_ui(g->a, g->a, num, MPFR_RNDN);
+                mpfr_div_ui(g->a, g->a, den, MPFR_RNDN);
+                mpfr_add(r, &cur[(k - 1) * d + i], g->a, MPFR_RNDN);
+            }
+        }
+        int done = fixed_k > 0 ? j == fixed_k
+                               : j >= 2 && scaled_diff(g, &cur[j * d], &cur[(j - 1) * d]) <= g->tol;
+        if (done) {
+            vec_copy(y, &cur[j * d], d);
+            *k_used = j;
+            return MB_SUCCESS;
+        }
+        real *tmp = prev; prev = cur; cur = tmp;
+    }
+    return MB_EMAXITER;
+}
+
+/* Accepted mesh of pass 1. */
+struct mesh {
+    size_t count, cap;
+    double *t1;
+    int *k;
+};
+
+static int mesh_push(struct mesh *m, double t1, int k)
+{
+    if (m->count == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        double *t = realloc(m->t1, cap * sizeof *t);
+        if (t)
+            m->t1 = t;
+        int *kk = realloc(m->k, cap * sizeof *kk);
+        if (kk)
+            m->k = kk;
+        if (!t || !kk)
+            MB_ERROR(MB_ENOMEM, "mpfr reference: out of memory");
+        m->cap = cap;
+    }
+    m->t1[m->count] = t1;
+    m->k[m->count] = k;
+    m->count++;
+    return MB_SUCCESS;
+}
+
+static double growth(int k, int target)
+{
+    if (k <= target - 3) return 1.6;
+    if (k < target) return 1.2;
+    if (k == target) return 1.0;
+    if (k <= target + 3) return 0.8;
+    return 0.6;
+}
+
+/* Pass 1: adaptive mesh; the state at every output into ys (n * dim), and for every
+ * output the number of mesh steps done when it is reached. */
+static int pass_adaptive(struct gbs *g, const mb_mpfr_reference_opts *o, double t0,
+                         size_t n, const double *times, real *y, real *ys, size_t *at,
+                         struct mesh *m, mb_mpfr_reference_stats *stats)
+{
+    double t = t0, span = times[n - 1] - t0;
+    double hs = o->h0 > 0.0 ? o->h0 : span;
+    unsigned long rejected_in_row = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (t < times[i]) {
+            double rest = times[i] - t;
+            int clipped = rest <= hs * (1.0 + 1e-9);
+            double t1 = clipped ? times[i] : t + hs;
+            int k = 0;
+            int st = gbs_step(g, y, t, t1, 0, &k);
+            if (st == MB_EMAXITER) {
+                stats->rejected++;
+                hs = 0.5 * (t1 - t);
+                if (++rejected_in_row > 80 || !(t + hs > t))
+                    MB_ERROR(MB_EMAXITER, "mpfr reference: extrapolation does not converge near "
+                             "t = %.17g (macro step %g); is the system smooth?", t, hs);
+                continue;
+            }
+            if (st != MB_SUCCESS)
+                return st;
+            rejected_in_row = 0;
+            st = mesh_push(m, t1, k);
+            if (st != MB_SUCCESS)
+                return st;
+            double fac = growth(k, o->target_columns), used = t1 - t;
+            hs = (clipped && fac >= 1.0) ? fmax(hs, used * fac) : used * fac;
+            t = t1;
+        }
+        vec_copy(&ys[i * g->dim], y, g->dim);
+        at[i] = m->count;
+    }
+    stats->macro_steps = m->count;
+    return MB_SUCCESS;
+}
+
+static void emit(struct gbs *g, const real *y, const real *y1, mb_nodes_mpfr *out, double *err)
+{
+    /* step-halving difference plus the rounding of the result to the store's precision */
+    double e = 0.0, ymax = 0.0;
+    for (size_t k = 0; k < g->dim; k++) {
+        mpfr_sub(g->a, &y[k], &y1[k], MPFR_RNDN);
+        e = fmax(e, fabs(mpfr_get_d(g->a, MPFR_RNDN)));
+        ymax = fmax(ymax, fabs(mpfr_get_d(&y[k], MPFR_RNDN)));
+    }
+    *err = e + ldexp(ymax, -(int)out->prec);
+    mb_refrhs_mpfr_unpack(g->rhs, y, out);
+}
+
+/* Pass 2: the mesh with every step halved, same columns. */
+static int pass_halved(struct gbs *g, double t0, size_t n, const real *ys, const size_t *at,
+                       const struct mesh *m, real *y, mb_nodes_mpfr *const *outs, double *err)
+{
+    size_t oi = 0;
+    while (oi < n && at[oi] == 0) {
+        emit(g, y, &ys[oi * g->dim], outs[oi], &err[oi]);
+        oi++;
+    }
+    double t = t0;
+    for (size_t j = 0; j < m->count; j++) {
+        double t1 = m->t1[j], mid = t + 0.5 * (t1 - t);
+        int k;
+        int st = gbs_step(g, y, t, mid, m->k[j], &k);
+        if (st == MB_SUCCESS)
+            st = gbs_step(g, y, mid, t1, m->k[j], &k);
+        if (st != MB_SUCCESS)
+            return st;
+        t = t1;
+        while (oi < n && at[oi] == j + 1) {
+            emit(g, y, &ys[oi * g->dim], outs[oi], &err[oi]);
+            oi++;
+        }
+    }
+    return MB_SUCCESS;
+}
+
+static int check_args(const mb_system *sys, size_t n, const double *times,
+                      mb_nodes_mpfr *const *outs, mb_mpfr_reference_opts *o)
+{
+    if (o->bits < 53 || o->bits > 100000)
+        MB_ERROR(MB_EDOM, "mpfr reference: precision %ld bits is outside [53, 100000]", o->bits);
+    if (o->target_columns <= 0) {
+        long t = o->bits / 12;
+        o->target_columns = (int)(t < 6 ? 6 : t > 60 ? 60 : t);
+    }
+    if (o->max_columns <= 0)
+        o->max_columns = o->target_columns + 12;
+    if (o->max_columns < 4 || o->max_columns > 200)
+        MB_ERROR(MB_EDOM, "mpfr reference: max_columns %d is outside [4, 200]", o->max_columns);
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(times[i]) || times[i] < (i ? times[i - 1] : sys->t))
+            MB_ERROR(MB_EDOM, "mpfr reference: output times must be finite, ascending and "
+                     ">= the initial time %g (time %zu is %g)", sys->t, i, times[i]);
+        if (outs[i]->n != sys->nodes->n)
+            MB_ERROR(MB_EINVAL, "mpfr reference: output store %zu has %zu nodes, the system %zu",
+                     i, outs[i]->n, sys->nodes->n);
+    }
+    return MB_SUCCESS;
+}
+
+int mb_mpfr_reference(const mb_system *sys, size_t n, const double *times,
+                      mb_nodes_mpfr *const *outs, double *err,
+                      const mb_mpfr_reference_opts *opts, mb_mpfr_reference_stats *stats)
+{
+    mb_mpfr_reference_opts o = { 256, 0, 0, 0.0 };
+    mb_mpfr_reference_stats s = { 0 };
+    if (opts)
+        o = *opts;
+    int st = check_args(sys, n, times, outs, &o);
+    if (st != MB_SUCCESS || n == 0)
+        return st;
+    mb_nodes_mpfr *init = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)(o.bits + MB_GBS_GUARD));
+    if (init == NULL)
+        return MB_ENOMEM;
+    mb_nodes_mpfr_set_from_double(init, sys->nodes);
+    struct gbs g;
+    s.tolerance = ldexp(1.0, (int)(24 - o.bits));
+    st = gbs_init(&g, init, sys->forces, o.max_columns, s.tolerance);
+    if (st != MB_SUCCESS) {
+        mb_nodes_mpfr_free(init);
+        return st;
+    }
+    size_t d = g.dim;
+    real *y0 = vec_new(d, g.prec), *y = vec_new(d, g.prec), *ys = vec_new(n * d, g.prec);
+    size_t *at = malloc(n * sizeof *at);
+    double *e = malloc(n * sizeof *e);
+    struct mesh m = { 0 };
+    if (!y0 || !y || !ys || !at || !e) {
+        st = MB_ENOMEM;
+    } else {
+        mb_refrhs_mpfr_pack(g.rhs, init, y0);
+        vec_copy(y, y0, d);
+        st = pass_adaptive(&g, &o, sys->t, n, times, y, ys, at, &m, &s);
+    }
+    if (st == MB_SUCCESS) {
+        vec_copy(y, y0, d);
+        for (size_t i = 0; i < n; i++)
+            mb_nodes_mpfr_copy(outs[i], init);
+        st = pass_halved(&g, sys->t, n, ys, at, &m, y, outs, e);
+    }
+    if (st == MB_SUCCESS) {
+        for (size_t i = 0; i < n; i++) {
+            s.error_estimate = fmax(s.error_estimate, e[i]);
+            if (err)
+                err[i] = e[i];
+        }
+    }
+    s.rhs_evals = g.evals;
+    if (stats)
+        *stats = s;
+    free(m.t1);
+    free(m.k);
+    free(at);
+    free(e);
+    vec_free(ys, n * d);
+    vec_free(y, d);
+    vec_free(y0, d);
+    gbs_free(&g);
+    mb_nodes_mpfr_free(init);
+    return st;
+}
