@@ -12,12 +12,17 @@
  * the step and time are recorded and no metric of the run enters an order fit.
  * With precision mpfr:BITS the MPFR twin of the scheme runs instead; at 53 bits MPFR's
  * exponent range is narrowed to double's for the run (this setting is per thread in
- * MPFR, and the run happens in one thread). */
+ * MPFR, and the run happens in one thread).  Such runs also split the error of the
+ * double run through the reference module (mb_twin_run, src/reference/mb_twin.h):
+ *   roundoff.max_abs   = max over checkpoints of |double run - twin at BITS|
+ *   truncation.max_abs = max over checkpoints of |twin at BITS - reference|
+ * (max abs over every state component), with their growth exponents in the detail. */
 #include "mb_metrics.h"
 #include "mb_mpfr_extra.h"
 #include "mb_runner.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
+#include "mb_twin.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -386,6 +391,34 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     mb_nodes_free(T.ref);
 }
 
+static void twin_split(const mb_case *c, const char *spec, double h, mb_run_result *r)
+{
+    const mb_stepper_type *type;
+    mb_options *opts;
+    if (mb_stepper_parse(spec, &type, &opts) != MB_SUCCESS)
+        return;
+    mb_twin_request req = { .problem = c->problem, .params = c->params, .scheme = type,
+                            .scheme_opts = opts, .dt = h, .t_end = c->t_end,
+                            .bits = c->precision_bits, .reference = c->reference };
+    mb_twin_result res;
+    memset(&res, 0, sizeof res);
+    if (mb_twin_run(&req, &res) == MB_SUCCESS && res.status == MB_SUCCESS && res.n > 0) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "%zu checkpoints, growth n^%.3g (+- %.2g)", res.n,
+                 res.roundoff_growth, res.roundoff_growth_se);
+        add_metric(r, "roundoff.max_abs", res.roundoff_max_abs, detail);
+        snprintf(detail, sizeof detail, "%zu checkpoints, growth n^%.3g (+- %.2g), %s reference",
+                 res.n, res.truncation_growth, res.truncation_growth_se,
+                 mb_reference_kind_name(res.reference_used));
+        add_metric(r, "truncation.max_abs", res.truncation_max_abs, detail);
+    } else {
+        snprintf(r->message, sizeof r->message, "round-off/truncation split: %.200s",
+                 mb_last_error());
+    }
+    mb_twin_result_free(&res);
+    mb_options_free(opts);
+}
+
 int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
                mb_run_result *r)
 {
@@ -409,6 +442,8 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
     free_driver(&d);
     if (narrowed)
         mb_mpfr_restore_range(saved);
+    if (c->precision_bits > 0 && r->status == MB_RUN_OK)
+        twin_split(c, c->integrators[integrator], h, r);
     r->wall = seconds(CLOCK_MONOTONIC) - wall0;
     r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
     return MB_SUCCESS;

@@ -24,6 +24,7 @@ static const char *const names[] = {
     "damping.ratio", "damping.ratio_error", "damping.period_error",
     "damping.amplitude_ratio",
     "restitution", "restitution_error", "contact.duration",
+    "roundoff.max_abs", "truncation.max_abs",
     NULL
 };
 
