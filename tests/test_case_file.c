@@ -97,6 +97,7 @@ Test(case_file, well_formed)
     cr_expect_str_eq(c->problem->name, "harmonic");
     cr_expect_eq(c->t_end, 2.385);
     cr_expect_eq(c->reference.kind, MB_REF_ANALYTIC);
+    cr_expect(c->has_reference);
     cr_expect_eq(c->n_integrators, 1);
     cr_expect_str_eq(c->integrators[0], "explicit-euler");
     /* dt = 0.1, 0.1 (0.11)^(1/2) = 0.033166, 0.011: t_end/dt = 23.85, 71.91, 216.8,

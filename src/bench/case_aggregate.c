@@ -101,7 +101,7 @@ static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
 int mb_case_aggregate(mb_case_result *r)
 {
     const mb_case *c = r->c;
-    if (c->n_dt < 2)
+    if (c->n_dt < 2 || !c->has_reference)
         return MB_SUCCESS;
     for (size_t i = 0; i < c->n_integrators; i++) {
         size_t cap = 0;

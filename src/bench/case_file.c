@@ -424,7 +424,9 @@ static int load_case_section(parser *P)
     if (parse_positive(P, t_end, "t_end", t_end->value, &c->t_end))
         return P->error;
     const entry *ref = find_entry(P, SEC_CASE, "reference");
-    if (mb_reference_parse(ref ? ref->value : "auto", &c->reference) != MB_SUCCESS)
+    c->has_reference = !(ref && strcmp(ref->value, "none") == 0);
+    if (mb_reference_parse(ref && c->has_reference ? ref->value : "auto", &c->reference)
+        != MB_SUCCESS)
         return fail_lib(P, ref->line);
     if (load_problem(P, problem))
         return P->error;

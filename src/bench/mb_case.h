@@ -49,6 +49,7 @@ typedef struct mb_case {
     mb_options *params;          /* validated problem parameters */
     double t_end;
     mb_reference_request reference;
+    int has_reference;           /* 0 with reference = none: no error metrics, no orders */
     size_t n_integrators;
     char **integrators;          /* canonical specs "name" or "name[k=v,...]" */
     size_t n_dt;

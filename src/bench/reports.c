@@ -92,7 +92,9 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
                 }
                 mb_csv_sep(f);
                 mb_csv_number(f, u->t_final); mb_csv_sep(f);
-                if (u->status == MB_RUN_OK) {
+                if (u->status == MB_RUN_OK && !c->has_reference) {
+                    mb_csv_text(f, "none"); mb_csv_sep(f);
+                } else if (u->status == MB_RUN_OK) {
                     mb_csv_text(f, mb_reference_kind_name(u->reference_used)); mb_csv_sep(f);
                     mb_csv_number(f, u->reference_error);
                 } else {
@@ -100,7 +102,8 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
                 }
                 for (int k = 0; k < 4; k++) {
                     mb_csv_sep(f);
-                    if (u->status == MB_RUN_OK && ((k < 2 && u->translates) || (k >= 2 && u->rotates)))
+                    if (u->status == MB_RUN_OK && c->has_reference
+                        && ((k < 2 && u->translates) || (k >= 2 && u->rotates)))
                         mb_csv_number(f, u->err[k]);
                 }
                 mb_csv_sep(f);

@@ -159,7 +159,7 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
     mb_damping_track_begin(&T->damping);
     mb_damping_track_begin(&T->damping_ref);
     T->damping_on = c->damping_node >= 0;
-    T->damping_ref_on = T->damping_on && c->problem->exact
+    T->damping_ref_on = T->damping_on && c->has_reference && c->problem->exact
                         && c->reference.kind != MB_REF_ODE && c->reference.kind != MB_REF_MPFR;
     if (T->damping_on) {
         mb_damping_track_add(&T->damping, 0.0, damping_signal(c, d->on));
@@ -275,7 +275,7 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
     char detail[160];
     snprintf(detail, sizeof detail, "at t = %.17g against the %s reference", r->t_final,
              mb_reference_kind_name(r->reference_used));
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4 && c->has_reference; k++)
         if ((k < 2 && r->translates) || (k >= 2 && r->rotates))
             add_metric(r, names[k], r->err[k], detail);
     add_metric(r, "energy.max_rel_error", T->energy.max_rel, NULL);
@@ -383,7 +383,8 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     r->status = loop(c, h, r->steps, r, &T, d, keep);
     r->t_final = (double)r->steps_done * h;
     if (r->status == MB_RUN_OK) {
-        error_metrics(c, r, d, r->t_final);
+        if (c->has_reference)
+            error_metrics(c, r, d, r->t_final);
         if (r->status == MB_RUN_OK)
             final_metrics(c, r, &T);
     }
@@ -442,7 +443,7 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
     free_driver(&d);
     if (narrowed)
         mb_mpfr_restore_range(saved);
-    if (c->precision_bits > 0 && r->status == MB_RUN_OK)
+    if (c->precision_bits > 0 && c->has_reference && r->status == MB_RUN_OK)
         twin_split(c, c->integrators[integrator], h, r);
     r->wall = seconds(CLOCK_MONOTONIC) - wall0;
     r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
