@@ -180,11 +180,43 @@ static int continue_entry(parser *P, entry *e, const char *value)
     return MB_SUCCESS;
 }
 
+/* inih ends a key at its first '=': a key with an integrator spec, "name[k=v].metric = x",
+ * arrives as key "name[k" and value "v].metric = x".  Rejoin them and split at the first
+ * '=' after the closing bracket. */
+static int rejoin_spec_key(parser *P, const char *name, const char *value, char *key,
+                           size_t ksize, const char **val)
+{
+    char full[1024];
+    snprintf(full, sizeof full, "%s=%s", name, value);
+    const char *close = strchr(full, ']');
+    const char *eq = close ? strchr(close, '=') : NULL;
+    if (eq == NULL || (size_t)(eq - full) >= ksize) {
+        fail(P, P->line, "'%s': write INTEGRATOR[k=v,...].METRIC = EXPECTATION", full);
+        return 0;
+    }
+    size_t len = (size_t)(eq - full);
+    while (len > 0 && (full[len - 1] == ' ' || full[len - 1] == '\t'))
+        len--;
+    memcpy(key, full, len);
+    key[len] = '\0';
+    eq++;
+    while (*eq == ' ' || *eq == '\t')
+        eq++;
+    *val = value + (eq - full - strlen(name) - 1);
+    return 1;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     parser *P = user;
     if (P->error)
         return 0;
+    char key[512];
+    if (strchr(name, '[') && !strchr(name, ']')) {
+        if (!rejoin_spec_key(P, name, value, key, sizeof key, &value))
+            return 0;
+        name = key;
+    }
     if (section[0] == '\0') {
         fail(P, P->line, "'%s' is outside any section (start with [case])", name);
         return 0;
@@ -439,17 +471,11 @@ static int load_case_section(parser *P)
 static int add_integrator(parser *P, const entry *e, const char *spec)
 {
     mb_case *c = P->c;
-    const mb_stepper_type *type;
-    mb_options *opts;
-    if (mb_stepper_parse(spec, &type, &opts) != MB_SUCCESS)
+    char full[520], name[128];
+    if (mb_case_canonical_spec(spec, full, sizeof full) != MB_SUCCESS)
         return fail_lib(P, e->line);
-    char canon[400], full[520];
-    mb_options_canonical(opts, type->options, canon, sizeof canon);
-    mb_options_free(opts);
-    if (canon[0])
-        snprintf(full, sizeof full, "%s[%s]", type->name, canon);
-    else
-        snprintf(full, sizeof full, "%s", type->name);
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(full, "["), full);
+    const mb_stepper_type *type = mb_stepper_find(name);
     for (size_t k = 0; k < c->n_integrators; k++)
         if (strcmp(c->integrators[k], full) == 0)
             return fail(P, e->line, "integrator '%s' is listed twice", full);

@@ -78,6 +78,10 @@ const char *mb_case_precision_label(const mb_case *c, char *buf, size_t size);
 int mb_case_split_key(const mb_case *c, const char *key, const char **integrator,
                       const char **metric);
 
+/* Canonical text of an integrator spec: "name[k=v,...]" with only the options that differ
+ * from their defaults, in the order of the option table (numbers as %.17g). */
+int mb_case_canonical_spec(const char *spec, char *out, size_t size);
+
 /* Parse the value of an [expect] entry into e (op, value, tol, word). */
 int mb_expect_parse_value(const char *text, mb_expectation *e);
 /* Parse "rel 1e-6" | "abs 0.01" into t. */
