@@ -95,3 +95,19 @@ Test(expect, key_split)
     cr_assert_eq(mb_case_split_key(&c, "explicit-euler[].status", &integ, &metric), 0);
     cr_expect_str_eq(integ, "explicit-euler");
 }
+
+/* canonical specs: defaults dropped, options in table order, shortest exact numbers */
+Test(expect, canonical_spec)
+{
+    char out[256];
+    cr_assert_eq(mb_case_canonical_spec("leapfrog[aspherical=fincham]", out, sizeof out), 0);
+    cr_expect_str_eq(out, "leapfrog");
+    cr_assert_eq(mb_case_canonical_spec(" leapfrog [ aspherical = fincham-woo , damping=0.50 ]",
+                                        out, sizeof out), 0, "%s", mb_last_error());
+    cr_expect_str_eq(out, "leapfrog[damping=0.5,aspherical=fincham-woo]");
+    cr_assert_eq(mb_case_canonical_spec("leapfrog[adj_vel0=off]", out, sizeof out), 0);
+    cr_expect_str_eq(out, "leapfrog[adj_vel0=off]");
+    cr_expect_neq(mb_case_canonical_spec("leapfrog[aspherical=spiral]", out, sizeof out), 0);
+    cr_expect_neq(mb_case_canonical_spec("leapfrg", out, sizeof out), 0);
+    cr_expect(strstr(mb_last_error(), "did you mean 'leapfrog'") != NULL, "%s", mb_last_error());
+}

@@ -79,7 +79,8 @@ int mb_case_split_key(const mb_case *c, const char *key, const char **integrator
                       const char **metric);
 
 /* Canonical text of an integrator spec: "name[k=v,...]" with only the options that differ
- * from their defaults, in the order of the option table (numbers as %.17g). */
+ * from their defaults, in the order of the option table (numbers in their shortest exact
+ * form). */
 int mb_case_canonical_spec(const char *spec, char *out, size_t size);
 
 /* Parse the value of an [expect] entry into e (op, value, tol, word). */
