@@ -239,3 +239,23 @@ Test(names, known_and_tolerances)
     mb_metric_default_tolerance("status", &rel, &tol);
     cr_expect(!rel && tol == 0.0);
 }
+
+/* A system released from rest at zero potential has E0 = 0 up to round-off: the scale
+ * of relative energy errors becomes the energy after the first step; a system with a
+ * genuine E0 keeps it (negative control of the rule). */
+Test(energy, scale_of_a_system_released_from_rest)
+{
+    mb_energy e0 = { .potential = 7.8e-31, .total = 7.8e-31 };
+    mb_energy e1 = { .kinetic_trans = 0.0017, .potential = -0.0034, .total = -0.0017 };
+    mb_energy_track tr;
+    mb_energy_track_begin(&tr, &e0);
+    mb_energy_track_first_step(&tr, &e1);
+    cr_expect(fabs(tr.scale - 0.0051) < 1e-18, "scale %.17g", tr.scale);
+    mb_energy_track_add(&tr, 0.01, &e1);
+    cr_expect(fabs(tr.max_rel - (0.0017 + 7.8e-31) / 0.0051) < 1e-15, "%.17g", tr.max_rel);
+    cr_expect(!mb_energy_blown_up(&tr, &e1, 1e6));
+    mb_energy g0 = { .kinetic_trans = 2.385, .total = 2.385 };
+    mb_energy_track_begin(&tr, &g0);
+    mb_energy_track_first_step(&tr, &e1);
+    cr_expect_eq(tr.scale, 2.385);
+}

@@ -187,7 +187,7 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
         int s = drv_step(d, h);
         double t = (double)n * h;
         int sampled = n % c->sample_every == 0 || n == N;
-        if (s == MB_SUCCESS && (power || observe || sampled))
+        if (s == MB_SUCCESS && (power || observe || sampled || n == 1))
             s = drv_on_step(d);
         if (s == MB_SUCCESS && power) {
             double pd1 = mb_forces_dissipation(F, d->on), pe1 = mb_forces_external_power(F, d->on, t);
@@ -198,6 +198,10 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
         }
         if (s == MB_SUCCESS && observe)
             s = c->problem->observe_step(T->observer, d->sys, d->on);
+        if (s == MB_SUCCESS && n == 1) {
+            mb_energy e1 = mb_energy_of(d->sys, d->on);
+            mb_energy_track_first_step(&T->energy, &e1);
+        }
         if (s == MB_SUCCESS && sampled) {
             mb_energy e = mb_energy_of(d->sys, d->on);
             if (mb_energy_blown_up(&T->energy, &e, BLOW_UP_FACTOR)) {

@@ -1,7 +1,10 @@
 /* energy_track.c -- energy metrics along a run (DESIGN 3 and 6).
  *
- * With E = E_kin + E_pot, E0 its initial value and S = |E0| (or E_kin0 + |E_pot0| when
- * E0 = 0, or 1 when both vanish) the scale of relative errors:
+ * With E = E_kin + E_pot, E0 its initial value and S the scale of relative errors:
+ *   S = |E0|, or E_kin0 + |E_pot0| when E0 = 0; when that is at round-off level against
+ *   the energy after the first step (a system released from rest at zero potential, whose
+ *   E0 is 0 up to round-off), S = E_kin1 + |E_pot1| after the first step; 1 J when all
+ *   vanish.
  *   energy.max_rel_error    = max_t |E(t) - E0| / S
  *   energy.drift_rate       = least-squares slope of r(t) = (E(t) - E0)/S against t
  *                             (gsl_fit_linear over the samples), in 1/s
@@ -21,6 +24,7 @@ void mb_energy_track_begin(mb_energy_track *tr, const mb_energy *e0)
     tr->scale = fabs(e0->total);
     if (!(tr->scale > 0.0))
         tr->scale = kin + fabs(e0->potential);
+    tr->scale_at_start = tr->scale;
     if (!(tr->scale > 0.0))
         tr->scale = 1.0;
     mb_energy_track_add(tr, 0.0, e0);
@@ -46,6 +50,14 @@ void mb_energy_track_add(mb_energy_track *tr, double t, const mb_energy *e)
     tr->sy += r;
     tr->stt += t * t;
     tr->sty += t * r;
+}
+
+void mb_energy_track_first_step(mb_energy_track *tr, const mb_energy *e1)
+{
+    double s1 = e1->kinetic_trans + e1->kinetic_rot + fabs(e1->potential);
+    /* only the t = 0 sample (r = 0) has been taken: rescaling changes no sum */
+    if (tr->n <= 1 && tr->scale_at_start < 1e-12 * s1)
+        tr->scale = s1;
 }
 
 double mb_energy_track_drift(const mb_energy_track *tr)

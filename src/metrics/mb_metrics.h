@@ -73,6 +73,7 @@ const char *mb_order_point_reason(mb_order_point_status s);
 /* ---- energy ---- */
 typedef struct mb_energy_track {
     double e0, scale;            /* initial total energy and the scale of relative errors */
+    double scale_at_start;       /* the scale from t = 0 alone (0 when E0 = E_kin0 = E_pot0 = 0) */
     double max_rel, max_balance; /* max |E - E0| / scale, max |E + Wd - We - E0| / scale */
     double last_rel;             /* (E - E0) / scale at the last sample */
     /* sums for the least-squares slope of (E - E0)/scale against t */
@@ -83,6 +84,9 @@ typedef struct mb_energy_track {
 
 void mb_energy_track_begin(mb_energy_track *tr, const mb_energy *e0);
 void mb_energy_track_add(mb_energy_track *tr, double t, const mb_energy *e);
+/* Energy after the first step: replaces a scale at round-off level (see energy_track.c).
+ * Call before adding the sample of step 1. */
+void mb_energy_track_first_step(mb_energy_track *tr, const mb_energy *e1);
 /* Slope of the relative energy error against time (1/s), NaN with fewer than 2 samples. */
 double mb_energy_track_drift(const mb_energy_track *tr);
 /* 1 when |E - E0| exceeds factor * scale (blow-up). */
