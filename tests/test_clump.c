@@ -7,7 +7,8 @@
  * ~ u ||J|| / gap; the gaps here are >= 10% of ||J||, so 1e-13 on unit vectors).
  * Grid case: the reference is the closed-form union of two overlapping spheres (sphere
  * volumes minus the lens, built from spherical caps, derived in lens_union below); the
- * grid error must stay inside the clump's own rigorous bound and shrink with resolution. */
+ * grid error must stay inside the clump's own rigorous bound, within a small factor of its
+ * shifted-grid estimate, and shrink with resolution. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -226,13 +227,18 @@ Test(clump, grid_converges_to_lens_union)
         double e1 = fabs(c->principal[0] - Iax), e2 = fabs(c->principal[1] - Itr),
                e3 = fabs(c->principal[2] - Itr);
         eint[n] = fmax(e1, fmax(e2, e3));
-        cr_expect(eint[n] <= c->inertia_error_estimate, "res %d: |dI| %.3g > estimate %.3g",
-                  res[n], eint[n], c->inertia_error_estimate);
+        cr_expect(eint[n] <= c->inertia_error_bound, "res %d: |dI| %.3g > bound %.3g",
+                  res[n], eint[n], c->inertia_error_bound);
+        /* the shifted-grid estimate is an estimate, not a bound: on this pair the errors are
+         * 0.2-1.5 times it, so 3 times is the calibrated check */
+        cr_expect(evol[n] <= 3.0 * c->volume_error_estimate, "res %d: dV vs estimate", res[n]);
+        cr_expect(eint[n] <= 3.0 * c->inertia_error_estimate, "res %d: dI vs estimate", res[n]);
         cr_expect(fabs(c->centroid[0] - (off[0] + xb)) <= c->volume_error_bound / u.V * (r1 + d),
                   "res %d centroid", res[n]);
-        cr_log_info("res %2d: rel dV %.3e (bound %.3e), rel dI %.3e (estimate %.3e)\n", res[n],
-                    evol[n] / u.V, c->volume_error_bound / u.V, eint[n] / Iax,
-                    c->inertia_error_estimate / Iax);
+        cr_log_info("res %2d: rel dV %.2e (estimate %.2e, bound %.2e), rel dI %.2e (estimate %.2e, "
+                    "bound %.2e)\n", res[n], evol[n] / u.V, c->volume_error_estimate / u.V,
+                    c->volume_error_bound / u.V, eint[n] / Iax, c->inertia_error_estimate / Iax,
+                    c->inertia_error_bound / Iax);
         cr_expect(fabs(det3(c->axes) - 1.0) <= 1e-14);
         mb_clump_free(c);
     }
@@ -339,4 +345,21 @@ Test(clump, bad_input_is_reported)
     mb_nodes_free(s);
     mb_nodes_free(mem);
     mb_clump_free(c);
+}
+
+/* Shepperd's four branches: round trip q -> R(q) -> q for rotations whose largest
+ * component is w, x, y, z in turn (signs normalised to w >= 0). */
+Test(clump, matrix_to_quaternion_all_branches)
+{
+    const double qs[4][4] = { { 0.9, 0.3, -0.2, 0.1 }, { 0.1, 0.9, 0.3, -0.2 },
+                              { 0.2, -0.1, 0.9, 0.3 }, { 0.3, 0.2, -0.1, 0.9 } };
+    for (int b = 0; b < 4; b++) {
+        double q[4], R[9], r[4];
+        memcpy(q, qs[b], sizeof q);
+        mb_q_normalize(q);
+        mb_q_to_mat(R, q);
+        mb_mat_to_quat(r, R);
+        for (int k = 0; k < 4; k++)
+            cr_expect(fabs(r[k] - q[k]) <= 4e-16, "branch %d: q[%d] %.17g vs %.17g", b, k, r[k], q[k]);
+    }
 }

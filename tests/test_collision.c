@@ -45,7 +45,8 @@ static double energy(const mb_system *sys)
 
 /* Velocity Verlet with predicted velocity for the dashpot, N steps of h, feeding the
  * problem's observer; dissipated work by the trapezoidal rule on the power. */
-static run_result vv_run(const mb_problem_type *pt, const mb_options *p, double h, long N)
+static run_result vv_run_to(const mb_problem_type *pt, const mb_options *p, double h, long N,
+                            mb_nodes *final)
 {
     run_result rr;
     mb_system *sys;
@@ -81,10 +82,17 @@ static run_result vv_run(const mb_problem_type *pt, const mb_options *p, double 
     memset(&rr.obs, 0, sizeof rr.obs);
     if (ctx)
         pt->observe_end(ctx, &rr.obs);
+    if (final)
+        mb_nodes_copy(final, s);
     free(a);
     free(vh);
     mb_system_free(sys);
     return rr;
+}
+
+static run_result vv_run(const mb_problem_type *pt, const mb_options *p, double h, long N)
+{
+    return vv_run_to(pt, p, h, N, NULL);
 }
 
 static double obs(const run_result *r, const char *name)
@@ -183,6 +191,7 @@ Test(collision, linear_textbook_matches_closed_form)
     cr_expect(fabs(e - e_tb) <= tol * e_tb, "e %.10f vs %.10f", e, e_tb);
     cr_expect(fabs(d / tc - 1.0) <= tol, "t_c %.10g vs %.10g", d, tc);
     cr_expect(fabs(e - mb_closed_linear_clamped_restitution(0.3)) > 20.0 * tol);
+    cr_log_info("textbook: e %.10f (closed %.10f), t_c %.10g (closed %.10g)\n", e, e_tb, d, tc);
 }
 
 /* Sphere on a wall with the dashpot given as c: zeta = c / (2 sqrt(m kn)), m* = m. */
@@ -217,6 +226,8 @@ Test(collision, hertz_duration_matches_closed_form)
     cr_expect(fabs(obs(&r, "contact.duration") / tc - 1.0) <= wh * wh, "t_c %.10g vs %.10g",
               obs(&r, "contact.duration"), tc);
     cr_expect(r.energy_residual <= wh * wh);
+    cr_log_info("hertz: e %.12f, t_c %.10g (closed %.10g), energy %.3g\n", obs(&r, "restitution"),
+                obs(&r, "contact.duration"), tc, r.energy_residual);
 }
 
 /* The Hertz constant (4/5) B(2/5, 1/2) (15/16)^{2/5} against the literature's 2.868 and
@@ -236,6 +247,7 @@ Test(collision, hertz_constant)
     I /= M;
     double Cq = 2.0 * I * pow(15.0 / 16.0, 0.4);
     cr_expect(fabs(C / Cq - 1.0) < 1e-7, "Beta form %.12f, quadrature %.12f", C, Cq);
+    cr_log_info("Hertz constant: Beta form %.12f, quadrature %.12f\n", C, Cq);
 }
 
 /* ---- Tsuji dashpot: restitution independent of impact speed.  Negative control: a Hertz
@@ -306,6 +318,8 @@ Test(collision, tsuji_restitution_is_speed_independent)
     double m = 0.0104, r = 0.01, K = 4.0 / 3.0 * 1e8 * sqrt(r), c = 2.0;
     double e1 = wall_restitution_custom(1.0, K, c, r, m), e2 = wall_restitution_custom(0.173, K, c, r, m);
     cr_expect(fabs(e1 - e2) > 0.02, "constant dashpot: e(1) = %.6f, e(0.173) = %.6f", e1, e2);
+    cr_log_info("tsuji zeta 0.2: e(1) %.8f, e(0.173) %.8f; constant dashpot: %.6f, %.6f\n", e[0],
+                e[1], e1, e2);
 }
 
 /* The settled overlap is the static equilibrium m g / kn (linear) or (m g / K)^{2/3}. */
@@ -322,10 +336,88 @@ Test(collision, settle_reaches_static_overlap)
         cr_expect(fabs(rel) < 1e-6, "model %d: overlap %.10g vs %.10g", hertz,
                   obs(&r, "settle.overlap"), obs(&r, "settle.overlap.closed_form"));
         cr_expect(obs(&r, "contact.count") >= 2.0, "it must bounce");
+        cr_log_info("settle model %d: overlap %.10g, closed %.10g, impacts %g\n", hertz,
+                    obs(&r, "settle.overlap"), obs(&r, "settle.overlap.closed_form"),
+                    obs(&r, "contact.count"));
         double m = 2500.0 * 4.0 / 3.0 * M_PI * 1e-6;
         double ds = hertz ? pow(m * 9.81 / (4.0 / 3.0 * 1e8 / 0.91 * 0.1), 2.0 / 3.0) : m * 9.81 / 1e5;
         cr_expect(fabs(obs(&r, "settle.overlap.closed_form") / ds - 1.0) < 1e-14);
         mb_options_free(in);
         mb_options_free(p);
     }
+}
+
+/* exact() against the local VV: at t = 0 it is the set-up state (to rounding); after the
+ * contact (t = gap/v + 1.5 t_c) the VV positions differ from it by O(h^2): a velocity error
+ * of order (w h)^2 v carried for ~t_c gives ~(w h)^2 v / w; tolerance 4 (w h)^2 v / w. */
+static void exact_vs_vv(const char *name, const char *const *kv, double w, double gap_over_v,
+                        double tc, double v, size_t nodes)
+{
+    const mb_problem_type *pt;
+    mb_options *in = opts(kv), *p;
+    cr_assert_eq(mb_problem_prepare(name, in, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_not_null(pt->exact);
+    mb_system *sys;
+    pt->setup(p, &sys);
+    mb_nodes *ex = mb_nodes_alloc(nodes, 53), *fin = mb_nodes_alloc(nodes, 53);
+    cr_assert_eq(pt->exact(p, 0.0, ex), MB_SUCCESS, "%s", mb_last_error());
+    for (size_t k = 0; k < 3 * nodes; k++) {
+        cr_expect(fabs(ex->x[k] - sys->nodes->x[k]) <= 1e-17, "x0[%zu]", k);
+        cr_expect(fabs(ex->v[k] - sys->nodes->v[k]) <= 1e-15, "v0[%zu]", k);
+    }
+    double wh = 0.01, h = gap_over_v / (floor(gap_over_v / (wh / w)) + 0.5);
+    long N = (long)ceil((gap_over_v + 1.5 * tc) / h);
+    vv_run_to(pt, p, h, N, fin);
+    cr_assert_eq(pt->exact(p, N * h, ex), MB_SUCCESS);
+    double err = 0.0, verr = 0.0;
+    for (size_t k = 0; k < 3 * nodes; k++) {
+        err = fmax(err, fabs(ex->x[k] - fin->x[k]));
+        verr = fmax(verr, fabs(ex->v[k] - fin->v[k]));
+    }
+    double scale = v / w;
+    cr_expect(err <= 4.0 * wh * wh * scale, "%s: position error %.3g, scale %.3g", name, err, scale);
+    cr_expect(verr <= 4.0 * wh * wh * v, "%s: velocity error %.3g", name, verr);
+    cr_log_info("%s exact vs VV: |dx| / (v/w) = %.3g, |dv| / v = %.3g at w h = %.2g\n", name,
+                err / scale, verr / v, wh);
+    mb_nodes_free(ex);
+    mb_nodes_free(fin);
+    mb_system_free(sys);
+    mb_options_free(in);
+    mb_options_free(p);
+}
+
+Test(collision, exact_trajectory_linear)
+{
+    double m = default_meff(), w0 = sqrt(1e5 / m);
+    const char *clamped[] = { "zeta", "0.3", NULL };
+    exact_vs_vv("sphere-collision", clamped, w0, 1e-3, mb_closed_linear_clamped_duration(1e5, m, 0.3),
+                1.0, 2);
+    const char *wall[] = { "zeta", "0.2", "tangential", "0.31", NULL };
+    double mw = 2.0 * m;
+    exact_vs_vv("sphere-wall", wall, sqrt(1e5 / mw), 1e-3,
+                mb_closed_linear_clamped_duration(1e5, mw, 0.2), 1.0, 1);
+}
+
+Test(collision, exact_trajectory_hertz)
+{
+    const char *kv[] = { "model", "hertz", "zeta", "0", NULL };
+    double m = default_meff(), tc = mb_closed_hertz_duration(m, 0.005, 1e8 / 1.82, 1.0);
+    exact_vs_vv("sphere-collision", kv, M_PI / tc, 1e-3, tc, 1.0, 2);
+    /* the inverted integral hits d_max at t_c/2 and 0 at t_c */
+    double d, r, dmax = mb_closed_hertz_max_overlap(m, 0.005, 1e8 / 1.82, 1.0);
+    mb_closed_hertz_overlap(m, 0.005, 1e8 / 1.82, 1.0, 0.5 * tc, &d, &r);
+    cr_expect(fabs(d / dmax - 1.0) <= 1e-12 && fabs(r) <= 1e-5, "d %.17g / %.17g, rate %.3g", d,
+              dmax, r);
+    mb_closed_hertz_overlap(m, 0.005, 1e8 / 1.82, 1.0, tc * (1.0 - 1e-12), &d, &r);
+    cr_expect(fabs(d) <= 1e-9 * dmax && fabs(r + 1.0) <= 1e-4, "d %.3g rate %.17g", d, r);
+    /* damped Hertz: no closed form, a defined error */
+    const mb_problem_type *pt;
+    mb_options *in = opts((const char *const[]){ "model", "hertz", NULL }), *p;
+    mb_problem_prepare("sphere-collision", in, &pt, &p);
+    mb_nodes *ex = mb_nodes_alloc(2, 53);
+    cr_expect_eq(pt->exact(p, 0.0, ex), MB_EUNSUP);
+    cr_expect(strstr(mb_last_error(), "ode") != NULL);
+    mb_nodes_free(ex);
+    mb_options_free(in);
+    mb_options_free(p);
 }

@@ -431,3 +431,20 @@ Test(contact, jacobian_mpfr_twin_bitwise)
     mb_mpfr_restore_range(saved);
     mb_system_free(sys);
 }
+
+/* A fixed obstacle (infinite mass) as partner: m* is the free sphere's mass, so
+ * c = 2 zeta sqrt(m kn); two infinite masses are refused. */
+Test(contact, infinite_mass_partner)
+{
+    mb_system *sys = two_spheres(0.98);
+    mb_nodes_set_mass(sys->nodes, 1, INFINITY);
+    mb_contact_linear_params p = { .kn = 7310.0, .dashpot = MB_DASHPOT_RATIO, .zeta = 0.237 };
+    void *m = mb_contact_linear_new(&p);
+    cr_assert_eq(mb_contact_add_spheres(m, sys->nodes, 0, 1), MB_SUCCESS);
+    cr_expect_eq(mb_contact_meff(m, 0), 2.385);
+    mb_nodes_set_mass(sys->nodes, 0, INFINITY);
+    cr_expect_eq(mb_contact_add_spheres(m, sys->nodes, 0, 1), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "infinite") != NULL, "%s", mb_last_error());
+    mb_forces_add(sys->forces, mb_force_contact_linear, m);
+    mb_system_free(sys);
+}

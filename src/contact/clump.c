@@ -76,8 +76,57 @@ static void union_distance(const double *x, const double *r, size_t n, const dou
     *depth = dp;
 }
 
-/* Grid sampling of the union at cells of side h = r_min / resolution (mb_clump.h).
- * Sums are taken about the box centre o for accuracy. */
+/* Sums of one grid pass: cells inside (count, sum q, sum |q|^2 1 - q q^T with q = p - o)
+ * and boundary cells (count, sum |q|, sum |q|^2). */
+struct grid_sums { double N, S[3], Q[9], Nb, Sb1, Sb2; };
+
+/* Cell centres p = lo + (i + 1/2 + shift) h, i = -1 .. nc (one spare layer each side so a
+ * shifted pass still covers the box). */
+static void grid_pass(const mb_clump *c, const double *x, const double *r, const double lo[3],
+                      const long nc[3], double h, const double o[3], double shift,
+                      struct grid_sums *g)
+{
+    double hd = 0.5 * sqrt(3.0) * h;
+    memset(g, 0, sizeof *g);
+    for (long i = -1; i <= nc[0]; i++)
+        for (long j = -1; j <= nc[1]; j++)
+            for (long k = -1; k <= nc[2]; k++) {
+                double p[3] = { lo[0] + (i + 0.5 + shift) * h, lo[1] + (j + 0.5 + shift) * h,
+                                lo[2] + (k + 0.5 + shift) * h }, out, depth, q[3];
+                union_distance(x, r, c->count, p, &out, &depth);
+                mb_v3_sub(q, p, o);
+                if (out < hd && depth < hd) {
+                    double l = mb_v3_norm(q);
+                    g->Nb += 1.0;
+                    g->Sb1 += l;
+                    g->Sb2 += l * l;
+                }
+                if (out > 0.0)
+                    continue;
+                g->N += 1.0;
+                mb_v3_add(g->S, g->S, q);
+                add_point_inertia(g->Q, 1.0, q);
+            }
+}
+
+/* Volume, centroid and inertia about the centroid from one pass:
+ * J = rho h^3 Q + N rho h^5/6 1 - M (|cq|^2 1 - cq cq^T), cq = S / N (about o). */
+static void grid_moments(const struct grid_sums *g, double h, double rho, const double o[3],
+                         double *V, double X[3], double J[9])
+{
+    double h3 = h * h * h, mc = rho * h3, cq[3];
+    *V = g->N * h3;
+    mb_v3_scale(cq, 1.0 / g->N, g->S);
+    mb_v3_add(X, o, cq);
+    for (int a = 0; a < 9; a++)
+        J[a] = mc * g->Q[a];
+    for (int a = 0; a < 3; a++)
+        J[4 * a] += g->N * mc * h * h / 6.0;
+    add_point_inertia(J, -rho * *V, cq);
+}
+
+/* Grid sampling of the union at cells of side h = r_min / resolution (mb_clump.h), plus
+ * a second pass on the grid shifted by h/2 along every axis for the error estimates. */
 static int grid(mb_clump *c, const double *x, const double *r)
 {
     double lo[3], hi[3], rmin = INFINITY;
@@ -98,50 +147,30 @@ static int grid(mb_clump *c, const double *x, const double *r)
         nc[a] = (long)ceil((hi[a] - lo[a]) / h);
         o[a] = lo[a] + 0.5 * nc[a] * h;     /* centre of the sampled box */
     }
-    if ((double)nc[0] * nc[1] * nc[2] > 4e8)
-        MB_ERROR(MB_EDOM, "clump grid: resolution %d needs %.3g cells (limit 4e8)",
-                 c->resolution, (double)nc[0] * nc[1] * nc[2]);
-    double N = 0.0, S[3] = { 0, 0, 0 }, Q[9] = { 0 };
-    double Nb = 0.0, Sb1 = 0.0, Sb2 = 0.0;    /* boundary cells: count, sum |p|, sum |p|^2 */
-    for (long i = 0; i < nc[0]; i++)
-        for (long j = 0; j < nc[1]; j++)
-            for (long k = 0; k < nc[2]; k++) {
-                double p[3] = { lo[0] + (i + 0.5) * h, lo[1] + (j + 0.5) * h,
-                                lo[2] + (k + 0.5) * h }, out, depth, q[3];
-                union_distance(x, r, c->count, p, &out, &depth);
-                mb_v3_sub(q, p, o);
-                if (out < hd && depth < hd) {
-                    double l = mb_v3_norm(q);
-                    Nb += 1.0;
-                    Sb1 += l;
-                    Sb2 += l * l;
-                }
-                if (out > 0.0)
-                    continue;
-                N += 1.0;
-                mb_v3_add(S, S, q);
-                add_point_inertia(Q, 1.0, q);
-            }
-    double h3 = h * h * h, mc = c->density * h3;
-    if (N == 0.0)
+    if ((double)(nc[0] + 2) * (nc[1] + 2) * (nc[2] + 2) > 2e8)
+        MB_ERROR(MB_EDOM, "clump grid: resolution %d needs %.3g cells per pass (limit 2e8)",
+                 c->resolution, (double)(nc[0] + 2) * (nc[1] + 2) * (nc[2] + 2));
+    struct grid_sums g, g2;
+    grid_pass(c, x, r, lo, nc, h, o, 0.0, &g);
+    grid_pass(c, x, r, lo, nc, h, o, 0.5, &g2);
+    if (g.N == 0.0 || g2.N == 0.0)
         MB_ERROR(MB_EDOM, "clump grid: no cell inside the members (resolution %d)", c->resolution);
-    c->cells = (size_t)N;
-    c->boundary_cells = (size_t)Nb;
-    c->volume = N * h3;
+    double V2, X2[3], J2[9], h3 = h * h * h;
+    grid_moments(&g, h, c->density, o, &c->volume, c->centroid, c->inertia);
+    grid_moments(&g2, h, c->density, o, &V2, X2, J2);
+    c->cells = (size_t)g.N;
+    c->boundary_cells = (size_t)g.Nb;
     c->mass = c->density * c->volume;
+    c->volume_error_bound = g.Nb * h3;
+    /* rho h^3 sum_b (|p - X| + hd)^2 <= rho h^3 sum_b (|q| + |X - o| + hd)^2 */
     double cq[3];
-    mb_v3_scale(cq, 1.0 / N, S);
-    mb_v3_add(c->centroid, o, cq);
-    /* about o: mc Q + N mc h^2/6 1; shift to the centroid: - M (|cq|^2 1 - cq cq^T) */
-    for (int a = 0; a < 9; a++)
-        c->inertia[a] = mc * Q[a];
-    for (int a = 0; a < 3; a++)
-        c->inertia[4 * a] += N * mc * h * h / 6.0;
-    add_point_inertia(c->inertia, -c->mass, cq);
-    c->volume_error_bound = Nb * h3;
-    /* rho h^3 sum_b (|p - X| + hd)^2 <= rho h^3 sum_b (|q| + |cq| + hd)^2 */
+    mb_v3_sub(cq, c->centroid, o);
     double e = mb_v3_norm(cq) + hd;
-    c->inertia_error_estimate = mc * (Sb2 + 2.0 * e * Sb1 + Nb * e * e);
+    c->inertia_error_bound = c->density * h3 * (g.Sb2 + 2.0 * e * g.Sb1 + g.Nb * e * e);
+    c->volume_error_estimate = fabs(V2 - c->volume);
+    c->inertia_error_estimate = 0.0;
+    for (int a = 0; a < 9; a++)
+        c->inertia_error_estimate = fmax(c->inertia_error_estimate, fabs(J2[a] - c->inertia[a]));
     return MB_SUCCESS;
 }
 

@@ -9,15 +9,17 @@
  *     or by grid sampling of the union (members overlap): cubic cells of side
  *     h = r_min / resolution; a cell belongs to the clump when its centre lies in a member;
  *     each cell adds its point mass and its own cube inertia (rho h^5 / 6 on each axis).
- *     Error bound: a cell whose centre is farther than h sqrt(3)/2 from the union's
- *     surface lies wholly inside or outside, so |V_grid - V| <= N_b h^3 with N_b the
- *     number of cells closer than that (volume_error_bound); inertia_error_estimate
- *     is the same sum weighted by the squared lever arm, rho h^3 sum_b (|p_b - X| + h sqrt(3)/2)^2
- *     (a bound for moments about a fixed point; the centroid shift adds M |dX|^2, second
- *     order).  Both shrink like h and are pessimistic: partial cells err with both signs
- *     and mostly cancel.  Measured on two overlapping spheres (tests/test_clump.c): relative
- *     volume error 3.7e-3, 8.1e-4, 6.9e-4, 2.6e-4 at resolution 4, 8, 16, 32 against bounds
- *     0.87, 0.46, 0.23, 0.12.
+ *     Error bounds (rigorous, pessimistic): a cell whose centre is farther than h sqrt(3)/2
+ *     from the union's surface lies wholly inside or outside, so |V_grid - V| <= N_b h^3
+ *     with N_b the number of cells closer than that (volume_error_bound); likewise every
+ *     inertia component about a fixed point is off by at most
+ *     rho h^3 sum_b (|p_b - X| + h sqrt(3)/2)^2 (inertia_error_bound; the centroid shift adds
+ *     M |dX|^2, second order).  Both shrink like h, but partial cells err with both signs
+ *     and mostly cancel, so the bounds overstate the error by 2-3 orders.
+ *     Error estimates (practical): the same sums on the grid shifted by h/2 along each axis;
+ *     the error depends on the grid's phase, so the difference of the two passes,
+ *     |V - V_shift| and max |J - J_shift| (volume_error_estimate, inertia_error_estimate),
+ *     measures its size.  Figures for two overlapping spheres in doc/dem.md.
  *   - principal axes: J = P diag(I_1 <= I_2 <= I_3) P^T by gsl_eigen_symmv, with the third
  *     column negated if det P = -1 so that P is a proper rotation; q_principal is its
  *     quaternion (body/principal frame -> construction frame), and r~_i = P^T (c_i - X).
@@ -51,7 +53,9 @@ typedef struct mb_clump {
     int resolution;            /* grid: cells per smallest radius (0 for Steiner) */
     size_t cells, boundary_cells;
     double volume_error_bound;     /* grid: |V_grid - V| <= this; 0 for Steiner */
-    double inertia_error_estimate; /* grid: bound on inertia components; 0 for Steiner */
+    double inertia_error_bound;    /* grid: bound on inertia components; 0 for Steiner */
+    double volume_error_estimate;  /* grid: |V - V_shifted|; 0 for Steiner */
+    double inertia_error_estimate; /* grid: max |J - J_shifted|; 0 for Steiner */
 } mb_clump;
 
 /* Build from count members.  AUTO uses Steiner unless two members overlap, then the

@@ -75,10 +75,19 @@ static int check_node(const mb_nodes *s, size_t i, const char *what)
     if (!finite_pos(s->radius[i]))
         MB_ERROR(MB_EDOM, "contact %s: node %zu needs a finite radius > 0 (got %g)", what, i,
                  s->radius[i]);
-    if (!finite_pos(s->mass[i]))
-        MB_ERROR(MB_EDOM, "contact %s: node %zu needs a finite mass > 0 (got %g)", what, i,
-                 s->mass[i]);
+    if (!(s->mass[i] > 0.0) || isnan(s->mass[i]))
+        MB_ERROR(MB_EDOM, "contact %s: node %zu needs a mass > 0 (got %g)", what, i, s->mass[i]);
     return MB_SUCCESS;
+}
+
+/* m* = m_i m_j / (m_i + m_j); an infinite (fixed) partner leaves the other's mass. */
+static double effective_mass(double mi, double mj)
+{
+    if (isinf(mi))
+        return mj;
+    if (isinf(mj))
+        return mi;
+    return mi * mj / (mi + mj);
 }
 
 static int push(struct contact_set *set, const struct contact_pair *cp)
@@ -106,8 +115,10 @@ int mb_contact_add_spheres(void *model, const mb_nodes *s, size_t i, size_t j)
         return st;
     if (i == j)
         MB_ERROR(MB_EINVAL, "contact sphere pair: node %zu paired with itself", i);
+    if (isinf(s->mass[i]) && isinf(s->mass[j]))
+        MB_ERROR(MB_EDOM, "contact sphere pair: nodes %zu and %zu both have infinite mass", i, j);
     struct contact_pair cp = { .i = i, .j = j, .plane = 0 };
-    cp.meff = s->mass[i] * s->mass[j] / (s->mass[i] + s->mass[j]);
+    cp.meff = effective_mass(s->mass[i], s->mass[j]);
     cp.reff = s->radius[i] * s->radius[j] / (s->radius[i] + s->radius[j]);
     return push(model, &cp);
 }
@@ -118,6 +129,8 @@ int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double 
     int st = check_node(s, i, "sphere-plane");
     if (st != MB_SUCCESS)
         return st;
+    if (isinf(s->mass[i]))
+        MB_ERROR(MB_EDOM, "contact sphere-plane: node %zu has infinite mass", i);
     double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
     if (!finite_pos(len))
         MB_ERROR(MB_EDOM, "contact sphere-plane: the plane normal must be finite and non-zero");

@@ -60,8 +60,9 @@ extern const mb_force_type *const mb_force_contact_hertz;
 void *mb_contact_linear_new(const mb_contact_linear_params *p);
 void *mb_contact_hertz_new(const mb_contact_hertz_params *p);
 
-/* Add a candidate pair to either model.  Nodes must have radius > 0 and finite positive
- * mass (the plane partner is rigid).  The normal is normalised here. */
+/* Add a candidate pair to either model.  Nodes must have radius > 0 and mass > 0 (one
+ * sphere of a pair may have infinite mass; the plane is rigid).  The normal is normalised
+ * here. */
 int mb_contact_add_spheres(void *model, const mb_nodes *s, size_t i, size_t j);
 int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double point[3],
                          const double normal[3]);

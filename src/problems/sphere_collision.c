@@ -4,7 +4,12 @@
  * Observed: restitution, contact duration and their closed forms (mb_closed_contact.h):
  * linear e = exp(-zeta pi / sqrt(1 - zeta^2)), t_c = pi / (w0 sqrt(1 - zeta^2)) for the
  * textbook law, the Schwager-Poeschel forms for the clamped law, and for undamped Hertz
- * t_c = 2.868 (m*^2 / (R* E*^2 v))^{1/5}. */
+ * t_c = 2.868 (m*^2 / (R* E*^2 v))^{1/5}.
+ * exact(): the closed-form trajectory (mb_closed_linear_overlap / mb_closed_hertz_overlap)
+ * for the linear law and the undamped Hertz law; the damped Hertz law has none (MB_EUNSUP:
+ * use reference = ode or mpfr).  Positions follow from the separation s = r1 + r2 - d with
+ * the centre of mass at rest: x1 = -s m2/M, x2 = s m1/M. */
+#include "mb_closed_contact.h"
 #include "mb_contact_problem.h"
 #include "mb_status.h"
 
@@ -77,6 +82,32 @@ static int setup(const mb_options *p, mb_system **out)
     return MB_SUCCESS;
 }
 
+static int exact(const mb_options *p, double t, mb_nodes *out)
+{
+    struct geom g = geometry(p);
+    mb_contact_law law;
+    double d, rate, tau = t - g.gap / g.v;
+    int st = mb_contact_law_read(p, 0, g.meff, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    if (law.hertz && law.zeta != 0.0)
+        MB_ERROR(MB_EUNSUP, "sphere-collision: the damped Hertz law has no closed-form "
+                            "trajectory; use reference = ode or mpfr");
+    st = law.hertz ? mb_closed_hertz_overlap(g.meff, g.reff, law.estar, g.v, tau, &d, &rate)
+                   : mb_closed_linear_overlap(law.kn, g.meff, law.zeta, law.clamp, g.v, tau, &d,
+                                              &rate);
+    if (st != MB_SUCCESS)
+        return st;
+    double M = g.m1 + g.m2, sep = (g.r1 + g.r2) - d;
+    for (int k = 0; k < 6; k++)
+        out->x[k] = out->v[k] = 0.0;
+    out->x[0] = -sep * g.m2 / M;
+    out->x[3] = sep * g.m1 / M;
+    out->v[0] = rate * g.m2 / M;       /* s' = -d' */
+    out->v[3] = -rate * g.m1 / M;
+    return MB_SUCCESS;
+}
+
 static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
 {
     struct geom g = geometry(p);
@@ -94,6 +125,9 @@ const mb_problem_type mb_problem_sphere_collision = {
     .summary = "two spheres colliding head-on (linear spring-dashpot or Hertz contact)",
     .params = params,
     .setup = setup,
+    .exact = exact,
+    .exact_doc = "free flight, then d = (v/w) exp(-zeta w0 t) sin(w t) (linear; clamped: until t*) "
+                 "or the inverted Hertz integral (undamped), then free flight at e v",
     .observe_begin = observe_begin,
     .observe_step = mb_collision_observe_step,
     .observe_end = mb_collision_observe_end,

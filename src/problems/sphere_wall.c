@@ -2,7 +2,10 @@
  * no gravity, with the linear spring-dashpot or Hertz contact (mb_contact.h); m* = m,
  * R* = r, E* = E / (1 - nu^2).  An optional tangential speed along x does not interact
  * (frictionless contact).  Observed: restitution, contact duration and their closed forms
- * (mb_closed_contact.h), as for sphere-collision. */
+ * (mb_closed_contact.h), as for sphere-collision.
+ * exact(): z = r - d(t - gap/v) with the closed-form overlap of the linear or undamped
+ * Hertz law, x = v_t t; the damped Hertz law has none (MB_EUNSUP). */
+#include "mb_closed_contact.h"
 #include "mb_contact_problem.h"
 #include "mb_status.h"
 
@@ -59,6 +62,31 @@ static int setup(const mb_options *p, mb_system **out)
     return MB_SUCCESS;
 }
 
+static int exact(const mb_options *p, double t, mb_nodes *out)
+{
+    double m = mass_of(p), r = mb_options_double(p, "radius"), v = mb_options_double(p, "speed");
+    double vt = mb_options_double(p, "tangential"), d, rate;
+    mb_contact_law law;
+    int st = mb_contact_law_read(p, 1, m, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    if (law.hertz && law.zeta != 0.0)
+        MB_ERROR(MB_EUNSUP, "sphere-wall: the damped Hertz law has no closed-form trajectory; "
+                            "use reference = ode or mpfr");
+    double tau = t - mb_options_double(p, "gap") / v;
+    st = law.hertz ? mb_closed_hertz_overlap(m, r, law.estar, v, tau, &d, &rate)
+                   : mb_closed_linear_overlap(law.kn, m, law.zeta, law.clamp, v, tau, &d, &rate);
+    if (st != MB_SUCCESS)
+        return st;
+    for (int k = 0; k < 3; k++)
+        out->x[k] = out->v[k] = 0.0;
+    out->x[0] = vt * t;
+    out->v[0] = vt;
+    out->x[2] = r - d;
+    out->v[2] = -rate;
+    return MB_SUCCESS;
+}
+
 static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
 {
     double m = mass_of(p), e, tc;
@@ -76,6 +104,9 @@ const mb_problem_type mb_problem_sphere_wall = {
     .summary = "a sphere hitting a rigid plane (linear spring-dashpot or Hertz contact)",
     .params = params,
     .setup = setup,
+    .exact = exact,
+    .exact_doc = "z = r - d(t - gap/v): free flight, the linear or undamped Hertz contact "
+                 "phase in closed form, free flight at e v; x = v_t t",
     .observe_begin = observe_begin,
     .observe_step = mb_collision_observe_step,
     .observe_end = mb_collision_observe_end,

@@ -1,9 +1,11 @@
 /* closed_collision.c -- closed forms of binary normal collisions (equations and
  * derivations in mb_closed_contact.h).  The Beta function comes from GSL. */
 #include "mb_closed_contact.h"
+#include "mb_status.h"
 
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <float.h>
 #include <math.h>
 
 static int pos(double a) { return isfinite(a) && a > 0.0; }
@@ -86,4 +88,64 @@ double mb_closed_hertz_duration(double meff, double reff, double estar, double v
     if (!pos(meff) || !pos(reff) || !pos(estar) || !pos(v))
         return NAN;
     return mb_closed_hertz_constant() * pow(meff * meff / (reff * estar * estar * v), 0.2);
+}
+
+int mb_closed_linear_overlap(double k, double meff, double zeta, int clamped, double v,
+                             double tau, double *d, double *rate)
+{
+    if (!pos(k) || !pos(meff) || !ratio_ok(zeta) || !pos(v) || !isfinite(tau))
+        MB_ERROR(MB_EDOM, "linear collision trajectory: need k, m*, v > 0, zeta in [0, 1)");
+    if (tau <= 0.0) {
+        *d = v * tau;
+        *rate = v;
+        return MB_SUCCESS;
+    }
+    double w0 = sqrt(k / meff), w = w0 * sqrt(1.0 - zeta * zeta), beta = zeta * w0;
+    double tend = clamped ? mb_closed_linear_clamped_force_time(k, meff, zeta) : M_PI / w;
+    double t = tau < tend ? tau : tend, ex = exp(-beta * t);
+    double dd = v / w * ex * sin(w * t), rr = v * ex * (cos(w * t) - beta / w * sin(w * t));
+    if (!clamped && tau >= tend)
+        dd = 0.0;                        /* sin(pi) rounding */
+    if (tau > tend)                      /* free flight at the separation speed -rr */
+        dd += rr * (tau - tend);
+    *d = dd;
+    *rate = rr;
+    return MB_SUCCESS;
+}
+
+/* F(y) = (2/5) B(y^{5/2}; 2/5, 1/2) */
+static double hertz_F(double y)
+{
+    return 0.4 * gsl_sf_beta(0.4, 0.5) * gsl_sf_beta_inc(0.4, 0.5, pow(y, 2.5));
+}
+
+int mb_closed_hertz_overlap(double meff, double reff, double estar, double v, double tau,
+                            double *d, double *rate)
+{
+    if (!pos(meff) || !pos(reff) || !pos(estar) || !pos(v) || !isfinite(tau))
+        MB_ERROR(MB_EDOM, "Hertz collision trajectory: need m*, R*, E*, v > 0");
+    if (tau <= 0.0) {
+        *d = v * tau;
+        *rate = v;
+        return MB_SUCCESS;
+    }
+    double dmax = mb_closed_hertz_max_overlap(meff, reff, estar, v);
+    double tc = mb_closed_hertz_duration(meff, reff, estar, v);
+    if (tau >= tc) {
+        *d = -v * (tau - tc);
+        *rate = -v;
+        return MB_SUCCESS;
+    }
+    double s = tau <= 0.5 * tc ? tau : tc - tau, target = s * v / dmax, lo = 0.0, hi = 1.0;
+    for (int it = 0; it < 200 && hi - lo > 4.0 * DBL_EPSILON * hi; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (hertz_F(mid) < target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double y = 0.5 * (lo + hi), sp = v * sqrt(fmax(0.0, 1.0 - pow(y, 2.5)));
+    *d = y * dmax;
+    *rate = tau <= 0.5 * tc ? sp : -sp;
+    return MB_SUCCESS;
 }

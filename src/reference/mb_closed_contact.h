@@ -33,4 +33,16 @@ double mb_closed_hertz_constant(void);
 double mb_closed_hertz_duration(double meff, double reff, double estar, double v);
 double mb_closed_hertz_max_overlap(double meff, double reff, double estar, double v);
 
+/* Trajectories of the overlap d and the approach rate d' = dd/dt at time tau after first
+ * touch (tau < 0: approach, d = v tau; after the contact: free flight d' = -e v).
+ * Linear (clamped selects the clamped law): d = (v/w) exp(-beta tau) sin(w tau) up to
+ * t* (clamped) or pi/w (textbook).  Undamped Hertz: tau(d) = (d_max/v) F(d/d_max),
+ * F(y) = Int_0^y dx / sqrt(1 - x^{5/2}) = (2/5) B(y^{5/2}; 2/5, 1/2) (incomplete Beta,
+ * gsl_sf_beta_inc), inverted by bisection to full double precision, mirrored about
+ * t_c/2, with d' = +-v sqrt(1 - (d/d_max)^{5/2}).  MB_EDOM outside the domain. */
+int mb_closed_linear_overlap(double k, double meff, double zeta, int clamped, double v,
+                             double tau, double *d, double *rate);
+int mb_closed_hertz_overlap(double meff, double reff, double estar, double v, double tau,
+                            double *d, double *rate);
+
 #endif
