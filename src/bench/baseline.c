@@ -151,12 +151,14 @@ static void print_key(FILE *out, const row *r)
             r->f[F_DT][0] ? " dt=" : "", r->f[F_DT], r->f[F_METRIC]);
 }
 
+/* The row of t with the key of `key` not matched yet (rows usually sit at the same
+ * index in both files, so that index is tried first). */
 static row *find(const mb_metric_table *t, const row *key, size_t hint)
 {
-    if (hint < t->n && same_key(&t->rows[hint], key))
+    if (hint < t->n && !t->rows[hint].matched && same_key(&t->rows[hint], key))
         return &t->rows[hint];
     for (size_t k = 0; k < t->n; k++)
-        if (same_key(&t->rows[k], key))
+        if (!t->rows[k].matched && same_key(&t->rows[k], key))
             return &t->rows[k];
     return NULL;
 }

@@ -7,7 +7,8 @@
  *   order.q.stderr    its standard error (>= 3 points)
  *   order.q.points    points used
  *   order.q.excluded  points excluded (detail: how many for each reason)
- *   order.q.pairwise  one row per consecutive pair of used points (detail: the dt pair)
+ *   order.q.pairwise  one row per consecutive pair of used points, keyed by the finer dt
+ *                     of the pair (detail: the dt pair)
  * A quantity whose errors are all below the floor gets no rows.  The round-off floor of q is 1e-13 times the scale of q in the reference (max norm of
  * the reference position, velocity, ... over nodes; 1 rad for orientations). */
 #include "mb_metrics.h"
@@ -39,15 +40,16 @@ static mb_metric_value *push(mb_case_result *r, size_t i, size_t *cap)
     return m;
 }
 
-static void emit(mb_case_result *r, size_t i, size_t *cap, const char *q, const char *suffix,
-                 double v, const char *detail)
+static mb_metric_value *emit(mb_case_result *r, size_t i, size_t *cap, const char *q,
+                             const char *suffix, double v, const char *detail)
 {
     mb_metric_value *m = push(r, i, cap);
     if (m == NULL)
-        return;
+        return NULL;
     snprintf(m->name, sizeof m->name, "order.%s%s", q, suffix);
     m->value = v;
     snprintf(m->detail, sizeof m->detail, "%s", detail ? detail : "");
+    return m;
 }
 
 static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
@@ -98,7 +100,9 @@ static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
     for (size_t k = 0; k < f.n_pairwise; k++) {
         snprintf(detail, sizeof detail, "dt %.6g -> %.6g", f.pairwise_dt[k][1],
                  f.pairwise_dt[k][0]);
-        emit(r, i, cap, quantities[q], ".pairwise", f.pairwise[k], detail);
+        mb_metric_value *m = emit(r, i, cap, quantities[q], ".pairwise", f.pairwise[k], detail);
+        if (m)
+            m->at_dt = f.pairwise_dt[k][0];
     }
 }
 

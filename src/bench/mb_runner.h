@@ -20,6 +20,8 @@ typedef struct mb_metric_value {
     char name[64];
     double value;
     const char *word;        /* static string, or NULL for numbers */
+    double at_dt;            /* rows over the dt list tied to one step (pairwise orders:
+                                the finer step of the pair); 0 otherwise */
     char detail[320];
 } mb_metric_value;
 

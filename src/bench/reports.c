@@ -125,7 +125,11 @@ static void metric_row(FILE *f, const mb_case *c, const char *prec, size_t a, lo
     mb_csv_text(f, c->name); mb_csv_sep(f);
     mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
     mb_csv_text(f, prec); mb_csv_sep(f);
-    dt_field(f, c, j); mb_csv_sep(f);
+    if (j < 0 && m->at_dt > 0.0)
+        mb_csv_number(f, m->at_dt);
+    else
+        dt_field(f, c, j);
+    mb_csv_sep(f);
     mb_csv_text(f, m->name); mb_csv_sep(f);
     if (m->word)
         mb_csv_text(f, m->word);
