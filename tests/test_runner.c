@@ -260,3 +260,24 @@ Test(runner, series_files)
     cr_expect_eq(rows, 179, "%zu lines", rows);
     free(s);
 }
+
+/* [check] tolerances land in metrics.csv; stderr carries no progress line when it is not
+ * a terminal (only the one-line summary) */
+Test(runner, check_tolerances_and_quiet_stderr)
+{
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' -o '%s' 2> '%s/err'", prog, data, tmp, tmp),
+                 0);
+    cr_expect_eq(sh("grep -q '^osc-a,explicit-euler,double,0.01,error.position,[0-9.e-]*,rel:0.0001,'"
+                    " '%s/metrics.csv'", tmp), 0);
+    cr_expect_eq(sh("grep -q '^osc-a,explicit-euler,double,,order.position,[0-9.]*,abs:0.05,'"
+                    " '%s/metrics.csv'", tmp), 0);
+    cr_expect_eq(sh("grep -q '^osc-a,explicit-euler,double,0.01,energy.drift_rate,[0-9.e-]*,"
+                    "rel:1e-06,' '%s/metrics.csv'", tmp), 0);
+    size_t n;
+    char *err = slurp(tmp, "err", &n);
+    char expected[600];
+    snprintf(expected, sizeof expected,
+             "motionbench: 1 case, 5 checks: 0 failed, 0 missing; reports in %s/\n", tmp);
+    cr_expect_str_eq(err, expected);
+    free(err);
+}
