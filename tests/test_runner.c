@@ -281,3 +281,23 @@ Test(runner, check_tolerances_and_quiet_stderr)
     cr_expect_str_eq(err, expected);
     free(err);
 }
+
+/* On a terminal (a pseudo-terminal from script(1)) the progress line appears, and
+ * --quiet removes it.  Skipped where script(1) is missing. */
+Test(runner, progress_line_on_a_terminal)
+{
+    if (sh("command -v script >/dev/null") != 0)
+        cr_skip_test("script(1) is not installed");
+    cr_assert_eq(sh("script -qec \"'%s' run '%s/runner/osc-a.case' -o '%s/r'\" /dev/null > "
+                    "'%s/tty'", prog, data, tmp, tmp), 0);
+    size_t n;
+    char *out = slurp(tmp, "tty", &n);
+    cr_expect(strstr(out, "[4/4] osc-a explicit-euler dt=") != NULL, "%s", out);
+    cr_expect(strstr(out, "elapsed") != NULL && strstr(out, "left") != NULL);
+    free(out);
+    cr_assert_eq(sh("script -qec \"'%s' run '%s/runner/osc-a.case' -o '%s/r' --quiet\" "
+                    "/dev/null > '%s/tty'", prog, data, tmp, tmp), 0);
+    out = slurp(tmp, "tty", &n);
+    cr_expect_eq(n, 0, "%s", out);
+    free(out);
+}
