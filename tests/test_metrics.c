@@ -259,3 +259,23 @@ Test(energy, scale_of_a_system_released_from_rest)
     mb_energy_track_first_step(&tr, &e1);
     cr_expect_eq(tr.scale, 2.385);
 }
+
+/* quat.norm_error_max flags a quaternion that lost its unit norm; axis deviation is the
+ * angle by which omega turned (0.3 rad about z here), 0 for a fixed axis */
+Test(rotation, quaternion_norm_and_axis_deviation)
+{
+    mb_nodes *s = mb_nodes_alloc(1, 53);
+    mb_rotation_track tr;
+    s->omega[0] = 2.385;
+    mb_rotation_track_begin(&tr, s, 0.0);
+    mb_rotation_track_add(&tr, s, 0.1);
+    cr_expect(tr.max_quat_norm_error < 1e-16);
+    cr_expect_eq(tr.max_axis_angle, 0.0);
+    s->q[0] *= 1.001;                     /* negative control: |q| = 1.001 */
+    s->omega[0] = 2.385 * cos(0.3);
+    s->omega[1] = 2.385 * sin(0.3);
+    mb_rotation_track_add(&tr, s, 0.2);
+    cr_expect(fabs(tr.max_quat_norm_error - 0.001) < 1e-15, "%.17g", tr.max_quat_norm_error);
+    cr_expect(fabs(tr.max_axis_angle - 0.3) < 1e-15, "%.17g", tr.max_axis_angle);
+    mb_nodes_free(s);
+}
