@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,8 +188,13 @@ int mb_baseline_compare(const mb_metric_table *baseline, const mb_metric_table *
             s->regressions++;
             fprintf(out, "regression: ");
             print_key(out, b);
-            fprintf(out, ": baseline %s, now %s (tolerance %s)\n", b->f[F_VALUE],
-                    c->f[F_VALUE], tol[0] ? tol : "exact");
+            char change[48] = "";
+            double o, n;
+            if (number(b->f[F_VALUE], &o) && number(c->f[F_VALUE], &n) && o != 0.0
+                && isfinite(o) && isfinite(n))
+                snprintf(change, sizeof change, "change %+.3g relative, ", (n - o) / fabs(o));
+            fprintf(out, ": baseline %s, now %s (%stolerance %s)\n", b->f[F_VALUE],
+                    c->f[F_VALUE], change, tol[0] ? tol : "exact");
         }
     }
     for (size_t k = 0; k < current->n; k++)
