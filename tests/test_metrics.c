@@ -279,3 +279,46 @@ Test(rotation, quaternion_norm_and_axis_deviation)
     cr_expect(fabs(tr.max_axis_angle - 0.3) < 1e-15, "%.17g", tr.max_axis_angle);
     mb_nodes_free(s);
 }
+
+/* Symplectic Euler keeps |E/E0 - 1| <= h w / (1 - h w / 2) forever (it conserves
+ * E -+ (h w^2 / 2) x v exactly, and |x v| <= E / w), so the least-squares drift of r over
+ * [0, T] is at most 3 A / T with that A; explicit Euler at the same step drifts at
+ * >= lambda = ln(1 + h^2 w^2) / h (convex growth), far above: the metric separates them. */
+Test(energy, symplectic_bounded_explicit_flagged)
+{
+    const double h = 0.0173, w = sqrt(7.31 / 2.385);
+    const int N = 4000;
+    const char *schemes[2] = { "symplectic-euler", "explicit-euler" };
+    double drift[2], maxrel[2];
+    for (int k = 0; k < 2; k++) {
+        const mb_problem_type *pt;
+        mb_options *in = mb_options_new(), *p;
+        mb_options_set(in, "mass", "2.385");
+        mb_options_set(in, "k", "7.31");
+        mb_options_set(in, "x0", "0.413");
+        cr_assert_eq(mb_problem_prepare("harmonic", in, &pt, &p), 0);
+        mb_system *sys;
+        cr_assert_eq(pt->setup(p, &sys), 0);
+        mb_stepper *st = mb_stepper_alloc(schemes[k], sys);
+        cr_assert_not_null(st, "%s", mb_last_error());
+        mb_energy e0 = mb_energy_of(sys, sys->nodes);
+        mb_energy_track tr;
+        mb_energy_track_begin(&tr, &e0);
+        for (int n = 1; n <= N; n++) {
+            cr_assert_eq(mb_stepper_step(st, sys, h), 0);
+            mb_energy e = mb_energy_of(sys, sys->nodes);
+            mb_energy_track_add(&tr, n * h, &e);
+        }
+        drift[k] = mb_energy_track_drift(&tr);
+        maxrel[k] = tr.max_rel;
+        mb_stepper_free(st);
+        mb_system_free(sys);
+        mb_options_free(in);
+        mb_options_free(p);
+    }
+    double A = h * w / (1.0 - h * w / 2.0), T = N * h, lambda = log1p(h * h * w * w) / h;
+    cr_expect(maxrel[0] <= A, "symplectic max rel %.3g > %.3g", maxrel[0], A);
+    cr_expect(fabs(drift[0]) <= 3.0 * A / T, "symplectic drift %.3g", drift[0]);
+    cr_expect(drift[1] >= lambda, "explicit drift %.3g < %.3g", drift[1], lambda);
+    cr_expect(drift[1] > 10.0 * 3.0 * A / T, "explicit drift not separated");
+}
