@@ -65,11 +65,21 @@ static void dt_field(FILE *f, const mb_case *c, long j)
 
 /* ---- runs.csv ---- */
 
+/* the value of a per-run metric, or an empty field */
+static void run_metric(FILE *f, const mb_run_result *u, const char *name)
+{
+    for (size_t m = 0; m < u->n_metrics; m++)
+        if (strcmp(u->metrics[m].name, name) == 0) {
+            mb_csv_number(f, u->metrics[m].value);
+            return;
+        }
+}
+
 static void write_runs(FILE *f, const mb_case_result *r, size_t n)
 {
     fputs("case,integrator,precision,dt,steps,steps_done,status,diverged_step,diverged_time,"
           "t_final,reference,reference_error,error.position,error.velocity,error.orientation,"
-          "error.angular_velocity,energy.max_rel_error,message", f);
+          "error.angular_velocity,energy.max_rel_error,angmom.max_rel_error,message", f);
     mb_csv_end(f);
     for (size_t i = 0; i < n; i++) {
         const mb_case *c = r[i].c;
@@ -107,9 +117,9 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
                         mb_csv_number(f, u->err[k]);
                 }
                 mb_csv_sep(f);
-                for (size_t m = 0; m < u->n_metrics; m++)
-                    if (strcmp(u->metrics[m].name, "energy.max_rel_error") == 0)
-                        mb_csv_number(f, u->metrics[m].value);
+                run_metric(f, u, "energy.max_rel_error");
+                mb_csv_sep(f);
+                run_metric(f, u, "angmom.max_rel_error");
                 mb_csv_sep(f);
                 mb_csv_text(f, u->message);
                 mb_csv_end(f);
