@@ -144,3 +144,26 @@ Test(case_file, continuation_lines_join_lists)
     cr_expect_eq(c->steps[1], 20);
     mb_case_free(c);
 }
+
+/* inih reads lines into a fixed buffer: a long comment is fine, a long entry is an error
+ * naming its line */
+Test(case_file, long_lines)
+{
+    char text[2048];
+    char pad[600];
+    memset(pad, 'a', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    snprintf(text, sizeof text, "[case]\nname = long\nproblem = harmonic\nt_end = 1\n; %s\n"
+             "[run]\nintegrators = explicit-euler\ndt = 0.1\n", pad);
+    const char *path = write_tmp(text);
+    mb_case *c;
+    cr_expect_eq(mb_case_load(path, &c), MB_SUCCESS, "%s", mb_last_error());
+    mb_case_free(c);
+    unlink(path);
+    snprintf(text, sizeof text, "[case]\nname = long\nproblem = harmonic\nt_end = 1\n"
+             "description = %s\n[run]\nintegrators = explicit-euler\ndt = 0.1\n", pad);
+    path = write_tmp(text);
+    cr_expect_neq(mb_case_load(path, &c), MB_SUCCESS);
+    cr_expect(strstr(mb_last_error(), ":5: line longer than") != NULL, "%s", mb_last_error());
+    unlink(path);
+}

@@ -133,7 +133,10 @@ static char *reader(char *str, int num, void *stream)
     P->line++;
     size_t len = strlen(str);
     if (len > 0 && str[len - 1] != '\n' && !feof(P->file)) {
-        fail(P, P->line, "line longer than %d characters", num - 2);
+        /* the rest of a long comment is dropped; any other long line is an error */
+        const char *s = str + strspn(str, " \t");
+        if (*s != ';' && *s != '#')
+            fail(P, P->line, "line longer than %d characters (inih's line buffer)", num - 2);
         int ch;
         while ((ch = fgetc(P->file)) != EOF && ch != '\n')
             ;
