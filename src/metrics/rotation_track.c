@@ -67,14 +67,11 @@ void mb_rotation_track_begin(mb_rotation_track *tr, const mb_nodes *s, double t)
 static void track_flip(mb_rotation_track *tr, const mb_nodes *s, double t)
 {
     double speed, w = body_component(s, tr->mid_axis, &speed);
-    static const double none = -1.0;
-    double crossing = none;
+    /* remember the latest zero crossing (linear interpolation between the samples); a
+     * confirmed change of sign makes it a flip */
     if ((w > 0) != (tr->prev_w > 0) && w != tr->prev_w)
-        crossing = tr->last_t + (t - tr->last_t) * tr->prev_w / (tr->prev_w - w);
+        tr->prev_cross = tr->last_t + (t - tr->last_t) * tr->prev_w / (tr->prev_w - w);
     int sign = fabs(w) > 0.5 * speed ? (w > 0 ? 1 : -1) : 0;
-    /* remember the latest crossing; a confirmed change of sign makes it a flip */
-    if (crossing != none)
-        tr->prev_cross = crossing;
     if (sign != 0 && tr->sign != 0 && sign != tr->sign) {
         if (tr->flips == 0)
             tr->first_flip = tr->prev_cross;
