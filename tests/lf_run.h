@@ -23,7 +23,7 @@ typedef struct lf_run {
     mb_nodes *ref;       /* scratch for exact() */
 } lf_run;
 
-static lf_run *lf_run_new(const char *problem_spec, const char *scheme_spec)
+static inline lf_run *lf_run_new(const char *problem_spec, const char *scheme_spec)
 {
     lf_run *r = calloc(1, sizeof *r);
     char *name;
@@ -41,26 +41,26 @@ static lf_run *lf_run_new(const char *problem_spec, const char *scheme_spec)
     return r;
 }
 
-static void lf_run_steps(lf_run *r, long n, double h)
+static inline void lf_run_steps(lf_run *r, long n, double h)
 {
     for (long k = 0; k < n; k++)
         cr_assert_eq(mb_stepper_step(r->st, r->sys, h), MB_SUCCESS, "step %ld: %s", k, mb_last_error());
 }
 
-static const mb_nodes *lf_run_sync(lf_run *r)
+static inline const mb_nodes *lf_run_sync(lf_run *r)
 {
     cr_assert_eq(mb_stepper_on_step(r->st, r->sys, r->on), MB_SUCCESS, "%s", mb_last_error());
     return r->on;
 }
 
-static const mb_nodes *lf_run_exact(lf_run *r, double t)
+static inline const mb_nodes *lf_run_exact(lf_run *r, double t)
 {
     cr_assert_not_null(r->pt->exact);
     cr_assert_eq(r->pt->exact(r->params, t, r->ref), MB_SUCCESS, "%s", mb_last_error());
     return r->ref;
 }
 
-static void lf_run_free(lf_run *r)
+static inline void lf_run_free(lf_run *r)
 {
     mb_stepper_free(r->st);
     mb_system_free(r->sys);
@@ -70,13 +70,13 @@ static void lf_run_free(lf_run *r)
     free(r);
 }
 
-static double lf_dist3(const double *a, const double *b)
+static inline double lf_dist3(const double *a, const double *b)
 {
     return mb_v3_dist(a, b);
 }
 
 /* Least-squares slope of log(err) against log(h) (the observed order), gsl_fit_linear. */
-static double lf_order(const double *h, const double *err, int n)
+static inline double lf_order(const double *h, const double *err, int n)
 {
     double x[16], y[16], c0, c1, cov00, cov01, cov11, sumsq;
     cr_assert(n >= 2 && n <= 16);

@@ -1,4 +1,5 @@
-# bench module: case files, the runner, CSV reports, baseline comparison.
+# bench module: sources of libmotionbench.
+libmotionbench_la_SOURCES += src/bench/bench_leapfrog.c
 libmotionbench_la_SOURCES += src/bench/case_file.c
 libmotionbench_la_SOURCES += src/bench/case_expect.c
 libmotionbench_la_SOURCES += src/bench/case_key.c
@@ -10,6 +11,7 @@ libmotionbench_la_SOURCES += src/bench/report_csv.c
 libmotionbench_la_SOURCES += src/bench/reports.c
 libmotionbench_la_SOURCES += src/bench/csv_read.c
 libmotionbench_la_SOURCES += src/bench/baseline.c
+noinst_HEADERS += src/bench/mb_benches_leapfrog.h
 motionbenchinclude_HEADERS += src/bench/mb_case.h
 motionbenchinclude_HEADERS += src/bench/mb_runner.h
 motionbenchinclude_HEADERS += src/bench/mb_report.h

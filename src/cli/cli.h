@@ -15,6 +15,8 @@ int mb_cmd_bench(int argc, char **argv);
 /* benchmarks (benches.def) */
 int mb_bench_implicit_chain(int argc, char **argv);
 int mb_bench_implicit_cloth(int argc, char **argv);
+int mb_bench_leapfrog(int argc, char **argv);   /* src/bench/bench_leapfrog.c */
+int mb_bench_fincham(int argc, char **argv);
 
 /* Print "motionbench: <message>" from the last library error and return exit 2. */
 int mb_cli_fail(const char *context);

@@ -2,6 +2,7 @@
  *   f_i = -mu m_i x_i / |x_i|^3,   V = -sum mu m_i / |x_i|,
  *   df_i/dx_i = -mu m_i (I / r^3 - 3 x_i x_i^T / r^5).
  * A node at the origin is an error (MB_EDIVERGED), never a silent Inf. */
+#include "mb_force_central.h"
 #include "mb_forces.h"
 #include "mb_status.h"
 #include "mb_vec.h"

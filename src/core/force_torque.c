@@ -2,6 +2,7 @@
  * (T) or fixed in the body frame (T~, global torque R(q) T~).  Neither has a potential;
  * the power they feed in, P = T . w (w the on-step angular velocity), is reported as
  * external power so the energy balance E_kin + E_pot + W_diss - W_ext - E_0 closes. */
+#include "mb_force_torque.h"
 #include "mb_forces.h"
 #include "mb_status.h"
 #include "mb_vec.h"

@@ -3,6 +3,10 @@
  * Time levels: x, F, T, q at full steps t; v, w and the global angular momentum L at
  * mid-steps t +- h/2 (nodes->vel_mid marks nodes whose velocities are mid-step).
  *   translation   v(t+h/2) = v(t-h/2) + a(t) h,  x(t+h) = x(t) + v(t+h/2) h      (seed 002 eq. 28)
+ *   step changes  the kick spans the two half steps around t: v(t+h/2) = v(t-hp/2)
+ *                 + a(t) (hp + h)/2 with hp the previous step (identical to the above,
+ *                 bit for bit, for constant h; keeps second order when the runner
+ *                 shortens the last step or a DynDt-style control changes h)
  *   spherical     w(t+h/2) = w(t-h/2) + h T/I11, q(t+h) = Quaternion(w(t+h/2) h) (x) q(t)
  *   aspherical    Fincham's algorithm on the global L (leapfrog_source.c, 3 variants)
  *   first step    v(h/2) = v(0) + a(0) h/2 for on-step initial velocities (adj_vel0)
@@ -11,11 +15,12 @@
  * the synchronized on-step velocities v(t_n) = (v(t_n - h/2) + v(t_n + h/2))/2 obeys
  *   K(t_n+1) - K(t_n) = (F_n + F_n+1)/2 . (x_n+1 - x_n) + O(h^2) (telescoping),
  * so the work consistent to O(h^2) is the trapezoid sum of -(D_n + D_n+1)/2 . dx_n.
- * Step n reports its share -D_n . (dx_n-1 + dx_n)/2 = -D_n . v(t_n) h (only -D_0 . dx_0/2
- * on an adjusted first step); the last share -D_N . dx_N-1/2 is absorbed by computing the
- * diagnostic on-step velocity v(t_N) = v(t_N - h/2) + a h/2 with the undamped load
- * (Woo's own on-step estimate in eq. 34).  The balance E_kin + E_pot + W_diss - E_0 then
- * closes to O(h^2) without drift; for constant loads (damped free fall) in closed form.
+ * Step n reports its share -D_n . (dx_n-1 + dx_n)/2 (only -D_0 . dx_0/2 on an adjusted
+ * first step, whose previous step counts as 0); the last share -D_N . dx_N-1/2 is
+ * absorbed by computing the diagnostic on-step velocity v(t_N) = v(t_N - h/2) + a h/2
+ * with the undamped load (Woo's own on-step estimate in eq. 34).  The balance
+ * E_kin + E_pot + W_diss - E_0 then closes to O(h^2) without drift (shown for constant
+ * h); for constant loads (damped free fall) in closed form.
  * The same source (leapfrog_source.c) is instantiated in double and in MPFR.  A second
  * registered scheme, leapfrog-defect, is a negative control that reproduces two known
  * mistakes (local-frame initial angular momentum; spherical update on aspherical nodes). */
@@ -170,7 +175,7 @@ const mb_stepper_type mb_stepper_leapfrog_defect = {
 
 int mb_leapfrog_translate(const mb_nodes *s, double *x_out, double *v_out, double h)
 {
-    return lf_translate_fast(s, x_out, v_out, h) ? MB_EDIVERGED : MB_SUCCESS;
+    return lf_translate_fast(s, x_out, v_out, h, h) ? MB_EDIVERGED : MB_SUCCESS;
 }
 
 int mb_leapfrog_translate_general(const mb_nodes *s, double *x_out, double *v_out, double h,
@@ -178,7 +183,7 @@ int mb_leapfrog_translate_general(const mb_nodes *s, double *x_out, double *v_ou
 {
     struct lf_config cfg = { .adj_vel0 = adj_vel0, .damping = damping };
     double diss = 0.0;
-    int bad = lf_translate_general(&cfg, s, x_out, v_out, h, &diss);
+    int bad = lf_translate_general(&cfg, s, x_out, v_out, h, h, &diss);
     if (dissipated)
         *dissipated = diss;
     return bad ? MB_EDIVERGED : MB_SUCCESS;

@@ -59,12 +59,29 @@ static int FUNCTION(lf, alloc_defect)(void **out, const mb_options *opts,
 
 /* ---------------------------------------------------------------- translation ---- */
 
+/* One component of the fast path: v+ = v + (f im) hk, x+ = x + v+ h; returns 1 when a
+ * result is Inf or NaN (branch-free, so the double instance can vectorise). */
+static inline int FUNCTION(lf, kick_drift)(REAL *restrict xo, REAL *restrict vo,
+                                           const REAL *restrict x, const REAL *restrict v,
+                                           const REAL *restrict f, const REAL *restrict im,
+                                           double hk, double h, REAL *a, REAL *t)
+{
+    R_MUL(a, f, im);
+    R_MUL_D(a, a, hk);
+    R_ADD(vo, v, a);
+    R_MUL_D(t, vo, h);
+    R_ADD(xo, x, t);
+    return !R_ISFINITE(xo) | !R_ISFINITE(vo);
+}
+
 /* Fast path (every node mid-step, nothing blocked, no damping), seed 002 eq. (28):
- *   v(t+h/2) = v(t-h/2) + a(t) h,   x(t+h) = x(t) + v(t+h/2) h,   a = F / m.
+ *   v(t+h/2) = v(t-hp/2) + a(t) (hp + h)/2,   x(t+h) = x(t) + v(t+h/2) h,   a = F / m,
+ * hp the previous step (= h for constant steps, where (hp + h)/2 = h exactly).
  * Same operations in the same order as the general path.  Returns 1 on NaN/Inf. */
 static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict x_out,
-                                        REAL *restrict v_out, double h)
+                                        REAL *restrict v_out, double hp, double h)
 {
+    const double hk = 0.5 * (hp + h);
     const REAL *restrict x = s->x, *restrict v = s->v, *restrict f = s->f;
     const REAL *restrict im = s->inv_mass;
     const size_t n = s->n;
@@ -72,39 +89,39 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
     REAL a[1], t[1];
     R_INIT(a, s->prec);
     R_INIT(t, s->prec);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 3 * i; j < 3 * i + 3; j++) {
-            R_MUL(a, &f[j], &im[i]);
-            R_MUL_D(a, a, h);
-            R_ADD(&v_out[j], &v[j], a);
-            R_MUL_D(t, &v_out[j], h);
-            R_ADD(&x_out[j], &x[j], t);
-            bad |= !R_ISFINITE(&x_out[j]) | !R_ISFINITE(&v_out[j]);
-        }
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = 3 * i;
+        bad |= FUNCTION(lf, kick_drift)(&x_out[j], &v_out[j], &x[j], &v[j], &f[j], &im[i], hk, h, a, t);
+        bad |= FUNCTION(lf, kick_drift)(&x_out[j + 1], &v_out[j + 1], &x[j + 1], &v[j + 1],
+                                        &f[j + 1], &im[i], hk, h, a, t);
+        bad |= FUNCTION(lf, kick_drift)(&x_out[j + 2], &v_out[j + 2], &x[j + 2], &v[j + 2],
+                                        &f[j + 2], &im[i], hk, h, a, t);
+    }
     R_CLEAR(a);
     R_CLEAR(t);
     return bad;
 }
 
 /* General path: per node first-step adjustment (seed 000 note: v(h/2) = v(0) + a(0) h/2
- * when v is still on-step), blocked DOFs (zero acceleration) and Cundall damping
- * (seed 000 eq. 34): F_w -> F_w (1 - lambda sgn(F_w (v_w + a_w h/2))), where the
- * parenthesis estimates the on-step velocity (v itself when it is on-step already).
- * Work of the damping force D = -lambda s F (see "Damping work" in leapfrog.c): the
- * step adds -D v(t) h with v(t) = (v(t-h/2) + v(t+h/2))/2, or -D v(h/2) h/2 on an
- * adjusted first step, to *diss.  Returns 1 on NaN/Inf. */
+ * when v is still on-step: the previous step of such a node counts as hp = 0), blocked
+ * DOFs (zero acceleration) and Cundall damping (seed 000 eq. 34):
+ * F_w -> F_w (1 - lambda sgn(F_w (v_w + a_w hp/2))), the parenthesis estimating the
+ * on-step velocity.  Work of the damping force D = -lambda s F (see "Damping work" in
+ * leapfrog.c): the step adds -D (v(t-hp/2) hp + v(t+h/2) h)/2 -- the halves of the two
+ * displacements adjacent to t -- to *diss.  Returns 1 on NaN/Inf. */
 static int FUNCTION(lf, translate_general)(const struct lf_config *cfg, const TYPE(mb_nodes) *s,
                                            REAL *restrict x_out, REAL *restrict v_out,
-                                           double h, REAL *diss)
+                                           double hp_mid, double h, REAL *diss)
 {
-    const double h2 = 0.5 * h, lambda = cfg->damping;
+    const double lambda = cfg->damping;
     int bad = 0;
     REAL a[1], e[1], t[1];
     R_INIT(a, s->prec);
     R_INIT(e, s->prec);
     R_INIT(t, s->prec);
     for (size_t i = 0; i < s->n; i++) {
-        int first = cfg->adj_vel0 && !s->vel_mid[i];
+        const double hp = (cfg->adj_vel0 && !s->vel_mid[i]) ? 0.0 : hp_mid;
+        const double hk = 0.5 * (hp + h);
         for (int k = 0; k < 3; k++) {
             size_t j = 3 * i + k;
             int sg = 0;
@@ -113,29 +130,24 @@ static int FUNCTION(lf, translate_general)(const struct lf_config *cfg, const TY
             } else {
                 R_MUL(a, &s->f[j], &s->inv_mass[i]);
                 if (lambda > 0.0) {
-                    if (first) {
-                        R_SET(e, &s->v[j]);
-                    } else {
-                        R_MUL_D(e, a, h2);
-                        R_ADD(e, &s->v[j], e);
-                    }
+                    R_MUL_D(e, a, 0.5 * hp);
+                    R_ADD(e, &s->v[j], e);
                     sg = R_SGN(&s->f[j]) * R_SGN(e);
                     if (sg != 0)
                         R_MUL_D(a, a, 1.0 - lambda * sg);
                 }
             }
-            R_MUL_D(t, a, first ? h2 : h);
+            R_MUL_D(t, a, hk);
             R_ADD(&v_out[j], &s->v[j], t);
             R_MUL_D(t, &v_out[j], h);
             R_ADD(&x_out[j], &s->x[j], t);
             bad |= !R_ISFINITE(&x_out[j]) | !R_ISFINITE(&v_out[j]);
-            if (sg != 0) {              /* lf_work: lambda s F (v- + v+) h/2 */
-                if (first)
-                    R_SET(t, &v_out[j]);
-                else
-                    R_ADD(t, &s->v[j], &v_out[j]);
+            if (sg != 0) {              /* lambda s F (v- hp + v+ h)/2 */
+                R_MUL_D(t, &s->v[j], hp);
+                R_MUL_D(e, &v_out[j], h);
+                R_ADD(t, t, e);
                 R_MUL(t, t, &s->f[j]);
-                R_MUL_D(t, t, h2);
+                R_MUL_D(t, t, 0.5);
                 R_MUL_D(t, t, lambda * sg);
                 R_ADD(diss, diss, t);
             }
@@ -182,17 +194,17 @@ static void FUNCTION(lf, rot_clear)(struct FUNCTION(lf, rot) *r)
     }
 }
 
-/* diss += coef F (u- + u+) h/2, or coef F u+ h/2 on an adjusted first step: the work
- * -D . u(t) h of the damping load D = -coef F (coef = lambda s; u an angular velocity). */
+/* diss += coef F (u- hp + u+ h)/2: the work of the damping load D = -coef F over the
+ * halves of the two rotation increments adjacent to t (coef = lambda s; u an angular
+ * velocity; hp = 0 on an adjusted first step). */
 static void FUNCTION(lf, work)(struct FUNCTION(lf, rot) *r, REAL *diss, const REAL *F,
-                               const REAL *um, const REAL *up, int first, double h, double coef)
+                               const REAL *um, const REAL *up, double hp, double h, double coef)
 {
-    if (first)
-        R_SET(r->e, up);
-    else
-        R_ADD(r->e, um, up);
+    R_MUL_D(r->e, um, hp);
+    R_MUL_D(r->nrm, up, h);
+    R_ADD(r->e, r->e, r->nrm);
     R_MUL(r->e, r->e, F);
-    R_MUL_D(r->e, r->e, 0.5 * h);
+    R_MUL_D(r->e, r->e, 0.5);
     R_MUL_D(r->e, r->e, coef);
     R_ADD(diss, diss, r->e);
 }
@@ -228,13 +240,14 @@ static void FUNCTION(lf, body_omega)(struct FUNCTION(lf, rot) *r, REAL *out, con
 }
 
 /* Spherical node (seed 002 eq. for I11 = I22 = I33), global frame:
- *   a = T / I11,  w(t+h/2) = w(t-h/2) + a h   (first step: w(h/2) = w(0) + a h/2),
+ *   a = T / I11,  w(t+h/2) = w(t-hp/2) + a (hp + h)/2   (hp the previous step, = h for
+ *   constant steps; hp = 0 on an adjusted first step: w(h/2) = w(0) + a h/2),
  *   q(t+h) = Quaternion(w(t+h/2) h) (x) q(t), normalised.
  * Blocked rotations get a_w = 0; Cundall damping as for forces, on T_w and the estimate
- * w_w + a_w h/2.  Also used for aspherical nodes whose three rotations are blocked
+ * w_w + a_w hp/2.  Also used for aspherical nodes whose three rotations are blocked
  * (w then stays constant) and by the spherical-rotation defect. */
 static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNCTION(lf, rot) *r,
-                                        const TYPE(mb_nodes) *s, size_t i, int first, double h,
+                                        const TYPE(mb_nodes) *s, size_t i, double hp, double h,
                                         REAL *w_out, REAL *q_out, REAL *L_out, REAL *diss)
 {
     const double lambda = cfg->damping;
@@ -246,22 +259,18 @@ static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNC
         } else {
             R_DIV(r->a, &T[k], &I[0]);
             if (lambda > 0.0) {
-                if (first) {
-                    R_SET(r->e, &w[k]);
-                } else {
-                    R_MUL_D(r->e, r->a, 0.5 * h);
-                    R_ADD(r->e, &w[k], r->e);
-                }
+                R_MUL_D(r->e, r->a, 0.5 * hp);
+                R_ADD(r->e, &w[k], r->e);
                 sg = R_SGN(&T[k]) * R_SGN(r->e);
                 if (sg != 0)
                     R_MUL_D(r->a, r->a, 1.0 - lambda * sg);
             }
         }
-        R_MUL_D(r->a, r->a, first ? 0.5 * h : h);
+        R_MUL_D(r->a, r->a, 0.5 * (hp + h));
         R_ADD(&w_out[k], &w[k], r->a);
         R_MUL_D(&r->th[k], &w_out[k], h);
         if (sg != 0)
-            FUNCTION(lf, work)(r, diss, &T[k], &w[k], &w_out[k], first, h, lambda * sg);
+            FUNCTION(lf, work)(r, diss, &T[k], &w[k], &w_out[k], hp, h, lambda * sg);
     }
     FUNCTION(mbq, from_rotvec)(&r->q, r->qu, r->th);
     FUNCTION(mbq, mul)(&r->q, q_out, r->qu, &s->q[4 * i]);
@@ -281,12 +290,14 @@ static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNC
  *   4. q(t+h) = q(t) + h 1/2 q(t+h/2) (x) (0, w~(t+h/2)), normalised
  *   5. w(t+h/2) = A^T w~(t+h/2)
  * Variants: fincham-halfstep uses A = R(q(t+h/2))^T (q(t+h/2) normalised) in steps 2 and
- * 5; fincham-woo uses R(q(t+h)) in step 5.  First step with adj_vel0: L(0) comes from
- * the on-step w(0), so L(t) = L(0) and L(h/2) = L(0) + T h/2.  Blocked rotations zero
+ * 5; fincham-woo uses R(q(t+h)) in step 5.  With a previous step hp != h, steps 1 and 2
+ * read L(t) = L(t-hp/2) + T hp/2 and L(t+h/2) = L(t-hp/2) + T (hp + h)/2.  First step with
+ * adj_vel0: L(0) comes from the on-step w(0) and hp = 0, so L(t) = L(0) and
+ * L(h/2) = L(0) + T h/2.  Blocked rotations zero
  * the global torque component; damping uses the first-order form T_w (1 - lambda
  * sgn(T_w w_w)) with the stored w. */
 static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTION(lf, rot) *r,
-                                      const TYPE(mb_nodes) *s, size_t i, int first, int fresh,
+                                      const TYPE(mb_nodes) *s, size_t i, double hp, int fresh,
                                       double h, REAL *w_out, REAL *q_out, REAL *L_out,
                                       REAL *diss)
 {
@@ -312,15 +323,10 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
         }
     }
     for (int k = 0; k < 3; k++) {                   /* steps 1, 2 */
-        R_MUL_D(r->a, &r->T[k], 0.5 * h);
-        if (first) {
-            R_SET(&r->Lc[k], &r->Ln[k]);
-            R_ADD(&r->Ln[k], &r->Ln[k], r->a);
-        } else {
-            R_ADD(&r->Lc[k], &r->Ln[k], r->a);
-            R_MUL_D(r->a, &r->T[k], h);
-            R_ADD(&r->Ln[k], &r->Ln[k], r->a);
-        }
+        R_MUL_D(r->a, &r->T[k], 0.5 * hp);
+        R_ADD(&r->Lc[k], &r->Ln[k], r->a);
+        R_MUL_D(r->a, &r->T[k], 0.5 * (hp + h));
+        R_ADD(&r->Ln[k], &r->Ln[k], r->a);
     }
     FUNCTION(lf, body_omega)(r, r->wc, q, I, r->Lc);
     FUNCTION(mbq, mul_pure)(&r->q, r->qh, q, r->wc);          /* step 3 */
@@ -351,7 +357,7 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
     for (int k = 0; k < 3; k++) {
         R_SET(&L_out[k], &r->Ln[k]);
         if (sgs[k] != 0)
-            FUNCTION(lf, work)(r, diss, &s->torque[3 * i + k], &w[k], &w_out[k], first, h,
+            FUNCTION(lf, work)(r, diss, &s->torque[3 * i + k], &w[k], &w_out[k], hp, h,
                                lambda * sgs[k]);
     }
 }
@@ -359,20 +365,21 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
 /* Rotation of every node; returns 1 on NaN/Inf.  *qnorm receives the max norm
  * deviation of this step. */
 static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_nodes) *s,
-                                    REAL *w_out, REAL *q_out, REAL *L_out, double h, REAL *diss,
-                                    double *qnorm)
+                                    REAL *w_out, REAL *q_out, REAL *L_out, double hp_mid,
+                                    double h, REAL *diss, double *qnorm)
 {
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, s->prec);
     for (size_t i = 0; i < s->n; i++) {
-        int fresh = !s->vel_mid[i], first = cfg->adj_vel0 && fresh;
+        int fresh = !s->vel_mid[i];
+        double hp = (cfg->adj_vel0 && fresh) ? 0.0 : hp_mid;
         REAL *wo = &w_out[3 * i], *qo = &q_out[4 * i], *Lo = &L_out[3 * i];
         int all_blocked = (s->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
                           == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
         if (!s->aspherical[i] || all_blocked || cfg->defect == LF_DEFECT_SPHERICAL)
-            FUNCTION(lf, rot_spherical)(cfg, &r, s, i, first, h, wo, qo, Lo, diss);
+            FUNCTION(lf, rot_spherical)(cfg, &r, s, i, hp, h, wo, qo, Lo, diss);
         else
-            FUNCTION(lf, rot_fincham)(cfg, &r, s, i, first, fresh, h, wo, qo, Lo, diss);
+            FUNCTION(lf, rot_fincham)(cfg, &r, s, i, hp, fresh, h, wo, qo, Lo, diss);
     }
     int bad = !FUNCTION(scheme, finite)(w_out, 3 * s->n) || !FUNCTION(scheme, finite)(q_out, 4 * s->n)
               || !FUNCTION(scheme, finite)(L_out, 3 * s->n);
@@ -396,12 +403,15 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     REAL diss[1];
     R_INIT(diss, s->prec);
     R_SET_D(diss, 0.0);
+    /* previous step of mid-step nodes: the last step taken, or h when a mid-step state
+     * arrives without one (then v is read as v(t-h/2), as in Woo) */
+    const double hp = w->c.h_last > 0.0 ? w->c.h_last : h;
     int fast = cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
                && (!cfg->adj_vel0 || lf_all_set(s->vel_mid, s->n));
-    int bad = fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, h)
-                   : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, h, diss);
+    int bad = fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
+                   : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
-    bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, h, diss, &qnorm);
+    bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h, diss, &qnorm);
     double dissipated = R_GET_D(diss);
     R_CLEAR(diss);
     if (bad)

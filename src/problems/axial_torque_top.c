@@ -12,6 +12,7 @@
  * equation q' = 1/2 q (x) (0, w~(t)) with GSL rk8pd at absolute tolerance 1e-14 (error
  * of order 1e-13 over the default horizons; independent of every scheme under test).
  * The torque's external work is tau (w3 t + tau t^2 / (2 I3)) = I3 (w3~(t)^2 - w3^2) / 2. */
+#include "mb_force_torque.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"

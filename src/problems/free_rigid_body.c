@@ -7,13 +7,17 @@
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
 
+#include <string.h>
+
 static const mb_option_spec params[] = {
     { "I1", MB_OPT_DOUBLE, "1.3", 1e-100, 1e100, NULL, "smallest principal moment (kg m^2)" },
     { "I2", MB_OPT_DOUBLE, "2.385", 1e-100, 1e100, NULL, "intermediate principal moment, I1 < I2 < I3" },
     { "I3", MB_OPT_DOUBLE, "3.7", 1e-100, 1e100, NULL, "largest principal moment (kg m^2)" },
-    { "w1", MB_OPT_DOUBLE, "0.9", -1e6, 1e6, NULL, "initial body angular velocity about axis 1 (rad/s)" },
-    { "w2", MB_OPT_DOUBLE, "0.35", -1e6, 1e6, NULL, "initial body angular velocity about axis 2 (rad/s)" },
-    { "w3", MB_OPT_DOUBLE, "-0.6", -1e6, 1e6, NULL, "initial body angular velocity about axis 3 (rad/s)" },
+    { "w1", MB_OPT_DOUBLE, "0.9", -1e6, 1e6, NULL, "initial body angular velocity (or momentum, see given) about axis 1" },
+    { "w2", MB_OPT_DOUBLE, "0.35", -1e6, 1e6, NULL, "initial body angular velocity (or momentum) about axis 2" },
+    { "w3", MB_OPT_DOUBLE, "-0.6", -1e6, 1e6, NULL, "initial body angular velocity (or momentum) about axis 3" },
+    { "given", MB_OPT_CHOICE, "omega", 1, 0, "omega|momentum",
+      "w1..w3 are the body angular velocity (rad/s) or the body angular momentum (kg m^2/s)" },
     MB_RIGID_ORIENTATION_PARAMS,
     MB_OPTION_END
 };
@@ -26,6 +30,9 @@ static int setup(const mb_options *p, mb_system **out)
                           "use symmetric-top for equal moments", I[0], I[1], I[2]);
     double q[4] = { 1, 0, 0, 0 }, wb[3] = { mb_options_double(p, "w1"), mb_options_double(p, "w2"),
                            mb_options_double(p, "w3") };
+    if (!strcmp(mb_options_string(p, "given"), "momentum"))
+        for (int k = 0; k < 3; k++)
+            wb[k] /= I[k];                  /* w~ = I^-1 L~ */
     int st = mb_rigid_orientation(p, q);
     if (st != MB_SUCCESS)
         return st;

@@ -6,6 +6,7 @@
  *   x = a (cos E - e),            y = a sqrt(1 - e^2) sin E,
  *   vx = -a n sin E / (1 - e cos E),   vy = a n sqrt(1 - e^2) cos E / (1 - e cos E).
  * Energy -mu m / (2 a) and angular momentum m sqrt(mu a (1 - e^2)) are invariants. */
+#include "mb_force_central.h"
 #include "mb_problem.h"
 #include "mb_status.h"
 

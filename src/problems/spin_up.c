@@ -2,6 +2,7 @@
  * torque T from an initial spin w0 along T/|T|.  The axis n = T/|T| never changes, so
  *   w(t) = (w0 + |T| t / I) n,   q(t) = Quaternion((w0 t + |T| t^2 / (2 I)) n),
  *   L(t) = I w(t),  and the torque's external work is I (w(t)^2 - w0^2) / 2. */
+#include "mb_force_torque.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
