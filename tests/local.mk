@@ -4,3 +4,15 @@ tests_test_explicit_euler_SOURCES = tests/test_explicit_euler.c
 tests_test_explicit_euler_CFLAGS = $(MB_TESTCC)
 tests_test_explicit_euler_LDADD = $(MB_TESTLIBS)
 tests_test_explicit_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_closed_oscillator
+tests_test_closed_oscillator_SOURCES = tests/test_closed_oscillator.c
+tests_test_closed_oscillator_CFLAGS = $(MB_TESTCC)
+tests_test_closed_oscillator_LDADD = $(MB_TESTLIBS)
+tests_test_closed_oscillator_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_closed_motion
+tests_test_closed_motion_SOURCES = tests/test_closed_motion.c
+tests_test_closed_motion_CFLAGS = $(MB_TESTCC)
+tests_test_closed_motion_LDADD = $(MB_TESTLIBS)
+tests_test_closed_motion_LDFLAGS = $(MB_TESTLINK)
