@@ -16,3 +16,9 @@ tests_test_closed_motion_SOURCES = tests/test_closed_motion.c
 tests_test_closed_motion_CFLAGS = $(MB_TESTCC)
 tests_test_closed_motion_LDADD = $(MB_TESTLIBS)
 tests_test_closed_motion_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_closed_tops
+tests_test_closed_tops_SOURCES = tests/test_closed_tops.c
+tests_test_closed_tops_CFLAGS = $(MB_TESTCC)
+tests_test_closed_tops_LDADD = $(MB_TESTLIBS)
+tests_test_closed_tops_LDFLAGS = $(MB_TESTLINK)
