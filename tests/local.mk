@@ -22,3 +22,9 @@ tests_test_closed_tops_SOURCES = tests/test_closed_tops.c
 tests_test_closed_tops_CFLAGS = $(MB_TESTCC)
 tests_test_closed_tops_LDADD = $(MB_TESTLIBS)
 tests_test_closed_tops_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_ode_reference
+tests_test_ode_reference_SOURCES = tests/test_ode_reference.c tests/ref_test_forces.h
+tests_test_ode_reference_CFLAGS = $(MB_TESTCC)
+tests_test_ode_reference_LDADD = $(MB_TESTLIBS)
+tests_test_ode_reference_LDFLAGS = $(MB_TESTLINK)
