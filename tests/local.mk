@@ -28,3 +28,9 @@ tests_test_ode_reference_SOURCES = tests/test_ode_reference.c tests/ref_test_for
 tests_test_ode_reference_CFLAGS = $(MB_TESTCC)
 tests_test_ode_reference_LDADD = $(MB_TESTLIBS)
 tests_test_ode_reference_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_mpfr_reference
+tests_test_mpfr_reference_SOURCES = tests/test_mpfr_reference.c tests/ref_test_forces.h
+tests_test_mpfr_reference_CFLAGS = $(MB_TESTCC)
+tests_test_mpfr_reference_LDADD = $(MB_TESTLIBS)
+tests_test_mpfr_reference_LDFLAGS = $(MB_TESTLINK)
