@@ -34,3 +34,9 @@ tests_test_mpfr_reference_SOURCES = tests/test_mpfr_reference.c tests/ref_test_f
 tests_test_mpfr_reference_CFLAGS = $(MB_TESTCC)
 tests_test_mpfr_reference_LDADD = $(MB_TESTLIBS)
 tests_test_mpfr_reference_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_twin
+tests_test_twin_SOURCES = tests/test_twin.c tests/twin_test_kernels.h
+tests_test_twin_CFLAGS = $(MB_TESTCC)
+tests_test_twin_LDADD = $(MB_TESTLIBS)
+tests_test_twin_LDFLAGS = $(MB_TESTLINK)
