@@ -7,6 +7,7 @@
 enum { MB_EXIT_OK = 0, MB_EXIT_FAIL = 1, MB_EXIT_USAGE = 2 };
 
 int mb_cmd_list(int argc, char **argv);
+int mb_cmd_reference(int argc, char **argv);
 
 /* Print "motionbench: <message>" from the last library error and return exit 2. */
 int mb_cli_fail(const char *context);

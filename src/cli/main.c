@@ -11,6 +11,7 @@ static const struct command {
     const char *summary;
 } commands[] = {
     { "list", mb_cmd_list, "list integrators or problems" },
+    { "reference", mb_cmd_reference, "reference state of a problem at a time (analytic, ode, mpfr)" },
     { NULL, NULL, NULL }
 };
 
