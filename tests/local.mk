@@ -40,3 +40,7 @@ tests_test_twin_SOURCES = tests/test_twin.c tests/twin_test_kernels.h
 tests_test_twin_CFLAGS = $(MB_TESTCC)
 tests_test_twin_LDADD = $(MB_TESTLIBS)
 tests_test_twin_LDFLAGS = $(MB_TESTLINK)
+
+# the reference command end to end (shell)
+TESTS += tests/test_cmd_reference.sh
+EXTRA_DIST += tests/test_cmd_reference.sh
