@@ -14,6 +14,8 @@
  * same column (fixed order 2k per step, so its error is smaller by about 2^(2k)), and is
  * the returned solution.  The error estimate is the max abs difference of the two passes
  * over every state number (x, v, q, L): step halving, honest when pass 2 is the better one.
+ * The engine works with 32 + 2 max_columns guard bits (rounding in the extrapolation grows
+ * with the column), so its result is accurate to the requested precision.
  * Time enters the force field as a double (mb_forces_mpfr_eval), which is exact for
  * autonomous force fields. */
 #ifndef MB_MPFR_REFERENCE_H
