@@ -279,6 +279,14 @@ Test(mpfr_reference, reference_kinds_through_the_problem)
     cr_expect(fabs(a->x[0] - b->x[0]) < 1e-15 && fabs(a->v[0] - b->v[0]) < 2e-15, "%g %g",
               a->x[0] - b->x[0], a->v[0] - b->v[0]);
     cr_expect(fabs(c->x[0] - b->x[0]) <= ec);
+    /* several times in one integration: the same numbers as separate runs to the estimate */
+    double ts[2] = { 1.1, t }, es[2];
+    mb_nodes *pair[2] = { mb_nodes_alloc(1, 53), mb_nodes_alloc(1, 53) };
+    mb_reference_parse("mpfr:128", &req);
+    cr_assert_eq(mb_reference_states(pt, p, &req, 2, ts, pair, &used, es), MB_SUCCESS);
+    cr_expect(fabs(pair[1]->x[0] - b->x[0]) <= es[1] + 1e-16 && es[0] < 1e-25 && es[1] < 1e-25);
+    mb_nodes_free(pair[0]);
+    mb_nodes_free(pair[1]);
     mb_nodes_mpfr *m;
     cr_assert_eq(mb_reference_state_mpfr(pt, p, t, 320, &m, &eb), MB_SUCCESS);
     cr_expect(m->prec == 320 && eb < 1e-80);
