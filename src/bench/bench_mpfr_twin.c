@@ -95,8 +95,10 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
                 return -1;
             }
         } else if ((!strcmp(arg, "-i") || !strcmp(arg, "--integrator")) && more) {
-            if (a->n_schemes == MAX_SCHEMES)
+            if (a->n_schemes == MAX_SCHEMES) {
+                fprintf(stderr, "motionbench bench mpfr-twin: at most %d integrators\n", MAX_SCHEMES);
                 return -1;
+            }
             a->schemes[a->n_schemes++] = argv[++k];
         } else if (!strcmp(arg, "--bits") && more) {
             if (parse_bits(argv[++k], a) != 0)

@@ -270,8 +270,14 @@ static int pair_alloc(const mb_twin_request *req, mpfr_prec_t bits, struct pair 
     const mb_stepper_type *type = req->scheme;
     if (type->alloc_mpfr == NULL || type->step_mpfr == NULL)
         MB_ERROR(MB_EUNSUP, "integrator '%s' has no MPFR twin", type->name);
-    const mb_problem_type *pt;
-    int st = mb_problem_prepare(req->problem->name, req->params, &pt, &p->params);
+    /* validate against the given type itself (it need not be registered) */
+    const mb_problem_type *pt = req->problem;
+    char what[160];
+    snprintf(what, sizeof what, "problem '%s'", pt->name);
+    p->params = req->params ? mb_options_copy(req->params) : mb_options_new();
+    if (p->params == NULL)
+        MB_ERROR(MB_ENOMEM, "twin: out of memory");
+    int st = mb_options_validate(p->params, pt->params, what);
     if (st == MB_SUCCESS)
         st = pt->setup(p->params, &p->sys);
     if (st != MB_SUCCESS)
@@ -279,7 +285,6 @@ static int pair_alloc(const mb_twin_request *req, mpfr_prec_t bits, struct pair 
     p->sd.opts = req->scheme_opts ? mb_options_copy(req->scheme_opts) : mb_options_new();
     if (p->sd.opts == NULL)
         MB_ERROR(MB_ENOMEM, "twin: out of memory");
-    char what[160];
     snprintf(what, sizeof what, "integrator '%s'", type->name);
     st = mb_options_validate(p->sd.opts, type->options, what);
     if (st != MB_SUCCESS)
