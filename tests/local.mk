@@ -44,3 +44,9 @@ tests_test_twin_LDFLAGS = $(MB_TESTLINK)
 # the reference command end to end (shell)
 TESTS += tests/test_cmd_reference.sh
 EXTRA_DIST += tests/test_cmd_reference.sh
+
+check_PROGRAMS += tests/test_bench_mpfr_twin
+tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c
+tests_test_bench_mpfr_twin_CFLAGS = $(MB_TESTCC)
+tests_test_bench_mpfr_twin_LDADD = $(MB_TESTLIBS)
+tests_test_bench_mpfr_twin_LDFLAGS = $(MB_TESTLINK)
