@@ -22,11 +22,12 @@ static void print_options(const mb_option_spec *specs)
 static void list_integrators(int verbose)
 {
     for (const mb_stepper_type *const *t = mb_steppers(); *t; t++) {
-        printf("%-28s order %d%s%s%s%s\n", (*t)->name, (*t)->order,
+        printf("%-28s order %d%s%s%s%s%s\n", (*t)->name, (*t)->order,
                ((*t)->flags & MB_STEPPER_SYMPLECTIC) ? ", symplectic" : "",
                ((*t)->flags & MB_STEPPER_IMPLICIT) ? ", implicit" : "",
                ((*t)->flags & MB_STEPPER_HALFSTEP) ? ", half-step velocities" : "",
-               (*t)->alloc_mpfr ? ", MPFR twin" : "");
+               (*t)->alloc_mpfr ? ", MPFR twin" : "",
+               ((*t)->flags & MB_STEPPER_NEGATIVE) ? "  [negative control: deliberately wrong]" : "");
         if (verbose) {
             printf("    %s\n    source: %s\n", (*t)->summary, (*t)->reference);
             if ((*t)->options && (*t)->options->name) {

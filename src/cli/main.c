@@ -12,6 +12,8 @@ static const struct command {
 } commands[] = {
     { "list", mb_cmd_list, "list integrators or problems" },
     { "reference", mb_cmd_reference, "reference state of a problem at a time (analytic, ode, mpfr)" },
+    { "simulate", mb_cmd_simulate, "integrate one problem, write a time-series CSV" },
+    { "bench", mb_cmd_bench, "run a named performance benchmark" },
     { NULL, NULL, NULL }
 };
 

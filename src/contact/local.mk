@@ -1,1 +1,3 @@
 # contact module: sources of libmotionbench.
+libmotionbench_la_SOURCES += src/contact/clump.c
+motionbenchinclude_HEADERS += src/contact/mb_clump.h

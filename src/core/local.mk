@@ -1,13 +1,55 @@
 # core module: algebra, node store, forces, energy, options, status.
-libmotionbench_la_SOURCES += \
-	src/core/status.c src/core/mpfr_extra.c src/core/nodes.c src/core/jacobian.c \
-	src/core/forces.c src/core/force_field.c src/core/force_springs.c \
-	src/core/system.c src/core/energy.c src/core/options.c
-motionbenchinclude_HEADERS += \
-	src/core/mb_status.h src/core/mb_vec.h src/core/mb_nodes.h src/core/mb_nodes_struct.h \
-	src/core/mb_jacobian.h src/core/mb_jacobian_struct.h src/core/mb_forces.h \
-	src/core/mb_system.h src/core/mb_energy.h src/core/mb_options.h src/core/mb_mpfr_extra.h \
-	src/core/templates_on.h src/core/templates_off.h
-# template bodies: included, never compiled on their own
-noinst_HEADERS += src/core/nodes_source.c src/core/jacobian_source.c \
-	src/core/force_field_source.c src/core/force_springs_source.c
+libmotionbench_la_SOURCES += src/core/status.c
+libmotionbench_la_SOURCES += src/core/mpfr_extra.c
+libmotionbench_la_SOURCES += src/core/nodes.c
+libmotionbench_la_SOURCES += src/core/jacobian.c
+libmotionbench_la_SOURCES += src/core/forces.c
+libmotionbench_la_SOURCES += src/core/force_field.c
+libmotionbench_la_SOURCES += src/core/force_springs.c
+libmotionbench_la_SOURCES += src/core/system.c
+libmotionbench_la_SOURCES += src/core/energy.c
+libmotionbench_la_SOURCES += src/core/options.c
+libmotionbench_la_SOURCES += src/core/linsys_assemble.c
+libmotionbench_la_SOURCES += src/core/linsolve_gauss.c
+libmotionbench_la_SOURCES += src/core/linsolve_lu.c
+libmotionbench_la_SOURCES += src/core/linsolve_csr.c
+libmotionbench_la_SOURCES += src/core/linsolve_gmres.c
+libmotionbench_la_SOURCES += src/core/linsolve_krylov.c
+libmotionbench_la_SOURCES += src/core/linsolve_bicgstab.c
+libmotionbench_la_SOURCES += src/core/linsolve_pcg.c
+libmotionbench_la_SOURCES += src/core/force_torque.c
+libmotionbench_la_SOURCES += src/core/force_central.c
+libmotionbench_la_SOURCES += src/core/contact_pairs.c
+libmotionbench_la_SOURCES += src/core/force_contact_linear.c
+libmotionbench_la_SOURCES += src/core/force_contact_hertz.c
+libmotionbench_la_SOURCES += src/core/timestep.c
+motionbenchinclude_HEADERS += src/core/mb_status.h
+motionbenchinclude_HEADERS += src/core/mb_vec.h
+motionbenchinclude_HEADERS += src/core/mb_nodes.h
+motionbenchinclude_HEADERS += src/core/mb_nodes_struct.h
+motionbenchinclude_HEADERS += src/core/mb_jacobian.h
+motionbenchinclude_HEADERS += src/core/mb_jacobian_struct.h
+motionbenchinclude_HEADERS += src/core/mb_forces.h
+motionbenchinclude_HEADERS += src/core/mb_system.h
+motionbenchinclude_HEADERS += src/core/mb_energy.h
+motionbenchinclude_HEADERS += src/core/mb_options.h
+motionbenchinclude_HEADERS += src/core/mb_mpfr_extra.h
+motionbenchinclude_HEADERS += src/core/templates_on.h
+motionbenchinclude_HEADERS += src/core/templates_off.h
+motionbenchinclude_HEADERS += src/core/mb_linsolve.h
+motionbenchinclude_HEADERS += src/core/mb_linsolve_template.h
+motionbenchinclude_HEADERS += src/core/mb_contact.h
+motionbenchinclude_HEADERS += src/core/mb_timestep.h
+noinst_HEADERS += src/core/nodes_source.c
+noinst_HEADERS += src/core/jacobian_source.c
+noinst_HEADERS += src/core/force_field_source.c
+noinst_HEADERS += src/core/force_springs_source.c
+noinst_HEADERS += src/core/linsys_assemble_source.c
+noinst_HEADERS += src/core/linsolve_gauss_source.c
+noinst_HEADERS += src/core/quat_source.c
+noinst_HEADERS += src/core/force_torque_source.c
+noinst_HEADERS += src/core/force_central_source.c
+noinst_HEADERS += src/core/contact_set.h
+noinst_HEADERS += src/core/contact_geometry_source.c
+noinst_HEADERS += src/core/force_contact_linear_source.c
+noinst_HEADERS += src/core/force_contact_hertz_source.c

@@ -84,4 +84,18 @@ void *mb_springs_new(void);
 int mb_springs_add(void *springs, const mb_spring *sp);
 size_t mb_springs_count(const void *springs);
 
+/* Constant torque T on every node, fixed in the global frame; external power T . w. */
+extern const mb_force_type *const mb_force_torque;
+void *mb_torque_new(const double T[3]);
+
+/* Constant torque fixed in each node's body frame: global torque R(q) T~;
+ * external power (R(q) T~) . w. */
+extern const mb_force_type *const mb_force_body_torque;
+void *mb_body_torque_new(const double Tbody[3]);
+
+/* Central attraction to the origin f_i = -mu m_i x_i / |x_i|^3 (mu > 0), potential
+ * -mu m_i / |x_i|. */
+extern const mb_force_type *const mb_force_central;
+void *mb_central_new(double mu);
+
 #endif

@@ -1,7 +1,19 @@
 # integrators module: one file per scheme, the registry, dispatch.
-libmotionbench_la_SOURCES += \
-	src/integrators/stepper.c src/integrators/registry.c \
-	src/integrators/explicit_euler.c
+libmotionbench_la_SOURCES += src/integrators/stepper.c
+libmotionbench_la_SOURCES += src/integrators/registry.c
+libmotionbench_la_SOURCES += src/integrators/explicit_euler.c
+libmotionbench_la_SOURCES += src/integrators/symplectic_euler.c
+libmotionbench_la_SOURCES += src/integrators/implicit_solver.c
+libmotionbench_la_SOURCES += src/integrators/implicit_euler.c
+libmotionbench_la_SOURCES += src/integrators/implicit_euler_newton.c
+libmotionbench_la_SOURCES += src/integrators/leapfrog.c
 motionbenchinclude_HEADERS += src/integrators/mb_stepper.h
-noinst_HEADERS += src/integrators/steppers.def src/integrators/mb_scheme_util.h \
-	src/integrators/explicit_euler_source.c
+motionbenchinclude_HEADERS += src/integrators/mb_implicit.h
+motionbenchinclude_HEADERS += src/integrators/mb_leapfrog.h
+noinst_HEADERS += src/integrators/steppers.def
+noinst_HEADERS += src/integrators/mb_scheme_util.h
+noinst_HEADERS += src/integrators/explicit_euler_source.c
+noinst_HEADERS += src/integrators/symplectic_euler_source.c
+noinst_HEADERS += src/integrators/implicit_euler_source.c
+noinst_HEADERS += src/integrators/implicit_euler_newton_source.c
+noinst_HEADERS += src/integrators/leapfrog_source.c

@@ -31,6 +31,7 @@ typedef struct mb_stepper_stats {
     unsigned long newton_iterations;   /* summed over steps */
     unsigned long linear_iterations;   /* summed over steps (iterative solvers) */
     unsigned long max_newton_iterations;
+    double quat_norm_error_max;        /* max | |q| - 1 | before normalisation (rotation schemes) */
 } mb_stepper_stats;
 
 typedef struct mb_stepper_type {

@@ -1,14 +1,24 @@
 # reference module: closed forms, GSL ODE and MPFR references, same-scheme twins.
-libmotionbench_la_SOURCES += src/reference/reference.c \
-	src/reference/closed_oscillator.c src/reference/closed_ballistic.c \
-	src/reference/closed_spinup.c src/reference/closed_symtop.c \
-	src/reference/closed_asymtop.c src/reference/closed_kepler.c \
-	src/reference/closed_affine.c src/reference/closed_contact.c \
-	src/reference/closed_pendulum.c \
-	src/reference/ref_rhs.c src/reference/ode_reference.c src/reference/mpfr_reference.c \
-	src/reference/twin.c
-motionbenchinclude_HEADERS += src/reference/mb_reference.h src/reference/mb_closed.h \
-	src/reference/mb_ode_reference.h src/reference/mb_mpfr_reference.h \
-	src/reference/mb_ref_rhs.h src/reference/mb_twin.h
-# template bodies: included, never compiled on their own
+libmotionbench_la_SOURCES += src/reference/reference.c
+libmotionbench_la_SOURCES += src/reference/closed_oscillator.c
+libmotionbench_la_SOURCES += src/reference/closed_ballistic.c
+libmotionbench_la_SOURCES += src/reference/closed_spinup.c
+libmotionbench_la_SOURCES += src/reference/closed_symtop.c
+libmotionbench_la_SOURCES += src/reference/closed_asymtop.c
+libmotionbench_la_SOURCES += src/reference/closed_kepler.c
+libmotionbench_la_SOURCES += src/reference/closed_affine.c
+libmotionbench_la_SOURCES += src/reference/closed_contact.c
+libmotionbench_la_SOURCES += src/reference/closed_pendulum.c
+libmotionbench_la_SOURCES += src/reference/ref_rhs.c
+libmotionbench_la_SOURCES += src/reference/ode_reference.c
+libmotionbench_la_SOURCES += src/reference/mpfr_reference.c
+libmotionbench_la_SOURCES += src/reference/twin.c
+libmotionbench_la_SOURCES += src/reference/closed_collision.c
+motionbenchinclude_HEADERS += src/reference/mb_reference.h
+motionbenchinclude_HEADERS += src/reference/mb_closed.h
+motionbenchinclude_HEADERS += src/reference/mb_ode_reference.h
+motionbenchinclude_HEADERS += src/reference/mb_mpfr_reference.h
+motionbenchinclude_HEADERS += src/reference/mb_ref_rhs.h
+motionbenchinclude_HEADERS += src/reference/mb_twin.h
+motionbenchinclude_HEADERS += src/reference/mb_closed_contact.h
 noinst_HEADERS += src/reference/ref_rhs_source.c

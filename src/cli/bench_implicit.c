@@ -1,0 +1,167 @@
+/* bench_implicit.c -- the linear-cost benchmarks of the implicit Euler schemes
+ * (DESIGN 4.1: "the per-step cost must grow linearly with the number of particles on
+ * chains and 2-D spring grids").
+ *
+ * For each size N (10^3 to 10^6 particles, 2 sizes per decade) the problem is built, one
+ * step is taken untimed (it builds the sparse pattern), then `steps` steps are timed with
+ * a monotonic clock.  The growth exponent p of cost ~ N^p is the least-squares slope of
+ * log(cost) against log(N) (gsl_fit_linear); the check fails (exit 1) when p > 1.15. */
+#include "cli.h"
+#include "mb_problem.h"
+#include "mb_stepper.h"
+
+#include <errno.h>
+#include <gsl/gsl_fit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BENCH_MAX_SIZES 16
+#define BENCH_EXPONENT_LIMIT 1.15
+
+struct bench_opts {
+    const char *integrator;
+    double dt, max_n;
+    long steps;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void bench_usage(const char *name, FILE *out)
+{
+    fprintf(out,
+        "usage: motionbench bench %s [-i SPEC] [--dt DT] [--steps S] [--max-n N]\n"
+        "  Times S implicit steps (after one untimed step) for sizes 10^3 .. N particles and\n"
+        "  fits the growth exponent of the per-step cost; fails (exit 1) above %.2f.\n"
+        "  -i SPEC    integrator (default implicit-euler)\n"
+        "  --dt DT    time step (default 1/120 s)\n"
+        "  --steps S  timed steps per size (default 2)\n"
+        "  --max-n N  largest size (default 1e6)\n", name, BENCH_EXPONENT_LIMIT);
+}
+
+/* -1: go on; otherwise an exit status */
+static int bench_args(int argc, char **argv, struct bench_opts *o)
+{
+    for (int k = 1; k < argc; k++) {
+        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+            bench_usage(argv[0], stdout);
+            return MB_EXIT_OK;
+        }
+        if (k + 1 >= argc) {
+            fprintf(stderr, "motionbench bench: %s needs a value (or is unknown)\n", argv[k]);
+            return MB_EXIT_USAGE;
+        }
+        const char *v = argv[++k];
+        char *end;
+        errno = 0;
+        if (!strcmp(argv[k - 1], "-i")) {
+            o->integrator = v;
+            continue;
+        }
+        double d = strtod(v, &end);
+        if (end == v || *end || errno || !isfinite(d)) {
+            fprintf(stderr, "motionbench bench: %s '%s' is not a number\n", argv[k - 1], v);
+            return MB_EXIT_USAGE;
+        }
+        if (!strcmp(argv[k - 1], "--dt") && d > 0)
+            o->dt = d;
+        else if (!strcmp(argv[k - 1], "--steps") && d >= 1 && d <= 1000 && d == floor(d))
+            o->steps = (long)d;
+        else if (!strcmp(argv[k - 1], "--max-n") && d >= 2000 && d <= 1e8)
+            o->max_n = d;
+        else {
+            fprintf(stderr, "motionbench bench: bad option or value '%s %s' (see --help)\n",
+                    argv[k - 1], v);
+            return MB_EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
+/* Build the problem for size n; chain: n particles, cloth: side x side with side^2 ~ n. */
+static int bench_system(const char *problem, double n, mb_system **sys, size_t *actual)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p = NULL;
+    char buf[64];
+    if (!strcmp(problem, "spring-chain")) {
+        snprintf(buf, sizeof buf, "%.0f", n);
+        mb_options_set(in, "n", buf);
+    } else {
+        snprintf(buf, sizeof buf, "%.0f", floor(sqrt(n) + 0.5));
+        mb_options_set(in, "nx", buf);
+        mb_options_set(in, "ny", buf);
+    }
+    int st = mb_problem_prepare(problem, in, &pt, &p);
+    if (st == MB_SUCCESS)
+        st = pt->setup(p, sys);
+    mb_options_free(in);
+    mb_options_free(p);
+    if (st == MB_SUCCESS)
+        *actual = (*sys)->nodes->n;
+    return st;
+}
+
+/* Seconds per step at size n (after one untimed step); Krylov iterations per timed step. */
+static int bench_one(const char *problem, const struct bench_opts *o, double n, size_t *actual,
+                     double *cost, double *cycles)
+{
+    mb_system *sys = NULL;
+    int st = bench_system(problem, n, &sys, actual);
+    mb_stepper *stp = st == MB_SUCCESS ? mb_stepper_alloc(o->integrator, sys) : NULL;
+    if (stp == NULL) {
+        mb_system_free(sys);
+        return MB_EFAILED;
+    }
+    st = mb_stepper_step(stp, sys, o->dt);
+    mb_stepper_stats s0, s1;
+    mb_stepper_get_stats(stp, &s0);
+    double t0 = now_seconds();
+    for (long k = 0; k < o->steps && st == MB_SUCCESS; k++)
+        st = mb_stepper_step(stp, sys, o->dt);
+    *cost = (now_seconds() - t0) / (double)o->steps;
+    mb_stepper_get_stats(stp, &s1);
+    *cycles = (double)(s1.linear_iterations - s0.linear_iterations) / (double)o->steps;
+    mb_stepper_free(stp);
+    mb_system_free(sys);
+    return st;
+}
+
+static int bench_run(const char *problem, int argc, char **argv)
+{
+    struct bench_opts o = { "implicit-euler", 1.0 / 120.0, 1e6, 2 };
+    int rc = bench_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    double logn[BENCH_MAX_SIZES], logc[BENCH_MAX_SIZES];
+    size_t m = 0;
+    printf("# %s, integrator %s, dt %g, %ld timed steps per size\n", problem, o.integrator, o.dt,
+           o.steps);
+    printf("%10s %14s %14s %12s\n", "particles", "s_per_step", "us_per_node", "krylov_iter");
+    for (double n = 1000; n <= o.max_n * 1.0001 && m < BENCH_MAX_SIZES; n *= sqrt(10.0)) {
+        size_t actual;
+        double cost, cycles;
+        if (bench_one(problem, &o, n, &actual, &cost, &cycles) != MB_SUCCESS)
+            return mb_cli_fail("bench");
+        printf("%10zu %14.6g %14.6g %12.3g\n", actual, cost, 1e6 * cost / (double)actual, cycles);
+        fflush(stdout);
+        logn[m] = log((double)actual);
+        logc[m] = log(cost);
+        m++;
+    }
+    double c0, c1, cov00, cov01, cov11, sumsq;
+    gsl_fit_linear(logn, 1, logc, 1, m, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    printf("growth exponent %.3f (+- %.3f), limit %.2f: %s\n", c1, sqrt(cov11),
+           BENCH_EXPONENT_LIMIT, c1 <= BENCH_EXPONENT_LIMIT ? "ok" : "FAILED");
+    return c1 <= BENCH_EXPONENT_LIMIT ? MB_EXIT_OK : MB_EXIT_FAIL;
+}
+
+int mb_bench_implicit_chain(int argc, char **argv) { return bench_run("spring-chain", argc, argv); }
+int mb_bench_implicit_cloth(int argc, char **argv) { return bench_run("cloth", argc, argv); }

@@ -1,0 +1,344 @@
+/* cmd_simulate.c -- `motionbench simulate`: run one problem with one integrator and write
+ * a time-series CSV of energies and every node's on-step state.
+ *
+ * Columns: t, energy_kinetic (translation + rotation), energy_potential, energy_dissipated,
+ * energy_total (= kinetic + potential), then n<i>_x, _y, _z, _vx, _vy, _vz per node; every
+ * value printed with %.17g so it round-trips.  Velocities are on-step
+ * (mb_stepper_on_step).  The dissipated work is accumulated by the trapezoid rule on the
+ * dissipated power P = mb_forces_dissipation of the on-step states before and after each
+ * step:  W += h (P_n + P_{n+1}) / 2  (second-order accurate; exact for constant power).
+ * With --precision mpfr:BITS the MPFR twin of the scheme integrates a twin of the system;
+ * its state is rounded to double for output.  At mpfr:53 MPFR is restricted to double's
+ * exponent range, so a scheme whose two instances perform the same operations prints the
+ * same bytes as the double run.  The file is written under a temporary name and renamed. */
+#include "cli.h"
+#include "mb_energy.h"
+#include "mb_mpfr_extra.h"
+#include "mb_problem.h"
+#include "mb_stepper.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct sim_args {
+    const char *problem, *integrator, *output;
+    double dt, t_end;
+    long every;
+    long mpfr_bits;             /* 0: double */
+    int stats;
+    mb_options *params;
+};
+
+static void sim_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: motionbench simulate -p PROBLEM -i SPEC --dt DT --t-end T [--set key=value]...\n"
+        "                            [--every N] [-o FILE] [--precision double|mpfr:BITS] [--stats]\n"
+        "  Integrates PROBLEM (motionbench list problems) with the integrator SPEC\n"
+        "  (\"name[k=v,...]\", motionbench list integrators) from t = 0 to T in steps DT (the\n"
+        "  last step is shortened when T is not a multiple of DT) and writes a CSV:\n"
+        "    t,energy_kinetic,energy_potential,energy_dissipated,energy_total,n0_x,n0_y,n0_z,\n"
+        "    n0_vx,n0_vy,n0_vz,...   (17 significant digits, on-step velocities)\n"
+        "  energy_total = kinetic + potential; energy_dissipated = trapezoid-rule integral of\n"
+        "  the dissipated power.\n"
+        "  --set key=value   problem parameter (repeatable; see list problems --verbose)\n"
+        "  --every N         write every N-th step (default 1; the last step is always written)\n"
+        "  -o FILE           output file (default: standard output)\n"
+        "  --precision P     double (default) or mpfr:BITS to run the scheme's MPFR twin\n"
+        "  --stats           print step/iteration counters to standard error\n"
+        "Exit status: 0 success, 2 bad usage or input, or a failed step.\n");
+}
+
+static int parse_real(const char *opt, const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(d)) {
+        fprintf(stderr, "motionbench simulate: %s '%s' is not a finite number\n", opt, text);
+        return MB_EXIT_USAGE;
+    }
+    *out = d;
+    return MB_EXIT_OK;
+}
+
+static int parse_long(const char *opt, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+        fprintf(stderr, "motionbench simulate: %s '%s' must be a whole number in [%ld, %ld]\n",
+                opt, text, lo, hi);
+        return MB_EXIT_USAGE;
+    }
+    *out = v;
+    return MB_EXIT_OK;
+}
+
+static int parse_precision(const char *text, long *bits)
+{
+    if (!strcmp(text, "double")) {
+        *bits = 0;
+        return MB_EXIT_OK;
+    }
+    if (strncmp(text, "mpfr:", 5) == 0)
+        return parse_long("--precision mpfr:", text + 5, MPFR_PREC_MIN, 100000, bits);
+    fprintf(stderr, "motionbench simulate: --precision '%s' must be double or mpfr:BITS\n", text);
+    return MB_EXIT_USAGE;
+}
+
+/* Returns -1 to continue, else an exit status (help printed, or a usage error). */
+static int parse_args(int argc, char **argv, struct sim_args *a)
+{
+    int have_dt = 0, have_t = 0, rc = MB_EXIT_OK;
+    for (int k = 1; k < argc && rc == MB_EXIT_OK; k++) {
+        const char *o = argv[k];
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            sim_usage(stdout);
+            return MB_EXIT_OK;
+        }
+        if (!strcmp(o, "--stats")) {
+            a->stats = 1;
+            continue;
+        }
+        if (k + 1 >= argc) {
+            fprintf(stderr, "motionbench simulate: %s needs a value (or is unknown)\n", o);
+            return MB_EXIT_USAGE;
+        }
+        const char *v = argv[++k];
+        if (!strcmp(o, "-p") || !strcmp(o, "--problem"))
+            a->problem = v;
+        else if (!strcmp(o, "-i") || !strcmp(o, "--integrator"))
+            a->integrator = v;
+        else if (!strcmp(o, "-o") || !strcmp(o, "--output"))
+            a->output = v;
+        else if (!strcmp(o, "--dt"))
+            rc = parse_real("--dt", v, &a->dt), have_dt = 1;
+        else if (!strcmp(o, "--t-end"))
+            rc = parse_real("--t-end", v, &a->t_end), have_t = 1;
+        else if (!strcmp(o, "--every"))
+            rc = parse_long("--every", v, 1, 1000000000L, &a->every);
+        else if (!strcmp(o, "--precision"))
+            rc = parse_precision(v, &a->mpfr_bits);
+        else if (!strcmp(o, "--set")) {
+            if (mb_options_set_pair(a->params, v) != MB_SUCCESS)
+                return mb_cli_fail("simulate: --set");
+        } else {
+            fprintf(stderr, "motionbench simulate: unknown option '%s' (see --help)\n", o);
+            return MB_EXIT_USAGE;
+        }
+    }
+    if (rc != MB_EXIT_OK)
+        return rc;
+    if (!a->problem || !a->integrator || !have_dt || !have_t) {
+        fprintf(stderr, "motionbench simulate: -p, -i, --dt and --t-end are required\n");
+        sim_usage(stderr);
+        return MB_EXIT_USAGE;
+    }
+    if (!(a->dt > 0.0)) {
+        fprintf(stderr, "motionbench simulate: --dt %g must be > 0\n", a->dt);
+        return MB_EXIT_USAGE;
+    }
+    if (!(a->t_end >= 0.0)) {
+        fprintf(stderr, "motionbench simulate: --t-end %g must be >= 0\n", a->t_end);
+        return MB_EXIT_USAGE;
+    }
+    if (a->t_end / a->dt > 1e9) {
+        fprintf(stderr, "motionbench simulate: --t-end / --dt = %g steps is more than 1e9\n",
+                a->t_end / a->dt);
+        return MB_EXIT_USAGE;
+    }
+    return -1;
+}
+
+static void write_header(FILE *f, size_t n)
+{
+    fprintf(f, "t,energy_kinetic,energy_potential,energy_dissipated,energy_total");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, ",n%zu_x,n%zu_y,n%zu_z,n%zu_vx,n%zu_vy,n%zu_vz", i, i, i, i, i, i);
+    fputc('\n', f);
+}
+
+static void write_row(FILE *f, const mb_system *sys, double t, double dissipated,
+                      const mb_nodes *on)
+{
+    double ek = mb_energy_kinetic_trans(on) + mb_energy_kinetic_rot(on);
+    double ep = mb_forces_potential(sys->forces, on);
+    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g", t, ek, ep, dissipated, ek + ep);
+    for (size_t i = 0; i < on->n; i++)
+        for (int a = 0; a < 6; a++)
+            fprintf(f, ",%.17g", a < 3 ? on->x[3 * i + a] : on->v[3 * i + a - 3]);
+    fputc('\n', f);
+}
+
+/* Number of steps and whether the last one is shortened to land on t_end. */
+static long step_count(double dt, double t_end, int *shortened)
+{
+    double r = t_end / dt;
+    long n = (long)llround(r);
+    *shortened = 0;
+    if (fabs(r - (double)n) > 1e-9 * (r > 1.0 ? r : 1.0)) {
+        n = (long)ceil(r);
+        *shortened = 1;
+    }
+    return n;
+}
+
+/* The time loop, for both bases: advance(), then on_step() fills `on` (double). */
+struct sim_run {
+    mb_system *sys;
+    mb_system_mpfr *tw;
+    mb_stepper *st;
+    mb_nodes *on;
+    mb_nodes_mpfr *on_twin;
+};
+
+static int run_step(struct sim_run *r, double h)
+{
+    if (r->tw)
+        return mb_stepper_step_twin(r->st, r->tw, h);
+    return mb_stepper_step(r->st, r->sys, h);
+}
+
+static int run_on_step(struct sim_run *r)
+{
+    if (r->tw) {
+        int s = mb_stepper_on_step_twin(r->st, r->tw, r->on_twin);
+        return s == MB_SUCCESS ? mb_nodes_mpfr_get_double(r->on, r->on_twin) : s;
+    }
+    return mb_stepper_on_step(r->st, r->sys, r->on);
+}
+
+static double run_time(const struct sim_run *r) { return r->tw ? r->tw->t : r->sys->t; }
+
+static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
+{
+    int shortened;
+    long n = step_count(a->dt, a->t_end, &shortened);
+    if (run_on_step(r) != MB_SUCCESS)
+        return mb_cli_fail("simulate");
+    write_header(out, r->on->n);
+    write_row(out, r->sys, run_time(r), r->sys->work.dissipated, r->on);
+    double p_prev = mb_forces_dissipation(r->sys->forces, r->on);
+    for (long k = 1; k <= n; k++) {
+        double h = (k == n && shortened) ? a->t_end - run_time(r) : a->dt;
+        int s = run_step(r, h);
+        if (s == MB_SUCCESS)
+            s = run_on_step(r);
+        if (s != MB_SUCCESS) {
+            fprintf(stderr, "motionbench simulate: step %ld (t = %.17g, h = %g) failed: %s\n", k,
+                    run_time(r), h, mb_last_error());
+            return MB_EXIT_USAGE;
+        }
+        double p = mb_forces_dissipation(r->sys->forces, r->on);
+        r->sys->work.dissipated += 0.5 * h * (p_prev + p);   /* trapezoid rule */
+        p_prev = p;
+        if (k % a->every == 0 || k == n)
+            write_row(out, r->sys, run_time(r), r->sys->work.dissipated, r->on);
+    }
+    return MB_EXIT_OK;
+}
+
+static int open_output(const char *path, char *tmp, size_t size, FILE **out)
+{
+    if (path == NULL) {
+        *out = stdout;
+        return MB_EXIT_OK;
+    }
+    snprintf(tmp, size, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0 || (*out = fdopen(fd, "w")) == NULL) {
+        fprintf(stderr, "motionbench simulate: cannot create '%s': %s\n", tmp, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return MB_EXIT_USAGE;
+    }
+    return MB_EXIT_OK;
+}
+
+static int close_output(const char *path, const char *tmp, FILE *out, int rc)
+{
+    if (path == NULL) {
+        fflush(stdout);
+        return rc;
+    }
+    int bad = ferror(out);
+    if (fclose(out) != 0)
+        bad = 1;
+    if (rc == MB_EXIT_OK && !bad && rename(tmp, path) == 0)
+        return MB_EXIT_OK;
+    if (rc == MB_EXIT_OK)
+        fprintf(stderr, "motionbench simulate: cannot write '%s': %s\n", path, strerror(errno));
+    remove(tmp);
+    return rc == MB_EXIT_OK ? MB_EXIT_USAGE : rc;
+}
+
+static int prepare_run(struct sim_run *r, const struct sim_args *a)
+{
+    const mb_problem_type *pt;
+    mb_options *p;
+    if (mb_problem_prepare(a->problem, a->params, &pt, &p) != MB_SUCCESS)
+        return mb_cli_fail("simulate");
+    int s = pt->setup(p, &r->sys);
+    mb_options_free(p);
+    if (s != MB_SUCCESS)
+        return mb_cli_fail("simulate: problem setup");
+    r->on = mb_nodes_alloc(r->sys->nodes->n, 53);
+    if (a->mpfr_bits) {
+        r->tw = mb_system_mpfr_alloc_twin(r->sys, (mpfr_prec_t)a->mpfr_bits);
+        r->on_twin = r->tw ? mb_nodes_mpfr_alloc(r->sys->nodes->n, (mpfr_prec_t)a->mpfr_bits) : NULL;
+        r->st = r->on_twin ? mb_stepper_alloc_twin(a->integrator, r->tw) : NULL;
+    } else {
+        r->st = mb_stepper_alloc(a->integrator, r->sys);
+    }
+    if (r->st == NULL || r->on == NULL)
+        return mb_cli_fail("simulate");
+    return MB_EXIT_OK;
+}
+
+static void print_stats(const struct sim_run *r)
+{
+    mb_stepper_stats s;
+    mb_stepper_get_stats(r->st, &s);
+    fprintf(stderr, "steps %lu, newton_iterations %lu (max %lu per step), linear_iterations %lu\n",
+            s.steps, s.newton_iterations, s.max_newton_iterations, s.linear_iterations);
+}
+
+int mb_cmd_simulate(int argc, char **argv)
+{
+    struct sim_args a = { .every = 1 };
+    struct sim_run r = { 0 };
+    a.params = mb_options_new();
+    int rc = a.params ? parse_args(argc, argv, &a) : MB_EXIT_USAGE;
+    mb_mpfr_range saved = { 0, 0 };
+    int restricted = 0;
+    if (rc < 0 && a.mpfr_bits == 53) {
+        saved = mb_mpfr_use_double_range();
+        restricted = 1;
+    }
+    if (rc < 0)
+        rc = prepare_run(&r, &a);
+    if (rc == MB_EXIT_OK && r.st) {
+        char tmp[4096];
+        FILE *out = NULL;
+        rc = open_output(a.output, tmp, sizeof tmp, &out);
+        if (rc == MB_EXIT_OK)
+            rc = close_output(a.output, tmp, out, simulate(&r, &a, out));
+        if (rc == MB_EXIT_OK && a.stats)
+            print_stats(&r);
+    }
+    mb_stepper_free(r.st);
+    mb_nodes_free(r.on);
+    mb_nodes_mpfr_free(r.on_twin);
+    mb_system_mpfr_free(r.tw);
+    mb_system_free(r.sys);
+    mb_options_free(a.params);
+    if (restricted)
+        mb_mpfr_restore_range(saved);
+    return rc;
+}

@@ -1,0 +1,213 @@
+/* contact_pairs.c -- the candidate pair list shared by the contact models: validation of
+ * the laws' parameters, per-pair coefficients, and double-precision kinematics
+ * (equations in mb_contact.h). */
+#include "contact_set.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int finite_pos(double a) { return isfinite(a) && a > 0.0; }
+
+void *mb_contact_linear_new(const mb_contact_linear_params *p)
+{
+    if (!finite_pos(p->kn))
+        MB_ERROR_NULL(MB_EDOM, "contact-linear: kn must be finite and > 0 (got %g)", p->kn);
+    if (p->dashpot == MB_DASHPOT_COEFF && !(isfinite(p->c) && p->c >= 0.0))
+        MB_ERROR_NULL(MB_EDOM, "contact-linear: dashpot c must be finite and >= 0 (got %g)", p->c);
+    if (p->dashpot == MB_DASHPOT_RATIO && !(p->zeta >= 0.0 && p->zeta < 1.0))
+        MB_ERROR_NULL(MB_EDOM, "contact-linear: damping ratio zeta must be in [0, 1) (got %g)",
+                      p->zeta);
+    struct contact_set *set = calloc(1, sizeof *set);
+    if (set == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a contact model");
+    set->type = mb_force_contact_linear;
+    set->lin = *p;
+    set->attractive = p->attractive;
+    return set;
+}
+
+void *mb_contact_hertz_new(const mb_contact_hertz_params *p)
+{
+    if (!finite_pos(p->estar))
+        MB_ERROR_NULL(MB_EDOM, "contact-hertz: effective modulus E* must be finite and > 0 (got %g)",
+                      p->estar);
+    if (!(p->zeta >= 0.0 && p->zeta < 1.0))
+        MB_ERROR_NULL(MB_EDOM, "contact-hertz: damping ratio zeta must be in [0, 1) (got %g)",
+                      p->zeta);
+    struct contact_set *set = calloc(1, sizeof *set);
+    if (set == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a contact model");
+    set->type = mb_force_contact_hertz;
+    set->hz = *p;
+    set->attractive = p->attractive;
+    return set;
+}
+
+void mb_contact_set_free(void *params)
+{
+    struct contact_set *set = params;
+    if (set) {
+        free(set->items);
+        free(set);
+    }
+}
+
+/* Law coefficients of one pair from m*, R*:
+ *   linear: k = kn, c = c or 2 zeta sqrt(m* kn)
+ *   Hertz:  k = K = (4/3) E* sqrt(R*),  c = C = 2 zeta sqrt((3/2) K m*) */
+static void pair_coefficients(const struct contact_set *set, struct contact_pair *cp)
+{
+    if (set->type == mb_force_contact_linear) {
+        cp->k = set->lin.kn;
+        cp->c = set->lin.dashpot == MB_DASHPOT_RATIO
+                    ? 2.0 * set->lin.zeta * sqrt(cp->meff * set->lin.kn) : set->lin.c;
+    } else {
+        cp->k = 4.0 / 3.0 * set->hz.estar * sqrt(cp->reff);
+        cp->c = 2.0 * set->hz.zeta * sqrt(1.5 * cp->k * cp->meff);
+    }
+}
+
+static int check_node(const mb_nodes *s, size_t i, const char *what)
+{
+    if (i >= s->n)
+        MB_ERROR(MB_EINVAL, "contact %s: node %zu out of range (%zu nodes)", what, i, s->n);
+    if (!finite_pos(s->radius[i]))
+        MB_ERROR(MB_EDOM, "contact %s: node %zu needs a finite radius > 0 (got %g)", what, i,
+                 s->radius[i]);
+    if (!(s->mass[i] > 0.0) || isnan(s->mass[i]))
+        MB_ERROR(MB_EDOM, "contact %s: node %zu needs a mass > 0 (got %g)", what, i, s->mass[i]);
+    return MB_SUCCESS;
+}
+
+/* m* = m_i m_j / (m_i + m_j); an infinite (fixed) partner leaves the other's mass. */
+static double effective_mass(double mi, double mj)
+{
+    if (isinf(mi))
+        return mj;
+    if (isinf(mj))
+        return mi;
+    return mi * mj / (mi + mj);
+}
+
+static int push(struct contact_set *set, const struct contact_pair *cp)
+{
+    if (set->count == set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 8;
+        struct contact_pair *items = realloc(set->items, cap * sizeof *items);
+        if (items == NULL)
+            MB_ERROR(MB_ENOMEM, "cannot grow the contact list");
+        set->items = items;
+        set->cap = cap;
+    }
+    set->items[set->count] = *cp;
+    pair_coefficients(set, &set->items[set->count]);
+    set->count++;
+    return MB_SUCCESS;
+}
+
+int mb_contact_add_spheres(void *model, const mb_nodes *s, size_t i, size_t j)
+{
+    int st = check_node(s, i, "sphere pair");
+    if (st == MB_SUCCESS)
+        st = check_node(s, j, "sphere pair");
+    if (st != MB_SUCCESS)
+        return st;
+    if (i == j)
+        MB_ERROR(MB_EINVAL, "contact sphere pair: node %zu paired with itself", i);
+    if (isinf(s->mass[i]) && isinf(s->mass[j]))
+        MB_ERROR(MB_EDOM, "contact sphere pair: nodes %zu and %zu both have infinite mass", i, j);
+    struct contact_pair cp = { .i = i, .j = j, .plane = 0 };
+    cp.meff = effective_mass(s->mass[i], s->mass[j]);
+    cp.reff = s->radius[i] * s->radius[j] / (s->radius[i] + s->radius[j]);
+    return push(model, &cp);
+}
+
+int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double point[3],
+                         const double normal[3])
+{
+    int st = check_node(s, i, "sphere-plane");
+    if (st != MB_SUCCESS)
+        return st;
+    if (isinf(s->mass[i]))
+        MB_ERROR(MB_EDOM, "contact sphere-plane: node %zu has infinite mass", i);
+    double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
+    if (!finite_pos(len))
+        MB_ERROR(MB_EDOM, "contact sphere-plane: the plane normal must be finite and non-zero");
+    struct contact_pair cp = { .i = i, .j = i, .plane = 1 };
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(point[k]))
+            MB_ERROR(MB_EDOM, "contact sphere-plane: the plane point must be finite");
+        cp.p[k] = point[k];
+        cp.n[k] = normal[k] / len;
+    }
+    cp.meff = s->mass[i];
+    cp.reff = s->radius[i];
+    return push(model, &cp);
+}
+
+size_t mb_contact_count(const void *model) { return ((const struct contact_set *)model)->count; }
+
+double mb_contact_meff(const void *model, size_t m)
+{
+    return ((const struct contact_set *)model)->items[m].meff;
+}
+
+double mb_contact_reff(const void *model, size_t m)
+{
+    return ((const struct contact_set *)model)->items[m].reff;
+}
+
+int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
+                               double *delta, double *rate, double n[3])
+{
+    const double *xi = &s->x[3 * cp->i], *vi = &s->v[3 * cp->i];
+    if (cp->plane) {
+        double g = 0.0, r = 0.0;
+        for (int k = 0; k < 3; k++) {
+            g += (xi[k] - cp->p[k]) * cp->n[k];
+            r -= vi[k] * cp->n[k];
+            n[k] = cp->n[k];
+        }
+        *delta = s->radius[cp->i] - g;
+        *rate = r;
+        return MB_SUCCESS;
+    }
+    const double *xj = &s->x[3 * cp->j], *vj = &s->v[3 * cp->j];
+    double d[3], l2 = 0.0;
+    for (int k = 0; k < 3; k++) {
+        d[k] = xj[k] - xi[k];
+        l2 += d[k] * d[k];
+    }
+    double l = sqrt(l2);
+    if (l == 0.0)
+        MB_ERROR(MB_EDOM, "contact: spheres %zu and %zu have coincident centres", cp->i, cp->j);
+    double r = 0.0;
+    for (int k = 0; k < 3; k++) {
+        n[k] = d[k] / l;
+        r -= (vj[k] - vi[k]) * n[k];
+    }
+    *delta = (s->radius[cp->i] + s->radius[cp->j]) - l;
+    *rate = r;
+    return MB_SUCCESS;
+}
+
+int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double *delta,
+                          double *rate, double n[3])
+{
+    const struct contact_set *set = model;
+    if (m >= set->count)
+        MB_ERROR(MB_EINVAL, "contact %zu out of range (%zu contacts)", m, set->count);
+    return mb_contact_pair_kinematics(&set->items[m], s, delta, rate, n);
+}
+
+void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const double n[3],
+                               double *kk)
+{
+    for (int a = 0; a < 3; a++) {
+        double ka = k * n[a] * n[a];
+        kk[3 * cp->i + a] += ka;
+        if (!cp->plane)
+            kk[3 * cp->j + a] += ka;
+    }
+}

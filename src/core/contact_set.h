@@ -1,0 +1,33 @@
+/* contact_set.h -- private layout shared by the contact models (see mb_contact.h):
+ * the candidate pair list and the law's parameters.  Not installed. */
+#ifndef MB_CONTACT_SET_H
+#define MB_CONTACT_SET_H
+
+#include "mb_contact.h"
+
+struct contact_pair {
+    size_t i, j;
+    int plane;            /* 1: sphere i against the plane (p, n) */
+    double p[3], n[3];
+    double meff, reff;    /* effective mass m*, effective radius R* */
+    double k, c;          /* linear: kn and dashpot c; Hertz: K and C (mb_contact.h) */
+};
+
+struct contact_set {
+    const mb_force_type *type;    /* mb_force_contact_linear or mb_force_contact_hertz */
+    mb_contact_linear_params lin;
+    mb_contact_hertz_params hz;
+    int attractive;
+    size_t count, cap;
+    struct contact_pair *items;
+};
+
+/* Double kinematics of one pair: delta, approach rate, unit normal (contact_pairs.c). */
+int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
+                               double *delta, double *rate, double n[3]);
+/* Add k n_a^2 of one pair to the per node and axis stiffness array. */
+void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const double n[3],
+                               double *kk);
+void mb_contact_set_free(void *params);
+
+#endif

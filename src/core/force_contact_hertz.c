@@ -1,0 +1,88 @@
+/* force_contact_hertz.c -- Hertz normal contact between spheres and against planes
+ * (Hertz 1882; Johnson, Contact Mechanics, 1985, eq. 4.22):
+ *     F = (4/3) E* sqrt(R*) delta^{3/2} = K delta^{3/2}
+ * with the optional velocity-independent-restitution dashpot of Tsuji et al. (1992):
+ *     F += C delta^{1/4} delta',   C = 2 zeta sqrt((3/2) K m*),
+ * i.e. c(delta) = 2 zeta sqrt(m* k_t) with the tangent stiffness k_t = (3/2) K delta^{1/2}.
+ * F is clamped to >= 0 (mb_contact.h).  Elastic energy (2/5) K delta^{5/2}. */
+#include "contact_set.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define BASE_DOUBLE
+#include "templates_on.h"
+#include "contact_geometry_source.c"
+#include "force_contact_hertz_source.c"
+#include "templates_off.h"
+#undef BASE_DOUBLE
+
+#define BASE_MPFR
+#include "templates_on.h"
+#include "contact_geometry_source.c"
+#include "force_contact_hertz_source.c"
+#include "templates_off.h"
+#undef BASE_MPFR
+
+static double hertz_force(const struct contact_set *set, const struct contact_pair *cp,
+                          double delta, double rate, double *elastic)
+{
+    double sq = sqrt(delta), fe = cp->k * (delta * sq), f = fe;
+    if (cp->c != 0.0)
+        f += cp->c * (sqrt(sq) * rate);
+    *elastic = fe;
+    return (!set->attractive && f < 0.0) ? 0.0 : f;
+}
+
+/* V = sum (2/5) K delta^{5/2} */
+static double hertz_potential(const void *params, const mb_nodes *s)
+{
+    const struct contact_set *set = params;
+    double e = 0.0, delta, rate, n[3];
+    for (size_t m = 0; m < set->count; m++)
+        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) == MB_SUCCESS
+            && delta > 0.0)
+            e += 0.4 * set->items[m].k * delta * delta * sqrt(delta);
+    return e;
+}
+
+/* P = sum (F - K delta^{3/2}) delta' >= 0 (dashpot power and clamped release). */
+static double hertz_dissipation(const void *params, const mb_nodes *s)
+{
+    const struct contact_set *set = params;
+    double p = 0.0, delta, rate, n[3], fe;
+    for (size_t m = 0; m < set->count; m++) {
+        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) != MB_SUCCESS
+            || delta <= 0.0)
+            continue;
+        double f = hertz_force(set, &set->items[m], delta, rate, &fe);
+        p += (f - fe) * rate;
+    }
+    return p;
+}
+
+/* Tangent stiffness k_t = (3/2) K delta^{1/2}, projected k_t n_a^2 on both nodes. */
+static void hertz_stiffness(const void *params, const mb_nodes *s, double *kk)
+{
+    const struct contact_set *set = params;
+    double delta, rate, n[3];
+    for (size_t m = 0; m < set->count; m++)
+        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) == MB_SUCCESS
+            && delta > 0.0)
+            mb_contact_pair_stiffness(&set->items[m], 1.5 * set->items[m].k * sqrt(delta), n, kk);
+}
+
+static const mb_force_type contact_hertz_type = {
+    .name = "contact-hertz",
+    .eval = contact_hertz_eval,
+    .eval_mpfr = contact_hertz_mpfr_eval,
+    .potential = hertz_potential,
+    .dissipation = hertz_dissipation,
+    .jacobian = contact_hertz_jacobian,
+    .jacobian_mpfr = contact_hertz_mpfr_jacobian,
+    .stiffness = hertz_stiffness,
+    .free = mb_contact_set_free,
+};
+
+const mb_force_type *const mb_force_contact_hertz = &contact_hertz_type;

@@ -1,0 +1,55 @@
+/* linsolve_pcg.c -- Jacobi-preconditioned conjugate gradients (Saad, Iterative Methods
+ * for Sparse Linear Systems, 2nd ed., Alg. 9.1) on the CSR system of linsolve_csr.c.
+ * Valid for symmetric positive definite A only: springs without dashpots, no fixed rows
+ * coupling (identity rows of fixed dofs break symmetry unless their columns are empty).
+ * Kept as the measured alternative to BiCGSTAB (doc/euler.md); a non-positive curvature
+ * p.Ap <= 0 is reported as MB_ESINGULAR (A is not positive definite). */
+#include "mb_linsolve.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <string.h>
+
+int mb_pcg_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x)
+{
+    int st = mb_krylov_jacobi(k, A);
+    if (st != MB_SUCCESS)
+        return st;
+    size_t n = k->n;
+    double bnorm = sqrt(mb_krylov_dot(b, b, n));
+    double rn = mb_krylov_residual(A, b, x, k->r);
+    k->iterations_last = 0;
+    k->residual_last = bnorm > 0.0 ? rn / bnorm : 0.0;
+    if (rn <= k->rtol * bnorm)
+        return MB_SUCCESS;
+    for (size_t i = 0; i < n; i++)
+        k->p[i] = k->s[i] = k->dinv[i] * k->r[i];       /* s holds z = M_J^-1 r */
+    double rz = mb_krylov_dot(k->r, k->s, n);
+    while (k->iterations_last < k->max_iter) {
+        mb_csr_matvec(A, k->p, k->v);
+        double pap = mb_krylov_dot(k->p, k->v, n);
+        if (!(pap > 0.0))
+            MB_ERROR(MB_ESINGULAR, "PCG: p.Ap = %g <= 0, A is not positive definite", pap);
+        double alpha = rz / pap, rn2 = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            x[i] += alpha * k->p[i];
+            k->r[i] -= alpha * k->v[i];
+            rn2 += k->r[i] * k->r[i];
+        }
+        k->iterations_last++;
+        k->residual_last = sqrt(rn2) / bnorm;
+        if (!isfinite(rn2))
+            MB_ERROR(MB_EDIVERGED, "PCG: residual is NaN or Inf");
+        if (sqrt(rn2) <= k->rtol * bnorm)
+            return MB_SUCCESS;
+        for (size_t i = 0; i < n; i++)
+            k->s[i] = k->dinv[i] * k->r[i];
+        double rz_new = mb_krylov_dot(k->r, k->s, n);
+        double beta = rz_new / rz;
+        rz = rz_new;
+        for (size_t i = 0; i < n; i++)
+            k->p[i] = k->s[i] + beta * k->p[i];
+    }
+    MB_ERROR(MB_EMAXITER, "PCG did not reach |b - A x| <= %g |b| in %lu iterations "
+             "(relative residual %g)", k->rtol, k->max_iter, k->residual_last);
+}

@@ -1,0 +1,97 @@
+/* linsys_assemble_source.c -- template body of the implicit-Euler system (see
+ * linsys_assemble.c).  Every entry is built by the same sequence of operations in
+ * both instances, so a 53-bit MPFR twin assembles the very numbers double does. */
+
+int FUNCTION(mb_linsys, fixed)(const TYPE(mb_nodes) *s, size_t k)
+{
+    size_t i = k / 3;
+    return R_ISZERO(&s->inv_mass[i]) || (s->blocked[i] & (1u << (k % 3))) != 0;
+}
+
+/* A = M - h C - h^2 K: entry by entry,  A_rc = delta_rc m - sum_b (h C_b,rc) - sum_b (h^2 K_b,rc) */
+void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
+                                double h, REAL *A, size_t lda)
+{
+    size_t n3 = 3 * s->n;
+    REAL t[1], hh[1], h2[1];
+    R_INIT(t, s->prec);
+    R_INIT(hh, s->prec);
+    R_INIT(h2, s->prec);
+    R_SET_D(hh, h);
+    R_MUL(h2, hh, hh);
+    for (size_t r = 0; r < n3; r++)
+        for (size_t c = 0; c < n3; c++)
+            R_SET_D(&A[r * lda + c], 0.0);
+    for (size_t k = 0; k < n3; k++)
+        R_SET(&A[k * lda + k], &s->mass[k / 3]);
+    for (size_t b = 0; b < J->count; b++) {
+        size_t r0 = 3 * J->row[b], c0 = 3 * J->col[b];
+        for (int a = 0; a < 3; a++)
+            for (int e = 0; e < 3; e++) {
+                REAL *Ae = &A[(r0 + a) * lda + c0 + e];
+                R_MUL(t, hh, &J->dfdv[9 * b + 3 * a + e]);
+                R_SUB(Ae, Ae, t);
+                R_MUL(t, h2, &J->dfdx[9 * b + 3 * a + e]);
+                R_SUB(Ae, Ae, t);
+            }
+    }
+    for (size_t k = 0; k < n3; k++)
+        if (FUNCTION(mb_linsys, fixed)(s, k)) {
+            for (size_t c = 0; c < n3; c++)
+                R_SET_D(&A[k * lda + c], 0.0);
+            R_SET_D(&A[k * lda + k], 1.0);
+        }
+    R_CLEAR(t);
+    R_CLEAR(hh);
+    R_CLEAR(h2);
+}
+
+/* b = (M - h C) v + h f  (DESIGN 4.1): b_k = m v_k + h f_k, then b_r -= h (C_b v_c) per block */
+void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
+                                 double h, REAL *b, REAL *tmp)
+{
+    size_t n3 = 3 * s->n;
+    REAL *t = &tmp[0], *u = &tmp[1];
+    for (size_t k = 0; k < n3; k++) {
+        R_MUL(&b[k], &s->mass[k / 3], &s->v[k]);
+        R_MUL_D(t, &s->f[k], h);
+        R_ADD(&b[k], &b[k], t);
+    }
+    for (size_t blk = 0; blk < J->count; blk++) {
+        const REAL *C = &J->dfdv[9 * blk];
+        if (R_ISZERO(&C[0]) && R_ISZERO(&C[1]) && R_ISZERO(&C[2]) && R_ISZERO(&C[3])
+            && R_ISZERO(&C[4]) && R_ISZERO(&C[5]) && R_ISZERO(&C[6]) && R_ISZERO(&C[7])
+            && R_ISZERO(&C[8]))
+            continue;                       /* no velocity dependence: nothing to add */
+        size_t r0 = 3 * J->row[blk], c0 = 3 * J->col[blk];
+        for (int a = 0; a < 3; a++) {
+            R_MUL(t, &C[3 * a], &s->v[c0]);
+            R_MUL(u, &C[3 * a + 1], &s->v[c0 + 1]);
+            R_ADD(t, t, u);
+            R_MUL(u, &C[3 * a + 2], &s->v[c0 + 2]);
+            R_ADD(t, t, u);
+            R_MUL_D(t, t, h);
+            R_SUB(&b[r0 + a], &b[r0 + a], t);
+        }
+    }
+    for (size_t k = 0; k < n3; k++)
+        if (FUNCTION(mb_linsys, fixed)(s, k))
+            R_SET(&b[k], &s->v[k]);
+}
+
+/* -R(w) = h f(x + h w, w) - M (w - v), 0 on fixed rows (their w stays v) */
+void FUNCTION(mb_linsys, newton_rhs)(const TYPE(mb_nodes) *trial, const REAL *v, double h,
+                                     REAL *b, REAL *tmp)
+{
+    REAL *t = &tmp[0], *u = &tmp[1];
+    for (size_t k = 0; k < 3 * trial->n; k++) {
+        if (FUNCTION(mb_linsys, fixed)(trial, k)) {
+            R_SET_D(&b[k], 0.0);
+            continue;
+        }
+        R_SUB(t, &trial->v[k], &v[k]);
+        R_MUL(t, t, &trial->mass[k / 3]);
+        R_MUL_D(u, &trial->f[k], h);
+        R_SUB(&b[k], u, t);
+    }
+}

@@ -1,0 +1,79 @@
+/* mb_contact.h -- normal contact force models between spheres and against planes.
+ *
+ * Two models, each a const mb_force_type (DESIGN 3):
+ *
+ *   linear spring-dashpot   F = kn delta + c delta'                         (Cundall-Strack)
+ *   Hertz                   F = K delta^{3/2} + C delta^{1/4} delta',
+ *                           K = (4/3) E* sqrt(R*),  C = 2 zeta sqrt((3/2) K m*)
+ *
+ * delta > 0 is the overlap, delta' = d delta/dt the approach rate, F the magnitude of
+ * the repulsive normal force.  A contact exists only while delta > 0.  The Hertz dashpot
+ * is the Tsuji (1992) form: c(delta) = 2 zeta sqrt(m* k_t(delta)) with the tangent
+ * stiffness k_t = dF/d delta = (3/2) K delta^{1/2}; it makes the restitution independent
+ * of the impact velocity.
+ *
+ * Non-attractive clamp (default on): F = max(0, F).  During rebound the dashpot term is
+ * negative, so the unclamped force becomes attractive before delta returns to 0; clamped,
+ * the force vanishes at that instant t* and the bodies leave with the velocity they have
+ * then.  For the linear model this raises the restitution from the textbook
+ * e = exp(-zeta pi / sqrt(1 - zeta^2)) to e = exp(-zeta w0 t*) (Schwager & Poeschel 2007,
+ * see mb_closed_contact.h).  The elastic energy still stored at t* is released without
+ * work and is booked as dissipated (dissipation = (F - F_elastic) delta').
+ *
+ * Geometry.  Sphere pair (i, j): n = (x_j - x_i)/|x_j - x_i|, delta = r_i + r_j - |x_j - x_i|,
+ * delta' = -(v_j - v_i).n, f_i -= F n, f_j += F n.  Sphere i against the plane through p
+ * with unit normal n (pointing to the side where the sphere is): delta = r_i - (x_i - p).n,
+ * delta' = -v_i.n, f_i += F n.  Effective mass m* = m_i m_j/(m_i + m_j) (plane: m_i),
+ * effective radius R* = r_i r_j/(r_i + r_j) (plane: r_i).  Normal forces act through the
+ * centres: no torque.  Radii come from nodes->radius.
+ *
+ * Jacobians df/dx, df/dv (for implicit schemes) are provided for both laws; a clamped force
+ * contributes none.
+ * Per-pair coefficients (c from zeta, K, C) are computed in double when the pair is added,
+ * from the node store's masses and radii at that moment. */
+#ifndef MB_CONTACT_H
+#define MB_CONTACT_H
+
+#include "mb_forces.h"
+
+/* How the linear dashpot is given. */
+typedef enum { MB_DASHPOT_COEFF = 0, MB_DASHPOT_RATIO = 1 } mb_dashpot_kind;
+
+typedef struct mb_contact_linear_params {
+    double kn;                /* normal stiffness (N/m), > 0 */
+    mb_dashpot_kind dashpot;  /* COEFF: use c; RATIO: c = 2 zeta sqrt(m* kn) per pair */
+    double c;                 /* dashpot coefficient (N s/m), >= 0 */
+    double zeta;              /* damping ratio, 0 <= zeta < 1 */
+    int attractive;           /* 1: no clamp (textbook law, force may pull) */
+} mb_contact_linear_params;
+
+typedef struct mb_contact_hertz_params {
+    double estar;             /* effective modulus E* (Pa), > 0 */
+    double zeta;              /* Tsuji damping ratio, 0 <= zeta < 1 */
+    int attractive;           /* 1: no clamp */
+} mb_contact_hertz_params;
+
+extern const mb_force_type *const mb_force_contact_linear;
+extern const mb_force_type *const mb_force_contact_hertz;
+
+/* New model with no pairs; NULL (and a recorded error naming the parameter) on bad input. */
+void *mb_contact_linear_new(const mb_contact_linear_params *p);
+void *mb_contact_hertz_new(const mb_contact_hertz_params *p);
+
+/* Add a candidate pair to either model.  Nodes must have radius > 0 and mass > 0 (one
+ * sphere of a pair may have infinite mass; the plane is rigid).  The normal is normalised
+ * here. */
+int mb_contact_add_spheres(void *model, const mb_nodes *s, size_t i, size_t j);
+int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double point[3],
+                         const double normal[3]);
+size_t mb_contact_count(const void *model);
+
+/* Kinematics of pair m in double: overlap delta, approach rate, unit normal n (from i to j;
+ * for a plane its normal).  Used by observers. */
+int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double *delta,
+                          double *rate, double n[3]);
+/* Effective mass and radius of pair m. */
+double mb_contact_meff(const void *model, size_t m);
+double mb_contact_reff(const void *model, size_t m);
+
+#endif

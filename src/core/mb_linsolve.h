@@ -1,0 +1,130 @@
+/* mb_linsolve.h -- the linear systems of the implicit Euler schemes and their solvers.
+ *
+ * Backward Euler linearised about the state (x, v) (DESIGN 4.1) solves
+ *     A v+ = b,   A = M - h C - h^2 K,   b = (M - h C) v + h f(x, v),
+ * with K = df/dx and C = df/dv the 3x3 node blocks of a block Jacobian (mb_jacobian.h)
+ * and M the lumped mass.  A degree of freedom that is blocked (MB_BLOCK_X/Y/Z) or belongs
+ * to a node of infinite mass (inv_mass = 0) gets the identity row: its new velocity is
+ * its old one (zero acceleration), and the right-hand side carries that value.
+ *
+ * Solvers, one per file:
+ *   linsys_assemble   A and b, dense (double and MPFR, one template) -- same operation
+ *                     order in both instances, so 53-bit twins see the same numbers;
+ *   linsolve_gauss    Gaussian elimination with partial pivoting (double and MPFR);
+ *   linsolve_lu       GSL dense LU with a singularity test (double);
+ *   linsolve_csr      A assembled straight into a CSR gsl_spmatrix, blocks summed (double);
+ *   linsolve_krylov   workspace, Jacobi preconditioner and norms of the Krylov solvers;
+ *   linsolve_bicgstab Jacobi-preconditioned BiCGSTAB on that CSR matrix (double);
+ *   linsolve_pcg      Jacobi-preconditioned conjugate gradients (double, SPD systems);
+ *   linsolve_gmres    GSL's restarted GMRES on that CSR matrix (double). */
+#ifndef MB_LINSOLVE_H
+#define MB_LINSOLVE_H
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_permutation.h>
+#include <gsl/gsl_spmatrix.h>
+#include <gsl/gsl_splinalg.h>
+#include <gsl/gsl_vector.h>
+
+#include "mb_jacobian.h"
+#include "mb_nodes.h"
+
+/* ---- assembly (template instances: mb_linsys_* and mb_linsys_mpfr_*) ---- */
+
+#define BASE_DOUBLE
+#include "templates_on.h"
+#include "mb_linsolve_template.h"
+#include "templates_off.h"
+#undef BASE_DOUBLE
+
+#define BASE_MPFR
+#include "templates_on.h"
+#include "mb_linsolve_template.h"
+#include "templates_off.h"
+#undef BASE_MPFR
+
+/* ---- dense LU through GSL (double) ---- */
+
+typedef struct mb_lu {
+    size_t n;
+    gsl_matrix *A;          /* the system, factorised in place */
+    gsl_permutation *perm;
+    double rcond_estimate;  /* min |u_ii| / max |u_ii| of the last factorisation */
+} mb_lu;
+
+mb_lu *mb_lu_alloc(size_t n);
+void mb_lu_free(mb_lu *lu);
+/* Factorise lu->A (filled by the caller) and solve A x = b.  MB_ESINGULAR when a
+ * pivot is zero or min|u_ii| <= n u max|u_ii| (u = 2^-53): the system is numerically
+ * singular and the solution would be meaningless. */
+int mb_lu_solve(mb_lu *lu, const double *b, double *x);
+
+/* ---- sparse CSR assembly of A from block lists (double) ---- */
+
+typedef struct mb_csr {
+    size_t n_nodes, n_blocks;     /* the pattern was built for these blocks */
+    size_t *brow, *bcol;          /* copy of the block coordinates (pattern check) */
+    size_t *boff;                 /* per block: data offset of its entry (0, 0) */
+    size_t *stride;               /* per node row: 3 q, q = distinct column nodes */
+    size_t *doff;                 /* per node: data offset of its diagonal block (0, 0) */
+    gsl_spmatrix *A;              /* CSR, 3 n_nodes square */
+} mb_csr;
+
+mb_csr *mb_csr_alloc(void);
+void mb_csr_free(mb_csr *c);
+/* Build the CSR pattern of the blocks of J plus every diagonal block.  Duplicate
+ * (row, col) blocks share one slot and are summed on assembly. */
+int mb_csr_pattern(mb_csr *c, const mb_jacobian *J);
+/* 1 when J has exactly the blocks the pattern was built for. */
+int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
+/* A = M - h C - h^2 K into the CSR values (pattern must match), identity rows for
+ * fixed degrees of freedom. */
+void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
+/* y = A x (A from mb_csr_assemble) */
+void mb_csr_matvec(const mb_csr *c, const double *x, double *y);
+
+/* ---- Jacobi-preconditioned Krylov solvers on the CSR matrix (double) ---- */
+
+typedef struct mb_krylov {
+    size_t n;
+    double rtol;                  /* stop when |b - A x|_2 <= rtol |b|_2 */
+    unsigned long max_iter;
+    unsigned long iterations_last;
+    double residual_last;         /* true |b - A x|_2 / |b|_2 after the last solve */
+    double *dinv;                 /* Jacobi preconditioner 1/A_kk */
+    double *r, *rhat, *p, *v, *s, *t, *phat, *shat;
+} mb_krylov;
+
+mb_krylov *mb_krylov_alloc(size_t n, double rtol, unsigned long max_iter);
+void mb_krylov_free(mb_krylov *k);
+/* dinv = 1 / diag(A); MB_ESINGULAR when a diagonal entry is 0 */
+int mb_krylov_jacobi(mb_krylov *k, const mb_csr *A);
+/* Solve A x = b (x: initial guess on entry).  MB_EMAXITER when the tolerance is not
+ * reached in max_iter iterations, MB_ESINGULAR on a breakdown that restarting cannot
+ * cure, MB_EDIVERGED on NaN/Inf.  Both call mb_krylov_jacobi themselves. */
+int mb_bicgstab_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
+int mb_pcg_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
+/* helpers shared by the solvers */
+double mb_krylov_dot(const double *a, const double *b, size_t n);
+/* r = b - A x, returns |r|_2 */
+double mb_krylov_residual(const mb_csr *A, const double *b, const double *x, double *r);
+
+/* ---- GMRES (GSL) on the CSR matrix (double) ---- */
+
+typedef struct mb_gmres {
+    size_t n, restart;
+    double rtol;                  /* stop when |b - A x| <= rtol |b| */
+    unsigned long max_cycles;     /* restart cycles before MB_EMAXITER */
+    unsigned long cycles_last;    /* cycles used by the last solve */
+    double residual_last;         /* |b - A x| after the last solve */
+    gsl_splinalg_itersolve *w;
+    gsl_vector *b, *x;
+} mb_gmres;
+
+mb_gmres *mb_gmres_alloc(size_t n, size_t restart, double rtol, unsigned long max_cycles);
+void mb_gmres_free(mb_gmres *g);
+/* Solve A x = b, x holding the initial guess on entry.  MB_EMAXITER when the
+ * tolerance is not reached, MB_EDIVERGED on NaN/Inf. */
+int mb_gmres_solve(mb_gmres *g, const gsl_spmatrix *A, const double *b, double *x);
+
+#endif

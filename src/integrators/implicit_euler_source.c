@@ -1,0 +1,120 @@
+/* implicit_euler_source.c -- template body of linearised backward Euler (see implicit_euler.c). */
+
+#if IS_MPFR
+#define IEULER_SOLVER mb_implicit_solver_mpfr
+#else
+#define IEULER_SOLVER mb_implicit_solver
+#endif
+
+struct FUNCTION(ieuler, state) {
+    size_t n3;
+    REAL *x_new, *v_new, *b, tmp[2];
+    TYPE(mb_jacobian) *J;
+    IEULER_SOLVER *S;
+    mb_stepper_stats stats;
+};
+
+static void FUNCTION(ieuler, free)(void *vstate)
+{
+    struct FUNCTION(ieuler, state) *w = vstate;
+    if (w == NULL)
+        return;
+    FUNCTION(scheme, array_free)(w->x_new, w->n3);
+    FUNCTION(scheme, array_free)(w->v_new, w->n3);
+    FUNCTION(scheme, array_free)(w->b, w->n3);
+    R_CLEAR(&w->tmp[0]);
+    R_CLEAR(&w->tmp[1]);
+    FUNCTION(mb_jacobian, free)(w->J);
+#if IS_MPFR
+    mb_implicit_solver_mpfr_free(w->S);
+#else
+    mb_implicit_solver_free(w->S);
+#endif
+    free(w);
+}
+
+static int FUNCTION(ieuler, alloc)(void **out, const mb_options *opts, const TYPE(mb_system) *sys)
+{
+    struct FUNCTION(ieuler, state) *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    const TYPE(mb_nodes) *s = sys->nodes;
+    w->n3 = 3 * s->n;
+    R_INIT(&w->tmp[0], s->prec);
+    R_INIT(&w->tmp[1], s->prec);
+    w->x_new = FUNCTION(scheme, array)(w->n3, s->prec);
+    w->v_new = FUNCTION(scheme, array)(w->n3, s->prec);
+    w->b = FUNCTION(scheme, array)(w->n3, s->prec);
+    w->J = FUNCTION(mb_jacobian, alloc)(s->n, s->prec);
+#if IS_MPFR
+    int st = mb_implicit_solver_mpfr_alloc(&w->S, opts, s->n, s->prec);
+#else
+    int st = mb_implicit_solver_alloc(&w->S, opts, s->n);
+#endif
+    if (st == MB_SUCCESS && (!w->x_new || !w->v_new || !w->b || !w->J))
+        st = mb_error_record(MB_ENOMEM, __FILE__, __LINE__, "out of memory");
+    if (st != MB_SUCCESS) {
+        FUNCTION(ieuler, free)(w);
+        return st;
+    }
+    *out = w;
+    return MB_SUCCESS;
+}
+
+/* Backward Euler linearised about (x, v) (DESIGN 4.1; Baraff & Witkin 1998, eq. 6 in
+ * velocity form):
+ *     (M - h C - h^2 K) v+ = (M - h C) v + h f(x, v),    x+ = x + h v+,
+ * K = df/dx, C = df/dv at (x, v).  Exact backward Euler for forces linear in (x, v). */
+static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
+{
+    struct FUNCTION(ieuler, state) *w = vstate;
+    TYPE(mb_nodes) *s = sys->nodes;
+    int st = FUNCTION(mb_forces, eval)(sys->forces, s, sys->t);
+    if (st == MB_SUCCESS)
+        st = FUNCTION(mb_forces, jacobian)(sys->forces, s, w->J);
+    if (st != MB_SUCCESS)
+        return st;
+    FUNCTION(mb_linsys, be_rhs)(s, w->J, h, w->b, w->tmp);
+    for (size_t k = 0; k < w->n3; k++)
+        R_SET(&w->v_new[k], &s->v[k]);                  /* initial guess for GMRES */
+#if IS_MPFR
+    st = mb_implicit_solver_mpfr_solve(w->S, s, w->J, h, w->b, w->v_new);
+#else
+    st = mb_implicit_solver_solve(w->S, s, w->J, h, w->b, w->v_new);
+    w->stats.linear_iterations += w->S->iterations_last;
+#endif
+    if (st != MB_SUCCESS) {
+        if (st == MB_ESINGULAR) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", mb_last_error());
+            MB_ERROR(st, "implicit-euler: M - hC - h^2K is singular at t = %.17g, h = %g (%s)",
+                     sys->t, h, why);
+        }
+        return st;
+    }
+    REAL *hh = &w->tmp[0];
+    R_SET_D(hh, h);
+    for (size_t k = 0; k < w->n3; k++) {
+        if (FUNCTION(mb_linsys, fixed)(s, k))
+            R_SET(&w->v_new[k], &s->v[k]);              /* zero acceleration, exactly */
+        R_MUL(&w->tmp[1], &w->v_new[k], hh);
+        R_ADD(&w->x_new[k], &s->x[k], &w->tmp[1]);
+    }
+    if (!FUNCTION(scheme, finite)(w->x_new, w->n3) || !FUNCTION(scheme, finite)(w->v_new, w->n3))
+        MB_ERROR(MB_EDIVERGED, "implicit-euler: NaN or Inf at t = %.17g", sys->t + h);
+    FUNCTION(scheme, swap)(&s->x, &w->x_new);
+    FUNCTION(scheme, swap)(&s->v, &w->v_new);
+    sys->t += h;
+    w->stats.steps++;
+    return MB_SUCCESS;
+}
+
+#if !IS_MPFR
+static void FUNCTION(ieuler, stats)(const void *vstate, mb_stepper_stats *out)
+{
+    const struct FUNCTION(ieuler, state) *w = vstate;
+    *out = w->stats;
+}
+#endif
+
+#undef IEULER_SOLVER

@@ -1,0 +1,152 @@
+/* implicit_solver.c -- dispatch of the implicit Euler linear systems to dense LU, sparse
+ * GMRES (double) or dense Gaussian elimination (MPFR twins); see mb_implicit.h. */
+#include "mb_implicit.h"
+#include "mb_status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, size_t n_nodes)
+{
+    mb_implicit_solver *S = calloc(1, sizeof *S);
+    if (S == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    const char *kind = mb_options_string(opts, "solver");
+    S->n3 = 3 * n_nodes;
+    if (!strcmp(kind, "dense"))
+        S->kind = MB_SOLVER_DENSE;
+    else if (!strcmp(kind, "sparse"))
+        S->kind = MB_SOLVER_SPARSE;
+    else
+        S->kind = n_nodes <= (size_t)mb_options_int(opts, "dense_max") ? MB_SOLVER_DENSE
+                                                                        : MB_SOLVER_SPARSE;
+    if (S->kind == MB_SOLVER_DENSE && S->n3 > MB_DENSE_MAX_UNKNOWNS) {
+        free(S);
+        MB_ERROR(MB_EDOM, "solver=dense: %zu unknowns exceed the dense limit %d "
+                 "(use solver=sparse)", 3 * n_nodes, MB_DENSE_MAX_UNKNOWNS);
+    }
+    if (S->kind == MB_SOLVER_DENSE) {
+        S->lu = mb_lu_alloc(S->n3);
+    } else {
+        const char *kry = mb_options_string(opts, "krylov");
+        double rtol = mb_options_double(opts, "rtol");
+        unsigned long maxit = (unsigned long)mb_options_int(opts, "lin_max_iter");
+        S->krylov = !strcmp(kry, "gmres") ? MB_KRYLOV_GMRES
+                  : !strcmp(kry, "cg") ? MB_KRYLOV_CG : MB_KRYLOV_BICGSTAB;
+        S->csr = mb_csr_alloc();
+        if (S->krylov == MB_KRYLOV_GMRES) {
+            size_t m = (size_t)mb_options_int(opts, "restart");
+            S->gmres = mb_gmres_alloc(S->n3, m < S->n3 ? m : S->n3, rtol, maxit);
+        } else {
+            S->kry = mb_krylov_alloc(S->n3, rtol, maxit);
+        }
+    }
+    if ((S->kind == MB_SOLVER_DENSE && !S->lu)
+        || (S->kind == MB_SOLVER_SPARSE && (!S->csr || (!S->gmres && !S->kry)))) {
+        mb_implicit_solver_free(S);
+        return mb_last_error_code() ? mb_last_error_code() : MB_ENOMEM;
+    }
+    *out = S;
+    return MB_SUCCESS;
+}
+
+void mb_implicit_solver_free(mb_implicit_solver *S)
+{
+    if (S == NULL)
+        return;
+    mb_lu_free(S->lu);
+    mb_csr_free(S->csr);
+    mb_gmres_free(S->gmres);
+    mb_krylov_free(S->kry);
+    free(S);
+}
+
+int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
+                             double h, const double *b, double *x)
+{
+    S->iterations_last = 0;
+    if (S->kind == MB_SOLVER_DENSE) {
+        mb_linsys_dense(s, J, h, S->lu->A->data, S->lu->A->tda);
+        return mb_lu_solve(S->lu, b, x);
+    }
+    if (!mb_csr_matches(S->csr, J)) {
+        int st = mb_csr_pattern(S->csr, J);     /* first step, or the blocks changed */
+        if (st != MB_SUCCESS)
+            return st;
+    }
+    mb_csr_assemble(S->csr, s, J, h);
+    int st;
+    switch (S->krylov) {
+    case MB_KRYLOV_GMRES:
+        st = mb_gmres_solve(S->gmres, S->csr->A, b, x);
+        S->iterations_last = S->gmres->cycles_last;
+        return st;
+    case MB_KRYLOV_CG:
+        st = mb_pcg_solve(S->kry, S->csr, b, x);
+        break;
+    default:
+        st = mb_bicgstab_solve(S->kry, S->csr, b, x);
+        break;
+    }
+    S->iterations_last = S->kry->iterations_last;
+    return st;
+}
+
+int mb_implicit_solver_mpfr_alloc(mb_implicit_solver_mpfr **out, const mb_options *opts,
+                                  size_t n_nodes, mpfr_prec_t prec)
+{
+    (void)opts;
+    size_t n3 = 3 * n_nodes;
+    if (n3 > MB_DENSE_MAX_UNKNOWNS / 4)
+        MB_ERROR(MB_EDOM, "MPFR twin: %zu unknowns exceed the dense MPFR limit %d",
+                 n3, MB_DENSE_MAX_UNKNOWNS / 4);
+    mb_implicit_solver_mpfr *S = calloc(1, sizeof *S);
+    if (S == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    S->n3 = n3;
+    S->prec = prec;
+    S->A = calloc(n3 * n3 + 1, sizeof *S->A);
+    S->b = calloc(n3 + 1, sizeof *S->b);
+    S->piv = calloc(n3 + 1, sizeof *S->piv);
+    if (!S->A || !S->b || !S->piv) {
+        free(S->A);
+        free(S->b);
+        free(S->piv);
+        free(S);
+        MB_ERROR(MB_ENOMEM, "cannot allocate a dense MPFR system of %zu unknowns", n3);
+    }
+    for (size_t k = 0; k < n3 * n3; k++)
+        mpfr_init2(&S->A[k], prec);
+    for (size_t k = 0; k < n3; k++)
+        mpfr_init2(&S->b[k], prec);
+    for (int k = 0; k < 3; k++)
+        mpfr_init2(&S->tmp[k], prec);
+    *out = S;
+    return MB_SUCCESS;
+}
+
+void mb_implicit_solver_mpfr_free(mb_implicit_solver_mpfr *S)
+{
+    if (S == NULL)
+        return;
+    for (size_t k = 0; k < S->n3 * S->n3; k++)
+        mpfr_clear(&S->A[k]);
+    for (size_t k = 0; k < S->n3; k++)
+        mpfr_clear(&S->b[k]);
+    for (int k = 0; k < 3; k++)
+        mpfr_clear(&S->tmp[k]);
+    free(S->A);
+    free(S->b);
+    free(S->piv);
+    free(S);
+}
+
+int mb_implicit_solver_mpfr_solve(mb_implicit_solver_mpfr *S, const mb_nodes_mpfr *s,
+                                  const mb_jacobian_mpfr *J, double h,
+                                  const __mpfr_struct *b, __mpfr_struct *x)
+{
+    mb_linsys_mpfr_dense(s, J, h, S->A, S->n3);
+    for (size_t k = 0; k < S->n3; k++)
+        mpfr_set(&S->b[k], &b[k], MPFR_RNDN);
+    return mb_gauss_mpfr_solve(S->A, S->n3, S->b, x, S->piv, S->tmp);
+}

@@ -1,0 +1,66 @@
+/* mb_implicit.h -- the linear solver shared by the implicit Euler schemes.
+ *
+ * Both implicit-euler and implicit-euler-newton solve systems with the matrix
+ * A = M - h C - h^2 K (mb_linsolve.h).  In double the solver is chosen by the option
+ * solver=auto|dense|sparse: dense is GSL LU, sparse is GSL GMRES on a CSR matrix; auto
+ * takes dense up to dense_max nodes (default from the measurement in doc/euler.md) and
+ * sparse above.  The sparse Krylov solver is krylov=bicgstab (default), cg or gmres.  The MPFR twins always use the templated dense Gaussian elimination. */
+#ifndef MB_IMPLICIT_H
+#define MB_IMPLICIT_H
+
+#include "mb_linsolve.h"
+#include "mb_options.h"
+
+enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2 };
+enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
+
+/* Option table entries common to the implicit schemes (spliced into each table). */
+#define MB_IMPLICIT_SOLVER_OPTIONS \
+    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|sparse", \
+      "linear solver: GSL dense LU, Krylov on CSR, or dense up to dense_max nodes" }, \
+    { "dense_max", MB_OPT_INT, "40", 1, 2000, NULL, \
+      "largest node count solved densely by solver=auto" }, \
+    { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
+      "sparse solver: Jacobi-BiCGSTAB, Jacobi-CG (SPD only) or GSL GMRES(restart)" }, \
+    { "rtol", MB_OPT_DOUBLE, "1e-12", 1e-16, 1e-2, NULL, \
+      "Krylov stopping test |b - A x| <= rtol |b|" }, \
+    { "lin_max_iter", MB_OPT_INT, "2000", 1, 10000000, NULL, \
+      "Krylov iterations before MB_EMAXITER (GMRES: restart cycles)" }, \
+    { "restart", MB_OPT_INT, "20", 2, 500, NULL, "GMRES restart length m" }
+
+/* Largest system the dense path accepts (3n unknowns): 6000^2 doubles = 288 MB. */
+#define MB_DENSE_MAX_UNKNOWNS 6000
+
+typedef struct mb_implicit_solver {
+    int kind, krylov;
+    size_t n3;
+    mb_lu *lu;
+    mb_csr *csr;
+    mb_krylov *kry;
+    mb_gmres *gmres;
+    unsigned long iterations_last;  /* Krylov iterations (GMRES: cycles) of the last solve */
+} mb_implicit_solver;
+
+int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, size_t n_nodes);
+void mb_implicit_solver_free(mb_implicit_solver *S);
+/* Assemble A from s (masses, fixed dofs) and J, then solve A x = b; x holds an initial
+ * guess on entry (used by GMRES).  MB_ESINGULAR, MB_EMAXITER or MB_EDIVERGED on failure. */
+int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
+                             double h, const double *b, double *x);
+
+/* The MPFR twin's solver: dense Gaussian elimination at the twin's precision. */
+typedef struct mb_implicit_solver_mpfr {
+    size_t n3;
+    mpfr_prec_t prec;
+    __mpfr_struct *A, *b, tmp[3];
+    size_t *piv;
+} mb_implicit_solver_mpfr;
+
+int mb_implicit_solver_mpfr_alloc(mb_implicit_solver_mpfr **out, const mb_options *opts,
+                                  size_t n_nodes, mpfr_prec_t prec);
+void mb_implicit_solver_mpfr_free(mb_implicit_solver_mpfr *S);
+int mb_implicit_solver_mpfr_solve(mb_implicit_solver_mpfr *S, const mb_nodes_mpfr *s,
+                                  const mb_jacobian_mpfr *J, double h,
+                                  const __mpfr_struct *b, __mpfr_struct *x);
+
+#endif

@@ -1,0 +1,21 @@
+/* mb_leapfrog.h -- the translational leap-frog kernels (double instance), exported for
+ * benchmarks.  The scheme itself is used through the registry (mb_stepper.h) as
+ * "leapfrog[adj_vel0=on|off,damping=LAMBDA,aspherical=fincham|fincham-halfstep|fincham-woo]".
+ *
+ * Both kernels read s->x, s->v, s->f, s->inv_mass and write x(t+h), v(t+h/2) into the
+ * caller's arrays (3 n doubles each), leaving s untouched:
+ *   v(t+h/2) = v(t-h/2) + (F/m) h,   x(t+h) = x(t) + v(t+h/2) h.
+ * translate: every node mid-step, none blocked, no damping (the hot path).
+ * translate_general: blocked DOFs, first-step adjustment (adj_vel0) and Cundall damping;
+ * *dissipated (may be NULL) receives the work removed by damping.
+ * Return MB_SUCCESS, or MB_EDIVERGED when a result is NaN or Inf. */
+#ifndef MB_LEAPFROG_H
+#define MB_LEAPFROG_H
+
+#include "mb_nodes.h"
+
+int mb_leapfrog_translate(const mb_nodes *s, double *x_out, double *v_out, double h);
+int mb_leapfrog_translate_general(const mb_nodes *s, double *x_out, double *v_out, double h,
+                                  double damping, int adj_vel0, double *dissipated);
+
+#endif

@@ -1,0 +1,94 @@
+/* cloth.c -- a rectangular nx x ny mass-spring cloth (Provot 1995 without bending
+ * springs): structural springs between grid neighbours (rest = spacing) and shear springs
+ * along both diagonals of every cell (rest = spacing sqrt 2), all with dashpots, under
+ * gravity along -y.  The cloth starts flat in the x-z plane at rest; two corners of the
+ * first row (pin=two) or all four corners (pin=four) are pinned.  No closed form.  This
+ * is the 2-D test of the implicit solvers' linear cost. */
+#include "mb_problem.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <string.h>
+
+static const mb_option_spec params[] = {
+    { "nx", MB_OPT_INT, "13", 2, 10000, NULL, "particles along x" },
+    { "ny", MB_OPT_INT, "9", 2, 10000, NULL, "particles along z" },
+    { "mass", MB_OPT_DOUBLE, "0.0031", 1e-300, 1e300, NULL, "mass of each particle (kg), > 0" },
+    { "k", MB_OPT_DOUBLE, "57.3", 0, 1e300, NULL, "structural spring stiffness (N/m), >= 0" },
+    { "k_shear", MB_OPT_DOUBLE, "11.9", 0, 1e300, NULL, "shear spring stiffness (N/m), >= 0" },
+    { "spacing", MB_OPT_DOUBLE, "0.025", 1e-300, 1e300, NULL, "grid spacing (m), > 0" },
+    { "c", MB_OPT_DOUBLE, "0.0017", 0, 1e300, NULL, "dashpot along each spring (N s/m), >= 0" },
+    { "D", MB_OPT_DOUBLE, "0.0009", 0, 1e300, NULL, "air drag on every particle (N s/m), >= 0" },
+    { "g", MB_OPT_DOUBLE, "9.81", -1e300, 1e300, NULL, "gravity along -y (m/s^2)" },
+    { "pin", MB_OPT_CHOICE, "two", 1, 0, "none|two|four", "pinned corners" },
+    MB_OPTION_END
+};
+
+static int add_spring(void *springs, size_t i, size_t j, double k, double rest, double c)
+{
+    mb_spring sp = { .i = i, .j = j, .k = k, .rest = rest, .c = c };
+    return mb_springs_add(springs, &sp);
+}
+
+static int setup(const mb_options *p, mb_system **out)
+{
+    size_t nx = (size_t)mb_options_int(p, "nx"), ny = (size_t)mb_options_int(p, "ny");
+    double h = mb_options_double(p, "spacing"), k = mb_options_double(p, "k");
+    double ks = mb_options_double(p, "k_shear"), c = mb_options_double(p, "c");
+    mb_system *sys = mb_system_alloc(nx * ny);
+    if (sys == NULL)
+        return MB_ENOMEM;
+    for (size_t j = 0; j < ny; j++)
+        for (size_t i = 0; i < nx; i++) {
+            size_t id = j * nx + i;
+            mb_nodes_set_mass(sys->nodes, id, mb_options_double(p, "mass"));
+            sys->nodes->x[3 * id] = (double)i * h;
+            sys->nodes->x[3 * id + 2] = (double)j * h;
+        }
+    const char *pin = mb_options_string(p, "pin");
+    unsigned char all = MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z;
+    if (strcmp(pin, "none") != 0)
+        sys->nodes->blocked[0] = sys->nodes->blocked[nx - 1] = all;
+    if (strcmp(pin, "four") == 0)
+        sys->nodes->blocked[(ny - 1) * nx] = sys->nodes->blocked[ny * nx - 1] = all;
+    void *springs = mb_springs_new();
+    int st = springs ? MB_SUCCESS : MB_ENOMEM;
+    double diag = h * sqrt(2.0);
+    for (size_t j = 0; j < ny && st == MB_SUCCESS; j++)
+        for (size_t i = 0; i < nx && st == MB_SUCCESS; i++) {
+            size_t id = j * nx + i;
+            if (i + 1 < nx)
+                st = add_spring(springs, id, id + 1, k, h, c);
+            if (st == MB_SUCCESS && j + 1 < ny)
+                st = add_spring(springs, id, id + nx, k, h, c);
+            if (st == MB_SUCCESS && i + 1 < nx && j + 1 < ny) {
+                st = add_spring(springs, id, id + nx + 1, ks, diag, c);
+                if (st == MB_SUCCESS)
+                    st = add_spring(springs, id + 1, id + nx, ks, diag, c);
+            }
+        }
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(sys->forces, mb_force_springs, springs);
+    else if (springs)
+        mb_force_springs->free(springs);
+    double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 };
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g));
+    if (st == MB_SUCCESS && mb_options_double(p, "D") > 0.0)
+        st = mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(mb_options_double(p, "D")));
+    if (st != MB_SUCCESS) {
+        mb_system_free(sys);
+        return st;
+    }
+    *out = sys;
+    return MB_SUCCESS;
+}
+
+const mb_problem_type mb_problem_cloth = {
+    .name = "cloth",
+    .summary = "nx x ny mass-spring cloth, structural + shear springs, pinned corners, gravity",
+    .params = params,
+    .setup = setup,
+    .exact = NULL,
+    .exact_doc = NULL,
+};

@@ -1,0 +1,178 @@
+/* contact_problem.c -- the contact law, closed forms and collision observer shared by the
+ * sphere contact problems (see mb_contact_problem.h). */
+#include "mb_closed_contact.h"
+#include "mb_contact_problem.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mb_contact_law_read(const mb_options *p, int wall, double meff, mb_contact_law *law)
+{
+    memset(law, 0, sizeof *law);
+    law->hertz = strcmp(mb_options_string(p, "model"), "hertz") == 0;
+    law->clamp = mb_options_bool(p, "clamp");
+    law->kn = mb_options_double(p, "kn");
+    law->zeta = mb_options_double(p, "zeta");
+    if (mb_options_given(p, "c")) {
+        if (law->hertz)
+            MB_ERROR(MB_EINVAL, "parameter 'c' applies to model=linear only (use zeta for hertz)");
+        if (mb_options_given(p, "zeta"))
+            MB_ERROR(MB_EINVAL, "give either 'c' or 'zeta', not both");
+        law->c = mb_options_double(p, "c");
+        law->zeta = mb_closed_linear_zeta(law->kn, meff, law->c);
+        if (!(law->zeta < 1.0))
+            MB_ERROR(MB_EDOM, "dashpot c = %g is at or above critical 2 sqrt(m* kn) = %g",
+                     law->c, 2.0 * sqrt(meff * law->kn));
+    } else {
+        law->c = 2.0 * law->zeta * sqrt(meff * law->kn);
+    }
+    double E = mb_options_double(p, "young"), nu = mb_options_double(p, "poisson");
+    law->estar = E / ((wall ? 1.0 : 2.0) * (1.0 - nu * nu));
+    return MB_SUCCESS;
+}
+
+void *mb_contact_law_model(const mb_contact_law *law, const mb_force_type **type)
+{
+    if (law->hertz) {
+        mb_contact_hertz_params hp = { .estar = law->estar, .zeta = law->zeta,
+                                       .attractive = !law->clamp };
+        *type = mb_force_contact_hertz;
+        return mb_contact_hertz_new(&hp);
+    }
+    mb_contact_linear_params lp = { .kn = law->kn, .dashpot = MB_DASHPOT_COEFF, .c = law->c,
+                                    .attractive = !law->clamp };
+    *type = mb_force_contact_linear;
+    return mb_contact_linear_new(&lp);
+}
+
+void mb_contact_law_closed(const mb_contact_law *law, double meff, double reff, double v,
+                           double *e, double *tc)
+{
+    *e = *tc = NAN;
+    if (law->hertz) {
+        if (law->zeta == 0.0) {
+            *e = 1.0;
+            *tc = mb_closed_hertz_duration(meff, reff, law->estar, v);
+        }
+        return;
+    }
+    if (law->clamp) {
+        *e = mb_closed_linear_clamped_restitution(law->zeta);
+        *tc = mb_closed_linear_clamped_duration(law->kn, meff, law->zeta);
+    } else {
+        *e = mb_closed_linear_restitution(law->zeta);
+        *tc = mb_closed_linear_duration(law->kn, meff, law->zeta);
+    }
+}
+
+const void *mb_contact_model_of(const mb_system *sys)
+{
+    for (size_t m = 0; m < sys->forces->count; m++) {
+        const mb_force_type *t = sys->forces->items[m].type;
+        if (t == mb_force_contact_linear || t == mb_force_contact_hertz)
+            return sys->forces->items[m].params;
+    }
+    return NULL;
+}
+
+void mb_observation_add(mb_observation *o, const char *name, double value)
+{
+    if (o->count >= MB_OBSERVATION_MAX)
+        return;
+    snprintf(o->items[o->count].name, sizeof o->items[o->count].name, "%s", name);
+    o->items[o->count].value = value;
+    o->count++;
+}
+
+struct collision_observer {
+    const void *model;
+    int phase;                  /* 0 before the first contact, 1 in it, 2 after */
+    int have_prev;
+    double t_prev, delta_prev, rate_prev;
+    double v_in, v_out, t_start, t_end;
+    size_t contacts;
+    double e_closed, tc_closed;
+};
+
+int mb_collision_observe_begin(void **ctx, const mb_system *sys, double e_closed,
+                               double tc_closed)
+{
+    *ctx = NULL;
+    const void *model = mb_contact_model_of(sys);
+    if (model == NULL || mb_contact_count(model) == 0)
+        MB_ERROR(MB_EINVAL, "collision observer: the system has no contact pair");
+    struct collision_observer *o = calloc(1, sizeof *o);
+    if (o == NULL)
+        MB_ERROR(MB_ENOMEM, "cannot allocate the collision observer");
+    o->model = model;
+    o->e_closed = e_closed;
+    o->tc_closed = tc_closed;
+    *ctx = o;
+    return MB_SUCCESS;
+}
+
+/* time at which the overlap crosses 0 between the previous and the current sample */
+static double crossing(const struct collision_observer *o, double t, double delta)
+{
+    return o->t_prev + (t - o->t_prev) * (0.0 - o->delta_prev) / (delta - o->delta_prev);
+}
+
+int mb_collision_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step)
+{
+    struct collision_observer *o = ctx;
+    double delta, rate, n[3], t = sys->t;
+    int st = mb_contact_kinematics(o->model, 0, on_step, &delta, &rate, n);
+    if (st != MB_SUCCESS)
+        return st;
+    int in = delta > 0.0;
+    if (o->have_prev) {
+        int was = o->delta_prev > 0.0;
+        if (in && !was) {
+            o->contacts++;
+            if (o->phase == 0) {
+                o->phase = 1;
+                o->v_in = o->rate_prev;           /* approach speed before the contact */
+                o->t_start = crossing(o, t, delta);
+            }
+        } else if (!in && was && o->phase == 1) {
+            o->phase = 2;
+            o->v_out = -rate;                     /* separation speed after the contact */
+            o->t_end = crossing(o, t, delta);
+        }
+    } else if (in) {
+        MB_ERROR(MB_EINVAL, "collision observer: the bodies overlap at the start (delta = %g); "
+                            "the gap must be > 0", delta);
+    }
+    o->have_prev = 1;
+    o->t_prev = t;
+    o->delta_prev = delta;
+    o->rate_prev = rate;
+    return MB_SUCCESS;
+}
+
+int mb_collision_observe_end(void *ctx, mb_observation *out)
+{
+    struct collision_observer *o = ctx;
+    out->count = 0;
+    if (o == NULL)
+        return MB_SUCCESS;
+    if (o->phase == 2) {
+        double e = o->v_out / o->v_in, tc = o->t_end - o->t_start;
+        mb_observation_add(out, "restitution", e);
+        mb_observation_add(out, "contact.duration", tc);
+        if (isfinite(o->e_closed))
+            mb_observation_add(out, "restitution_error", e - o->e_closed);
+        if (isfinite(o->tc_closed))
+            mb_observation_add(out, "contact.duration_error", tc / o->tc_closed - 1.0);
+    }
+    if (isfinite(o->e_closed))
+        mb_observation_add(out, "restitution.closed_form", o->e_closed);
+    if (isfinite(o->tc_closed))
+        mb_observation_add(out, "contact.duration.closed_form", o->tc_closed);
+    mb_observation_add(out, "contact.count", (double)o->contacts);
+    free(o);
+    return MB_SUCCESS;
+}

@@ -1,0 +1,59 @@
+/* mb_contact_problem.h -- shared machinery of the sphere contact problems
+ * (sphere-collision, sphere-wall, sphere-settle): the contact-law parameters every one of
+ * them takes, the model they build from those, the closed forms that go with it, and the
+ * binary-collision observer.  Private to the problems module. */
+#ifndef MB_CONTACT_PROBLEM_H
+#define MB_CONTACT_PROBLEM_H
+
+#include "mb_contact.h"
+#include "mb_problem.h"
+
+/* The contact-law parameters, to be listed in a problem's spec table. */
+#define MB_CONTACT_LAW_SPECS(zeta_default)                                                     \
+    { "model", MB_OPT_CHOICE, "linear", 0, 0, "linear|hertz",                                  \
+      "normal contact law: linear spring-dashpot or Hertz" },                                  \
+    { "kn", MB_OPT_DOUBLE, "1e5", 1e-300, 1e300, NULL,                                         \
+      "linear: normal stiffness kn (N/m), > 0" },                                              \
+    { "zeta", MB_OPT_DOUBLE, zeta_default, 0.0, 0.99, NULL,                                    \
+      "damping ratio in [0, 0.99] (linear: c = 2 zeta sqrt(m* kn); hertz: Tsuji dashpot)" },   \
+    { "c", MB_OPT_DOUBLE, "0", 0.0, 1e300, NULL,                                               \
+      "linear: dashpot coefficient (N s/m) instead of zeta, >= 0 (give one of c, zeta)" },     \
+    { "young", MB_OPT_DOUBLE, "1e8", 1e-300, 1e300, NULL, "hertz: Young's modulus E (Pa), > 0" }, \
+    { "poisson", MB_OPT_DOUBLE, "0.3", 0.0, 0.5, NULL, "hertz: Poisson's ratio in [0, 0.5]" }, \
+    { "clamp", MB_OPT_BOOL, "true", 0, 0, NULL,                                                \
+      "clamp the normal force to be non-attractive (false: textbook law)" }
+
+/* Which law the parameters select, and its derived constants for one pair. */
+typedef struct mb_contact_law {
+    int hertz;            /* 0: linear, 1: Hertz */
+    int clamp;
+    double kn, c, zeta;   /* linear: zeta is c / (2 sqrt(m* kn)) when c is given */
+    double estar;         /* Hertz: E / (2 (1 - nu^2)) between spheres, E / (1 - nu^2) on a rigid wall */
+} mb_contact_law;
+
+/* Read the law (wall = 1: sphere against a rigid plane); meff is the pair's m*. */
+int mb_contact_law_read(const mb_options *p, int wall, double meff, mb_contact_law *law);
+/* A new model for the law (caller adds pairs and the model to a field). */
+void *mb_contact_law_model(const mb_contact_law *law, const mb_force_type **type);
+/* Closed-form restitution and contact (overlap) duration for an impact at speed v on a pair
+ * (meff, reff); NaN where none exists (damped Hertz). */
+void mb_contact_law_closed(const mb_contact_law *law, double meff, double reff, double v,
+                           double *e, double *tc);
+
+/* Binary-collision observer on pair 0 of the system's contact model: measures
+ *   restitution        = (separation normal speed) / (approach normal speed), taken at the
+ *                        samples just after and just before the (first) contact;
+ *   contact.duration   = time with overlap > 0, ends located by linear interpolation of the
+ *                        overlap between samples;
+ * and reports beside them the closed forms (.closed_form), restitution_error = measured -
+ * closed form, contact.duration_error = measured / closed form - 1, and contact.count. */
+int mb_collision_observe_begin(void **ctx, const mb_system *sys, double e_closed,
+                               double tc_closed);
+int mb_collision_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step);
+int mb_collision_observe_end(void *ctx, mb_observation *out);
+/* The contact model in a system's field (NULL if none). */
+const void *mb_contact_model_of(const mb_system *sys);
+/* Append a named value to an observation (silently ignores overflow past the maximum). */
+void mb_observation_add(mb_observation *o, const char *name, double value);
+
+#endif

@@ -1,0 +1,134 @@
+/* sphere_collision.c -- two spheres colliding head-on along x, no gravity, with the linear
+ * spring-dashpot or the Hertz normal contact (mb_contact.h).  The centre of mass rests at
+ * the origin; sphere 1 moves at +v m2/M, sphere 2 at -v m1/M (relative approach speed v).
+ * Observed: restitution, contact duration and their closed forms (mb_closed_contact.h):
+ * linear e = exp(-zeta pi / sqrt(1 - zeta^2)), t_c = pi / (w0 sqrt(1 - zeta^2)) for the
+ * textbook law, the Schwager-Poeschel forms for the clamped law, and for undamped Hertz
+ * t_c = 2.868 (m*^2 / (R* E*^2 v))^{1/5}.
+ * exact(): the closed-form trajectory (mb_closed_linear_overlap / mb_closed_hertz_overlap)
+ * for the linear law and the undamped Hertz law; the damped Hertz law has none (MB_EUNSUP:
+ * use reference = ode or mpfr).  Positions follow from the separation s = r1 + r2 - d with
+ * the centre of mass at rest: x1 = -s m2/M, x2 = s m1/M. */
+#include "mb_closed_contact.h"
+#include "mb_contact_problem.h"
+#include "mb_status.h"
+
+#include <gsl/gsl_math.h>
+#include <math.h>
+
+static const mb_option_spec params[] = {
+    { "radius1", MB_OPT_DOUBLE, "0.01", 1e-9, 1e3, NULL, "radius of sphere 1 (m)" },
+    { "radius2", MB_OPT_DOUBLE, "0.01", 1e-9, 1e3, NULL, "radius of sphere 2 (m)" },
+    { "density", MB_OPT_DOUBLE, "2500", 1e-6, 1e6, NULL, "density of both spheres (kg/m^3)" },
+    { "speed", MB_OPT_DOUBLE, "1", 1e-9, 1e4, NULL, "relative approach speed v (m/s)" },
+    { "gap", MB_OPT_DOUBLE, "1e-3", 1e-12, 1e3, NULL, "initial gap between the surfaces (m)" },
+    MB_CONTACT_LAW_SPECS("0.1"),
+    MB_OPTION_END
+};
+
+struct geom { double r1, r2, m1, m2, meff, reff, v, gap; };
+
+static struct geom geometry(const mb_options *p)
+{
+    struct geom g;
+    double rho = mb_options_double(p, "density");
+    g.r1 = mb_options_double(p, "radius1");
+    g.r2 = mb_options_double(p, "radius2");
+    g.m1 = rho * 4.0 / 3.0 * M_PI * g.r1 * g.r1 * g.r1;
+    g.m2 = rho * 4.0 / 3.0 * M_PI * g.r2 * g.r2 * g.r2;
+    g.meff = g.m1 * g.m2 / (g.m1 + g.m2);
+    g.reff = g.r1 * g.r2 / (g.r1 + g.r2);
+    g.v = mb_options_double(p, "speed");
+    g.gap = mb_options_double(p, "gap");
+    return g;
+}
+
+static int setup(const mb_options *p, mb_system **out)
+{
+    struct geom g = geometry(p);
+    mb_contact_law law;
+    int st = mb_contact_law_read(p, 0, g.meff, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_system *sys = mb_system_alloc(2);
+    if (sys == NULL)
+        return MB_ENOMEM;
+    mb_nodes *s = sys->nodes;
+    double M = g.m1 + g.m2, L = g.r1 + g.r2 + g.gap;
+    mb_nodes_set_mass(s, 0, g.m1);
+    mb_nodes_set_mass(s, 1, g.m2);
+    for (int i = 0; i < 2; i++) {
+        double r = i ? g.r2 : g.r1, m = i ? g.m2 : g.m1, I[3];
+        I[0] = I[1] = I[2] = 0.4 * m * r * r;
+        mb_nodes_set_inertia(s, i, I);
+        s->radius[i] = r;
+    }
+    s->x[0] = -L * g.m2 / M;
+    s->x[3] = L * g.m1 / M;
+    s->v[0] = g.v * g.m2 / M;
+    s->v[3] = -g.v * g.m1 / M;
+    const mb_force_type *type;
+    void *model = mb_contact_law_model(&law, &type);
+    st = model ? mb_contact_add_spheres(model, s, 0, 1) : mb_last_error_code();
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(sys->forces, type, model);
+    else
+        type->free(model);
+    if (st != MB_SUCCESS) {
+        mb_system_free(sys);
+        return st;
+    }
+    *out = sys;
+    return MB_SUCCESS;
+}
+
+static int exact(const mb_options *p, double t, mb_nodes *out)
+{
+    struct geom g = geometry(p);
+    mb_contact_law law;
+    double d, rate, tau = t - g.gap / g.v;
+    int st = mb_contact_law_read(p, 0, g.meff, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    if (law.hertz && law.zeta != 0.0)
+        MB_ERROR(MB_EUNSUP, "sphere-collision: the damped Hertz law has no closed-form "
+                            "trajectory; use reference = ode or mpfr");
+    st = law.hertz ? mb_closed_hertz_overlap(g.meff, g.reff, law.estar, g.v, tau, &d, &rate)
+                   : mb_closed_linear_overlap(law.kn, g.meff, law.zeta, law.clamp, g.v, tau, &d,
+                                              &rate);
+    if (st != MB_SUCCESS)
+        return st;
+    double M = g.m1 + g.m2, sep = (g.r1 + g.r2) - d;
+    for (int k = 0; k < 6; k++)
+        out->x[k] = out->v[k] = 0.0;
+    out->x[0] = -sep * g.m2 / M;
+    out->x[3] = sep * g.m1 / M;
+    out->v[0] = rate * g.m2 / M;       /* s' = -d' */
+    out->v[3] = -rate * g.m1 / M;
+    return MB_SUCCESS;
+}
+
+static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
+{
+    struct geom g = geometry(p);
+    mb_contact_law law;
+    double e, tc;
+    int st = mb_contact_law_read(p, 0, g.meff, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_contact_law_closed(&law, g.meff, g.reff, g.v, &e, &tc);
+    return mb_collision_observe_begin(ctx, sys, e, tc);
+}
+
+const mb_problem_type mb_problem_sphere_collision = {
+    .name = "sphere-collision",
+    .summary = "two spheres colliding head-on (linear spring-dashpot or Hertz contact)",
+    .params = params,
+    .setup = setup,
+    .exact = exact,
+    .exact_doc = "free flight, then d = (v/w) exp(-zeta w0 t) sin(w t) (linear; clamped: until t*) "
+                 "or the inverted Hertz integral (undamped), then free flight at e v",
+    .observe_begin = observe_begin,
+    .observe_step = mb_collision_observe_step,
+    .observe_end = mb_collision_observe_end,
+};

@@ -1,0 +1,113 @@
+/* sphere_wall.c -- a sphere hitting the rigid plane z = 0 (normal +z) at normal speed v,
+ * no gravity, with the linear spring-dashpot or Hertz contact (mb_contact.h); m* = m,
+ * R* = r, E* = E / (1 - nu^2).  An optional tangential speed along x does not interact
+ * (frictionless contact).  Observed: restitution, contact duration and their closed forms
+ * (mb_closed_contact.h), as for sphere-collision.
+ * exact(): z = r - d(t - gap/v) with the closed-form overlap of the linear or undamped
+ * Hertz law, x = v_t t; the damped Hertz law has none (MB_EUNSUP). */
+#include "mb_closed_contact.h"
+#include "mb_contact_problem.h"
+#include "mb_status.h"
+
+#include <gsl/gsl_math.h>
+#include <math.h>
+
+static const mb_option_spec params[] = {
+    { "radius", MB_OPT_DOUBLE, "0.01", 1e-9, 1e3, NULL, "sphere radius (m)" },
+    { "density", MB_OPT_DOUBLE, "2500", 1e-6, 1e6, NULL, "sphere density (kg/m^3)" },
+    { "speed", MB_OPT_DOUBLE, "1", 1e-9, 1e4, NULL, "normal impact speed v (m/s)" },
+    { "tangential", MB_OPT_DOUBLE, "0", -1e4, 1e4, NULL, "tangential speed along x (m/s)" },
+    { "gap", MB_OPT_DOUBLE, "1e-3", 1e-12, 1e3, NULL, "initial gap to the plane (m)" },
+    MB_CONTACT_LAW_SPECS("0.1"),
+    MB_OPTION_END
+};
+
+static double mass_of(const mb_options *p)
+{
+    double r = mb_options_double(p, "radius");
+    return mb_options_double(p, "density") * 4.0 / 3.0 * M_PI * r * r * r;
+}
+
+static int setup(const mb_options *p, mb_system **out)
+{
+    double r = mb_options_double(p, "radius"), m = mass_of(p);
+    mb_contact_law law;
+    int st = mb_contact_law_read(p, 1, m, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_system *sys = mb_system_alloc(1);
+    if (sys == NULL)
+        return MB_ENOMEM;
+    mb_nodes *s = sys->nodes;
+    double I[3] = { 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r };
+    mb_nodes_set_mass(s, 0, m);
+    mb_nodes_set_inertia(s, 0, I);
+    s->radius[0] = r;
+    s->x[2] = r + mb_options_double(p, "gap");
+    s->v[0] = mb_options_double(p, "tangential");
+    s->v[2] = -mb_options_double(p, "speed");
+    const double o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
+    const mb_force_type *type;
+    void *model = mb_contact_law_model(&law, &type);
+    st = model ? mb_contact_add_plane(model, s, 0, o, n) : mb_last_error_code();
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(sys->forces, type, model);
+    else
+        type->free(model);
+    if (st != MB_SUCCESS) {
+        mb_system_free(sys);
+        return st;
+    }
+    *out = sys;
+    return MB_SUCCESS;
+}
+
+static int exact(const mb_options *p, double t, mb_nodes *out)
+{
+    double m = mass_of(p), r = mb_options_double(p, "radius"), v = mb_options_double(p, "speed");
+    double vt = mb_options_double(p, "tangential"), d, rate;
+    mb_contact_law law;
+    int st = mb_contact_law_read(p, 1, m, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    if (law.hertz && law.zeta != 0.0)
+        MB_ERROR(MB_EUNSUP, "sphere-wall: the damped Hertz law has no closed-form trajectory; "
+                            "use reference = ode or mpfr");
+    double tau = t - mb_options_double(p, "gap") / v;
+    st = law.hertz ? mb_closed_hertz_overlap(m, r, law.estar, v, tau, &d, &rate)
+                   : mb_closed_linear_overlap(law.kn, m, law.zeta, law.clamp, v, tau, &d, &rate);
+    if (st != MB_SUCCESS)
+        return st;
+    for (int k = 0; k < 3; k++)
+        out->x[k] = out->v[k] = 0.0;
+    out->x[0] = vt * t;
+    out->v[0] = vt;
+    out->x[2] = r - d;
+    out->v[2] = -rate;
+    return MB_SUCCESS;
+}
+
+static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
+{
+    double m = mass_of(p), e, tc;
+    mb_contact_law law;
+    int st = mb_contact_law_read(p, 1, m, &law);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_contact_law_closed(&law, m, mb_options_double(p, "radius"), mb_options_double(p, "speed"),
+                          &e, &tc);
+    return mb_collision_observe_begin(ctx, sys, e, tc);
+}
+
+const mb_problem_type mb_problem_sphere_wall = {
+    .name = "sphere-wall",
+    .summary = "a sphere hitting a rigid plane (linear spring-dashpot or Hertz contact)",
+    .params = params,
+    .setup = setup,
+    .exact = exact,
+    .exact_doc = "z = r - d(t - gap/v): free flight, the linear or undamped Hertz contact "
+                 "phase in closed form, free flight at e v; x = v_t t",
+    .observe_begin = observe_begin,
+    .observe_step = mb_collision_observe_step,
+    .observe_end = mb_collision_observe_end,
+};

@@ -1,0 +1,73 @@
+/* spring_chain.c -- n particles on a line joined by n - 1 Hookean springs with rest length
+ * and dashpots, under gravity (along -y) and optional linear drag; the end particles may
+ * be pinned (all three translations blocked).  The chain starts straight along x with
+ * the given spacing and at rest, so it sags under gravity.  No closed form: the reference
+ * module integrates it.  This is the 1-D test of the implicit solvers' linear cost. */
+#include "mb_problem.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <string.h>
+
+static const mb_option_spec params[] = {
+    { "n", MB_OPT_INT, "16", 2, 50000000, NULL, "number of particles" },
+    { "mass", MB_OPT_DOUBLE, "0.0473", 1e-300, 1e300, NULL, "mass of each particle (kg), > 0" },
+    { "k", MB_OPT_DOUBLE, "812", 0, 1e300, NULL, "spring stiffness (N/m), >= 0" },
+    { "rest", MB_OPT_DOUBLE, "0.095", 0, 1e300, NULL, "spring rest length (m), >= 0" },
+    { "spacing", MB_OPT_DOUBLE, "0.1", 1e-300, 1e300, NULL,
+      "initial distance between neighbours (m), > 0" },
+    { "c", MB_OPT_DOUBLE, "0.013", 0, 1e300, NULL, "dashpot along each spring (N s/m), >= 0" },
+    { "D", MB_OPT_DOUBLE, "0", 0, 1e300, NULL, "linear drag on every particle (N s/m), >= 0" },
+    { "g", MB_OPT_DOUBLE, "9.81", -1e300, 1e300, NULL, "gravity along -y (m/s^2)" },
+    { "anchors", MB_OPT_CHOICE, "both", 1, 0, "none|first|both", "which end particles are pinned" },
+    MB_OPTION_END
+};
+
+static int setup(const mb_options *p, mb_system **out)
+{
+    size_t n = (size_t)mb_options_int(p, "n");
+    mb_system *sys = mb_system_alloc(n);
+    if (sys == NULL)
+        return MB_ENOMEM;
+    double m = mb_options_double(p, "mass"), dx = mb_options_double(p, "spacing");
+    for (size_t i = 0; i < n; i++) {
+        mb_nodes_set_mass(sys->nodes, i, m);
+        sys->nodes->x[3 * i] = (double)i * dx;
+    }
+    const char *anchors = mb_options_string(p, "anchors");
+    if (strcmp(anchors, "none") != 0)
+        sys->nodes->blocked[0] = MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z;
+    if (strcmp(anchors, "both") == 0)
+        sys->nodes->blocked[n - 1] = MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z;
+    void *springs = mb_springs_new();
+    int st = springs ? MB_SUCCESS : MB_ENOMEM;
+    for (size_t i = 0; i + 1 < n && st == MB_SUCCESS; i++) {
+        mb_spring sp = { .i = i, .j = i + 1, .k = mb_options_double(p, "k"),
+                         .rest = mb_options_double(p, "rest"), .c = mb_options_double(p, "c") };
+        st = mb_springs_add(springs, &sp);
+    }
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(sys->forces, mb_force_springs, springs);
+    else if (springs)
+        mb_force_springs->free(springs);
+    double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 };
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g));
+    if (st == MB_SUCCESS && mb_options_double(p, "D") > 0.0)
+        st = mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(mb_options_double(p, "D")));
+    if (st != MB_SUCCESS) {
+        mb_system_free(sys);
+        return st;
+    }
+    *out = sys;
+    return MB_SUCCESS;
+}
+
+const mb_problem_type mb_problem_spring_chain = {
+    .name = "spring-chain",
+    .summary = "n particles joined by springs with rest length and dashpots, under gravity",
+    .params = params,
+    .setup = setup,
+    .exact = NULL,
+    .exact_doc = NULL,
+};
