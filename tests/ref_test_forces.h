@@ -49,3 +49,22 @@ static __attribute__((unused)) int FUNCTION(signf, eval)(const void *params, TYP
         R_SUB_D(&s->f[3 * i], &s->f[3 * i], *k * R_SGN(&s->x[3 * i]));
     return MB_SUCCESS;
 }
+
+/* slab  f_i,x += k (w - x_i,x) while w - d < x_i,x < w: a stiff one-sided contact at x = w
+ * of finite depth d (like two spheres, which stop interacting once they have passed
+ * through each other) */
+static __attribute__((unused)) int FUNCTION(wall, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    const double *p = params;     /* k, w, d */
+    REAL a[1];
+    R_INIT(a, s->prec);
+    (void)t;
+    for (size_t i = 0; i < s->n; i++)
+        if (R_CMP_D(&s->x[3 * i], p[1]) < 0 && R_CMP_D(&s->x[3 * i], p[1] - p[2]) > 0) {
+            R_D_SUB(a, p[1], &s->x[3 * i]);
+            R_MUL_D(a, a, p[0]);
+            R_ADD(&s->f[3 * i], &s->f[3 * i], a);
+        }
+    R_CLEAR(a);
+    return MB_SUCCESS;
+}

@@ -9,8 +9,14 @@
  * (3) Against closed forms in double (Kepler, asymmetric top, spin-up): agreement within
  *     the closed forms' own accuracy -- a few ulps of the state scale (1e-15 relative for
  *     Kepler's Brent+Newton solve, 1e-13 for the top's orientation quadrature).
- * (4) Negative control: a discontinuous force has no h^2 expansion; the engine must refuse
- *     (MB_EMAXITER) instead of returning a number.  Error paths of the arguments. */
+ * (4) Negative controls: a discontinuous force has no h^2 expansion; the engine must refuse
+ *     (MB_EMAXITER) instead of returning a number.  A 3 ms bounce on a stiff wall inside a
+ *     2 s run (through a slab 1 mm deep, reached after 1 ms) is stepped over by the
+ *     extrapolation (free flight converges perfectly): with the rk8pd consistency check
+ *     switched off the engine returns the wrong state with a tiny estimate, with the
+ *     check (default) it refuses -- rk8pd starts with small steps and resolves the
+ *     bounce.  (An event that rk8pd steps over as well goes undetected: non-smooth
+ *     problems need their closed forms.)  Error paths of the arguments. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +45,8 @@ static const mb_force_type central_type = { .name = "central", .eval = central_e
                                             .eval_mpfr = central_mpfr_eval, .free = free_param };
 static const mb_force_type ctorque_type = { .name = "ctorque", .eval = ctorque_eval,
                                             .eval_mpfr = ctorque_mpfr_eval, .free = free_param };
+static const mb_force_type wall_type = { .name = "wall", .eval = wall_eval,
+                                         .eval_mpfr = wall_mpfr_eval, .free = free_param };
 static const mb_force_type signf_type = { .name = "signf", .eval = signf_eval,
                                           .eval_mpfr = signf_mpfr_eval, .free = free_param };
 
@@ -94,7 +102,7 @@ Test(mpfr_reference, harmonic_error_estimate_bounds_actual_error)
     double times[2] = { 3.7, 10.0 };
     for (int b = 0; b < 2; b++) {
         mb_nodes_mpfr *outs[2] = { mb_nodes_mpfr_alloc(1, bits[b]), mb_nodes_mpfr_alloc(1, bits[b]) };
-        mb_mpfr_reference_opts o = { bits[b], 0, 0, 0.0 };
+        mb_mpfr_reference_opts o = { bits[b], 0, 0, 0.0, 0 };
         mb_mpfr_reference_stats st;
         double err[2];
         cr_assert_eq(mb_mpfr_reference(sys, 2, times, outs, err, &o, &st), MB_SUCCESS, "%s", mb_last_error());
@@ -147,7 +155,7 @@ Test(mpfr_reference, kepler_against_closed_form_and_512_bits)
     const double mu = 2.385, a = 1.37, e = 0.6, t = 0.2 * mb_closed_kepler_period(mu, a);
     mb_system *sys = kepler_system(mu, a, e);
     mb_nodes_mpfr *o256 = mb_nodes_mpfr_alloc(1, 256), *o512 = mb_nodes_mpfr_alloc(1, 512);
-    mb_mpfr_reference_opts p256 = { 256, 0, 0, 0.0 }, p512 = { 512, 0, 0, 0.0 };
+    mb_mpfr_reference_opts p256 = { 256, 0, 0, 0.0, 0 }, p512 = { 512, 0, 0, 0.0, 0 };
     double e256, e512, x[3], v[3];
     cr_assert_eq(mb_mpfr_reference(sys, 1, &t, &o256, &e256, &p256, NULL), MB_SUCCESS);
     cr_assert_eq(mb_mpfr_reference(sys, 1, &t, &o512, &e512, &p512, NULL), MB_SUCCESS);
@@ -176,7 +184,7 @@ Test(mpfr_reference, asymmetric_top_against_closed_form_and_512_bits)
         sys->nodes->q[k] = q0[k];
     mb_q_rotate(sys->nodes->omega, q0, wb);
     mb_nodes_mpfr *o256 = mb_nodes_mpfr_alloc(1, 256), *o512 = mb_nodes_mpfr_alloc(1, 512);
-    mb_mpfr_reference_opts p256 = { 256, 0, 0, 0.0 }, p512 = { 512, 0, 0, 0.0 };
+    mb_mpfr_reference_opts p256 = { 256, 0, 0, 0.0, 0 }, p512 = { 512, 0, 0, 0.0, 0 };
     double e256, e512;
     cr_assert_eq(mb_mpfr_reference(sys, 1, &t, &o256, &e256, &p256, NULL), MB_SUCCESS);
     cr_assert_eq(mb_mpfr_reference(sys, 1, &t, &o512, &e512, &p512, NULL), MB_SUCCESS);
@@ -231,9 +239,33 @@ Test(mpfr_reference, discontinuous_force_is_refused)
     mb_forces_add(sys->forces, &signf_type, dup_doubles(&k, 1));
     double t = 2.0, err;
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(1, 128);
-    mb_mpfr_reference_opts o = { 128, 0, 0, 0.0 };
+    mb_mpfr_reference_opts o = { 128, 0, 0, 0.0, 0 };
     cr_expect_eq(mb_mpfr_reference(sys, 1, &t, &m, &err, &o, NULL), MB_EMAXITER);
     cr_expect(strstr(mb_last_error(), "does not converge") != NULL, "%s", mb_last_error());
+    mb_nodes_mpfr_free(m);
+    mb_system_free(sys);
+}
+
+Test(mpfr_reference, short_event_is_caught_by_the_consistency_check)
+{
+    /* k = 2.385e7, m = 1: contact 0.64 ms, penetration 0.2 mm < depth 1 mm: a bounce */
+    const double wall[3] = { 2.385e7, 0.5, 1e-3 };
+    mb_system *sys = mb_system_alloc(1);
+    sys->nodes->x[0] = 0.501;        /* contact at t = 1 ms, like the sphere-collision set-up */
+    sys->nodes->v[0] = -1.0;
+    mb_forces_add(sys->forces, &wall_type, dup_doubles(wall, 3));
+    double t = 2.0, err;
+    mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(1, 128);
+    mb_mpfr_reference_opts unchecked = { 128, 0, 0, 0.0, 1 }, checked = { 128, 0, 0, 0.0, 0 };
+    mb_mpfr_reference_stats st;
+    int s0 = mb_mpfr_reference(sys, 1, &t, &m, &err, &unchecked, &st);
+    /* stepped over: free flight to x = -1.499 (the true bounce ends near x = 2.5) */
+    cr_expect(s0 == MB_SUCCESS && fabs(mpfr_get_d(&m->x[0], MPFR_RNDN) + 1.499) < 1e-20 && err < 1e-30,
+              "unchecked run: status %d x %g (expected the silent free-flight answer)", s0,
+              mpfr_get_d(&m->x[0], MPFR_RNDN));
+    int s1 = mb_mpfr_reference(sys, 1, &t, &m, &err, &checked, &st);
+    cr_expect_eq(s1, MB_EFAILED, "the check must refuse");
+    cr_expect(strstr(mb_last_error(), "not smooth") != NULL, "%s", mb_last_error());
     mb_nodes_mpfr_free(m);
     mb_system_free(sys);
 }
@@ -243,7 +275,7 @@ Test(mpfr_reference, bad_arguments)
     mb_system *sys = mb_system_alloc(1);
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(1, 128), *m2 = mb_nodes_mpfr_alloc(2, 128);
     double t = 1.0, back[2] = { 2.0, 1.0 }, err;
-    mb_mpfr_reference_opts low = { 40, 0, 0, 0.0 };
+    mb_mpfr_reference_opts low = { 40, 0, 0, 0.0, 0 };
     cr_expect_eq(mb_mpfr_reference(sys, 1, &t, &m, &err, &low, NULL), MB_EDOM);
     mb_nodes_mpfr *two[2] = { m, m };
     cr_expect_eq(mb_mpfr_reference(sys, 2, back, two, NULL, NULL, NULL), MB_EDOM);

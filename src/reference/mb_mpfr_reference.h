@@ -16,6 +16,14 @@
  * over every state number (x, v, q, L): step halving, honest when pass 2 is the better one.
  * The engine works with 32 + 2 max_columns guard bits (rounding in the extrapolation grows
  * with the column), so its result is accurate to the requested precision.
+ * Consistency check (on by default): extrapolation can step over a short event it never
+ * samples -- a collision lasting 1 ms inside a macro step of 0.5 s converges beautifully
+ * to free flight.  Every result is therefore compared with the double rk8pd reference
+ * (mb_ode_reference.h, tolerances 1e-10 and 1e-12, cheap next to MPFR): a difference above
+ * max(100 x its estimate, 1e-8 (1 + |y|)) in any state number fails with MB_EFAILED
+ * ("not smooth?").  Non-smooth systems (contacts) are then refused by this check or by the
+ * extrapolation not converging at a kink it samples; an event that rk8pd steps over too
+ * goes undetected, so non-smooth problems need their closed forms.
  * Time enters the force field as a double (mb_forces_mpfr_eval), which is exact for
  * autonomous force fields. */
 #ifndef MB_MPFR_REFERENCE_H
@@ -28,12 +36,14 @@ typedef struct mb_mpfr_reference_opts {
     int target_columns;    /* columns the step control aims at (0: bits / 10, in [6, 60]) */
     int max_columns;       /* columns before a step is rejected (0: target + 12) */
     double h0;             /* first macro step (0: the whole span) */
+    int no_crosscheck;     /* 1: skip the rk8pd consistency check (default: check) */
 } mb_mpfr_reference_opts;
 
 typedef struct mb_mpfr_reference_stats {
     unsigned long macro_steps, rejected, rhs_evals;
     double tolerance;
     double error_estimate;  /* max over the output times */
+    double crosscheck;      /* max |mpfr - rk8pd| / allowance (<= 1 passes; 0 if skipped) */
 } mb_mpfr_reference_stats;
 
 /* Integrate sys (state at sys->t) to the ascending times[0..n-1] (>= sys->t); outs[i] are

@@ -1,5 +1,6 @@
 /* mpfr_reference.c -- Gragg-Bulirsch-Stoer extrapolation in MPFR (see mb_mpfr_reference.h). */
 #include "mb_mpfr_reference.h"
+#include "mb_ode_reference.h"
 #include "mb_ref_rhs.h"
 #include "mb_status.h"
 
@@ -324,11 +325,68 @@ static int check_args(const mb_system *sys, size_t n, const double *times,
     return MB_SUCCESS;
 }
 
+/* max over outputs and state numbers of |mpfr - rk8pd| / allowance, allowance =
+ * max(100 e_ode, 1e-8 (1 + |y|)); q compared with the sign of the mpfr result. */
+static double diff_ratio(const __mpfr_struct *m, const double *d, size_t count, double e_ode,
+                         int align)
+{
+    double worst = 0.0, sign = 1.0;
+    if (align) {
+        double dot = 0.0;
+        for (size_t k = 0; k < count; k++)
+            dot += mpfr_get_d(&m[k], MPFR_RNDN) * d[k];
+        sign = dot < 0.0 ? -1.0 : 1.0;
+    }
+    for (size_t k = 0; k < count; k++) {
+        double y = mpfr_get_d(&m[k], MPFR_RNDN);
+        double allow = fmax(100.0 * e_ode, 1e-8 * (1.0 + fabs(y)));
+        worst = fmax(worst, fabs(y - sign * d[k]) / allow);
+    }
+    return worst;
+}
+
+static int crosscheck(const mb_system *sys, size_t n, const double *times,
+                      mb_nodes_mpfr *const *outs, double *ratio)
+{
+    mb_nodes **d = calloc(n, sizeof *d);
+    double *e = calloc(n, sizeof *e);
+    int st = (d && e) ? MB_SUCCESS : MB_ENOMEM;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        if ((d[i] = mb_nodes_alloc(sys->nodes->n, 53)) == NULL)
+            st = MB_ENOMEM;
+    mb_ode_reference_opts o = { 1e-10, 1e-12 };
+    if (st == MB_SUCCESS)
+        st = mb_ode_reference(sys, n, times, d, e, &o, NULL);
+    *ratio = 0.0;
+    size_t bad_i = 0;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++) {
+        size_t nn = sys->nodes->n;
+        double r = fmax(diff_ratio(outs[i]->x, d[i]->x, 3 * nn, e[i], 0),
+                        diff_ratio(outs[i]->v, d[i]->v, 3 * nn, e[i], 0));
+        r = fmax(r, diff_ratio(outs[i]->angmom, d[i]->angmom, 3 * nn, e[i], 0));
+        for (size_t j = 0; j < nn; j++)
+            r = fmax(r, diff_ratio(&outs[i]->q[4 * j], &d[i]->q[4 * j], 4, e[i], 1));
+        if (r > *ratio) {
+            *ratio = r;
+            bad_i = i;
+        }
+    }
+    for (size_t i = 0; d && i < n; i++)
+        mb_nodes_free(d[i]);
+    free(d);
+    free(e);
+    if (st == MB_SUCCESS && *ratio > 1.0)
+        MB_ERROR(MB_EFAILED, "mpfr reference: disagrees with the rk8pd check at t = %.17g by %.3g "
+                 "times the allowance; the system is probably not smooth (contacts?) and has no "
+                 "valid extrapolation reference", times[bad_i], *ratio);
+    return st;
+}
+
 int mb_mpfr_reference(const mb_system *sys, size_t n, const double *times,
                       mb_nodes_mpfr *const *outs, double *err,
                       const mb_mpfr_reference_opts *opts, mb_mpfr_reference_stats *stats)
 {
-    mb_mpfr_reference_opts o = { 256, 0, 0, 0.0 };
+    mb_mpfr_reference_opts o = { 256, 0, 0, 0.0, 0 };
     mb_mpfr_reference_stats s = { 0 };
     if (opts)
         o = *opts;
@@ -371,6 +429,8 @@ int mb_mpfr_reference(const mb_system *sys, size_t n, const double *times,
                 err[i] = e[i];
         }
     }
+    if (st == MB_SUCCESS && !o.no_crosscheck)
+        st = crosscheck(sys, n, times, outs, &s.crosscheck);
     s.rhs_evals = g.evals;
     if (stats)
         *stats = s;

@@ -65,7 +65,7 @@ static int mpfr_states(const mb_system *sys, long bits, size_t n, const double *
     for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
         if ((m[i] = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)bits)) == NULL)
             st = MB_ENOMEM;
-    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0 };
+    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0, 0 };
     if (st == MB_SUCCESS)
         st = mb_mpfr_reference(sys, n, times, m, err, &o, NULL);
     for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
@@ -125,7 +125,7 @@ int mb_reference_state_mpfr(const mb_problem_type *pt, const mb_options *params,
     if (st != MB_SUCCESS)
         return st;
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)bits);
-    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0 };
+    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0, 0 };
     st = m ? mb_mpfr_reference(sys, 1, &t, &m, error_estimate, &o, NULL) : MB_ENOMEM;
     mb_system_free(sys);
     if (st != MB_SUCCESS) {

@@ -212,7 +212,7 @@ static int references(const mb_twin_request *req, const mb_options *params,
     int st = MB_SUCCESS;
     if (res->reference_used == MB_REF_MPFR) {
         mb_mpfr_reference_opts o = { req->reference.mpfr_bits ? req->reference.mpfr_bits : 256,
-                                     0, 0, 0.0 };
+                                     0, 0, 0.0, 0 };
         return mb_mpfr_reference(sys, n, res->t, refs, res->reference_error, &o, NULL);
     }
     mb_nodes **d = calloc(n, sizeof *d);
