@@ -86,3 +86,9 @@ tests_test_dem_problems_SOURCES = tests/test_dem_problems.c
 tests_test_dem_problems_CFLAGS = $(MB_TESTCC)
 tests_test_dem_problems_LDADD = $(MB_TESTLIBS)
 tests_test_dem_problems_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_reference_problems
+tests_test_reference_problems_SOURCES = tests/test_reference_problems.c
+tests_test_reference_problems_CFLAGS = $(MB_TESTCC)
+tests_test_reference_problems_LDADD = $(MB_TESTLIBS)
+tests_test_reference_problems_LDFLAGS = $(MB_TESTLINK)
