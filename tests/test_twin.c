@@ -279,6 +279,44 @@ Test(twin, twin_of_another_scheme_is_flagged)
     mb_options_free(p);
 }
 
+/* Every registered scheme with a twin, on the harmonic problem: bit for bit at 53 bits
+ * (no transcendental call on a non-rotating system), round-off < 1e-13 at 256 bits, and
+ * the truncation halves as 2^order when dt halves (observed order within 0.1 of the
+ * nominal one; negative-control schemes are exempt from the order check). */
+Test(twin, every_registered_twin_on_harmonic)
+{
+    const mb_problem_type *pt = mb_problem_find("harmonic");
+    int seen = 0;
+    for (const mb_stepper_type *const *t = mb_steppers(); *t; t++) {
+        if ((*t)->alloc_mpfr == NULL)
+            continue;
+        double tr[2];
+        for (int h = 0; h < 2; h++) {
+            mb_twin_request req = { .problem = pt, .scheme = *t, .dt = h ? 0.005 : 0.01, .t_end = 2.0 };
+            mb_reference_parse("auto", &req.reference);
+            mb_twin_result r;
+            cr_assert_eq(mb_twin_run(&req, &r), MB_SUCCESS, "%s: %s", (*t)->name, mb_last_error());
+            cr_expect_eq(r.status, MB_SUCCESS, "%s", (*t)->name);
+            cr_expect(r.roundoff_max_abs < 1e-13, "%s: roundoff %g", (*t)->name, r.roundoff_max_abs);
+            tr[h] = r.truncation_max_abs;
+            mb_twin_result_free(&r);
+            if (h == 0) {
+                req.bits = 53;
+                cr_assert_eq(mb_twin_run(&req, &r), MB_SUCCESS);
+                cr_expect(r.roundoff_max_abs == 0.0, "%s: 53-bit twin differs from the double run by %g",
+                          (*t)->name, r.roundoff_max_abs);
+                mb_twin_result_free(&r);
+            }
+        }
+        double order = log2(tr[0] / tr[1]);
+        if (!((*t)->flags & MB_STEPPER_NEGATIVE))
+            cr_expect(fabs(order - (*t)->order) < 0.1, "%s: observed order %.3f, nominal %d",
+                      (*t)->name, order, (*t)->order);
+        seen++;
+    }
+    cr_expect(seen >= 1);
+}
+
 Test(twin, bad_requests)
 {
     mb_options *p = harmonic_params();
