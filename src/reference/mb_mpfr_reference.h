@@ -33,7 +33,7 @@
 
 typedef struct mb_mpfr_reference_opts {
     long bits;             /* working precision, >= 53 (references use >= 113); default 256 */
-    int target_columns;    /* columns the step control aims at (0: bits / 10, in [6, 60]) */
+    int target_columns;    /* columns the step control aims at (0: bits / 7, in [8, 52]) */
     int max_columns;       /* columns before a step is rejected (0: target + 12) */
     double h0;             /* first macro step (0: the whole span) */
     int no_crosscheck;     /* 1: skip the rk8pd consistency check (default: check) */

@@ -305,10 +305,13 @@ static int check_args(const mb_system *sys, size_t n, const double *times,
     if (o->bits < 53 || o->bits > 100000)
         MB_ERROR(MB_EDOM, "mpfr reference: precision %ld bits is outside [53, 100000]", o->bits);
     if (o->target_columns <= 0) {
-        /* measured on Kepler e = 0.6: at 256 bits 21-28 columns cost least, at 512 bits
-         * about 50; beyond ~60 the extrapolation's rounding prevents convergence */
-        long t = o->bits / 10;
-        o->target_columns = (int)(t < 6 ? 6 : t > 60 ? 60 : t);
+        /* measured CPU time, Kepler e = 0.6 over 0.25 periods and the 16-node spring chain
+         * over 0.1 s: at 113 bits 16-20 columns cost least (chain 0.76 s at 11, 0.57 s at
+         * 16), at 256 bits about 35 (chain 3.35 s at 25, 1.78 s at 35, 2.71 s at 45; Kepler
+         * flat), at 512 bits about 50 (Kepler 3.2 s at 36, 1.4 s at 50; beyond ~60 the
+         * extrapolation's rounding stalls convergence) */
+        long t = o->bits / 7;
+        o->target_columns = (int)(t < 8 ? 8 : t > 52 ? 52 : t);
     }
     if (o->max_columns <= 0)
         o->max_columns = o->target_columns + 12;
