@@ -253,7 +253,7 @@ Test(twin, mpfr_reference_gives_the_same_truncation)
     mb_options *p = harmonic_params();
     const unsigned long cps[3] = { 10, 400, 1000 };
     mb_twin_request req = { .problem = mb_problem_find("harmonic"), .params = p,
-                            .scheme = mb_stepper_find("explicit-euler"), .dt = 0.01, .t_end = 10,
+                            .scheme_spec = "explicit-euler", .dt = 0.01, .t_end = 10,
                             .n_checkpoints = 3, .checkpoints = cps };
     mb_reference_parse("mpfr", &req.reference);
     mb_twin_result r;
@@ -335,6 +335,14 @@ Test(twin, bad_requests)
     req.checkpoints = cps;
     req.n_checkpoints = 2;
     cr_expect_eq(mb_twin_run(&req, &r), MB_EINVAL, "checkpoint beyond the run");
+    mb_twin_result_free(&r);
+    req.scheme = NULL;
+    req.scheme_spec = "explicit-eulr";
+    cr_expect_eq(mb_twin_run(&req, &r), MB_ENOTFOUND, "unknown spec");
+    cr_expect(strstr(mb_last_error(), "did you mean 'explicit-euler'") != NULL, "%s", mb_last_error());
+    mb_twin_result_free(&r);
+    req.scheme_spec = "explicit-euler";
+    cr_expect_eq(mb_twin_run(&req, &r), MB_EINVAL, "spec resolved, checkpoints still bad");
     mb_twin_result_free(&r);
     mb_stepper_type notwin = divide_euler_type;
     notwin.alloc_mpfr = NULL;

@@ -402,9 +402,27 @@ static int twin_run(const mb_twin_request *req, mpfr_prec_t bits, mb_twin_result
     return st;
 }
 
+static int twin_run_checked(const mb_twin_request *req, mb_twin_result *res);
+
 int mb_twin_run(const mb_twin_request *req, mb_twin_result *res)
 {
     memset(res, 0, sizeof *res);
+    if (req->scheme != NULL || req->scheme_spec == NULL)
+        return twin_run_checked(req, res);
+    /* resolve the spec into a type and options, then run with them */
+    mb_twin_request r = *req;
+    mb_options *opts = NULL;
+    int st = mb_stepper_parse(req->scheme_spec, &r.scheme, &opts);
+    if (st != MB_SUCCESS)
+        return st;
+    r.scheme_opts = opts;
+    st = twin_run_checked(&r, res);
+    mb_options_free(opts);
+    return st;
+}
+
+static int twin_run_checked(const mb_twin_request *req, mb_twin_result *res)
+{
     if (req->problem == NULL || req->scheme == NULL)
         MB_ERROR(MB_EINVAL, "twin: a problem and an integrator are required");
     if (!(req->dt > 0.0) || !isfinite(req->dt) || !(req->t_end > 0.0) || !isfinite(req->t_end))
