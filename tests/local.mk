@@ -4,6 +4,31 @@ tests_test_explicit_euler_SOURCES = tests/test_explicit_euler.c
 tests_test_explicit_euler_CFLAGS = $(MB_TESTCC)
 tests_test_explicit_euler_LDADD = $(MB_TESTLIBS)
 tests_test_explicit_euler_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_case_file
+tests_test_case_file_SOURCES = tests/test_case_file.c
+tests_test_case_file_CFLAGS = $(MB_TESTCC)
+tests_test_case_file_LDADD = $(MB_TESTLIBS)
+tests_test_case_file_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_order_fit
+tests_test_order_fit_SOURCES = tests/test_order_fit.c
+tests_test_order_fit_CFLAGS = $(MB_TESTCC)
+tests_test_order_fit_LDADD = $(MB_TESTLIBS)
+tests_test_order_fit_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_metrics
+tests_test_metrics_SOURCES = tests/test_metrics.c
+tests_test_metrics_CFLAGS = $(MB_TESTCC)
+tests_test_metrics_LDADD = $(MB_TESTLIBS)
+tests_test_metrics_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_expect
+tests_test_expect_SOURCES = tests/test_expect.c
+tests_test_expect_CFLAGS = $(MB_TESTCC)
+tests_test_expect_LDADD = $(MB_TESTLIBS)
+tests_test_expect_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_runner
+tests_test_runner_SOURCES = tests/test_runner.c
+tests_test_runner_CFLAGS = $(MB_TESTCC)
+tests_test_runner_LDADD = $(MB_TESTLIBS)
+tests_test_runner_LDFLAGS = $(MB_TESTLINK)
 
 check_PROGRAMS += tests/test_closed_oscillator
 tests_test_closed_oscillator_SOURCES = tests/test_closed_oscillator.c
@@ -92,3 +117,50 @@ tests_test_reference_problems_SOURCES = tests/test_reference_problems.c
 tests_test_reference_problems_CFLAGS = $(MB_TESTCC)
 tests_test_reference_problems_LDADD = $(MB_TESTLIBS)
 tests_test_reference_problems_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_symplectic_euler
+tests_test_symplectic_euler_SOURCES = tests/test_symplectic_euler.c tests/test_helpers.h
+tests_test_symplectic_euler_CFLAGS = $(MB_TESTCC)
+tests_test_symplectic_euler_LDADD = $(MB_TESTLIBS)
+tests_test_symplectic_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_implicit_euler
+tests_test_implicit_euler_SOURCES = tests/test_implicit_euler.c tests/test_helpers.h
+tests_test_implicit_euler_CFLAGS = $(MB_TESTCC)
+tests_test_implicit_euler_LDADD = $(MB_TESTLIBS)
+tests_test_implicit_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_implicit_euler_newton
+tests_test_implicit_euler_newton_SOURCES = tests/test_implicit_euler_newton.c tests/test_helpers.h
+tests_test_implicit_euler_newton_CFLAGS = $(MB_TESTCC)
+tests_test_implicit_euler_newton_LDADD = $(MB_TESTLIBS)
+tests_test_implicit_euler_newton_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_jacobians
+tests_test_jacobians_SOURCES = tests/test_jacobians.c
+tests_test_jacobians_CFLAGS = $(MB_TESTCC)
+tests_test_jacobians_LDADD = $(MB_TESTLIBS)
+tests_test_jacobians_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_linsolve
+tests_test_linsolve_SOURCES = tests/test_linsolve.c
+tests_test_linsolve_CFLAGS = $(MB_TESTCC)
+tests_test_linsolve_LDADD = $(MB_TESTLIBS)
+tests_test_linsolve_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_problems_euler
+tests_test_problems_euler_SOURCES = tests/test_problems_euler.c tests/test_helpers.h
+tests_test_problems_euler_CFLAGS = $(MB_TESTCC)
+tests_test_problems_euler_LDADD = $(MB_TESTLIBS)
+tests_test_problems_euler_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_cli_simulate
+tests_test_cli_simulate_SOURCES = tests/test_cli_simulate.c
+tests_test_cli_simulate_CFLAGS = $(MB_TESTCC)
+tests_test_cli_simulate_LDADD = $(MB_TESTLIBS)
+tests_test_cli_simulate_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_euler_order
+tests_test_euler_order_SOURCES = tests/test_euler_order.c tests/test_helpers.h
+tests_test_euler_order_CFLAGS = $(MB_TESTCC)
+tests_test_euler_order_LDADD = $(MB_TESTLIBS)
+tests_test_euler_order_LDFLAGS = $(MB_TESTLINK)

@@ -7,6 +7,8 @@
 enum { MB_EXIT_OK = 0, MB_EXIT_FAIL = 1, MB_EXIT_USAGE = 2 };
 
 int mb_cmd_list(int argc, char **argv);
+int mb_cmd_run(int argc, char **argv);
+int mb_cmd_check(int argc, char **argv);
 int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);

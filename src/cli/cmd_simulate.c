@@ -117,10 +117,13 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
             a->integrator = v;
         else if (!strcmp(o, "-o") || !strcmp(o, "--output"))
             a->output = v;
-        else if (!strcmp(o, "--dt"))
-            rc = parse_real("--dt", v, &a->dt), have_dt = 1;
-        else if (!strcmp(o, "--t-end"))
-            rc = parse_real("--t-end", v, &a->t_end), have_t = 1;
+        else if (!strcmp(o, "--dt")) {
+            rc = parse_real("--dt", v, &a->dt);
+            have_dt = 1;
+        } else if (!strcmp(o, "--t-end")) {
+            rc = parse_real("--t-end", v, &a->t_end);
+            have_t = 1;
+        }
         else if (!strcmp(o, "--every"))
             rc = parse_long("--every", v, 1, 1000000000L, &a->every);
         else if (!strcmp(o, "--precision"))
@@ -304,6 +307,10 @@ static int prepare_run(struct sim_run *r, const struct sim_args *a)
 static void print_stats(const struct sim_run *r)
 {
     mb_stepper_stats s;
+    if (r->tw) {
+        fprintf(stderr, "no counters: MPFR twins keep no iteration statistics\n");
+        return;
+    }
     mb_stepper_get_stats(r->st, &s);
     fprintf(stderr, "steps %lu, newton_iterations %lu (max %lu per step), linear_iterations %lu\n",
             s.steps, s.newton_iterations, s.max_newton_iterations, s.linear_iterations);

@@ -5,5 +5,7 @@ src_motionbench_SOURCES += src/cli/cmd_reference.c
 src_motionbench_SOURCES += src/cli/cmd_simulate.c
 src_motionbench_SOURCES += src/cli/cmd_bench.c
 src_motionbench_SOURCES += src/cli/bench_implicit.c
+src_motionbench_SOURCES += src/cli/cmd_run.c
+src_motionbench_SOURCES += src/cli/cmd_check.c
 noinst_HEADERS += src/cli/cli.h
 noinst_HEADERS += src/cli/benches.def

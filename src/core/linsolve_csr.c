@@ -147,7 +147,7 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J)
 }
 
 /* Same entry recipe as the dense assembly: m on the diagonal, then per block
- * A -= h C_b, A -= h^2 K_b, then identity rows for fixed degrees of freedom. */
+ * A -= h C_b, A -= h^2 K_b, then the diagonal rows of fixed degrees of freedom. */
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h)
 {
     double *data = c->A->data, h2 = h * h;
@@ -169,7 +169,8 @@ void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double 
         if (mb_linsys_fixed(s, k)) {
             for (int p = c->A->p[k]; p < c->A->p[k + 1]; p++)
                 data[p] = 0.0;
-            data[c->doff[k / 3] + (k % 3) * c->stride[k / 3] + (k % 3)] = 1.0;
+            data[c->doff[k / 3] + (k % 3) * c->stride[k / 3] + (k % 3)] =
+                s->inv_mass[k / 3] == 0.0 ? 1.0 : s->mass[k / 3];   /* as mb_linsys_dense */
         }
 }
 

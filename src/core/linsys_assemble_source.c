@@ -8,6 +8,17 @@ int FUNCTION(mb_linsys, fixed)(const TYPE(mb_nodes) *s, size_t k)
     return R_ISZERO(&s->inv_mass[i]) || (s->blocked[i] & (1u << (k % 3))) != 0;
 }
 
+/* Diagonal of the identity-like row of a fixed degree of freedom: the node's mass when
+ * finite (so the row has the scale of the others and pivot-ratio tests stay meaningful
+ * in any units), 1 for infinite mass. */
+static void FUNCTION(linsys, fixed_diag)(const TYPE(mb_nodes) *s, size_t k, REAL *out)
+{
+    if (R_ISZERO(&s->inv_mass[k / 3]))
+        R_SET_D(out, 1.0);
+    else
+        R_SET(out, &s->mass[k / 3]);
+}
+
 /* A = M - h C - h^2 K: entry by entry,  A_rc = delta_rc m - sum_b (h C_b,rc) - sum_b (h^2 K_b,rc) */
 void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
                                 double h, REAL *A, size_t lda)
@@ -39,7 +50,7 @@ void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian)
         if (FUNCTION(mb_linsys, fixed)(s, k)) {
             for (size_t c = 0; c < n3; c++)
                 R_SET_D(&A[k * lda + c], 0.0);
-            R_SET_D(&A[k * lda + k], 1.0);
+            FUNCTION(linsys, fixed_diag)(s, k, &A[k * lda + k]);
         }
     R_CLEAR(t);
     R_CLEAR(hh);
@@ -75,8 +86,10 @@ void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian
         }
     }
     for (size_t k = 0; k < n3; k++)
-        if (FUNCTION(mb_linsys, fixed)(s, k))
-            R_SET(&b[k], &s->v[k]);
+        if (FUNCTION(mb_linsys, fixed)(s, k)) {             /* fixed row: d v+ = d v */
+            FUNCTION(linsys, fixed_diag)(s, k, t);
+            R_MUL(&b[k], t, &s->v[k]);
+        }
 }
 
 /* -R(w) = h f(x + h w, w) - M (w - v), 0 on fixed rows (their w stays v) */

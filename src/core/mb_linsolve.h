@@ -4,8 +4,10 @@
  *     A v+ = b,   A = M - h C - h^2 K,   b = (M - h C) v + h f(x, v),
  * with K = df/dx and C = df/dv the 3x3 node blocks of a block Jacobian (mb_jacobian.h)
  * and M the lumped mass.  A degree of freedom that is blocked (MB_BLOCK_X/Y/Z) or belongs
- * to a node of infinite mass (inv_mass = 0) gets the identity row: its new velocity is
- * its old one (zero acceleration), and the right-hand side carries that value.
+ * to a node of infinite mass (inv_mass = 0) gets a diagonal row d v+ = d v: its new
+ * velocity is its old one (zero acceleration).  d is the node's mass (1 for infinite
+ * mass), so these rows share the scale of the others and pivot-ratio tests do not
+ * depend on the units.
  *
  * Solvers, one per file:
  *   linsys_assemble   A and b, dense (double and MPFR, one template) -- same operation
@@ -77,8 +79,8 @@ void mb_csr_free(mb_csr *c);
 int mb_csr_pattern(mb_csr *c, const mb_jacobian *J);
 /* 1 when J has exactly the blocks the pattern was built for. */
 int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
-/* A = M - h C - h^2 K into the CSR values (pattern must match), identity rows for
- * fixed degrees of freedom. */
+/* A = M - h C - h^2 K into the CSR values (pattern must match), diagonal rows for
+ * fixed degrees of freedom (as mb_linsys_dense). */
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
 /* y = A x (A from mb_csr_assemble) */
 void mb_csr_matvec(const mb_csr *c, const double *x, double *y);

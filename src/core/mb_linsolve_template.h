@@ -3,12 +3,13 @@
 /* 1 when degree of freedom k (0..3n-1) of s is fixed: blocked axis or infinite mass. */
 int FUNCTION(mb_linsys, fixed)(const TYPE(mb_nodes) *s, size_t k);
 
-/* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n), identity rows
- * for fixed degrees of freedom.  Duplicate blocks are summed in list order. */
+/* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
+ * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
+ * are summed in list order. */
 void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
                                 double h, REAL *A, size_t lda);
 
-/* b = (M - h C) v + h f  with f = s->f current; b_k = v_k on fixed rows.  tmp: 2 REALs
+/* b = (M - h C) v + h f  with f = s->f current; b_k = d v_k on fixed rows.  tmp: 2 REALs
  * initialised by the caller (no allocation here). */
 void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
                                  double h, REAL *b, REAL *tmp);

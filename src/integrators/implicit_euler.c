@@ -5,8 +5,8 @@
  *   (1 + hD/m + h^2 k/m) v+ = v + h g - (h/m) k x.
  * Exact backward Euler for linear forces; on the undamped oscillator it multiplies the
  * energy 1/2 (v^2 + w^2 x^2) by exactly 1/(1 + h^2 w^2) per step.
- * Options: solver=auto|dense|sparse and the GMRES controls (mb_implicit.h); the stats
- * hook reports GMRES restart cycles as linear_iterations. */
+ * Options: solver=auto|dense|gauss|sparse and the Krylov controls (mb_implicit.h); the
+ * stats hook reports Krylov iterations (GMRES: restart cycles) as linear_iterations. */
 #include "mb_implicit.h"
 #include "mb_stepper.h"
 #include "mb_status.h"

@@ -76,7 +76,7 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
         return st;
     FUNCTION(mb_linsys, be_rhs)(s, w->J, h, w->b, w->tmp);
     for (size_t k = 0; k < w->n3; k++)
-        R_SET(&w->v_new[k], &s->v[k]);                  /* initial guess for GMRES */
+        R_SET(&w->v_new[k], &s->v[k]);                  /* initial guess (Krylov) */
 #if IS_MPFR
     st = mb_implicit_solver_mpfr_solve(w->S, s, w->J, h, w->b, w->v_new);
 #else

@@ -15,18 +15,24 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
     S->n3 = 3 * n_nodes;
     if (!strcmp(kind, "dense"))
         S->kind = MB_SOLVER_DENSE;
+    else if (!strcmp(kind, "gauss"))
+        S->kind = MB_SOLVER_GAUSS;
     else if (!strcmp(kind, "sparse"))
         S->kind = MB_SOLVER_SPARSE;
     else
-        S->kind = n_nodes <= (size_t)mb_options_int(opts, "dense_max") ? MB_SOLVER_DENSE
+        S->kind = n_nodes <= (size_t)mb_options_int(opts, "dense_max") ? MB_SOLVER_GAUSS
                                                                         : MB_SOLVER_SPARSE;
-    if (S->kind == MB_SOLVER_DENSE && S->n3 > MB_DENSE_MAX_UNKNOWNS) {
+    if (S->kind != MB_SOLVER_SPARSE && S->n3 > MB_DENSE_MAX_UNKNOWNS) {
         free(S);
-        MB_ERROR(MB_EDOM, "solver=dense: %zu unknowns exceed the dense limit %d "
-                 "(use solver=sparse)", 3 * n_nodes, MB_DENSE_MAX_UNKNOWNS);
+        MB_ERROR(MB_EDOM, "solver=%s: %zu unknowns exceed the dense limit %d "
+                 "(use solver=sparse)", kind, 3 * n_nodes, MB_DENSE_MAX_UNKNOWNS);
     }
     if (S->kind == MB_SOLVER_DENSE) {
         S->lu = mb_lu_alloc(S->n3);
+    } else if (S->kind == MB_SOLVER_GAUSS) {
+        S->gA = malloc(S->n3 * S->n3 * sizeof(double) + 1);
+        S->gb = malloc(S->n3 * sizeof(double) + 1);
+        S->gpiv = malloc(S->n3 * sizeof(size_t) + 1);
     } else {
         const char *kry = mb_options_string(opts, "krylov");
         double rtol = mb_options_double(opts, "rtol");
@@ -42,6 +48,7 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
         }
     }
     if ((S->kind == MB_SOLVER_DENSE && !S->lu)
+        || (S->kind == MB_SOLVER_GAUSS && (!S->gA || !S->gb || !S->gpiv))
         || (S->kind == MB_SOLVER_SPARSE && (!S->csr || (!S->gmres && !S->kry)))) {
         mb_implicit_solver_free(S);
         return mb_last_error_code() ? mb_last_error_code() : MB_ENOMEM;
@@ -55,6 +62,9 @@ void mb_implicit_solver_free(mb_implicit_solver *S)
     if (S == NULL)
         return;
     mb_lu_free(S->lu);
+    free(S->gA);
+    free(S->gb);
+    free(S->gpiv);
     mb_csr_free(S->csr);
     mb_gmres_free(S->gmres);
     mb_krylov_free(S->kry);
@@ -68,6 +78,11 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
     if (S->kind == MB_SOLVER_DENSE) {
         mb_linsys_dense(s, J, h, S->lu->A->data, S->lu->A->tda);
         return mb_lu_solve(S->lu, b, x);
+    }
+    if (S->kind == MB_SOLVER_GAUSS) {
+        mb_linsys_dense(s, J, h, S->gA, S->n3);
+        memcpy(S->gb, b, S->n3 * sizeof(double));
+        return mb_gauss_solve(S->gA, S->n3, S->gb, x, S->gpiv, S->gtmp);
     }
     if (!mb_csr_matches(S->csr, J)) {
         int st = mb_csr_pattern(S->csr, J);     /* first step, or the blocks changed */

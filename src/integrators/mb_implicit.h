@@ -2,24 +2,35 @@
  *
  * Both implicit-euler and implicit-euler-newton solve systems with the matrix
  * A = M - h C - h^2 K (mb_linsolve.h).  In double the solver is chosen by the option
- * solver=auto|dense|sparse: dense is GSL LU, sparse is GSL GMRES on a CSR matrix; auto
- * takes dense up to dense_max nodes (default from the measurement in doc/euler.md) and
- * sparse above.  The sparse Krylov solver is krylov=bicgstab (default), cg or gmres.  The MPFR twins always use the templated dense Gaussian elimination. */
+ * solver=auto|dense|gauss|sparse: dense is GSL LU, gauss the double instance of the
+ * templated Gaussian elimination the MPFR twins use (so a 53-bit twin reproduces it bit
+ * for bit on any system, and it allocates nothing per step, unlike GSL 2.7's LU_decomp
+ * which allocates its pivot vector on every call), sparse a Krylov solver on CSR
+ * (krylov=bicgstab by default, cg or gmres).  auto takes gauss up to dense_max nodes
+ * (default 16, from the measurement in doc/euler.md: there the direct solve costs no more
+ * than BiCGSTAB and is exact to round-off) and sparse above.  The MPFR twins always use
+ * the templated dense Gaussian elimination.
+ *
+ * Singular systems: the dense solvers report MB_ESINGULAR from their pivots.  The sparse
+ * path reports it for a zero diagonal entry (Jacobi) or a Krylov breakdown, and
+ * MB_EMAXITER when it cannot converge; a singular but consistent system (b in the range
+ * of A) can be "solved" by a Krylov method, which then returns one of its solutions. */
 #ifndef MB_IMPLICIT_H
 #define MB_IMPLICIT_H
 
 #include "mb_linsolve.h"
 #include "mb_options.h"
 
-enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2 };
+enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3 };
 enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
 
 /* Option table entries common to the implicit schemes (spliced into each table). */
 #define MB_IMPLICIT_SOLVER_OPTIONS \
-    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|sparse", \
-      "linear solver: GSL dense LU, Krylov on CSR, or dense up to dense_max nodes" }, \
-    { "dense_max", MB_OPT_INT, "40", 1, 2000, NULL, \
-      "largest node count solved densely by solver=auto" }, \
+    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|gauss|sparse", \
+      "linear solver: GSL dense LU, templated Gaussian elimination, Krylov on CSR; " \
+      "auto = gauss up to dense_max nodes, sparse above" }, \
+    { "dense_max", MB_OPT_INT, "16", 1, 2000, NULL, \
+      "largest node count solved by Gaussian elimination under solver=auto" }, \
     { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
       "sparse solver: Jacobi-BiCGSTAB, Jacobi-CG (SPD only) or GSL GMRES(restart)" }, \
     { "rtol", MB_OPT_DOUBLE, "1e-12", 1e-16, 1e-2, NULL, \
@@ -35,6 +46,8 @@ typedef struct mb_implicit_solver {
     int kind, krylov;
     size_t n3;
     mb_lu *lu;
+    double *gA, *gb, gtmp[3];       /* solver=gauss: matrix, right-hand side, scratch */
+    size_t *gpiv;
     mb_csr *csr;
     mb_krylov *kry;
     mb_gmres *gmres;

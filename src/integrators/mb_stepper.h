@@ -74,6 +74,8 @@ int mb_stepper_step_twin(mb_stepper *st, mb_system_mpfr *tw, double h);
 /* Write on-step state into on_step (copy of sys->nodes, velocities synchronized). */
 int mb_stepper_on_step(mb_stepper *st, const mb_system *sys, mb_nodes *on_step);
 int mb_stepper_on_step_twin(mb_stepper *st, const mb_system_mpfr *tw, mb_nodes_mpfr *on_step);
+/* Counters of the scheme's stats hook; all zero for MPFR twins (the hook reads the
+ * double state). */
 void mb_stepper_get_stats(const mb_stepper *st, mb_stepper_stats *out);
 void mb_stepper_free(mb_stepper *st);
 

@@ -119,7 +119,7 @@ int mb_stepper_on_step_twin(mb_stepper *st, const mb_system_mpfr *tw, mb_nodes_m
 void mb_stepper_get_stats(const mb_stepper *st, mb_stepper_stats *out)
 {
     memset(out, 0, sizeof *out);
-    if (st->type->stats)
+    if (st->type->stats && !st->is_twin)        /* the hook reads the double state only */
         st->type->stats(st->state, out);
 }
 

@@ -1,1 +1,9 @@
-# metrics module: sources of libmotionbench.
+# metrics module: one measure per file (DESIGN 6).
+libmotionbench_la_SOURCES += src/metrics/metric_names.c
+libmotionbench_la_SOURCES += src/metrics/error_norms.c
+libmotionbench_la_SOURCES += src/metrics/order_fit.c
+libmotionbench_la_SOURCES += src/metrics/energy_track.c
+libmotionbench_la_SOURCES += src/metrics/angmom_track.c
+libmotionbench_la_SOURCES += src/metrics/rotation_track.c
+libmotionbench_la_SOURCES += src/metrics/damping_track.c
+motionbenchinclude_HEADERS += src/metrics/mb_metrics.h

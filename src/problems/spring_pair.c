@@ -4,7 +4,8 @@
  * separation r = x1 - x0 obeys mu r'' = -k (r - L), mu = m0 m1 / M, so with w = sqrt(k/mu)
  *   r(t) - L = (d - L) cos wt + ((u1 - u0)/w) sin wt,
  *   x0 = X - (m1/M) r,   x1 = X + (m0/M) r.
- * For L > 0 this holds while r stays positive (the default keeps r in [0.22, 0.52]). */
+ * For L > 0 this holds while r stays positive (the particles do not pass each other);
+ * for L = 0 the force is linear and the closed form holds for all t. */
 #include "mb_problem.h"
 #include "mb_status.h"
 

@@ -1,0 +1,208 @@
+/* baseline.c -- the regression check of metrics.csv against a baseline (mb_baseline.h). */
+#include "mb_baseline.h"
+#include "mb_status.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { F_CASE, F_INTEGRATOR, F_PRECISION, F_DT, F_METRIC, F_VALUE, F_TOL, F_DETAIL, NF };
+static const char *const header[NF] = { "case", "integrator", "precision", "dt", "metric",
+                                        "value", "tolerance", "detail" };
+
+typedef struct row { char *f[NF]; int matched; } row;
+
+struct mb_metric_table {
+    size_t n, cap;
+    row *rows;
+};
+
+size_t mb_metric_table_rows(const mb_metric_table *t) { return t->n; }
+
+void mb_metric_table_free(mb_metric_table *t)
+{
+    if (t == NULL)
+        return;
+    for (size_t k = 0; k < t->n; k++)
+        for (int j = 0; j < NF; j++)
+            free(t->rows[k].f[j]);
+    free(t->rows);
+    free(t);
+}
+
+static void free_fields(char **f, int n)
+{
+    for (int k = 0; k < n; k++)
+        free(f[k]);
+}
+
+static int check_header(FILE *fp, const char *path)
+{
+    char *f[NF + 1];
+    int n = mb_csv_read_record(fp, f, NF + 1);
+    int ok = n == NF;
+    for (int k = 0; ok && k < NF; k++)
+        ok = strcmp(f[k], header[k]) == 0;
+    if (n > 0)
+        free_fields(f, n);
+    if (!ok)
+        MB_ERROR(MB_EINVAL, "%s:1: not a metrics.csv (expected the header "
+                 "case,integrator,precision,dt,metric,value,tolerance,detail)", path);
+    return MB_SUCCESS;
+}
+
+static int add_row(mb_metric_table *t, char **f)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        row *r = realloc(t->rows, cap * sizeof *r);
+        if (r == NULL)
+            MB_ERROR(MB_ENOMEM, "out of memory");
+        t->rows = r;
+        t->cap = cap;
+    }
+    memcpy(t->rows[t->n].f, f, sizeof(char *) * NF);
+    t->rows[t->n].matched = 0;
+    t->n++;
+    return MB_SUCCESS;
+}
+
+int mb_metric_table_read(const char *path, mb_metric_table **out)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+        MB_ERROR(MB_EIO, "%s: %s", path, strerror(errno));
+    mb_metric_table *t = calloc(1, sizeof *t);
+    int st = t ? check_header(fp, path) : MB_ENOMEM;
+    for (long line = 2; st == MB_SUCCESS; line++) {
+        char *f[NF + 1];
+        int n = mb_csv_read_record(fp, f, NF + 1);
+        if (n == 0)
+            break;
+        if (n != NF) {
+            if (n > 0)
+                free_fields(f, n);
+            st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s: record %ld: expected %d "
+                                 "fields", path, line, NF);
+            break;
+        }
+        if ((st = add_row(t, f)) != MB_SUCCESS)
+            free_fields(f, n);
+    }
+    fclose(fp);
+    if (st != MB_SUCCESS) {
+        mb_metric_table_free(t);
+        return st;
+    }
+    *out = t;
+    return MB_SUCCESS;
+}
+
+static int same_key(const row *a, const row *b)
+{
+    for (int k = F_CASE; k <= F_METRIC; k++)
+        if (strcmp(a->f[k], b->f[k]) != 0)
+            return 0;
+    return 1;
+}
+
+static int number(const char *s, double *v)
+{
+    char *end;
+    if (*s == '\0')
+        return 0;
+    *v = strtod(s, &end);
+    return *end == '\0';
+}
+
+/* 1 when the tolerance text "rel:T" / "abs:T" parses */
+static int tolerance(const char *s, int *relative, double *tol)
+{
+    if (strncmp(s, "rel:", 4) == 0)
+        *relative = 1;
+    else if (strncmp(s, "abs:", 4) == 0)
+        *relative = 0;
+    else
+        return 0;
+    return number(s + 4, tol) && *tol >= 0.0;
+}
+
+static int within(const char *old_s, const char *new_s, const char *tol_s)
+{
+    double o, n, tol;
+    int rel;
+    if (!number(old_s, &o) || !number(new_s, &n))
+        return strcmp(old_s, new_s) == 0;
+    if (isnan(o) || isnan(n))
+        return isnan(o) && isnan(n);
+    if (isinf(o) || isinf(n))
+        return o == n;
+    if (!tolerance(tol_s, &rel, &tol))
+        return o == n;
+    double d = fabs(n - o);
+    return rel ? d <= tol * fmax(fabs(o), fabs(n)) : d <= tol;
+}
+
+static void print_key(FILE *out, const row *r)
+{
+    fprintf(out, "%s %s %s%s%s %s", r->f[F_CASE], r->f[F_INTEGRATOR], r->f[F_PRECISION],
+            r->f[F_DT][0] ? " dt=" : "", r->f[F_DT], r->f[F_METRIC]);
+}
+
+/* The row of t with the key of `key` not matched yet (rows usually sit at the same
+ * index in both files, so that index is tried first). */
+static row *find(const mb_metric_table *t, const row *key, size_t hint)
+{
+    if (hint < t->n && !t->rows[hint].matched && same_key(&t->rows[hint], key))
+        return &t->rows[hint];
+    for (size_t k = 0; k < t->n; k++)
+        if (!t->rows[k].matched && same_key(&t->rows[k], key))
+            return &t->rows[k];
+    return NULL;
+}
+
+int mb_baseline_compare(const mb_metric_table *baseline, const mb_metric_table *current,
+                        FILE *out, mb_baseline_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t k = 0; k < current->n; k++)
+        current->rows[k].matched = 0;
+    for (size_t k = 0; k < baseline->n; k++) {
+        const row *b = &baseline->rows[k];
+        row *c = find(current, b, k);
+        s->compared++;
+        if (c == NULL) {
+            s->regressions++;
+            s->missing++;
+            fprintf(out, "regression: ");
+            print_key(out, b);
+            fprintf(out, ": missing (baseline %s)\n", b->f[F_VALUE]);
+            continue;
+        }
+        c->matched = 1;
+        const char *tol = c->f[F_TOL][0] ? c->f[F_TOL] : b->f[F_TOL];
+        if (!within(b->f[F_VALUE], c->f[F_VALUE], tol)) {
+            s->regressions++;
+            fprintf(out, "regression: ");
+            print_key(out, b);
+            char change[48] = "";
+            double o, n;
+            if (number(b->f[F_VALUE], &o) && number(c->f[F_VALUE], &n) && o != 0.0
+                && isfinite(o) && isfinite(n))
+                snprintf(change, sizeof change, "change %+.3g relative, ", (n - o) / fabs(o));
+            fprintf(out, ": baseline %s, now %s (%stolerance %s)\n", b->f[F_VALUE],
+                    c->f[F_VALUE], change, tol[0] ? tol : "exact");
+        }
+    }
+    for (size_t k = 0; k < current->n; k++)
+        if (!current->rows[k].matched) {
+            s->added++;
+            fprintf(out, "new (not in the baseline): ");
+            print_key(out, &current->rows[k]);
+            fprintf(out, " = %s\n", current->rows[k].f[F_VALUE]);
+        }
+    return MB_SUCCESS;
+}

@@ -1,0 +1,103 @@
+/* case_expect.c -- the grammar of [expect] values and [check] tolerances (DESIGN 7).
+ *
+ *   expect value :=  NUMBER "+-" NUMBER       |value - v| <= tol
+ *                 |  ("<" | "<=" | ">" | ">=") NUMBER
+ *                 |  WORD                     status words: ok | diverged | failed
+ *   tolerance    :=  ("rel" | "abs") NUMBER   NUMBER >= 0 */
+#include "mb_case.h"
+#include "mb_status.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *skip_space(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* A finite number filling s up to trailing blanks or up to *stop (when stop != NULL). */
+static int parse_number(const char *s, double *out, const char **stop)
+{
+    char *end;
+    s = skip_space(s);
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v))
+        return 0;
+    if (stop) {
+        *stop = end;
+    } else if (*skip_space(end) != '\0') {
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+static const char *const words[] = { "ok", "diverged", "failed", NULL };
+
+static int parse_word(const char *text, mb_expectation *e)
+{
+    for (const char *const *w = words; *w; w++)
+        if (strcmp(text, *w) == 0) {
+            e->op = MB_EXPECT_WORD;
+            strcpy(e->word, *w);
+            return MB_SUCCESS;
+        }
+    const char *hint = mb_suggest(text, words);
+    if (hint)
+        MB_ERROR(MB_EINVAL, "'%s' is not a status (did you mean '%s'?)", text, hint);
+    MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V "
+             "or a status (ok, diverged, failed)", text);
+}
+
+int mb_expect_parse_value(const char *text, mb_expectation *e)
+{
+    const char *s = skip_space(text);
+    static const struct { const char *tok; mb_expect_op op; } cmp[] = {
+        { "<=", MB_EXPECT_LE }, { ">=", MB_EXPECT_GE }, { "<", MB_EXPECT_LT },
+        { ">", MB_EXPECT_GT }
+    };
+    e->tol = 0.0;
+    e->word[0] = '\0';
+    for (size_t k = 0; k < sizeof cmp / sizeof cmp[0]; k++) {
+        size_t len = strlen(cmp[k].tok);
+        if (strncmp(s, cmp[k].tok, len) == 0) {
+            e->op = cmp[k].op;
+            if (!parse_number(s + len, &e->value, NULL))
+                MB_ERROR(MB_EINVAL, "'%s': expected a number after '%s'", text, cmp[k].tok);
+            return MB_SUCCESS;
+        }
+    }
+    if (isalpha((unsigned char)*s))
+        return parse_word(s, e);
+    const char *stop;
+    if (!parse_number(s, &e->value, &stop))
+        MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V "
+                 "or a status (ok, diverged, failed)", text);
+    stop = skip_space(stop);
+    if (strncmp(stop, "+-", 2) != 0)
+        MB_ERROR(MB_EINVAL, "'%s': write a tolerance, V +- TOL (or use <, <=, >, >=)", text);
+    if (!parse_number(stop + 2, &e->tol, NULL) || e->tol < 0.0)
+        MB_ERROR(MB_EINVAL, "'%s': the tolerance after '+-' must be a number >= 0", text);
+    e->op = MB_EXPECT_APPROX;
+    return MB_SUCCESS;
+}
+
+int mb_tolerance_parse(const char *text, mb_tolerance *t)
+{
+    const char *s = skip_space(text);
+    if (strncmp(s, "rel", 3) == 0 && isspace((unsigned char)s[3]))
+        t->relative = 1;
+    else if (strncmp(s, "abs", 3) == 0 && isspace((unsigned char)s[3]))
+        t->relative = 0;
+    else
+        MB_ERROR(MB_EINVAL, "'%s': write a tolerance as 'rel NUMBER' or 'abs NUMBER'", text);
+    if (!parse_number(s + 3, &t->tol, NULL) || t->tol < 0.0)
+        MB_ERROR(MB_EINVAL, "'%s': the tolerance must be a number >= 0", text);
+    return MB_SUCCESS;
+}

@@ -1,0 +1,91 @@
+/* mb_case.h -- a case file (DESIGN 7): one question asked of some integrators.
+ *
+ * A case names a problem and its parameters, the integrators to run (spec strings),
+ * the time steps, the precision, the reference and the expectations on the metrics.
+ * mb_case_load() parses and validates the whole file; every error is reported as
+ * "file:line: message" (with a "did you mean" hint for near misses) and nothing is
+ * run or written.  The file format is documented in doc/runner.md. */
+#ifndef MB_CASE_H
+#define MB_CASE_H
+
+#include "mb_problem.h"
+#include "mb_reference.h"
+
+/* Comparison of an expectation. */
+typedef enum {
+    MB_EXPECT_APPROX,  /* value +- tol */
+    MB_EXPECT_LT, MB_EXPECT_LE, MB_EXPECT_GT, MB_EXPECT_GE,
+    MB_EXPECT_WORD     /* a status word: ok | diverged | failed */
+} mb_expect_op;
+
+typedef struct mb_expectation {
+    char *integrator;    /* canonical spec of an integrator listed in [run] */
+    char *metric;        /* metric name (DESIGN 6) */
+    mb_expect_op op;
+    double value, tol;
+    char word[16];
+    char *text;          /* "key = value" as written, for reports */
+    int line;
+    long dt_index;       /* "@DT" selects one time step of the list; -1: every one */
+} mb_expectation;
+
+/* Baseline tolerance of [check]: relative or absolute. */
+typedef struct mb_tolerance {
+    int relative;        /* 1: |new-old| <= tol * max(|old|,|new|); 0: |new-old| <= tol */
+    double tol;
+} mb_tolerance;
+
+typedef struct mb_check_override {
+    char *integrator;    /* canonical spec, or NULL for every integrator */
+    char *metric;
+    mb_tolerance tolerance;
+    int line;
+} mb_check_override;
+
+typedef struct mb_case {
+    char *path;
+    char *name, *description;
+    const mb_problem_type *problem;
+    mb_options *params;          /* validated problem parameters */
+    double t_end;
+    mb_reference_request reference;
+    int has_reference;           /* 0 with reference = none: no error metrics, no orders */
+    size_t n_integrators;
+    char **integrators;          /* canonical specs "name" or "name[k=v,...]" */
+    size_t n_dt;
+    double *dt;                  /* as used: t_end / dt is a whole number of steps */
+    long *steps;                 /* round(t_end / dt) */
+    long precision_bits;         /* 0: double; else MPFR twin at this precision */
+    long sample_every;           /* steps between samples of energy and invariants */
+    int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */
+    size_t n_expect;
+    mb_expectation *expect;
+    size_t n_check;
+    mb_check_override *check;
+} mb_case;
+
+/* Parse and validate one case file.  On error returns the status with the message
+ * "path:line: ..." in mb_last_error() and *out = NULL. */
+int mb_case_load(const char *path, mb_case **out);
+void mb_case_free(mb_case *c);
+
+/* Precision label for reports: "double" or "mpfr:BITS" (buf of >= 24 bytes). */
+const char *mb_case_precision_label(const mb_case *c, char *buf, size_t size);
+
+/* Split "integrator.metric" where integrator is a listed spec (with brackets) or a
+ * listed name; *integrator receives the canonical spec of c, *metric the rest.  Returns
+ * MB_ENOTFOUND with a message (no location) when no listed integrator matches. */
+int mb_case_split_key(const mb_case *c, const char *key, const char **integrator,
+                      const char **metric);
+
+/* Canonical text of an integrator spec: "name[k=v,...]" with only the options that differ
+ * from their defaults, in the order of the option table (numbers in their shortest exact
+ * form). */
+int mb_case_canonical_spec(const char *spec, char *out, size_t size);
+
+/* Parse the value of an [expect] entry into e (op, value, tol, word). */
+int mb_expect_parse_value(const char *text, mb_expectation *e);
+/* Parse "rel 1e-6" | "abs 0.01" into t. */
+int mb_tolerance_parse(const char *text, mb_tolerance *t);
+
+#endif

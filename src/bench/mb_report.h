@@ -1,0 +1,49 @@
+/* mb_report.h -- CSV report files (DESIGN 8, doc/runner.md).
+ *
+ * RFC 4180: a header row, CRLF line ends, fields quoted when they hold a comma, a quote
+ * or a line break (quotes doubled).  Numbers are printed with %.17g (round-trip exact,
+ * so equal inputs give byte-identical files); NaN prints as "nan".
+ * Every file is written under a temporary name in its final directory and renamed into
+ * place only when complete, so an interrupted run leaves the previous report intact. */
+#ifndef MB_REPORT_H
+#define MB_REPORT_H
+
+#include <stdio.h>
+
+#include "mb_runner.h"
+
+/* ---- CSV primitives ---- */
+void mb_csv_text(FILE *f, const char *s);
+void mb_csv_number(FILE *f, double v);
+void mb_csv_sep(FILE *f);
+void mb_csv_end(FILE *f);
+
+/* A file being written: temporary path, final path. */
+typedef struct mb_atomic_file {
+    FILE *f;
+    char *tmp, *final;
+} mb_atomic_file;
+int mb_atomic_open(mb_atomic_file *a, const char *dir, const char *name);
+/* Flush, sync and close; the rename happens in mb_atomic_commit. */
+int mb_atomic_close(mb_atomic_file *a);
+int mb_atomic_commit(mb_atomic_file *a);
+void mb_atomic_discard(mb_atomic_file *a);
+
+/* ---- the reports ---- */
+typedef struct mb_report_summary {
+    size_t checks, failed, missing;
+} mb_report_summary;
+
+/* Evaluate the expectations and write runs.csv, metrics.csv, checks.csv, timing.csv
+ * (and series/ when kept) into dir (created if missing).  All files are complete before
+ * any is renamed into place; SIGINT and SIGTERM are held during the renames. */
+int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int series,
+                    mb_report_summary *summary);
+
+/* The tolerance of a metric of a case for baseline checks: the [check] override for the
+ * integrator, else the one for every integrator, else the default of the metric. */
+mb_tolerance mb_report_tolerance(const mb_case *c, const char *integrator, const char *metric);
+/* Text form of a tolerance, "rel:1e-06" | "abs:0.01". */
+void mb_tolerance_format(const mb_tolerance *t, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,90 @@
+/* mb_runner.h -- running cases: every (case, integrator, dt) run, the metrics derived
+ * from the runs, the verdicts of the expectations (DESIGN 6-8, doc/runner.md).
+ *
+ * mb_runner_run() executes the runs on a pool of threads and collects the results in
+ * arrays indexed by (case, integrator, dt), so what is reported never depends on the
+ * number of threads or on the order in which runs finish. */
+#ifndef MB_RUNNER_H
+#define MB_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "mb_case.h"
+
+typedef enum { MB_RUN_OK = 0, MB_RUN_DIVERGED, MB_RUN_FAILED, MB_RUN_INTERRUPTED } mb_run_status;
+const char *mb_run_status_name(mb_run_status s);
+
+/* One named value: a number, or a word (status). */
+typedef struct mb_metric_value {
+    char name[64];
+    double value;
+    const char *word;        /* static string, or NULL for numbers */
+    double at_dt;            /* rows over the dt list tied to one step (pairwise orders:
+                                the finer step of the pair); 0 otherwise */
+    char detail[320];
+} mb_metric_value;
+
+#define MB_RUN_MAX_METRICS 64
+
+/* A time series sample (with --series). */
+typedef struct mb_series_sample {
+    double t, energy_rel, balance_rel, x[3], v[3];
+} mb_series_sample;
+
+typedef struct mb_run_result {
+    mb_run_status status;
+    char message[256];
+    long steps;              /* steps asked (round(t_end/dt)) */
+    long steps_done;
+    long diverged_step;      /* step that failed or blew up (0: none) */
+    double diverged_time;
+    double t_final;
+    mb_reference_kind reference_used;
+    double reference_error;  /* error estimate of the reference */
+    /* errors and their scales (NaN when the run did not finish) */
+    double err[4], scale[4]; /* position, velocity, orientation, angular velocity */
+    int translates, rotates;
+    size_t n_metrics;
+    mb_metric_value metrics[MB_RUN_MAX_METRICS];
+    double wall, cpu;        /* seconds */
+    size_t n_series, cap_series;
+    mb_series_sample *series;
+} mb_run_result;
+
+/* Results of one case: runs[i * n_dt + j] for integrator i and dt j, and the metrics
+ * over the dt list of each integrator (orders). */
+typedef struct mb_case_result {
+    const mb_case *c;
+    mb_run_result *runs;
+    size_t *n_agg;                /* per integrator */
+    mb_metric_value **agg;        /* per integrator */
+} mb_case_result;
+
+typedef struct mb_runner_options {
+    int jobs;                     /* threads, >= 1 */
+    int progress;                 /* print a progress line on stderr */
+    int series;                   /* keep time series */
+} mb_runner_options;
+
+/* Set from a signal handler: runs stop at the next step and report INTERRUPTED. */
+extern volatile sig_atomic_t mb_runner_interrupted;
+
+/* Run every case; results[k] for cases[k] (allocated, free with mb_case_result_free).
+ * Returns MB_EFAILED when interrupted, else MB_SUCCESS (run failures are results). */
+int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options *opt,
+                  mb_case_result **results);
+void mb_case_result_free(mb_case_result *r, size_t n);
+
+/* One run (exposed for tests). */
+int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
+               mb_run_result *out);
+/* The metrics over the dt list (order.<quantity>...) of integrator i of a case. */
+int mb_case_aggregate(mb_case_result *r);
+
+/* Verdict of one expectation on one value. */
+typedef enum { MB_VERDICT_PASS = 0, MB_VERDICT_FAIL, MB_VERDICT_MISSING } mb_verdict;
+const char *mb_verdict_name(mb_verdict v);
+mb_verdict mb_expectation_holds(const mb_expectation *e, const mb_metric_value *m);
+
+#endif

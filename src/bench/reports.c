@@ -1,0 +1,427 @@
+/* reports.c -- runs.csv, metrics.csv, checks.csv, timing.csv and series/ (DESIGN 8).
+ *
+ * Rows follow the order of the cases given, then of the integrators and time steps in
+ * each case file, never the order in which runs finished.  Columns are documented in
+ * doc/runner.md.  Every file is complete on disk under a temporary name before the
+ * first one is renamed into place. */
+#include "mb_metrics.h"
+#include "mb_report.h"
+#include "mb_status.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int make_dir(const char *dir)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char keep = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                MB_ERROR(MB_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+            *p = keep;
+            if (keep == '\0')
+                break;
+        }
+    }
+    return MB_SUCCESS;
+}
+
+void mb_tolerance_format(const mb_tolerance *t, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s:%.6g", t->relative ? "rel" : "abs", t->tol);
+}
+
+mb_tolerance mb_report_tolerance(const mb_case *c, const char *integrator, const char *metric)
+{
+    mb_tolerance t;
+    const mb_check_override *generic = NULL;
+    for (size_t k = 0; k < c->n_check; k++) {
+        const mb_check_override *o = &c->check[k];
+        if (strcmp(o->metric, metric) != 0)
+            continue;
+        if (o->integrator && strcmp(o->integrator, integrator) == 0)
+            return o->tolerance;
+        if (o->integrator == NULL)
+            generic = o;
+    }
+    if (generic)
+        return generic->tolerance;
+    /* rows derived from a metric (order.q.pairwise) take the tolerance of its family */
+    mb_metric_default_tolerance(metric, &t.relative, &t.tol);
+    return t;
+}
+
+static void dt_field(FILE *f, const mb_case *c, long j)
+{
+    if (j >= 0)
+        mb_csv_number(f, c->dt[j]);
+}
+
+/* ---- runs.csv ---- */
+
+/* the value of a per-run metric, or an empty field */
+static void run_metric(FILE *f, const mb_run_result *u, const char *name)
+{
+    for (size_t m = 0; m < u->n_metrics; m++)
+        if (strcmp(u->metrics[m].name, name) == 0) {
+            mb_csv_number(f, u->metrics[m].value);
+            return;
+        }
+}
+
+static void write_runs(FILE *f, const mb_case_result *r, size_t n)
+{
+    fputs("case,integrator,precision,dt,steps,steps_done,status,diverged_step,diverged_time,"
+          "t_final,reference,reference_error,error.position,error.velocity,error.orientation,"
+          "error.angular_velocity,energy.max_rel_error,angmom.max_rel_error,message", f);
+    mb_csv_end(f);
+    for (size_t i = 0; i < n; i++) {
+        const mb_case *c = r[i].c;
+        char prec[32];
+        mb_case_precision_label(c, prec, sizeof prec);
+        for (size_t a = 0; a < c->n_integrators; a++)
+            for (size_t j = 0; j < c->n_dt; j++) {
+                const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
+                mb_csv_text(f, c->name); mb_csv_sep(f);
+                mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
+                mb_csv_text(f, prec); mb_csv_sep(f);
+                mb_csv_number(f, c->dt[j]); mb_csv_sep(f);
+                fprintf(f, "%ld,%ld,", u->steps, u->steps_done);
+                mb_csv_text(f, mb_run_status_name(u->status)); mb_csv_sep(f);
+                if (u->diverged_step) {
+                    fprintf(f, "%ld,", u->diverged_step);
+                    mb_csv_number(f, u->diverged_time);
+                } else {
+                    mb_csv_sep(f);
+                }
+                mb_csv_sep(f);
+                mb_csv_number(f, u->t_final); mb_csv_sep(f);
+                if (u->status == MB_RUN_OK && !c->has_reference) {
+                    mb_csv_text(f, "none"); mb_csv_sep(f);
+                } else if (u->status == MB_RUN_OK) {
+                    mb_csv_text(f, mb_reference_kind_name(u->reference_used)); mb_csv_sep(f);
+                    mb_csv_number(f, u->reference_error);
+                } else {
+                    mb_csv_sep(f);
+                }
+                for (int k = 0; k < 4; k++) {
+                    mb_csv_sep(f);
+                    if (u->status == MB_RUN_OK && c->has_reference
+                        && ((k < 2 && u->translates) || (k >= 2 && u->rotates)))
+                        mb_csv_number(f, u->err[k]);
+                }
+                mb_csv_sep(f);
+                run_metric(f, u, "energy.max_rel_error");
+                mb_csv_sep(f);
+                run_metric(f, u, "angmom.max_rel_error");
+                mb_csv_sep(f);
+                mb_csv_text(f, u->message);
+                mb_csv_end(f);
+            }
+    }
+}
+
+/* ---- metrics.csv ---- */
+
+static void metric_row(FILE *f, const mb_case *c, const char *prec, size_t a, long j,
+                       const mb_metric_value *m)
+{
+    mb_csv_text(f, c->name); mb_csv_sep(f);
+    mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
+    mb_csv_text(f, prec); mb_csv_sep(f);
+    if (j < 0 && m->at_dt > 0.0)
+        mb_csv_number(f, m->at_dt);
+    else
+        dt_field(f, c, j);
+    mb_csv_sep(f);
+    mb_csv_text(f, m->name); mb_csv_sep(f);
+    if (m->word)
+        mb_csv_text(f, m->word);
+    else
+        mb_csv_number(f, m->value);
+    mb_csv_sep(f);
+    char tol[48];
+    /* pairwise orders share the tolerance of their order */
+    char family[64];
+    snprintf(family, sizeof family, "%s", m->name);
+    char *pw = strstr(family, ".pairwise");
+    if (pw)
+        *pw = '\0';
+    mb_tolerance t = mb_report_tolerance(c, c->integrators[a], family);
+    mb_tolerance_format(&t, tol, sizeof tol);
+    mb_csv_text(f, tol); mb_csv_sep(f);
+    mb_csv_text(f, m->detail);
+    mb_csv_end(f);
+}
+
+static mb_metric_value status_value(const mb_run_result *u)
+{
+    mb_metric_value m;
+    memset(&m, 0, sizeof m);
+    strcpy(m.name, "status");
+    m.word = mb_run_status_name(u->status);
+    if (u->diverged_step)
+        snprintf(m.detail, sizeof m.detail, "step %ld, t = %.17g: %.200s", u->diverged_step,
+                 u->diverged_time, u->message);
+    else if (u->status != MB_RUN_OK)
+        snprintf(m.detail, sizeof m.detail, "%.250s", u->message);
+    return m;
+}
+
+static mb_metric_value steps_value(const mb_run_result *u)
+{
+    mb_metric_value m;
+    memset(&m, 0, sizeof m);
+    strcpy(m.name, "steps");
+    m.value = (double)u->steps;
+    return m;
+}
+
+static void write_metrics(FILE *f, const mb_case_result *r, size_t n)
+{
+    fputs("case,integrator,precision,dt,metric,value,tolerance,detail", f);
+    mb_csv_end(f);
+    for (size_t i = 0; i < n; i++) {
+        const mb_case *c = r[i].c;
+        char prec[32];
+        mb_case_precision_label(c, prec, sizeof prec);
+        for (size_t a = 0; a < c->n_integrators; a++) {
+            for (size_t j = 0; j < c->n_dt; j++) {
+                const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
+                mb_metric_value s = status_value(u), st = steps_value(u);
+                metric_row(f, c, prec, a, (long)j, &s);
+                metric_row(f, c, prec, a, (long)j, &st);
+                for (size_t m = 0; m < u->n_metrics; m++)
+                    metric_row(f, c, prec, a, (long)j, &u->metrics[m]);
+            }
+            for (size_t m = 0; m < r[i].n_agg[a]; m++)
+                metric_row(f, c, prec, a, -1, &r[i].agg[a][m]);
+        }
+    }
+}
+
+/* ---- checks.csv ---- */
+
+static void check_row(FILE *f, const mb_case *c, const mb_expectation *e, long j,
+                      const mb_metric_value *m, mb_report_summary *s)
+{
+    mb_verdict v = mb_expectation_holds(e, m);
+    s->checks++;
+    s->failed += v == MB_VERDICT_FAIL;
+    s->missing += v == MB_VERDICT_MISSING;
+    mb_csv_text(f, c->name); mb_csv_sep(f);
+    mb_csv_text(f, e->integrator); mb_csv_sep(f);
+    dt_field(f, c, j); mb_csv_sep(f);
+    mb_csv_text(f, e->text); mb_csv_sep(f);
+    if (m && m->word)
+        mb_csv_text(f, m->word);
+    else if (m)
+        mb_csv_number(f, m->value);
+    mb_csv_sep(f);
+    mb_csv_text(f, mb_verdict_name(v));
+    mb_csv_end(f);
+}
+
+static size_t integrator_index(const mb_case *c, const char *spec)
+{
+    for (size_t a = 0; a < c->n_integrators; a++)
+        if (strcmp(c->integrators[a], spec) == 0)
+            return a;
+    return 0;   /* the case file guarantees the spec is listed */
+}
+
+/* Orders are one row per integrator; every other metric is checked on every run (one
+ * row per dt), and a run that lacks it (it diverged, say) gives the verdict "missing". */
+static void write_checks_of(FILE *f, const mb_case_result *r, const mb_expectation *e,
+                            mb_report_summary *s)
+{
+    const mb_case *c = r->c;
+    size_t a = integrator_index(c, e->integrator);
+    if (strncmp(e->metric, "order.", 6) == 0) {
+        const mb_metric_value *found = NULL;
+        for (size_t m = 0; m < r->n_agg[a] && !found; m++)
+            if (strcmp(r->agg[a][m].name, e->metric) == 0)
+                found = &r->agg[a][m];
+        check_row(f, c, e, -1, found, s);
+        return;
+    }
+    for (size_t j = 0; j < c->n_dt; j++) {
+        if (e->dt_index >= 0 && (size_t)e->dt_index != j)
+            continue;
+        const mb_run_result *u = &r->runs[a * c->n_dt + j];
+        mb_metric_value st = status_value(u), steps = steps_value(u);
+        const mb_metric_value *found = NULL;
+        if (strcmp(e->metric, "status") == 0)
+            found = &st;
+        else if (strcmp(e->metric, "steps") == 0)
+            found = &steps;
+        for (size_t m = 0; m < u->n_metrics && !found; m++)
+            if (strcmp(u->metrics[m].name, e->metric) == 0)
+                found = &u->metrics[m];
+        check_row(f, c, e, (long)j, found, s);
+    }
+}
+
+static void write_checks(FILE *f, const mb_case_result *r, size_t n, mb_report_summary *s)
+{
+    fputs("case,integrator,dt,expectation,value,verdict", f);
+    mb_csv_end(f);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < r[i].c->n_expect; k++)
+            write_checks_of(f, &r[i], &r[i].c->expect[k], s);
+}
+
+/* ---- timing.csv ---- */
+
+static void write_timing(FILE *f, const mb_case_result *r, size_t n)
+{
+    fputs("case,integrator,precision,dt,steps,wall_s,cpu_s,ns_per_step", f);
+    mb_csv_end(f);
+    for (size_t i = 0; i < n; i++) {
+        const mb_case *c = r[i].c;
+        char prec[32];
+        mb_case_precision_label(c, prec, sizeof prec);
+        for (size_t a = 0; a < c->n_integrators; a++)
+            for (size_t j = 0; j < c->n_dt; j++) {
+                const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
+                mb_csv_text(f, c->name); mb_csv_sep(f);
+                mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
+                mb_csv_text(f, prec); mb_csv_sep(f);
+                mb_csv_number(f, c->dt[j]);
+                fprintf(f, ",%ld,%.6f,%.6f,%.1f", u->steps_done, u->wall, u->cpu,
+                        u->steps_done ? 1e9 * u->cpu / (double)u->steps_done : 0.0);
+                mb_csv_end(f);
+            }
+    }
+}
+
+/* ---- series/ ---- */
+
+static void series_name(const mb_case *c, size_t a, size_t j, char *buf, size_t size)
+{
+    char spec[400];
+    size_t k = 0;
+    for (const char *p = c->integrators[a]; *p && k + 1 < sizeof spec; p++)
+        spec[k++] = (strchr("[]=,/ ", *p) ? '_' : *p);
+    spec[k] = '\0';
+    snprintf(buf, size, "%s__%s__dt%02zu.csv", c->name, spec, j);
+}
+
+static void write_series_file(FILE *f, const mb_run_result *u)
+{
+    fputs("t,energy_rel_error,balance_rel_residual,x,y,z,vx,vy,vz", f);
+    mb_csv_end(f);
+    for (size_t k = 0; k < u->n_series; k++) {
+        const mb_series_sample *s = &u->series[k];
+        double v[9] = { s->t, s->energy_rel, s->balance_rel, s->x[0], s->x[1], s->x[2],
+                        s->v[0], s->v[1], s->v[2] };
+        for (int m = 0; m < 9; m++) {
+            if (m)
+                mb_csv_sep(f);
+            mb_csv_number(f, v[m]);
+        }
+        mb_csv_end(f);
+    }
+}
+
+/* ---- all files ---- */
+
+typedef struct file_set {
+    size_t n, cap;
+    mb_atomic_file *items;
+} file_set;
+
+static mb_atomic_file *open_file(file_set *S, const char *dir, const char *name)
+{
+    if (S->n == S->cap) {
+        size_t cap = S->cap ? 2 * S->cap : 8;
+        mb_atomic_file *it = realloc(S->items, cap * sizeof *it);
+        if (it == NULL)
+            return NULL;
+        S->items = it;
+        S->cap = cap;
+    }
+    if (mb_atomic_open(&S->items[S->n], dir, name) != MB_SUCCESS)
+        return NULL;
+    return &S->items[S->n++];
+}
+
+static void discard_all(file_set *S)
+{
+    for (size_t k = 0; k < S->n; k++)
+        mb_atomic_discard(&S->items[k]);
+    free(S->items);
+}
+
+static int write_series(file_set *S, const char *dir, const mb_case_result *r, size_t n)
+{
+    char sdir[4096];
+    snprintf(sdir, sizeof sdir, "%s/series", dir);
+    if (make_dir(sdir) != MB_SUCCESS)
+        return MB_EIO;
+    for (size_t i = 0; i < n; i++)
+        for (size_t a = 0; a < r[i].c->n_integrators; a++)
+            for (size_t j = 0; j < r[i].c->n_dt; j++) {
+                char name[512];
+                series_name(r[i].c, a, j, name, sizeof name);
+                mb_atomic_file *af = open_file(S, sdir, name);
+                if (af == NULL)
+                    return MB_EIO;
+                write_series_file(af->f, &r[i].runs[a * r[i].c->n_dt + j]);
+                if (mb_atomic_close(af) != MB_SUCCESS)
+                    return MB_EIO;
+            }
+    return MB_SUCCESS;
+}
+
+static int write_all(file_set *S, const char *dir, const mb_case_result *r, size_t n,
+                     int series, mb_report_summary *summary)
+{
+    mb_atomic_file *af;
+    if (!(af = open_file(S, dir, "runs.csv")))
+        return MB_EIO;
+    write_runs(af->f, r, n);
+    if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "metrics.csv")))
+        return MB_EIO;
+    write_metrics(af->f, r, n);
+    if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "checks.csv")))
+        return MB_EIO;
+    write_checks(af->f, r, n, summary);
+    if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "timing.csv")))
+        return MB_EIO;
+    write_timing(af->f, r, n);
+    if (mb_atomic_close(af) != MB_SUCCESS)
+        return MB_EIO;
+    return series ? write_series(S, dir, r, n) : MB_SUCCESS;
+}
+
+int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int series,
+                    mb_report_summary *summary)
+{
+    memset(summary, 0, sizeof *summary);
+    if (make_dir(dir) != MB_SUCCESS)
+        return MB_EIO;
+    file_set S = { 0, 0, NULL };
+    int st = write_all(&S, dir, r, n, series, summary);
+    if (st != MB_SUCCESS) {
+        discard_all(&S);
+        return st;
+    }
+    /* commit: hold SIGINT/SIGTERM so the set of files is replaced as a whole */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    for (size_t k = 0; k < S.n && st == MB_SUCCESS; k++)
+        st = mb_atomic_commit(&S.items[k]);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    discard_all(&S);
+    return st;
+}

@@ -1,0 +1,455 @@
+/* run_one.c -- one run of a case: one integrator, one time step, to t_end (DESIGN 6).
+ *
+ * The problem is set up afresh, the scheme takes exactly N = round(t_end/dt) steps of
+ * dt (the case file checked that N dt = t_end to within rounding), and every
+ * sample_every steps (and at the end) the on-step state (velocities synchronized for
+ * half-step schemes) feeds the energy, angular momentum, rotation and damping trackers.
+ * Work of dissipative and external forces is accumulated every step by the trapezoid
+ * rule on the powers of the force field:
+ *     W_diss += h/2 (P_diss(t_n) + P_diss(t_n+1)),  W_ext likewise with P_ext.
+ * A step that fails ends the run: MB_EDIVERGED (NaN/Inf) and an energy blow-up beyond
+ * 1e6 times the initial energy scale give status "diverged", any other error "failed";
+ * the step and time are recorded and no metric of the run enters an order fit.
+ * With precision mpfr:BITS the MPFR twin of the scheme runs instead; at 53 bits MPFR's
+ * exponent range is narrowed to double's for the run (this setting is per thread in
+ * MPFR, and the run happens in one thread).  Such runs also split the error of the
+ * double run through the reference module (mb_twin_run, src/reference/mb_twin.h):
+ *   roundoff.max_abs   = max over checkpoints of |double run - twin at BITS|
+ *   truncation.max_abs = max over checkpoints of |twin at BITS - reference|
+ * (max abs over every state component), with their growth exponents in the detail. */
+#include "mb_metrics.h"
+#include "mb_mpfr_extra.h"
+#include "mb_runner.h"
+#include "mb_stepper.h"
+#include "mb_status.h"
+#include "mb_twin.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+volatile sig_atomic_t mb_runner_interrupted = 0;
+
+#define BLOW_UP_FACTOR 1e6
+
+const char *mb_run_status_name(mb_run_status s)
+{
+    switch (s) {
+    case MB_RUN_OK: return "ok";
+    case MB_RUN_DIVERGED: return "diverged";
+    case MB_RUN_FAILED: return "failed";
+    default: return "interrupted";
+    }
+}
+
+/* What differs between a double run and a twin run. */
+typedef struct driver {
+    mb_system *sys;            /* the double system (for a twin: forces, work, shell) */
+    mb_system_mpfr *tw;        /* the twin, or NULL */
+    mb_stepper *st;
+    mb_nodes *on;              /* on-step state in double */
+    mb_nodes_mpfr *on_mpfr;    /* twin's on-step state */
+} driver;
+
+static int drv_step(driver *d, double h)
+{
+    if (d->tw) {
+        int s = mb_stepper_step_twin(d->st, d->tw, h);
+        d->sys->t = d->tw->t;
+        d->sys->dissipated_by_scheme = d->tw->dissipated_by_scheme;
+        return s;
+    }
+    return mb_stepper_step(d->st, d->sys, h);
+}
+
+static int drv_on_step(driver *d)
+{
+    if (d->tw) {
+        int s = mb_stepper_on_step_twin(d->st, d->tw, d->on_mpfr);
+        return s == MB_SUCCESS ? mb_nodes_mpfr_get_double(d->on, d->on_mpfr) : s;
+    }
+    return mb_stepper_on_step(d->st, d->sys, d->on);
+}
+
+static int needs_power(const mb_forces *F)
+{
+    for (size_t k = 0; k < F->count; k++)
+        if (F->items[k].type->dissipation || F->items[k].type->external_power)
+            return 1;
+    return 0;
+}
+
+/* Trackers of one run. */
+typedef struct trackers {
+    mb_energy_track energy;
+    mb_angmom_track angmom;
+    mb_rotation_track rotation;
+    mb_damping_track damping, damping_ref;
+    int damping_on, damping_ref_on;
+    mb_nodes *ref;             /* reference state for the damping reference signal */
+    void *observer;
+} trackers;
+
+static void add_metric(mb_run_result *r, const char *name, double value, const char *detail)
+{
+    if (r->n_metrics == MB_RUN_MAX_METRICS)
+        return;
+    mb_metric_value *m = &r->metrics[r->n_metrics++];
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    m->value = value;
+    if (detail)
+        snprintf(m->detail, sizeof m->detail, "%s", detail);
+}
+
+static void keep_sample(mb_run_result *r, double t, const trackers *T, const mb_energy *e,
+                        const mb_nodes *on)
+{
+    if (r->n_series == r->cap_series) {
+        size_t cap = r->cap_series ? 2 * r->cap_series : 256;
+        mb_series_sample *s = realloc(r->series, cap * sizeof *s);
+        if (s == NULL)
+            return;
+        r->series = s;
+        r->cap_series = cap;
+    }
+    mb_series_sample *s = &r->series[r->n_series++];
+    s->t = t;
+    s->energy_rel = (e->total - T->energy.e0) / T->energy.scale;
+    s->balance_rel = (e->total + e->dissipated - e->external - T->energy.e0) / T->energy.scale;
+    memcpy(s->x, on->x, sizeof s->x);
+    memcpy(s->v, on->v, sizeof s->v);
+}
+
+static double damping_signal(const mb_case *c, const mb_nodes *s)
+{
+    return s->x[3 * (size_t)c->damping_node + (size_t)c->damping_axis];
+}
+
+static void sample(const mb_case *c, mb_run_result *r, trackers *T, driver *d, double t,
+                   int keep, const mb_energy *e)
+{
+    mb_energy_track_add(&T->energy, t, e);
+    mb_angmom_track_add(&T->angmom, d->on);
+    mb_rotation_track_add(&T->rotation, d->on, t);
+    if (T->damping_on)
+        mb_damping_track_add(&T->damping, t, damping_signal(c, d->on));
+    if (T->damping_ref_on) {
+        mb_reference_kind used;
+        double est;
+        if (mb_reference_state(c->problem, c->params, &c->reference, t, T->ref, &used, &est)
+            == MB_SUCCESS)
+            mb_damping_track_add(&T->damping_ref, t, damping_signal(c, T->ref));
+        else
+            T->damping_ref_on = 0;
+    }
+    if (keep)
+        keep_sample(r, t, T, e, d->on);
+}
+
+static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driver *d,
+                           int keep)
+{
+    mb_energy e0 = mb_energy_of(d->sys, d->on);
+    mb_energy_track_begin(&T->energy, &e0);
+    mb_angmom_track_begin(&T->angmom, d->on);
+    mb_rotation_track_begin(&T->rotation, d->on, 0.0);
+    mb_damping_track_begin(&T->damping);
+    mb_damping_track_begin(&T->damping_ref);
+    T->damping_on = c->damping_node >= 0;
+    T->damping_ref_on = T->damping_on && c->has_reference && c->problem->exact
+                        && c->reference.kind != MB_REF_ODE && c->reference.kind != MB_REF_MPFR;
+    if (T->damping_on) {
+        mb_damping_track_add(&T->damping, 0.0, damping_signal(c, d->on));
+        if (T->damping_ref_on)
+            mb_damping_track_add(&T->damping_ref, 0.0, damping_signal(c, d->on));
+    }
+    if (keep)
+        keep_sample(r, 0.0, T, &e0, d->on);
+}
+
+/* The stepping loop.  Returns the status of the run. */
+static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, trackers *T,
+                          driver *d, int keep)
+{
+    const mb_forces *F = d->sys->forces;
+    int power = needs_power(F), observe = T->observer != NULL;
+    double pd = 0, pe = 0;
+    if (power) {
+        pd = mb_forces_dissipation(F, d->on);
+        pe = mb_forces_external_power(F, d->on, 0.0);
+    }
+    for (long n = 1; n <= N; n++) {
+        if (mb_runner_interrupted)
+            return MB_RUN_INTERRUPTED;
+        int s = drv_step(d, h);
+        double t = (double)n * h;
+        int sampled = n % c->sample_every == 0 || n == N;
+        if (s == MB_SUCCESS && (power || observe || sampled || n == 1))
+            s = drv_on_step(d);
+        if (s == MB_SUCCESS && power) {
+            double pd1 = mb_forces_dissipation(F, d->on), pe1 = mb_forces_external_power(F, d->on, t);
+            d->sys->work.dissipated += 0.5 * h * (pd + pd1);
+            d->sys->work.external += 0.5 * h * (pe + pe1);
+            pd = pd1;
+            pe = pe1;
+        }
+        if (s == MB_SUCCESS && observe)
+            s = c->problem->observe_step(T->observer, d->sys, d->on);
+        if (s == MB_SUCCESS && n == 1) {
+            mb_energy e1 = mb_energy_of(d->sys, d->on);
+            mb_energy_track_first_step(&T->energy, &e1);
+        }
+        if (s == MB_SUCCESS && sampled) {
+            mb_energy e = mb_energy_of(d->sys, d->on);
+            if (mb_energy_blown_up(&T->energy, &e, BLOW_UP_FACTOR)) {
+                s = MB_EDIVERGED;
+                snprintf(r->message, sizeof r->message, "energy blow-up: |E - E0| > %g times "
+                         "the initial energy scale", BLOW_UP_FACTOR);
+            } else {
+                sample(c, r, T, d, t, keep, &e);
+            }
+        }
+        r->steps_done = n;
+        if (s != MB_SUCCESS) {
+            if (r->message[0] == '\0')
+                snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+            r->diverged_step = n;
+            r->diverged_time = t;
+            return s == MB_EDIVERGED ? MB_RUN_DIVERGED : MB_RUN_FAILED;
+        }
+    }
+    return MB_RUN_OK;
+}
+
+static void error_metrics(const mb_case *c, mb_run_result *r, const driver *d, double t)
+{
+    mb_nodes *ref = mb_nodes_alloc(d->on->n, 53);
+    for (int k = 0; k < 4; k++)
+        r->err[k] = r->scale[k] = NAN;
+    if (ref == NULL)
+        return;
+    mb_system *init = NULL;
+    int s = c->problem->setup(c->params, &init);
+    if (s == MB_SUCCESS)
+        s = mb_nodes_copy(ref, init->nodes);    /* shape and constants of the problem */
+    mb_system_free(init);
+    if (s == MB_SUCCESS)
+        s = mb_reference_state(c->problem, c->params, &c->reference, t, ref,
+                               &r->reference_used, &r->reference_error);
+    if (s != MB_SUCCESS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "reference: %s", mb_last_error());
+        mb_nodes_free(ref);
+        return;
+    }
+    r->err[0] = mb_error_position(d->on, ref);
+    r->err[1] = mb_error_velocity(d->on, ref);
+    r->err[2] = mb_error_orientation(d->on, ref);
+    r->err[3] = mb_error_angular_velocity(d->on, ref);
+    r->scale[0] = mb_scale_position(ref);
+    r->scale[1] = mb_scale_velocity(ref);
+    r->scale[2] = 1.0;    /* radians */
+    r->scale[3] = mb_scale_angular_velocity(ref);
+    mb_nodes_free(ref);
+}
+
+static void damping_metrics(mb_run_result *r, const trackers *T)
+{
+    mb_damping_result num, ref;
+    if (mb_damping_result_of(&T->damping, &num) != MB_SUCCESS)
+        return;
+    add_metric(r, "damping.ratio", num.ratio, NULL);
+    add_metric(r, "damping.amplitude_ratio", num.amplitude_ratio, NULL);
+    if (T->damping_ref_on && mb_damping_result_of(&T->damping_ref, &ref) == MB_SUCCESS) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "reference zeta %.17g, period %.17g", ref.ratio,
+                 ref.period);
+        add_metric(r, "damping.ratio_error", num.ratio - ref.ratio, detail);
+        add_metric(r, "damping.period_error", (num.period - ref.period) / ref.period, detail);
+    }
+}
+
+static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
+{
+    static const char *const names[4] = { "error.position", "error.velocity",
+                                          "error.orientation", "error.angular_velocity" };
+    char detail[160];
+    snprintf(detail, sizeof detail, "at t = %.17g against the %s reference", r->t_final,
+             mb_reference_kind_name(r->reference_used));
+    for (int k = 0; k < 4 && c->has_reference; k++)
+        if ((k < 2 && r->translates) || (k >= 2 && r->rotates))
+            add_metric(r, names[k], r->err[k], detail);
+    add_metric(r, "energy.max_rel_error", T->energy.max_rel, NULL);
+    add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), NULL);
+    if (T->energy.dissipative)
+        add_metric(r, "energy.balance_residual", T->energy.max_balance, NULL);
+    if (T->angmom.norm0 > 0.0) {
+        add_metric(r, "angmom.max_rel_error", T->angmom.max_rel, NULL);
+        add_metric(r, "angmom.direction_error", T->angmom.max_angle, NULL);
+    }
+    if (r->rotates) {
+        add_metric(r, "quat.norm_error_max", T->rotation.max_quat_norm_error, NULL);
+        if (T->rotation.omega0_norm > 0.0)
+            add_metric(r, "rotation.axis_deviation_max", T->rotation.max_axis_angle, NULL);
+        double fp = mb_rotation_flip_period(&T->rotation);
+        if (isfinite(fp)) {
+            snprintf(detail, sizeof detail, "%zu flips", T->rotation.flips);
+            add_metric(r, "rotation.flip_period", fp, detail);
+        }
+    }
+    if (c->damping_node >= 0)
+        damping_metrics(r, T);
+}
+
+static void observer_metrics(const mb_case *c, mb_run_result *r, trackers *T)
+{
+    if (T->observer == NULL)
+        return;
+    mb_observation obs;
+    memset(&obs, 0, sizeof obs);
+    int s = c->problem->observe_end(T->observer, &obs);
+    T->observer = NULL;
+    if (s != MB_SUCCESS || r->status != MB_RUN_OK)
+        return;
+    for (size_t k = 0; k < obs.count && k < MB_OBSERVATION_MAX; k++)
+        add_metric(r, obs.items[k].name, obs.items[k].value, "observed by the problem");
+}
+
+static int make_driver(const mb_case *c, const char *spec, driver *d)
+{
+    memset(d, 0, sizeof *d);
+    int s = c->problem->setup(c->params, &d->sys);
+    if (s != MB_SUCCESS)
+        return s;
+    size_t n = d->sys->nodes->n;
+    d->on = mb_nodes_alloc(n, 53);
+    if (d->on == NULL)
+        return MB_ENOMEM;
+    if (c->precision_bits > 0) {
+        d->tw = mb_system_mpfr_alloc_twin(d->sys, (mpfr_prec_t)c->precision_bits);
+        d->on_mpfr = d->tw ? mb_nodes_mpfr_alloc(n, (mpfr_prec_t)c->precision_bits) : NULL;
+        if (d->on_mpfr == NULL)
+            return MB_ENOMEM;
+        d->st = mb_stepper_alloc_twin(spec, d->tw);
+    } else {
+        d->st = mb_stepper_alloc(spec, d->sys);
+    }
+    return d->st ? MB_SUCCESS : mb_last_error_code();
+}
+
+static void free_driver(driver *d)
+{
+    mb_stepper_free(d->st);
+    mb_nodes_mpfr_free(d->on_mpfr);
+    mb_system_mpfr_free(d->tw);
+    mb_nodes_free(d->on);
+    mb_system_free(d->sys);
+}
+
+static double seconds(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, int keep)
+{
+    trackers T;
+    memset(&T, 0, sizeof T);
+    int s = drv_on_step(d);
+    if (s == MB_SUCCESS && c->problem->observe_begin)
+        s = c->problem->observe_begin(&T.observer, c->params, d->sys);
+    if (s == MB_SUCCESS && T.observer)
+        s = c->problem->observe_step(T.observer, d->sys, d->on);
+    if (s != MB_SUCCESS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        if (T.observer)
+            observer_metrics(c, r, &T);
+        return;
+    }
+    r->translates = mb_nodes_translates(d->on);
+    /* torques at t = 0 decide whether the problem rotates (on is a scratch copy) */
+    if (mb_forces_eval(d->sys->forces, d->on, 0.0) == MB_SUCCESS)
+        r->rotates = mb_nodes_rotates(d->on);
+    T.ref = mb_nodes_alloc(d->on->n, 53);
+    if (T.ref)
+        mb_nodes_copy(T.ref, d->on);
+    else
+        T.damping_ref_on = 0;
+    begin_trackers(c, r, &T, d, keep);
+    if (T.ref == NULL)
+        T.damping_ref_on = 0;
+    r->status = loop(c, h, r->steps, r, &T, d, keep);
+    r->t_final = (double)r->steps_done * h;
+    if (r->status == MB_RUN_OK) {
+        if (c->has_reference)
+            error_metrics(c, r, d, r->t_final);
+        if (r->status == MB_RUN_OK)
+            final_metrics(c, r, &T);
+    }
+    observer_metrics(c, r, &T);
+    mb_nodes_free(T.ref);
+}
+
+static void twin_split(const mb_case *c, const char *spec, double h, mb_run_result *r)
+{
+    const mb_stepper_type *type;
+    mb_options *opts;
+    if (mb_stepper_parse(spec, &type, &opts) != MB_SUCCESS)
+        return;
+    mb_twin_request req = { .problem = c->problem, .params = c->params, .scheme = type,
+                            .scheme_opts = opts, .dt = h, .t_end = c->t_end,
+                            .bits = c->precision_bits, .reference = c->reference };
+    mb_twin_result res;
+    memset(&res, 0, sizeof res);
+    if (mb_twin_run(&req, &res) == MB_SUCCESS && res.status == MB_SUCCESS && res.n > 0) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "%zu checkpoints, growth n^%.3g (+- %.2g)", res.n,
+                 res.roundoff_growth, res.roundoff_growth_se);
+        add_metric(r, "roundoff.max_abs", res.roundoff_max_abs, detail);
+        snprintf(detail, sizeof detail, "%zu checkpoints, growth n^%.3g (+- %.2g), %s reference",
+                 res.n, res.truncation_growth, res.truncation_growth_se,
+                 mb_reference_kind_name(res.reference_used));
+        add_metric(r, "truncation.max_abs", res.truncation_max_abs, detail);
+    } else {
+        snprintf(r->message, sizeof r->message, "round-off/truncation split: %.200s",
+                 mb_last_error());
+    }
+    mb_twin_result_free(&res);
+    mb_options_free(opts);
+}
+
+int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
+               mb_run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_THREAD_CPUTIME_ID);
+    double h = c->dt[dt_index];
+    r->steps = c->steps[dt_index];
+    for (int k = 0; k < 4; k++)
+        r->err[k] = r->scale[k] = NAN;
+    mb_mpfr_range saved;
+    int narrowed = c->precision_bits == 53;
+    if (narrowed)
+        saved = mb_mpfr_use_double_range();
+    driver d;
+    if (make_driver(c, c->integrators[integrator], &d) != MB_SUCCESS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+    } else {
+        run_driven(c, r, &d, h, keep_series);
+    }
+    free_driver(&d);
+    if (narrowed)
+        mb_mpfr_restore_range(saved);
+    if (c->precision_bits > 0 && c->has_reference && r->status == MB_RUN_OK)
+        twin_split(c, c->integrators[integrator], h, r);
+    r->wall = seconds(CLOCK_MONOTONIC) - wall0;
+    r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    return MB_SUCCESS;
+}

@@ -1,0 +1,161 @@
+/* runner.c -- running every (case, integrator, dt) on a pool of POSIX threads.
+ *
+ * Jobs are numbered in report order; each worker takes the next number and writes its
+ * result into the slot of that number, so results (and hence reports) do not depend on
+ * --jobs or on timing.  A progress line (case, integrator, dt, elapsed, estimated time
+ * remaining from the mean wall time per finished run) goes to stderr when asked. */
+#include "mb_runner.h"
+#include "mb_status.h"
+
+#include <mpfr.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct job { size_t case_index, integrator, dt; } job;
+
+typedef struct pool {
+    mb_case *const *cases;
+    mb_case_result *results;
+    job *jobs;
+    size_t n_jobs, next, done;
+    const mb_runner_options *opt;
+    pthread_mutex_t lock;
+    double start;
+} pool;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress(pool *P, const job *j)
+{
+    const mb_case *c = P->cases[j->case_index];
+    double elapsed = now() - P->start;
+    double left = P->done ? elapsed / (double)P->done * (double)(P->n_jobs - P->done) : 0.0;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s %s dt=%.6g  elapsed %.1fs, about %.0fs left",
+            P->done, P->n_jobs, c->name, c->integrators[j->integrator], c->dt[j->dt],
+            elapsed, left);
+    fflush(stderr);
+}
+
+static void *worker(void *arg)
+{
+    pool *P = arg;
+    for (;;) {
+        pthread_mutex_lock(&P->lock);
+        size_t k = P->next < P->n_jobs && !mb_runner_interrupted ? P->next++ : P->n_jobs;
+        pthread_mutex_unlock(&P->lock);
+        if (k == P->n_jobs)
+            break;
+        const job *j = &P->jobs[k];
+        const mb_case *c = P->cases[j->case_index];
+        mb_run_result *r = &P->results[j->case_index].runs[j->integrator * c->n_dt + j->dt];
+        mb_run_one(c, j->integrator, j->dt, P->opt->series, r);
+        pthread_mutex_lock(&P->lock);
+        P->done++;
+        if (P->opt->progress)
+            progress(P, j);
+        pthread_mutex_unlock(&P->lock);
+    }
+    mpfr_free_cache();
+    return NULL;
+}
+
+static int make_jobs(pool *P, size_t n_cases)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < n_cases; i++)
+        n += P->cases[i]->n_integrators * P->cases[i]->n_dt;
+    P->jobs = calloc(n ? n : 1, sizeof *P->jobs);
+    if (P->jobs == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n_cases; i++)
+        for (size_t a = 0; a < P->cases[i]->n_integrators; a++)
+            for (size_t b = 0; b < P->cases[i]->n_dt; b++)
+                P->jobs[P->n_jobs++] = (job){ i, a, b };
+    return MB_SUCCESS;
+}
+
+static int alloc_results(pool *P, size_t n_cases)
+{
+    P->results = calloc(n_cases ? n_cases : 1, sizeof *P->results);
+    if (P->results == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n_cases; i++) {
+        const mb_case *c = P->cases[i];
+        P->results[i].c = c;
+        P->results[i].runs = calloc(c->n_integrators * c->n_dt + 1, sizeof(mb_run_result));
+        P->results[i].n_agg = calloc(c->n_integrators + 1, sizeof(size_t));
+        P->results[i].agg = calloc(c->n_integrators + 1, sizeof(mb_metric_value *));
+        if (!P->results[i].runs || !P->results[i].n_agg || !P->results[i].agg) {
+            mb_case_result_free(P->results, n_cases);
+            P->results = NULL;
+            MB_ERROR(MB_ENOMEM, "out of memory");
+        }
+    }
+    return MB_SUCCESS;
+}
+
+int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options *opt,
+                  mb_case_result **results)
+{
+    pool P;
+    memset(&P, 0, sizeof P);
+    P.cases = cases;
+    P.opt = opt;
+    *results = NULL;
+    if (alloc_results(&P, n_cases) != MB_SUCCESS)
+        return MB_ENOMEM;
+    if (make_jobs(&P, n_cases) != MB_SUCCESS) {
+        mb_case_result_free(P.results, n_cases);
+        return MB_ENOMEM;
+    }
+    pthread_mutex_init(&P.lock, NULL);
+    P.start = now();
+    int n_threads = opt->jobs < 1 ? 1 : opt->jobs;
+    if ((size_t)n_threads > P.n_jobs)
+        n_threads = P.n_jobs ? (int)P.n_jobs : 1;
+    pthread_t *tid = calloc((size_t)n_threads, sizeof *tid);
+    int started = 0;
+    for (int k = 0; tid && k < n_threads; k++)
+        if (pthread_create(&tid[k], NULL, worker, &P) == 0)
+            started++;
+    if (started == 0)
+        worker(&P);           /* no thread could start: run here */
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+    free(tid);
+    if (opt->progress)
+        fprintf(stderr, "\r\033[K");
+    pthread_mutex_destroy(&P.lock);
+    free(P.jobs);
+    for (size_t i = 0; i < n_cases; i++)
+        mb_case_aggregate(&P.results[i]);
+    *results = P.results;
+    if (mb_runner_interrupted)
+        MB_ERROR(MB_EFAILED, "interrupted");
+    return MB_SUCCESS;
+}
+
+void mb_case_result_free(mb_case_result *r, size_t n)
+{
+    if (r == NULL)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].runs && r[i].c)
+            for (size_t k = 0; k < r[i].c->n_integrators * r[i].c->n_dt; k++)
+                free(r[i].runs[k].series);
+        free(r[i].runs);
+        for (size_t a = 0; r[i].agg && r[i].c && a < r[i].c->n_integrators; a++)
+            free(r[i].agg[a]);
+        free(r[i].agg);
+        free(r[i].n_agg);
+    }
+    free(r);
+}

@@ -1,0 +1,230 @@
+/* cmd_run.c -- `motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]`.
+ *
+ * Every case file is read and validated before anything runs; a bad file stops the
+ * command with "file:line: message" and exit 2, and no report file is touched.  Then
+ * every (case, integrator, dt) runs, and the reports are written as a whole.
+ * Exit: 0 every expectation holds, 1 one failed (or its metric is missing), 2 bad input,
+ * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
+#include "cli.h"
+#include "mb_case.h"
+#include "mb_report.h"
+#include "mb_runner.h"
+#include "mb_status.h"
+
+#include <dirent.h>
+#include <gsl/gsl_errno.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void help(FILE *out)
+{
+    fprintf(out,
+        "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n\n"
+        "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
+        "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
+        "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
+        "  -o, --output DIR  report directory (created if missing)\n"
+        "  -j, --jobs N      parallel runs (default: number of processors)\n"
+        "      --series      also write one time series per run under DIR/series/\n"
+        "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
+        "  -h, --help        this text\n\n"
+        "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
+        "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n");
+}
+
+typedef struct paths {
+    size_t n, cap;
+    char **items;
+} paths;
+
+static int add_path(paths *P, const char *p)
+{
+    if (P->n == P->cap) {
+        size_t cap = P->cap ? 2 * P->cap : 16;
+        char **it = realloc(P->items, cap * sizeof *it);
+        if (it == NULL)
+            MB_ERROR(MB_ENOMEM, "out of memory");
+        P->items = it;
+        P->cap = cap;
+    }
+    if ((P->items[P->n] = strdup(p)) == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    P->n++;
+    return MB_SUCCESS;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with_case(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 5 && strcmp(s + n - 5, ".case") == 0;
+}
+
+static int add_dir(paths *P, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        MB_ERROR(MB_EIO, "%s: cannot open directory: %s", dir, strerror(errno));
+    size_t first = P->n;
+    struct dirent *e;
+    int st = MB_SUCCESS;
+    while (st == MB_SUCCESS && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !ends_with_case(e->d_name))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        st = add_path(P, path);
+    }
+    closedir(d);
+    if (st == MB_SUCCESS && P->n == first)
+        MB_ERROR(MB_ENOTFOUND, "%s: no *.case file", dir);
+    qsort(P->items + first, P->n - first, sizeof *P->items, by_name);
+    return st;
+}
+
+static int add_argument(paths *P, const char *arg)
+{
+    struct stat sb;
+    if (stat(arg, &sb) != 0)
+        MB_ERROR(MB_EIO, "%s: %s", arg, strerror(errno));
+    return S_ISDIR(sb.st_mode) ? add_dir(P, arg) : add_path(P, arg);
+}
+
+static void free_paths(paths *P)
+{
+    for (size_t k = 0; k < P->n; k++)
+        free(P->items[k]);
+    free(P->items);
+}
+
+static int load_cases(const paths *P, mb_case **cases)
+{
+    for (size_t k = 0; k < P->n; k++) {
+        if (mb_case_load(P->items[k], &cases[k]) != MB_SUCCESS)
+            return MB_EINVAL;
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(cases[j]->name, cases[k]->name) == 0)
+                MB_ERROR(MB_EINVAL, "%s: case name '%s' is already used by %s", P->items[k],
+                         cases[k]->name, cases[j]->path);
+    }
+    return MB_SUCCESS;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    mb_runner_interrupted = 1;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+typedef struct run_args {
+    const char *out;
+    int jobs, series, quiet;
+    paths files;
+} run_args;
+
+static int parse_args(int argc, char **argv, run_args *A)
+{
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            help(stdout);
+            return 1;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a directory", a);
+            A->out = argv[k];
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+            char *end;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a number", a);
+            long j = strtol(argv[k], &end, 10);
+            if (end == argv[k] || *end || j < 1 || j > 1024)
+                MB_ERROR(MB_EINVAL, "--jobs '%s': give a whole number in [1, 1024]", argv[k]);
+            A->jobs = (int)j;
+        } else if (!strcmp(a, "--series")) {
+            A->series = 1;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            A->quiet = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            MB_ERROR(MB_EINVAL, "unknown option '%s' (see motionbench run --help)", a);
+        } else if (add_argument(&A->files, a) != MB_SUCCESS) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int run_cases(run_args *A)
+{
+    size_t n = A->files.n;
+    mb_case **cases = calloc(n, sizeof *cases);
+    if (cases == NULL)
+        return mb_cli_fail("run");
+    int code = MB_EXIT_USAGE;
+    mb_case_result *results = NULL;
+    if (load_cases(&A->files, cases) != MB_SUCCESS) {
+        mb_cli_fail(NULL);
+        goto done;
+    }
+    catch_signals();
+    /* a GSL routine that fails inside a run must give a status, not abort the program */
+    gsl_set_error_handler_off();
+    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series };
+    if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
+        fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
+        goto done;
+    }
+    mb_report_summary sum;
+    if (mb_report_write(A->out, results, n, A->series, &sum) != MB_SUCCESS) {
+        mb_cli_fail("run");
+        goto done;
+    }
+    if (!A->quiet || sum.failed || sum.missing)
+        fprintf(stderr, "motionbench: %zu case%s, %zu check%s: %zu failed, %zu missing; "
+                "reports in %s/\n", n, n == 1 ? "" : "s", sum.checks, sum.checks == 1 ? "" : "s",
+                sum.failed, sum.missing, A->out);
+    code = sum.failed || sum.missing ? MB_EXIT_FAIL : MB_EXIT_OK;
+done:
+    mb_case_result_free(results, n);
+    for (size_t k = 0; k < n; k++)
+        mb_case_free(cases[k]);
+    free(cases);
+    return code;
+}
+
+int mb_cmd_run(int argc, char **argv)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    run_args A = { "reports", cores > 0 ? (int)cores : 1, 0, 0, { 0, 0, NULL } };
+    int p = parse_args(argc, argv, &A);
+    if (p != 0) {
+        free_paths(&A.files);
+        return p > 0 ? MB_EXIT_OK : mb_cli_fail("run");
+    }
+    if (A.files.n == 0 && add_dir(&A.files, "cases") != MB_SUCCESS) {
+        free_paths(&A.files);
+        return mb_cli_fail("run");
+    }
+    int code = run_cases(&A);
+    free_paths(&A.files);
+    return code;
+}

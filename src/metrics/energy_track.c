@@ -1,0 +1,78 @@
+/* energy_track.c -- energy metrics along a run (DESIGN 3 and 6).
+ *
+ * With E = E_kin + E_pot, E0 its initial value and S the scale of relative errors:
+ *   S = |E0|, or E_kin0 + |E_pot0| when E0 = 0; when that is at round-off level against
+ *   the energy after the first step (a system released from rest at zero potential, whose
+ *   E0 is 0 up to round-off), S = E_kin1 + |E_pot1| after the first step; 1 J when all
+ *   vanish.
+ *   energy.max_rel_error    = max_t |E(t) - E0| / S
+ *   energy.drift_rate       = least-squares slope of r(t) = (E(t) - E0)/S against t
+ *                             (gsl_fit_linear over the samples), in 1/s
+ *   energy.balance_residual = max_t |E(t) + W_diss(t) - W_ext(t) - E0| / S
+ * The slope is accumulated as running sums so no sample array is kept; it is then the
+ * same closed form gsl_fit_linear evaluates (computed here from centred sums). */
+#include "mb_metrics.h"
+
+#include <math.h>
+#include <string.h>
+
+void mb_energy_track_begin(mb_energy_track *tr, const mb_energy *e0)
+{
+    memset(tr, 0, sizeof *tr);
+    tr->e0 = e0->total;
+    double kin = e0->kinetic_trans + e0->kinetic_rot;
+    tr->scale = fabs(e0->total);
+    if (!(tr->scale > 0.0))
+        tr->scale = kin + fabs(e0->potential);
+    tr->scale_at_start = tr->scale;
+    if (!(tr->scale > 0.0))
+        tr->scale = 1.0;
+    mb_energy_track_add(tr, 0.0, e0);
+}
+
+static double max_abs(double m, double v)
+{
+    v = fabs(v);
+    return (v > m || isnan(v)) ? v : m;
+}
+
+void mb_energy_track_add(mb_energy_track *tr, double t, const mb_energy *e)
+{
+    double r = (e->total - tr->e0) / tr->scale;
+    double b = (e->total + e->dissipated - e->external - tr->e0) / tr->scale;
+    tr->max_rel = max_abs(tr->max_rel, r);
+    tr->max_balance = max_abs(tr->max_balance, b);
+    tr->last_rel = r;
+    if (e->dissipated != 0.0 || e->external != 0.0)
+        tr->dissipative = 1;
+    tr->n++;
+    tr->st += t;
+    tr->sy += r;
+    tr->stt += t * t;
+    tr->sty += t * r;
+}
+
+void mb_energy_track_first_step(mb_energy_track *tr, const mb_energy *e1)
+{
+    double s1 = e1->kinetic_trans + e1->kinetic_rot + fabs(e1->potential);
+    /* only the t = 0 sample (r = 0) has been taken: rescaling changes no sum */
+    if (tr->n <= 1 && tr->scale_at_start < 1e-12 * s1)
+        tr->scale = s1;
+}
+
+double mb_energy_track_drift(const mb_energy_track *tr)
+{
+    if (tr->n < 2)
+        return NAN;
+    double n = (double)tr->n, mt = tr->st / n, my = tr->sy / n;
+    double sxx = tr->stt - n * mt * mt, sxy = tr->sty - n * mt * my;
+    if (!(sxx > 0.0))
+        return NAN;
+    return sxy / sxx;
+}
+
+int mb_energy_blown_up(const mb_energy_track *tr, const mb_energy *e, double factor)
+{
+    double d = fabs(e->total - tr->e0);
+    return !(d <= factor * tr->scale);
+}

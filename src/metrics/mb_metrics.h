@@ -1,0 +1,144 @@
+/* mb_metrics.h -- the measures of the case runner (DESIGN 6), one concept per file.
+ *
+ *   metric_names.c   the stable metric names, validation and suggestions
+ *   error_norms.c    error.position / velocity / orientation / angular_velocity
+ *   order_fit.c      order.<quantity>: least-squares slope of log error vs log dt
+ *   energy_track.c   energy.max_rel_error / drift_rate / balance_residual
+ *   angmom_track.c   angmom.max_rel_error / direction_error
+ *   rotation_track.c quat.norm_error_max, rotation.flip_period, rotation.axis_deviation_max
+ *   damping_track.c  damping.ratio / period / amplitude_ratio from successive peaks
+ * Every tracker is fed samples (t, state) in time order and reports at the end; all
+ * work in double on on-step states (velocities synchronized for half-step schemes). */
+#ifndef MB_METRICS_H
+#define MB_METRICS_H
+
+#include <stddef.h>
+
+#include "mb_energy.h"
+#include "mb_nodes.h"
+
+/* ---- names ---- */
+/* NULL-terminated list of the fixed metric names accepted in [expect] and [check]. */
+const char *const *mb_metric_names(void);
+/* 1 when name is a known metric. */
+int mb_metric_known(const char *name);
+/* 1 for metrics whose value is a word (status). */
+int mb_metric_is_word(const char *name);
+/* Default baseline tolerance of a metric: *relative = 1 and tol for errors, drifts and
+ * ratios, 0 and tol for orders (absolute); counts and words compare exactly (tol 0). */
+void mb_metric_default_tolerance(const char *name, int *relative, double *tol);
+
+/* ---- error norms at t_end: max over nodes of the Euclidean norm ---- */
+double mb_error_position(const mb_nodes *run, const mb_nodes *ref);
+double mb_error_velocity(const mb_nodes *run, const mb_nodes *ref);
+/* Rotation angle of q_ref^-1 q_run (rad, in [0, pi]): 2 atan2(|vec|, |w|). */
+double mb_error_orientation(const mb_nodes *run, const mb_nodes *ref);
+double mb_error_angular_velocity(const mb_nodes *run, const mb_nodes *ref);
+/* Scales for the round-off floor: max over nodes of |x|, |v|, 1, |omega| in ref. */
+double mb_scale_position(const mb_nodes *ref);
+double mb_scale_velocity(const mb_nodes *ref);
+double mb_scale_angular_velocity(const mb_nodes *ref);
+/* 1 when some node has finite mass / rotates (see error_norms.c). */
+int mb_nodes_translates(const mb_nodes *s);
+int mb_nodes_rotates(const mb_nodes *s);
+
+/* ---- order of convergence ---- */
+#define MB_ORDER_MAX_POINTS 64
+typedef enum {
+    MB_ORDER_USED = 0, MB_ORDER_INVALID, MB_ORDER_ROUNDOFF, MB_ORDER_SATURATED
+} mb_order_point_status;
+
+typedef struct mb_order_fit {
+    size_t n;                         /* points given */
+    double dt[MB_ORDER_MAX_POINTS];   /* sorted by increasing dt */
+    double err[MB_ORDER_MAX_POINTS];
+    mb_order_point_status why[MB_ORDER_MAX_POINTS];
+    size_t points;                    /* used in the fit */
+    size_t excluded_invalid, excluded_roundoff, excluded_saturated;
+    double order;                     /* slope; NaN when points < 2 */
+    double stderr_;                   /* standard error of the slope; NaN when points < 3 */
+    size_t n_pairwise;                /* consecutive used points */
+    double pairwise[MB_ORDER_MAX_POINTS];      /* log(e_j/e_i) / log(dt_j/dt_i) */
+    double pairwise_dt[MB_ORDER_MAX_POINTS][2];
+} mb_order_fit;
+
+/* Fit the observed order of n (dt, err) pairs; valid[k] = 0 marks a run that did not
+ * finish (diverged, failed) or a non-finite error.  Points with err < floor are
+ * round-off; outside the longest chain in which error strictly decreases with dt they
+ * are saturated.  Returns MB_EINVAL when n > MB_ORDER_MAX_POINTS. */
+int mb_order_fit_compute(size_t n, const double *dt, const double *err, const int *valid,
+                         double floor, mb_order_fit *fit);
+const char *mb_order_point_reason(mb_order_point_status s);
+
+/* ---- energy ---- */
+typedef struct mb_energy_track {
+    double e0, scale;            /* initial total energy and the scale of relative errors */
+    double scale_at_start;       /* the scale from t = 0 alone (0 when E0 = E_kin0 = E_pot0 = 0) */
+    double max_rel, max_balance; /* max |E - E0| / scale, max |E + Wd - We - E0| / scale */
+    double last_rel;             /* (E - E0) / scale at the last sample */
+    /* sums for the least-squares slope of (E - E0)/scale against t */
+    size_t n;
+    double st, sy, stt, sty;
+    int dissipative;             /* some work was done by dissipation or external loads */
+} mb_energy_track;
+
+void mb_energy_track_begin(mb_energy_track *tr, const mb_energy *e0);
+void mb_energy_track_add(mb_energy_track *tr, double t, const mb_energy *e);
+/* Energy after the first step: replaces a scale at round-off level (see energy_track.c).
+ * Call before adding the sample of step 1. */
+void mb_energy_track_first_step(mb_energy_track *tr, const mb_energy *e1);
+/* Slope of the relative energy error against time (1/s), NaN with fewer than 2 samples. */
+double mb_energy_track_drift(const mb_energy_track *tr);
+/* 1 when |E - E0| exceeds factor * scale (blow-up). */
+int mb_energy_blown_up(const mb_energy_track *tr, const mb_energy *e, double factor);
+
+/* ---- angular momentum ---- */
+/* L = sum m x cross v + R I R^T omega (global frame, about the origin). */
+void mb_angmom_total(const mb_nodes *s, double L[3]);
+typedef struct mb_angmom_track {
+    double L0[3], norm0;
+    double max_rel, max_angle;
+} mb_angmom_track;
+void mb_angmom_track_begin(mb_angmom_track *tr, const mb_nodes *s);
+void mb_angmom_track_add(mb_angmom_track *tr, const mb_nodes *s);
+
+/* ---- rotation ---- */
+typedef struct mb_rotation_track {
+    double max_quat_norm_error;   /* max | |q| - 1 | over nodes and samples */
+    double omega0[3], omega0_norm;/* node 0, global */
+    double max_axis_angle;        /* max angle between omega(t) and omega(0), node 0 */
+    int mid_axis;                 /* index of the intermediate principal moment, -1: none */
+    int sign;                     /* last confirmed sign of the body omega on mid_axis */
+    size_t flips;
+    double first_flip, last_flip;
+    double last_t;                /* time of the previous sample */
+    double prev_w;                /* previous body component on mid_axis */
+    double prev_cross;            /* time of the latest zero crossing */
+} mb_rotation_track;
+void mb_rotation_track_begin(mb_rotation_track *tr, const mb_nodes *s, double t);
+void mb_rotation_track_add(mb_rotation_track *tr, const mb_nodes *s, double t);
+/* Mean time between flips of the intermediate-axis component; NaN with < 2 flips. */
+double mb_rotation_flip_period(const mb_rotation_track *tr);
+
+/* ---- damping (logarithmic decrement) ---- */
+#define MB_DAMPING_MAX_PEAKS 4096
+typedef struct mb_damping_track {
+    size_t n_peaks;
+    double peak_t[MB_DAMPING_MAX_PEAKS], peak_a[MB_DAMPING_MAX_PEAKS];
+    double t[3], y[3];            /* the last three samples */
+    size_t seen;
+} mb_damping_track;
+typedef struct mb_damping_result {
+    size_t peaks;                 /* positive peaks found */
+    double ratio;                 /* zeta = delta / sqrt(4 pi^2 + delta^2) */
+    double period;                /* mean time between successive peaks */
+    double amplitude_ratio;       /* mean A_{n+1} / A_n per cycle */
+} mb_damping_result;
+void mb_damping_track_begin(mb_damping_track *tr);
+void mb_damping_track_add(mb_damping_track *tr, double t, double y);
+/* Returns MB_EINVAL (result NaN) with fewer than 2 positive peaks. */
+int mb_damping_result_of(const mb_damping_track *tr, mb_damping_result *res);
+/* Damping ratio of a logarithmic decrement delta (per cycle). */
+double mb_damping_ratio_of_decrement(double delta);
+
+#endif

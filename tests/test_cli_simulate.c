@@ -1,0 +1,231 @@
+/* test_cli_simulate.c -- the `simulate` and `bench` commands, run as the built program
+ * ($MB_BUILDDIR/src/motionbench): usage and input errors (exit 2 with a message naming
+ * the culprit), the CSV format, the energy account, and the byte identity of MPFR-53
+ * twins with the double run where the two instances perform the same operations. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/mb_cli_XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        cr_log_warn("could not remove %s", dir);
+}
+
+TestSuite(cli, .init = make_dir, .fini = remove_dir);
+
+/* Run "motionbench ARGS"; stdout -> dir/out, stderr -> dir/err; return the exit status. */
+static int run(const char *args)
+{
+    const char *b = getenv("MB_BUILDDIR");
+    cr_assert_not_null(b, "MB_BUILDDIR is not set (run through make check)");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s/src/motionbench' %s > '%s/out' 2> '%s/err'", b, args, dir, dir);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st), "motionbench did not exit normally (%d): %s", st, cmd);
+    return WEXITSTATUS(st);
+}
+
+static char *slurp(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void expect_usage_error(const char *args, const char *needle)
+{
+    int rc = run(args);
+    char *err = slurp("err");
+    cr_expect_eq(rc, 2, "'%s' exited %d", args, rc);
+    cr_expect(strstr(err, needle) != NULL, "'%s': message '%s' lacks '%s'", args, err, needle);
+    free(err);
+}
+
+Test(cli, help_for_every_command)
+{
+    const char *cmds[] = { "--help", "simulate --help", "bench --help",
+                           "bench implicit-chain --help", "bench implicit-cloth --help",
+                           "list --help", NULL };
+    for (const char **c = cmds; *c; c++) {
+        cr_expect_eq(run(*c), 0, "'%s' failed", *c);
+        char *out = slurp("out");
+        cr_expect(strstr(out, "usage") != NULL, "'%s' printed no usage", *c);
+        free(out);
+    }
+}
+
+Test(cli, bad_input_exits_2_with_a_clear_message)
+{
+    expect_usage_error("simulate -p harmonik -i explicit-euler --dt 0.1 --t-end 1",
+                       "did you mean 'harmonic'");
+    expect_usage_error("simulate -p harmonic -i implict-euler --dt 0.1 --t-end 1",
+                       "did you mean 'implicit-euler'");
+    expect_usage_error("simulate -p harmonic -i 'implicit-euler[solvr=dense]' --dt 0.1 --t-end 1",
+                       "did you mean 'solver'");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0.1 --t-end 1 --set kk=3",
+                       "did you mean 'k'");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0 --t-end 1", "--dt");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt -0.1 --t-end 1", "--dt");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0.1 --t-end -1", "--t-end");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt nan --t-end 1", "--dt");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0.1 --t-end 1 --set c=nan",
+                       "c = 'nan' must be finite");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0.1 --t-end 1 --set k=inf",
+                       "must be finite");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0.1 --t-end 1 --precision mpfr:0",
+                       "--precision");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0.1 --t-end 1 --precision quad",
+                       "--precision");
+    expect_usage_error("simulate -p damped --dt 0.1 --t-end 1", "required");
+    expect_usage_error("simulate -p damped -i explicit-euler --dt 0.1 --t-end 1 --bogus 3",
+                       "unknown option '--bogus'");
+    expect_usage_error("bench implicit-chian", "unknown benchmark");
+    /* transverse stiffness k (1 - L/l) = -1/2 with m0 = m1 = k = h = 1 makes
+     * M - h^2 K singular (det = m0 m1 + h^2 K_t (m0 + m1) = 0) */
+    expect_usage_error("simulate -p spring-pair -i 'implicit-euler[solver=dense]' --dt 1 --t-end 1 "
+                       "--set m0=1 --set m1=1 --set k=1 --set rest=0.75 --set d=0.5", "singular");
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+Test(cli, csv_format_every_and_atomic_output)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "simulate -p spring-pair -i symplectic-euler --dt 0.01 --t-end 0.095 "
+             "--every 3 -o '%s/run.csv'", dir);
+    cr_assert_eq(run(args), 0);
+    char *csv = slurp("run.csv");
+    const char *header = "t,energy_kinetic,energy_potential,energy_dissipated,energy_total,"
+                         "n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz,n1_x,n1_y,n1_z,n1_vx,n1_vy,n1_vz\n";
+    cr_expect(strncmp(csv, header, strlen(header)) == 0, "header: %.200s", csv);
+    /* 10 steps (the last shortened to land on 0.095): rows at 0, 3, 6, 9 and 10 */
+    cr_expect_eq(count_lines(csv), 1 + 5, "%s", csv);
+    const char *last = strrchr(csv, '\n');
+    while (last > csv && last[-1] != '\n')
+        last--;
+    cr_expect(strncmp(last, "0.095", 5) == 0 || strncmp(last, "0.0949999", 9) == 0
+              || strncmp(last, "0.09500000", 10) == 0, "last row starts '%.30s'", last);
+    free(csv);
+    /* nothing but the output is left in the directory (temporary file renamed) */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test $(ls '%s' | grep -c tmp) -eq 0", dir);
+    cr_expect_eq(system(cmd), 0, "a temporary file was left behind");
+}
+
+/* run spec at precision prec into dir/name; return the file text */
+static char *simulate_to(const char *problem, const char *sets, const char *spec, const char *prec,
+                         const char *name)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "simulate -p %s %s -i '%s' --dt 0.0173 --t-end 1.5 "
+             "--precision %s -o '%s/%s'", problem, sets, spec, prec, dir, name);
+    cr_assert_eq(run(args), 0, "%s", args);
+    return slurp(name);
+}
+
+static void expect_identical(const char *problem, const char *sets, const char *spec)
+{
+    char *a = simulate_to(problem, sets, spec, "double", "a.csv");
+    char *b = simulate_to(problem, sets, spec, "mpfr:53", "b.csv");
+    cr_expect(strcmp(a, b) == 0, "%s on %s: mpfr:53 output differs from double", spec, problem);
+    free(a);
+    free(b);
+}
+
+Test(cli, mpfr53_byte_identical_to_double)
+{
+    expect_identical("spring-chain", "--set n=5 --set D=0.02", "explicit-euler");
+    expect_identical("spring-chain", "--set n=5 --set D=0.02", "symplectic-euler");
+    /* decoupled systems: GSL's LU (solver=dense) too */
+    expect_identical("harmonic", "", "implicit-euler[solver=dense]");
+    expect_identical("damped", "", "implicit-euler[solver=dense]");
+    expect_identical("damped", "", "implicit-euler-newton[solver=dense]");
+    /* coupled systems: identical with solver=gauss (the same elimination in both
+     * instances), not with GSL's LU (a different elimination order) */
+    expect_identical("spring-chain", "--set n=6", "implicit-euler[solver=gauss]");
+    expect_identical("cloth", "--set nx=3 --set ny=3", "implicit-euler-newton[solver=gauss]");
+    /* control: at 54 bits the numbers differ, so the comparison can fail */
+    char *a = simulate_to("damped", "", "symplectic-euler", "double", "a.csv");
+    char *b = simulate_to("damped", "", "symplectic-euler", "mpfr:54", "b.csv");
+    cr_expect(strcmp(a, b) != 0, "mpfr:54 output equals the double output");
+    free(a);
+    free(b);
+}
+
+/* Energy account on the damped oscillator with symplectic Euler at a small step:
+ * E_kin + E_pot + W_dissipated stays at E_0 up to the scheme's O(h) energy error
+ * (h w ~ 2e-4 here, so 1e-3 relative is generous), while W_dissipated itself is a sizable
+ * fraction of E_0 -- without it the balance would be off by that much. */
+Test(cli, dissipated_work_closes_the_energy_balance)
+{
+    char args[512];
+    snprintf(args, sizeof args, "simulate -p damped -i symplectic-euler --dt 1e-4 --t-end 2 "
+             "--every 20000 -o '%s/e.csv'", dir);
+    cr_assert_eq(run(args), 0);
+    char *csv = slurp("e.csv");
+    double t0, k0, p0, w0, e0, t1, k1, p1, w1, e1;
+    char *row1 = strchr(csv, '\n') + 1, *row2 = strchr(row1, '\n') + 1;
+    cr_assert_eq(sscanf(row1, "%lf,%lf,%lf,%lf,%lf", &t0, &k0, &p0, &w0, &e0), 5);
+    cr_assert_eq(sscanf(row2, "%lf,%lf,%lf,%lf,%lf", &t1, &k1, &p1, &w1, &e1), 5);
+    cr_expect_eq(w0, 0.0);
+    cr_expect(w1 > 0.1 * e0, "dissipated %g of %g", w1, e0);
+    cr_expect(fabs(e1 + w1 - e0) <= 1e-3 * e0, "balance off by %g (E0 %g)", e1 + w1 - e0, e0);
+    free(csv);
+}
+
+Test(cli, stats_report_iterations)
+{
+    cr_assert_eq(run("simulate -p cloth -i 'implicit-euler[solver=sparse]' --dt 0.01 --t-end 0.05 "
+                     "--every 5 --stats"), 0);
+    char *err = slurp("err");
+    cr_expect(strstr(err, "steps 5") != NULL, "%s", err);
+    unsigned long lin = 0;
+    const char *p = strstr(err, "linear_iterations ");
+    cr_expect(p && sscanf(p, "linear_iterations %lu", &lin) == 1 && lin >= 5, "%s", err);
+    free(err);
+}
+
+/* The benchmark command runs and reports a fitted exponent (its pass/fail verdict on two
+ * small sizes depends on machine load, so only the exit codes 0/1 are accepted here). */
+Test(cli, bench_runs_and_fits_an_exponent)
+{
+    int rc = run("bench implicit-chain --max-n 3200 --steps 1");
+    cr_expect(rc == 0 || rc == 1, "exit %d", rc);
+    char *out = slurp("out");
+    cr_expect(strstr(out, "growth exponent") != NULL, "%s", out);
+    cr_expect(strstr(out, "     3162 ") != NULL, "sizes: %s", out);
+    free(out);
+    cr_expect_eq(run("bench implicit-chain --steps 0"), 2);
+    cr_expect_eq(run("simulate -p damped -i implicit-euler --dt 0.1 --t-end 0.5 "
+                     "--precision mpfr:80 --stats"), 0);
+}

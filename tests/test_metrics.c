@@ -1,0 +1,324 @@
+/* test_metrics.c -- every metric on inputs with a known answer, and a deliberately wrong
+ * input that it must flag (negative controls, DESIGN 9). */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "mb_metrics.h"
+#include "mb_problem.h"
+#include "mb_stepper.h"
+
+static mb_energy energy_of(double total)
+{
+    mb_energy e = { .kinetic_trans = total, .total = total };
+    return e;
+}
+
+/* The drift of a linear drift r(t) = a t is a (exactly, up to round-off).  For a bounded
+ * oscillation r = b sin t over T = 10 periods the least-squares slope is
+ * b int (t - T/2) sin t dt / int (t - T/2)^2 dt = b (-T) / (T^3/12) = -12 b / T^2
+ * (~3e-6 here), well inside the bound 3 b / T used below. */
+Test(energy, drift_rate_linear_and_bounded)
+{
+    const double E0 = 2.385, a = 3.7e-4, b = 1e-3, T = 20 * M_PI;
+    mb_energy e = energy_of(E0);
+    mb_energy_track lin, osc;
+    mb_energy_track_begin(&lin, &e);
+    mb_energy_track_begin(&osc, &e);
+    for (int n = 1; n <= 4000; n++) {
+        double t = T * n / 4000.0;
+        mb_energy a1 = energy_of(E0 * (1.0 + a * t)), b1 = energy_of(E0 * (1.0 + b * sin(t)));
+        mb_energy_track_add(&lin, t, &a1);
+        mb_energy_track_add(&osc, t, &b1);
+    }
+    cr_expect(fabs(mb_energy_track_drift(&lin) - a) < 1e-12,
+              "linear drift %.17g", mb_energy_track_drift(&lin));
+    cr_expect(fabs(lin.max_rel - a * T) < 1e-12, "max rel %.17g", lin.max_rel);
+    cr_expect(fabs(mb_energy_track_drift(&osc)) < 3 * b / T, "bounded drift %.3g",
+              mb_energy_track_drift(&osc));
+    cr_expect(fabs(osc.max_rel - b) < 1e-6, "max rel %.17g", osc.max_rel);
+    /* the drift flags the linear series and not the bounded one: a threshold of a / 2
+     * separates them */
+    cr_expect(mb_energy_track_drift(&lin) > a / 2 && fabs(mb_energy_track_drift(&osc)) < a / 2);
+}
+
+Test(energy, balance_residual_of_dissipation)
+{
+    /* E falls by the dissipated work exactly: the residual is 0 while E itself changes */
+    mb_energy e0 = energy_of(1.5), e;
+    mb_energy_track tr;
+    mb_energy_track_begin(&tr, &e0);
+    for (int n = 1; n <= 10; n++) {
+        e = energy_of(1.5 - 0.1 * n);
+        e.dissipated = 0.1 * n;
+        mb_energy_track_add(&tr, n, &e);
+    }
+    cr_expect(tr.max_balance < 1e-15, "balance %.3g", tr.max_balance);
+    cr_expect(fabs(tr.max_rel - 1.0 / 1.5) < 1e-15);
+    cr_expect(tr.dissipative);
+    /* negative control: dissipated work not booked -> residual = the energy lost */
+    e.dissipated = 0.0;
+    mb_energy_track_add(&tr, 11, &e);
+    cr_expect(fabs(tr.max_balance - 1.0 / 1.5) < 1e-15, "%.17g", tr.max_balance);
+}
+
+/* Explicit Euler multiplies the oscillator energy by (1 + h^2 w^2) per step, so
+ * r(t) = exp(lambda t) - 1 with lambda = ln(1 + h^2 w^2)/h ~ h w^2; over [0, T] its
+ * least-squares slope lies between lambda and lambda (1 + lambda T) (convexity).
+ * The exact solution sampled the same way has drift at round-off level. */
+Test(energy, explicit_euler_flagged_exact_not)
+{
+    const double m = 2.385, k = 7.31, h = 0.0173, w2 = k / m;
+    const int N = 400;
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    mb_options_set(in, "mass", "2.385");
+    mb_options_set(in, "k", "7.31");
+    mb_options_set(in, "x0", "0.413");
+    cr_assert_eq(mb_problem_prepare("harmonic", in, &pt, &p), 0);
+    mb_system *sys;
+    cr_assert_eq(pt->setup(p, &sys), 0);
+    mb_nodes *ex = mb_nodes_alloc(1, 53);
+    mb_nodes_copy(ex, sys->nodes);
+    mb_stepper *st = mb_stepper_alloc("explicit-euler", sys);
+    mb_energy e0 = mb_energy_of(sys, sys->nodes);
+    mb_energy_track num, exact;
+    mb_energy_track_begin(&num, &e0);
+    mb_energy_track_begin(&exact, &e0);
+    for (int n = 1; n <= N; n++) {
+        cr_assert_eq(mb_stepper_step(st, sys, h), 0);
+        mb_energy e = mb_energy_of(sys, sys->nodes);
+        mb_energy_track_add(&num, n * h, &e);
+        pt->exact(p, n * h, ex);
+        mb_energy ee = mb_energy_of(sys, ex);
+        mb_energy_track_add(&exact, n * h, &ee);
+    }
+    double lambda = log1p(h * h * w2) / h, T = N * h;
+    double dn = mb_energy_track_drift(&num), de = mb_energy_track_drift(&exact);
+    cr_expect(dn >= lambda && dn <= lambda * (1 + lambda * T), "drift %.6g, lambda %.6g", dn,
+              lambda);
+    cr_expect(fabs(de) < 1e-13, "exact drift %.3g", de);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+    mb_nodes_free(ex);
+    mb_options_free(in);
+    mb_options_free(p);
+}
+
+static void damped(double zeta, double w, double dt, double T, mb_damping_track *tr)
+{
+    double wd = w * sqrt(1.0 - zeta * zeta);
+    mb_damping_track_begin(tr);
+    for (double t = 0.0; t <= T; t += dt)
+        mb_damping_track_add(tr, t, 1.27 * exp(-zeta * w * t) * cos(wd * t + 0.3));
+}
+
+/* x(t + T_d) = exp(-zeta w T_d) x(t), so successive peaks give zeta exactly up to the
+ * parabolic refinement of the peak (error O((w dt)^3) relative, ~1e-8 here). */
+Test(damping, ratio_and_period_of_damped_cosine)
+{
+    const double zeta = 0.0385, w = 2.385, dt = 1e-3;
+    static mb_damping_track tr;
+    damped(zeta, w, dt, 40.0, &tr);
+    mb_damping_result r;
+    cr_assert_eq(mb_damping_result_of(&tr, &r), 0);
+    double Td = 2 * M_PI / (w * sqrt(1 - zeta * zeta));
+    cr_expect(r.peaks >= 14, "%zu peaks", r.peaks);
+    cr_expect(fabs(r.ratio - zeta) < 1e-6, "zeta %.17g", r.ratio);
+    cr_expect(fabs(r.period - Td) < 1e-6 * Td, "period %.17g vs %.17g", r.period, Td);
+    cr_expect(fabs(r.amplitude_ratio - exp(-zeta * w * Td)) < 1e-6);
+}
+
+/* negative controls: an undamped cosine has zeta = 0, a growing one zeta < 0 */
+Test(damping, undamped_and_growing_flagged)
+{
+    static mb_damping_track tr;
+    mb_damping_result r;
+    damped(0.0, 2.385, 1e-3, 40.0, &tr);
+    cr_assert_eq(mb_damping_result_of(&tr, &r), 0);
+    cr_expect(fabs(r.ratio) < 1e-6, "zeta %.3g", r.ratio);
+    damped(-0.02, 2.385, 1e-3, 40.0, &tr);
+    cr_assert_eq(mb_damping_result_of(&tr, &r), 0);
+    cr_expect(fabs(r.ratio + 0.02) < 1e-6, "zeta %.6g", r.ratio);
+    mb_damping_track_begin(&tr);
+    mb_damping_track_add(&tr, 0, 1);
+    mb_damping_track_add(&tr, 1, 0.5);
+    cr_expect_neq(mb_damping_result_of(&tr, &r), 0);   /* no peak: no value */
+    cr_expect(isnan(r.ratio));
+}
+
+Test(errors, orientation_angle)
+{
+    mb_nodes *a = mb_nodes_alloc(1, 53), *b = mb_nodes_alloc(1, 53);
+    /* ref: rotation of 0.7 rad about (1,2,2)/3; run: a further 0.3 rad about z */
+    double h = 0.35, s = sin(h) / 3.0;
+    double qa[4] = { cos(h), s, 2 * s, 2 * s }, qz[4] = { cos(0.15), 0, 0, sin(0.15) };
+    for (int k = 0; k < 4; k++)
+        a->q[k] = qa[k];
+    /* b = qa (x) qz */
+    b->q[0] = qa[0] * qz[0] - qa[3] * qz[3];
+    b->q[1] = qa[1] * qz[0] + qa[2] * qz[3];
+    b->q[2] = qa[2] * qz[0] - qa[1] * qz[3];
+    b->q[3] = qa[3] * qz[0] + qa[0] * qz[3];
+    cr_expect(fabs(mb_error_orientation(b, a) - 0.3) < 1e-15, "%.17g", mb_error_orientation(b, a));
+    for (int k = 0; k < 4; k++)
+        b->q[k] = -a->q[k];   /* -q is the same rotation */
+    cr_expect(mb_error_orientation(b, a) < 1e-15);
+    a->x[0] = 1.0; a->x[1] = 2.0; b->x[0] = 4.0; b->x[1] = 6.0;
+    cr_expect_eq(mb_error_position(b, a), 5.0);
+    mb_nodes_free(a);
+    mb_nodes_free(b);
+}
+
+/* a particle on a circle keeps L; a velocity 1.0213 times too large is flagged */
+Test(angmom, circle_conserved_scaled_flagged)
+{
+    mb_nodes *s = mb_nodes_alloc(1, 53);
+    mb_nodes_set_mass(s, 0, 2.385);
+    mb_angmom_track good, bad;
+    for (int pass = 0; pass < 2; pass++) {
+        mb_angmom_track *tr = pass ? &bad : &good;
+        for (int n = 0; n <= 100; n++) {
+            double t = 0.0731 * n, f = (pass && n > 50) ? 1.0213 : 1.0;
+            s->x[0] = cos(t); s->x[1] = sin(t);
+            s->v[0] = -f * sin(t); s->v[1] = f * cos(t);
+            if (n == 0)
+                mb_angmom_track_begin(tr, s);
+            else
+                mb_angmom_track_add(tr, s);
+        }
+    }
+    cr_expect(good.max_rel < 1e-15, "%.3g", good.max_rel);
+    cr_expect(fabs(bad.max_rel - 0.0213) < 1e-14, "%.17g", bad.max_rel);
+    cr_expect(bad.max_angle < 1e-15);
+    mb_nodes_free(s);
+}
+
+/* body omega on the intermediate axis (I = 1, 2, 3: axis 1) changes sign every P */
+Test(rotation, flip_period_and_stable_axis)
+{
+    const double P = 1.37;
+    mb_nodes *s = mb_nodes_alloc(1, 53);
+    double I[3] = { 1.0, 2.0, 3.0 };
+    mb_nodes_set_inertia(s, 0, I);
+    mb_rotation_track tr, stable;
+    for (int pass = 0; pass < 2; pass++) {
+        mb_rotation_track *r = pass ? &stable : &tr;
+        for (int n = 0; n <= 2000; n++) {
+            double t = 0.005 * n;
+            s->omega[0] = 0.2;
+            /* pass 1 (negative control): small wobble about zero, never a flip */
+            s->omega[1] = pass ? 0.05 * cos(M_PI * t / P) : cos(M_PI * t / P);
+            s->omega[2] = 0.1;
+            if (n == 0)
+                mb_rotation_track_begin(r, s, t);
+            else
+                mb_rotation_track_add(r, s, t);
+        }
+    }
+    /* zero crossings at P/2 + k P, k = 0..6 (t <= 10): linear interpolation of a cosine
+     * between samples 0.005 apart errs by < (pi/P)^2 0.005^2 / 8 relative: ~1e-6 */
+    cr_expect_eq(tr.flips, 7, "%zu flips", tr.flips);
+    cr_expect(fabs(mb_rotation_flip_period(&tr) - P) < 1e-5, "%.17g",
+              mb_rotation_flip_period(&tr));
+    cr_expect_eq(stable.flips, 0);
+    cr_expect(isnan(mb_rotation_flip_period(&stable)));
+    cr_expect(tr.max_quat_norm_error < 1e-15);
+    mb_nodes_free(s);
+}
+
+Test(names, known_and_tolerances)
+{
+    cr_expect(mb_metric_known("order.position.stderr"));
+    cr_expect(!mb_metric_known("order.positon"));
+    int rel;
+    double tol;
+    mb_metric_default_tolerance("order.velocity", &rel, &tol);
+    cr_expect(!rel && tol == 0.01);
+    mb_metric_default_tolerance("error.position", &rel, &tol);
+    cr_expect(rel && tol == 1e-6);
+    mb_metric_default_tolerance("status", &rel, &tol);
+    cr_expect(!rel && tol == 0.0);
+}
+
+/* A system released from rest at zero potential has E0 = 0 up to round-off: the scale
+ * of relative energy errors becomes the energy after the first step; a system with a
+ * genuine E0 keeps it (negative control of the rule). */
+Test(energy, scale_of_a_system_released_from_rest)
+{
+    mb_energy e0 = { .potential = 7.8e-31, .total = 7.8e-31 };
+    mb_energy e1 = { .kinetic_trans = 0.0017, .potential = -0.0034, .total = -0.0017 };
+    mb_energy_track tr;
+    mb_energy_track_begin(&tr, &e0);
+    mb_energy_track_first_step(&tr, &e1);
+    cr_expect(fabs(tr.scale - 0.0051) < 1e-18, "scale %.17g", tr.scale);
+    mb_energy_track_add(&tr, 0.01, &e1);
+    cr_expect(fabs(tr.max_rel - (0.0017 + 7.8e-31) / 0.0051) < 1e-15, "%.17g", tr.max_rel);
+    cr_expect(!mb_energy_blown_up(&tr, &e1, 1e6));
+    mb_energy g0 = { .kinetic_trans = 2.385, .total = 2.385 };
+    mb_energy_track_begin(&tr, &g0);
+    mb_energy_track_first_step(&tr, &e1);
+    cr_expect_eq(tr.scale, 2.385);
+}
+
+/* quat.norm_error_max flags a quaternion that lost its unit norm; axis deviation is the
+ * angle by which omega turned (0.3 rad about z here), 0 for a fixed axis */
+Test(rotation, quaternion_norm_and_axis_deviation)
+{
+    mb_nodes *s = mb_nodes_alloc(1, 53);
+    mb_rotation_track tr;
+    s->omega[0] = 2.385;
+    mb_rotation_track_begin(&tr, s, 0.0);
+    mb_rotation_track_add(&tr, s, 0.1);
+    cr_expect(tr.max_quat_norm_error < 1e-16);
+    cr_expect_eq(tr.max_axis_angle, 0.0);
+    s->q[0] *= 1.001;                     /* negative control: |q| = 1.001 */
+    s->omega[0] = 2.385 * cos(0.3);
+    s->omega[1] = 2.385 * sin(0.3);
+    mb_rotation_track_add(&tr, s, 0.2);
+    cr_expect(fabs(tr.max_quat_norm_error - 0.001) < 1e-15, "%.17g", tr.max_quat_norm_error);
+    cr_expect(fabs(tr.max_axis_angle - 0.3) < 1e-15, "%.17g", tr.max_axis_angle);
+    mb_nodes_free(s);
+}
+
+/* Symplectic Euler keeps |E/E0 - 1| <= h w / (1 - h w / 2) forever (it conserves
+ * E -+ (h w^2 / 2) x v exactly, and |x v| <= E / w), so the least-squares drift of r over
+ * [0, T] is at most 3 A / T with that A; explicit Euler at the same step drifts at
+ * >= lambda = ln(1 + h^2 w^2) / h (convex growth), far above: the metric separates them. */
+Test(energy, symplectic_bounded_explicit_flagged)
+{
+    const double h = 0.0173, w = sqrt(7.31 / 2.385);
+    const int N = 4000;
+    const char *schemes[2] = { "symplectic-euler", "explicit-euler" };
+    double drift[2], maxrel[2];
+    for (int k = 0; k < 2; k++) {
+        const mb_problem_type *pt;
+        mb_options *in = mb_options_new(), *p;
+        mb_options_set(in, "mass", "2.385");
+        mb_options_set(in, "k", "7.31");
+        mb_options_set(in, "x0", "0.413");
+        cr_assert_eq(mb_problem_prepare("harmonic", in, &pt, &p), 0);
+        mb_system *sys;
+        cr_assert_eq(pt->setup(p, &sys), 0);
+        mb_stepper *st = mb_stepper_alloc(schemes[k], sys);
+        cr_assert_not_null(st, "%s", mb_last_error());
+        mb_energy e0 = mb_energy_of(sys, sys->nodes);
+        mb_energy_track tr;
+        mb_energy_track_begin(&tr, &e0);
+        for (int n = 1; n <= N; n++) {
+            cr_assert_eq(mb_stepper_step(st, sys, h), 0);
+            mb_energy e = mb_energy_of(sys, sys->nodes);
+            mb_energy_track_add(&tr, n * h, &e);
+        }
+        drift[k] = mb_energy_track_drift(&tr);
+        maxrel[k] = tr.max_rel;
+        mb_stepper_free(st);
+        mb_system_free(sys);
+        mb_options_free(in);
+        mb_options_free(p);
+    }
+    double A = h * w / (1.0 - h * w / 2.0), T = N * h, lambda = log1p(h * h * w * w) / h;
+    cr_expect(maxrel[0] <= A, "symplectic max rel %.3g > %.3g", maxrel[0], A);
+    cr_expect(fabs(drift[0]) <= 3.0 * A / T, "symplectic drift %.3g", drift[0]);
+    cr_expect(drift[1] >= lambda, "explicit drift %.3g < %.3g", drift[1], lambda);
+    cr_expect(drift[1] > 10.0 * 3.0 * A / T, "explicit drift not separated");
+}

@@ -1,0 +1,303 @@
+/* test_runner.c -- the `run` and `check` commands end to end: byte-identical reports
+ * across repeated runs and --jobs, exit statuses, divergence handling, reports left
+ * intact by bad input and by an interrupted run, and the baseline check flagging a
+ * perturbed, truncated or status-changed metrics.csv while passing an identical one.
+ * The program is the one built beside the tests ($MB_BUILDDIR/src/motionbench). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char prog[4096], data[4096], tmp[256];
+
+static void setup(void)
+{
+    const char *b = getenv("MB_BUILDDIR"), *s = getenv("MB_SRCDIR");
+    snprintf(prog, sizeof prog, "%s/src/motionbench", b ? b : ".");
+    snprintf(data, sizeof data, "%s/tests/data", s ? s : MB_SRCDIR);
+    strcpy(tmp, "/tmp/mb-runner-XXXXXX");
+    cr_assert_not_null(mkdtemp(tmp));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(runner, .init = setup, .fini = teardown);
+
+/* run a shell command line (program and data paths substituted), return exit status */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st), "%s: no exit status", cmd);
+    return WEXITSTATUS(st);
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return s;
+}
+
+static void expect_same_file(const char *d1, const char *d2, const char *name)
+{
+    size_t n1, n2;
+    char *a = slurp(d1, name, &n1), *b = slurp(d2, name, &n2);
+    cr_expect(n1 == n2 && memcmp(a, b, n1) == 0, "%s differs between %s and %s", name, d1, d2);
+    free(a);
+    free(b);
+}
+
+static const char *const reports[] = { "runs.csv", "metrics.csv", "checks.csv" };
+
+Test(runner, deterministic_across_runs_and_jobs)
+{
+    const char *cases = "runner/osc-a.case runner/osc-b.case runner/fail.case";
+    cr_expect_eq(sh("cd '%s' && '%s' run %s -o '%s/j1' --jobs 1 --quiet 2>/dev/null", data, prog,
+                    cases, tmp), 1);
+    cr_expect_eq(sh("cd '%s' && '%s' run %s -o '%s/j2' --jobs 2 --quiet 2>/dev/null", data, prog,
+                    cases, tmp), 1);
+    cr_expect_eq(sh("cd '%s' && '%s' run %s -o '%s/j2b' --jobs 2 --quiet 2>/dev/null", data,
+                    prog, cases, tmp), 1);
+    char d1[512], d2[512], d3[512];
+    snprintf(d1, sizeof d1, "%s/j1", tmp);
+    snprintf(d2, sizeof d2, "%s/j2", tmp);
+    snprintf(d3, sizeof d3, "%s/j2b", tmp);
+    for (int k = 0; k < 3; k++) {
+        expect_same_file(d1, d2, reports[k]);
+        expect_same_file(d2, d3, reports[k]);
+    }
+    size_t n;
+    char *t = slurp(d1, "timing.csv", &n);      /* exists; its content is not compared */
+    cr_expect(strncmp(t, "case,integrator,precision,dt,steps,wall_s,cpu_s", 47) == 0);
+    free(t);
+}
+
+/* h = 1 on w = 1: E doubles each step, |E - E0| > 1e6 E0 first at step 20 */
+Test(runner, divergence_is_a_status_not_a_crash)
+{
+    cr_expect_eq(sh("'%s' run '%s/runner/osc-b.case' -o '%s' --quiet 2>/dev/null", prog, data,
+                    tmp), 0);
+    size_t n;
+    char *runs = slurp(tmp, "runs.csv", &n), *metrics = slurp(tmp, "metrics.csv", &n);
+    cr_expect(strstr(runs, "\r\nosc-b,explicit-euler,double,1,40,20,diverged,20,20,20,") != NULL,
+              "%s", runs);
+    cr_expect(strstr(metrics, ",order.velocity.excluded,1,abs:0,not finished 1;") != NULL);
+    cr_expect(strstr(metrics, ",order.velocity.points,3,") != NULL);
+    free(runs);
+    free(metrics);
+}
+
+Test(runner, exit_statuses_and_bad_input_keeps_report)
+{
+    cr_expect_eq(sh("'%s' run '%s/runner/osc-a.case' -o '%s/a' --quiet", prog, data, tmp), 0);
+    cr_expect_eq(sh("'%s' run '%s/runner/fail.case' -o '%s/f' --quiet 2>/dev/null", prog, data,
+                    tmp), 1);
+    size_t n;
+    char *checks = slurp(tmp, "f/checks.csv", &n);
+    cr_expect(strstr(checks, "explicit-euler.order.position = 2 +- 0.1,") != NULL);
+    cr_expect(strstr(checks, ",fail\r\n") != NULL);
+    free(checks);
+    /* a good case followed by a bad one: nothing runs, nothing is written */
+    char a[512], copy[512];
+    snprintf(a, sizeof a, "%s/a", tmp);
+    snprintf(copy, sizeof copy, "%s/copy", tmp);
+    cr_assert_eq(sh("cp -r '%s' '%s'", a, copy), 0);
+    cr_expect_eq(sh("'%s' run '%s/runner/osc-b.case' '%s/bad/unknown-problem.case' -o '%s' "
+                    "2>'%s/err'", prog, data, data, a, tmp), 2);
+    char *err = slurp(tmp, "err", &n);
+    cr_expect(strstr(err, "unknown-problem.case:3: unknown problem 'harmonc' (did you mean "
+                          "'harmonic'?)") != NULL, "%s", err);
+    free(err);
+    for (int k = 0; k < 3; k++)
+        expect_same_file(a, copy, reports[k]);
+    cr_expect_eq(sh("'%s' run --jobs 0 '%s/runner/osc-a.case' 2>/dev/null", prog, data), 2);
+    cr_expect_eq(sh("'%s' run --frobnicate 2>/dev/null", prog), 2);
+    cr_expect_eq(sh("'%s' run '%s/nonexistent.case' 2>/dev/null", prog, data), 2);
+    cr_expect_eq(sh("'%s' run --help >/dev/null", prog), 0);
+    cr_expect_eq(sh("'%s' check --help >/dev/null", prog), 0);
+    cr_expect_eq(sh("'%s' check 2>/dev/null", prog), 2);
+}
+
+static int no_temporary_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int clean = 1;
+    while (d && (e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp."))
+            clean = 0;
+    if (d)
+        closedir(d);
+    return clean;
+}
+
+/* A run killed mid-way (SIGTERM, or SIGINT) exits 2 and leaves the previous report. */
+static void interrupted(int sig)
+{
+    char a[512], copy[512], slow[4200];
+    snprintf(a, sizeof a, "%s/a", tmp);
+    snprintf(copy, sizeof copy, "%s/copy", tmp);
+    snprintf(slow, sizeof slow, "%s/runner/slow.case", data);
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' -o '%s' --quiet", prog, data, a), 0);
+    cr_assert_eq(sh("cp -r '%s' '%s'", a, copy), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        execl(prog, prog, "run", slow, "-o", a, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    struct timespec ts = { 0, 400000000 };
+    nanosleep(&ts, NULL);
+    int still_running = waitpid(pid, NULL, WNOHANG) == 0;
+    cr_assert(still_running, "the slow case finished before it was interrupted");
+    kill(pid, sig);
+    int st;
+    waitpid(pid, &st, 0);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d", st);
+    for (int k = 0; k < 3; k++)
+        expect_same_file(a, copy, reports[k]);
+    cr_expect(no_temporary_files(a));
+}
+
+Test(runner, sigterm_keeps_previous_report) { interrupted(SIGTERM); }
+Test(runner, sigint_keeps_previous_report) { interrupted(SIGINT); }
+
+Test(runner, check_against_baseline)
+{
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' '%s/runner/osc-b.case' -o '%s/base' "
+                    "--quiet", prog, data, data, tmp), 0);
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' '%s/runner/osc-b.case' -o '%s/new' "
+                    "--quiet", prog, data, data, tmp), 0);
+    cr_expect_eq(sh("'%s' check --baseline '%s/base' '%s/new' >/dev/null", prog, tmp, tmp), 0);
+    /* one error.position moved from 0.0... to 0.1...: far beyond rel 1e-6 */
+    cr_assert_eq(sh("mkdir '%s/p' && sed '0,/,error.position,0\\./s//,error.position,0.1/' "
+                    "'%s/new/metrics.csv' > '%s/p/metrics.csv'", tmp, tmp, tmp), 0);
+    cr_expect_eq(sh("'%s' check --baseline '%s/base' '%s/p' > '%s/out'", prog, tmp, tmp, tmp), 1);
+    size_t n;
+    char *out = slurp(tmp, "out", &n);
+    cr_expect(strstr(out, "regression: osc-a explicit-euler double dt=0.01 error.position: "
+                          "baseline 0.") != NULL, "%s", out);
+    cr_expect(strstr(out, "1 regression") != NULL, "%s", out);
+    free(out);
+    /* a change of 1 unit in the 15th digit stays inside rel 1e-6 */
+    cr_assert_eq(sh("mkdir '%s/q' && sed '0,/,error.position,\\([0-9.]*\\)[0-9]\\([0-9]\\),/"
+                    "s//,error.position,\\11\\2,/' '%s/new/metrics.csv' > '%s/q/metrics.csv'",
+                    tmp, tmp, tmp), 0);
+    cr_expect_eq(sh("cmp -s '%s/new/metrics.csv' '%s/q/metrics.csv'", tmp, tmp), 1);
+    cr_expect_eq(sh("'%s' check --baseline '%s/base' '%s/q' >/dev/null", prog, tmp, tmp), 0);
+    /* a missing metric and a changed status are regressions */
+    cr_assert_eq(sh("mkdir '%s/m' && sed '/,error.velocity,/d' '%s/new/metrics.csv' > "
+                    "'%s/m/metrics.csv'", tmp, tmp, tmp), 0);
+    cr_expect_eq(sh("'%s' check -b '%s/base' '%s/m' | grep -q 'missing'", prog, tmp, tmp), 0);
+    cr_expect_eq(sh("'%s' check -b '%s/base' '%s/m' >/dev/null", prog, tmp, tmp), 1);
+    cr_assert_eq(sh("mkdir '%s/s' && sed '0,/,status,ok,/s//,status,failed,/' "
+                    "'%s/new/metrics.csv' > '%s/s/metrics.csv'", tmp, tmp, tmp), 0);
+    cr_expect_eq(sh("'%s' check -b '%s/base' '%s/s' >/dev/null", prog, tmp, tmp), 1);
+    /* malformed input is exit 2 */
+    cr_assert_eq(sh("mkdir '%s/x' && echo 'not,a,metrics,file' > '%s/x/metrics.csv'", tmp, tmp),
+                 0);
+    cr_expect_eq(sh("'%s' check -b '%s/base' '%s/x' 2>/dev/null", prog, tmp, tmp), 2);
+    cr_expect_eq(sh("'%s' check -b '%s/nowhere' '%s/new' 2>/dev/null", prog, tmp, tmp), 2);
+}
+
+/* At 53 bits with double's exponent range, the MPFR twin of explicit Euler reproduces the
+ * double run bit for bit (DESIGN 5), so through the runner every metric is identical. */
+Test(runner, twin_at_53_bits_matches_double)
+{
+    cr_assert_eq(sh("cd '%s' && sed 's/^name = osc-a/name = twin/; s/^sample_every = 3/"
+                    "sample_every = 3\\nprecision = mpfr:53/' runner/osc-a.case > "
+                    "'%s/twin.case'", data, tmp), 0);
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' '%s/twin.case' -o '%s/r' --quiet", prog,
+                    data, tmp, tmp), 0);
+    cr_assert_eq(sh("grep -q '^twin,explicit-euler,mpfr:53,' '%s/r/metrics.csv'", tmp), 0);
+    cr_expect_eq(sh("cd '%s/r' && grep '^osc-a,' metrics.csv | cut -d, -f4- > a && "
+                    "grep '^twin,' metrics.csv | grep -v -e ',roundoff\\.' -e ',truncation\\.' "
+                    "| cut -d, -f4- > b && test -s a && cmp -s a b", tmp), 0);
+    /* and the round-off of the double run, measured against that twin, is exactly zero */
+    cr_expect_eq(sh("test $(grep -c '^twin,explicit-euler,mpfr:53,[0-9.]*,roundoff.max_abs,0,'"
+                    " '%s/r/metrics.csv') = 4", tmp), 0);
+}
+
+Test(runner, series_files)
+{
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' -o '%s' --series --quiet", prog, data, tmp),
+                 0);
+    size_t n;
+    char *s = slurp(tmp, "series/osc-a__explicit-euler__dt00.csv", &n);
+    cr_expect(strncmp(s, "t,energy_rel_error,balance_rel_residual,x,y,z,vx,vy,vz\r\n0,0,0,0.413,",
+                      66) == 0, "%.80s", s);
+    /* 530 steps sampled every 3 and at the end: 1 + 176 + 1 rows after the header */
+    size_t rows = 0;
+    for (size_t k = 0; k < n; k++)
+        rows += s[k] == '\n';
+    cr_expect_eq(rows, 179, "%zu lines", rows);
+    free(s);
+}
+
+/* [check] tolerances land in metrics.csv; stderr carries no progress line when it is not
+ * a terminal (only the one-line summary) */
+Test(runner, check_tolerances_and_quiet_stderr)
+{
+    cr_assert_eq(sh("'%s' run '%s/runner/osc-a.case' -o '%s' 2> '%s/err'", prog, data, tmp, tmp),
+                 0);
+    cr_expect_eq(sh("grep -q '^osc-a,explicit-euler,double,0.01,error.position,[0-9.e-]*,rel:0.0001,'"
+                    " '%s/metrics.csv'", tmp), 0);
+    cr_expect_eq(sh("grep -q '^osc-a,explicit-euler,double,,order.position,[0-9.]*,abs:0.05,'"
+                    " '%s/metrics.csv'", tmp), 0);
+    cr_expect_eq(sh("grep -q '^osc-a,explicit-euler,double,0.01,energy.drift_rate,[0-9.e-]*,"
+                    "rel:1e-06,' '%s/metrics.csv'", tmp), 0);
+    size_t n;
+    char *err = slurp(tmp, "err", &n);
+    char expected[600];
+    snprintf(expected, sizeof expected,
+             "motionbench: 1 case, 5 checks: 0 failed, 0 missing; reports in %s/\n", tmp);
+    cr_expect_str_eq(err, expected);
+    free(err);
+}
+
+/* On a terminal (a pseudo-terminal from script(1)) the progress line appears, and
+ * --quiet removes it.  Skipped where script(1) is missing. */
+Test(runner, progress_line_on_a_terminal)
+{
+    if (sh("command -v script >/dev/null") != 0)
+        cr_skip_test("script(1) is not installed");
+    cr_assert_eq(sh("script -qec \"'%s' run '%s/runner/osc-a.case' -o '%s/r'\" /dev/null > "
+                    "'%s/tty'", prog, data, tmp, tmp), 0);
+    size_t n;
+    char *out = slurp(tmp, "tty", &n);
+    cr_expect(strstr(out, "[4/4] osc-a explicit-euler dt=") != NULL, "%s", out);
+    cr_expect(strstr(out, "elapsed") != NULL && strstr(out, "left") != NULL);
+    free(out);
+    cr_assert_eq(sh("script -qec \"'%s' run '%s/runner/osc-a.case' -o '%s/r' --quiet\" "
+                    "/dev/null > '%s/tty'", prog, data, tmp, tmp), 0);
+    out = slurp(tmp, "tty", &n);
+    cr_expect_eq(n, 0, "%s", out);
+    free(out);
+}
