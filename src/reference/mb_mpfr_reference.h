@@ -6,7 +6,7 @@
  * midpoint rule with n = 2, 4, 6, ... substeps (Gragg's smoothing) has an error expansion
  * in even powers of h = H/n, so Aitken-Neville polynomial extrapolation to h = 0,
  *   T[j][k] = T[j][k-1] + (T[j][k-1] - T[j-1][k-1]) n_{j-k}^2 / (n_j^2 - n_{j-k}^2),
- * raises the order by two per column; all coefficients are exact integer ratios.
+ * raises the order by two per column; the coefficients are integer ratios.
  * Pass 1 chooses the macro steps adaptively (a step is accepted at the first column k
  * where max_i |T[k][k] - T[k][k-1]| / (1 + |T[k][k]_i|) <= tol, tol = 2^(24 - bits); the
  * step is halved when no column up to max_columns converges) and records the mesh and

@@ -161,12 +161,13 @@ static int gbs_step(struct gbs *g, real *y, double t0, double t1, int fixed_k, i
             return st;
         for (int k = 1; k <= j; k++) {
             unsigned long nk = 2ul * (j - k + 1);            /* n_{j-k} */
-            unsigned long num = nk * nk, den = nj * nj - nk * nk;
+            /* coefficient n_{j-k}^2 / (n_j^2 - n_{j-k}^2), rounded once per (j, k) */
+            mpfr_set_ui(g->b, nk * nk, MPFR_RNDN);
+            mpfr_div_ui(g->b, g->b, nj * nj - nk * nk, MPFR_RNDN);
             for (size_t i = 0; i < d; i++) {
                 real *r = &cur[k * d + i];
                 mpfr_sub(g->a, &cur[(k - 1) * d + i], &prev[(k - 1) * d + i], MPFR_RNDN);
-                mpfr_mul_ui(g->a, g->a, num, MPFR_RNDN);
-                mpfr_div_ui(g->a, g->a, den, MPFR_RNDN);
+                mpfr_mul(g->a, g->a, g->b, MPFR_RNDN);
                 mpfr_add(r, &cur[(k - 1) * d + i], g->a, MPFR_RNDN);
             }
         }
