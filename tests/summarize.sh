@@ -1,6 +1,7 @@
 #!/bin/sh
-# summarize.sh DIR -- sum the Criterion "Synthesis" lines of DIR/*.log into one line
-# "N passed, N failed" (crashes count as failed).  Exit 1 when no test ran at all.
+# summarize.sh DIR -- sum the test results in DIR/*.log into one line "N passed, N failed":
+# Criterion's "Synthesis" lines (crashes count as failed) and the "ok: ..." / "FAIL: ..."
+# lines of the shell tests.  Exit 1 when no test ran at all.
 dir=${1:-tests}
 cat "$dir"/*.log 2>/dev/null | awk '
 /Synthesis: Tested:/ {
@@ -11,6 +12,8 @@ cat "$dir"/*.log 2>/dev/null | awk '
     }
     seen = 1
 }
+/^ok: / { pass++; seen = 1 }
+/^FAIL: / { fail++; seen = 1 }
 END {
     printf "%d passed, %d failed\n", pass, fail
     if (!seen) exit 1

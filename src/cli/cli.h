@@ -9,6 +9,7 @@ enum { MB_EXIT_OK = 0, MB_EXIT_FAIL = 1, MB_EXIT_USAGE = 2 };
 int mb_cmd_list(int argc, char **argv);
 int mb_cmd_run(int argc, char **argv);
 int mb_cmd_check(int argc, char **argv);
+int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);
 
@@ -17,6 +18,7 @@ int mb_bench_implicit_chain(int argc, char **argv);
 int mb_bench_implicit_cloth(int argc, char **argv);
 int mb_bench_leapfrog(int argc, char **argv);   /* src/bench/bench_leapfrog.c */
 int mb_bench_fincham(int argc, char **argv);
+#include "mb_benches_reference.h"   /* mb_bench_mpfr_twin */
 
 /* Print "motionbench: <message>" from the last library error and return exit 2. */
 int mb_cli_fail(const char *context);

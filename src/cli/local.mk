@@ -1,6 +1,7 @@
 # the motionbench program: one file per command.
 src_motionbench_SOURCES += src/cli/main.c
 src_motionbench_SOURCES += src/cli/cmd_list.c
+src_motionbench_SOURCES += src/cli/cmd_reference.c
 src_motionbench_SOURCES += src/cli/cmd_simulate.c
 src_motionbench_SOURCES += src/cli/cmd_bench.c
 src_motionbench_SOURCES += src/cli/bench_implicit.c

@@ -34,6 +34,12 @@ int mb_reference_state(const mb_problem_type *pt, const mb_options *params,
                        const mb_reference_request *req, double t, mb_nodes *out,
                        mb_reference_kind *used, double *error_estimate);
 
+/* The same at n ascending times in one integration (ode and mpfr integrate once through
+ * all of them): outs[i] receives the state at times[i], err[i] its estimate. */
+int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
+                        const mb_reference_request *req, size_t n, const double *times,
+                        mb_nodes *const *outs, mb_reference_kind *used, double *err);
+
 /* The kind auto resolves to for problem pt (other kinds unchanged). */
 mb_reference_kind mb_reference_resolve(const mb_problem_type *pt, mb_reference_kind kind);
 

@@ -32,8 +32,9 @@ extern const char *const mb_twin_quantity_names[MB_TWIN_NQ];
 typedef struct mb_twin_request {
     const mb_problem_type *problem;
     const mb_options *params;          /* validated problem parameters (NULL: defaults) */
-    const mb_stepper_type *scheme;
+    const mb_stepper_type *scheme;     /* the integrator, or NULL and scheme_spec: */
     const mb_options *scheme_opts;     /* scheme options (NULL: defaults) */
+    const char *scheme_spec;           /* "name[k=v,...]" when scheme is NULL */
     double dt, t_end;                  /* n = ceil(t_end / dt) steps of dt */
     long bits;                         /* twin precision (0: 256); 53 emulates double */
     mb_reference_request reference;    /* truncation reference (kind auto: analytic if the

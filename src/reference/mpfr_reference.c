@@ -1,5 +1,6 @@
 /* mpfr_reference.c -- Gragg-Bulirsch-Stoer extrapolation in MPFR (see mb_mpfr_reference.h). */
 #include "mb_mpfr_reference.h"
+#include "mb_ode_reference.h"
 #include "mb_ref_rhs.h"
 #include "mb_status.h"
 
@@ -9,10 +10,13 @@
 
 typedef __mpfr_struct real;
 
-/* Guard bits: the engine works at bits + MB_GBS_GUARD so that the rounding errors of the
- * midpoint sums and of the extrapolation (whose weights grow with the column) stay far
- * below the requested precision and the step-halving estimate measures truncation. */
-#define MB_GBS_GUARD 32
+/* Guard bits: the engine works at bits + 32 + 2 max_columns so that the rounding errors of
+ * the midpoint sums and of the extrapolation stay far below the requested precision and
+ * the step-halving estimate measures truncation.  The Aitken-Neville weights of the
+ * harmonic sequence grow with the column: measured on the harmonic oscillator at 512 bits
+ * (51 columns) with 32 guard bits only, rounding reached 2^63 working ulps, as large as
+ * the pass-1 / pass-2 difference; about 1.2 bits per column covers it. */
+static mpfr_prec_t guard_bits(int max_columns) { return 32 + 2 * (mpfr_prec_t)max_columns; }
 
 struct gbs {
     mb_refrhs_mpfr *rhs;
@@ -157,12 +161,13 @@ static int gbs_step(struct gbs *g, real *y, double t0, double t1, int fixed_k, i
             return st;
         for (int k = 1; k <= j; k++) {
             unsigned long nk = 2ul * (j - k + 1);            /* n_{j-k} */
-            unsigned long num = nk * nk, den = nj * nj - nk * nk;
+            /* coefficient n_{j-k}^2 / (n_j^2 - n_{j-k}^2), rounded once per (j, k) */
+            mpfr_set_ui(g->b, nk * nk, MPFR_RNDN);
+            mpfr_div_ui(g->b, g->b, nj * nj - nk * nk, MPFR_RNDN);
             for (size_t i = 0; i < d; i++) {
                 real *r = &cur[k * d + i];
                 mpfr_sub(g->a, &cur[(k - 1) * d + i], &prev[(k - 1) * d + i], MPFR_RNDN);
-                mpfr_mul_ui(g->a, g->a, num, MPFR_RNDN);
-                mpfr_div_ui(g->a, g->a, den, MPFR_RNDN);
+                mpfr_mul(g->a, g->a, g->b, MPFR_RNDN);
                 mpfr_add(r, &cur[(k - 1) * d + i], g->a, MPFR_RNDN);
             }
         }
@@ -301,8 +306,13 @@ static int check_args(const mb_system *sys, size_t n, const double *times,
     if (o->bits < 53 || o->bits > 100000)
         MB_ERROR(MB_EDOM, "mpfr reference: precision %ld bits is outside [53, 100000]", o->bits);
     if (o->target_columns <= 0) {
-        long t = o->bits / 12;
-        o->target_columns = (int)(t < 6 ? 6 : t > 60 ? 60 : t);
+        /* measured CPU time, Kepler e = 0.6 over 0.25 periods and the 16-node spring chain
+         * over 0.1 s: at 113 bits 16-20 columns cost least (chain 0.76 s at 11, 0.57 s at
+         * 16), at 256 bits about 35 (chain 3.35 s at 25, 1.78 s at 35, 2.71 s at 45; Kepler
+         * flat), at 512 bits about 50 (Kepler 3.2 s at 36, 1.4 s at 50; beyond ~60 the
+         * extrapolation's rounding stalls convergence) */
+        long t = o->bits / 7;
+        o->target_columns = (int)(t < 8 ? 8 : t > 52 ? 52 : t);
     }
     if (o->max_columns <= 0)
         o->max_columns = o->target_columns + 12;
@@ -319,18 +329,75 @@ static int check_args(const mb_system *sys, size_t n, const double *times,
     return MB_SUCCESS;
 }
 
+/* max over outputs and state numbers of |mpfr - rk8pd| / allowance, allowance =
+ * max(100 e_ode, 1e-8 (1 + |y|)); q compared with the sign of the mpfr result. */
+static double diff_ratio(const __mpfr_struct *m, const double *d, size_t count, double e_ode,
+                         int align)
+{
+    double worst = 0.0, sign = 1.0;
+    if (align) {
+        double dot = 0.0;
+        for (size_t k = 0; k < count; k++)
+            dot += mpfr_get_d(&m[k], MPFR_RNDN) * d[k];
+        sign = dot < 0.0 ? -1.0 : 1.0;
+    }
+    for (size_t k = 0; k < count; k++) {
+        double y = mpfr_get_d(&m[k], MPFR_RNDN);
+        double allow = fmax(100.0 * e_ode, 1e-8 * (1.0 + fabs(y)));
+        worst = fmax(worst, fabs(y - sign * d[k]) / allow);
+    }
+    return worst;
+}
+
+static int crosscheck(const mb_system *sys, size_t n, const double *times,
+                      mb_nodes_mpfr *const *outs, double *ratio)
+{
+    mb_nodes **d = calloc(n, sizeof *d);
+    double *e = calloc(n, sizeof *e);
+    int st = (d && e) ? MB_SUCCESS : MB_ENOMEM;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        if ((d[i] = mb_nodes_alloc(sys->nodes->n, 53)) == NULL)
+            st = MB_ENOMEM;
+    mb_ode_reference_opts o = { 1e-10, 1e-12 };
+    if (st == MB_SUCCESS)
+        st = mb_ode_reference(sys, n, times, d, e, &o, NULL);
+    *ratio = 0.0;
+    size_t bad_i = 0;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++) {
+        size_t nn = sys->nodes->n;
+        double r = fmax(diff_ratio(outs[i]->x, d[i]->x, 3 * nn, e[i], 0),
+                        diff_ratio(outs[i]->v, d[i]->v, 3 * nn, e[i], 0));
+        r = fmax(r, diff_ratio(outs[i]->angmom, d[i]->angmom, 3 * nn, e[i], 0));
+        for (size_t j = 0; j < nn; j++)
+            r = fmax(r, diff_ratio(&outs[i]->q[4 * j], &d[i]->q[4 * j], 4, e[i], 1));
+        if (r > *ratio) {
+            *ratio = r;
+            bad_i = i;
+        }
+    }
+    for (size_t i = 0; d && i < n; i++)
+        mb_nodes_free(d[i]);
+    free(d);
+    free(e);
+    if (st == MB_SUCCESS && *ratio > 1.0)
+        MB_ERROR(MB_EFAILED, "mpfr reference: disagrees with the rk8pd check at t = %.17g by %.3g "
+                 "times the allowance; the system is probably not smooth (contacts?) and has no "
+                 "valid extrapolation reference", times[bad_i], *ratio);
+    return st;
+}
+
 int mb_mpfr_reference(const mb_system *sys, size_t n, const double *times,
                       mb_nodes_mpfr *const *outs, double *err,
                       const mb_mpfr_reference_opts *opts, mb_mpfr_reference_stats *stats)
 {
-    mb_mpfr_reference_opts o = { 256, 0, 0, 0.0 };
+    mb_mpfr_reference_opts o = { 256, 0, 0, 0.0, 0 };
     mb_mpfr_reference_stats s = { 0 };
     if (opts)
         o = *opts;
     int st = check_args(sys, n, times, outs, &o);
     if (st != MB_SUCCESS || n == 0)
         return st;
-    mb_nodes_mpfr *init = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)(o.bits + MB_GBS_GUARD));
+    mb_nodes_mpfr *init = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)o.bits + guard_bits(o.max_columns));
     if (init == NULL)
         return MB_ENOMEM;
     mb_nodes_mpfr_set_from_double(init, sys->nodes);
@@ -366,6 +433,8 @@ int mb_mpfr_reference(const mb_system *sys, size_t n, const double *times,
                 err[i] = e[i];
         }
     }
+    if (st == MB_SUCCESS && !o.no_crosscheck)
+        st = crosscheck(sys, n, times, outs, &s.crosscheck);
     s.rhs_evals = g.evals;
     if (stats)
         *stats = s;

@@ -132,6 +132,12 @@ static void FUNCTION(refrhs, normalized)(TYPE(mb_refrhs) *w, const REAL *q, REAL
         R_DIV(&out[k], &q[k], s);
 }
 
+/* L == 0 exactly (a node that does not rotate: its q stays constant) */
+static int FUNCTION(refrhs, at_rest)(const REAL *L)
+{
+    return R_ISZERO(&L[0]) && R_ISZERO(&L[1]) && R_ISZERO(&L[2]);
+}
+
 void FUNCTION(mb_refrhs, pack)(TYPE(mb_refrhs) *w, const TYPE(mb_nodes) *s, REAL *y)
 {
     for (size_t i = 0; i < s->n; i++) {
@@ -174,6 +180,14 @@ int FUNCTION(mb_refrhs, eval)(TYPE(mb_refrhs) *w, double t, const REAL *y, REAL 
             R_SET(&s->v[3 * i + k], &yi[3 + k]);
             R_SET(&s->angmom[3 * i + k], &yi[10 + k]);
         }
+        if (FUNCTION(refrhs, at_rest)(&yi[10])) {
+            /* L = 0 exactly: w = 0 and q' = 0, so q keeps its (unit) initial value */
+            for (int k = 0; k < 4; k++)
+                R_SET(&s->q[4 * i + k], &yi[6 + k]);
+            for (int k = 0; k < 3; k++)
+                R_SET_D(&s->omega[3 * i + k], 0.0);
+            continue;
+        }
         FUNCTION(refrhs, normalized)(w, &yi[6], &s->q[4 * i]);
         FUNCTION(refrhs, rotation)(w, &yi[6]);
         FUNCTION(refrhs, sandwich)(w, &w->inv_inertia[3 * i], 0, &yi[10], &s->omega[3 * i]);
@@ -196,6 +210,11 @@ int FUNCTION(mb_refrhs, eval)(TYPE(mb_refrhs) *w, double t, const REAL *y, REAL 
                 R_SET_D(&di[10 + k], 0.0);
             else
                 R_SET(&di[10 + k], &s->torque[3 * i + k]);             /* L' = T */
+        }
+        if (FUNCTION(refrhs, at_rest)(&yi[10])) {
+            for (int k = 0; k < 4; k++)
+                R_SET_D(&di[6 + k], 0.0);
+            continue;
         }
         /* q' = 1/2 (0, w) (x) q = 1/2 (-w.qv, qw w + w x qv) */
         R_MUL(&di[6], &om[0], &q[1]);

@@ -57,38 +57,63 @@ static int check_store(const mb_system *sys, size_t n)
     return MB_SUCCESS;
 }
 
-int mb_reference_state(const mb_problem_type *pt, const mb_options *params,
-                       const mb_reference_request *req, double t, mb_nodes *out,
-                       mb_reference_kind *used, double *error_estimate)
+static int mpfr_states(const mb_system *sys, long bits, size_t n, const double *times,
+                       mb_nodes *const *outs, double *err)
+{
+    mb_nodes_mpfr **m = calloc(n ? n : 1, sizeof *m);
+    int st = m ? MB_SUCCESS : MB_ENOMEM;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        if ((m[i] = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)bits)) == NULL)
+            st = MB_ENOMEM;
+    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0, 0 };
+    if (st == MB_SUCCESS)
+        st = mb_mpfr_reference(sys, n, times, m, err, &o, NULL);
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        st = mb_nodes_mpfr_get_double(outs[i], m[i]);
+    for (size_t i = 0; m && i < n; i++)
+        mb_nodes_mpfr_free(m[i]);
+    free(m);
+    return st;
+}
+
+int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
+                        const mb_reference_request *req, size_t n, const double *times,
+                        mb_nodes *const *outs, mb_reference_kind *used, double *err)
 {
     mb_reference_kind kind = mb_reference_resolve(pt, req->kind);
     *used = kind;
-    *error_estimate = 0.0;
+    for (size_t i = 0; i < n; i++)
+        err[i] = 0.0;
     if (kind == MB_REF_ANALYTIC) {
         if (pt->exact == NULL)
             MB_ERROR(MB_EUNSUP, "problem '%s' has no closed-form solution (use ode or mpfr)", pt->name);
-        return pt->exact(params, t, out);
+        for (size_t i = 0; i < n; i++) {
+            int st = pt->exact(params, times[i], outs[i]);
+            if (st != MB_SUCCESS)
+                return st;
+        }
+        return MB_SUCCESS;
     }
     mb_system *sys = NULL;
     int st = pt->setup(params, &sys);
     if (st != MB_SUCCESS)
         return st;
-    st = check_store(sys, out->n);
-    if (st == MB_SUCCESS && kind == MB_REF_ODE) {
-        mb_nodes *outs[1] = { out };
-        st = mb_ode_reference(sys, 1, &t, outs, error_estimate, NULL, NULL);
-    } else if (st == MB_SUCCESS) {
-        mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)req->mpfr_bits);
-        mb_mpfr_reference_opts o = { req->mpfr_bits, 0, 0, 0.0 };
-        st = m ? MB_SUCCESS : MB_ENOMEM;
-        if (st == MB_SUCCESS)
-            st = mb_mpfr_reference(sys, 1, &t, &m, error_estimate, &o, NULL);
-        if (st == MB_SUCCESS)
-            st = mb_nodes_mpfr_get_double(out, m);
-        mb_nodes_mpfr_free(m);
-    }
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        st = check_store(sys, outs[i]->n);
+    if (st == MB_SUCCESS && kind == MB_REF_ODE)
+        st = mb_ode_reference(sys, n, times, outs, err, NULL, NULL);
+    else if (st == MB_SUCCESS)
+        st = mpfr_states(sys, req->mpfr_bits, n, times, outs, err);
     mb_system_free(sys);
     return st;
+}
+
+int mb_reference_state(const mb_problem_type *pt, const mb_options *params,
+                       const mb_reference_request *req, double t, mb_nodes *out,
+                       mb_reference_kind *used, double *error_estimate)
+{
+    mb_nodes *outs[1] = { out };
+    return mb_reference_states(pt, params, req, 1, &t, outs, used, error_estimate);
 }
 
 int mb_reference_state_mpfr(const mb_problem_type *pt, const mb_options *params, double t,
@@ -100,7 +125,7 @@ int mb_reference_state_mpfr(const mb_problem_type *pt, const mb_options *params,
     if (st != MB_SUCCESS)
         return st;
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)bits);
-    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0 };
+    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0, 0 };
     st = m ? mb_mpfr_reference(sys, 1, &t, &m, error_estimate, &o, NULL) : MB_ENOMEM;
     mb_system_free(sys);
     if (st != MB_SUCCESS) {

@@ -212,7 +212,7 @@ static int references(const mb_twin_request *req, const mb_options *params,
     int st = MB_SUCCESS;
     if (res->reference_used == MB_REF_MPFR) {
         mb_mpfr_reference_opts o = { req->reference.mpfr_bits ? req->reference.mpfr_bits : 256,
-                                     0, 0, 0.0 };
+                                     0, 0, 0.0, 0 };
         return mb_mpfr_reference(sys, n, res->t, refs, res->reference_error, &o, NULL);
     }
     mb_nodes **d = calloc(n, sizeof *d);
@@ -270,8 +270,14 @@ static int pair_alloc(const mb_twin_request *req, mpfr_prec_t bits, struct pair 
     const mb_stepper_type *type = req->scheme;
     if (type->alloc_mpfr == NULL || type->step_mpfr == NULL)
         MB_ERROR(MB_EUNSUP, "integrator '%s' has no MPFR twin", type->name);
-    const mb_problem_type *pt;
-    int st = mb_problem_prepare(req->problem->name, req->params, &pt, &p->params);
+    /* validate against the given type itself (it need not be registered) */
+    const mb_problem_type *pt = req->problem;
+    char what[160];
+    snprintf(what, sizeof what, "problem '%s'", pt->name);
+    p->params = req->params ? mb_options_copy(req->params) : mb_options_new();
+    if (p->params == NULL)
+        MB_ERROR(MB_ENOMEM, "twin: out of memory");
+    int st = mb_options_validate(p->params, pt->params, what);
     if (st == MB_SUCCESS)
         st = pt->setup(p->params, &p->sys);
     if (st != MB_SUCCESS)
@@ -279,7 +285,6 @@ static int pair_alloc(const mb_twin_request *req, mpfr_prec_t bits, struct pair 
     p->sd.opts = req->scheme_opts ? mb_options_copy(req->scheme_opts) : mb_options_new();
     if (p->sd.opts == NULL)
         MB_ERROR(MB_ENOMEM, "twin: out of memory");
-    char what[160];
     snprintf(what, sizeof what, "integrator '%s'", type->name);
     st = mb_options_validate(p->sd.opts, type->options, what);
     if (st != MB_SUCCESS)
@@ -397,9 +402,27 @@ static int twin_run(const mb_twin_request *req, mpfr_prec_t bits, mb_twin_result
     return st;
 }
 
+static int twin_run_checked(const mb_twin_request *req, mb_twin_result *res);
+
 int mb_twin_run(const mb_twin_request *req, mb_twin_result *res)
 {
     memset(res, 0, sizeof *res);
+    if (req->scheme != NULL || req->scheme_spec == NULL)
+        return twin_run_checked(req, res);
+    /* resolve the spec into a type and options, then run with them */
+    mb_twin_request r = *req;
+    mb_options *opts = NULL;
+    int st = mb_stepper_parse(req->scheme_spec, &r.scheme, &opts);
+    if (st != MB_SUCCESS)
+        return st;
+    r.scheme_opts = opts;
+    st = twin_run_checked(&r, res);
+    mb_options_free(opts);
+    return st;
+}
+
+static int twin_run_checked(const mb_twin_request *req, mb_twin_result *res)
+{
     if (req->problem == NULL || req->scheme == NULL)
         MB_ERROR(MB_EINVAL, "twin: a problem and an integrator are required");
     if (!(req->dt > 0.0) || !isfinite(req->dt) || !(req->t_end > 0.0) || !isfinite(req->t_end))

@@ -1,0 +1,216 @@
+/* cmd_reference.c -- `motionbench reference`: the reference state of a problem at a time.
+ *
+ *   motionbench reference -p PROBLEM --t-end T [--set key=value]... [--method M]
+ *   M = analytic | ode | mpfr[:BITS] | auto (default: analytic if the problem has a closed
+ *   form, else mpfr at 256 bits)
+ * Prints every node's on-step state with all significant digits of the method (17 for the
+ * double methods, ceil(BITS log10 2) + 1 for mpfr, printed by mpfr_printf) and the
+ * method's error estimate.  Exit 0, or 2 on bad input or a failed reference. */
+#include "cli.h"
+#include "mb_reference.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <mpfr.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: motionbench reference -p PROBLEM --t-end T [--set key=value]...\n"
+            "                             [--method analytic|ode|mpfr[:BITS]|auto]\n"
+            "  Prints the reference state of PROBLEM at time T and its error estimate.\n"
+            "  analytic  the problem's closed form (double)\n"
+            "  ode       GSL rk8pd at tolerances 1e-12 and 1e-14; estimate = their difference\n"
+            "  mpfr      Gragg-Bulirsch-Stoer extrapolation in MPFR (default 256 bits, >= 113);\n"
+            "            estimate by step halving\n"
+            "  auto      analytic when the problem has a closed form, else mpfr (default)\n"
+            "  Problems and their parameters: motionbench list problems --verbose\n");
+}
+
+/* rotation is printed when any node can rotate or does */
+static int has_rotation(const mb_nodes *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->aspherical[i] || s->q[4 * i] != 1.0)
+            return 1;
+        for (int k = 0; k < 3; k++)
+            if (s->omega[3 * i + k] != 0.0 || s->angmom[3 * i + k] != 0.0)
+                return 1;
+    }
+    return 0;
+}
+
+static void print_double_vec(const char *name, const double *a, int n)
+{
+    printf("  %-7s", name);
+    for (int k = 0; k < n; k++)
+        printf(" % .17e", a[k]);
+    printf("\n");
+}
+
+static void print_mpfr_vec(const char *name, const __mpfr_struct *a, int n, int digits)
+{
+    printf("  %-7s", name);
+    for (int k = 0; k < n; k++)
+        mpfr_printf(" % .*Re", digits - 1, &a[k]);
+    printf("\n");
+}
+
+static void print_double_state(const mb_nodes *s)
+{
+    int rot = has_rotation(s);
+    for (size_t i = 0; i < s->n; i++) {
+        printf("node %zu\n", i);
+        print_double_vec("x", &s->x[3 * i], 3);
+        print_double_vec("v", &s->v[3 * i], 3);
+        if (rot) {
+            print_double_vec("q", &s->q[4 * i], 4);
+            print_double_vec("omega", &s->omega[3 * i], 3);
+            print_double_vec("angmom", &s->angmom[3 * i], 3);
+        }
+    }
+}
+
+static void print_mpfr_state(const mb_nodes_mpfr *m, const mb_nodes *shape, int digits)
+{
+    int rot = has_rotation(shape);
+    for (size_t i = 0; i < m->n; i++) {
+        printf("node %zu\n", i);
+        print_mpfr_vec("x", &m->x[3 * i], 3, digits);
+        print_mpfr_vec("v", &m->v[3 * i], 3, digits);
+        if (rot) {
+            print_mpfr_vec("q", &m->q[4 * i], 4, digits);
+            print_mpfr_vec("omega", &m->omega[3 * i], 3, digits);
+            print_mpfr_vec("angmom", &m->angmom[3 * i], 3, digits);
+        }
+    }
+}
+
+struct ref_args {
+    const char *problem, *method;
+    double t_end;
+    int have_t;
+    mb_options *set;
+};
+
+static int parse_args(int argc, char **argv, struct ref_args *a)
+{
+    for (int k = 1; k < argc; k++) {
+        const char *arg = argv[k];
+        int more = k + 1 < argc;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            usage(stdout);
+            return 1;
+        } else if ((!strcmp(arg, "-p") || !strcmp(arg, "--problem")) && more) {
+            a->problem = argv[++k];
+        } else if ((!strcmp(arg, "--t-end") || !strcmp(arg, "-t")) && more) {
+            char *end;
+            a->t_end = strtod(argv[++k], &end);
+            if (*argv[k] == '\0' || *end != '\0' || !isfinite(a->t_end) || a->t_end < 0) {
+                fprintf(stderr, "motionbench reference: --t-end '%s' is not a finite time >= 0\n", argv[k]);
+                return -1;
+            }
+            a->have_t = 1;
+        } else if (!strcmp(arg, "--set") && more) {
+            if (mb_options_set_pair(a->set, argv[++k]) != MB_SUCCESS) {
+                fprintf(stderr, "motionbench reference: --set: %s\n", mb_last_error());
+                return -1;
+            }
+        } else if (!strcmp(arg, "--method") && more) {
+            a->method = argv[++k];
+        } else {
+            fprintf(stderr, "motionbench reference: unexpected or incomplete argument '%s'\n", arg);
+            usage(stderr);
+            return -1;
+        }
+    }
+    if (a->problem == NULL || !a->have_t) {
+        fprintf(stderr, "motionbench reference: -p PROBLEM and --t-end T are required\n");
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_mpfr(const mb_problem_type *pt, const mb_options *params, double t, long bits)
+{
+    mb_nodes_mpfr *m;
+    double err;
+    if (mb_reference_state_mpfr(pt, params, t, bits, &m, &err) != MB_SUCCESS)
+        return mb_cli_fail("reference");
+    mb_system *sys = NULL;
+    if (pt->setup(params, &sys) != MB_SUCCESS) {
+        mb_nodes_mpfr_free(m);
+        return mb_cli_fail("reference");
+    }
+    mb_nodes *shape = mb_nodes_alloc(m->n, 53);
+    mb_nodes_mpfr_get_double(shape, m);
+    int digits = (int)ceil((double)bits * log10(2.0)) + 1;
+    printf("method  mpfr (%ld bits, Gragg-Bulirsch-Stoer extrapolation, %d digits)\n", bits, digits);
+    printf("error_estimate %.3e  (max abs over x, v, q, L; step halving)\n", err);
+    /* rotation is shown if the problem's initial state or the result rotates */
+    print_mpfr_state(m, has_rotation(sys->nodes) ? sys->nodes : shape, digits);
+    mb_nodes_free(shape);
+    mb_system_free(sys);
+    mb_nodes_mpfr_free(m);
+    return MB_EXIT_OK;
+}
+
+static int run_double(const mb_problem_type *pt, const mb_options *params,
+                      const mb_reference_request *req, double t)
+{
+    mb_system *sys = NULL;
+    if (pt->setup(params, &sys) != MB_SUCCESS)
+        return mb_cli_fail("reference");
+    mb_nodes *out = mb_nodes_alloc(sys->nodes->n, 53);
+    mb_nodes_copy(out, sys->nodes);
+    mb_reference_kind used;
+    double err;
+    int st = mb_reference_state(pt, params, req, t, out, &used, &err);
+    if (st == MB_SUCCESS) {
+        if (used == MB_REF_ANALYTIC)
+            printf("method  analytic (closed form in double: %s)\n",
+                   pt->exact_doc ? pt->exact_doc : pt->name);
+        else
+            printf("method  ode (GSL odeiv2 rk8pd, tolerances 1e-12 and 1e-14)\n");
+        if (used == MB_REF_ANALYTIC)
+            printf("error_estimate %.3e  (closed form: double round-off only)\n", err);
+        else
+            printf("error_estimate %.3e  (max abs over x, v, q, L; two tolerances)\n", err);
+        print_double_state(out);
+    }
+    mb_nodes_free(out);
+    mb_system_free(sys);
+    return st == MB_SUCCESS ? MB_EXIT_OK : mb_cli_fail("reference");
+}
+
+int mb_cmd_reference(int argc, char **argv)
+{
+    struct ref_args a = { NULL, "auto", 0.0, 0, mb_options_new() };
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0) {
+        mb_options_free(a.set);
+        return rc > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
+    }
+    const mb_problem_type *pt;
+    mb_options *params = NULL;
+    mb_reference_request req;
+    if (mb_problem_prepare(a.problem, a.set, &pt, &params) != MB_SUCCESS
+        || mb_reference_parse(a.method, &req) != MB_SUCCESS) {
+        mb_options_free(a.set);
+        mb_options_free(params);
+        return mb_cli_fail("reference");
+    }
+    mb_reference_kind kind = mb_reference_resolve(pt, req.kind);
+    printf("problem %s\nt       %.17g\n", pt->name, a.t_end);
+    if (kind == MB_REF_MPFR)
+        rc = run_mpfr(pt, params, a.t_end, req.mpfr_bits);
+    else
+        rc = run_double(pt, params, &req, a.t_end);
+    mb_options_free(a.set);
+    mb_options_free(params);
+    return rc;
+}
