@@ -219,6 +219,14 @@ static int run_on_step(struct sim_run *r)
 
 static double run_time(const struct sim_run *r) { return r->tw ? r->tw->t : r->sys->t; }
 
+/* Work dissipated so far: force models (trapezoid rule, accumulated below) plus the
+ * scheme's own damping (Cundall), which the scheme books itself. */
+static double run_dissipated(const struct sim_run *r)
+{
+    double by_scheme = r->tw ? r->tw->dissipated_by_scheme : r->sys->dissipated_by_scheme;
+    return r->sys->work.dissipated + by_scheme;
+}
+
 static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
 {
     int shortened;
@@ -226,7 +234,7 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
     if (run_on_step(r) != MB_SUCCESS)
         return mb_cli_fail("simulate");
     write_header(out, r->on->n);
-    write_row(out, r->sys, run_time(r), r->sys->work.dissipated, r->on);
+    write_row(out, r->sys, run_time(r), run_dissipated(r), r->on);
     double p_prev = mb_forces_dissipation(r->sys->forces, r->on);
     for (long k = 1; k <= n; k++) {
         double h = (k == n && shortened) ? a->t_end - run_time(r) : a->dt;
@@ -242,7 +250,7 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
         r->sys->work.dissipated += 0.5 * h * (p_prev + p);   /* trapezoid rule */
         p_prev = p;
         if (k % a->every == 0 || k == n)
-            write_row(out, r->sys, run_time(r), r->sys->work.dissipated, r->on);
+            write_row(out, r->sys, run_time(r), run_dissipated(r), r->on);
     }
     return MB_EXIT_OK;
 }
