@@ -229,3 +229,48 @@ Test(cli, bench_runs_and_fits_an_exponent)
     cr_expect_eq(run("simulate -p damped -i implicit-euler --dt 0.1 --t-end 0.5 "
                      "--precision mpfr:80 --stats"), 0);
 }
+
+/* Spin-up through `simulate`: leap-frog with the first-step adjustment integrates a
+ * constant torque exactly (omega is linear in t, and the rotation axis is fixed, so the
+ * quaternion update composes exact rotations), hence the last row must equal the closed
+ * form w(t) = (w0 + |T| t / I) n, I = 2/5 m r^2, up to round-off: 100 steps of a few
+ * operations each, so 1e-13 relative is a safe bound.  Rotation columns must be present. */
+Test(cli, spin_up_exact_with_rotation_columns)
+{
+    char args[512];
+    snprintf(args, sizeof args, "simulate -p spin-up -i leapfrog --dt 0.01 --t-end 1 --every 100 "
+             "-o '%s/s.csv'", dir);
+    cr_assert_eq(run(args), 0);
+    char *csv = slurp("s.csv");
+    cr_expect(strstr(csv, ",n0_qw,n0_qx,n0_qy,n0_qz,n0_wx,n0_wy,n0_wz\n") != NULL, "%.300s", csv);
+    char *row = strchr(csv, '\n') + 1;
+    row = strchr(row, '\n') + 1;           /* the row at t = 1 */
+    double c[18];
+    int got = sscanf(row, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf",
+                     &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9], &c[10],
+                     &c[11], &c[12], &c[13], &c[14], &c[15], &c[16], &c[17]);
+    cr_assert_eq(got, 18, "%s", row);
+    /* defaults of spin-up: m = 1.3, r = 0.25, T = (0.03, -0.02, 0.07), w0 = 1.1 */
+    const double T[3] = { 0.03, -0.02, 0.07 }, I = 0.4 * 1.3 * 0.25 * 0.25;
+    double tn = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]), w = 1.1 + tn * 1.0 / I;
+    for (int a = 0; a < 3; a++) {
+        double expect = w * T[a] / tn;
+        cr_expect(fabs(c[15 + a] - expect) <= 1e-13 * w, "w[%d] = %.17g, closed form %.17g", a,
+                  c[15 + a], expect);
+    }
+    /* rotation angle phi = w0 t + |T| t^2 / (2 I) about n: q = (cos phi/2, sin phi/2 n) */
+    double phi = 1.1 + tn / (2.0 * I);
+    cr_expect(fabs(c[11] - cos(0.5 * phi)) <= 1e-13, "qw %.17g vs %.17g", c[11], cos(0.5 * phi));
+    for (int a = 0; a < 3; a++)
+        cr_expect(fabs(c[12 + a] - sin(0.5 * phi) * T[a] / tn) <= 1e-13, "q[%d]", a + 1);
+    free(csv);
+}
+
+/* The leap-frog translation kernel is free of transcendental calls: its 53-bit twin
+ * reproduces the double run byte for byte (Kepler exercises sqrt and division). */
+Test(cli, leapfrog_mpfr53_byte_identical)
+{
+    expect_identical("kepler", "", "leapfrog");
+    expect_identical("free-fall", "", "leapfrog[adj_vel0=off]");
+    expect_identical("spring-chain", "--set n=5 --set D=0.02", "leapfrog");
+}

@@ -28,6 +28,12 @@ static void list_integrators(int verbose)
                ((*t)->flags & MB_STEPPER_HALFSTEP) ? ", half-step velocities" : "",
                (*t)->alloc_mpfr ? ", MPFR twin" : "",
                ((*t)->flags & MB_STEPPER_NEGATIVE) ? "  [negative control: deliberately wrong]" : "");
+        if (!verbose && (*t)->options && (*t)->options->name) {
+            printf("    options:");
+            for (const mb_option_spec *o = (*t)->options; o->name; o++)
+                printf(" %s=%s", o->name, o->default_value ? o->default_value : "?");
+            printf("\n");
+        }
         if (verbose) {
             printf("    %s\n    source: %s\n", (*t)->summary, (*t)->reference);
             if ((*t)->options && (*t)->options->name) {

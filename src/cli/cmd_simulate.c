@@ -159,23 +159,38 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
     return -1;
 }
 
-static void write_header(FILE *f, size_t n)
+/* Columns: energies, then per node position and velocity and, for schemes that integrate
+ * rotation, orientation quaternion (w, x, y, z) and global angular velocity. */
+static void write_header(FILE *f, size_t n, int rotation)
 {
     fprintf(f, "t,energy_kinetic,energy_potential,energy_dissipated,energy_total");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         fprintf(f, ",n%zu_x,n%zu_y,n%zu_z,n%zu_vx,n%zu_vy,n%zu_vz", i, i, i, i, i, i);
+        if (rotation)
+            fprintf(f, ",n%zu_qw,n%zu_qx,n%zu_qy,n%zu_qz,n%zu_wx,n%zu_wy,n%zu_wz",
+                    i, i, i, i, i, i, i);
+    }
     fputc('\n', f);
 }
 
 static void write_row(FILE *f, const mb_system *sys, double t, double dissipated,
-                      const mb_nodes *on)
+                      const mb_nodes *on, int rotation)
 {
     double ek = mb_energy_kinetic_trans(on) + mb_energy_kinetic_rot(on);
     double ep = mb_forces_potential(sys->forces, on);
     fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g", t, ek, ep, dissipated, ek + ep);
-    for (size_t i = 0; i < on->n; i++)
-        for (int a = 0; a < 6; a++)
-            fprintf(f, ",%.17g", a < 3 ? on->x[3 * i + a] : on->v[3 * i + a - 3]);
+    for (size_t i = 0; i < on->n; i++) {
+        for (int a = 0; a < 3; a++)
+            fprintf(f, ",%.17g", on->x[3 * i + a]);
+        for (int a = 0; a < 3; a++)
+            fprintf(f, ",%.17g", on->v[3 * i + a]);
+        if (!rotation)
+            continue;
+        for (int a = 0; a < 4; a++)
+            fprintf(f, ",%.17g", on->q[4 * i + a]);
+        for (int a = 0; a < 3; a++)
+            fprintf(f, ",%.17g", on->omega[3 * i + a]);
+    }
     fputc('\n', f);
 }
 
@@ -233,8 +248,9 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
     long n = step_count(a->dt, a->t_end, &shortened);
     if (run_on_step(r) != MB_SUCCESS)
         return mb_cli_fail("simulate");
-    write_header(out, r->on->n);
-    write_row(out, r->sys, run_time(r), run_dissipated(r), r->on);
+    int rotation = (r->st->type->flags & MB_STEPPER_ROTATION) != 0;
+    write_header(out, r->on->n, rotation);
+    write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
     double p_prev = mb_forces_dissipation(r->sys->forces, r->on);
     for (long k = 1; k <= n; k++) {
         double h = (k == n && shortened) ? a->t_end - run_time(r) : a->dt;
@@ -250,7 +266,7 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
         r->sys->work.dissipated += 0.5 * h * (p_prev + p);   /* trapezoid rule */
         p_prev = p;
         if (k % a->every == 0 || k == n)
-            write_row(out, r->sys, run_time(r), run_dissipated(r), r->on);
+            write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
     }
     return MB_EXIT_OK;
 }
