@@ -6,9 +6,9 @@
  * quadratures (rk8pd at 1e-14 for the axial-torque top).
  *
  * Problems whose force field is not smooth (contacts) must be refused by the engine
- * (MB_EMAXITER or MB_EFAILED), never answered.  Excluded by name, with the reason:
- *   cundall-oscillator  its damping is a scheme option, not a force: the force field's
- *                       ODE is the undamped oscillator, not the problem. */
+ * (MB_EMAXITER or MB_EFAILED), never answered.  Problems flagged
+ * MB_PROBLEM_SCHEME_DEPENDENT (cundall-oscillator: its damping is a scheme option, so the
+ * force field's ODE is the undamped oscillator, not the problem) must be refused too. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -38,7 +38,7 @@ Test(reference_problems, closed_forms_agree_with_the_mpfr_reference)
     int compared = 0, refused = 0;
     for (const mb_problem_type *const *pp = mb_problems(); *pp; pp++) {
         const mb_problem_type *pt = *pp;
-        if (pt->exact == NULL || !strcmp(pt->name, "cundall-oscillator"))
+        if (pt->exact == NULL || (pt->flags & MB_PROBLEM_SCHEME_DEPENDENT))
             continue;
         const mb_problem_type *t2;
         mb_options *p;
@@ -83,4 +83,30 @@ Test(reference_problems, closed_forms_agree_with_the_mpfr_reference)
     }
     cr_expect(compared >= 1, "no problem compared");
     cr_log_info("%d problems compared, %d refused as non-smooth", compared, refused);
+}
+
+Test(reference_problems, scheme_dependent_problems_refuse_force_field_references)
+{
+    const mb_problem_type *pt;
+    mb_options *p;
+    cr_assert_eq(mb_problem_prepare("cundall-oscillator", NULL, &pt, &p), MB_SUCCESS);
+    cr_assert(pt->flags & MB_PROBLEM_SCHEME_DEPENDENT);
+    mb_system *sys;
+    cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
+    mb_nodes *out = mb_nodes_alloc(sys->nodes->n, 53);
+    mb_reference_request req;
+    mb_reference_kind used;
+    double err;
+    const char *kinds[] = { "ode", "mpfr:113" };
+    for (int k = 0; k < 2; k++) {
+        mb_reference_parse(kinds[k], &req);
+        cr_expect_eq(mb_reference_state(pt, p, &req, 0.5, out, &used, &err), MB_EUNSUP, "%s", kinds[k]);
+        cr_expect(strstr(mb_last_error(), "scheme option") != NULL, "%s", mb_last_error());
+    }
+    mb_reference_parse("auto", &req);
+    cr_expect_eq(mb_reference_state(pt, p, &req, 0.5, out, &used, &err), MB_SUCCESS);
+    cr_expect_eq(used, MB_REF_ANALYTIC);
+    mb_nodes_free(out);
+    mb_system_free(sys);
+    mb_options_free(p);
 }

@@ -97,4 +97,5 @@ const mb_problem_type mb_problem_cundall_oscillator = {
     .setup = setup,
     .exact = exact,
     .exact_doc = "piecewise harmonic, w-+ = sqrt(k(1-+lambda)/m); amplitude ratio per cycle (1-lambda)/(1+lambda)",
+    .flags = MB_PROBLEM_SCHEME_DEPENDENT,
 };

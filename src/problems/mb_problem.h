@@ -19,6 +19,14 @@ typedef struct mb_observation {
     struct { char name[48]; double value; } items[MB_OBSERVATION_MAX];
 } mb_observation;
 
+/* Problem flags. */
+enum {
+    /* Part of the motion comes from the scheme (e.g. Cundall damping is a leap-frog
+     * option), so integrating the force field alone (ode, mpfr references) does not
+     * describe the problem: only its closed form does. */
+    MB_PROBLEM_SCHEME_DEPENDENT = 1
+};
+
 typedef struct mb_problem_type {
     const char *name;
     const char *summary;            /* one line: what it models */
@@ -26,6 +34,7 @@ typedef struct mb_problem_type {
     int (*setup)(const mb_options *params, mb_system **sys);
     int (*exact)(const mb_options *params, double t, mb_nodes *out); /* NULL: none */
     const char *exact_doc;          /* the closed form, for --verbose listings */
+    unsigned flags;                 /* MB_PROBLEM_* */
     /* Optional observer of problem-specific quantities, fed the on-step state after the
      * initial state and after every step; observe_end fills out and frees ctx. */
     int (*observe_begin)(void **ctx, const mb_options *params, const mb_system *sys);
