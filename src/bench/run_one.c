@@ -386,6 +386,12 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
         T.damping_ref_on = 0;
     r->status = loop(c, h, r->steps, r, &T, d, keep);
     r->t_final = (double)r->steps_done * h;
+    /* quat.norm_error_max: schemes that normalise report the norm error before
+     * normalisation (DESIGN 6); the tracked stored norm is the fallback */
+    mb_stepper_stats stats;
+    mb_stepper_get_stats(d->st, &stats);
+    if (stats.quat_norm_error_max > T.rotation.max_quat_norm_error)
+        T.rotation.max_quat_norm_error = stats.quat_norm_error_max;
     if (r->status == MB_RUN_OK) {
         if (c->has_reference)
             error_metrics(c, r, d, r->t_final);

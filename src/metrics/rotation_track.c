@@ -1,7 +1,8 @@
 /* rotation_track.c -- rotation measures of node 0 (DESIGN 6).
  *
  *   quat.norm_error_max         max over nodes and samples of | |q| - 1 | of the stored
- *                               (on-step) orientation;
+ *                               (on-step) orientation (the runner takes the scheme's own
+ *                               pre-normalisation figure when that is larger);
  *   rotation.axis_deviation_max max_t angle(omega(t), omega(0)) of node 0, global frame;
  *   rotation.flip_period        for a body with three distinct principal moments, the
  *                               mean time between sign changes of its body angular
