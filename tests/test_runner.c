@@ -301,3 +301,26 @@ Test(runner, progress_line_on_a_terminal)
     cr_expect_eq(n, 0, "%s", out);
     free(out);
 }
+
+/* Relative tolerances have an absolute round-off floor of 1e-13: a round-off-level value
+ * (2.2e-16 -> 6.7e-16, a 200 % change) is no regression, while a change of 1e-12 in the
+ * same row, or a relative change of 1e-5 in a large value, is one (control). */
+Test(runner, check_roundoff_floor)
+{
+    const char *head = "case,integrator,precision,dt,metric,value,tolerance,detail\r\n";
+    const char *rows[][2] = {
+        { "2.2204460492503131e-16", "6.6613381477509392e-16" },  /* inside the floor */
+        { "2.2204460492503131e-16", "1.0000000000000000e-12" },  /* beyond it */
+        { "0.25", "0.2500025" },                                 /* beyond rel 1e-6 */
+    };
+    int expect[] = { 0, 1, 1 };
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(sh("mkdir -p '%s/b%d' '%s/n%d'", tmp, k, tmp, k), 0);
+        cr_assert_eq(sh("printf '%sc,leapfrog,double,0.01,error.position,%s,rel:1e-06,\\r\\n' > "
+                        "'%s/b%d/metrics.csv'", head, rows[k][0], tmp, k), 0);
+        cr_assert_eq(sh("printf '%sc,leapfrog,double,0.01,error.position,%s,rel:1e-06,\\r\\n' > "
+                        "'%s/n%d/metrics.csv'", head, rows[k][1], tmp, k), 0);
+        cr_expect_eq(sh("'%s' check -b '%s/b%d' '%s/n%d' >/dev/null", prog, tmp, k, tmp, k),
+                     expect[k], "row %d: %s -> %s", k, rows[k][0], rows[k][1]);
+    }
+}
