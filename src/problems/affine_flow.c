@@ -10,8 +10,9 @@
  *         rotation  L x = rate n x x          (rigid rotation about the unit axis n)
  *         mixed     L = rate M, M a fixed awkward matrix (stretch + shear + spin).
  * The cell starts as H0 = size [e_x, 0.13 e_x + e_y, -0.08 e_y + e_z] (columns) and the
- * particles on an n^3 lattice inside it.  Observed: fluctuation.max, the largest
- * |v - L x| over nodes and on-step samples (zero for particles moving with the flow). */
+ * particles on an n^3 lattice inside it.  Observed over nodes and on-step samples:
+ * fluctuation.max, the largest |v - L x| (zero for particles moving with the flow), and
+ * spin.relative_max, the largest |w - omega_L| (zero for particles spinning with it). */
 #include "mb_cell.h"
 #include "mb_closed.h"
 #include "mb_problem.h"
@@ -152,7 +153,7 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
 
 /* ---- observer: largest fluctuation velocity |v - L(t) x| ---- */
 
-struct fluct { double L[9], t_switch, max; };
+struct fluct { double L[9], w[3], t_switch, max, spin_max; };
 
 static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
 {
@@ -166,6 +167,7 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
         return st;
     }
     f->t_switch = mb_options_double(p, "t_switch");
+    mb_cell_spin(f->L, f->w);
     *ctx = f;
     return MB_SUCCESS;
 }
@@ -173,13 +175,18 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
 static int observe_step(void *ctx, const mb_system *sys, const mb_nodes *on)
 {
     struct fluct *f = ctx;
-    double zero[9] = { 0 }, vf[3];
-    const double *L = sys->t >= f->t_switch ? f->L : zero;
+    double zero[9] = { 0 }, vf[3], ws[3];
+    int on_flow = sys->t >= f->t_switch;
+    const double *L = on_flow ? f->L : zero, *w = on_flow ? f->w : zero;
     for (size_t i = 0; i < on->n; i++) {
         mb_cell_fluctuation(L, &on->x[3 * i], &on->v[3 * i], vf);
         double m = mb_v3_norm(vf);
         if (m > f->max || !(m == m))
             f->max = m;
+        mb_v3_sub(ws, &on->omega[3 * i], w);
+        m = mb_v3_norm(ws);
+        if (m > f->spin_max || !(m == m))
+            f->spin_max = m;
     }
     return MB_SUCCESS;
 }
@@ -187,9 +194,11 @@ static int observe_step(void *ctx, const mb_system *sys, const mb_nodes *on)
 static int observe_end(void *ctx, mb_observation *out)
 {
     struct fluct *f = ctx;
-    out->count = 1;
+    out->count = 2;
     snprintf(out->items[0].name, sizeof out->items[0].name, "fluctuation.max");
     out->items[0].value = f->max;
+    snprintf(out->items[1].name, sizeof out->items[1].name, "spin.relative_max");
+    out->items[1].value = f->spin_max;
     free(f);
     return MB_SUCCESS;
 }
