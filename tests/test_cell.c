@@ -225,6 +225,31 @@ Test(cell, rotation_T_is_euler_order_1)
     cr_expect(fabs(p - 1) < 0.05, "order %.4f", p);
 }
 
+/* Diagonal L: T stays diagonal with T_kk = (1 + L_kk h)^n, a stretch (-> exp(L_kk t));
+ * the seed calls the diagonal the Hencky strain, which is ln T_kk = L_kk t + O(h): the
+ * diagonal itself differs from it by exp(e) - 1 - e ~ e^2/2 (flagged below). */
+Test(cell, diagonal_T_is_a_stretch_not_hencky_strain)
+{
+    const double h = 0.004;
+    const long n = 250;
+    double L[9] = { 0.31, 0, 0, 0, -0.17, 0, 0, 0, 0.05 };
+    mb_cell *c = cell_run(L, h, n);
+    for (int k = 0; k < 3; k++) {
+        double d = L[4 * k], want = (double)powl(1.0L + (long double)d * h, (long double)n);
+        cr_expect_float_eq(c->T[4 * k], want, 64 * n * U * want, "T_%d%d = %.17g, want %.17g",
+                           k, k, c->T[4 * k], want);
+        double e = d * n * h;                           /* Hencky strain */
+        cr_expect_float_eq(log(c->T[4 * k]), e, 0.6 * d * d * n * h * h + 64 * n * U,
+                           "ln T_%d%d vs Hencky", k, k);
+        if (k == 0)
+            cr_expect_gt(fabs(c->T[0] - e), 0.4 * e * e, "T_00 taken as Hencky not flagged");
+    }
+    for (int k = 0; k < 9; k++)
+        if (k % 4)
+            cr_expect_eq(c->T[k], 0.0);
+    mb_cell_free(c);
+}
+
 /* The T update takes L(t - h/2), H takes L(t + h/2): in the step that starts on the
  * switch, H already moves and T does not. */
 Test(cell, T_lags_by_half_a_step_at_a_switch)

@@ -26,7 +26,8 @@
 
 static const mb_option_spec params[] = {
     { "flow", MB_OPT_CHOICE, "shear", 0, 0, "shear|rotation|mixed",
-      "shear: v_x = rate y; rotation: v = rate n x x; mixed: L = rate M (see source)" },
+      "shear: v_x = rate y; rotation: v = rate n x x; mixed: L = rate M, M = "
+      "[[0.12, 0.61, -0.23], [-0.41, -0.07, 0.37], [0.19, -0.29, -0.05]]" },
     { "rate", MB_OPT_DOUBLE, "0.7311", -1e6, 1e6, NULL, "shear rate / angular speed / scale (1/s)" },
     { "ax", MB_OPT_DOUBLE, "0.3", -1e6, 1e6, NULL, "rotation axis x component (normalised)" },
     { "ay", MB_OPT_DOUBLE, "-0.5", -1e6, 1e6, NULL, "rotation axis y component" },
