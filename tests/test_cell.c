@@ -379,6 +379,87 @@ Test(cell, leapfrog_spin_correction_sign)
                 got[0], got[1], got[2], bad[0], bad[1], bad[2]);
 }
 
+/* ---- one step of the seed's velocity update ---- */
+
+/* det of a long double 3x3 (row-major) */
+static long double det3l(const long double A[9])
+{
+    return A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6])
+         + A[2] * (A[3] * A[7] - A[4] * A[6]);
+}
+
+/* One step across a switch L0 -> L1 (t_switch = 0, so L- = L(-h/2) = L0, L+ = L(h/2) = L1)
+ * with gravity and v(-h/2) given (adj_vel0=off).  The seed's equation
+ *   (1 - (L+ + L-) h/4) v+ = (L+ - L-) x + (1 + (L+ + L-) h/4) v- + a h
+ * is solved here by Cramer's rule in long double (not the LU path of the code); the spin
+ * must gain omega_L(L1) - omega_L(L0) = w1 - w0 (rigid rotations w0, w1).  Control: the
+ * update without the LmL term (dropping dL/dt x) leaves a residual of order |LmL x|. */
+Test(cell, seed_velocity_update_across_a_switch)
+{
+    const double h = 0.037, w0[3] = { 0.2, -0.4, 0.9 }, w1[3] = { -0.7, 0.35, 0.15 };
+    double L0[9], L1[9], R0[9], R1[9];
+    rot_grad(w0, R0);
+    rot_grad(w1, R1);
+    const double S[9] = { 0.3, 0.1, 0.0, 0.1, -0.2, 0.25, 0.0, 0.25, -0.1 }; /* stretch part */
+    for (int k = 0; k < 9; k++) {
+        L0[k] = R0[k] + S[k];
+        L1[k] = R1[k] - 0.5 * S[k];
+    }
+    mb_system *sys = mb_system_alloc(1);
+    sys->cell = mb_cell_new(H0, L0);
+    cr_assert_eq(mb_cell_set_switch(sys->cell, 0.0, L1), MB_SUCCESS);
+    double g[3] = { 0.3, -0.7, -9.81 }, I[3] = { 0.013, 0.013, 0.013 };
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    mb_nodes *s = sys->nodes;
+    mb_nodes_set_mass(s, 0, 1.3);
+    mb_nodes_set_inertia(s, 0, I);
+    const double x[3] = { 0.71, -0.33, 1.18 }, vm[3] = { 0.41, 0.27, -0.62 },
+                 om[3] = { 0.05, 0.11, -0.21 };
+    memcpy(s->x, x, sizeof x);
+    memcpy(s->v, vm, sizeof vm);
+    memcpy(s->omega, om, sizeof om);
+    mb_stepper *st = mb_stepper_alloc("leapfrog[adj_vel0=off]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+    long double A[9], rhs[3], rhs_nolml[3];
+    for (int r = 0; r < 3; r++) {
+        rhs[r] = (long double)g[r] * h;
+        for (int c = 0; c < 3; c++) {
+            long double q = ((long double)L1[3 * r + c] + L0[3 * r + c]) * h / 4;
+            A[3 * r + c] = (r == c) - q;
+            rhs[r] += ((r == c) + q) * vm[c];
+        }
+        rhs_nolml[r] = rhs[r];
+        for (int c = 0; c < 3; c++)
+            rhs[r] += ((long double)L1[3 * r + c] - L0[3 * r + c]) * x[c];
+    }
+    long double D = det3l(A), want[3], nolml[3];
+    for (int c = 0; c < 3; c++) {
+        long double Ac[9], An[9];
+        memcpy(Ac, A, sizeof Ac);
+        memcpy(An, A, sizeof An);
+        for (int r = 0; r < 3; r++) {
+            Ac[3 * r + c] = rhs[r];
+            An[3 * r + c] = rhs_nolml[r];
+        }
+        want[c] = det3l(Ac) / D;
+        nolml[c] = det3l(An) / D;
+    }
+    /* a handful of roundings on numbers of size |v| ~ 1: 64 u */
+    double dv = 0, dctl = 0;
+    for (int k = 0; k < 3; k++) {
+        dv = fmax(dv, fabs(s->v[k] - (double)want[k]));
+        dctl = fmax(dctl, fabs((double)(nolml[k] - want[k])));
+        cr_expect_float_eq(s->x[k], x[k] + h * (double)want[k], 64 * U * 2, "x[%d]", k);
+        cr_expect_float_eq(s->omega[k], om[k] + (w1[k] - w0[k]), 64 * U, "omega[%d] = %.17g",
+                           k, s->omega[k]);
+    }
+    cr_expect_leq(dv, 64 * U, "v+ off the seed equation by %g", dv);
+    cr_expect_gt(dctl, 1e3 * 64 * U, "update without LmL not flagged (%g)", dctl);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
 /* ---- affine-flow trajectories ---- */
 
 Test(cell, shear_flow_exact_to_roundoff)
