@@ -616,4 +616,21 @@ Test(cell, bad_input_is_reported)
     cr_expect(strstr(mb_last_error(), "damping") != NULL, "%s", mb_last_error());
     mb_system_free(sys);
     mb_options_free(par);
+    /* a step whose 1 - (L+ + L-) h/4 is singular fails and leaves the state as it was */
+    mb_cell *c2 = mb_cell_new(H0, L);
+    cr_expect_eq(mb_cell_set_switch(c2, NAN, L), MB_EDOM);
+    mb_cell_free(c2);
+    sys = mb_system_alloc(1);
+    sys->cell = mb_cell_new(H0, Lb);
+    mb_nodes_set_mass(sys->nodes, 0, 2.385);
+    sys->nodes->x[0] = 0.3;
+    sys->nodes->v[1] = -0.4;
+    mb_stepper *st = mb_stepper_alloc("leapfrog[adj_vel0=off]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_expect_eq(mb_stepper_step(st, sys, 0.1), MB_ESINGULAR);
+    cr_expect(strstr(mb_last_error(), "singular") != NULL, "%s", mb_last_error());
+    cr_expect(sys->nodes->x[0] == 0.3 && sys->nodes->v[1] == -0.4 && sys->t == 0.0);
+    cr_expect(memcmp(Hs, sys->cell->H, sizeof Hs) == 0, "H changed by a failed step");
+    mb_stepper_free(st);
+    mb_system_free(sys);
 }
