@@ -8,6 +8,7 @@
 #ifndef MB_SYSTEM_H
 #define MB_SYSTEM_H
 
+#include "mb_cell.h"
 #include "mb_forces.h"
 #include "mb_nodes.h"
 
@@ -22,6 +23,7 @@ typedef struct mb_system {
     double t;
     mb_work work;        /* accumulated by schemes and the driver */
     double dissipated_by_scheme; /* work removed by a scheme's own damping (Cundall) */
+    mb_cell *cell;       /* optional deforming periodic space (owned), NULL: none */
 } mb_system;
 
 typedef struct mb_system_mpfr {
@@ -29,6 +31,7 @@ typedef struct mb_system_mpfr {
     const mb_forces *forces; /* borrowed from the double system */
     double t;
     double dissipated_by_scheme;
+    mb_cell *cell;       /* own copy of the double system's cell (NULL: none) */
 } mb_system_mpfr;
 
 mb_system *mb_system_alloc(size_t n_nodes);

@@ -24,6 +24,7 @@ void mb_system_free(mb_system *sys)
         return;
     mb_nodes_free(sys->nodes);
     mb_forces_free(sys->forces);
+    mb_cell_free(sys->cell);
     free(sys);
 }
 
@@ -41,6 +42,11 @@ mb_system_mpfr *mb_system_mpfr_alloc_twin(const mb_system *sys, mpfr_prec_t prec
         return NULL;
     }
     mb_nodes_mpfr_set_from_double(tw->nodes, sys->nodes);
+    if (sys->cell != NULL && (tw->cell = mb_cell_clone(sys->cell)) == NULL) {
+        mb_nodes_mpfr_free(tw->nodes);
+        free(tw);
+        return NULL;
+    }
     tw->forces = sys->forces;
     tw->t = sys->t;
     return tw;
@@ -51,5 +57,6 @@ void mb_system_mpfr_free(mb_system_mpfr *tw)
     if (tw == NULL)
         return;
     mb_nodes_mpfr_free(tw->nodes);
+    mb_cell_free(tw->cell);
     free(tw);
 }

@@ -11,6 +11,16 @@
  *   aspherical    Fincham's algorithm on the global L (leapfrog_source.c, 3 variants)
  *   first step    v(h/2) = v(0) + a(0) h/2 for on-step initial velocities (adj_vel0)
  *   damping       Cundall non-viscous, seed 000 eq. (34); dissipated work is tracked
+ *   deforming     when the system has a cell (mb_cell.h) and cell=on, seed 002 "Motion in
+ *   space         uniformly deforming space" (DESIGN 4.3), L+ = L(t+h/2), L- = L(t-hp/2):
+ *                 v(t+h/2) = ImLL4hInv [LmL x(t) + IpLL4h v(t-hp/2) + a(t) hk],
+ *                 ImLL4hInv = (1 - (L+ + L-) hk/4)^-1, LmL = L+ - L-,
+ *                 IpLL4h = 1 + (L+ + L-) hk/4, hk = (hp + h)/2 (= h for constant steps);
+ *                 spherical nodes w(t+h/2) = ... + omega_L(L+) - omega_L(L-) (deltaSpinVec)
+ *                 with omega_L = 1/2 curl v_L (mb_cell_spin; the seed's sign is wrong);
+ *                 aspherical nodes get no spin correction (as in the seed); the cell then
+ *                 advances H and T (mb_cell_advance).  Positions are not wrapped (the
+ *                 trajectory stays continuous; mb_cell_wrap gives the image in the cell).
  * Damping work.  With D_n the damping load of step n, the leap-frog kinetic energy at
  * the synchronized on-step velocities v(t_n) = (v(t_n - h/2) + v(t_n + h/2))/2 obeys
  *   K(t_n+1) - K(t_n) = (F_n + F_n+1)/2 . (x_n+1 - x_n) + O(h^2) (telescoping),
@@ -24,6 +34,7 @@
  * The same source (leapfrog_source.c) is instantiated in double and in MPFR.  A second
  * registered scheme, leapfrog-defect, is a negative control that reproduces two known
  * mistakes (local-frame initial angular momentum; spherical update on aspherical nodes). */
+#include "mb_cell.h"
 #include "mb_leapfrog.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
@@ -33,13 +44,23 @@
 #include <string.h>
 
 enum { LF_FINCHAM = 0, LF_FINCHAM_HALFSTEP = 1, LF_FINCHAM_WOO = 2 };
-enum { LF_DEFECT_NONE = 0, LF_DEFECT_LOCAL_ANGMOM = 1, LF_DEFECT_SPHERICAL = 2 };
+enum { LF_DEFECT_NONE = 0, LF_DEFECT_LOCAL_ANGMOM = 1, LF_DEFECT_SPHERICAL = 2,
+       LF_DEFECT_SPIN_SIGN = 3 };
 
 struct lf_config {
     int adj_vel0;        /* first-step adjustment for on-step initial velocities */
     double damping;      /* Cundall lambda in [0, 1) */
     int asph;            /* LF_FINCHAM* */
     int defect;          /* LF_DEFECT_* (leapfrog-defect only) */
+    int cell;            /* integrate in the system's deforming cell when it has one */
+};
+
+/* Per-step coefficients of the deforming-space update (double, shared by both bases:
+ * at 53 bits the MPFR twin applies the same rounded matrices). */
+struct lf_cellk {
+    double M[9], LmL[9], P[9];   /* ImLL4hInv, LmL, IpLL4h */
+    double dspin[3];             /* omega_L(L+) - omega_L(L-) */
+    double hk;                   /* kick length */
 };
 
 /* Members shared by the double and MPFR states (first member of both). */
@@ -58,6 +79,9 @@ static const mb_option_spec lf_options[] = {
     { "aspherical", MB_OPT_CHOICE, "fincham", 1, 0, "fincham|fincham-halfstep|fincham-woo",
       "rotation of aspherical nodes: seed steps 1-5 with A = R(q(t))^T; A from q(t+h/2); "
       "step 5 with R(q(t+h))" },
+    { "cell", MB_OPT_BOOL, "on", 1, 0, NULL,
+      "on: integrate in the system's uniformly deforming cell when it has one (seed 002); "
+      "off: ignore the cell (plain leap-frog)" },
     MB_OPTION_END
 };
 
@@ -66,9 +90,12 @@ static const mb_option_spec lf_defect_options[] = {
     { "damping", MB_OPT_DOUBLE, "0", 0.0, 0.999, NULL, "as for leapfrog" },
     { "aspherical", MB_OPT_CHOICE, "fincham", 1, 0, "fincham|fincham-halfstep|fincham-woo",
       "as for leapfrog" },
-    { "defect", MB_OPT_CHOICE, "local-frame-angmom", 1, 0, "local-frame-angmom|spherical-rotation",
-      "the deliberate mistake: initial L = I R^T w taken as global (Woo's code), or the "
-      "spherical update with I11 applied to aspherical nodes" },
+    { "cell", MB_OPT_BOOL, "on", 1, 0, NULL, "as for leapfrog" },
+    { "defect", MB_OPT_CHOICE, "local-frame-angmom", 1, 0,
+      "local-frame-angmom|spherical-rotation|seed-spin-sign",
+      "the deliberate mistake: initial L = I R^T w taken as global (Woo's code), the "
+      "spherical update with I11 applied to aspherical nodes, or the seed's sign of the "
+      "medium spin omega_L (gives -w for v = w x x)" },
     MB_OPTION_END
 };
 
@@ -79,14 +106,53 @@ static int lf_config_read(struct lf_config *cfg, const mb_options *opts, int neg
     const char *a = mb_options_string(opts, "aspherical");
     cfg->asph = !strcmp(a, "fincham-halfstep") ? LF_FINCHAM_HALFSTEP
               : !strcmp(a, "fincham-woo") ? LF_FINCHAM_WOO : LF_FINCHAM;
+    cfg->cell = mb_options_bool(opts, "cell");
     cfg->defect = LF_DEFECT_NONE;
     if (negative) {
         const char *d = mb_options_string(opts, "defect");
-        cfg->defect = !strcmp(d, "spherical-rotation") ? LF_DEFECT_SPHERICAL : LF_DEFECT_LOCAL_ANGMOM;
+        cfg->defect = !strcmp(d, "spherical-rotation") ? LF_DEFECT_SPHERICAL
+                    : !strcmp(d, "seed-spin-sign") ? LF_DEFECT_SPIN_SIGN : LF_DEFECT_LOCAL_ANGMOM;
     }
     if (!(cfg->damping >= 0.0 && cfg->damping < 1.0))
         MB_ERROR(MB_EDOM, "leapfrog: damping = %g must be in [0, 1)", cfg->damping);
     return MB_SUCCESS;
+}
+
+/* Kick coefficients from L- = Lm, L+ = Lp over hk (mb_cell_kick_coeffs), and the spin
+ * correction omega_L(L+) - omega_L(L-) with the correct sign, or the seed's sign for
+ * the seed-spin-sign defect. */
+static int lf_cell_coeffs(const struct lf_config *cfg, const double Lm[9], const double Lp[9],
+                          double hk, struct lf_cellk *k)
+{
+    int st = mb_cell_kick_coeffs(Lm, Lp, hk, k->M, k->LmL, k->P);
+    if (st != MB_SUCCESS)
+        return st;
+    double wp[3], wm[3];
+    void (*spin)(const double *, double *) =
+        cfg->defect == LF_DEFECT_SPIN_SIGN ? mb_cell_spin_seed : mb_cell_spin;
+    spin(Lp, wp);
+    spin(Lm, wm);
+    for (int j = 0; j < 3; j++)
+        k->dspin[j] = wp[j] - wm[j];
+    k->hk = hk;
+    return MB_SUCCESS;
+}
+
+/* Coefficients of one step from t: km for mid-step nodes (L- = L(t - hp/2),
+ * hk = (hp + h)/2), kf for on-step nodes of an adjusted first step (L- = L(t), hk = h/2);
+ * Lm receives L(t - hp/2), the gradient of the T update. */
+static int lf_cell_step_coeffs(const struct lf_config *cfg, const mb_cell *cell, double t,
+                               double hp, double h, struct lf_cellk *km, struct lf_cellk *kf,
+                               double Lm[9], double Lp[9])
+{
+    double L0[9];
+    mb_cell_grad(cell, t + 0.5 * h, Lp);
+    mb_cell_grad(cell, t - 0.5 * hp, Lm);
+    mb_cell_grad(cell, t, L0);
+    int st = lf_cell_coeffs(cfg, Lm, Lp, 0.5 * (hp + h), km);
+    if (st == MB_SUCCESS)
+        st = lf_cell_coeffs(cfg, L0, Lp, 0.5 * h, kf);
+    return st;
 }
 
 static const char *lf_name(const struct lf_config *cfg)
@@ -138,7 +204,7 @@ const mb_stepper_type mb_stepper_leapfrog = {
     .reference = "seeds 002/000 (Woo, Motion integration; adjVel0; Cundall damping eq. 34); "
                  "Allen & Tildesley, Computer Simulation of Liquids (1989) pp. 84-89 (Fincham)",
     .order = 2,
-    .flags = MB_STEPPER_SYMPLECTIC | MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION,
+    .flags = MB_STEPPER_SYMPLECTIC | MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_CELL,
     .options = lf_options,
     .alloc = lf_alloc,
     .step = lf_step,
@@ -154,11 +220,12 @@ const mb_stepper_type mb_stepper_leapfrog = {
 const mb_stepper_type mb_stepper_leapfrog_defect = {
     .name = "leapfrog-defect",
     .summary = "NEGATIVE CONTROL: leapfrog with local-frame initial angular momentum "
-               "(defect=local-frame-angmom) or spherical rotation of aspherical nodes "
-               "(defect=spherical-rotation)",
+               "(defect=local-frame-angmom), spherical rotation of aspherical nodes "
+               "(defect=spherical-rotation) or the seed's medium-spin sign in a deforming "
+               "cell (defect=seed-spin-sign)",
     .reference = "the initialisation in Woo's Leapfrog code; misuse of seed 002's spherical update",
     .order = 2,
-    .flags = MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_NEGATIVE,
+    .flags = MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_NEGATIVE | MB_STEPPER_CELL,
     .options = lf_defect_options,
     .alloc = lf_alloc_defect,
     .step = lf_step,

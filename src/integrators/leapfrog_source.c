@@ -30,6 +30,10 @@ static int FUNCTION(lf, alloc_common)(void **out, const mb_options *opts,
     struct FUNCTION(lf, state) *w = calloc(1, sizeof *w);
     if (w == NULL)
         MB_ERROR(MB_ENOMEM, "out of memory");
+    if (sys->cell != NULL && cfg.cell && cfg.damping != 0.0) {
+        free(w);
+        MB_ERROR(MB_EUNSUP, "%s: damping is not supported in a deforming cell", lf_name(&cfg));
+    }
     w->c.cfg = cfg;
     w->n = sys->nodes->n;
     mpfr_prec_t prec = sys->nodes->prec;
@@ -159,6 +163,65 @@ static int FUNCTION(lf, translate_general)(const struct lf_config *cfg, const TY
     return bad;
 }
 
+/* Deforming space, one node (seed 002; coefficients k from lf_cell_coeffs):
+ *   b = LmL x + IpLL4h v + a hk,   vo = ImLL4hInv b,   a = F/m (0 on blocked DOFs).
+ * Sums run over columns 0, 1, 2 in order in both bases.  b and t are 3 + 1 temporaries;
+ * vo may alias v. */
+static void FUNCTION(lf, cell_kick)(const struct lf_cellk *k, const TYPE(mb_nodes) *s, size_t i,
+                                    const REAL *x, const REAL *v, REAL *vo, REAL *b, REAL *t)
+{
+    for (int r = 0; r < 3; r++) {
+        R_MUL_D(&b[r], &x[0], k->LmL[3 * r]);
+        for (int c = 1; c < 3; c++) {
+            R_MUL_D(t, &x[c], k->LmL[3 * r + c]);
+            R_ADD(&b[r], &b[r], t);
+        }
+        for (int c = 0; c < 3; c++) {
+            R_MUL_D(t, &v[c], k->P[3 * r + c]);
+            R_ADD(&b[r], &b[r], t);
+        }
+        if (!(s->blocked[i] & (1u << r))) {
+            R_MUL(t, &s->f[3 * i + r], &s->inv_mass[i]);
+            R_MUL_D(t, t, k->hk);
+            R_ADD(&b[r], &b[r], t);
+        }
+    }
+    for (int r = 0; r < 3; r++) {
+        R_MUL_D(&vo[r], &b[0], k->M[3 * r]);
+        for (int c = 1; c < 3; c++) {
+            R_MUL_D(t, &b[c], k->M[3 * r + c]);
+            R_ADD(&vo[r], &vo[r], t);
+        }
+    }
+}
+
+/* Translation in a deforming cell: km for mid-step nodes, kf for on-step nodes of an
+ * adjusted first step; x(t+h) = x(t) + v(t+h/2) h.  Returns 1 on NaN/Inf. */
+static int FUNCTION(lf, translate_cell)(const struct lf_config *cfg, const struct lf_cellk *km,
+                                        const struct lf_cellk *kf, const TYPE(mb_nodes) *s,
+                                        REAL *restrict x_out, REAL *restrict v_out, double h)
+{
+    int bad = 0;
+    REAL b[3], t[1];
+    for (int r = 0; r < 3; r++)
+        R_INIT(&b[r], s->prec);
+    R_INIT(t, s->prec);
+    for (size_t i = 0; i < s->n; i++) {
+        const struct lf_cellk *k = (cfg->adj_vel0 && !s->vel_mid[i]) ? kf : km;
+        const size_t j = 3 * i;
+        FUNCTION(lf, cell_kick)(k, s, i, &s->x[j], &s->v[j], &v_out[j], b, t);
+        for (int r = 0; r < 3; r++) {
+            R_MUL_D(t, &v_out[j + r], h);
+            R_ADD(&x_out[j + r], &s->x[j + r], t);
+            bad |= !R_ISFINITE(&x_out[j + r]) | !R_ISFINITE(&v_out[j + r]);
+        }
+    }
+    for (int r = 0; r < 3; r++)
+        R_CLEAR(&b[r]);
+    R_CLEAR(t);
+    return bad;
+}
+
 /* ------------------------------------------------------------------- rotation ---- */
 
 struct FUNCTION(lf, rot) {
@@ -242,13 +305,15 @@ static void FUNCTION(lf, body_omega)(struct FUNCTION(lf, rot) *r, REAL *out, con
 /* Spherical node (seed 002 eq. for I11 = I22 = I33), global frame:
  *   a = T / I11,  w(t+h/2) = w(t-hp/2) + a (hp + h)/2   (hp the previous step, = h for
  *   constant steps; hp = 0 on an adjusted first step: w(h/2) = w(0) + a h/2),
+ *   + dspin = omega_L(L+) - omega_L(L-) in a deforming cell (dspin NULL otherwise),
  *   q(t+h) = Quaternion(w(t+h/2) h) (x) q(t), normalised.
  * Blocked rotations get a_w = 0; Cundall damping as for forces, on T_w and the estimate
  * w_w + a_w hp/2.  Also used for aspherical nodes whose three rotations are blocked
  * (w then stays constant) and by the spherical-rotation defect. */
 static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNCTION(lf, rot) *r,
                                         const TYPE(mb_nodes) *s, size_t i, double hp, double h,
-                                        REAL *w_out, REAL *q_out, REAL *L_out, REAL *diss)
+                                        const double *dspin, REAL *w_out, REAL *q_out,
+                                        REAL *L_out, REAL *diss)
 {
     const double lambda = cfg->damping;
     const REAL *w = &s->omega[3 * i], *T = &s->torque[3 * i], *I = &s->inertia[3 * i];
@@ -268,6 +333,8 @@ static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNC
         }
         R_MUL_D(r->a, r->a, 0.5 * (hp + h));
         R_ADD(&w_out[k], &w[k], r->a);
+        if (dspin != NULL)
+            R_ADD_D(&w_out[k], &w_out[k], dspin[k]);
         R_MUL_D(&r->th[k], &w_out[k], h);
         if (sg != 0)
             FUNCTION(lf, work)(r, diss, &T[k], &w[k], &w_out[k], hp, h, lambda * sg);
@@ -366,7 +433,8 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
  * deviation of this step. */
 static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_nodes) *s,
                                     REAL *w_out, REAL *q_out, REAL *L_out, double hp_mid,
-                                    double h, REAL *diss, double *qnorm)
+                                    double h, const struct lf_cellk *km,
+                                    const struct lf_cellk *kf, REAL *diss, double *qnorm)
 {
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, s->prec);
@@ -376,8 +444,11 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
         REAL *wo = &w_out[3 * i], *qo = &q_out[4 * i], *Lo = &L_out[3 * i];
         int all_blocked = (s->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
                           == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
+        const struct lf_cellk *k = (cfg->adj_vel0 && fresh) ? kf : km;
         if (!s->aspherical[i] || all_blocked || cfg->defect == LF_DEFECT_SPHERICAL)
-            FUNCTION(lf, rot_spherical)(cfg, &r, s, i, hp, h, wo, qo, Lo, diss);
+            FUNCTION(lf, rot_spherical)(cfg, &r, s, i, hp, h,
+                                        (k && !s->aspherical[i]) ? k->dspin : NULL, wo, qo, Lo,
+                                        diss);
         else
             FUNCTION(lf, rot_fincham)(cfg, &r, s, i, hp, fresh, h, wo, qo, Lo, diss);
     }
@@ -406,16 +477,30 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     /* previous step of mid-step nodes: the last step taken, or h when a mid-step state
      * arrives without one (then v is read as v(t-h/2), as in Woo) */
     const double hp = w->c.h_last > 0.0 ? w->c.h_last : h;
-    int fast = cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
+    mb_cell *cell = cfg->cell ? sys->cell : NULL;
+    struct lf_cellk km, kf;
+    double Lm[9], Lp[9];
+    if (cell != NULL) {
+        status = lf_cell_step_coeffs(cfg, cell, sys->t, hp, h, &km, &kf, Lm, Lp);
+        if (status != MB_SUCCESS) {
+            R_CLEAR(diss);
+            return status;
+        }
+    }
+    int fast = cell == NULL && cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
                && (!cfg->adj_vel0 || lf_all_set(s->vel_mid, s->n));
-    int bad = fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
+    int bad = cell ? FUNCTION(lf, translate_cell)(cfg, &km, &kf, s, w->x_new, w->v_new, h)
+            : fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
                    : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
-    bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h, diss, &qnorm);
+    bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
+                                    cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
     double dissipated = R_GET_D(diss);
     R_CLEAR(diss);
     if (bad)
         MB_ERROR(MB_EDIVERGED, "%s: NaN or Inf at t = %.17g", lf_name(cfg), sys->t + h);
+    if (cell != NULL && (status = mb_cell_advance(cell, Lm, Lp, h)) != MB_SUCCESS)
+        return status;
     FUNCTION(scheme, swap)(&s->x, &w->x_new);
     FUNCTION(scheme, swap)(&s->v, &w->v_new);
     FUNCTION(scheme, swap)(&s->omega, &w->w_new);
@@ -450,6 +535,16 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
     if (st != MB_SUCCESS)
         return st;
     const double h2 = 0.5 * w->c.h_last;
+    const mb_cell *cell = cfg->cell ? sys->cell : NULL;
+    struct lf_cellk ks;
+    if (cell != NULL) {              /* half kick from t - h/2 to t: L- = L(t - h/2), L+ = L(t) */
+        double Lm[9], Lp[9];
+        mb_cell_grad(cell, sys->t - h2, Lm);
+        mb_cell_grad(cell, sys->t, Lp);
+        st = lf_cell_coeffs(cfg, Lm, Lp, h2, &ks);
+        if (st != MB_SUCCESS)
+            return st;
+    }
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, on->prec);
     for (size_t i = 0; i < on->n; i++) {
@@ -459,9 +554,14 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
         int all_blocked = (on->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
                           == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
         int spherical = !on->aspherical[i] || all_blocked || cfg->defect == LF_DEFECT_SPHERICAL;
+        if (cell != NULL) {                                 /* seed 002 half kick */
+            FUNCTION(lf, cell_kick)(&ks, on, i, &on->x[3 * i], &on->v[3 * i], r.Lc, r.wc, r.a);
+            for (int k = 0; k < 3; k++)
+                R_SET(&on->v[3 * i + k], &r.Lc[k]);
+        }
         for (int k = 0; k < 3; k++) {
             size_t j = 3 * i + k;
-            if (!(on->blocked[i] & (1u << k))) {            /* v += (F/m) h/2 */
+            if (cell == NULL && !(on->blocked[i] & (1u << k))) { /* v += (F/m) h/2 */
                 R_MUL(r.a, &on->f[j], &on->inv_mass[i]);
                 R_MUL_D(r.a, r.a, h2);
                 R_ADD(&on->v[j], &on->v[j], r.a);
@@ -472,6 +572,8 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
                 R_DIV(r.a, &on->torque[j], &I[0]);
                 R_MUL_D(r.a, r.a, h2);
                 R_ADD(&on->omega[j], &on->omega[j], r.a);
+                if (cell != NULL && !on->aspherical[i])     /* + omega_L(t) - omega_L(t-h/2) */
+                    R_ADD_D(&on->omega[j], &on->omega[j], ks.dspin[k]);
             } else {
                 R_SET(&r.T[k], &on->torque[j]);
             }

@@ -1,6 +1,7 @@
 /* mb_leapfrog.h -- the translational leap-frog kernels (double instance), exported for
  * benchmarks.  The scheme itself is used through the registry (mb_stepper.h) as
- * "leapfrog[adj_vel0=on|off,damping=LAMBDA,aspherical=fincham|fincham-halfstep|fincham-woo]".
+ * "leapfrog[adj_vel0=on|off,damping=LAMBDA,aspherical=fincham|fincham-halfstep|fincham-woo,
+ * cell=on|off]" (cell: integrate in the system's deforming cell, mb_cell.h).
  *
  * Both kernels read s->x, s->v, s->f, s->inv_mass and write x(t+h), v(t+h/2) into the
  * caller's arrays (3 n doubles each), leaving s untouched:

@@ -22,7 +22,8 @@ enum {
     MB_STEPPER_IMPLICIT = 2,     /* solves a (linear or nonlinear) system per step */
     MB_STEPPER_HALFSTEP = 4,     /* velocities at mid-steps */
     MB_STEPPER_ROTATION = 8,     /* integrates orientations */
-    MB_STEPPER_NEGATIVE = 16     /* a deliberately wrong scheme kept as a negative control */
+    MB_STEPPER_NEGATIVE = 16,    /* a deliberately wrong scheme kept as a negative control */
+    MB_STEPPER_CELL = 32         /* integrates in a system's deforming cell (mb_cell.h) */
 };
 
 /* Counters a scheme may report (implicit solvers, iterations). */

@@ -61,9 +61,23 @@ static mb_stepper *stepper_new(const char *spec)
     return st;
 }
 
+/* A system in a deforming cell needs a scheme that knows the cell: any other would
+ * silently integrate in fixed space. */
+static int stepper_cell_check(const mb_stepper *st, const mb_cell *cell)
+{
+    if (cell != NULL && !(st->type->flags & MB_STEPPER_CELL))
+        MB_ERROR(MB_EUNSUP, "integrator '%s' does not integrate in a deforming cell "
+                 "(the problem has one): use leapfrog", st->type->name);
+    return MB_SUCCESS;
+}
+
 mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys)
 {
     mb_stepper *st = stepper_new(spec);
+    if (st && stepper_cell_check(st, sys->cell) != MB_SUCCESS) {
+        mb_stepper_free(st);
+        return NULL;
+    }
     if (st && st->type->alloc(&st->state, st->opts, sys) != MB_SUCCESS) {
         mb_stepper_free(st);
         return NULL;
@@ -77,6 +91,10 @@ mb_stepper *mb_stepper_alloc_twin(const char *spec, const mb_system_mpfr *tw)
     if (st == NULL)
         return NULL;
     st->is_twin = 1;
+    if (stepper_cell_check(st, tw->cell) != MB_SUCCESS) {
+        mb_stepper_free(st);
+        return NULL;
+    }
     if (st->type->alloc_mpfr == NULL) {
         mb_error_record(MB_EUNSUP, __FILE__, __LINE__,
                         "integrator '%s' has no MPFR twin", st->type->name);

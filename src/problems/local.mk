@@ -18,6 +18,7 @@ libmotionbench_la_SOURCES += src/problems/sphere_collision.c
 libmotionbench_la_SOURCES += src/problems/sphere_wall.c
 libmotionbench_la_SOURCES += src/problems/sphere_settle.c
 libmotionbench_la_SOURCES += src/problems/clump_free.c
+libmotionbench_la_SOURCES += src/problems/affine_flow.c
 motionbenchinclude_HEADERS += src/problems/mb_problem.h
 noinst_HEADERS += src/problems/problems.def
 noinst_HEADERS += src/problems/mb_rigid_setup.h
