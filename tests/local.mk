@@ -24,6 +24,18 @@ tests_test_expect_SOURCES = tests/test_expect.c
 tests_test_expect_CFLAGS = $(MB_TESTCC)
 tests_test_expect_LDADD = $(MB_TESTLIBS)
 tests_test_expect_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_case_library
+tests_test_case_library_SOURCES = tests/test_case_library.c
+tests_test_case_library_CFLAGS = $(MB_TESTCC)
+tests_test_case_library_LDADD = $(MB_TESTLIBS)
+tests_test_case_library_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_error_growth
+tests_test_error_growth_SOURCES = tests/test_error_growth.c
+tests_test_error_growth_CFLAGS = $(MB_TESTCC)
+tests_test_error_growth_LDADD = $(MB_TESTLIBS)
+tests_test_error_growth_LDFLAGS = $(MB_TESTLINK)
+
 check_PROGRAMS += tests/test_runner
 tests_test_runner_SOURCES = tests/test_runner.c
 tests_test_runner_CFLAGS = $(MB_TESTCC)

@@ -24,7 +24,8 @@ enum { SEC_CASE, SEC_PROBLEM, SEC_RUN, SEC_EXPECT, SEC_CHECK, SEC_COUNT };
 static const char *const section_names[] = { "case", "problem", "run", "expect", "check", NULL };
 static const char *const case_keys[] = { "name", "problem", "t_end", "reference", "description", NULL };
 static const char *const run_keys[] = { "integrators", "dt", "dt_range", "precision",
-                                        "sample_every", "damping_signal", NULL };
+                                        "sample_every", "damping_signal", "error_growth",
+                                        NULL };
 
 #define MAX_DT MB_ORDER_MAX_POINTS
 
@@ -612,6 +613,23 @@ static int load_damping_signal(parser *P)
     return MB_SUCCESS;
 }
 
+/* error_growth = on | off: the growth exponent of the position error needs the
+ * reference at every sample (error_growth.c) */
+static int load_error_growth(parser *P)
+{
+    const entry *e = find_entry(P, SEC_RUN, "error_growth");
+    P->c->error_growth = 0;
+    if (e == NULL || strcmp(e->value, "off") == 0)
+        return MB_SUCCESS;
+    if (strcmp(e->value, "on") != 0)
+        return fail(P, e->line, "error_growth = '%s': write on or off", e->value);
+    if (!P->c->has_reference)
+        return fail(P, e->line, "error_growth = on needs a reference (the case has "
+                    "reference = none)");
+    P->c->error_growth = 1;
+    return MB_SUCCESS;
+}
+
 static int load_run_section(parser *P)
 {
     mb_case *c = P->c;
@@ -634,6 +652,8 @@ static int load_run_section(parser *P)
     const entry *se = find_entry(P, SEC_RUN, "sample_every");
     c->sample_every = 1;
     if (se && parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
+        return P->error;
+    if (load_error_growth(P))
         return P->error;
     return load_damping_signal(P);
 }

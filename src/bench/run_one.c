@@ -16,7 +16,10 @@
  * double run through the reference module (mb_twin_run, src/reference/mb_twin.h):
  *   roundoff.max_abs   = max over checkpoints of |double run - twin at BITS|
  *   truncation.max_abs = max over checkpoints of |twin at BITS - reference|
- * (max abs over every state component), with their growth exponents in the detail. */
+ * (max abs over every state component), with their growth exponents in the detail.
+ * With error_growth = on the positions of the samples with t >= t_end/10 are kept and,
+ * after the run, compared with the reference at those times (one mb_reference_states
+ * call) to fit error.growth_exponent (src/metrics/error_growth.c). */
 #include "mb_metrics.h"
 #include "mb_mpfr_extra.h"
 #include "mb_runner.h"
@@ -33,6 +36,8 @@
 volatile sig_atomic_t mb_runner_interrupted = 0;
 
 #define BLOW_UP_FACTOR 1e6
+#define GROWTH_WINDOW 0.1       /* error growth fitted over t >= t_end / 10 */
+#define ROUNDOFF_FLOOR 1e-13    /* relative to the position scale, as for the orders */
 
 const char *mb_run_status_name(mb_run_status s)
 {
@@ -88,6 +93,8 @@ typedef struct trackers {
     mb_rotation_track rotation;
     mb_damping_track damping, damping_ref;
     int damping_on, damping_ref_on;
+    mb_growth_track growth;    /* with c->error_growth */
+    int growth_status;         /* first failure of the growth tracker */
     mb_nodes *ref;             /* reference state for the damping reference signal */
     void *observer;
 } trackers;
@@ -145,6 +152,8 @@ static void sample(const mb_case *c, mb_run_result *r, trackers *T, driver *d, d
         else
             T->damping_ref_on = 0;
     }
+    if (c->error_growth && T->growth_status == MB_SUCCESS)
+        T->growth_status = mb_growth_track_add(&T->growth, t, d->on);
     if (keep)
         keep_sample(r, t, T, e, d->on);
 }
@@ -158,6 +167,7 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
     mb_rotation_track_begin(&T->rotation, d->on, 0.0);
     mb_damping_track_begin(&T->damping);
     mb_damping_track_begin(&T->damping_ref);
+    mb_growth_track_begin(&T->growth, d->on->n, GROWTH_WINDOW * c->t_end);
     T->damping_on = c->damping_node >= 0;
     T->damping_ref_on = T->damping_on && c->has_reference && c->problem->exact
                         && c->reference.kind != MB_REF_ODE && c->reference.kind != MB_REF_MPFR;
@@ -304,6 +314,75 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
         damping_metrics(r, T);
 }
 
+/* Reference states at the kept sample times, shaped like the problem's set-up. */
+static mb_nodes **growth_references(const mb_case *c, size_t m, const double *times,
+                                    mb_reference_kind *used, double *est)
+{
+    mb_system *init = NULL;
+    mb_nodes **refs = calloc(m, sizeof *refs);
+    int s = refs ? c->problem->setup(c->params, &init) : MB_ENOMEM;
+    for (size_t k = 0; k < m && s == MB_SUCCESS; k++) {
+        refs[k] = mb_nodes_alloc(init->nodes->n, 53);
+        s = refs[k] ? mb_nodes_copy(refs[k], init->nodes) : MB_ENOMEM;
+    }
+    mb_system_free(init);
+    if (s == MB_SUCCESS)
+        s = mb_reference_states(c->problem, c->params, &c->reference, m, times, refs, used, est);
+    if (s != MB_SUCCESS) {
+        for (size_t k = 0; refs && k < m; k++)
+            mb_nodes_free(refs[k]);
+        free(refs);
+        return NULL;
+    }
+    return refs;
+}
+
+/* error.growth_exponent and its standard error (error_growth.c). */
+static void growth_metrics(const mb_case *c, mb_run_result *r, trackers *T)
+{
+    const mb_growth_track *g = &T->growth;
+    size_t *index = malloc(MB_GROWTH_MAX_POINTS * sizeof *index);
+    double *buf = malloc(3 * MB_GROWTH_MAX_POINTS * sizeof *buf);
+    size_t m = (index && buf && T->growth_status == MB_SUCCESS) ? mb_growth_track_select(g, index)
+                                                                : 0;
+    double *times = buf, *err = buf + MB_GROWTH_MAX_POINTS, *est = buf + 2 * MB_GROWTH_MAX_POINTS;
+    mb_reference_kind used = MB_REF_AUTO;
+    mb_nodes **refs = NULL;
+    for (size_t k = 0; k < m; k++)
+        times[k] = g->t[index[k]];
+    if (m > 0)
+        refs = growth_references(c, m, times, &used, est);
+    if (refs == NULL) {
+        if (r->message[0] == '\0')
+            snprintf(r->message, sizeof r->message, "error growth: %.200s",
+                     m > 0 || T->growth_status != MB_SUCCESS ? mb_last_error()
+                                                             : "no sample after t_end/10");
+        free(index);
+        free(buf);
+        return;
+    }
+    double scale = 0.0;
+    for (size_t k = 0; k < m; k++) {
+        err[k] = mb_growth_track_error(g, index[k], refs[k]);
+        double sk = mb_scale_position(refs[k]);
+        if (sk > scale)
+            scale = sk;
+        mb_nodes_free(refs[k]);
+    }
+    free(refs);
+    mb_error_growth fit;
+    mb_error_growth_fit(m, times, err, GROWTH_WINDOW * c->t_end, ROUNDOFF_FLOOR * scale, &fit);
+    char detail[320];
+    snprintf(detail, sizeof detail, "%zu of %zu samples, t in [%.6g, %.6g], excluded: %zu "
+             "round-off (< %.3g), %zu not finite; %s reference", fit.points, g->n, fit.t_first,
+             fit.t_last, fit.excluded_roundoff, ROUNDOFF_FLOOR * scale, fit.excluded_invalid,
+             mb_reference_kind_name(used));
+    add_metric(r, "error.growth_exponent", fit.exponent, detail);
+    add_metric(r, "error.growth_exponent.stderr", fit.stderr_, detail);
+    free(index);
+    free(buf);
+}
+
 static void observer_metrics(const mb_case *c, mb_run_result *r, trackers *T)
 {
     if (T->observer == NULL)
@@ -397,8 +476,11 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
             error_metrics(c, r, d, r->t_final);
         if (r->status == MB_RUN_OK)
             final_metrics(c, r, &T);
+        if (r->status == MB_RUN_OK && c->error_growth)
+            growth_metrics(c, r, &T);
     }
     observer_metrics(c, r, &T);
+    mb_growth_track_free(&T.growth);
     mb_nodes_free(T.ref);
 }
 

@@ -6,4 +6,5 @@ libmotionbench_la_SOURCES += src/metrics/energy_track.c
 libmotionbench_la_SOURCES += src/metrics/angmom_track.c
 libmotionbench_la_SOURCES += src/metrics/rotation_track.c
 libmotionbench_la_SOURCES += src/metrics/damping_track.c
+libmotionbench_la_SOURCES += src/metrics/error_growth.c
 motionbenchinclude_HEADERS += src/metrics/mb_metrics.h

@@ -7,6 +7,7 @@
  *   angmom_track.c   angmom.max_rel_error / direction_error
  *   rotation_track.c quat.norm_error_max, rotation.flip_period, rotation.axis_deviation_max
  *   damping_track.c  damping.ratio / period / amplitude_ratio from successive peaks
+ *   error_growth.c   error.growth_exponent: slope of log position error against log t
  * Every tracker is fed samples (t, state) in time order and reports at the end; all
  * work in double on on-step states (velocities synchronized for half-step schemes). */
 #ifndef MB_METRICS_H
@@ -140,5 +141,37 @@ void mb_damping_track_add(mb_damping_track *tr, double t, double y);
 int mb_damping_result_of(const mb_damping_track *tr, mb_damping_result *res);
 /* Damping ratio of a logarithmic decrement delta (per cycle). */
 double mb_damping_ratio_of_decrement(double delta);
+
+/* ---- growth of the error in time (error_growth.c) ---- */
+#define MB_GROWTH_MAX_POINTS 2048
+typedef struct mb_growth_track {
+    size_t nodes;
+    double t_min;                 /* samples before t_min are not kept */
+    size_t n, cap;
+    double *t;                    /* sample times, ascending */
+    double *x;                    /* positions, 3 nodes per sample */
+} mb_growth_track;
+void mb_growth_track_begin(mb_growth_track *tr, size_t nodes, double t_min);
+/* Keep the positions of s at t (when t >= t_min).  MB_ENOMEM on allocation failure. */
+int mb_growth_track_add(mb_growth_track *tr, double t, const mb_nodes *s);
+/* Indices (into the kept samples) of at most MB_GROWTH_MAX_POINTS samples evenly spread
+ * over the window, first and last included; returns their count. */
+size_t mb_growth_track_select(const mb_growth_track *tr, size_t *index);
+/* max over nodes of |x_k - x_ref| of kept sample k. */
+double mb_growth_track_error(const mb_growth_track *tr, size_t k, const mb_nodes *ref);
+void mb_growth_track_free(mb_growth_track *tr);
+
+typedef struct mb_error_growth {
+    size_t points;                /* used in the fit */
+    size_t excluded_transient;    /* t < t_min (or t <= 0) */
+    size_t excluded_roundoff;     /* err < floor (or err = 0) */
+    size_t excluded_invalid;      /* err not finite */
+    double t_first, t_last;       /* span of the used points */
+    double exponent;              /* slope of log err against log t; NaN with < 2 points */
+    double stderr_;               /* sqrt(cov11); NaN with < 3 points */
+} mb_error_growth;
+/* Least-squares growth exponent of n samples (t, err). */
+int mb_error_growth_fit(size_t n, const double *t, const double *err, double t_min,
+                        double floor, mb_error_growth *g);
 
 #endif

@@ -25,6 +25,7 @@ static const char *const names[] = {
     "damping.amplitude_ratio",
     "restitution", "restitution_error", "contact.duration",
     "roundoff.max_abs", "truncation.max_abs",
+    "error.growth_exponent", "error.growth_exponent.stderr",
     NULL
 };
 
@@ -49,14 +50,15 @@ static int ends_with(const char *s, const char *suffix)
 /* Relative 1e-6 for measured values: a same-machine rerun reproduces them bit for bit,
  * and 1e-6 still absorbs a different libm or compiler while catching any change in a
  * scheme.  Orders are compared absolutely (0.01 of an order is far below the 0.1 of
- * a theory expectation).  Counts, steps and status compare exactly. */
+ * a theory expectation); so are growth exponents, which are orders in t (a theory
+ * expectation separates 1 from 2 with 0.2).  Counts, steps and status compare exactly. */
 void mb_metric_default_tolerance(const char *name, int *relative, double *tol)
 {
     if (mb_metric_is_word(name) || !strcmp(name, "steps") || ends_with(name, ".points")
         || ends_with(name, ".excluded")) {
         *relative = 0;
         *tol = 0.0;
-    } else if (!strncmp(name, "order.", 6)) {
+    } else if (!strncmp(name, "order.", 6) || !strncmp(name, "error.growth_exponent", 21)) {
         *relative = 0;
         *tol = 0.01;
     } else {
