@@ -10,6 +10,7 @@
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "mb_scheme_util.h"
+#include "euler_common_source.c"
 #include "explicit_euler_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -17,6 +18,7 @@
 #define BASE_MPFR
 #include "templates_on.h"
 #include "mb_scheme_util.h"
+#include "euler_common_source.c"
 #include "explicit_euler_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
@@ -28,10 +30,10 @@ const mb_stepper_type mb_stepper_explicit_euler = {
     .order = 1,
     .flags = 0,
     .options = NULL,
-    .alloc = xeuler_alloc,
+    .alloc = euler_alloc,
     .step = xeuler_step,
-    .free = xeuler_free,
-    .alloc_mpfr = xeuler_mpfr_alloc,
+    .free = euler_free,
+    .alloc_mpfr = euler_mpfr_alloc,
     .step_mpfr = xeuler_mpfr_step,
-    .free_mpfr = xeuler_mpfr_free,
+    .free_mpfr = euler_mpfr_free,
 };

@@ -17,3 +17,4 @@ noinst_HEADERS += src/integrators/symplectic_euler_source.c
 noinst_HEADERS += src/integrators/implicit_euler_source.c
 noinst_HEADERS += src/integrators/implicit_euler_newton_source.c
 noinst_HEADERS += src/integrators/leapfrog_source.c
+noinst_HEADERS += src/integrators/euler_common_source.c

@@ -13,6 +13,7 @@
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "mb_scheme_util.h"
+#include "euler_common_source.c"
 #include "symplectic_euler_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -20,6 +21,7 @@
 #define BASE_MPFR
 #include "templates_on.h"
 #include "mb_scheme_util.h"
+#include "euler_common_source.c"
 #include "symplectic_euler_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
@@ -31,10 +33,10 @@ const mb_stepper_type mb_stepper_symplectic_euler = {
     .order = 1,
     .flags = MB_STEPPER_SYMPLECTIC,
     .options = NULL,
-    .alloc = seuler_alloc,
+    .alloc = euler_alloc,
     .step = seuler_step,
-    .free = seuler_free,
-    .alloc_mpfr = seuler_mpfr_alloc,
+    .free = euler_free,
+    .alloc_mpfr = euler_mpfr_alloc,
     .step_mpfr = seuler_mpfr_step,
-    .free_mpfr = seuler_mpfr_free,
+    .free_mpfr = euler_mpfr_free,
 };
