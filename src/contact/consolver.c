@@ -50,7 +50,28 @@ static double restitution_shift(const mb_con *c)
     return c->e * fmin(c->V[2], 0.0);
 }
 
-/* Contact: separation, stick, or slip (fixed point on the slip direction). */
+/* Slip with direction d = (cos phi, sin phi): U~_n = 0 gives R_n, R_t = -mu R_n d;
+ * returns the 2-D cross product d x U_t (zero when U_t is parallel to d) and writes
+ * d . U_t into *along and R_n into *Rn_out; 0 when W_nn - mu W_nt.d <= 0. */
+static int slip_eval(const double W[9], const double Bt[3], double mu, double phi, double *cross,
+                     double *along, double *Rn_out)
+{
+    double d0 = cos(phi), d1 = sin(phi), den = W[8] - mu * (W[6] * d0 + W[7] * d1);
+    if (!(den > 0.0))
+        return 0;
+    double Rn = -Bt[2] / den, Rt0 = -mu * Rn * d0, Rt1 = -mu * Rn * d1;
+    double ut0 = Bt[0] + W[0] * Rt0 + W[1] * Rt1 + W[2] * Rn;
+    double ut1 = Bt[1] + W[3] * Rt0 + W[4] * Rt1 + W[5] * Rn;
+    *cross = d0 * ut1 - d1 * ut0;
+    *along = d0 * ut0 + d1 * ut1;
+    *Rn_out = Rn;
+    return 1;
+}
+
+/* Contact: separation, stick, or slip.  The slip direction solves d x U_t(d) = 0 with
+ * d . U_t > 0: a scan of 256 angles around the circle brackets the roots, bisection
+ * refines each to machine precision, and the root with the least |U_t| is kept
+ * (the slip solution of a positive definite W_aa is unique when mu is small enough). */
 static int solve_contact(const double W[9], const double Bt[3], double mu, double R[3])
 {
     if (Bt[2] >= 0.0) {
@@ -65,32 +86,37 @@ static int solve_contact(const double W[9], const double Bt[3], double mu, doubl
         memcpy(R, S, sizeof S);
         return 1;
     }
-    /* slip: direction d of the tangential velocity, start from the stick force's */
-    double d[2] = { 0.0, 0.0 }, Rn = 0.0;
-    if (st > 0.0)
-        d[0] = -S[0] / st, d[1] = -S[1] / st;
-    for (int it = 0; it < 200; it++) {
-        double den = W[8] - mu * (W[6] * d[0] + W[7] * d[1]);
-        if (!(den > 0.0))
-            return 0;
-        Rn = -Bt[2] / den;
-        double Rt[2] = { -mu * Rn * d[0], -mu * Rn * d[1] };
-        double ut0 = Bt[0] + W[0] * Rt[0] + W[1] * Rt[1] + W[2] * Rn;
-        double ut1 = Bt[1] + W[3] * Rt[0] + W[4] * Rt[1] + W[5] * Rn;
-        double ul = sqrt(ut0 * ut0 + ut1 * ut1);
-        if (!(ul > 0.0))
-            break;
-        double n0 = ut0 / ul, n1 = ut1 / ul, ch = fabs(n0 - d[0]) + fabs(n1 - d[1]);
-        d[0] = it < 20 ? n0 : 0.5 * (d[0] + n0);   /* damp a late oscillation */
-        d[1] = it < 20 ? n1 : 0.5 * (d[1] + n1);
-        double dl = sqrt(d[0] * d[0] + d[1] * d[1]);
-        d[0] /= dl, d[1] /= dl;
-        if (ch <= 1e-15)
-            break;
+    enum { NSCAN = 256 };
+    const double two_pi = 6.283185307179586;
+    double best = -1.0, best_phi = 0.0, best_Rn = 0.0;
+    double p0 = 0.0, c0, a0, r0;
+    int ok0 = slip_eval(W, Bt, mu, p0, &c0, &a0, &r0);
+    for (int k = 1; k <= NSCAN; k++) {
+        double p1 = two_pi * k / NSCAN, c1, a1, r1;
+        int ok1 = slip_eval(W, Bt, mu, p1, &c1, &a1, &r1);
+        if (ok0 && ok1 && ((c0 <= 0.0 && c1 >= 0.0) || (c0 >= 0.0 && c1 <= 0.0))) {
+            double lo = p0, hi = p1, clo = c0, cm, am, rm, pm = p0;
+            for (int it = 0; it < 80 && hi - lo > 1e-16; it++) {
+                pm = 0.5 * (lo + hi);
+                if (!slip_eval(W, Bt, mu, pm, &cm, &am, &rm))
+                    break;
+                if ((cm <= 0.0) == (clo <= 0.0))
+                    lo = pm, clo = cm;
+                else
+                    hi = pm;
+            }
+            pm = 0.5 * (lo + hi);
+            if (slip_eval(W, Bt, mu, pm, &cm, &am, &rm) && am > 0.0 && rm > 0.0
+                && (best < 0.0 || am < best))
+                best = am, best_phi = pm, best_Rn = rm;
+        }
+        p0 = p1, c0 = c1, a0 = a1, r0 = r1, ok0 = ok1;
     }
-    R[0] = -mu * Rn * d[0];
-    R[1] = -mu * Rn * d[1];
-    R[2] = Rn;
+    if (best < 0.0)
+        return 0;
+    R[0] = -mu * best_Rn * cos(best_phi);
+    R[1] = -mu * best_Rn * sin(best_phi);
+    R[2] = best_Rn;
     return 1;
 }
 
@@ -172,7 +198,8 @@ int mb_consolver_solve(mb_locdyn *L, const mb_solver_opts *o, mb_solver_result *
             free_velocity(d, Bt);
             if (!solve_block(d, Bt, R))
                 MB_ERROR(MB_ESINGULAR, "solfec: singular diagonal block W_aa of %s constraint %zu "
-                         "(bodies %zu, %ld): no mass to move it along the constrained axes",
+                         "(bodies %zu, %ld): no mass to move it along the constrained axes, "
+                         "or no slip solution",
                          mb_con_kind_name(d->con.kind), a, d->con.i,
                          d->con.j == MB_CON_GROUND ? -1L : (long)d->con.j);
             for (int k = 0; k < 3; k++) {

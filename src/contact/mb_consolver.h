@@ -3,7 +3,7 @@
  *   contact   (Signorini + Newton restitution + Coulomb): with the restitution velocity
  *             U~ = U + [0, 0, e min(V_n, 0)] the local problem is solved exactly by cases:
  *             separation (B~_n >= 0: R = 0), stick (U~ = 0, R in the cone) or slip
- *             (U~_n = 0, R_t = -mu R_n U_t/|U_t|, the slip direction found by fixed point);
+ *             (U~_n = 0, R_t = -mu R_n U_t/|U_t|, the slip direction by scan + bisection);
  *   fixed point                   U = U*  (direct 3x3 solve of W_aa R = U* - B~),
  *   fixed / velocity direction, rigid link  U_n = U*_n, R_t = 0  (scalar solve).
  * A sweep updates B~_a = B_a + sum_b W_ab R_b then R_a.  Stops when
