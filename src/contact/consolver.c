@@ -71,7 +71,9 @@ static int slip_eval(const double W[9], const double Bt[3], double mu, double ph
 /* Contact: separation, stick, or slip.  The slip direction solves d x U_t(d) = 0 with
  * d . U_t > 0: a scan of 256 angles around the circle brackets the roots, bisection
  * refines each to machine precision, and the root with the least |U_t| is kept
- * (the slip solution of a positive definite W_aa is unique when mu is small enough). */
+ * (the slip solution of a positive definite W_aa is unique when mu is small enough).
+ * Without a root (the stick force outside the cone by rounding only) the stick force
+ * projected radially onto the cone is taken. */
 static int solve_contact(const double W[9], const double Bt[3], double mu, double R[3])
 {
     if (Bt[2] >= 0.0) {
@@ -112,8 +114,16 @@ static int solve_contact(const double W[9], const double Bt[3], double mu, doubl
         }
         p0 = p1, c0 = c1, a0 = a1, r0 = r1, ok0 = ok1;
     }
-    if (best < 0.0)
-        return 0;
+    if (best < 0.0) {
+        /* no slip root: the stick force lies outside the cone only by rounding (slip
+         * velocity ~ 0), so its radial projection onto the cone is the limit solution */
+        if (!(S[2] > 0.0))
+            return 0;
+        R[0] = S[0] * mu * S[2] / st;
+        R[1] = S[1] * mu * S[2] / st;
+        R[2] = S[2];
+        return 1;
+    }
     R[0] = -mu * best_Rn * cos(best_phi);
     R[1] = -mu * best_Rn * sin(best_phi);
     R[2] = best_Rn;
