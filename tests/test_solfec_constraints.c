@@ -296,3 +296,56 @@ Test(solfec_constraints, other_schemes_refuse_constrained_systems)
     mb_stepper_free(st);
     mb_system_free(sys);
 }
+
+/* Two spheres (masses 2.385 and 3.385, radii 0.4 and 0.3) meeting head-on along x with
+ * restitution e, no friction, no gravity: Newton's law on the relative normal velocity,
+ * u' = -e u, with momentum conserved, gives
+ *   v1' = v1 - (1 + e) m2 (v1 - v2) / (m1 + m2),  v2' = v2 + (1 + e) m1 (v1 - v2) / (m1 + m2). */
+Test(solfec_restitution, sphere_sphere_newton_and_momentum)
+{
+    double e = 0.71, h = 0.01, v1 = 1.3, v2 = -0.9, m1 = 2.385, m2 = 3.385;
+    mb_system *sys = bodies(2, NULL);
+    mb_v3_set(&sys->nodes->x[0], 0.0, 0.0, 0.0);
+    mb_v3_set(&sys->nodes->x[3], 0.7 + 0.01, 0.0, 0.0);       /* gap 0.01 closes in a step */
+    mb_v3_set(&sys->nodes->v[0], v1, 0.0, 0.0);
+    mb_v3_set(&sys->nodes->v[3], v2, 0.0, 0.0);
+    mb_scene *s = scene(sys, 0.0, e);
+    cr_assert_eq(mb_scene_set_sphere(s, 0, 0.4), MB_SUCCESS);
+    cr_assert_eq(mb_scene_set_sphere(s, 1, 0.3), MB_SUCCESS);
+    run(sys, h, 1);
+    cr_assert_eq(s->stats.contacts_last, 1);
+    double w1 = v1 - (1 + e) * m2 * (v1 - v2) / (m1 + m2), w2 = v2 + (1 + e) * m1 * (v1 - v2) / (m1 + m2);
+    cr_assert_float_eq(sys->nodes->v[0], w1, 1e-12, "%.17g vs %.17g", sys->nodes->v[0], w1);
+    cr_assert_float_eq(sys->nodes->v[3], w2, 1e-12, "%.17g vs %.17g", sys->nodes->v[3], w2);
+    cr_assert_float_eq(m1 * sys->nodes->v[0] + m2 * sys->nodes->v[3], m1 * v1 + m2 * v2, 1e-12);
+    cr_assert_leq(mb_v3_norm(sys->nodes->omega) + mb_v3_norm(&sys->nodes->omega[3]), 1e-14);
+    mb_system_free(sys);
+}
+
+/* Geometry: a tilted box resting on one edge activates exactly the two vertices of
+ * that edge (gap <= 0), a sphere above the plane none. */
+Test(solfec_constraints, box_vertex_detection)
+{
+    double o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 }, half[3] = { 0.3, 0.2, 0.1 }, th[3] = { 0.0, 0.25, 0.0 };
+    mb_system *sys = bodies(2, NULL);
+    mb_q_from_rotvec(sys->nodes->q, th);
+    /* lowest vertices: x = -a, z = -c rotated by 0.25 rad about y: z = a sin - c cos ... */
+    double A[3] = { 0.3, 0.0, -0.1 }, a[3];
+    mb_q_rotate(a, sys->nodes->q, A);
+    double zmin = a[2];
+    for (int sx = -1; sx <= 1; sx += 2)
+        for (int sz = -1; sz <= 1; sz += 2) {
+            double B[3] = { sx * 0.3, 0.0, sz * 0.1 }, b[3];
+            mb_q_rotate(b, sys->nodes->q, B);
+            zmin = fmin(zmin, b[2]);
+        }
+    sys->nodes->x[2] = -zmin - 1e-12;
+    mb_v3_set(&sys->nodes->x[3], 5.0, 0.0, 2.0);
+    mb_scene *s = scene(sys, 0.3, 0.0);
+    cr_assert_eq(mb_scene_set_box(s, 0, half), MB_SUCCESS);
+    cr_assert_eq(mb_scene_set_sphere(s, 1, 0.5), MB_SUCCESS);
+    cr_assert_eq(mb_scene_add_plane(s, o, n), MB_SUCCESS);
+    run(sys, 1e-4, 1);
+    cr_assert_eq(s->stats.contacts_last, 2);
+    mb_system_free(sys);
+}
