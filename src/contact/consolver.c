@@ -69,12 +69,13 @@ static int slip_eval(const double W[9], const double Bt[3], double mu, double ph
 }
 
 /* Contact: separation, stick, or slip.  The slip direction solves d x U_t(d) = 0 with
- * d . U_t > 0: a scan of 256 angles around the circle brackets the roots, bisection
+ * d . U_t > 0: first by fixed point (d <- U_t(d)/|U_t(d)|, accepted when the angle
+ * change falls below 1e-15 within 30 iterations), else a scan of 256 angles around the circle brackets the roots, bisection
  * refines each to machine precision, and the root with the least |U_t| is kept
  * (the slip solution of a positive definite W_aa is unique when mu is small enough).
  * Without a root (the stick force outside the cone by rounding only) the stick force
  * projected radially onto the cone is taken. */
-static int solve_contact(const double W[9], const double Bt[3], double mu, double R[3])
+static int solve_contact(const double W[9], const double Bt[3], double mu, int scan_only, double R[3])
 {
     if (Bt[2] >= 0.0) {
         R[0] = R[1] = R[2] = 0.0;
@@ -87,6 +88,22 @@ static int solve_contact(const double W[9], const double Bt[3], double mu, doubl
     if (S[2] > 0.0 && st <= mu * S[2]) {
         memcpy(R, S, sizeof S);
         return 1;
+    }
+    /* fast path: fixed point on the slip direction, accepted only when it converges */
+    if (st > 0.0 && !scan_only) {
+        double phi = atan2(-S[1], -S[0]), c, a, rn;
+        for (int it = 0; it < 30; it++) {
+            if (!slip_eval(W, Bt, mu, phi, &c, &a, &rn) || !(a > 0.0) || !(rn > 0.0))
+                break;
+            double dphi = atan2(c, a);             /* angle from d to U_t */
+            phi += dphi;
+            if (fabs(dphi) <= 1e-15) {
+                R[0] = -mu * rn * cos(phi);
+                R[1] = -mu * rn * sin(phi);
+                R[2] = rn;
+                return 1;
+            }
+        }
     }
     enum { NSCAN = 256 };
     const double two_pi = 6.283185307179586;
@@ -136,7 +153,7 @@ static int solve_block(mb_diab *d, const double Bt_in[3], double R[3])
     double Bt[3] = { Bt_in[0], Bt_in[1], Bt_in[2] };
     if (c->kind == MB_CON_CONTACT) {
         Bt[2] += restitution_shift(c);
-        return solve_contact(d->W, Bt, c->mu, R);
+        return solve_contact(d->W, Bt, c->mu, 0, R);
     }
     if (c->kind == MB_CON_FIXPNT) {
         double rhs[3] = { d->target[0] - Bt[0], d->target[1] - Bt[1], d->target[2] - Bt[2] };
@@ -163,6 +180,12 @@ static double alart_curnier(const double R[3], const double U[3], double mu, dou
     }
     double m0 = R[0] - x0, m1 = R[1] - x1;
     return sqrt(mn * mn + m0 * m0 + m1 * m1);
+}
+
+int mb_contact_local_solve(const double W[9], const double B[3], double mu, int scan_only, double R[3])
+{
+    return solve_contact(W, B, mu, scan_only, R) ? MB_SUCCESS
+        : mb_error_record(MB_ESINGULAR, __FILE__, __LINE__, "contact block: singular W or no slip solution");
 }
 
 double mb_consolver_merit(const mb_locdyn *L)

@@ -30,6 +30,9 @@ typedef struct mb_solver_result {
 
 /* MB_ESINGULAR (with the constraint named) when a diagonal block cannot be solved. */
 int mb_consolver_solve(mb_locdyn *L, const mb_solver_opts *o, mb_solver_result *res);
+/* The per-contact solver on its own: R for U = B + W R (restitution already in B);
+ * scan_only = 1 skips the fixed-point fast path of the slip case (for tests). */
+int mb_contact_local_solve(const double W[9], const double B[3], double mu, int scan_only, double R[3]);
 /* Merit value of the current R (see above). */
 double mb_consolver_merit(const mb_locdyn *L);
 /* Rank test of the bilateral rows of W (GSL SVD): MB_ESINGULAR with a message naming
