@@ -3,7 +3,8 @@
  *   box-on-plane: stopping distance d = v0^2/(2 mu g); the scheme integrates the constant
  *     deceleration exactly and the sticking step ends at most mu g h^2/2 short, so
  *     |d_h - d| <= mu g h^2 / 2 (relative: / d).  Negative control: the bound for the
- *     wrong closed form v0^2/(mu g) (a factor-2 slip) must fail.
+ *     wrong closed form v0^2/(mu g) (a factor-2 slip) must fail.  Both per-contact
+ *     solvers (case analysis, projected Alart-Curnier).
  *   pendulum-link: period vs 4 sqrt(l/g) K(sin(theta0/2)); second order, so halving h
  *     divides the error by 4 (asserted 4 +- 0.4 over h = 2e-3 -> 1e-3).
  *   bouncing-sphere: Newton restitution exact to rounding (8 ulp of e).
@@ -56,12 +57,12 @@ Test(solfec_problems, box_stopping_distance)
 {
     const char *pairs[] = { "mu=0.41", "v0=2.07", NULL };
     double mu = 0.41, v0 = 2.07, g = 9.81, d = v0 * v0 / (2 * mu * g), hs[] = { 0.01, 0.001 };
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) {
         mb_observation o;
-        run("box-on-plane", pairs, "solfec", hs[k], 0.7, &o);
-        double dh = find(&o, "contact.stopping_distance"), bound = mu * g * hs[k] * hs[k] / 2;
+        run("box-on-plane", pairs, k < 2 ? "solfec" : "solfec[contact_solver=projected-ac]", hs[k % 2], 0.7, &o);
+        double dh = find(&o, "contact.stopping_distance"), bound = mu * g * hs[k % 2] * hs[k % 2] / 2;
         cr_log_info("h = %g: d_h = %.12g, d = %.12g, |d_h - d| = %.3g <= %.3g; merit %.3g, sweeps %.2f",
-                    hs[k], dh, d, fabs(dh - d), bound, find(&o, "solver.merit_max"),
+                    hs[k % 2], dh, d, fabs(dh - d), bound, find(&o, "solver.merit_max"),
                     find(&o, "solver.iterations_mean"));
         cr_assert_leq(fabs(dh - d), bound);
         cr_assert_float_eq(find(&o, "contact.stopping_distance_exact"), d, 1e-14);

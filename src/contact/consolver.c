@@ -1,6 +1,7 @@
 /* consolver.c -- block Gauss-Seidel over the local dynamics with per-constraint
  * solvers (see mb_consolver.h for the laws and stopping rule). */
 #include "mb_consolver.h"
+#include "mb_contact_ac.h"
 #include "mb_status.h"
 
 #include <gsl/gsl_linalg.h>
@@ -147,12 +148,17 @@ static int solve_contact(const double W[9], const double Bt[3], double mu, int s
     return 1;
 }
 
-static int solve_block(mb_diab *d, const double Bt_in[3], double R[3])
+static int solve_block(mb_diab *d, const double Bt_in[3], int method, double R[3])
 {
     mb_con *c = &d->con;
     double Bt[3] = { Bt_in[0], Bt_in[1], Bt_in[2] };
     if (c->kind == MB_CON_CONTACT) {
         Bt[2] += restitution_shift(c);
+        if (method == MB_CONTACT_SOLVER_AC) {
+            for (int k = 0; k < 3; k++)
+                R[k] = c->R[k];                  /* warm start from the last sweep */
+            return mb_contact_ac_solve(d->W, Bt, c->mu, 100000, 1e-15, R) > 0;
+        }
         return solve_contact(d->W, Bt, c->mu, 0, R);
     }
     if (c->kind == MB_CON_FIXPNT) {
@@ -229,10 +235,10 @@ int mb_consolver_solve(mb_locdyn *L, const mb_solver_opts *o, mb_solver_result *
             mb_diab *d = L->dia[a];
             double Bt[3], R[3];
             free_velocity(d, Bt);
-            if (!solve_block(d, Bt, R))
+            if (!solve_block(d, Bt, o->contact_solver, R))
                 MB_ERROR(MB_ESINGULAR, "solfec: singular diagonal block W_aa of %s constraint %zu "
                          "(bodies %zu, %ld): no mass to move it along the constrained axes, "
-                         "or no slip solution",
+                         "or no slip solution (projected Alart-Curnier: no convergence)",
                          mb_con_kind_name(d->con.kind), a, d->con.i,
                          d->con.j == MB_CON_GROUND ? -1L : (long)d->con.j);
             for (int k = 0; k < 3; k++) {

@@ -12,3 +12,5 @@ motionbenchinclude_HEADERS += src/contact/mb_locdyn.h
 motionbenchinclude_HEADERS += src/contact/mb_contact_detect.h
 motionbenchinclude_HEADERS += src/contact/mb_scene.h
 motionbenchinclude_HEADERS += src/contact/mb_consolver.h
+libmotionbench_la_SOURCES += src/contact/contact_ac.c
+motionbenchinclude_HEADERS += src/contact/mb_contact_ac.h

@@ -6,6 +6,8 @@
  *             (U~_n = 0, R_t = -mu R_n U_t/|U_t|, the slip direction by scan + bisection);
  *   fixed point                   U = U*  (direct 3x3 solve of W_aa R = U* - B~),
  *   fixed / velocity direction, rigid link  U_n = U*_n, R_t = 0  (scalar solve).
+ * Option contact_solver = projected Alart-Curnier replaces the case analysis by the
+ * iteration of mb_contact_ac.h (to 1e-15, at most 1e5 iterations per block).
  * A sweep updates B~_a = B_a + sum_b W_ab R_b then R_a.  Stops when
  * ||R_new - R_old|| <= epsilon ||R_new|| or after maxiter sweeps.
  * The merit value is max over constraints of the velocity residual: for bilateral rows
@@ -17,9 +19,12 @@
 
 #include "mb_locdyn.h"
 
+enum { MB_CONTACT_SOLVER_EXACT = 0, MB_CONTACT_SOLVER_AC = 1 };
+
 typedef struct mb_solver_opts {
     double epsilon;
     int maxiter;
+    int contact_solver;   /* MB_CONTACT_SOLVER_EXACT (cases above) or _AC (mb_contact_ac.h) */
 } mb_solver_opts;
 
 typedef struct mb_solver_result {

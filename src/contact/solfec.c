@@ -60,6 +60,9 @@ static const mb_option_spec sf_options[] = {
     { "epsilon", MB_OPT_DOUBLE, "1e-12", 1e-16, 1.0, NULL,
       "Gauss-Seidel stop: ||R_new - R_old|| <= epsilon ||R||" },
     { "maxiter", MB_OPT_INT, "1000", 1, 1e7, NULL, "Gauss-Seidel sweep limit per step" },
+    { "contact_solver", MB_OPT_CHOICE, "exact", 1, 0, "exact|projected-ac",
+      "per-contact solver: case analysis (separation / stick / slip) or projected "
+      "Alart-Curnier iteration" },
     { "check_rank", MB_OPT_BOOL, "on", 1, 0, NULL,
       "fail with a message when the bilateral rows of W are singular (redundant constraints)" },
     MB_OPTION_END
@@ -88,6 +91,8 @@ static int sf_alloc(void **state, const mb_options *opts, const mb_system *sys)
     s->sopt.epsilon = mb_options_double(opts, "epsilon");
     s->sopt.maxiter = (int)mb_options_int(opts, "maxiter");
     s->check_rank = mb_options_bool(opts, "check_rank");
+    s->sopt.contact_solver = !strcmp(mb_options_string(opts, "contact_solver"), "projected-ac")
+                           ? MB_CONTACT_SOLVER_AC : MB_CONTACT_SOLVER_EXACT;
     s->rank_tol = 1e-10;
     size_t n = s->n = sys->nodes->n, m = n ? n : 1;
     s->work = mb_nodes_alloc(n, 53);
