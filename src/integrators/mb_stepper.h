@@ -33,6 +33,11 @@ typedef struct mb_stepper_stats {
     unsigned long linear_iterations;   /* summed over steps (iterative solvers) */
     unsigned long max_newton_iterations;
     double quat_norm_error_max;        /* max | |q| - 1 | before normalisation (rotation schemes) */
+    /* constraint solvers (solfec): Gauss-Seidel sweeps summed over steps, steps that hit
+     * maxiter, max merit value over steps */
+    unsigned long solver_iterations;
+    unsigned long solver_not_converged;
+    double solver_merit_max;
 } mb_stepper_stats;
 
 typedef struct mb_stepper_type {

@@ -23,3 +23,7 @@ motionbenchinclude_HEADERS += src/problems/mb_problem.h
 noinst_HEADERS += src/problems/problems.def
 noinst_HEADERS += src/problems/mb_rigid_setup.h
 noinst_HEADERS += src/problems/mb_contact_problem.h
+libmotionbench_la_SOURCES += src/problems/box_on_plane.c
+libmotionbench_la_SOURCES += src/problems/pendulum_link.c
+libmotionbench_la_SOURCES += src/problems/bouncing_sphere.c
+noinst_HEADERS += src/problems/mb_solfec_problem.h

@@ -1,0 +1,120 @@
+/* contact_detect.c -- contact points of spheres and boxes against spheres and planes
+ * for the solfec scheme (see mb_contact_detect.h).  The gap is evaluated at the
+ * configuration passed in (the stepper passes q(t+h/2), seed 003). */
+#include "mb_contact_detect.h"
+
+#include <math.h>
+#include <string.h>
+
+/* body arm A = Lambda^T (p - x) */
+static void arm_of(const mb_body_view *b, size_t k, const double p[3], double A[3])
+{
+    const double *L = &b->Lambda[9 * k];
+    double d[3] = { p[0] - b->x[3 * k], p[1] - b->x[3 * k + 1], p[2] - b->x[3 * k + 2] };
+    for (int r = 0; r < 3; r++)
+        A[r] = L[r] * d[0] + L[3 + r] * d[1] + L[6 + r] * d[2];
+}
+
+static void contact_init(mb_con *c, size_t i, size_t j, long key)
+{
+    memset(c, 0, sizeof *c);
+    c->kind = MB_CON_CONTACT;
+    c->i = i;
+    c->j = j;
+    c->key = key;
+}
+
+void mb_detect_sphere_sphere(const mb_body_view *b, size_t i, double ri, size_t j, double rj,
+                             mb_con *c)
+{
+    double d[3], n[3], p[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = b->x[3 * i + k] - b->x[3 * j + k];
+    double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    contact_init(c, i, j, (long)(i * 1000003u + j) * 16);
+    if (l > 0.0)
+        for (int k = 0; k < 3; k++)
+            n[k] = d[k] / l;
+    else
+        n[0] = 0.0, n[1] = 0.0, n[2] = 1.0;
+    c->gap = l - ri - rj;
+    /* midpoint between the surface points x_i - ri n and x_j + rj n */
+    for (int k = 0; k < 3; k++)
+        p[k] = 0.5 * ((b->x[3 * i + k] - ri * n[k]) + (b->x[3 * j + k] + rj * n[k]));
+    mb_con_frame_from_normal(n, c->E);
+    arm_of(b, i, p, c->Ai);
+    arm_of(b, j, p, c->Aj);
+}
+
+static void ground_contact(const mb_body_view *b, size_t i, const double p[3], const mb_plane *P,
+                           double gap, long key, mb_con *c)
+{
+    contact_init(c, i, MB_CON_GROUND, key);
+    c->gap = gap;
+    mb_con_frame_from_normal(P->normal, c->E);
+    arm_of(b, i, p, c->Ai);
+    memcpy(c->Aj, p, 3 * sizeof(double));
+}
+
+void mb_detect_sphere_plane(const mb_body_view *b, size_t i, double r, const mb_plane *P,
+                            mb_con *c)
+{
+    const double *x = &b->x[3 * i], *n = P->normal;
+    double s = (x[0] - P->point[0]) * n[0] + (x[1] - P->point[1]) * n[1] + (x[2] - P->point[2]) * n[2];
+    double p[3];
+    for (int k = 0; k < 3; k++)
+        p[k] = x[k] - r * n[k];             /* the sphere's lowest point */
+    ground_contact(b, i, p, P, s - r, -(long)(i * 64 + 1), c);
+}
+
+void mb_detect_box_vertex_plane(const mb_body_view *b, size_t i, const double half[3], int v,
+                                const mb_plane *P, mb_con *c)
+{
+    double A[3] = { (v & 1) ? half[0] : -half[0], (v & 2) ? half[1] : -half[1],
+                    (v & 4) ? half[2] : -half[2] };
+    double p[3];
+    mb_con_point(b, i, A, p);
+    const double *n = P->normal;
+    double gap = (p[0] - P->point[0]) * n[0] + (p[1] - P->point[1]) * n[1] + (p[2] - P->point[2]) * n[2];
+    ground_contact(b, i, p, P, gap, -(long)(i * 64 + 8 + v), c);
+    memcpy(c->Ai, A, sizeof A);
+}
+
+static size_t push(mb_con *out, size_t cap, size_t count, const mb_con *c, double mu, double e)
+{
+    if (c->gap <= 0.0 && count < cap) {
+        out[count] = *c;
+        out[count].mu = mu;
+        out[count].e = e;
+    }
+    return c->gap <= 0.0 ? count + 1 : count;
+}
+
+size_t mb_detect_contacts(const mb_scene *s, const mb_body_view *b, mb_con *out, size_t cap)
+{
+    size_t count = 0;
+    mb_con c;
+    for (size_t i = 0; i < s->nbodies; i++) {
+        const double *ext = &s->extent[3 * i];
+        for (size_t p = 0; p < s->nplanes; p++) {
+            if (s->shape[i] == MB_SHAPE_SPHERE) {
+                mb_detect_sphere_plane(b, i, ext[0], &s->planes[p], &c);
+                c.key -= (long)p * 1000000;
+                count = push(out, cap, count, &c, s->mu, s->e);
+            } else if (s->shape[i] == MB_SHAPE_BOX) {
+                for (int v = 0; v < 8; v++) {
+                    mb_detect_box_vertex_plane(b, i, ext, v, &s->planes[p], &c);
+                    c.key -= (long)p * 1000000;
+                    count = push(out, cap, count, &c, s->mu, s->e);
+                }
+            }
+        }
+        for (size_t j = i + 1; j < s->nbodies; j++)
+            if (s->shape[i] == MB_SHAPE_SPHERE && s->shape[j] == MB_SHAPE_SPHERE) {
+                /* slave: the later body j, master i; n points from i to j */
+                mb_detect_sphere_sphere(b, j, s->extent[3 * j], i, ext[0], &c);
+                count = push(out, cap, count, &c, s->mu, s->e);
+            }
+    }
+    return count;
+}

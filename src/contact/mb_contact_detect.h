@@ -1,0 +1,25 @@
+/* mb_contact_detect.h -- contact geometry for the solfec scheme: sphere-sphere,
+ * sphere-plane and box vertices against a plane.  Each contact point is returned as a
+ * constraint (MB_CON_CONTACT) with its local frame (normal n from master to slave as
+ * third row), body arms, signed gap, and a key identifying it between steps. */
+#ifndef MB_CONTACT_DETECT_H
+#define MB_CONTACT_DETECT_H
+
+#include "mb_constraint.h"
+#include "mb_scene.h"
+
+/* Sphere i (radius ri) against sphere j: the contact point is the midpoint of the
+ * closest surface points; n = (x_i - x_j)/|x_i - x_j|, gap = |x_i - x_j| - ri - rj. */
+void mb_detect_sphere_sphere(const mb_body_view *b, size_t i, double ri, size_t j, double rj,
+                             mb_con *c);
+/* Sphere i against plane P (master: the ground): gap = (x_i - p).n - r. */
+void mb_detect_sphere_plane(const mb_body_view *b, size_t i, double r, const mb_plane *P,
+                            mb_con *c);
+/* Vertex v (0..7, signs of the half-extents from its bits) of box i against plane P. */
+void mb_detect_box_vertex_plane(const mb_body_view *b, size_t i, const double half[3], int v,
+                                const mb_plane *P, mb_con *c);
+/* Every contact of the scene with gap <= 0 (at most cap), returns the count (may exceed
+ * cap: then only cap were written). */
+size_t mb_detect_contacts(const mb_scene *s, const mb_body_view *b, mb_con *out, size_t cap);
+
+#endif

@@ -1,0 +1,194 @@
+/* scene.c -- the constraint field (shapes, planes, bilateral constraints) of a system
+ * integrated by the solfec scheme; see mb_scene.h. */
+#include "mb_scene.h"
+#include "mb_status.h"
+#include "mb_vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int scene_eval(const void *params, mb_nodes *s, double t)
+{
+    (void)params; (void)s; (void)t;
+    MB_ERROR(MB_EUNSUP, "this problem has constraints or contacts, enforced only by the "
+                        "'solfec' scheme (seed 003); other schemes cannot run it");
+}
+
+static void scene_free(void *params)
+{
+    mb_scene *s = params;
+    if (s == NULL)
+        return;
+    free(s->shape);
+    free(s->extent);
+    free(s->planes);
+    free(s->bilateral);
+    free(s);
+}
+
+static const mb_force_type scene_type = {
+    .name = "constraints",
+    .eval = scene_eval,
+    .free = scene_free,
+};
+
+const mb_force_type *const mb_force_scene = &scene_type;
+
+mb_scene *mb_scene_new(size_t nbodies, double mu, double e)
+{
+    mb_scene *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->nbodies = nbodies;
+    s->shape = calloc(nbodies ? nbodies : 1, sizeof(int));
+    s->extent = calloc(3 * (nbodies ? nbodies : 1), sizeof(double));
+    s->mu = mu;
+    s->e = e;
+    if (s->shape == NULL || s->extent == NULL) {
+        scene_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+mb_scene *mb_scene_of(const mb_forces *F)
+{
+    for (size_t m = 0; F && m < F->count; m++)
+        if (F->items[m].type == mb_force_scene)
+            return F->items[m].params;
+    return NULL;
+}
+
+int mb_scene_set_sphere(mb_scene *s, size_t body, double radius)
+{
+    if (body >= s->nbodies || !(radius > 0.0))
+        MB_ERROR(MB_EINVAL, "sphere: body %zu of %zu, radius %g must be > 0", body, s->nbodies, radius);
+    s->shape[body] = MB_SHAPE_SPHERE;
+    s->extent[3 * body] = radius;
+    return MB_SUCCESS;
+}
+
+int mb_scene_set_box(mb_scene *s, size_t body, const double half[3])
+{
+    if (body >= s->nbodies || !(half[0] > 0 && half[1] > 0 && half[2] > 0))
+        MB_ERROR(MB_EINVAL, "box: body %zu of %zu, half-extents must be > 0", body, s->nbodies);
+    s->shape[body] = MB_SHAPE_BOX;
+    memcpy(&s->extent[3 * body], half, 3 * sizeof(double));
+    return MB_SUCCESS;
+}
+
+int mb_scene_add_plane(mb_scene *s, const double point[3], const double normal[3])
+{
+    double l = mb_v3_norm(normal);
+    if (!(l > 0.0))
+        MB_ERROR(MB_EINVAL, "plane: zero normal");
+    if (s->nplanes == s->capplanes) {
+        size_t cap = s->capplanes ? 2 * s->capplanes : 4;
+        mb_plane *p = realloc(s->planes, cap * sizeof *p);
+        if (p == NULL)
+            return MB_ENOMEM;
+        s->planes = p;
+        s->capplanes = cap;
+    }
+    mb_plane *P = &s->planes[s->nplanes++];
+    memcpy(P->point, point, sizeof P->point);
+    mb_v3_scale(P->normal, 1.0 / l, normal);
+    return MB_SUCCESS;
+}
+
+/* body arm of spatial point p on body k of node store n (ground: p itself) */
+static void arm(const mb_nodes *n, size_t k, const double p[3], double A[3])
+{
+    if (k == MB_CON_GROUND) {
+        mb_v3_copy(A, p);
+        return;
+    }
+    double d[3] = { 0, 0, 0 };
+    mb_v3_sub(d, p, &n->x[3 * k]);
+    mb_q_rotate_inv(A, &n->q[4 * k], d);
+}
+
+static mb_con *push(mb_scene *s, const mb_nodes *n, int kind, size_t i, size_t j,
+                    const double pi[3], const double pj[3])
+{
+    if (i >= s->nbodies || (j != MB_CON_GROUND && j >= s->nbodies) || i == j || i >= n->n) {
+        mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s constraint: bodies %zu, %zu invalid "
+                     "(slave must be a body, master another body or the ground)",
+                     mb_con_kind_name(kind), i, j);
+        return NULL;
+    }
+    if (s->nbilateral == s->capbilateral) {
+        size_t cap = s->capbilateral ? 2 * s->capbilateral : 4;
+        mb_con *p = realloc(s->bilateral, cap * sizeof *p);
+        if (p == NULL)
+            return NULL;
+        s->bilateral = p;
+        s->capbilateral = cap;
+    }
+    mb_con *c = &s->bilateral[s->nbilateral++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->i = i;
+    c->j = j;
+    c->key = (long)s->nbilateral;
+    arm(n, i, pi, c->Ai);
+    arm(n, j, pj, c->Aj);
+    return c;
+}
+
+static int unit(double d[3], const double dir[3], const char *what)
+{
+    double l = mb_v3_norm(dir);
+    if (!(l > 0.0))
+        MB_ERROR(MB_EINVAL, "%s: zero direction", what);
+    mb_v3_scale(d, 1.0 / l, dir);
+    return MB_SUCCESS;
+}
+
+int mb_scene_fix_point(mb_scene *s, const mb_nodes *n, size_t i, size_t j, const double p[3])
+{
+    return push(s, n, MB_CON_FIXPNT, i, j, p, p) ? MB_SUCCESS : MB_EINVAL;
+}
+
+int mb_scene_fix_direction(mb_scene *s, const mb_nodes *n, size_t i, size_t j, const double p[3],
+                           const double dir[3])
+{
+    double d[3] = { 0, 0, 0 };
+    int st = unit(d, dir, "fixed-direction constraint");
+    if (st != MB_SUCCESS)
+        return st;
+    mb_con *c = push(s, n, MB_CON_FIXDIR, i, j, p, p);
+    if (c == NULL)
+        return MB_EINVAL;
+    mb_v3_copy(c->dir, d);
+    return MB_SUCCESS;
+}
+
+int mb_scene_velocity_direction(mb_scene *s, const mb_nodes *n, size_t i, const double p[3],
+                                const double dir[3], double velocity)
+{
+    double d[3] = { 0, 0, 0 };
+    int st = unit(d, dir, "velocity-direction constraint");
+    if (st != MB_SUCCESS)
+        return st;
+    mb_con *c = push(s, n, MB_CON_VELODIR, i, MB_CON_GROUND, p, p);
+    if (c == NULL)
+        return MB_EINVAL;
+    mb_v3_copy(c->dir, d);
+    c->value = velocity;
+    return MB_SUCCESS;
+}
+
+int mb_scene_rigid_link(mb_scene *s, const mb_nodes *n, size_t i, size_t j, const double pi[3],
+                        const double pj[3])
+{
+    double L = mb_v3_dist(pi, pj);
+    if (!(L > 0.0))
+        MB_ERROR(MB_EINVAL, "rigid-link constraint: the two points coincide (length 0)");
+    mb_con *c = push(s, n, MB_CON_RIGLNK, i, j, pi, pj);
+    if (c == NULL)
+        return MB_EINVAL;
+    c->value = L;
+    return MB_SUCCESS;
+}
