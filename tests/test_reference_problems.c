@@ -8,7 +8,8 @@
  * Problems whose force field is not smooth (contacts) must be refused by the engine
  * (MB_EMAXITER or MB_EFAILED), never answered.  Problems flagged
  * MB_PROBLEM_SCHEME_DEPENDENT (cundall-oscillator: its damping is a scheme option, so the
- * force field's ODE is the undamped oscillator, not the problem) must be refused too. */
+ * force field's ODE is the undamped oscillator, not the problem) or MB_PROBLEM_CONSTRAINED
+ * (constraints only the solfec scheme enforces) must be refused too. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -38,7 +39,8 @@ Test(reference_problems, closed_forms_agree_with_the_mpfr_reference)
     int compared = 0, refused = 0;
     for (const mb_problem_type *const *pp = mb_problems(); *pp; pp++) {
         const mb_problem_type *pt = *pp;
-        if (pt->exact == NULL || (pt->flags & MB_PROBLEM_SCHEME_DEPENDENT))
+        if (pt->exact == NULL
+            || (pt->flags & (MB_PROBLEM_SCHEME_DEPENDENT | MB_PROBLEM_CONSTRAINED)))
             continue;
         const mb_problem_type *t2;
         mb_options *p;
@@ -85,12 +87,20 @@ Test(reference_problems, closed_forms_agree_with_the_mpfr_reference)
     cr_log_info("%d problems compared, %d refused as non-smooth", compared, refused);
 }
 
-Test(reference_problems, scheme_dependent_problems_refuse_force_field_references)
+static void expect_force_field_references_refused(const char *name, const char *why);
+
+Test(reference_problems, force_field_references_refused_where_they_do_not_apply)
+{
+    expect_force_field_references_refused("cundall-oscillator", "scheme option");
+    expect_force_field_references_refused("pendulum-link", "constrained");
+}
+
+static void expect_force_field_references_refused(const char *name, const char *why)
 {
     const mb_problem_type *pt;
     mb_options *p;
-    cr_assert_eq(mb_problem_prepare("cundall-oscillator", NULL, &pt, &p), MB_SUCCESS);
-    cr_assert(pt->flags & MB_PROBLEM_SCHEME_DEPENDENT);
+    cr_assert_eq(mb_problem_prepare(name, NULL, &pt, &p), MB_SUCCESS);
+    cr_assert(pt->flags & (MB_PROBLEM_SCHEME_DEPENDENT | MB_PROBLEM_CONSTRAINED));
     mb_system *sys;
     cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
     mb_nodes *out = mb_nodes_alloc(sys->nodes->n, 53);
@@ -101,7 +111,7 @@ Test(reference_problems, scheme_dependent_problems_refuse_force_field_references
     for (int k = 0; k < 2; k++) {
         mb_reference_parse(kinds[k], &req);
         cr_expect_eq(mb_reference_state(pt, p, &req, 0.5, out, &used, &err), MB_EUNSUP, "%s", kinds[k]);
-        cr_expect(strstr(mb_last_error(), "scheme option") != NULL, "%s", mb_last_error());
+        cr_expect(strstr(mb_last_error(), why) != NULL, "%s", mb_last_error());
     }
     mb_reference_parse("auto", &req);
     cr_expect_eq(mb_reference_state(pt, p, &req, 0.5, out, &used, &err), MB_SUCCESS);

@@ -111,6 +111,7 @@ const mb_problem_type mb_problem_bouncing_sphere = {
     .summary = "sphere dropped on a plane with Newton restitution e (solfec scheme only)",
     .params = params,
     .setup = setup,
+    .flags = MB_PROBLEM_CONSTRAINED,
     .exact = NULL,
     .exact_doc = "none as a trajectory here; impact speed sqrt(2 g H), rebound e sqrt(2 g H), apex e^2 H",
     .observe_begin = observe_begin,

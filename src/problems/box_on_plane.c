@@ -134,6 +134,7 @@ const mb_problem_type mb_problem_box_on_plane = {
     .summary = "box sliding to rest on a plane with Coulomb friction (solfec scheme only)",
     .params = params,
     .setup = setup,
+    .flags = MB_PROBLEM_CONSTRAINED,
     .exact = exact,
     .exact_doc = "x = v0 t - mu g t^2/2 until t_s = v0/(mu g), then at rest at d = v0^2/(2 mu g)",
     .observe_begin = observe_begin,

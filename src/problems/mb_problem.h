@@ -24,7 +24,10 @@ enum {
     /* Part of the motion comes from the scheme (e.g. Cundall damping is a leap-frog
      * option), so integrating the force field alone (ode, mpfr references) does not
      * describe the problem: only its closed form does. */
-    MB_PROBLEM_SCHEME_DEPENDENT = 1
+    MB_PROBLEM_SCHEME_DEPENDENT = 1,
+    /* The motion is subject to constraints that only the constrained (solfec) scheme
+     * enforces; the force field alone does not describe it either. */
+    MB_PROBLEM_CONSTRAINED = 2
 };
 
 typedef struct mb_problem_type {

@@ -125,6 +125,7 @@ const mb_problem_type mb_problem_pendulum_link = {
     .summary = "mathematical pendulum on a rigid link constraint (solfec scheme only)",
     .params = params,
     .setup = setup,
+    .flags = MB_PROBLEM_CONSTRAINED,
     .exact = exact,
     .exact_doc = "sin(theta/2) = k sn(K - sqrt(g/l) t | k^2), k = sin(theta0/2); T = 4 sqrt(l/g) K(k)",
     .observe_begin = observe_begin,

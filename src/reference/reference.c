@@ -94,6 +94,10 @@ int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
         }
         return MB_SUCCESS;
     }
+    if (pt->flags & MB_PROBLEM_CONSTRAINED)
+        MB_ERROR(MB_EUNSUP, "problem '%s' is constrained, so the force field alone (%s "
+                 "reference) does not describe it; use analytic", pt->name,
+                 mb_reference_kind_name(kind));
     if (pt->flags & MB_PROBLEM_SCHEME_DEPENDENT)
         MB_ERROR(MB_EUNSUP, "problem '%s': part of its motion is a scheme option, so the force "
                  "field alone (%s reference) does not describe it; use analytic", pt->name,
