@@ -12,9 +12,9 @@
  * Rotations are not integrated.  One template (velocity_verlet_source.c) instantiated in
  * double and MPFR.
  *
- * velocity-verlet-defect is a negative control: defect=stale-force never refreshes the
- * cache (the first half kick uses a(t-h): first order), defect=no-invalidate trusts the
- * cache for a system it did not step. */
+ * velocity-verlet-defect is a negative control: defect=stale-force does not refresh the
+ * cache with a(t+h) (each first half kick uses a(t-h): first order), defect=no-invalidate
+ * trusts the cache for a system it did not step. */
 #include "mb_stepper.h"
 #include "mb_status.h"
 
@@ -41,7 +41,7 @@ enum { VV_DEFECT_NONE = 0, VV_DEFECT_STALE_FORCE = 1, VV_DEFECT_NO_INVALIDATE = 
 
 static const mb_option_spec vv_defect_options[] = {
     { "defect", MB_OPT_CHOICE, "stale-force", 1, 0, "stale-force|no-invalidate",
-      "the deliberate mistake: the force cache is never refreshed (a(t-h) in the first "
+      "the deliberate mistake: the force cache is not refreshed (a(t-h) in the first "
       "half kick), or it is trusted for a system the scheme did not step" },
     MB_OPTION_END
 };
@@ -91,7 +91,7 @@ const mb_stepper_type mb_stepper_velocity_verlet = {
 
 const mb_stepper_type mb_stepper_velocity_verlet_defect = {
     .name = "velocity-verlet-defect",
-    .summary = "NEGATIVE CONTROL: velocity Verlet whose force cache is never refreshed "
+    .summary = "NEGATIVE CONTROL: velocity Verlet whose force cache is not refreshed "
                "(defect=stale-force) or never invalidated (defect=no-invalidate)",
     .reference = "negative control of velocity-verlet",
     .order = 1,

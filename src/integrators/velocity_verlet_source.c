@@ -7,6 +7,7 @@ struct FUNCTION(vverlet, state) {
     double t_c;
     REAL *x_c, *v_c, *a_c;      /* force cache: state it belongs to, acceleration */
     REAL *x_new, *v_new, *v_pred, *f_new, *a_new;
+    REAL *a_lag;                /* stale-force defect: a(t) kept for one more step */
 };
 
 static void FUNCTION(vverlet, free)(void *vstate)
@@ -15,7 +16,7 @@ static void FUNCTION(vverlet, free)(void *vstate)
     if (w == NULL)
         return;
     REAL **arrays[] = { &w->x_c, &w->v_c, &w->a_c, &w->x_new, &w->v_new, &w->v_pred,
-                        &w->f_new, &w->a_new };
+                        &w->f_new, &w->a_new, &w->a_lag };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         FUNCTION(scheme, array_free)(*arrays[k], w->n3);
     free(w);
@@ -29,7 +30,7 @@ static int FUNCTION(vverlet, alloc_with)(void **out, const TYPE(mb_system) *sys,
     w->defect = defect;
     w->n3 = 3 * sys->nodes->n;
     REAL **arrays[] = { &w->x_c, &w->v_c, &w->a_c, &w->x_new, &w->v_new, &w->v_pred,
-                        &w->f_new, &w->a_new };
+                        &w->f_new, &w->a_new, &w->a_lag };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
         *arrays[k] = FUNCTION(scheme, array)(w->n3, sys->nodes->prec);
         if (*arrays[k] == NULL) {
@@ -107,8 +108,15 @@ static int FUNCTION(vverlet, step)(void *vstate, TYPE(mb_system) *sys, double h)
     FUNCTION(scheme, swap)(&s->v, &w->v_new);
     FUNCTION(scheme, swap)(&s->f, &w->f_new);   /* the force at the new time */
     sys->t += h;
-    if (w->defect != VV_DEFECT_STALE_FORCE)     /* the defect keeps a(t) for the next step */
+    if (w->defect == VV_DEFECT_STALE_FORCE) {
+        /* the defect's cache lags one step: the next step starts from a(t), not a(t+h)
+         * (after a fresh evaluation a_c already holds a(t); a_lag keeps a(t+h)) */
+        if (w->have)
+            FUNCTION(scheme, swap)(&w->a_c, &w->a_lag);
+        FUNCTION(scheme, swap)(&w->a_lag, &w->a_new);
+    } else {
         FUNCTION(scheme, swap)(&w->a_c, &w->a_new);
+    }
     for (size_t j = 0; j < w->n3; j++) {
         R_SET(&w->x_c[j], &s->x[j]);
         R_SET(&w->v_c[j], &s->v[j]);
