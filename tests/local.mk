@@ -221,3 +221,15 @@ tests_test_consolver_SOURCES = tests/test_consolver.c
 tests_test_consolver_CFLAGS = $(MB_TESTCC)
 tests_test_consolver_LDADD = $(MB_TESTLIBS)
 tests_test_consolver_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_velocity_verlet
+tests_test_velocity_verlet_SOURCES = tests/test_velocity_verlet.c tests/compare_test_util.h tests/test_helpers.h
+tests_test_velocity_verlet_CFLAGS = $(MB_TESTCC)
+tests_test_velocity_verlet_LDADD = $(MB_TESTLIBS)
+tests_test_velocity_verlet_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_rk4
+tests_test_rk4_SOURCES = tests/test_rk4.c tests/compare_test_util.h tests/test_helpers.h
+tests_test_rk4_CFLAGS = $(MB_TESTCC)
+tests_test_rk4_LDADD = $(MB_TESTLIBS)
+tests_test_rk4_LDFLAGS = $(MB_TESTLINK)
