@@ -14,6 +14,10 @@
 
 #include "test_helpers.h"
 
+#ifndef ECC
+#define ECC "eccentricity=0.6"
+#endif
+
 #define M_OSC 2.385
 #define K_OSC 7.31
 
@@ -79,6 +83,34 @@ static inline double ct_osc_order(const char *scheme, double t_end, long n0, int
     return c1;
 }
 
+/* error in position of `scheme` on the Kepler orbit e = 0.6 at t_end after n steps,
+ * against the problem's closed form (Kepler's equation, tests/test_kepler) */
+static inline double ct_kepler_run(const char *scheme, double t_end, long n)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    cr_assert_eq(mb_options_set_pair(in, ECC), MB_SUCCESS);
+    cr_assert_eq(mb_problem_prepare("kepler", in, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    mb_system *sys = NULL;
+    cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
+    mb_stepper *st = mb_stepper_alloc(scheme, sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    double h = t_end / (double)n;
+    for (long k = 0; k < n; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes *ex = mb_nodes_alloc(1, 53);
+    cr_assert_eq(pt->exact(p, sys->t, ex), MB_SUCCESS);
+    double e = 0.0;
+    for (int a = 0; a < 3; a++)
+        e += (sys->nodes->x[a] - ex->x[a]) * (sys->nodes->x[a] - ex->x[a]);
+    mb_nodes_free(ex);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+    mb_options_free(in);
+    mb_options_free(p);
+    return sqrt(e);
+}
+
 /* specific orbital energy v^2/2 - mu/r of node 0 (mu = 1) */
 static inline double ct_kepler_energy(const mb_nodes *s)
 {
@@ -93,7 +125,7 @@ static inline double ct_kepler_energy(const mb_nodes *s)
 static inline void ct_kepler_energy_run(const char *scheme, double h, int periods,
                                         double *first, double *last, double *slope)
 {
-    mb_system *sys = th_problem("kepler", (const char *const[]){ "eccentricity=0.6", NULL });
+    mb_system *sys = th_problem("kepler", (const char *const[]){ ECC, NULL });
     mb_stepper *st = mb_stepper_alloc(scheme, sys);
     cr_assert_not_null(st, "%s", mb_last_error());
     const double e0 = -0.5;

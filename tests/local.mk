@@ -233,3 +233,9 @@ tests_test_rk4_SOURCES = tests/test_rk4.c tests/compare_test_util.h tests/test_h
 tests_test_rk4_CFLAGS = $(MB_TESTCC)
 tests_test_rk4_LDADD = $(MB_TESTLIBS)
 tests_test_rk4_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_gsl_odeiv2
+tests_test_gsl_odeiv2_SOURCES = tests/test_gsl_odeiv2.c tests/compare_test_util.h tests/test_helpers.h
+tests_test_gsl_odeiv2_CFLAGS = $(MB_TESTCC)
+tests_test_gsl_odeiv2_LDADD = $(MB_TESTLIBS)
+tests_test_gsl_odeiv2_LDFLAGS = $(MB_TESTLINK)

@@ -54,6 +54,14 @@ static int godeiv_func(double t, const double y[], double dydt[], void *params)
 {
     struct godeiv *w = params;
     const mb_nodes *s = w->sys->nodes;
+    for (size_t j = 0; j < 2 * w->n3; j++)
+        if (!isfinite(y[j])) {      /* a stage state blew up: divergence, not a failure */
+            if (w->callback_status == MB_SUCCESS)
+                w->callback_status = mb_error_record(MB_EDIVERGED, __FILE__, __LINE__,
+                    "gsl-%s: NaN or Inf in a stage at t = %.17g",
+                    gsl_odeiv2_step_name(w->driver->s), t);
+            return GSL_EBADFUNC;
+        }
     int st = godeiv_forces(w, t, y);
     if (st != MB_SUCCESS) {
         if (w->callback_status == MB_SUCCESS)
