@@ -239,3 +239,9 @@ tests_test_gsl_odeiv2_SOURCES = tests/test_gsl_odeiv2.c tests/compare_test_util.
 tests_test_gsl_odeiv2_CFLAGS = $(MB_TESTCC)
 tests_test_gsl_odeiv2_LDADD = $(MB_TESTLIBS)
 tests_test_gsl_odeiv2_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_verlet_nosquish
+tests_test_verlet_nosquish_SOURCES = tests/test_verlet_nosquish.c tests/compare_test_util.h tests/test_helpers.h
+tests_test_verlet_nosquish_CFLAGS = $(MB_TESTCC)
+tests_test_verlet_nosquish_LDADD = $(MB_TESTLIBS)
+tests_test_verlet_nosquish_LDFLAGS = $(MB_TESTLINK)

@@ -1,0 +1,229 @@
+/* test_verlet_nosquish.c -- velocity Verlet + NO_SQUISH (Miller et al., J. Chem. Phys.
+ * 116 (2002) 8649) against an independent derivation and closed forms.
+ *
+ * One step.  NO_SQUISH rotates (q, p) in the planes (q, P_k q), (p, P_k p); written in
+ * the body angular momentum instead, each sub-rotation about principal axis k for dt is
+ * the exact free motion of that axis alone: theta = dt L~_k / I_k,
+ *   q <- q (x) (cos(theta/2), sin(theta/2) e_k),   L~ <- Rot_k(-theta) L~
+ * (L~ counter-rotates so that the global L = R(q) L~ stays put).  The test composes the
+ * five sub-rotations 3, 2, 1, 2, 3 (dt = h/2, h/2, h, h/2, h/2) in these variables and
+ * must agree with the scheme to round-off (a few u per sub-rotation on unit q).  Negative
+ * control: the one-rotation update q (x) Quaternion(h w~(t)) differs at O(h^2).
+ * Orders: symmetric top (closed form) torque-free, and the axial-torque top (closed form
+ * of w~, orientation by rk8pd quadrature at 1e-14) with torque kicks, at h = T/100 ..
+ * T/800: fitted slope 2 +- 0.05 (e = C h^2 (1 + O(h^2))).
+ * Energy: symplectic, so on the asymmetric free body (t = 200, h = 0.01) the energy
+ * error stays at its O(h^2) level: the max over [150, 200] is within 2 % of the max
+ * over [0, 50].  The second-order leap-frog with Fincham's half-step rotation, not
+ * symplectic, drifts by O(h^3) per unit time and fails the same check. */
+#include <criterion/criterion.h>
+#include <float.h>
+
+#include "compare_test_util.h"
+#include "mb_energy.h"
+#include "mb_vec.h"
+
+/* exact free rotation about body axis k (0..2) in the body-momentum variables */
+static void sub_rotation(double q[4], double Lb[3], const double I[3], int k, double dt)
+{
+    double th = dt * Lb[k] / I[k], r[4] = { cos(0.5 * th), 0, 0, 0 };
+    r[1 + k] = sin(0.5 * th);
+    mb_q_mul(q, q, r);
+    int a = (k + 1) % 3, b = (k + 2) % 3;
+    double c = cos(th), s = sin(th), La = Lb[a], Lbb = Lb[b];
+    Lb[a] = c * La + s * Lbb;       /* Rot_k(-theta): (a, b) plane turned by -theta */
+    Lb[b] = -s * La + c * Lbb;
+}
+
+static mb_system *free_body(void)
+{
+    return th_problem("free-rigid-body", NULL);
+}
+
+Test(verlet_nosquish, one_step_against_the_body_momentum_derivation)
+{
+    const double h = 0.0613;
+    mb_system *sys = free_body();
+    const mb_nodes *nd = sys->nodes;
+    double q[4], I[3], Lb[3], wb[3], q0[4];
+    memcpy(q, nd->q, sizeof q);
+    memcpy(q0, nd->q, sizeof q0);
+    memcpy(I, nd->inertia, sizeof I);
+    double wb0[3];
+    mb_q_rotate_inv(wb0, q, nd->omega);
+    for (int k = 0; k < 3; k++)
+        Lb[k] = I[k] * wb0[k];
+    mb_stepper *st = mb_stepper_alloc("verlet-nosquish", sys);
+    cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+    sub_rotation(q, Lb, I, 2, 0.5 * h);
+    sub_rotation(q, Lb, I, 1, 0.5 * h);
+    sub_rotation(q, Lb, I, 0, h);
+    sub_rotation(q, Lb, I, 1, 0.5 * h);
+    sub_rotation(q, Lb, I, 2, 0.5 * h);
+    double d = mb_q_angle_between(q, nd->q);
+    cr_expect(d <= 64 * DBL_EPSILON, "orientation differs by %g rad", d);
+    /* omega(t+h) = R(q) I^-1 L~ */
+    double w[3];
+    for (int k = 0; k < 3; k++)
+        wb[k] = Lb[k] / I[k];
+    mb_q_rotate(w, q, wb);
+    for (int k = 0; k < 3; k++)
+        cr_expect(fabs(w[k] - nd->omega[k]) <= 64 * DBL_EPSILON, "omega[%d] %.17g vs %.17g", k,
+                  nd->omega[k], w[k]);
+    /* negative control: a single rotation by h w~(t) (no splitting) */
+    double qn[4], rv[3];
+    for (int k = 0; k < 3; k++)
+        rv[k] = h * wb0[k];
+    double rq[4];
+    mb_q_from_rotvec(rq, rv);
+    mb_q_mul(qn, q0, rq);
+    cr_expect(mb_q_angle_between(qn, nd->q) > 1e-6, "unsplit rotation not flagged");
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+/* orientation error against the problem's closed form after n steps to t_end */
+static double orient_error(const char *problem, double t_end, long n)
+{
+    const mb_problem_type *pt;
+    mb_options *p;
+    cr_assert_eq(mb_problem_prepare(problem, NULL, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    mb_system *sys = NULL;
+    cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
+    mb_stepper *st = mb_stepper_alloc("verlet-nosquish", sys);
+    double h = t_end / (double)n;
+    for (long k = 0; k < n; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes *ex = mb_nodes_alloc(1, 53);
+    cr_assert_eq(pt->exact(p, sys->t, ex), MB_SUCCESS, "%s", mb_last_error());
+    double e = mb_q_angle_between(ex->q, sys->nodes->q);
+    mb_nodes_free(ex);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+    mb_options_free(p);
+    return e;
+}
+
+static double orient_order(const char *problem, double t_end)
+{
+    double lh[4], le[4];
+    for (int j = 0; j < 4; j++) {
+        long n = 100L << j;
+        lh[j] = log(t_end / (double)n);
+        le[j] = log(orient_error(problem, t_end, n));
+    }
+    double c0, c1, c00, c01, c11, ss;
+    gsl_fit_linear(lh, 1, le, 1, 4, &c0, &c1, &c00, &c01, &c11, &ss);
+    return c1;
+}
+
+Test(verlet_nosquish, second_order_on_the_tops)
+{
+    double p1 = orient_order("symmetric-top", 4.1);
+    cr_expect(fabs(p1 - 2.0) <= 0.05, "symmetric top: order %.4f", p1);
+    double p2 = orient_order("axial-torque-top", 3.3);
+    cr_expect(fabs(p2 - 2.0) <= 0.05, "axial-torque top: order %.4f", p2);
+}
+
+/* max |E/E0 - 1| over [0, 50] and over [150, 200] on the free body at h = 0.01 */
+static void energy_windows(const char *scheme, double *early, double *late)
+{
+    mb_system *sys = free_body();
+    mb_stepper *st = mb_stepper_alloc(scheme, sys);
+    double e0 = mb_energy_kinetic_rot(sys->nodes);
+    *early = *late = 0.0;
+    for (long k = 1; k <= 20000; k++) {
+        cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS);
+        mb_nodes *on = mb_nodes_alloc(1, 53);
+        mb_stepper_on_step(st, sys, on);
+        double r = fabs(mb_energy_kinetic_rot(on) / e0 - 1.0);
+        mb_nodes_free(on);
+        if (k <= 5000)
+            *early = fmax(*early, r);
+        if (k > 15000)
+            *late = fmax(*late, r);
+    }
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+Test(verlet_nosquish, energy_bounded_on_the_free_body)
+{
+    double early, late;
+    energy_windows("verlet-nosquish", &early, &late);
+    cr_expect(late <= 1.02 * early, "energy error grew: %g -> %g", early, late);
+    cr_expect(early < 1e-4, "energy error %g above the O(h^2) level", early);
+    energy_windows("leapfrog[aspherical=fincham-halfstep]", &early, &late);
+    cr_expect(late > 1.02 * early, "negative control: fincham-halfstep drift not flagged (%g, %g)",
+              early, late);
+}
+
+Test(verlet_nosquish, unit_quaternion_without_normalisation)
+{
+    mb_system *sys = free_body();
+    mb_stepper *st = mb_stepper_alloc("verlet-nosquish", sys);
+    for (long k = 0; k < 5000; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, 0.02), MB_SUCCESS);
+    mb_stepper_stats stats;
+    mb_stepper_get_stats(st, &stats);
+    /* orthogonal 4x4 maps: | |q| - 1 | grows by a few u per step at most (random walk) */
+    cr_expect(stats.quat_norm_error_max < 1e-12, "| |q| - 1 | reached %g", stats.quat_norm_error_max);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+    /* negative control: Fincham's update is not norm preserving (it normalises) */
+    sys = free_body();
+    st = mb_stepper_alloc("leapfrog", sys);
+    for (long k = 0; k < 100; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, 0.02), MB_SUCCESS);
+    mb_stepper_get_stats(st, &stats);
+    cr_expect(stats.quat_norm_error_max > 1e-9, "control: leapfrog |q| error %g", stats.quat_norm_error_max);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+Test(verlet_nosquish, translation_is_velocity_verlet)
+{
+    mb_system *a = th_problem("kepler", (const char *const[]){ "eccentricity=0.6", NULL });
+    mb_system *b = th_problem("kepler", (const char *const[]){ "eccentricity=0.6", NULL });
+    mb_stepper *sa = mb_stepper_alloc("verlet-nosquish", a);
+    mb_stepper *sb = mb_stepper_alloc("velocity-verlet", b);
+    for (int k = 0; k < 1000; k++) {
+        cr_assert_eq(mb_stepper_step(sa, a, 0.00731), MB_SUCCESS);
+        cr_assert_eq(mb_stepper_step(sb, b, 0.00731), MB_SUCCESS);
+    }
+    cr_expect(th_same_state(a->nodes, b->nodes), "translation differs from velocity-verlet");
+    mb_stepper_free(sa);
+    mb_stepper_free(sb);
+    mb_system_free(a);
+    mb_system_free(b);
+}
+
+Test(verlet_nosquish, restart_and_bad_steps)
+{
+    mb_system *sys = free_body();
+    mb_stepper *st = mb_stepper_alloc("verlet-nosquish", sys);
+    mb_nodes *init = mb_nodes_alloc(1, 53), *first = mb_nodes_alloc(1, 53);
+    mb_nodes_copy(init, sys->nodes);
+    for (int k = 0; k < 40; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, 0.0371), MB_SUCCESS);
+    mb_nodes_copy(first, sys->nodes);
+    mb_nodes_copy(sys->nodes, init);
+    sys->t = 0.0;
+    for (int k = 0; k < 40; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, 0.0371), MB_SUCCESS);
+    cr_expect(memcmp(first->q, sys->nodes->q, 4 * sizeof(double)) == 0, "restart differs");
+    /* NaN: an infinite angular velocity */
+    mb_nodes_copy(first, sys->nodes);
+    sys->nodes->omega[0] = INFINITY;
+    first->omega[0] = INFINITY;
+    double t = sys->t;
+    int rc = mb_stepper_step(st, sys, 0.0371);
+    cr_expect_eq(rc, MB_EDIVERGED, "got %d: %s", rc, mb_last_error());
+    cr_expect(memcmp(first->q, sys->nodes->q, 4 * sizeof(double)) == 0, "q changed by a failed step");
+    cr_expect_eq(sys->t, t);
+    cr_expect_eq(mb_stepper_step(st, sys, -1.0), MB_EDOM);
+    mb_nodes_free(init);
+    mb_nodes_free(first);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
