@@ -8,7 +8,8 @@
  * Second order, symplectic and time-reversible for position-dependent forces; positions
  * equal leap-frog's, velocities are on-step.  One force evaluation per step: the
  * acceleration at t+h is cached and reused at the start of the next step when the
- * system is still the one the scheme left (same t, x, v; otherwise it is re-evaluated).
+ * system is still the one the scheme left (same system and force field, same t, x, v;
+ * otherwise it is re-evaluated).
  * Rotations are not integrated.  One template (velocity_verlet_source.c) instantiated in
  * double and MPFR.
  *

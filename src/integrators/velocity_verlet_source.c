@@ -3,7 +3,9 @@
 struct FUNCTION(vverlet, state) {
     int defect;                 /* VV_DEFECT_* (velocity-verlet-defect only) */
     size_t n3;
-    int have;                   /* 1: a_c is the acceleration of (t_c, x_c, v_c) */
+    int have;                   /* 1: a_c is the acceleration of (sys_c, t_c, x_c, v_c) */
+    const void *sys_c;          /* the system and force field the cache was taken from */
+    const void *forces_c;
     double t_c;
     REAL *x_c, *v_c, *a_c;      /* force cache: state it belongs to, acceleration */
     REAL *x_new, *v_new, *v_pred, *f_new, *a_new;
@@ -42,9 +44,9 @@ static int FUNCTION(vverlet, alloc_with)(void **out, const TYPE(mb_system) *sys,
     return MB_SUCCESS;
 }
 
-/* The cached acceleration belongs to the system's current state when the time and every
- * position and velocity equal those the cache was taken at (a system the scheme did not
- * step, or one reset by its owner, is re-evaluated).  The no-invalidate defect trusts
+/* The cached acceleration belongs to the system's current state when the system, its
+ * force field, the time and every position and velocity equal those the cache was taken
+ * at (a system the scheme did not step, or one reset by its owner, is re-evaluated).  The no-invalidate defect trusts
  * any cache. */
 static int FUNCTION(vverlet, cache_valid)(const struct FUNCTION(vverlet, state) *w,
                                           const TYPE(mb_system) *sys)
@@ -53,7 +55,7 @@ static int FUNCTION(vverlet, cache_valid)(const struct FUNCTION(vverlet, state) 
         return 0;
     if (w->defect == VV_DEFECT_NO_INVALIDATE)
         return 1;
-    if (w->t_c != sys->t)
+    if (w->sys_c != (const void *)sys || w->forces_c != (const void *)sys->forces || w->t_c != sys->t)
         return 0;
     for (size_t j = 0; j < w->n3; j++)
         if (R_CMP(&w->x_c[j], &sys->nodes->x[j]) != 0 || R_CMP(&w->v_c[j], &sys->nodes->v[j]) != 0)
@@ -122,6 +124,8 @@ static int FUNCTION(vverlet, step)(void *vstate, TYPE(mb_system) *sys, double h)
         R_SET(&w->v_c[j], &s->v[j]);
     }
     w->t_c = sys->t;
+    w->sys_c = sys;
+    w->forces_c = sys->forces;
     w->have = 1;
     return MB_SUCCESS;
 }

@@ -21,7 +21,7 @@
  * torque kicks (torque-free: conserved to round-off).  Velocities and angular
  * momenta are on-step.  One force evaluation per step: forces and torques at t+h (and
  * the angular momentum they belong to) are cached for the next step while the system is
- * the one the scheme left (same t, x, v, q, omega; otherwise L = R I R^T omega and the
+ * the one the scheme left (same system, force field, t, x, v, q, omega; otherwise L = R I R^T omega and the
  * loads are recomputed).  Blocked rotations: the blocked components of the global torque
  * are zeroed; nodes with a zero principal moment do not rotate. */
 #include "mb_stepper.h"
@@ -35,6 +35,7 @@
 struct vns {
     size_t n;
     int have;
+    const void *sys_c, *forces_c;   /* system and force field of the cache */
     double t_c;
     /* cache: state it belongs to and its loads */
     double *x_c, *v_c, *q_c, *w_c, *L_c, *f_c, *tau_c;
@@ -115,7 +116,8 @@ static int vns_cache_valid(const struct vns *s, const mb_system *sys)
 {
     const mb_nodes *nd = sys->nodes;
     size_t n3 = 3 * s->n;
-    return s->have && s->t_c == sys->t
+    return s->have && s->sys_c == (const void *)sys && s->forces_c == (const void *)sys->forces
+        && s->t_c == sys->t
         && !memcmp(s->x_c, nd->x, n3 * sizeof(double)) && !memcmp(s->v_c, nd->v, n3 * sizeof(double))
         && !memcmp(s->w_c, nd->omega, n3 * sizeof(double))
         && !memcmp(s->q_c, nd->q, 4 * s->n * sizeof(double));
@@ -256,6 +258,8 @@ static int vns_step(void *vs, mb_system *sys, double h)
     memcpy(s->f_c, s->f, n3 * sizeof(double));
     memcpy(s->tau_c, s->tau, n3 * sizeof(double));
     s->t_c = sys->t;
+    s->sys_c = sys;
+    s->forces_c = sys->forces;
     s->have = 1;
     s->steps++;
     s->qnorm_err = fmax(s->qnorm_err, qerr);
