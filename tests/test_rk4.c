@@ -20,6 +20,62 @@
 
 #include "compare_test_util.h"
 #include "mb_mpfr_extra.h"
+#include "mb_rk_tableau.h"
+
+/* Order conditions up to order 4 for an explicit tableau (Hairer, Norsett & Wanner I,
+ * II.2, Table 2.2), evaluated in double on small rationals: every sum is exact to a few
+ * u, so 1e-14 separates "holds" from "fails" (the defect misses its order-3 conditions by
+ * 1/48 and 1/96).
+ * Returns the highest order whose conditions all hold. */
+static double q(struct rk_rational r) { return (double)r.num / (double)r.den; }
+
+static int tableau_order(const struct rk_tableau *t)
+{
+    int s = t->stages;
+    double b[RK_MAX_STAGES], c[RK_MAX_STAGES], a[RK_MAX_STAGES][RK_MAX_STAGES] = { { 0 } };
+    double ac[RK_MAX_STAGES] = { 0 }, ac2[RK_MAX_STAGES] = { 0 }, aac[RK_MAX_STAGES] = { 0 };
+    for (int i = 0; i < s; i++) {
+        b[i] = q(t->b[i]);
+        c[i] = q(t->c[i]);
+        double row = 0.0;
+        for (int j = 0; j < i; j++)
+            row += a[i][j] = q(t->a[i][j]);
+        cr_expect(fabs(row - c[i]) < 1e-14, "%s: c_%d != sum_j a_%dj", t->name, i, i);
+    }
+    for (int i = 0; i < s; i++)
+        for (int j = 0; j < i; j++) {
+            ac[i] += a[i][j] * c[j];
+            ac2[i] += a[i][j] * c[j] * c[j];
+        }
+    for (int i = 0; i < s; i++)
+        for (int j = 0; j < i; j++)
+            aac[i] += a[i][j] * ac[j];
+    double sums[8] = { 0 };
+    const double want[8] = { 1.0, 1.0 / 2, 1.0 / 3, 1.0 / 6, 1.0 / 4, 1.0 / 8, 1.0 / 12, 1.0 / 24 };
+    const int order_of[8] = { 1, 2, 3, 3, 4, 4, 4, 4 };
+    for (int i = 0; i < s; i++) {
+        sums[0] += b[i];
+        sums[1] += b[i] * c[i];
+        sums[2] += b[i] * c[i] * c[i];
+        sums[3] += b[i] * ac[i];
+        sums[4] += b[i] * c[i] * c[i] * c[i];
+        sums[5] += b[i] * c[i] * ac[i];
+        sums[6] += b[i] * ac2[i];
+        sums[7] += b[i] * aac[i];
+    }
+    int order = 4;
+    for (int k = 0; k < 8; k++)
+        if (fabs(sums[k] - want[k]) > 1e-14 && order_of[k] - 1 < order)
+            order = order_of[k] - 1;
+    return order;
+}
+
+Test(rk4, tableau_order_conditions)
+{
+    cr_expect_eq(tableau_order(&mb_rk4_tableau), 4, "rk4 tableau is not of order 4");
+    cr_expect_eq(tableau_order(&mb_rk4_defect_tableau), 2,
+                 "negative control: the 3/8 weights on RK4's stages should stop at order 2");
+}
 
 static void one_step(const char *scheme, double h, double *x, double *v)
 {

@@ -23,7 +23,7 @@
 
 #include <stdlib.h>
 
-static const struct rk_tableau rk4_tableau = {
+const struct rk_tableau mb_rk4_tableau = {
     .name = "rk4",
     .stages = 4,
     .a = { { { 0, 1 } },
@@ -34,7 +34,7 @@ static const struct rk_tableau rk4_tableau = {
     .c = { { 0, 1 }, { 1, 2 }, { 1, 2 }, { 1, 1 } },
 };
 
-static const struct rk_tableau rk4_defect_tableau = {
+const struct rk_tableau mb_rk4_defect_tableau = {
     .name = "rk4-defect",
     .stages = 4,
     .a = { { { 0, 1 } },
@@ -64,25 +64,25 @@ static const struct rk_tableau rk4_defect_tableau = {
 static int rk4_alloc(void **out, const mb_options *opts, const mb_system *sys)
 {
     (void)opts;
-    return erk_alloc_with(out, sys, &rk4_tableau);
+    return erk_alloc_with(out, sys, &mb_rk4_tableau);
 }
 
 static int rk4_mpfr_alloc(void **out, const mb_options *opts, const mb_system_mpfr *sys)
 {
     (void)opts;
-    return erk_mpfr_alloc_with(out, sys, &rk4_tableau);
+    return erk_mpfr_alloc_with(out, sys, &mb_rk4_tableau);
 }
 
 static int rk4_defect_alloc(void **out, const mb_options *opts, const mb_system *sys)
 {
     (void)opts;
-    return erk_alloc_with(out, sys, &rk4_defect_tableau);
+    return erk_alloc_with(out, sys, &mb_rk4_defect_tableau);
 }
 
 static int rk4_defect_mpfr_alloc(void **out, const mb_options *opts, const mb_system_mpfr *sys)
 {
     (void)opts;
-    return erk_mpfr_alloc_with(out, sys, &rk4_defect_tableau);
+    return erk_mpfr_alloc_with(out, sys, &mb_rk4_defect_tableau);
 }
 
 const mb_stepper_type mb_stepper_rk4 = {
