@@ -26,3 +26,4 @@ noinst_HEADERS += src/integrators/explicit_rk_source.c
 noinst_HEADERS += src/integrators/mb_rk_tableau.h
 libmotionbench_la_SOURCES += src/integrators/gsl_odeiv2_step.c
 libmotionbench_la_SOURCES += src/integrators/verlet_nosquish.c
+noinst_HEADERS += src/integrators/verlet_nosquish_source.c

@@ -1,0 +1,357 @@
+/* verlet_nosquish_source.c -- template body of verlet-nosquish (see verlet_nosquish.c).
+ * Included after templates_on.h, mb_scheme_util.h and quat_source.c. */
+
+struct FUNCTION(vns, state) {
+    struct vns_common com;      /* first member: read by the stats hook */
+    size_t n;
+    int have;
+    const void *sys_c, *forces_c;   /* system and force field of the cache */
+    double t_c;
+    /* cache: the state it belongs to and its loads */
+    REAL *x_c, *v_c, *q_c, *w_c, *L_c, *f_c, *tau_c;
+    /* trial state */
+    REAL *x, *v, *q, *w, *L, *f, *tau, *vp;
+};
+
+/* per-call temporaries (initialised once per step, never per node) */
+struct FUNCTION(vns, tmp) {
+    REAL hh[1], h2[1], a[1], t[1], zeta[1], cz[1], sz[1], dot[1];
+    REAL p[4], Pq[4], Pp[4], Lb[3], tb[3];
+    struct FUNCTION(mbq, scratch) qs;
+};
+
+static void FUNCTION(vns, tmp_init)(struct FUNCTION(vns, tmp) *T, mpfr_prec_t prec)
+{
+    REAL *sc[] = { T->hh, T->h2, T->a, T->t, T->zeta, T->cz, T->sz, T->dot };
+    for (size_t k = 0; k < sizeof sc / sizeof sc[0]; k++)
+        R_INIT(sc[k], prec);
+    for (int k = 0; k < 4; k++) {
+        R_INIT(&T->p[k], prec); R_INIT(&T->Pq[k], prec); R_INIT(&T->Pp[k], prec);
+    }
+    for (int k = 0; k < 3; k++) {
+        R_INIT(&T->Lb[k], prec); R_INIT(&T->tb[k], prec);
+    }
+    FUNCTION(mbq, scratch_init)(&T->qs, prec);
+}
+
+static void FUNCTION(vns, tmp_clear)(struct FUNCTION(vns, tmp) *T)
+{
+    REAL *sc[] = { T->hh, T->h2, T->a, T->t, T->zeta, T->cz, T->sz, T->dot };
+    for (size_t k = 0; k < sizeof sc / sizeof sc[0]; k++)
+        R_CLEAR(sc[k]);
+    for (int k = 0; k < 4; k++) {
+        R_CLEAR(&T->p[k]); R_CLEAR(&T->Pq[k]); R_CLEAR(&T->Pp[k]);
+    }
+    for (int k = 0; k < 3; k++) {
+        R_CLEAR(&T->Lb[k]); R_CLEAR(&T->tb[k]);
+    }
+    FUNCTION(mbq, scratch_clear)(&T->qs);
+}
+
+static void FUNCTION(vns, free)(void *vs)
+{
+    struct FUNCTION(vns, state) *s = vs;
+    if (s == NULL)
+        return;
+    size_t n3 = 3 * s->n, n4 = 4 * s->n;
+    REAL *a3[] = { s->x_c, s->v_c, s->w_c, s->L_c, s->f_c, s->tau_c,
+                   s->x, s->v, s->w, s->L, s->f, s->tau, s->vp };
+    for (size_t k = 0; k < sizeof a3 / sizeof a3[0]; k++)
+        FUNCTION(scheme, array_free)(a3[k], n3);
+    FUNCTION(scheme, array_free)(s->q_c, n4);
+    FUNCTION(scheme, array_free)(s->q, n4);
+    free(s);
+}
+
+static int FUNCTION(vns, alloc)(void **out, const mb_options *opts, const TYPE(mb_system) *sys)
+{
+    (void)opts;
+    struct FUNCTION(vns, state) *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    mpfr_prec_t prec = sys->nodes->prec;
+    s->n = sys->nodes->n;
+    size_t n3 = 3 * s->n, n4 = 4 * s->n;
+    REAL **a3[] = { &s->x_c, &s->v_c, &s->w_c, &s->L_c, &s->f_c, &s->tau_c,
+                    &s->x, &s->v, &s->w, &s->L, &s->f, &s->tau, &s->vp };
+    int ok = 1;
+    for (size_t k = 0; k < sizeof a3 / sizeof a3[0]; k++)
+        ok = ok && (*a3[k] = FUNCTION(scheme, array)(n3, prec)) != NULL;
+    ok = ok && (s->q_c = FUNCTION(scheme, array)(n4, prec)) != NULL;
+    ok = ok && (s->q = FUNCTION(scheme, array)(n4, prec)) != NULL;
+    if (!ok) {
+        FUNCTION(vns, free)(s);
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    }
+    *out = s;
+    return MB_SUCCESS;
+}
+
+/* 1 when node i rotates: all principal moments > 0 */
+static int FUNCTION(vns, rotates)(const TYPE(mb_nodes) *nd, size_t i)
+{
+    const REAL *I = nd->inertia + 3 * i;
+    return R_CMP_D(&I[0], 0.0) > 0 && R_CMP_D(&I[1], 0.0) > 0 && R_CMP_D(&I[2], 0.0) > 0;
+}
+
+/* w = R I^-1 R^T L */
+static void FUNCTION(vns, omega)(struct FUNCTION(vns, tmp) *T, REAL *w, const REAL *q,
+                                 const REAL *I, const REAL *L)
+{
+    FUNCTION(mbq, rotate_inv)(&T->qs, T->Lb, q, L);
+    for (int k = 0; k < 3; k++)
+        R_DIV(&T->Lb[k], &T->Lb[k], &I[k]);
+    FUNCTION(mbq, rotate)(&T->qs, w, q, T->Lb);
+}
+
+/* loads at the trial state into (f, tau); the node store's pointers are restored */
+static int FUNCTION(vns, eval)(TYPE(mb_system) *sys, REAL *x, REAL *v, REAL *q, REAL *w,
+                               REAL *f, REAL *tau, double t)
+{
+    TYPE(mb_nodes) *nd = sys->nodes;
+    REAL *sv[6] = { nd->x, nd->v, nd->q, nd->omega, nd->f, nd->torque };
+    nd->x = x; nd->v = v; nd->q = q; nd->omega = w; nd->f = f; nd->torque = tau;
+    int st = FUNCTION(mb_forces, eval)(sys->forces, nd, t);
+    nd->x = sv[0]; nd->v = sv[1]; nd->q = sv[2]; nd->omega = sv[3]; nd->f = sv[4];
+    nd->torque = sv[5];
+    return st;
+}
+
+static int FUNCTION(vns, same)(const REAL *a, const REAL *b, size_t count)
+{
+    for (size_t j = 0; j < count; j++)
+        if (R_CMP(&a[j], &b[j]) != 0)
+            return 0;
+    return 1;
+}
+
+static int FUNCTION(vns, cache_valid)(const struct FUNCTION(vns, state) *s, const TYPE(mb_system) *sys)
+{
+    const TYPE(mb_nodes) *nd = sys->nodes;
+    size_t n3 = 3 * s->n;
+    return s->have && s->sys_c == (const void *)sys && s->forces_c == (const void *)sys->forces
+        && s->t_c == sys->t && FUNCTION(vns, same)(s->x_c, nd->x, n3)
+        && FUNCTION(vns, same)(s->v_c, nd->v, n3) && FUNCTION(vns, same)(s->w_c, nd->omega, n3)
+        && FUNCTION(vns, same)(s->q_c, nd->q, 4 * s->n);
+}
+
+/* r = P_k q = q (x) e_k (Miller et al. eq. 2.8):
+ *   P_1 q = (-q1, q0, q3, -q2),  P_2 q = (-q2, -q3, q0, q1),  P_3 q = (-q3, q2, -q1, q0) */
+static void FUNCTION(vns, perm)(REAL *r, int k, const REAL *q)
+{
+    static const int idx[3][4] = { { 1, 0, 3, 2 }, { 2, 3, 0, 1 }, { 3, 2, 1, 0 } };
+    static const int sgn[3][4] = { { -1, 1, 1, -1 }, { -1, -1, 1, 1 }, { -1, 1, -1, 1 } };
+    for (int a = 0; a < 4; a++) {
+        if (sgn[k - 1][a] > 0)
+            R_SET(&r[a], &q[idx[k - 1][a]]);
+        else
+            R_NEG(&r[a], &q[idx[k - 1][a]]);
+    }
+}
+
+/* free rotation about principal axis k (1..3) for dt (Miller et al. eqs. 2.13-2.14):
+ * zeta = dt (p . P_k q) / (4 I_k), q <- cos(zeta) q + sin(zeta) P_k q, same for p */
+static void FUNCTION(vns, rotate)(struct FUNCTION(vns, tmp) *T, REAL *q, int k, const REAL *Ik,
+                                  REAL *dt)
+{
+    REAL *p = T->p;
+    FUNCTION(vns, perm)(T->Pq, k, q);
+    FUNCTION(vns, perm)(T->Pp, k, p);
+    R_MUL(T->dot, &p[0], &T->Pq[0]);
+    for (int a = 1; a < 4; a++) {
+        R_MUL(T->t, &p[a], &T->Pq[a]);
+        R_ADD(T->dot, T->dot, T->t);
+    }
+    R_MUL(T->zeta, dt, T->dot);
+    R_MUL_D(T->t, Ik, 4.0);
+    R_DIV(T->zeta, T->zeta, T->t);
+    R_COS(T->cz, T->zeta);
+    R_SIN(T->sz, T->zeta);
+    for (int a = 0; a < 4; a++) {
+        R_MUL(T->t, T->cz, &q[a]);
+        R_MUL(T->a, T->sz, &T->Pq[a]);
+        R_ADD(&q[a], T->t, T->a);
+        R_MUL(T->t, T->cz, &p[a]);
+        R_MUL(T->a, T->sz, &T->Pp[a]);
+        R_ADD(&p[a], T->t, T->a);
+    }
+}
+
+/* NO_SQUISH free rotation of one node over h: q updated in place.  Each sub-rotation
+ * turns the body about its own axis k while p = 2 q (x) (0, L~) turns with it, so L~
+ * counter-rotates and the global L = R(q) L~ is invariant (exactly): L is left as it is
+ * instead of being recovered from p (which would only add the round-off of two frame
+ * changes).  Returns | |q| - 1 | (no normalisation is applied). */
+static double FUNCTION(vns, free_rotation)(struct FUNCTION(vns, tmp) *T, REAL *q, const REAL *L,
+                                           const REAL *I)
+{
+    FUNCTION(mbq, rotate_inv)(&T->qs, T->Lb, q, L);
+    FUNCTION(mbq, mul_pure)(&T->qs, T->p, q, T->Lb);
+    for (int a = 0; a < 4; a++)
+        R_MUL_D(&T->p[a], &T->p[a], 2.0);                     /* p = 2 S(q) (0, L~) */
+    FUNCTION(vns, rotate)(T, q, 3, &I[2], T->h2);
+    FUNCTION(vns, rotate)(T, q, 2, &I[1], T->h2);
+    FUNCTION(vns, rotate)(T, q, 1, &I[0], T->hh);
+    FUNCTION(vns, rotate)(T, q, 2, &I[1], T->h2);
+    FUNCTION(vns, rotate)(T, q, 3, &I[2], T->h2);
+    R_MUL(T->dot, &q[0], &q[0]);
+    for (int a = 1; a < 4; a++) {
+        R_MUL(T->t, &q[a], &q[a]);
+        R_ADD(T->dot, T->dot, T->t);
+    }
+    R_SQRT(T->dot, T->dot);
+    return fabs(R_GET_D(T->dot) - 1.0);
+}
+
+/* tb = global torque with the blocked rotational components zeroed */
+static void FUNCTION(vns, torque)(REAL *tb, const REAL *tau, unsigned char blocked)
+{
+    for (int k = 0; k < 3; k++) {
+        if (blocked & (MB_BLOCK_RX << k))
+            R_SET_D(&tb[k], 0.0);
+        else
+            R_SET(&tb[k], &tau[k]);
+    }
+}
+
+/* L = R I R^T w for every node (a cache miss: the state is not the one the scheme left) */
+static void FUNCTION(vns, angmom_from_omega)(struct FUNCTION(vns, tmp) *T, REAL *L,
+                                             const TYPE(mb_nodes) *nd)
+{
+    for (size_t i = 0; i < nd->n; i++) {
+        FUNCTION(mbq, rotate_inv)(&T->qs, T->Lb, nd->q + 4 * i, nd->omega + 3 * i);
+        for (int k = 0; k < 3; k++)
+            R_MUL(&T->Lb[k], &T->Lb[k], &nd->inertia[3 * i + k]);
+        FUNCTION(mbq, rotate)(&T->qs, L + 3 * i, nd->q + 4 * i, T->Lb);
+    }
+}
+
+/* first half kicks and drift of node i into the trial arrays; returns | |q| - 1 | */
+static double FUNCTION(vns, first_half)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T,
+                                        const TYPE(mb_nodes) *nd, size_t i)
+{
+    for (int k = 0; k < 3; k++) {
+        size_t j = 3 * i + k;
+        if (nd->blocked[i] & (1u << k))
+            R_SET_D(T->a, 0.0);
+        else
+            R_MUL(T->a, &s->f_c[j], &nd->inv_mass[i]);
+        R_MUL(T->t, T->a, T->h2);
+        R_ADD(&s->v[j], &nd->v[j], T->t);                       /* v(t+h/2) */
+        R_MUL(T->t, &s->v[j], T->hh);
+        R_ADD(&s->x[j], &nd->x[j], T->t);                       /* x(t+h) */
+        R_MUL(T->t, T->a, T->hh);
+        R_ADD(&s->vp[j], &nd->v[j], T->t);                      /* predictor for the loads */
+    }
+    REAL *q = s->q + 4 * i, *L = s->L + 3 * i, *w = s->w + 3 * i;
+    for (int a = 0; a < 4; a++)
+        R_SET(&q[a], &nd->q[4 * i + a]);
+    if (!FUNCTION(vns, rotates)(nd, i)) {
+        for (int k = 0; k < 3; k++) {
+            R_SET(&L[k], &nd->angmom[3 * i + k]);
+            R_SET(&w[k], &nd->omega[3 * i + k]);
+        }
+        return 0.0;
+    }
+    FUNCTION(vns, torque)(T->tb, s->tau_c + 3 * i, nd->blocked[i]);
+    for (int k = 0; k < 3; k++) {
+        R_MUL(T->t, &T->tb[k], T->h2);
+        R_ADD(&L[k], &s->L_c[3 * i + k], T->t);                 /* L(t+h/2) */
+    }
+    double qerr = FUNCTION(vns, free_rotation)(T, q, L, nd->inertia + 3 * i);
+    FUNCTION(vns, omega)(T, w, q, nd->inertia + 3 * i, L);      /* estimate for the loads */
+    return qerr;
+}
+
+/* second half kicks of node i with the loads at t+h */
+static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T,
+                                       const TYPE(mb_nodes) *nd, size_t i)
+{
+    for (int k = 0; k < 3; k++) {
+        size_t j = 3 * i + k;
+        if (nd->blocked[i] & (1u << k))
+            R_SET_D(T->a, 0.0);
+        else
+            R_MUL(T->a, &s->f[j], &nd->inv_mass[i]);
+        R_MUL(T->t, T->a, T->h2);
+        R_ADD(&s->v[j], &s->v[j], T->t);                        /* v(t+h) */
+    }
+    if (!FUNCTION(vns, rotates)(nd, i))
+        return;
+    REAL *L = s->L + 3 * i;
+    FUNCTION(vns, torque)(T->tb, s->tau + 3 * i, nd->blocked[i]);
+    for (int k = 0; k < 3; k++) {
+        R_MUL(T->t, &T->tb[k], T->h2);
+        R_ADD(&L[k], &L[k], T->t);                              /* L(t+h) */
+    }
+    FUNCTION(vns, omega)(T, s->w + 3 * i, s->q + 4 * i, nd->inertia + 3 * i, L);
+}
+
+/* make the trial state current (pointer swaps) and keep it, with its loads, as the cache */
+static void FUNCTION(vns, commit)(struct FUNCTION(vns, state) *s, TYPE(mb_system) *sys, double h)
+{
+    TYPE(mb_nodes) *nd = sys->nodes;
+    size_t n3 = 3 * s->n;
+    FUNCTION(scheme, swap)(&nd->x, &s->x);
+    FUNCTION(scheme, swap)(&nd->v, &s->v);
+    FUNCTION(scheme, swap)(&nd->q, &s->q);
+    FUNCTION(scheme, swap)(&nd->omega, &s->w);
+    FUNCTION(scheme, swap)(&nd->angmom, &s->L);
+    FUNCTION(scheme, swap)(&nd->f, &s->f);
+    FUNCTION(scheme, swap)(&nd->torque, &s->tau);
+    sys->t += h;
+    for (size_t j = 0; j < n3; j++) {
+        R_SET(&s->x_c[j], &nd->x[j]);
+        R_SET(&s->v_c[j], &nd->v[j]);
+        R_SET(&s->w_c[j], &nd->omega[j]);
+        R_SET(&s->L_c[j], &nd->angmom[j]);
+        R_SET(&s->f_c[j], &nd->f[j]);
+        R_SET(&s->tau_c[j], &nd->torque[j]);
+    }
+    for (size_t j = 0; j < 4 * s->n; j++)
+        R_SET(&s->q_c[j], &nd->q[j]);
+    s->t_c = sys->t;
+    s->sys_c = sys;
+    s->forces_c = sys->forces;
+    s->have = 1;
+}
+
+static int FUNCTION(vns, step)(void *vs, TYPE(mb_system) *sys, double h)
+{
+    struct FUNCTION(vns, state) *s = vs;
+    TYPE(mb_nodes) *nd = sys->nodes;
+    size_t n = s->n, n3 = 3 * n;
+    int st = MB_SUCCESS;
+    if (!(h > 0.0))
+        MB_ERROR(MB_EDOM, "verlet-nosquish: time step h = %g must be > 0", h);
+    struct FUNCTION(vns, tmp) T;
+    FUNCTION(vns, tmp_init)(&T, nd->prec);
+    R_SET_D(T.hh, h);
+    R_SET_D(T.h2, 0.5 * h);     /* exact: halving a double */
+    if (!FUNCTION(vns, cache_valid)(s, sys)) {
+        s->have = 0;
+        st = FUNCTION(vns, eval)(sys, nd->x, nd->v, nd->q, nd->omega, s->f_c, s->tau_c, sys->t);
+        if (st == MB_SUCCESS)
+            FUNCTION(vns, angmom_from_omega)(&T, s->L_c, nd);
+    }
+    double qerr = 0.0;
+    if (st == MB_SUCCESS) {
+        for (size_t i = 0; i < n; i++)
+            qerr = fmax(qerr, FUNCTION(vns, first_half)(s, &T, nd, i));
+        st = FUNCTION(vns, eval)(sys, s->x, s->vp, s->q, s->w, s->f, s->tau, sys->t + h);
+    }
+    if (st == MB_SUCCESS)
+        for (size_t i = 0; i < n; i++)
+            FUNCTION(vns, second_half)(s, &T, nd, i);
+    FUNCTION(vns, tmp_clear)(&T);
+    if (st != MB_SUCCESS)
+        return st;
+    if (!FUNCTION(scheme, finite)(s->x, n3) || !FUNCTION(scheme, finite)(s->v, n3)
+        || !FUNCTION(scheme, finite)(s->L, n3) || !FUNCTION(scheme, finite)(s->w, n3)
+        || !FUNCTION(scheme, finite)(s->q, 4 * n))
+        MB_ERROR(MB_EDIVERGED, "verlet-nosquish: NaN or Inf at t = %.17g", sys->t + h);
+    FUNCTION(vns, commit)(s, sys, h);
+    s->com.steps++;
+    s->com.qnorm_err = fmax(s->com.qnorm_err, qerr);
+    return MB_SUCCESS;
+}
