@@ -2,7 +2,7 @@
  *   W. C. Swope, H. C. Andersen, P. H. Berens and K. R. Wilson, "A computer simulation
  *   method for the calculation of equilibrium constants for the formation of physical
  *   clusters of molecules: Application to small water clusters", J. Chem. Phys. 76 (1982)
- *   637-649, eqs. (2.3)-(2.4).
+ *   637.
  *   v(t+h/2) = v(t) + (h/2) a(t),  x(t+h) = x(t) + h v(t+h/2),
  *   v(t+h)   = v(t+h/2) + (h/2) a(t+h).
  * Second order, symplectic and time-reversible for position-dependent forces; positions
@@ -78,7 +78,7 @@ static int vv_mpfr_alloc_defect(void **out, const mb_options *opts, const mb_sys
 const mb_stepper_type mb_stepper_velocity_verlet = {
     .name = "velocity-verlet",
     .summary = "v(t+h/2) = v + (h/2) a(t);  x+ = x + h v(t+h/2);  v+ = v(t+h/2) + (h/2) a(t+h)",
-    .reference = "Swope, Andersen, Berens & Wilson, J. Chem. Phys. 76 (1982) 637, eqs. (2.3)-(2.4)",
+    .reference = "Swope, Andersen, Berens & Wilson, J. Chem. Phys. 76 (1982) 637",
     .order = 2,
     .flags = MB_STEPPER_SYMPLECTIC,
     .options = NULL,

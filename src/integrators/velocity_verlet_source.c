@@ -63,7 +63,7 @@ static int FUNCTION(vverlet, cache_valid)(const struct FUNCTION(vverlet, state) 
     return 1;
 }
 
-/* Swope, Andersen, Berens & Wilson (1982), eq. (2.3)-(2.4) in kick-drift-kick form:
+/* Swope, Andersen, Berens & Wilson (1982), in kick-drift-kick form:
  *   v(t+h/2) = v(t) + (h/2) a(t)
  *   x(t+h)   = x(t) + h v(t+h/2)
  *   a(t+h)   = M^-1 f(x(t+h), v(t) + h a(t), t+h)

@@ -2,7 +2,7 @@
  * integrator for rigid bodies:
  *   T. F. Miller III, M. Eleftheriou, P. Pattnaik, A. Ndirango, D. Newns and
  *   G. J. Martyna, "Symplectic quaternion scheme for biophysical molecular dynamics",
- *   J. Chem. Phys. 116 (2002) 8649-8659, eqs. (2.13)-(2.16) and Sec. II.C.
+ *   J. Chem. Phys. 116 (2002) 8649.
  * Orientation q (unit quaternion, body to global) with its conjugate momentum
  *   p = 2 S(q) (0, L~) = 2 q (x) (0, L~),   L~ = R(q)^T L the body angular momentum.
  * One step h:
@@ -13,7 +13,7 @@
  *        zeta = dt (p . P_k q) / (4 I_k),
  *        q <- cos(zeta) q + sin(zeta) P_k q,   p <- cos(zeta) p + sin(zeta) P_k p,
  *      P_k q = q (x) e_k:  P_1 q = (-q1, q0, q3, -q2), P_2 q = (-q2, -q3, q0, q1),
- *      P_3 q = (-q3, q2, -q1, q0)  (eq. 2.8);
+ *      P_3 q = (-q3, q2, -q1, q0);
  *   3. forces and torques at the new state, then the second half kicks.
  * Second order, symplectic and time reversible; each sub-rotation is an orthogonal map of
  * q (|q| = 1 kept to round-off without normalisation) and of p; the global angular

@@ -135,7 +135,7 @@ static int FUNCTION(vns, cache_valid)(const struct FUNCTION(vns, state) *s, cons
         && FUNCTION(vns, same)(s->q_c, nd->q, 4 * s->n);
 }
 
-/* r = P_k q = q (x) e_k (Miller et al. eq. 2.8):
+/* r = P_k q = q (x) e_k (Miller et al. 2002):
  *   P_1 q = (-q1, q0, q3, -q2),  P_2 q = (-q2, -q3, q0, q1),  P_3 q = (-q3, q2, -q1, q0) */
 static void FUNCTION(vns, perm)(REAL *r, int k, const REAL *q)
 {
@@ -149,7 +149,7 @@ static void FUNCTION(vns, perm)(REAL *r, int k, const REAL *q)
     }
 }
 
-/* free rotation about principal axis k (1..3) for dt (Miller et al. eqs. 2.13-2.14):
+/* free rotation about principal axis k (1..3) for dt (Miller et al. 2002):
  * zeta = dt (p . P_k q) / (4 I_k), q <- cos(zeta) q + sin(zeta) P_k q, same for p */
 static void FUNCTION(vns, rotate)(struct FUNCTION(vns, tmp) *T, REAL *q, int k, const REAL *Ik,
                                   REAL *dt)
