@@ -71,10 +71,55 @@ static int stepper_cell_check(const mb_stepper *st, const mb_cell *cell)
     return MB_SUCCESS;
 }
 
+/* A scheme that integrates translation only must not be handed a system whose nodes
+ * spin or are driven to spin: it would leave the orientation frozen and every rotation
+ * metric would measure that, not the scheme.  Rotation shows as a non-zero initial
+ * angular velocity or momentum, or a non-zero torque at the current time. */
+static int any_nonzero(const double *a, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (a[k] != 0.0)
+            return 1;
+    return 0;
+}
+
+static int system_rotates(const mb_system *sys)
+{
+    const mb_nodes *s = sys->nodes;
+    if (any_nonzero(s->omega, 3 * s->n) || any_nonzero(s->angmom, 3 * s->n))
+        return 1;
+    mb_nodes *probe = mb_nodes_alloc(s->n, 53);
+    int rotates = 0;
+    if (probe && mb_nodes_copy(probe, s) == MB_SUCCESS
+        && mb_forces_eval(sys->forces, probe, sys->t) == MB_SUCCESS)
+        rotates = any_nonzero(probe->torque, 3 * s->n);
+    mb_nodes_free(probe);
+    return rotates;
+}
+
+static int twin_rotates(const mb_system_mpfr *tw)
+{
+    const mb_nodes_mpfr *s = tw->nodes;
+    for (size_t k = 0; k < 3 * s->n; k++)
+        if (!mpfr_zero_p(&s->omega[k]) || !mpfr_zero_p(&s->angmom[k]))
+            return 1;
+    return 0;
+}
+
+static int stepper_rotation_check(const mb_stepper *st, int rotates)
+{
+    if (rotates && !(st->type->flags & MB_STEPPER_ROTATION))
+        MB_ERROR(MB_EUNSUP, "integrator '%s' integrates translation only, but the system "
+                 "rotates (initial spin or torque): use a rotation scheme such as leapfrog",
+                 st->type->name);
+    return MB_SUCCESS;
+}
+
 mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys)
 {
     mb_stepper *st = stepper_new(spec);
-    if (st && stepper_cell_check(st, sys->cell) != MB_SUCCESS) {
+    if (st && (stepper_cell_check(st, sys->cell) != MB_SUCCESS
+               || stepper_rotation_check(st, system_rotates(sys)) != MB_SUCCESS)) {
         mb_stepper_free(st);
         return NULL;
     }
@@ -91,7 +136,8 @@ mb_stepper *mb_stepper_alloc_twin(const char *spec, const mb_system_mpfr *tw)
     if (st == NULL)
         return NULL;
     st->is_twin = 1;
-    if (stepper_cell_check(st, tw->cell) != MB_SUCCESS) {
+    if (stepper_cell_check(st, tw->cell) != MB_SUCCESS
+        || stepper_rotation_check(st, twin_rotates(tw)) != MB_SUCCESS) {
         mb_stepper_free(st);
         return NULL;
     }
