@@ -25,7 +25,8 @@ typedef struct mb_force_type {
     /* append df/dx, df/dv blocks (NULL: force independent of x and v) */
     int (*jacobian)(const void *params, const mb_nodes *s, mb_jacobian *J);
     int (*jacobian_mpfr)(const void *params, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);
-    /* add to k[3 i + a] the stiffness this model puts on node i along axis a, for
+    /* add to k[3 i + a] the stiffness this model puts on node i along axis a -- the
+     * absolute row sum of its stiffness block on that row (mb_timestep.h) -- for
      * critical time-step estimates (NULL: none) */
     void (*stiffness)(const void *params, const mb_nodes *s, double *k);
     void (*free)(void *params);
