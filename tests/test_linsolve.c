@@ -239,3 +239,45 @@ Test(linsolve, bicgstab_maxiter_is_reported)
     mb_jacobian_free(J);
     mb_nodes_free(s);
 }
+
+/* A x = 0 with a nonsingular A has the unique solution x = 0, whatever the initial guess
+ * (the implicit schemes pass v as the guess).  The relative test |r| <= rtol |b| has
+ * rtol |b| = 0 here, so a solver must treat b = 0 itself: every solver has to return
+ * MB_SUCCESS and x = 0 exactly.  SPD chain Laplacian (masses 1.385, h = 0.0731). */
+Test(linsolve, krylov_zero_rhs_gives_zero)
+{
+    const size_t nn = 5, n3 = 15;
+    mb_jacobian *J = mb_jacobian_alloc(nn, 53);
+    mb_nodes *s = mb_nodes_alloc(nn, 53);
+    for (size_t i = 0; i < nn; i++)
+        mb_nodes_set_mass(s, i, 1.385);
+    for (size_t i = 0; i + 1 < nn; i++) {
+        long b = mb_jacobian_add_block(J, i, i + 1), c = mb_jacobian_add_block(J, i + 1, i);
+        long d = mb_jacobian_add_block(J, i, i), e = mb_jacobian_add_block(J, i + 1, i + 1);
+        for (int a = 0; a < 3; a++) {
+            J->dfdx[9 * b + 4 * a] = J->dfdx[9 * c + 4 * a] = 23.85;
+            J->dfdx[9 * d + 4 * a] = J->dfdx[9 * e + 4 * a] = -23.85;
+        }
+    }
+    mb_csr *csr = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(csr, J), MB_SUCCESS);
+    mb_csr_assemble(csr, s, J, 0.0731);
+    double b[15] = { 0 }, x[15];
+    /* 5 iterations, fewer than the 15 unknowns: none is needed for b = 0 */
+    mb_krylov *kr = mb_krylov_alloc(n3, 1e-12, 5);
+    mb_gmres *gm = mb_gmres_alloc(n3, 10, 1e-12, 50);
+    for (int which = 0; which < 3; which++) {
+        for (size_t k = 0; k < n3; k++)
+            x[k] = 0.3 + cos(1.7 * (double)k);           /* nonzero initial guess */
+        int rc = which == 0 ? mb_bicgstab_solve(kr, csr, b, x)
+               : which == 1 ? mb_pcg_solve(kr, csr, b, x) : mb_gmres_solve(gm, csr->A, b, x);
+        cr_expect_eq(rc, MB_SUCCESS, "solver %d: %s", which, mb_last_error());
+        for (size_t k = 0; k < n3; k++)
+            cr_expect_eq(x[k], 0.0, "solver %d x[%zu] = %g", which, k, x[k]);
+    }
+    mb_krylov_free(kr);
+    mb_gmres_free(gm);
+    mb_csr_free(csr);
+    mb_jacobian_free(J);
+    mb_nodes_free(s);
+}
