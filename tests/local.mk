@@ -221,3 +221,9 @@ tests_test_consolver_SOURCES = tests/test_consolver.c
 tests_test_consolver_CFLAGS = $(MB_TESTCC)
 tests_test_consolver_LDADD = $(MB_TESTLIBS)
 tests_test_consolver_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_step_contract
+tests_test_step_contract_SOURCES = tests/test_step_contract.c
+tests_test_step_contract_CFLAGS = $(MB_TESTCC)
+tests_test_step_contract_LDADD = $(MB_TESTLIBS)
+tests_test_step_contract_LDFLAGS = $(MB_TESTLINK)
