@@ -104,7 +104,13 @@ static const mb_force_type springs_type = {
 
 const mb_force_type *const mb_force_springs = &springs_type;
 
-void *mb_springs_new(void) { return calloc(1, sizeof(struct spring_set)); }
+void *mb_springs_new(void)
+{
+    struct spring_set *set = calloc(1, sizeof *set);
+    if (set == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a spring set");
+    return set;
+}
 
 int mb_springs_add(void *springs, const mb_spring *sp)
 {
