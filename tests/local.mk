@@ -245,3 +245,14 @@ tests_test_verlet_nosquish_SOURCES = tests/test_verlet_nosquish.c tests/compare_
 tests_test_verlet_nosquish_CFLAGS = $(MB_TESTCC)
 tests_test_verlet_nosquish_LDADD = $(MB_TESTLIBS)
 tests_test_verlet_nosquish_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_step_contract
+tests_test_step_contract_SOURCES = tests/test_step_contract.c
+tests_test_step_contract_CFLAGS = $(MB_TESTCC)
+tests_test_step_contract_LDADD = $(MB_TESTLIBS)
+tests_test_step_contract_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_force_params
+tests_test_force_params_SOURCES = tests/test_force_params.c
+tests_test_force_params_CFLAGS = $(MB_TESTCC)
+tests_test_force_params_LDADD = $(MB_TESTLIBS)
+tests_test_force_params_LDFLAGS = $(MB_TESTLINK)

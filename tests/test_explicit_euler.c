@@ -66,3 +66,40 @@ Test(explicit_euler, energy_growth_exact_factor)
     mb_options_free(in);
     mb_options_free(p);
 }
+
+/* Free fall beside a fixed obstacle (infinite mass, inv_mass = 0: it never accelerates).
+ * Gravity must not give the obstacle the force m g = Inf (or Inf * 0 = NaN on an axis
+ * with g_k = 0), which would turn every step into MB_EDIVERGED.  One explicit Euler step
+ * by hand: v+ = v + h g, x+ = x + h v for the free node (2 ulp: one multiply-add each);
+ * the obstacle keeps x and v.  The MPFR force evaluation must succeed likewise. */
+Test(explicit_euler, gravity_beside_infinite_mass_obstacle)
+{
+    const double g[3] = { 0.31, 0.0, -9.81 }, h = 0.0173;
+    mb_system *sys = mb_system_alloc(2);
+    mb_nodes_set_mass(sys->nodes, 0, 2.385);
+    mb_nodes_set_mass(sys->nodes, 1, INFINITY);
+    const double x0[3] = { 0.413, -0.127, 1.27 }, v0[3] = { 0.1, 0.0, 0.2 };
+    for (int k = 0; k < 3; k++) {
+        sys->nodes->x[k] = x0[k];
+        sys->nodes->v[k] = v0[k];
+        sys->nodes->x[3 + k] = 0.5 * (double)k;
+    }
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 80);
+    cr_assert_not_null(tw);
+    cr_expect_eq(mb_forces_mpfr_eval(sys->forces, tw->nodes, 0.0), MB_SUCCESS, "%s",
+                 mb_last_error());
+    mb_system_mpfr_free(tw);
+    mb_stepper *st = mb_stepper_alloc("explicit-euler", sys);
+    cr_assert_not_null(st);
+    cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+    for (int k = 0; k < 3; k++) {
+        double v1 = v0[k] + h * g[k], x1 = x0[k] + h * v0[k];
+        cr_expect(fabs(sys->nodes->v[k] - v1) <= 2 * DBL_EPSILON * fabs(v1), "v[%d]", k);
+        cr_expect(fabs(sys->nodes->x[k] - x1) <= 2 * DBL_EPSILON * fabs(x1), "x[%d]", k);
+        cr_expect_eq(sys->nodes->v[3 + k], 0.0);
+        cr_expect_eq(sys->nodes->x[3 + k], 0.5 * (double)k);
+    }
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}

@@ -239,3 +239,97 @@ Test(linsolve, bicgstab_maxiter_is_reported)
     mb_jacobian_free(J);
     mb_nodes_free(s);
 }
+
+/* A x = 0 with a nonsingular A has the unique solution x = 0, whatever the initial guess
+ * (the implicit schemes pass v as the guess).  The relative test |r| <= rtol |b| has
+ * rtol |b| = 0 here, so a solver must treat b = 0 itself: every solver has to return
+ * MB_SUCCESS and x = 0 exactly.  SPD chain Laplacian (masses 1.385, h = 0.0731). */
+Test(linsolve, krylov_zero_rhs_gives_zero)
+{
+    const size_t nn = 5, n3 = 15;
+    mb_jacobian *J = mb_jacobian_alloc(nn, 53);
+    mb_nodes *s = mb_nodes_alloc(nn, 53);
+    for (size_t i = 0; i < nn; i++)
+        mb_nodes_set_mass(s, i, 1.385);
+    for (size_t i = 0; i + 1 < nn; i++) {
+        long b = mb_jacobian_add_block(J, i, i + 1), c = mb_jacobian_add_block(J, i + 1, i);
+        long d = mb_jacobian_add_block(J, i, i), e = mb_jacobian_add_block(J, i + 1, i + 1);
+        for (int a = 0; a < 3; a++) {
+            J->dfdx[9 * b + 4 * a] = J->dfdx[9 * c + 4 * a] = 23.85;
+            J->dfdx[9 * d + 4 * a] = J->dfdx[9 * e + 4 * a] = -23.85;
+        }
+    }
+    mb_csr *csr = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(csr, J), MB_SUCCESS);
+    mb_csr_assemble(csr, s, J, 0.0731);
+    double b[15] = { 0 }, x[15];
+    /* 5 iterations, fewer than the 15 unknowns: none is needed for b = 0 */
+    mb_krylov *kr = mb_krylov_alloc(n3, 1e-12, 5);
+    mb_gmres *gm = mb_gmres_alloc(n3, 10, 1e-12, 50);
+    for (int which = 0; which < 3; which++) {
+        for (size_t k = 0; k < n3; k++)
+            x[k] = 0.3 + cos(1.7 * (double)k);           /* nonzero initial guess */
+        int rc = which == 0 ? mb_bicgstab_solve(kr, csr, b, x)
+               : which == 1 ? mb_pcg_solve(kr, csr, b, x) : mb_gmres_solve(gm, csr->A, b, x);
+        cr_expect_eq(rc, MB_SUCCESS, "solver %d: %s", which, mb_last_error());
+        for (size_t k = 0; k < n3; k++)
+            cr_expect_eq(x[k], 0.0, "solver %d x[%zu] = %g", which, k, x[k]);
+    }
+    mb_krylov_free(kr);
+    mb_gmres_free(gm);
+    mb_csr_free(csr);
+    mb_jacobian_free(J);
+    mb_nodes_free(s);
+}
+
+/* The MPFR elimination's singularity threshold n 2^(1-prec) max|A| at any precision.
+ * A = [[1/10, 3/10], [3/10, 9/10]] is singular (row 2 = 3 row 1); rounded to prec bits
+ * its entries are no longer exactly proportional, so the second pivot is a rounding
+ * residue of order 2^-prec, which the threshold must flag -- also above 1074 bits,
+ * where 2^(1-prec) underflows in double.  Control: [[1/10, 3/10], [3/10, 1/10]]
+ * (det = -0.08) is solved, x checked against Cramer's rule in the double read-out (1e-15). */
+static void gauss_mpfr_singular_case(mpfr_prec_t prec)
+{
+    __mpfr_struct A[4], b[2], x[2], tmp[3];
+    size_t piv[2];
+    const char *sing[4] = { "0.1", "0.3", "0.3", "0.9" }, *reg[4] = { "0.1", "0.3", "0.3", "0.1" };
+    for (int k = 0; k < 4; k++)
+        mpfr_init2(&A[k], prec);
+    for (int k = 0; k < 2; k++) {
+        mpfr_init2(&b[k], prec);
+        mpfr_init2(&x[k], prec);
+    }
+    for (int k = 0; k < 3; k++)
+        mpfr_init2(&tmp[k], prec);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < 4; k++)
+            mpfr_set_str(&A[k], pass ? reg[k] : sing[k], 10, MPFR_RNDN);
+        mpfr_set_d(&b[0], 1.0, MPFR_RNDN);
+        mpfr_set_d(&b[1], 2.0, MPFR_RNDN);
+        int rc = mb_gauss_mpfr_solve(A, 2, b, x, piv, tmp);
+        if (pass == 0) {
+            cr_expect_eq(rc, MB_ESINGULAR, "prec %ld: singular matrix solved (x0 = %g)",
+                         (long)prec, mpfr_get_d(&x[0], MPFR_RNDN));
+        } else {
+            cr_expect_eq(rc, MB_SUCCESS, "prec %ld: %s", (long)prec, mb_last_error());
+            /* Cramer: x = (0.1 - 0.6, 0.2 - 0.3) / (0.01 - 0.09) = (6.25, 1.25) */
+            cr_expect(fabs(mpfr_get_d(&x[0], MPFR_RNDN) - 6.25) <= 1e-15 * 6.25);
+            cr_expect(fabs(mpfr_get_d(&x[1], MPFR_RNDN) - 1.25) <= 1e-15 * 1.25);
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        mpfr_clear(&A[k]);
+    for (int k = 0; k < 2; k++) {
+        mpfr_clear(&b[k]);
+        mpfr_clear(&x[k]);
+    }
+    for (int k = 0; k < 3; k++)
+        mpfr_clear(&tmp[k]);
+}
+
+Test(linsolve, gauss_mpfr_singular_at_any_precision)
+{
+    const mpfr_prec_t precs[] = { 53, 113, 256, 1100, 2048 };
+    for (size_t k = 0; k < sizeof precs / sizeof precs[0]; k++)
+        gauss_mpfr_singular_case(precs[k]);
+}

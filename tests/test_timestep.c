@@ -232,3 +232,59 @@ Test(dyndt, follows_hertz_contact)
     cr_expect_null(mb_dyndt_alloc(1, 1.0, 0.9, -1e-4));
     mb_system_free(sys);
 }
+
+/* Two equal free masses joined along the oblique unit vector n = (2, 3, 6)/7.  At the rest
+ * length the stiffness matrix is k [n n^T, -n n^T; -n n^T, n n^T], whose only nonzero
+ * mode is the stretch along n with w^2 = 2k/m, whatever the direction: the leap-frog limit
+ * is 2/w = sqrt(2m/k), the same as for an axis-aligned spring.  The estimate must not
+ * exceed it (8 ulp: a few flops from exact data).  Negative control: the axis projection
+ * k n_a^2 (largest n_a = 6/7) gives sqrt(2) (7/6) sqrt(m/k), 1.17 times the limit. */
+static void oblique_pair_check(mb_system *sys, double m, double k)
+{
+    double dt;
+    cr_assert_eq(mb_timestep_critical(sys->forces, sys->nodes, &dt), MB_SUCCESS);
+    double limit = sqrt(2.0 * m / k);
+    cr_expect(dt <= limit * (1.0 + 8.0 * DBL_EPSILON), "dt %.17g exceeds the limit %.17g",
+              dt, limit);
+    double projected = sqrt(2.0) * (7.0 / 6.0) * sqrt(m / k);
+    cr_expect(projected > 1.1 * limit, "control: the axis projection overshoots");
+}
+
+Test(timestep, oblique_spring_estimate_below_limit)
+{
+    const double m = 1.385, k = 57.3, L = 0.7;
+    mb_system *sys = mb_system_alloc(2);
+    for (size_t i = 0; i < 2; i++)
+        mb_nodes_set_mass(sys->nodes, i, m);
+    const double n[3] = { 2.0 / 7.0, 3.0 / 7.0, 6.0 / 7.0 };
+    for (int a = 0; a < 3; a++)
+        sys->nodes->x[3 + a] = L * n[a];                 /* at rest length */
+    void *sp = mb_springs_new();
+    mb_spring s = { .i = 0, .j = 1, .k = k, .rest = L };
+    cr_assert_eq(mb_springs_add(sp, &s), MB_SUCCESS);
+    mb_forces_add(sys->forces, mb_force_springs, sp);
+    oblique_pair_check(sys, m, k);
+    mb_system_free(sys);
+}
+
+/* The same pair as two spheres in linear contact along n: the contact normal mode has
+ * w^2 = 2 kn/m (the contact law is k delta along n). */
+Test(timestep, oblique_contact_estimate_below_limit)
+{
+    const double m = 0.385, kn = 2.31e4, R = 0.0173, delta = 1.1e-4;
+    mb_system *sys = mb_system_alloc(2);
+    const double n[3] = { 2.0 / 7.0, 3.0 / 7.0, 6.0 / 7.0 };
+    for (size_t i = 0; i < 2; i++) {
+        mb_nodes_set_mass(sys->nodes, i, m);
+        sys->nodes->radius[i] = R;
+    }
+    for (int a = 0; a < 3; a++)
+        sys->nodes->x[3 + a] = (2.0 * R - delta) * n[a];
+    mb_contact_linear_params p = { .kn = kn };
+    void *c = mb_contact_linear_new(&p);
+    cr_assert_not_null(c);
+    cr_assert_eq(mb_contact_add_spheres(c, sys->nodes, 0, 1), MB_SUCCESS);
+    mb_forces_add(sys->forces, mb_force_contact_linear, c);
+    oblique_pair_check(sys, m, kn);
+    mb_system_free(sys);
+}

@@ -204,8 +204,11 @@ int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double
 void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const double n[3],
                                double *kk)
 {
+    /* Gershgorin row sum of the block k n n^T: k |n_a| (|n_0| + |n_1| + |n_2|), so that
+     * the estimate of mb_timestep.h bounds the highest mode for any contact direction */
+    double n1 = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
     for (int a = 0; a < 3; a++) {
-        double ka = k * n[a] * n[a];
+        double ka = k * fabs(n[a]) * n1;
         kk[3 * cp->i + a] += ka;
         if (!cp->plane)
             kk[3 * cp->j + a] += ka;

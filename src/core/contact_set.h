@@ -25,7 +25,8 @@ struct contact_set {
 /* Double kinematics of one pair: delta, approach rate, unit normal (contact_pairs.c). */
 int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
                                double *delta, double *rate, double n[3]);
-/* Add k n_a^2 of one pair to the per node and axis stiffness array. */
+/* Add k |n_a| sum_b |n_b| (row sum of k n n^T) of one pair to the per node and axis
+ * stiffness array. */
 void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const double n[3],
                                double *kk);
 void mb_contact_set_free(void *params);

@@ -62,7 +62,7 @@ static double hertz_dissipation(const void *params, const mb_nodes *s)
     return p;
 }
 
-/* Tangent stiffness k_t = (3/2) K delta^{1/2}, projected k_t n_a^2 on both nodes. */
+/* Tangent stiffness k_t = (3/2) K delta^{1/2}, as k_t |n_a| sum_b |n_b| on both nodes. */
 static void hertz_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
     const struct contact_set *set = params;

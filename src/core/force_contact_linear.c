@@ -60,7 +60,8 @@ static double linear_dissipation(const void *params, const mb_nodes *s)
     return p;
 }
 
-/* kn n_a^2 on both nodes of every pair in contact (Woo's DynDt sums these). */
+/* kn |n_a| sum_b |n_b| on both nodes of every pair in contact (the row sum of kn n n^T;
+ * Woo's DynDt sums the diagonal kn n_a^2, see mb_timestep.h). */
 static void linear_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
     const struct contact_set *set = params;

@@ -66,17 +66,23 @@ const mb_force_type *const mb_force_drag = &drag_type;
 
 void *mb_gravity_new(const double g[3])
 {
+    if (!isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2]))
+        MB_ERROR_NULL(MB_EDOM, "gravity: g = (%g, %g, %g) must be finite", g[0], g[1], g[2]);
     struct gravity *p = malloc(sizeof *p);
-    if (p) {
-        p->g[0] = g[0]; p->g[1] = g[1]; p->g[2] = g[2];
-    }
+    if (p == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "out of memory");
+    p->g[0] = g[0]; p->g[1] = g[1]; p->g[2] = g[2];
     return p;
 }
 
+/* D >= 0: a negative coefficient would feed energy in */
 void *mb_drag_new(double D)
 {
+    if (!(D >= 0.0) || !isfinite(D))
+        MB_ERROR_NULL(MB_EDOM, "drag: D = %g must be finite and >= 0", D);
     struct drag *p = malloc(sizeof *p);
-    if (p)
-        p->D = D;
+    if (p == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "out of memory");
+    p->D = D;
     return p;
 }

@@ -1,6 +1,8 @@
 /* force_field_source.c -- template bodies of gravity and drag (see force_field.c). */
 
-/* f_i += m_i g */
+/* f_i += m_i g for finite masses.  A node of infinite mass (inv_mass = 0) never
+ * accelerates, and m g would be Inf (Inf * 0 = NaN on an axis with g_k = 0): it gets no
+ * weight, as it has no gravity potential (force_field.c). */
 static int FUNCTION(gravity, eval)(const void *params, TYPE(mb_nodes) *s, double t)
 {
     const struct gravity *p = params;
@@ -8,7 +10,7 @@ static int FUNCTION(gravity, eval)(const void *params, TYPE(mb_nodes) *s, double
     R_INIT(a, s->prec);
     (void)t;
     for (size_t i = 0; i < s->n; i++)
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 3 && !R_ISZERO(&s->inv_mass[i]); k++) {
             R_MUL_D(a, &s->mass[i], p->g[k]);
             R_ADD(&s->f[3 * i + k], &s->f[3 * i + k], a);
         }

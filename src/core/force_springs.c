@@ -52,7 +52,10 @@ static double springs_dissipation(const void *params, const mb_nodes *s)
     return p;
 }
 
-/* Stiffness k projected on each axis: k n_a^2 (k on every axis for L = 0). */
+/* Stiffness of each axis for the time-step estimate (mb_timestep.h): the Gershgorin row
+ * sum of the elastic block K = k (1 - L/l) I + k (L/l) n n^T (force_springs_source.c),
+ *   k_a = |k (1 - L/l) + k (L/l) n_a^2| + k (L/l) |n_a| sum_{b != a} |n_b|,
+ * k on every axis for L = 0 (K = k I) or a zero-length spring (direction undefined). */
 static void springs_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
     const struct spring_set *set = params;
@@ -60,8 +63,17 @@ static void springs_stiffness(const void *params, const mb_nodes *s, double *kk)
     for (size_t m = 0; m < set->count; m++) {
         const mb_spring *sp = &set->items[m];
         int has_dir = sp->rest != 0.0 && springs_geometry(sp, s, &w, 1) == MB_SUCCESS;
+        double r = has_dir ? sp->rest / w.l[0] : 0.0;
         for (int a = 0; a < 3; a++) {
-            double ka = has_dir ? sp->k * w.n[a] * w.n[a] : sp->k;
+            double ka = sp->k;
+            if (has_dir) {
+                double off = 0.0;
+                for (int b = 0; b < 3; b++)
+                    if (b != a)
+                        off += fabs(w.n[b]);
+                ka = fabs(sp->k * (1.0 - r) + sp->k * r * w.n[a] * w.n[a])
+                     + sp->k * r * fabs(w.n[a]) * off;
+            }
             kk[3 * sp->i + a] += ka;
             if (!sp->anchored)
                 kk[3 * sp->j + a] += ka;
@@ -92,7 +104,13 @@ static const mb_force_type springs_type = {
 
 const mb_force_type *const mb_force_springs = &springs_type;
 
-void *mb_springs_new(void) { return calloc(1, sizeof(struct spring_set)); }
+void *mb_springs_new(void)
+{
+    struct spring_set *set = calloc(1, sizeof *set);
+    if (set == NULL)
+        MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a spring set");
+    return set;
+}
 
 int mb_springs_add(void *springs, const mb_spring *sp)
 {

@@ -27,8 +27,14 @@ void mb_forces_free(mb_forces *F)
 
 int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params)
 {
-    if (params == NULL)
+    if (params == NULL) {
+        /* a constructor that returns NULL has recorded why (bad parameter, memory):
+         * pass that on rather than replacing it */
+        int code = mb_last_error_code();
+        if (code != MB_SUCCESS)
+            return code;
         MB_ERROR(MB_ENOMEM, "force model '%s' has no parameters", type->name);
+    }
     if (F->count == F->cap) {
         size_t cap = F->cap ? 2 * F->cap : 4;
         mb_force *items = realloc(F->items, cap * sizeof *items);

@@ -12,10 +12,10 @@ int FUNCTION(mb_gauss, solve)(REAL *A, size_t n, REAL *b, REAL *x, size_t *piv, 
         if (R_CMP(t, amax) > 0)
             R_SET(amax, t);
     }
-    /* thr = n 2^(1-prec) max|A| */
-    R_SET_D(thr, ldexp(1.0, 1 - (int)R_PREC(t)));
-    R_MUL(thr, thr, amax);
-    R_MUL_D(thr, thr, (double)n);
+    /* thr = n 2^(1-prec) max|A|, scaled by the power of two in the base itself
+     * (2^(1-prec) as a double underflows to 0 above 1074 bits) */
+    R_MUL_D(thr, amax, (double)n);
+    R_MUL_2SI(thr, thr, 1 - (long)R_PREC(t));
     for (size_t k = 0; k < n; k++)
         piv[k] = k;
     for (size_t k = 0; k < n; k++) {

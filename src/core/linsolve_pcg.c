@@ -17,9 +17,14 @@ int mb_pcg_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x)
         return st;
     size_t n = k->n;
     double bnorm = sqrt(mb_krylov_dot(b, b, n));
-    double rn = mb_krylov_residual(A, b, x, k->r);
     k->iterations_last = 0;
-    k->residual_last = bnorm > 0.0 ? rn / bnorm : 0.0;
+    if (bnorm == 0.0) {                                 /* A x = 0: x = 0 (the relative */
+        memset(x, 0, n * sizeof(double));               /* test below could never pass) */
+        k->residual_last = 0.0;
+        return MB_SUCCESS;
+    }
+    double rn = mb_krylov_residual(A, b, x, k->r);
+    k->residual_last = rn / bnorm;
     if (rn <= k->rtol * bnorm)
         return MB_SUCCESS;
     for (size_t i = 0; i < n; i++)

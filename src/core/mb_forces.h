@@ -25,7 +25,8 @@ typedef struct mb_force_type {
     /* append df/dx, df/dv blocks (NULL: force independent of x and v) */
     int (*jacobian)(const void *params, const mb_nodes *s, mb_jacobian *J);
     int (*jacobian_mpfr)(const void *params, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);
-    /* add to k[3 i + a] the stiffness this model puts on node i along axis a, for
+    /* add to k[3 i + a] the stiffness this model puts on node i along axis a -- the
+     * absolute row sum of its stiffness block on that row (mb_timestep.h) -- for
      * critical time-step estimates (NULL: none) */
     void (*stiffness)(const void *params, const mb_nodes *s, double *k);
     void (*free)(void *params);
@@ -44,7 +45,8 @@ typedef struct mb_forces {
 mb_forces *mb_forces_alloc(void);
 /* Frees the field and every parameter block it owns. */
 void mb_forces_free(mb_forces *F);
-/* Add a model; the field takes ownership of params (freed with type->free). */
+/* Add a model; the field takes ownership of params (freed with type->free).  params =
+ * NULL (a constructor that refused) returns the status that constructor recorded. */
 int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params);
 
 /* Zero s->f and s->torque, sum every model at time t; MB_EDIVERGED on NaN/Inf. */
@@ -61,11 +63,13 @@ void mb_forces_stiffness(const mb_forces *F, const mb_nodes *s, double *k);
 
 /* ---- the models of the foundation ---- */
 
-/* Uniform field: f_i += m_i g.  Potential -m g.x. */
+/* Uniform field: f_i += m_i g on nodes of finite mass.  Potential -m g.x.  NULL
+ * (MB_EDOM recorded) unless g is finite. */
 extern const mb_force_type *const mb_force_gravity;
 void *mb_gravity_new(const double g[3]);
 
-/* Linear drag f_i = -D v_i on every node (D > 0, same for all). */
+/* Linear drag f_i = -D v_i on every node (same D for all).  NULL (MB_EDOM recorded)
+ * unless D is finite and >= 0. */
 extern const mb_force_type *const mb_force_drag;
 void *mb_drag_new(double D);
 

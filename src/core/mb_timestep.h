@@ -6,11 +6,14 @@
  *   K_ia = sum of the stiffnesses every force model puts on node i along axis a
  *   (mb_forces_stiffness).
  * What the sqrt(2) means.  Leap-frog (and velocity Verlet) on x'' = -w^2 x is stable for
- * h < 2/w.  For a spring network the stiffness matrix has |K_ij| summing along each row to
- * at most 2 K_ii, so by Gershgorin w_max^2 <= max_i 2 K_ii / m_i and
- *   sqrt(2) sqrt(m/K_ii) = 2 / sqrt(2 K_ii/m) <= 2 / w_max:
+ * h < 2/w.  Each model reports for node i and axis a the absolute row sum K_ia of its 3x3
+ * block on that axis (for a spring or contact along the unit n, k |n_a| sum_b |n_b|, not
+ * the diagonal k n_a^2, which lets the estimate of an oblique pair exceed the limit by up to sqrt(3));
+ * the coupling block of a pair has the same row sum, so row (i, a) of M^-1 K sums to at
+ * most 2 K_ia / m_i and by Gershgorin w_max^2 <= max 2 K_ia / m_i:
+ *   sqrt(2) sqrt(m/K_ia) = 2 / sqrt(2 K_ia/m) <= 2 / w_max,
  * the estimate never exceeds the true limit.  It is exact for two equal free masses joined
- * by one spring (w^2 = 2k/m) and for the highest mode of a long uniform chain
+ * by one axis-aligned spring (w^2 = 2k/m) and for the highest mode of a long uniform chain
  * (w_max -> 2 sqrt(k/m), K_ii = 2k); for a single node tied to an anchor (w^2 = k/m) it is
  * conservative by a factor sqrt(2).
  * DynDt adapter: every update computes the bound b = safety * dt_cr; dt becomes b at once

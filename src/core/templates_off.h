@@ -20,6 +20,7 @@
 #undef R_SUB_D
 #undef R_MUL_D
 #undef R_DIV_D
+#undef R_MUL_2SI
 #undef R_D_DIV
 #undef R_D_SUB
 #undef R_NEG

@@ -1,5 +1,7 @@
-/* implicit_solver.c -- dispatch of the implicit Euler linear systems to dense LU, sparse
- * GMRES (double) or dense Gaussian elimination (MPFR twins); see mb_implicit.h. */
+/* implicit_solver.c -- dispatch of the implicit Euler linear systems (double) to GSL
+ * dense LU, the templated Gaussian elimination, or a Krylov solver on CSR (BiCGSTAB by
+ * default, CG or GMRES); the MPFR twins always use the Gaussian elimination.  See
+ * mb_implicit.h. */
 #include "mb_implicit.h"
 #include "mb_status.h"
 

@@ -8,6 +8,8 @@
  * current); the scheme evaluates forces as it needs, advances the state to t + h, sets
  * sys->t, and returns MB_SUCCESS.  On any error (singular system, non-convergence,
  * NaN/Inf) it returns the status with a message and sys->nodes is left as it was.
+ * mb_stepper_step and mb_stepper_step_twin refuse an h that is not finite and > 0
+ * (MB_EDOM) before calling the scheme.
  * Schemes whose velocities live at mid-steps set nodes->vel_mid and provide
  * synchronize(), which writes on-step velocities for diagnostics into a copy. */
 #ifndef MB_STEPPER_H

@@ -2,6 +2,7 @@
 #include "mb_stepper.h"
 #include "mb_status.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,14 +155,26 @@ mb_stepper *mb_stepper_alloc_twin(const char *spec, const mb_system_mpfr *tw)
     return st;
 }
 
+/* Every scheme advances by a finite h > 0; anything else is refused before the scheme
+ * runs, so the state stays untouched (a negative h would silently integrate backwards,
+ * h = 0 or a NaN would reach the schemes' step-size arithmetic). */
+static int step_size_check(const mb_stepper *st, double h)
+{
+    if (!(h > 0.0) || !isfinite(h))
+        MB_ERROR(MB_EDOM, "%s: time step h = %g must be finite and > 0", st->type->name, h);
+    return MB_SUCCESS;
+}
+
 int mb_stepper_step(mb_stepper *st, mb_system *sys, double h)
 {
-    return st->type->step(st->state, sys, h);
+    int s = step_size_check(st, h);
+    return s == MB_SUCCESS ? st->type->step(st->state, sys, h) : s;
 }
 
 int mb_stepper_step_twin(mb_stepper *st, mb_system_mpfr *tw, double h)
 {
-    return st->type->step_mpfr(st->state, tw, h);
+    int s = step_size_check(st, h);
+    return s == MB_SUCCESS ? st->type->step_mpfr(st->state, tw, h) : s;
 }
 
 int mb_stepper_on_step(mb_stepper *st, const mb_system *sys, mb_nodes *on_step)
