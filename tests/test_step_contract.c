@@ -8,7 +8,10 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "mb_force_torque.h"
 #include "mb_stepper.h"
+
+#include <string.h>
 
 static mb_system *anchored_particle(void)
 {
@@ -95,4 +98,55 @@ Test(step_contract, bad_step_size_is_refused_and_state_untouched)
         checked++;
     }
     cr_expect(checked >= 5);
+}
+
+/* A scheme that integrates translation only refuses a system that rotates: a particle with
+ * an initial spin (double and twin), and one driven by a torque about a fixed axis with no
+ * initial spin (double: the torque is probed at allocation).  Control: every rotation
+ * scheme accepts both. */
+static mb_system *spinning_particle(double spin, double torque)
+{
+    mb_system *sys = anchored_particle();
+    double I[3] = { 0.31, 0.31, 0.31 };
+    mb_nodes_set_inertia(sys->nodes, 0, I);
+    sys->nodes->omega[2] = spin;
+    sys->nodes->angmom[2] = 0.31 * spin;
+    if (torque != 0.0) {
+        const double T[3] = { 0.0, torque, 0.0 };
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_torque, mb_torque_new(T)),
+                     MB_SUCCESS, "%s", mb_last_error());
+    }
+    return sys;
+}
+
+Test(step_contract, translation_only_schemes_refuse_rotating_systems)
+{
+    int refused = 0, accepted = 0;
+    for (const mb_stepper_type *const *t = mb_steppers(); *t; t++) {
+        int rotates = ((*t)->flags & MB_STEPPER_ROTATION) != 0;
+        mb_system *cases[2] = { spinning_particle(1.7, 0.0), spinning_particle(0.0, 0.023) };
+        for (int c = 0; c < 2; c++) {
+            mb_stepper *st = mb_stepper_alloc((*t)->name, cases[c]);
+            if (rotates) {
+                accepted += st != NULL;
+            } else {
+                cr_expect_null(st, "%s accepted a rotating system (case %d)", (*t)->name, c);
+                cr_expect(strstr(mb_last_error(), "translation only") != NULL, "%s: %s",
+                          (*t)->name, mb_last_error());
+                refused += st == NULL;
+            }
+            mb_stepper_free(st);
+        }
+        if (!rotates && (*t)->alloc_mpfr) {
+            mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(cases[0], 64);
+            mb_stepper *st = mb_stepper_alloc_twin((*t)->name, tw);
+            cr_expect_null(st, "%s twin accepted a spinning system", (*t)->name);
+            mb_stepper_free(st);
+            mb_system_mpfr_free(tw);
+        }
+        mb_system_free(cases[0]);
+        mb_system_free(cases[1]);
+    }
+    cr_expect(refused >= 10, "only %d refusals", refused);
+    cr_expect(accepted >= 4, "rotation schemes accepted only %d systems", accepted);
 }
