@@ -125,14 +125,34 @@ static void check_section_header(parser *P, const char *s)
     }
 }
 
+/* fgets, but a NUL byte in the line is reported: fgets would hide the rest of the line
+ * behind it (a truncated value accepted silently, or a short line taken for a long one). */
+static char *read_line(parser *P, char *str, int num, size_t *length)
+{
+    int len = 0, ch = EOF, nul = 0;
+    while (len < num - 1 && (ch = getc(P->file)) != EOF) {
+        nul |= ch == '\0';
+        str[len++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    if (len == 0)
+        return NULL;
+    str[len] = '\0';
+    *length = (size_t)len;
+    if (nul)
+        fail(P, P->line + 1, "NUL byte in the line (not a text file)");
+    return str;
+}
+
 static char *reader(char *str, int num, void *stream)
 {
     parser *P = stream;
-    char *r = fgets(str, num, P->file);
+    size_t len;
+    char *r = read_line(P, str, num, &len);
     if (r == NULL)
         return NULL;
     P->line++;
-    size_t len = strlen(str);
     if (len > 0 && str[len - 1] != '\n' && !feof(P->file)) {
         /* the rest of a long comment is dropped; any other long line is an error */
         const char *s = str + strspn(str, " \t");
