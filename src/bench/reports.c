@@ -17,7 +17,10 @@
 static int make_dir(const char *dir)
 {
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
+    if (dir[0] == '\0')
+        MB_ERROR(MB_EINVAL, "empty report directory name");
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        MB_ERROR(MB_EINVAL, "report directory name longer than %zu characters", sizeof buf - 1);
     for (char *p = buf + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char keep = *p;
