@@ -42,6 +42,7 @@ typedef struct parser {
     int indented;               /* current line starts with blank (inih continuation) */
     int section_line[SEC_COUNT];
     int error;                  /* first error status (0: none) */
+    int read_errno;             /* errno of a failed read (0: none) */
     char message[600];
     size_t n, cap;
     entry *items;
@@ -136,6 +137,8 @@ static char *read_line(parser *P, char *str, int num, size_t *length)
         if (ch == '\n')
             break;
     }
+    if (ch == EOF && ferror(P->file) && P->read_errno == 0)
+        P->read_errno = errno ? errno : EIO;
     if (len == 0)
         return NULL;
     str[len] = '\0';
@@ -272,6 +275,10 @@ static int read_file(parser *P)
     if (P->file == NULL)
         MB_ERROR(MB_EIO, "%s: cannot open: %s", P->path, strerror(errno));
     int r = ini_parse_stream(reader, P, handler, P);
+    if (!P->error && P->read_errno) {    /* a directory, an I/O error: not an empty file */
+        fclose(P->file);
+        MB_ERROR(MB_EIO, "%s: cannot read: %s", P->path, strerror(P->read_errno));
+    }
     fclose(P->file);
     if (P->error)
         return P->error;
