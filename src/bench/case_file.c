@@ -720,6 +720,37 @@ static int split_dt(parser *P, const entry *e, char *key, long *index)
     return fail(P, e->line, "%s: dt = %s is not one of the time steps of [run]", e->key, at + 1);
 }
 
+/* An expectation on a metric that no run of this case can produce is a mistake in the
+ * case file, found before anything runs (it would only show as "missing" afterwards). */
+static int check_metric_produced(parser *P, const entry *e, const char *key,
+                                 const char *metric)
+{
+    const mb_case *c = P->c;
+    int order = strncmp(metric, "order.", 6) == 0;
+    int growth = strncmp(metric, "error.growth_exponent", 21) == 0;
+    int twin = !strcmp(metric, "roundoff.max_abs") || !strcmp(metric, "truncation.max_abs");
+    int damping_ref = !strcmp(metric, "damping.ratio_error")
+                      || !strcmp(metric, "damping.period_error");
+    if (order && c->n_dt < 2)
+        return fail(P, e->line, "%s: orders need at least 2 time steps (dt lists %zu)", key,
+                    c->n_dt);
+    if ((order || twin || damping_ref || strncmp(metric, "error.", 6) == 0)
+        && !c->has_reference)
+        return fail(P, e->line, "%s: needs a reference (the case has reference = none)", key);
+    if (strncmp(metric, "damping.", 8) == 0 && c->damping_node < 0)
+        return fail(P, e->line, "%s: needs damping_signal in [run]", key);
+    if (damping_ref && (c->problem->exact == NULL || c->reference.kind == MB_REF_ODE
+                        || c->reference.kind == MB_REF_MPFR))
+        return fail(P, e->line, "%s: needs a closed-form reference (reference = analytic or "
+                    "auto on a problem with one)", key);
+    if (growth && !c->error_growth)
+        return fail(P, e->line, "%s: needs error_growth = on in [run]", key);
+    if (twin && c->precision_bits <= 0)
+        return fail(P, e->line, "%s: needs precision = mpfr:BITS in [run] (the MPFR twin "
+                    "splits round-off from truncation)", key);
+    return MB_SUCCESS;
+}
+
 static int load_expect(parser *P, const entry *e)
 {
     mb_case *c = P->c;
@@ -747,6 +778,8 @@ static int load_expect(parser *P, const entry *e)
     if (!word && x->op == MB_EXPECT_WORD)
         return fail(P, e->line, "%s: metric '%s' is a number, not '%s'", e->key, metric,
                     x->word);
+    if (check_metric_produced(P, e, e->key, metric))
+        return P->error;
     x->integrator = strdup(integrator);
     x->metric = strdup(metric);
     size_t len = strlen(e->key) + strlen(e->value) + 4;
