@@ -743,6 +743,10 @@ static int check_metric_produced(parser *P, const entry *e, const char *key,
                         || c->reference.kind == MB_REF_MPFR))
         return fail(P, e->line, "%s: needs a closed-form reference (reference = analytic or "
                     "auto on a problem with one)", key);
+    if ((!strcmp(metric, "restitution") || !strcmp(metric, "restitution_error")
+         || !strcmp(metric, "contact.duration")) && c->problem->observe_end == NULL)
+        return fail(P, e->line, "%s: problem '%s' observes nothing (restitution and "
+                    "contact.duration come from contact problems)", key, c->problem->name);
     if (growth && !c->error_growth)
         return fail(P, e->line, "%s: needs error_growth = on in [run]", key);
     if (twin && c->precision_bits <= 0)
