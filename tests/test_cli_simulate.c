@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -273,4 +274,21 @@ Test(cli, leapfrog_mpfr53_byte_identical)
     expect_identical("kepler", "", "leapfrog");
     expect_identical("free-fall", "", "leapfrog[adj_vel0=off]");
     expect_identical("spring-chain", "--set n=5 --set D=0.02", "leapfrog");
+}
+
+/* -o FILE gets the permissions of any new file (0666 less the umask), not mkstemp's
+ * private 0600 carried over by the rename. */
+Test(cli, output_file_mode_follows_the_umask)
+{
+    char args[1024], path[600];
+    snprintf(args, sizeof args, "simulate -p harmonic -i explicit-euler --dt 0.1 --t-end 0.5 "
+             "-o '%s/mode.csv'", dir);
+    mode_t old = umask(022);
+    int rc = run(args);
+    umask(old);
+    cr_assert_eq(rc, 0);
+    snprintf(path, sizeof path, "%s/mode.csv", dir);
+    struct stat sb;
+    cr_assert_eq(stat(path, &sb), 0);
+    cr_expect_eq(sb.st_mode & 0777, 0644, "mode %o", (unsigned)(sb.st_mode & 0777));
 }
