@@ -292,3 +292,18 @@ Test(cli, output_file_mode_follows_the_umask)
     cr_assert_eq(stat(path, &sb), 0);
     cr_expect_eq(sb.st_mode & 0777, 0644, "mode %o", (unsigned)(sb.st_mode & 0777));
 }
+
+/* bench implicit-*: an unknown option is named as such, and a value out of range says
+ * the range (the help text does too). */
+Test(cli, bench_implicit_options_name_their_range)
+{
+    expect_usage_error("bench implicit-chain --bogus x", "unknown option '--bogus'");
+    expect_usage_error("bench implicit-chain --max-n 1000",
+                       "--max-n 1000 must be in [2000, 1e8] (two sizes at least)");
+    expect_usage_error("bench implicit-cloth --steps 0", "--steps 0 must be a whole number in [1, 1000]");
+    expect_usage_error("bench implicit-chain --dt -1", "--dt -1 must be > 0");
+    cr_expect_eq(run("bench implicit-chain --help"), 0);
+    char *out = slurp("out");
+    cr_expect(strstr(out, "largest size in [2000, 1e8]") != NULL, "%s", out);
+    free(out);
+}
