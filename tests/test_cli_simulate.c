@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -273,4 +274,36 @@ Test(cli, leapfrog_mpfr53_byte_identical)
     expect_identical("kepler", "", "leapfrog");
     expect_identical("free-fall", "", "leapfrog[adj_vel0=off]");
     expect_identical("spring-chain", "--set n=5 --set D=0.02", "leapfrog");
+}
+
+/* -o FILE gets the permissions of any new file (0666 less the umask), not mkstemp's
+ * private 0600 carried over by the rename. */
+Test(cli, output_file_mode_follows_the_umask)
+{
+    char args[1024], path[600];
+    snprintf(args, sizeof args, "simulate -p harmonic -i explicit-euler --dt 0.1 --t-end 0.5 "
+             "-o '%s/mode.csv'", dir);
+    mode_t old = umask(022);
+    int rc = run(args);
+    umask(old);
+    cr_assert_eq(rc, 0);
+    snprintf(path, sizeof path, "%s/mode.csv", dir);
+    struct stat sb;
+    cr_assert_eq(stat(path, &sb), 0);
+    cr_expect_eq(sb.st_mode & 0777, 0644, "mode %o", (unsigned)(sb.st_mode & 0777));
+}
+
+/* bench implicit-*: an unknown option is named as such, and a value out of range says
+ * the range (the help text does too). */
+Test(cli, bench_implicit_options_name_their_range)
+{
+    expect_usage_error("bench implicit-chain --bogus x", "unknown option '--bogus'");
+    expect_usage_error("bench implicit-chain --max-n 1000",
+                       "--max-n 1000 must be in [2000, 1e8] (two sizes at least)");
+    expect_usage_error("bench implicit-cloth --steps 0", "--steps 0 must be a whole number in [1, 1000]");
+    expect_usage_error("bench implicit-chain --dt -1", "--dt -1 must be > 0");
+    cr_expect_eq(run("bench implicit-chain --help"), 0);
+    char *out = slurp("out");
+    cr_expect(strstr(out, "largest size in [2000, 1e8]") != NULL, "%s", out);
+    free(out);
 }

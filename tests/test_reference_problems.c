@@ -120,3 +120,28 @@ static void expect_force_field_references_refused(const char *name, const char *
     mb_system_free(sys);
     mb_options_free(p);
 }
+
+/* The closed form's error estimate is honest about double evaluation: at t = 2.3 the
+ * harmonic oscillator (w = 1, x0 = 1) is good to a few ulps, so the estimate is positive
+ * and below 1e-14; at t = 1e300 one ulp of t is 2^944 ~ 1.5e284 rad of phase, so the
+ * state is meaningless and the estimate must say so (of the order of the amplitude 1). */
+Test(reference_problems, closed_form_estimate_reflects_double_evaluation)
+{
+    const mb_problem_type *pt;
+    mb_options *params;
+    cr_assert_eq(mb_problem_prepare("harmonic", NULL, &pt, &params), MB_SUCCESS);
+    mb_system *sys = NULL;
+    cr_assert_eq(pt->setup(params, &sys), MB_SUCCESS);
+    mb_nodes *out = mb_nodes_alloc(sys->nodes->n, 53);
+    cr_assert_eq(mb_nodes_copy(out, sys->nodes), MB_SUCCESS);
+    mb_reference_request req = { .kind = MB_REF_ANALYTIC };
+    mb_reference_kind used;
+    double est = -1.0;
+    cr_assert_eq(mb_reference_state(pt, params, &req, 2.3, out, &used, &est), MB_SUCCESS);
+    cr_expect(est > 0.0 && est < 1e-14, "estimate %g at t = 2.3", est);
+    cr_assert_eq(mb_reference_state(pt, params, &req, 1e300, out, &used, &est), MB_SUCCESS);
+    cr_expect(est > 1e-3, "estimate %g at t = 1e300", est);
+    mb_nodes_free(out);
+    mb_system_free(sys);
+    mb_options_free(params);
+}

@@ -324,3 +324,37 @@ Test(runner, check_roundoff_floor)
                      expect[k], "row %d: %s -> %s", k, rows[k][0], rows[k][1]);
     }
 }
+
+/* Empty directory names are usage errors: "" + "/metrics.csv" would read /metrics.csv,
+ * and make_dir("") read past the end of its buffer. */
+Test(runner, empty_directory_arguments)
+{
+    size_t n;
+    cr_expect_eq(sh("'%s' run '%s/runner/osc-a.case' -o '' --quiet 2>'%s/err'", prog, data, tmp),
+                 2);
+    char *err = slurp(tmp, "err", &n);
+    cr_expect(strstr(err, "motionbench: run: -o: empty directory name") != NULL, "%s", err);
+    free(err);
+    cr_expect_eq(sh("'%s' check --baseline '' '%s' 2>'%s/err'", prog, tmp, tmp), 2);
+    err = slurp(tmp, "err", &n);
+    cr_expect(strstr(err, "motionbench: check: --baseline: empty directory name") != NULL, "%s",
+              err);
+    free(err);
+    cr_expect_eq(sh("'%s' check --baseline '%s' '' 2>'%s/err'", prog, tmp, tmp), 2);
+    err = slurp(tmp, "err", &n);
+    cr_expect(strstr(err, "motionbench: check: empty report directory name") != NULL, "%s", err);
+    free(err);
+}
+
+/* A directory named like a case file is reported as unreadable, not parsed as empty. */
+Test(runner, directory_named_like_a_case)
+{
+    size_t n;
+    char *err;
+    cr_assert_eq(sh("mkdir -p '%s/cases/dir.case'", tmp), 0);
+    cr_expect_eq(sh("'%s' run '%s/cases' -o '%s/out' 2>'%s/err'", prog, tmp, tmp, tmp), 2);
+    err = slurp(tmp, "err", &n);
+    cr_expect(strstr(err, "/cases/dir.case: cannot read: Is a directory") != NULL, "%s", err);
+    free(err);
+    cr_expect_eq(sh("test -e '%s/out'", tmp), 1, "a report directory was created");
+}

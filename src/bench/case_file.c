@@ -42,6 +42,7 @@ typedef struct parser {
     int indented;               /* current line starts with blank (inih continuation) */
     int section_line[SEC_COUNT];
     int error;                  /* first error status (0: none) */
+    int read_errno;             /* errno of a failed read (0: none) */
     char message[600];
     size_t n, cap;
     entry *items;
@@ -125,14 +126,36 @@ static void check_section_header(parser *P, const char *s)
     }
 }
 
+/* fgets, but a NUL byte in the line is reported: fgets would hide the rest of the line
+ * behind it (a truncated value accepted silently, or a short line taken for a long one). */
+static char *read_line(parser *P, char *str, int num, size_t *length)
+{
+    int len = 0, ch = EOF, nul = 0;
+    while (len < num - 1 && (ch = getc(P->file)) != EOF) {
+        nul |= ch == '\0';
+        str[len++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    if (ch == EOF && ferror(P->file) && P->read_errno == 0)
+        P->read_errno = errno ? errno : EIO;
+    if (len == 0)
+        return NULL;
+    str[len] = '\0';
+    *length = (size_t)len;
+    if (nul)
+        fail(P, P->line + 1, "NUL byte in the line (not a text file)");
+    return str;
+}
+
 static char *reader(char *str, int num, void *stream)
 {
     parser *P = stream;
-    char *r = fgets(str, num, P->file);
+    size_t len;
+    char *r = read_line(P, str, num, &len);
     if (r == NULL)
         return NULL;
     P->line++;
-    size_t len = strlen(str);
     if (len > 0 && str[len - 1] != '\n' && !feof(P->file)) {
         /* the rest of a long comment is dropped; any other long line is an error */
         const char *s = str + strspn(str, " \t");
@@ -252,6 +275,10 @@ static int read_file(parser *P)
     if (P->file == NULL)
         MB_ERROR(MB_EIO, "%s: cannot open: %s", P->path, strerror(errno));
     int r = ini_parse_stream(reader, P, handler, P);
+    if (!P->error && P->read_errno) {    /* a directory, an I/O error: not an empty file */
+        fclose(P->file);
+        MB_ERROR(MB_EIO, "%s: cannot read: %s", P->path, strerror(P->read_errno));
+    }
     fclose(P->file);
     if (P->error)
         return P->error;
@@ -693,6 +720,41 @@ static int split_dt(parser *P, const entry *e, char *key, long *index)
     return fail(P, e->line, "%s: dt = %s is not one of the time steps of [run]", e->key, at + 1);
 }
 
+/* An expectation on a metric that no run of this case can produce is a mistake in the
+ * case file, found before anything runs (it would only show as "missing" afterwards). */
+static int check_metric_produced(parser *P, const entry *e, const char *key,
+                                 const char *metric)
+{
+    const mb_case *c = P->c;
+    int order = strncmp(metric, "order.", 6) == 0;
+    int growth = strncmp(metric, "error.growth_exponent", 21) == 0;
+    int twin = !strcmp(metric, "roundoff.max_abs") || !strcmp(metric, "truncation.max_abs");
+    int damping_ref = !strcmp(metric, "damping.ratio_error")
+                      || !strcmp(metric, "damping.period_error");
+    if (order && c->n_dt < 2)
+        return fail(P, e->line, "%s: orders need at least 2 time steps (dt lists %zu)", key,
+                    c->n_dt);
+    if ((order || twin || damping_ref || strncmp(metric, "error.", 6) == 0)
+        && !c->has_reference)
+        return fail(P, e->line, "%s: needs a reference (the case has reference = none)", key);
+    if (strncmp(metric, "damping.", 8) == 0 && c->damping_node < 0)
+        return fail(P, e->line, "%s: needs damping_signal in [run]", key);
+    if (damping_ref && (c->problem->exact == NULL || c->reference.kind == MB_REF_ODE
+                        || c->reference.kind == MB_REF_MPFR))
+        return fail(P, e->line, "%s: needs a closed-form reference (reference = analytic or "
+                    "auto on a problem with one)", key);
+    if ((!strcmp(metric, "restitution") || !strcmp(metric, "restitution_error")
+         || !strcmp(metric, "contact.duration")) && c->problem->observe_end == NULL)
+        return fail(P, e->line, "%s: problem '%s' observes nothing (restitution and "
+                    "contact.duration come from contact problems)", key, c->problem->name);
+    if (growth && !c->error_growth)
+        return fail(P, e->line, "%s: needs error_growth = on in [run]", key);
+    if (twin && c->precision_bits <= 0)
+        return fail(P, e->line, "%s: needs precision = mpfr:BITS in [run] (the MPFR twin "
+                    "splits round-off from truncation)", key);
+    return MB_SUCCESS;
+}
+
 static int load_expect(parser *P, const entry *e)
 {
     mb_case *c = P->c;
@@ -720,6 +782,8 @@ static int load_expect(parser *P, const entry *e)
     if (!word && x->op == MB_EXPECT_WORD)
         return fail(P, e->line, "%s: metric '%s' is a number, not '%s'", e->key, metric,
                     x->word);
+    if (check_metric_produced(P, e, e->key, metric))
+        return P->error;
     x->integrator = strdup(integrator);
     x->metric = strdup(metric);
     size_t len = strlen(e->key) + strlen(e->value) + 4;

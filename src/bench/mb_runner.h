@@ -50,6 +50,7 @@ typedef struct mb_run_result {
     double wall, cpu;        /* seconds */
     size_t n_series, cap_series;
     mb_series_sample *series;
+    int series_incomplete;   /* a sample could not be kept (out of memory) */
 } mb_run_result;
 
 /* Results of one case: runs[i * n_dt + j] for integrator i and dt j, and the metrics

@@ -17,7 +17,10 @@
 static int make_dir(const char *dir)
 {
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
+    if (dir[0] == '\0')
+        MB_ERROR(MB_EINVAL, "empty report directory name");
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        MB_ERROR(MB_EINVAL, "report directory name longer than %zu characters", sizeof buf - 1);
     for (char *p = buf + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char keep = *p;
@@ -370,6 +373,9 @@ static int write_series(file_set *S, const char *dir, const mb_case_result *r, s
             for (size_t j = 0; j < r[i].c->n_dt; j++) {
                 char name[512];
                 series_name(r[i].c, a, j, name, sizeof name);
+                if (r[i].runs[a * r[i].c->n_dt + j].series_incomplete)
+                    MB_ERROR(MB_ENOMEM, "series/%s: out of memory for the samples of the run "
+                             "(raise sample_every)", name);
                 mb_atomic_file *af = open_file(S, sdir, name);
                 if (af == NULL)
                     return MB_EIO;

@@ -117,8 +117,10 @@ static void keep_sample(mb_run_result *r, double t, const trackers *T, const mb_
     if (r->n_series == r->cap_series) {
         size_t cap = r->cap_series ? 2 * r->cap_series : 256;
         mb_series_sample *s = realloc(r->series, cap * sizeof *s);
-        if (s == NULL)
+        if (s == NULL) {
+            r->series_incomplete = 1;    /* the report writer refuses a series with gaps */
             return;
+        }
         r->series = s;
         r->cap_series = cap;
     }

@@ -123,8 +123,8 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
         n_threads = P.n_jobs ? (int)P.n_jobs : 1;
     pthread_t *tid = calloc((size_t)n_threads, sizeof *tid);
     int started = 0;
-    for (int k = 0; tid && k < n_threads; k++)
-        if (pthread_create(&tid[k], NULL, worker, &P) == 0)
+    for (int k = 0; tid && k < n_threads; k++)     /* tid[0..started) are the live threads */
+        if (pthread_create(&tid[started], NULL, worker, &P) == 0)
             started++;
     if (started == 0)
         worker(&P);           /* no thread could start: run here */

@@ -43,8 +43,8 @@ static void bench_usage(const char *name, FILE *out)
         "  fits the growth exponent of the per-step cost; fails (exit 1) above %.2f.\n"
         "  -i SPEC    integrator (default implicit-euler)\n"
         "  --dt DT    time step (default 1/120 s)\n"
-        "  --steps S  timed steps per size, the fastest counts (default 3)\n"
-        "  --max-n N  largest size (default 1e6)\n", name, BENCH_EXPONENT_LIMIT);
+        "  --steps S  timed steps per size, the fastest counts (in [1, 1000], default 3)\n"
+        "  --max-n N  largest size in [2000, 1e8] (default 1e6)\n", name, BENCH_EXPONENT_LIMIT);
 }
 
 /* -1: go on; otherwise an exit status */
@@ -54,6 +54,11 @@ static int bench_args(int argc, char **argv, struct bench_opts *o)
         if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
             bench_usage(argv[0], stdout);
             return MB_EXIT_OK;
+        }
+        if (strcmp(argv[k], "-i") && strcmp(argv[k], "--dt") && strcmp(argv[k], "--steps")
+            && strcmp(argv[k], "--max-n")) {
+            fprintf(stderr, "motionbench bench: unknown option '%s' (see --help)\n", argv[k]);
+            return MB_EXIT_USAGE;
         }
         if (k + 1 >= argc) {
             fprintf(stderr, "motionbench bench: %s needs a value (or is unknown)\n", argv[k]);
@@ -71,15 +76,24 @@ static int bench_args(int argc, char **argv, struct bench_opts *o)
             fprintf(stderr, "motionbench bench: %s '%s' is not a number\n", argv[k - 1], v);
             return MB_EXIT_USAGE;
         }
-        if (!strcmp(argv[k - 1], "--dt") && d > 0)
-            o->dt = d;
-        else if (!strcmp(argv[k - 1], "--steps") && d >= 1 && d <= 1000 && d == floor(d))
-            o->steps = (long)d;
-        else if (!strcmp(argv[k - 1], "--max-n") && d >= 2000 && d <= 1e8)
+        const char *range = NULL;
+        if (!strcmp(argv[k - 1], "--dt")) {
+            if (d > 0)
+                o->dt = d;
+            else
+                range = "must be > 0";
+        } else if (!strcmp(argv[k - 1], "--steps")) {
+            if (d >= 1 && d <= 1000 && d == floor(d))
+                o->steps = (long)d;
+            else
+                range = "must be a whole number in [1, 1000]";
+        } else if (d >= 2000 && d <= 1e8) {
             o->max_n = d;
-        else {
-            fprintf(stderr, "motionbench bench: bad option or value '%s %s' (see --help)\n",
-                    argv[k - 1], v);
+        } else {
+            range = "must be in [2000, 1e8] (two sizes at least)";
+        }
+        if (range) {
+            fprintf(stderr, "motionbench bench: %s %s %s\n", argv[k - 1], v, range);
             return MB_EXIT_USAGE;
         }
     }

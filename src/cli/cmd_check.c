@@ -37,11 +37,18 @@ int mb_cmd_check(int argc, char **argv)
                 fprintf(stderr, "motionbench: check: --baseline needs a directory\n");
                 return MB_EXIT_USAGE;
             }
+            if (argv[k][0] == '\0') {
+                fprintf(stderr, "motionbench: check: %s: empty directory name\n", argv[k - 1]);
+                return MB_EXIT_USAGE;
+            }
             base = argv[k];
         } else if (!strcmp(argv[k], "-q") || !strcmp(argv[k], "--quiet")) {
             quiet = 1;
         } else if (argv[k][0] == '-') {
             fprintf(stderr, "motionbench: check: unknown option '%s' (see --help)\n", argv[k]);
+            return MB_EXIT_USAGE;
+        } else if (argv[k][0] == '\0') {
+            fprintf(stderr, "motionbench: check: empty report directory name\n");
             return MB_EXIT_USAGE;
         } else if (dir == NULL) {
             dir = argv[k];

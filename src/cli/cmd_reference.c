@@ -177,7 +177,7 @@ static int run_double(const mb_problem_type *pt, const mb_options *params,
         else
             printf("method  ode (GSL odeiv2 rk8pd, tolerances 1e-12 and 1e-14)\n");
         if (used == MB_REF_ANALYTIC)
-            printf("error_estimate %.3e  (closed form: double round-off only)\n", err);
+            printf("error_estimate %.3e  (closed form in double: change over one ulp of t, plus one ulp of the state)\n", err);
         else
             printf("error_estimate %.3e  (max abs over x, v, q, L; two tolerances)\n", err);
         print_double_state(out);

@@ -151,6 +151,8 @@ static int parse_args(int argc, char **argv, run_args *A)
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a directory", a);
+            if (argv[k][0] == '\0')
+                MB_ERROR(MB_EINVAL, "%s: empty directory name", a);
             A->out = argv[k];
         } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
             char *end;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct sim_args {
@@ -279,6 +280,17 @@ static int open_output(const char *path, char *tmp, size_t size, FILE **out)
     }
     snprintf(tmp, size, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(tmp);
+    if (fd >= 0) {    /* mkstemp makes the file private (0600); give it a new file's mode */
+        mode_t mask = umask(0);
+        umask(mask);
+        if (fchmod(fd, 0666 & ~mask) != 0) {
+            fprintf(stderr, "motionbench simulate: cannot set the mode of '%s': %s\n", tmp,
+                    strerror(errno));
+            close(fd);
+            remove(tmp);
+            return MB_EXIT_USAGE;
+        }
+    }
     if (fd < 0 || (*out = fdopen(fd, "w")) == NULL) {
         fprintf(stderr, "motionbench simulate: cannot create '%s': %s\n", tmp, strerror(errno));
         if (fd >= 0)
