@@ -349,3 +349,47 @@ Test(solfec_constraints, box_vertex_detection)
     cr_assert_eq(s->stats.contacts_last, 2);
     mb_system_free(sys);
 }
+
+/* The state, time and the scene's solver counters of a system, for "untouched" checks. */
+static void assert_untouched(const mb_nodes *before, const mb_system *sys, const mb_scene *s)
+{
+    size_t n = sys->nodes->n;
+    cr_assert_eq(memcmp(before->x, sys->nodes->x, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->v, sys->nodes->v, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->q, sys->nodes->q, 4 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->omega, sys->nodes->omega, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->angmom, sys->nodes->angmom, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(sys->t, 0.0);
+    cr_assert_eq(s->stats.steps, 0, "a failed step counted in the scene: %lu", s->stats.steps);
+    cr_assert_eq(s->stats.iterations_total, 0);
+}
+
+/* A step h that is zero, negative or not finite is bad input: the scheme must say so
+ * (naming the time step) instead of reporting redundant constraints or a singular
+ * block, or integrating a dissipative contact law backwards, and leave the state. */
+Test(solfec_constraints, bad_step_size_is_rejected_and_leaves_the_state)
+{
+    const double hs[] = { 0.0, -0.01, NAN, INFINITY };
+    double p[3] = { 1.2, 0.0, 0.9 }, o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
+    for (size_t k = 0; k < sizeof hs / sizeof hs[0]; k++) {
+        mb_system *sys = bodies(2, G);
+        spin(sys, 0);
+        mb_v3_set(&sys->nodes->x[3], 3.0, 0.0, 0.5 - 1e-9);    /* sphere 1 resting on z = 0 */
+        mb_v3_set(&sys->nodes->v[3], 1.7, 0.0, 0.0);
+        mb_scene *s = scene(sys, 0.3, 0.0);
+        cr_assert_eq(mb_scene_rigid_link(s, sys->nodes, 0, MB_CON_GROUND, &sys->nodes->x[0], p),
+                     MB_SUCCESS);
+        cr_assert_eq(mb_scene_set_sphere(s, 1, 0.5), MB_SUCCESS);
+        cr_assert_eq(mb_scene_add_plane(s, o, n), MB_SUCCESS);
+        mb_nodes *before = mb_nodes_alloc(2, 53);
+        mb_nodes_copy(before, sys->nodes);
+        mb_stepper *st = stepper(sys);
+        int rc = mb_stepper_step(st, sys, hs[k]);
+        cr_assert_eq(rc, MB_EDOM, "h = %g: status %d (%s)", hs[k], rc, rc ? mb_last_error() : "");
+        cr_assert_not_null(strstr(mb_last_error(), "time step"), "h = %g: %s", hs[k], mb_last_error());
+        assert_untouched(before, sys, s);
+        mb_stepper_free(st);
+        mb_nodes_free(before);
+        mb_system_free(sys);
+    }
+}

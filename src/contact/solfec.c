@@ -347,6 +347,8 @@ static int sf_step(void *state, mb_system *sys, double h)
     int st;
     if (nd->n != s->n)
         MB_ERROR(MB_EINVAL, "solfec: system has %zu nodes, scheme was set up for %zu", nd->n, s->n);
+    if (!(h > 0.0) || !isfinite(h))
+        MB_ERROR(MB_EDOM, "solfec: time step h = %g must be finite and > 0", h);
     for (size_t k = 0; k < s->n; k++)
         sf_begin_body(s, nd, k, h);
     if ((st = sf_forces(s, sys, sys->t + 0.5 * h)) != MB_SUCCESS)
