@@ -393,3 +393,31 @@ Test(solfec_constraints, bad_step_size_is_rejected_and_leaves_the_state)
         mb_system_free(sys);
     }
 }
+
+/* A step that fails after the constraint solve (here rig-imp's implicit spin equation,
+ * whose fixed-point iteration diverges for h |Omega| ~ 3.5 on an anisotropic body) must
+ * not count as a solved step in the scene's solver figures that observers report. */
+Test(solfec_constraints, failed_step_does_not_count_in_the_solver_figures)
+{
+    double o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
+    mb_system *sys = bodies(2, NULL);
+    mb_v3_set(&sys->nodes->omega[0], 180.0, -300.0, 120.0);
+    mb_v3_set(&sys->nodes->x[3], 3.0, 0.0, 0.5 - 1e-9);       /* one active contact */
+    mb_v3_set(&sys->nodes->v[3], 0.0, 0.0, -0.3);
+    mb_scene *s = scene(sys, 0.3, 0.5);
+    cr_assert_eq(mb_scene_set_sphere(s, 1, 0.5), MB_SUCCESS);
+    cr_assert_eq(mb_scene_add_plane(s, o, n), MB_SUCCESS);
+    mb_nodes *before = mb_nodes_alloc(2, 53);
+    mb_nodes_copy(before, sys->nodes);
+    mb_stepper *st = mb_stepper_alloc("solfec[rotation=rig-imp]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_EMAXITER, "%s", mb_last_error());
+    assert_untouched(before, sys, s);
+    mb_stepper_stats ss;
+    mb_stepper_get_stats(st, &ss);
+    cr_assert_eq(ss.steps, 0);
+    cr_assert_eq(ss.solver_iterations, 0, "failed step's sweeps counted: %lu", ss.solver_iterations);
+    mb_stepper_free(st);
+    mb_nodes_free(before);
+    mb_system_free(sys);
+}
