@@ -175,3 +175,21 @@ Test(dem_problems, clump_free_default_overlapping)
     mb_system_free(sys);
     mb_options_free(p);
 }
+
+/* sphere-settle is about coming to rest: an undamped contact (zeta = 0, or c = 0) keeps
+ * the sphere bouncing forever, and the observed settle.overlap_error measured a random
+ * point of the bounce (-535 at the defaults).  It must be refused, naming the damping. */
+Test(dem_problems, settle_without_damping_is_rejected)
+{
+    const char *lin[] = { "zeta", "0", NULL };
+    cr_expect_eq(setup_status("sphere-settle", lin), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "zeta") != NULL, "%s", mb_last_error());
+    const char *hz[] = { "model", "hertz", "zeta", "0", NULL };
+    cr_expect_eq(setup_status("sphere-settle", hz), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "zeta") != NULL, "%s", mb_last_error());
+    const char *c0[] = { "c", "0", NULL };
+    cr_expect_eq(setup_status("sphere-settle", c0), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "'c'") != NULL, "%s", mb_last_error());
+    const char *ok[] = { "zeta", "0.05", NULL };
+    cr_expect_eq(setup_status("sphere-settle", ok), MB_SUCCESS, "%s", mb_last_error());
+}
