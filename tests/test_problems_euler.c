@@ -101,6 +101,59 @@ Test(problems, spring_pair_linear_and_rest_length)
     check_closed_form("spring-pair", (const char *const[]){ "rest=0.29", NULL }, 0.5);
 }
 
+/* With a rest length L > 0 the closed form r - L = (d - L) cos wt + ((u1 - u0)/w) sin wt
+ * holds only until the particles meet (r = 0): the spring's direction n = (x1 - x0)/|..|
+ * flips there, the force field follows it and the harmonic formula does not (the ODE
+ * reference at t = 0.4 put particle 0 at x = -0.32, the formula at -0.77).  Defaults with
+ * u1 = -5 and L = 0.3: amplitude 0.556 > L, so they meet.  The meeting time is found
+ * here by scanning r(t) (step 1e-5 s) and bisecting; exact() must hold before it (ODE
+ * residual) and refuse after it, naming the rest length. */
+Test(problems, spring_pair_rest_length_refuses_past_the_meeting)
+{
+    double m0 = 1.3, m1 = 0.77, k = 43.1, d = 0.37, u0 = 0.21, u1 = -5.0, L = 0.3;
+    double w = sqrt(k * (m0 + m1) / (m0 * m1)), lo = 0.0, hi = 0.0;
+#define R_OF(t) (L + (d - L) * cos(w * (t)) + (u1 - u0) / w * sin(w * (t)))
+    for (double t = 1e-5; t < 1.0; t += 1e-5)
+        if (R_OF(t) <= 0.0) {
+            lo = t - 1e-5;
+            hi = t;
+            break;
+        }
+    cr_assert_gt(hi, 0.0, "the particles must meet for this test");
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (R_OF(mid) > 0.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+#undef R_OF
+    double tm = 0.5 * (lo + hi);
+    cr_log_info("spring-pair rest=0.3 u1=-5: particles meet at t = %.15g", tm);
+    check_closed_form("spring-pair", (const char *const[]){ "rest=0.3", "u1=-5", NULL }, tm);
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    mb_options_set_pair(in, "rest=0.3");
+    mb_options_set_pair(in, "u1=-5");
+    cr_assert_eq(mb_problem_prepare("spring-pair", in, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes *e = mb_nodes_alloc(2, 53);
+    cr_expect_eq(pt->exact(p, 0.99 * tm, e), MB_SUCCESS, "%s", mb_last_error());
+    int rc = pt->exact(p, 1.01 * tm, e);
+    cr_expect_eq(rc, MB_EDOM, "exact() past the meeting at %g returned %d", tm, rc);
+    cr_expect(strstr(mb_last_error(), "rest") != NULL, "%s", mb_last_error());
+    cr_expect_eq(pt->exact(p, 0.4, e), MB_EDOM);
+    /* control: without the rest length the formula holds for all t */
+    mb_options *in0 = mb_options_new(), *p0;
+    mb_options_set_pair(in0, "u1=-5");
+    cr_assert_eq(mb_problem_prepare("spring-pair", in0, &pt, &p0), MB_SUCCESS);
+    cr_expect_eq(pt->exact(p0, 0.4, e), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes_free(e);
+    mb_options_free(in);
+    mb_options_free(p);
+    mb_options_free(in0);
+    mb_options_free(p0);
+}
+
 Test(problems, harmonic)
 {
     check_closed_form("harmonic", (const char *const[]){ "k=3.3", "v0=0.7", NULL }, 2.0);

@@ -5,7 +5,9 @@
  *   r(t) - L = (d - L) cos wt + ((u1 - u0)/w) sin wt,
  *   x0 = X - (m1/M) r,   x1 = X + (m0/M) r.
  * For L > 0 this holds while r stays positive (the particles do not pass each other);
- * for L = 0 the force is linear and the closed form holds for all t. */
+ * for L = 0 the force is linear and the closed form holds for all t.  Writing
+ * r - L = A cos(wt - phi), A = |(d - L, (u1 - u0)/w)|, phi = atan2((u1 - u0)/w, d - L),
+ * r first reaches 0 (when A >= L) at w t_m = phi + acos(-L/A); exact() refuses t >= t_m. */
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -59,6 +61,16 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     double M = m0 + m1, mu = m0 * m1 / M, w = sqrt(k / mu);
     double X = m1 * d / M + (m0 * u0 + m1 * u1) / M * t, V = (m0 * u0 + m1 * u1) / M;
     double c = cos(w * t), s = sin(w * t), w0 = u1 - u0;
+    if (L > 0.0 && w > 0.0 && t > 0.0) {
+        double A = hypot(d - L, w0 / w);
+        if (A >= L) {
+            double tm = (atan2(w0 / w, d - L) + acos(-L / A)) / w;
+            if (t >= tm)
+                MB_ERROR(MB_EDOM, "spring-pair: with rest = %g the particles meet at t = %.9g, where "
+                                  "the spring's direction flips; the closed form does not hold at "
+                                  "t = %g (use reference = ode or mpfr, or rest = 0)", L, tm, t);
+        }
+    }
     /* sin(wt)/w written as t sin(wt)/(wt) so k = 0 (w = 0) is the free-flight limit */
     double s_over_w = (w * t == 0.0) ? t : s / w;
     double r = L + (d - L) * c + w0 * s_over_w, rdot = -(d - L) * w * s + w0 * c;
