@@ -193,3 +193,18 @@ Test(dem_problems, settle_without_damping_is_rejected)
     const char *ok[] = { "zeta", "0.05", NULL };
     cr_expect_eq(setup_status("sphere-settle", ok), MB_SUCCESS, "%s", mb_last_error());
 }
+
+/* A used radius with trailing junk ("0.008mm", "0.008;0.006") was read as its numeric
+ * prefix and accepted silently; every used value must end at a comma or the string end. */
+Test(dem_problems, clump_free_radius_with_trailing_junk_is_rejected)
+{
+    const char *unit[] = { "count", "2", "radii", "0.01,0.008mm", NULL };
+    cr_expect_eq(setup_status("clump-free", unit), MB_EINVAL);
+    cr_expect(strstr(mb_last_error(), "radii") != NULL, "%s", mb_last_error());
+    const char *semi[] = { "count", "2", "radii", "0.01;0.008", NULL };
+    cr_expect_eq(setup_status("clump-free", semi), MB_EINVAL);
+    const char *spaced[] = { "count", "2", "radii", "0.01 , 0.008 ", NULL };
+    cr_expect_eq(setup_status("clump-free", spaced), MB_SUCCESS, "%s", mb_last_error());
+    const char *extra[] = { "count", "2", "radii", "0.01,0.008,0.006", NULL };
+    cr_expect_eq(setup_status("clump-free", extra), MB_SUCCESS, "%s", mb_last_error());
+}
