@@ -421,3 +421,35 @@ Test(solfec_constraints, failed_step_does_not_count_in_the_solver_figures)
     mb_nodes_free(before);
     mb_system_free(sys);
 }
+
+/* The scene's set-up calls refuse non-finite or out-of-range data with a message, and a
+ * master body beyond the node store (which the arm computation would read out of
+ * bounds) as well as the slave. */
+Test(solfec_constraints, scene_rejects_bad_input)
+{
+    mb_system *sys = bodies(1, NULL);
+    double p[3] = { 0.1, 0.2, 0.3 }, n[3] = { 0, 0, 1 }, bad[3] = { 0.1, NAN, 0.3 },
+           infn[3] = { 0, 0, INFINITY }, half[3] = { 0.3, INFINITY, 0.1 };
+    cr_expect_null(mb_scene_new(1, -0.1, 0.5));
+    cr_expect(strstr(mb_last_error(), "mu") != NULL, "%s", mb_last_error());
+    cr_expect_null(mb_scene_new(1, NAN, 0.5));
+    cr_expect_null(mb_scene_new(1, 0.3, 1.5));
+    cr_expect(strstr(mb_last_error(), "restitution") != NULL, "%s", mb_last_error());
+    cr_expect_null(mb_scene_new(1, 0.3, -0.1));
+    mb_scene *s = mb_scene_new(3, 0.3, 0.5);               /* 3 bodies, the store has 1 */
+    cr_assert_not_null(s, "%s", mb_last_error());
+    cr_expect_eq(mb_scene_set_sphere(s, 0, INFINITY), MB_EINVAL);
+    cr_expect_eq(mb_scene_set_sphere(s, 0, NAN), MB_EINVAL);
+    cr_expect_eq(mb_scene_set_box(s, 0, half), MB_EINVAL);
+    cr_expect_neq(mb_scene_add_plane(s, bad, n), MB_SUCCESS);
+    cr_expect(strstr(mb_last_error(), "plane") != NULL, "%s", mb_last_error());
+    cr_expect_neq(mb_scene_add_plane(s, p, infn), MB_SUCCESS);
+    cr_expect_eq(s->nplanes, 0);
+    cr_expect_neq(mb_scene_fix_point(s, sys->nodes, 0, MB_CON_GROUND, bad), MB_SUCCESS);
+    cr_expect_neq(mb_scene_rigid_link(s, sys->nodes, 0, 2, p, n), MB_SUCCESS);
+    cr_expect(strstr(mb_last_error(), "rigid-link") != NULL, "%s", mb_last_error());
+    cr_expect_neq(mb_scene_velocity_direction(s, sys->nodes, 0, p, n, NAN), MB_SUCCESS);
+    cr_expect_eq(s->nbilateral, 0, "%zu bilateral constraints kept from failed calls", s->nbilateral);
+    mb_force_scene->free(s);
+    mb_system_free(sys);
+}

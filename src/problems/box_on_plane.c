@@ -47,7 +47,7 @@ static int setup(const mb_options *p, mb_system **out)
     mb_scene *s = NULL;
     int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gv));
     if (st == MB_SUCCESS && (s = mb_solfec_scene(sys, rd(p, "mu"), 0.0)) == NULL)
-        st = MB_ENOMEM;
+        st = mb_last_error_code();
     if (st == MB_SUCCESS)
         st = mb_scene_set_box(s, 0, half);
     if (st == MB_SUCCESS)
