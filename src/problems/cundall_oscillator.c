@@ -48,6 +48,8 @@ static int setup(const mb_options *p, mb_system **out)
     int st = springs ? mb_springs_add(springs, &sp) : MB_ENOMEM;
     if (st == MB_SUCCESS)
         st = mb_forces_add(sys->forces, mb_force_springs, springs);
+    else if (springs)
+        mb_force_springs->free(springs);
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;

@@ -26,10 +26,8 @@ static inline mb_scene *mb_solfec_scene(mb_system *sys, double mu, double e)
     mb_scene *s = mb_scene_new(sys->nodes->n, mu, e);
     if (s == NULL)
         return NULL;
-    if (mb_forces_add(sys->forces, mb_force_scene, s) != MB_SUCCESS) {
-        mb_force_scene->free(s);
-        return NULL;
-    }
+    if (mb_forces_add(sys->forces, mb_force_scene, s) != MB_SUCCESS)
+        return NULL;                  /* mb_forces_add has freed s */
     return s;
 }
 
