@@ -239,3 +239,41 @@ Test(problems, bad_parameters_are_rejected)
     cr_expect_eq(mb_problem_prepare("spring-chian", NULL, &pt, &p), MB_ENOTFOUND);
     cr_expect(strstr(mb_last_error(), "did you mean 'spring-chain'") != NULL, "%s", mb_last_error());
 }
+
+/* Parameters inside their ranges whose derived rates leave the double range: w = sqrt(k/m)
+ * = Inf for k = 1e300, m = 1e-300 (harmonic, damped, cundall-oscillator, spring-pair),
+ * the drag rate D/m (projectile), the mean motion sqrt(mu/a^3) (kepler).  The closed
+ * forms returned NaN states, cundall-oscillator's exact() never returned (zero-length
+ * quarter cycles), and kepler's exact() aborted the process in GSL's default error
+ * handler.  Setup and exact() must both fail with MB_EDOM naming the parameters (the
+ * timeout catches a hang, a crash fails the test). */
+static void refused(const char *name, const char *const *kv, const char *named)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    for (; *kv; kv++)
+        cr_assert_eq(mb_options_set_pair(in, *kv), MB_SUCCESS);
+    cr_assert_eq(mb_problem_prepare(name, in, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    mb_system *sys = NULL;
+    cr_expect_eq(pt->setup(p, &sys), MB_EDOM, "%s: setup accepted", name);
+    cr_expect(strstr(mb_last_error(), named) != NULL, "%s: %s", name, mb_last_error());
+    mb_system_free(sys);
+    mb_nodes *e = mb_nodes_alloc(2, 53);
+    cr_expect_eq(pt->exact(p, 0.5, e), MB_EDOM, "%s: exact() accepted", name);
+    mb_nodes_free(e);
+    mb_options_free(in);
+    mb_options_free(p);
+}
+
+Test(problems, derived_rates_out_of_double_range_are_refused, .timeout = 10.0)
+{
+    refused("harmonic", (const char *const[]){ "k=1e300", "mass=1e-300", NULL }, "mass");
+    refused("damped", (const char *const[]){ "k=1e300", "mass=1e-300", NULL }, "mass");
+    refused("damped", (const char *const[]){ "c=1e300", "mass=1e-300", NULL }, "mass");
+    refused("cundall-oscillator", (const char *const[]){ "k=1e300", "mass=1e-300", NULL }, "mass");
+    refused("spring-pair", (const char *const[]){ "k=1e300", "m0=1e-300", NULL }, "m0");
+    refused("projectile", (const char *const[]){ "D=1e300", "mass=1e-300", NULL }, "mass");
+    refused("kepler", (const char *const[]){ "mu=1e300", "a=1e-100", NULL }, "mu");
+    /* controls: large but representable rates pass */
+    check_closed_form("harmonic", (const char *const[]){ "k=1e6", "mass=1e-6", NULL }, 1e-5);
+}

@@ -35,8 +35,23 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+/* w-, w+ must be finite positive doubles (k/mass may overflow or underflow) */
+static int check_rates(const mb_options *p)
+{
+    double m = mb_options_double(p, "mass"), k = mb_options_double(p, "k");
+    double lambda = mb_options_double(p, "lambda");
+    double wm = sqrt(k * (1.0 - lambda) / m), wp = sqrt(k * (1.0 + lambda) / m);
+    if (!(isfinite(wp) && wm > 0.0))
+        MB_ERROR(MB_EDOM, "problem 'cundall-oscillator': the frequencies sqrt(k (1 -+ lambda)/mass) "
+                          "= %g, %g from k = %g, mass = %g are out of the double range", wm, wp, k, m);
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
+    int st0 = check_rates(p);
+    if (st0 != MB_SUCCESS)
+        return st0;
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
@@ -67,6 +82,9 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     double qm = 0.5 * M_PI / wm, qp = 0.5 * M_PI / wp, s = t, x, v;
     if (t < 0.0)
         MB_ERROR(MB_EDOM, "cundall-oscillator: the closed form needs t >= 0 (got %g)", t);
+    int st = check_rates(p);
+    if (st != MB_SUCCESS)
+        return st;
     /* whole cycles at once: each maps the amplitude A to A (w-/w+)^2 on the same side */
     double P = 2.0 * (qm + qp), ncyc = floor(s / P);
     if (ncyc > 0.0) {

@@ -26,8 +26,22 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+/* w^2 = k (m0 + m1)/(m0 m1) must be finite (the ranges allow it to overflow) */
+static int check_rate(const mb_options *p)
+{
+    double m0 = mb_options_double(p, "m0"), m1 = mb_options_double(p, "m1");
+    double k = mb_options_double(p, "k"), M = m0 + m1, w2 = k / (m0 * m1 / M);
+    if (!(isfinite(M) && isfinite(w2) && m0 * m1 / M > 0.0))
+        MB_ERROR(MB_EDOM, "problem 'spring-pair': w^2 = k (m0 + m1)/(m0 m1) = %g from k = %g, "
+                          "m0 = %g, m1 = %g is out of the double range", w2, k, m0, m1);
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
+    int st0 = check_rate(p);
+    if (st0 != MB_SUCCESS)
+        return st0;
     mb_system *sys = mb_system_alloc(2);
     if (sys == NULL)
         return MB_ENOMEM;
@@ -58,6 +72,9 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     double k = mb_options_double(p, "k"), L = mb_options_double(p, "rest");
     double d = mb_options_double(p, "d"), u0 = mb_options_double(p, "u0");
     double u1 = mb_options_double(p, "u1");
+    int st = check_rate(p);
+    if (st != MB_SUCCESS)
+        return st;
     double M = m0 + m1, mu = m0 * m1 / M, w = sqrt(k / mu);
     double X = m1 * d / M + (m0 * u0 + m1 * u1) / M * t, V = (m0 * u0 + m1 * u1) / M;
     double c = cos(w * t), s = sin(w * t), w0 = u1 - u0;
