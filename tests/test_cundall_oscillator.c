@@ -63,3 +63,37 @@ Test(cundall_oscillator, undamped_limit_is_harmonic)
     cr_expect_neq(r->pt->exact(r->params, -1.0, r->ref), MB_SUCCESS);
     lf_run_free(r);
 }
+
+/* Long horizons: the closed form walked quarter cycles one by one, subtracting the
+ * quarter durations from t, so its phase error grew with every cycle (7.6e-12 of x0
+ * against x0 cos(w t) at t = 1e3 with lambda = 0) and its cost with t (7.6 s at
+ * t = 1e9; t = 1e12 never finished).  With whole cycles skipped at once the phase error
+ * is that of w t itself: at t = 1e3, w t ~ 1.75e3 carries ~2.3e-13 rounding, so 1e-12 x0;
+ * at t = 1e12 the energy (1/2 k x^2 + 1/2 m v^2 = 1/2 k x0^2 for lambda = 0) is checked
+ * (1e-12 relative), and the run must end within the timeout. */
+Test(cundall_oscillator, long_horizon_is_exact_and_fast, .timeout = 5.0)
+{
+    lf_run *r = lf_run_new("cundall-oscillator[lambda=0]", "leapfrog");
+    double w = sqrt(K / M);
+    for (int k = 1; k <= 4; k++) {
+        double t = 997.3 * k;
+        const mb_nodes *ex = lf_run_exact(r, t);
+        cr_expect(fabs(ex->x[0] - X0 * cos(w * t)) < 1e-12 * X0, "t=%g: %.17g vs %.17g", t,
+                  ex->x[0], X0 * cos(w * t));
+        cr_expect(fabs(ex->v[0] + X0 * w * sin(w * t)) < 1e-12 * X0 * w, "t=%g: v", t);
+    }
+    const mb_nodes *ex = lf_run_exact(r, 1e12);
+    double E = 0.5 * K * ex->x[0] * ex->x[0] + 0.5 * M * ex->v[0] * ex->v[0], E0 = 0.5 * K * X0 * X0;
+    cr_expect(fabs(E / E0 - 1.0) < 1e-12, "energy at t = 1e12: %.17g vs %.17g", E, E0);
+    lf_run_free(r);
+    /* damped: after c whole cycles the amplitude is x0 ((1 - lambda)/(1 + lambda))^c */
+    lf_run *d = lf_run_new("cundall-oscillator[lambda=0.2]", "leapfrog[damping=0.2]");
+    double wm = sqrt(K * (1 - LAMBDA) / M), wp = sqrt(K * (1 + LAMBDA) / M);
+    double period = M_PI / wm + M_PI / wp, ratio = (1 - LAMBDA) / (1 + LAMBDA);
+    for (int c = 10; c <= 40; c += 15) {
+        const mb_nodes *e = lf_run_exact(d, c * period);
+        cr_expect(fabs(e->x[0] / (X0 * pow(ratio, c)) - 1.0) < 1e-12, "cycle %d: %.17g vs %.17g", c,
+                  e->x[0], X0 * pow(ratio, c));
+    }
+    lf_run_free(d);
+}

@@ -175,3 +175,63 @@ Test(dem_problems, clump_free_default_overlapping)
     mb_system_free(sys);
     mb_options_free(p);
 }
+
+/* sphere-settle is about coming to rest: an undamped contact (zeta = 0, or c = 0) keeps
+ * the sphere bouncing forever, and the observed settle.overlap_error measured a random
+ * point of the bounce (-535 at the defaults).  It must be refused, naming the damping. */
+Test(dem_problems, settle_without_damping_is_rejected)
+{
+    const char *lin[] = { "zeta", "0", NULL };
+    cr_expect_eq(setup_status("sphere-settle", lin), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "zeta") != NULL, "%s", mb_last_error());
+    const char *hz[] = { "model", "hertz", "zeta", "0", NULL };
+    cr_expect_eq(setup_status("sphere-settle", hz), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "zeta") != NULL, "%s", mb_last_error());
+    const char *c0[] = { "c", "0", NULL };
+    cr_expect_eq(setup_status("sphere-settle", c0), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "'c'") != NULL, "%s", mb_last_error());
+    const char *ok[] = { "zeta", "0.05", NULL };
+    cr_expect_eq(setup_status("sphere-settle", ok), MB_SUCCESS, "%s", mb_last_error());
+}
+
+/* A used radius with trailing junk ("0.008mm", "0.008;0.006") was read as its numeric
+ * prefix and accepted silently; every used value must end at a comma or the string end. */
+Test(dem_problems, clump_free_radius_with_trailing_junk_is_rejected)
+{
+    const char *unit[] = { "count", "2", "radii", "0.01,0.008mm", NULL };
+    cr_expect_eq(setup_status("clump-free", unit), MB_EINVAL);
+    cr_expect(strstr(mb_last_error(), "radii") != NULL, "%s", mb_last_error());
+    const char *semi[] = { "count", "2", "radii", "0.01;0.008", NULL };
+    cr_expect_eq(setup_status("clump-free", semi), MB_EINVAL);
+    const char *spaced[] = { "count", "2", "radii", "0.01 , 0.008 ", NULL };
+    cr_expect_eq(setup_status("clump-free", spaced), MB_SUCCESS, "%s", mb_last_error());
+    const char *extra[] = { "count", "2", "radii", "0.01,0.008,0.006", NULL };
+    cr_expect_eq(setup_status("clump-free", extra), MB_SUCCESS, "%s", mb_last_error());
+}
+
+/* Head-on spheres: the contact geometry (n along x_j - x_i) holds only until the
+ * centres meet, i.e. while the overlap stays below r1 + r2.  With kn = 1 (defaults
+ * otherwise: m* = 5.236e-3 kg, w0 = sqrt(kn/m*) = 13.8 1/s, zeta = 0.1) the largest
+ * overlap of m* d'' = -(kn d + c d'), d'(0) = v = 1, is (v/w0) exp(-beta t_m) with
+ * w t_m = atan2(w, beta): 0.0625 m > r1 + r2 = 0.02 m, so the spheres pass through each
+ * other; the closed form (a bounce) then disagreed with the force field (x0 at t = 0.2:
+ * 8.9e-4 against 0.081 from the ODE reference).  It must be refused, naming the
+ * parameters; the same for Hertz with a very soft material (undamped d_max =
+ * (15 m* v^2 / (16 E* sqrt(R*)))^(2/5) = 0.05 m at young = 1e3). */
+Test(dem_problems, collision_passing_through_is_rejected)
+{
+    double meff = 0.5 * 2500.0 * 4.0 / 3.0 * M_PI * 1e-6, w0 = sqrt(1.0 / meff), z = 0.1;
+    double beta = z * w0, w = w0 * sqrt(1 - z * z), dmax = exp(-beta * atan2(w, beta) / w) / w0;
+    cr_assert_gt(dmax, 0.02, "premise: d_max = %g", dmax);
+    const char *soft[] = { "kn", "1", NULL };
+    cr_expect_eq(setup_status("sphere-collision", soft), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "kn") != NULL, "%s", mb_last_error());
+    double estar = 1e3 / (2 * (1 - 0.09)), dh = pow(15 * meff / (16 * estar * sqrt(0.005)), 0.4);
+    cr_assert_gt(dh, 0.02, "premise: Hertz d_max = %g", dh);
+    const char *hz[] = { "model", "hertz", "young", "1e3", NULL };
+    cr_expect_eq(setup_status("sphere-collision", hz), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "young") != NULL, "%s", mb_last_error());
+    /* control: kn = 30 keeps d_max ~ v/w0 = 0.013 below 0.02 */
+    const char *ok[] = { "kn", "30", NULL };
+    cr_expect_eq(setup_status("sphere-collision", ok), MB_SUCCESS, "%s", mb_last_error());
+}

@@ -101,6 +101,59 @@ Test(problems, spring_pair_linear_and_rest_length)
     check_closed_form("spring-pair", (const char *const[]){ "rest=0.29", NULL }, 0.5);
 }
 
+/* With a rest length L > 0 the closed form r - L = (d - L) cos wt + ((u1 - u0)/w) sin wt
+ * holds only until the particles meet (r = 0): the spring's direction n = (x1 - x0)/|..|
+ * flips there, the force field follows it and the harmonic formula does not (the ODE
+ * reference at t = 0.4 put particle 0 at x = -0.32, the formula at -0.77).  Defaults with
+ * u1 = -5 and L = 0.3: amplitude 0.556 > L, so they meet.  The meeting time is found
+ * here by scanning r(t) (step 1e-5 s) and bisecting; exact() must hold before it (ODE
+ * residual) and refuse after it, naming the rest length. */
+Test(problems, spring_pair_rest_length_refuses_past_the_meeting)
+{
+    double m0 = 1.3, m1 = 0.77, k = 43.1, d = 0.37, u0 = 0.21, u1 = -5.0, L = 0.3;
+    double w = sqrt(k * (m0 + m1) / (m0 * m1)), lo = 0.0, hi = 0.0;
+#define R_OF(t) (L + (d - L) * cos(w * (t)) + (u1 - u0) / w * sin(w * (t)))
+    for (double t = 1e-5; t < 1.0; t += 1e-5)
+        if (R_OF(t) <= 0.0) {
+            lo = t - 1e-5;
+            hi = t;
+            break;
+        }
+    cr_assert_gt(hi, 0.0, "the particles must meet for this test");
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (R_OF(mid) > 0.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+#undef R_OF
+    double tm = 0.5 * (lo + hi);
+    cr_log_info("spring-pair rest=0.3 u1=-5: particles meet at t = %.15g", tm);
+    check_closed_form("spring-pair", (const char *const[]){ "rest=0.3", "u1=-5", NULL }, tm);
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    mb_options_set_pair(in, "rest=0.3");
+    mb_options_set_pair(in, "u1=-5");
+    cr_assert_eq(mb_problem_prepare("spring-pair", in, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes *e = mb_nodes_alloc(2, 53);
+    cr_expect_eq(pt->exact(p, 0.99 * tm, e), MB_SUCCESS, "%s", mb_last_error());
+    int rc = pt->exact(p, 1.01 * tm, e);
+    cr_expect_eq(rc, MB_EDOM, "exact() past the meeting at %g returned %d", tm, rc);
+    cr_expect(strstr(mb_last_error(), "rest") != NULL, "%s", mb_last_error());
+    cr_expect_eq(pt->exact(p, 0.4, e), MB_EDOM);
+    /* control: without the rest length the formula holds for all t */
+    mb_options *in0 = mb_options_new(), *p0;
+    mb_options_set_pair(in0, "u1=-5");
+    cr_assert_eq(mb_problem_prepare("spring-pair", in0, &pt, &p0), MB_SUCCESS);
+    cr_expect_eq(pt->exact(p0, 0.4, e), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes_free(e);
+    mb_options_free(in);
+    mb_options_free(p);
+    mb_options_free(in0);
+    mb_options_free(p0);
+}
+
 Test(problems, harmonic)
 {
     check_closed_form("harmonic", (const char *const[]){ "k=3.3", "v0=0.7", NULL }, 2.0);
@@ -185,4 +238,42 @@ Test(problems, bad_parameters_are_rejected)
     mb_options_free(in);
     cr_expect_eq(mb_problem_prepare("spring-chian", NULL, &pt, &p), MB_ENOTFOUND);
     cr_expect(strstr(mb_last_error(), "did you mean 'spring-chain'") != NULL, "%s", mb_last_error());
+}
+
+/* Parameters inside their ranges whose derived rates leave the double range: w = sqrt(k/m)
+ * = Inf for k = 1e300, m = 1e-300 (harmonic, damped, cundall-oscillator, spring-pair),
+ * the drag rate D/m (projectile), the mean motion sqrt(mu/a^3) (kepler).  The closed
+ * forms returned NaN states, cundall-oscillator's exact() never returned (zero-length
+ * quarter cycles), and kepler's exact() aborted the process in GSL's default error
+ * handler.  Setup and exact() must both fail with MB_EDOM naming the parameters (the
+ * timeout catches a hang, a crash fails the test). */
+static void refused(const char *name, const char *const *kv, const char *named)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    for (; *kv; kv++)
+        cr_assert_eq(mb_options_set_pair(in, *kv), MB_SUCCESS);
+    cr_assert_eq(mb_problem_prepare(name, in, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    mb_system *sys = NULL;
+    cr_expect_eq(pt->setup(p, &sys), MB_EDOM, "%s: setup accepted", name);
+    cr_expect(strstr(mb_last_error(), named) != NULL, "%s: %s", name, mb_last_error());
+    mb_system_free(sys);
+    mb_nodes *e = mb_nodes_alloc(2, 53);
+    cr_expect_eq(pt->exact(p, 0.5, e), MB_EDOM, "%s: exact() accepted", name);
+    mb_nodes_free(e);
+    mb_options_free(in);
+    mb_options_free(p);
+}
+
+Test(problems, derived_rates_out_of_double_range_are_refused, .timeout = 10.0)
+{
+    refused("harmonic", (const char *const[]){ "k=1e300", "mass=1e-300", NULL }, "mass");
+    refused("damped", (const char *const[]){ "k=1e300", "mass=1e-300", NULL }, "mass");
+    refused("damped", (const char *const[]){ "c=1e300", "mass=1e-300", NULL }, "mass");
+    refused("cundall-oscillator", (const char *const[]){ "k=1e300", "mass=1e-300", NULL }, "mass");
+    refused("spring-pair", (const char *const[]){ "k=1e300", "m0=1e-300", NULL }, "m0");
+    refused("projectile", (const char *const[]){ "D=1e300", "mass=1e-300", NULL }, "mass");
+    refused("kepler", (const char *const[]){ "mu=1e300", "a=1e-100", NULL }, "mu");
+    /* controls: large but representable rates pass */
+    check_closed_form("harmonic", (const char *const[]){ "k=1e6", "mass=1e-6", NULL }, 1e-5);
 }

@@ -209,3 +209,38 @@ Test(rigid_problems, free_rigid_body_given_momentum)
     cr_expect(fabs(wb[1] - 0.8 / 2.385) < 1e-15, "w2 = L2 / I2: %.17g", wb[1]);
     lf_run_free(r);
 }
+
+/* I = 2/5 m r^2 overflows to Inf (mass 1e300, radius 1e100) or underflows to 0 (mass
+ * 1e-300, radius 1e-100) inside the parameter ranges; spin-up then produced a NaN
+ * reference (angular momentum Inf * 0, or |T| t / 0).  Both must be refused, naming the
+ * parameters; affine-flow likewise (mass 1e300, radius 1e6). */
+static int setup_with(const char *name, const char *const *kv)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    for (; *kv; kv += 2)
+        mb_options_set(in, kv[0], kv[1]);
+    int st = mb_problem_prepare(name, in, &pt, &p);
+    mb_system *sys = NULL;
+    if (st == MB_SUCCESS)
+        st = pt->setup(p, &sys);
+    mb_system_free(sys);
+    mb_options_free(p);
+    mb_options_free(in);
+    return st;
+}
+
+Test(rigid_problems, moment_of_inertia_out_of_double_range_is_refused)
+{
+    const char *big[] = { "mass", "1e300", "radius", "1e100", NULL };
+    cr_expect_eq(setup_with("spin-up", big), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "radius") != NULL, "%s", mb_last_error());
+    const char *tiny[] = { "mass", "1e-300", "radius", "1e-100", NULL };
+    cr_expect_eq(setup_with("spin-up", tiny), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "mass") != NULL, "%s", mb_last_error());
+    const char *flow[] = { "mass", "1e300", "radius", "1e6", NULL };
+    cr_expect_eq(setup_with("affine-flow", flow), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "radius") != NULL, "%s", mb_last_error());
+    const char *ok[] = { "mass", "1e200", "radius", "1e50", NULL };
+    cr_expect_eq(setup_with("spin-up", ok), MB_SUCCESS, "%s", mb_last_error());
+}

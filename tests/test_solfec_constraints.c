@@ -349,3 +349,107 @@ Test(solfec_constraints, box_vertex_detection)
     cr_assert_eq(s->stats.contacts_last, 2);
     mb_system_free(sys);
 }
+
+/* The state, time and the scene's solver counters of a system, for "untouched" checks. */
+static void assert_untouched(const mb_nodes *before, const mb_system *sys, const mb_scene *s)
+{
+    size_t n = sys->nodes->n;
+    cr_assert_eq(memcmp(before->x, sys->nodes->x, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->v, sys->nodes->v, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->q, sys->nodes->q, 4 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->omega, sys->nodes->omega, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(memcmp(before->angmom, sys->nodes->angmom, 3 * n * sizeof(double)), 0);
+    cr_assert_eq(sys->t, 0.0);
+    cr_assert_eq(s->stats.steps, 0, "a failed step counted in the scene: %lu", s->stats.steps);
+    cr_assert_eq(s->stats.iterations_total, 0);
+}
+
+/* A step h that is zero, negative or not finite is bad input: the scheme must say so
+ * (naming the time step) instead of reporting redundant constraints or a singular
+ * block, or integrating a dissipative contact law backwards, and leave the state. */
+Test(solfec_constraints, bad_step_size_is_rejected_and_leaves_the_state)
+{
+    const double hs[] = { 0.0, -0.01, NAN, INFINITY };
+    double p[3] = { 1.2, 0.0, 0.9 }, o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
+    for (size_t k = 0; k < sizeof hs / sizeof hs[0]; k++) {
+        mb_system *sys = bodies(2, G);
+        spin(sys, 0);
+        mb_v3_set(&sys->nodes->x[3], 3.0, 0.0, 0.5 - 1e-9);    /* sphere 1 resting on z = 0 */
+        mb_v3_set(&sys->nodes->v[3], 1.7, 0.0, 0.0);
+        mb_scene *s = scene(sys, 0.3, 0.0);
+        cr_assert_eq(mb_scene_rigid_link(s, sys->nodes, 0, MB_CON_GROUND, &sys->nodes->x[0], p),
+                     MB_SUCCESS);
+        cr_assert_eq(mb_scene_set_sphere(s, 1, 0.5), MB_SUCCESS);
+        cr_assert_eq(mb_scene_add_plane(s, o, n), MB_SUCCESS);
+        mb_nodes *before = mb_nodes_alloc(2, 53);
+        mb_nodes_copy(before, sys->nodes);
+        mb_stepper *st = stepper(sys);
+        int rc = mb_stepper_step(st, sys, hs[k]);
+        cr_assert_eq(rc, MB_EDOM, "h = %g: status %d (%s)", hs[k], rc, rc ? mb_last_error() : "");
+        cr_assert_not_null(strstr(mb_last_error(), "time step"), "h = %g: %s", hs[k], mb_last_error());
+        assert_untouched(before, sys, s);
+        mb_stepper_free(st);
+        mb_nodes_free(before);
+        mb_system_free(sys);
+    }
+}
+
+/* A step that fails after the constraint solve (here rig-imp's implicit spin equation,
+ * whose fixed-point iteration diverges for h |Omega| ~ 3.5 on an anisotropic body) must
+ * not count as a solved step in the scene's solver figures that observers report. */
+Test(solfec_constraints, failed_step_does_not_count_in_the_solver_figures)
+{
+    double o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
+    mb_system *sys = bodies(2, NULL);
+    mb_v3_set(&sys->nodes->omega[0], 180.0, -300.0, 120.0);
+    mb_v3_set(&sys->nodes->x[3], 3.0, 0.0, 0.5 - 1e-9);       /* one active contact */
+    mb_v3_set(&sys->nodes->v[3], 0.0, 0.0, -0.3);
+    mb_scene *s = scene(sys, 0.3, 0.5);
+    cr_assert_eq(mb_scene_set_sphere(s, 1, 0.5), MB_SUCCESS);
+    cr_assert_eq(mb_scene_add_plane(s, o, n), MB_SUCCESS);
+    mb_nodes *before = mb_nodes_alloc(2, 53);
+    mb_nodes_copy(before, sys->nodes);
+    mb_stepper *st = mb_stepper_alloc("solfec[rotation=rig-imp]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_EMAXITER, "%s", mb_last_error());
+    assert_untouched(before, sys, s);
+    mb_stepper_stats ss;
+    mb_stepper_get_stats(st, &ss);
+    cr_assert_eq(ss.steps, 0);
+    cr_assert_eq(ss.solver_iterations, 0, "failed step's sweeps counted: %lu", ss.solver_iterations);
+    mb_stepper_free(st);
+    mb_nodes_free(before);
+    mb_system_free(sys);
+}
+
+/* The scene's set-up calls refuse non-finite or out-of-range data with a message, and a
+ * master body beyond the node store (which the arm computation would read out of
+ * bounds) as well as the slave. */
+Test(solfec_constraints, scene_rejects_bad_input)
+{
+    mb_system *sys = bodies(1, NULL);
+    double p[3] = { 0.1, 0.2, 0.3 }, n[3] = { 0, 0, 1 }, bad[3] = { 0.1, NAN, 0.3 },
+           infn[3] = { 0, 0, INFINITY }, half[3] = { 0.3, INFINITY, 0.1 };
+    cr_expect_null(mb_scene_new(1, -0.1, 0.5));
+    cr_expect(strstr(mb_last_error(), "mu") != NULL, "%s", mb_last_error());
+    cr_expect_null(mb_scene_new(1, NAN, 0.5));
+    cr_expect_null(mb_scene_new(1, 0.3, 1.5));
+    cr_expect(strstr(mb_last_error(), "restitution") != NULL, "%s", mb_last_error());
+    cr_expect_null(mb_scene_new(1, 0.3, -0.1));
+    mb_scene *s = mb_scene_new(3, 0.3, 0.5);               /* 3 bodies, the store has 1 */
+    cr_assert_not_null(s, "%s", mb_last_error());
+    cr_expect_eq(mb_scene_set_sphere(s, 0, INFINITY), MB_EINVAL);
+    cr_expect_eq(mb_scene_set_sphere(s, 0, NAN), MB_EINVAL);
+    cr_expect_eq(mb_scene_set_box(s, 0, half), MB_EINVAL);
+    cr_expect_neq(mb_scene_add_plane(s, bad, n), MB_SUCCESS);
+    cr_expect(strstr(mb_last_error(), "plane") != NULL, "%s", mb_last_error());
+    cr_expect_neq(mb_scene_add_plane(s, p, infn), MB_SUCCESS);
+    cr_expect_eq(s->nplanes, 0);
+    cr_expect_neq(mb_scene_fix_point(s, sys->nodes, 0, MB_CON_GROUND, bad), MB_SUCCESS);
+    cr_expect_neq(mb_scene_rigid_link(s, sys->nodes, 0, 2, p, n), MB_SUCCESS);
+    cr_expect(strstr(mb_last_error(), "rigid-link") != NULL, "%s", mb_last_error());
+    cr_expect_neq(mb_scene_velocity_direction(s, sys->nodes, 0, p, n, NAN), MB_SUCCESS);
+    cr_expect_eq(s->nbilateral, 0, "%zu bilateral constraints kept from failed calls", s->nbilateral);
+    mb_force_scene->free(s);
+    mb_system_free(sys);
+}

@@ -109,3 +109,17 @@ Test(solfec_problems, bad_parameters_are_reported)
     mb_options_free(in);
     mb_options_free(p);
 }
+
+/* v0 = 0 leaves nothing to slide: the stopping distance is 0 and its relative error
+ * 0/0 (reported as inf before).  It must be refused up front, naming v0. */
+Test(solfec_problems, box_without_initial_speed_is_rejected)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p = NULL;
+    cr_assert_eq(mb_options_set_pair(in, "v0=0"), MB_SUCCESS);
+    int rc = mb_problem_prepare("box-on-plane", in, &pt, &p);
+    cr_assert_eq(rc, MB_EDOM, "status %d", rc);
+    cr_assert_not_null(strstr(mb_last_error(), "v0"), "%s", mb_last_error());
+    mb_options_free(in);
+    mb_options_free(p);
+}

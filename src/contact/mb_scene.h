@@ -38,6 +38,8 @@ typedef struct mb_scene {
 
 extern const mb_force_type *const mb_force_scene;
 
+/* NULL with a recorded error when mu is not finite and >= 0, e not in [0, 1], or memory
+ * runs out.  Set-up calls below refuse non-finite data with MB_EINVAL. */
 mb_scene *mb_scene_new(size_t nbodies, double mu, double e);
 int mb_scene_set_sphere(mb_scene *s, size_t body, double radius);
 int mb_scene_set_box(mb_scene *s, size_t body, const double half[3]);

@@ -37,9 +37,13 @@ const mb_force_type *const mb_force_scene = &scene_type;
 
 mb_scene *mb_scene_new(size_t nbodies, double mu, double e)
 {
+    if (!(isfinite(mu) && mu >= 0.0))
+        MB_ERROR_NULL(MB_EDOM, "constraint scene: friction coefficient mu = %g must be finite and >= 0", mu);
+    if (!(e >= 0.0 && e <= 1.0))
+        MB_ERROR_NULL(MB_EDOM, "constraint scene: restitution coefficient e = %g must be in [0, 1]", e);
     mb_scene *s = calloc(1, sizeof *s);
     if (s == NULL)
-        return NULL;
+        MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a constraint scene");
     s->nbodies = nbodies;
     s->shape = calloc(nbodies ? nbodies : 1, sizeof(int));
     s->extent = calloc(3 * (nbodies ? nbodies : 1), sizeof(double));
@@ -47,7 +51,7 @@ mb_scene *mb_scene_new(size_t nbodies, double mu, double e)
     s->e = e;
     if (s->shape == NULL || s->extent == NULL) {
         scene_free(s);
-        return NULL;
+        MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a constraint scene of %zu bodies", nbodies);
     }
     return s;
 }
@@ -62,7 +66,7 @@ mb_scene *mb_scene_of(const mb_forces *F)
 
 int mb_scene_set_sphere(mb_scene *s, size_t body, double radius)
 {
-    if (body >= s->nbodies || !(radius > 0.0))
+    if (body >= s->nbodies || !(isfinite(radius) && radius > 0.0))
         MB_ERROR(MB_EINVAL, "sphere: body %zu of %zu, radius %g must be > 0", body, s->nbodies, radius);
     s->shape[body] = MB_SHAPE_SPHERE;
     s->extent[3 * body] = radius;
@@ -71,8 +75,10 @@ int mb_scene_set_sphere(mb_scene *s, size_t body, double radius)
 
 int mb_scene_set_box(mb_scene *s, size_t body, const double half[3])
 {
-    if (body >= s->nbodies || !(half[0] > 0 && half[1] > 0 && half[2] > 0))
-        MB_ERROR(MB_EINVAL, "box: body %zu of %zu, half-extents must be > 0", body, s->nbodies);
+    if (body >= s->nbodies || !(half[0] > 0 && half[1] > 0 && half[2] > 0)
+        || !(isfinite(half[0]) && isfinite(half[1]) && isfinite(half[2])))
+        MB_ERROR(MB_EINVAL, "box: body %zu of %zu, half-extents must be finite and > 0", body,
+                 s->nbodies);
     s->shape[body] = MB_SHAPE_BOX;
     memcpy(&s->extent[3 * body], half, 3 * sizeof(double));
     return MB_SUCCESS;
@@ -81,8 +87,10 @@ int mb_scene_set_box(mb_scene *s, size_t body, const double half[3])
 int mb_scene_add_plane(mb_scene *s, const double point[3], const double normal[3])
 {
     double l = mb_v3_norm(normal);
-    if (!(l > 0.0))
-        MB_ERROR(MB_EINVAL, "plane: zero normal");
+    if (!(isfinite(l) && l > 0.0))
+        MB_ERROR(MB_EINVAL, "plane: the normal must be finite and non-zero");
+    if (!(isfinite(point[0]) && isfinite(point[1]) && isfinite(point[2])))
+        MB_ERROR(MB_EINVAL, "plane: the point must be finite");
     if (s->nplanes == s->capplanes) {
         size_t cap = s->capplanes ? 2 * s->capplanes : 4;
         mb_plane *p = realloc(s->planes, cap * sizeof *p);
@@ -112,17 +120,26 @@ static void arm(const mb_nodes *n, size_t k, const double p[3], double A[3])
 static mb_con *push(mb_scene *s, const mb_nodes *n, int kind, size_t i, size_t j,
                     const double pi[3], const double pj[3])
 {
-    if (i >= s->nbodies || (j != MB_CON_GROUND && j >= s->nbodies) || i == j || i >= n->n) {
+    if (i >= s->nbodies || (j != MB_CON_GROUND && j >= s->nbodies) || i == j || i >= n->n
+        || (j != MB_CON_GROUND && j >= n->n)) {
         mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s constraint: bodies %zu, %zu invalid "
                      "(slave must be a body, master another body or the ground)",
                      mb_con_kind_name(kind), i, j);
         return NULL;
     }
+    for (int d = 0; d < 3; d++)
+        if (!isfinite(pi[d]) || !isfinite(pj[d])) {
+            mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s constraint: the points must be "
+                            "finite", mb_con_kind_name(kind));
+            return NULL;
+        }
     if (s->nbilateral == s->capbilateral) {
         size_t cap = s->capbilateral ? 2 * s->capbilateral : 4;
         mb_con *p = realloc(s->bilateral, cap * sizeof *p);
-        if (p == NULL)
+        if (p == NULL) {
+            mb_error_record(MB_ENOMEM, __FILE__, __LINE__, "cannot grow the constraint list");
             return NULL;
+        }
         s->bilateral = p;
         s->capbilateral = cap;
     }
@@ -140,15 +157,15 @@ static mb_con *push(mb_scene *s, const mb_nodes *n, int kind, size_t i, size_t j
 static int unit(double d[3], const double dir[3], const char *what)
 {
     double l = mb_v3_norm(dir);
-    if (!(l > 0.0))
-        MB_ERROR(MB_EINVAL, "%s: zero direction", what);
+    if (!(isfinite(l) && l > 0.0))
+        MB_ERROR(MB_EINVAL, "%s: the direction must be finite and non-zero", what);
     mb_v3_scale(d, 1.0 / l, dir);
     return MB_SUCCESS;
 }
 
 int mb_scene_fix_point(mb_scene *s, const mb_nodes *n, size_t i, size_t j, const double p[3])
 {
-    return push(s, n, MB_CON_FIXPNT, i, j, p, p) ? MB_SUCCESS : MB_EINVAL;
+    return push(s, n, MB_CON_FIXPNT, i, j, p, p) ? MB_SUCCESS : mb_last_error_code();
 }
 
 int mb_scene_fix_direction(mb_scene *s, const mb_nodes *n, size_t i, size_t j, const double p[3],
@@ -160,7 +177,7 @@ int mb_scene_fix_direction(mb_scene *s, const mb_nodes *n, size_t i, size_t j, c
         return st;
     mb_con *c = push(s, n, MB_CON_FIXDIR, i, j, p, p);
     if (c == NULL)
-        return MB_EINVAL;
+        return mb_last_error_code();
     mb_v3_copy(c->dir, d);
     return MB_SUCCESS;
 }
@@ -169,12 +186,14 @@ int mb_scene_velocity_direction(mb_scene *s, const mb_nodes *n, size_t i, const 
                                 const double dir[3], double velocity)
 {
     double d[3] = { 0, 0, 0 };
+    if (!isfinite(velocity))
+        MB_ERROR(MB_EINVAL, "velocity-direction constraint: the velocity %g must be finite", velocity);
     int st = unit(d, dir, "velocity-direction constraint");
     if (st != MB_SUCCESS)
         return st;
     mb_con *c = push(s, n, MB_CON_VELODIR, i, MB_CON_GROUND, p, p);
     if (c == NULL)
-        return MB_EINVAL;
+        return mb_last_error_code();
     mb_v3_copy(c->dir, d);
     c->value = velocity;
     return MB_SUCCESS;
@@ -188,7 +207,7 @@ int mb_scene_rigid_link(mb_scene *s, const mb_nodes *n, size_t i, size_t j, cons
         MB_ERROR(MB_EINVAL, "rigid-link constraint: the two points coincide (length 0)");
     mb_con *c = push(s, n, MB_CON_RIGLNK, i, j, pi, pj);
     if (c == NULL)
-        return MB_EINVAL;
+        return mb_last_error_code();
     c->value = L;
     return MB_SUCCESS;
 }

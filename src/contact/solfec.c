@@ -255,7 +255,9 @@ static int sf_sync_contacts(sf_state *s, const mb_scene *sc, const mb_body_view 
     return MB_SUCCESS;
 }
 
-static int sf_constraints(sf_state *s, const mb_scene *sc, double h)
+/* assemble and solve the constraints at q(t+h/2), the reactions into s->du; the solver
+ * figures go to *res (booked by sf_step only once the step is committed) */
+static int sf_constraints(sf_state *s, const mb_scene *sc, double h, mb_solver_result *res)
 {
     mb_body_view b = { s->n, s->Lambda, s->xm, s->Jinv, s->minv };
     int st;
@@ -276,23 +278,26 @@ static int sf_constraints(sf_state *s, const mb_scene *sc, double h)
     mb_locdyn_update(s->L, &b, s->ufree, h);
     if (s->check_rank && sc->nbilateral > 0 && (st = mb_consolver_check_rank(s->L, s->rank_tol)) != MB_SUCCESS)
         return st;
-    mb_solver_result res;
-    if ((st = mb_consolver_solve(s->L, &s->sopt, &res)) != MB_SUCCESS)
+    if ((st = mb_consolver_solve(s->L, &s->sopt, res)) != MB_SUCCESS)
         return st;
     for (size_t a = 0; a < s->L->count; a++)
         mb_con_apply_reaction(&b, &s->L->dia[a]->con, h, s->du);
-    s->st.solver_iterations += (unsigned long)res.iterations;
-    s->st.solver_not_converged += res.converged ? 0 : 1;
-    s->st.solver_merit_max = fmax(s->st.solver_merit_max, res.merit);
-    mb_scene *scw = (mb_scene *)sc;
-    scw->stats.steps++;
-    scw->stats.iterations_total += (unsigned long)res.iterations;
-    scw->stats.iterations_last = res.iterations;
-    scw->stats.not_converged += res.converged ? 0 : 1;
-    scw->stats.merit_last = res.merit;
-    scw->stats.merit_max = fmax(scw->stats.merit_max, res.merit);
-    scw->stats.contacts_last = s->L->count - sc->nbilateral;
     return MB_SUCCESS;
+}
+
+/* book the solver figures of a committed step in the stepper and the scene */
+static void sf_book_solver(sf_state *s, mb_scene *sc, const mb_solver_result *res)
+{
+    s->st.solver_iterations += (unsigned long)res->iterations;
+    s->st.solver_not_converged += res->converged ? 0 : 1;
+    s->st.solver_merit_max = fmax(s->st.solver_merit_max, res->merit);
+    sc->stats.steps++;
+    sc->stats.iterations_total += (unsigned long)res->iterations;
+    sc->stats.iterations_last = res->iterations;
+    sc->stats.not_converged += res->converged ? 0 : 1;
+    sc->stats.merit_last = res->merit;
+    sc->stats.merit_max = fmax(sc->stats.merit_max, res->merit);
+    sc->stats.contacts_last = s->L->count - sc->nbilateral;
 }
 
 /* end of step for body k: positions and the rotation scheme; 0 if rig-imp fails */
@@ -347,6 +352,8 @@ static int sf_step(void *state, mb_system *sys, double h)
     int st;
     if (nd->n != s->n)
         MB_ERROR(MB_EINVAL, "solfec: system has %zu nodes, scheme was set up for %zu", nd->n, s->n);
+    if (!(h > 0.0) || !isfinite(h))
+        MB_ERROR(MB_EDOM, "solfec: time step h = %g must be finite and > 0", h);
     for (size_t k = 0; k < s->n; k++)
         sf_begin_body(s, nd, k, h);
     if ((st = sf_forces(s, sys, sys->t + 0.5 * h)) != MB_SUCCESS)
@@ -355,7 +362,8 @@ static int sf_step(void *state, mb_system *sys, double h)
         sf_free_velocity(s, nd, s->work, k, h);
     memset(s->du, 0, 6 * s->n * sizeof(double));
     mb_scene *sc = mb_scene_of(sys->forces);
-    if (sc != NULL && (st = sf_constraints(s, sc, h)) != MB_SUCCESS)
+    mb_solver_result res;
+    if (sc != NULL && (st = sf_constraints(s, sc, h, &res)) != MB_SUCCESS)
         return st;
     for (size_t k = 0; k < s->n; k++)
         if (!sf_end_body(s, nd, k, h))
@@ -377,6 +385,8 @@ static int sf_step(void *state, mb_system *sys, double h)
         mb_v3_copy(&nd->torque[3 * k], &s->work->torque[3 * k]);
         nd->vel_mid[k] = 0;
     }
+    if (sc != NULL)
+        sf_book_solver(s, sc, &res);
     sys->t += h;
     s->st.steps++;
     return MB_SUCCESS;

@@ -103,6 +103,11 @@ static int setup(const mb_options *p, mb_system **out)
     mb_cell_spin(ts > 0.0 ? zero : L, w);
     double m = mb_options_double(p, "mass"), r = mb_options_double(p, "radius");
     double I = 0.4 * m * r * r, Iv[3] = { I, I, I };
+    if (!(isfinite(I) && I > 0.0)) {
+        mb_system_free(sys);
+        MB_ERROR(MB_EDOM, "problem 'affine-flow': I = 2/5 mass radius^2 = %g from mass = %g, "
+                          "radius = %g is not a finite positive double", I, m, r);
+    }
     for (size_t i = 0; i < N; i++) {
         double *x = &sys->nodes->x[3 * i];
         initial_positions(p, i, x);

@@ -40,7 +40,7 @@ static int setup(const mb_options *p, mb_system **out)
     mb_scene *s = NULL;
     int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gv));
     if (st == MB_SUCCESS && (s = mb_solfec_scene(sys, 0.0, rd(p, "e"))) == NULL)
-        st = MB_ENOMEM;
+        st = mb_last_error_code();
     if (st == MB_SUCCESS)
         st = mb_scene_set_sphere(s, 0, r);
     if (st == MB_SUCCESS)

@@ -22,7 +22,7 @@ static const mb_option_spec params[] = {
     { "c", MB_OPT_DOUBLE, "0.1", 1e-6, 1e6, NULL, "half-height (m)" },
     { "mu", MB_OPT_DOUBLE, "0.35", 1e-6, 1e3, NULL, "Coulomb friction coefficient" },
     { "g", MB_OPT_DOUBLE, "9.81", 1e-6, 1e6, NULL, "gravitational acceleration (m/s^2)" },
-    { "v0", MB_OPT_DOUBLE, "1.7", 0.0, 1e6, NULL, "initial sliding velocity along x (m/s)" },
+    { "v0", MB_OPT_DOUBLE, "1.7", 1e-9, 1e6, NULL, "initial sliding velocity along x (m/s), > 0" },
     MB_OPTION_END
 };
 
@@ -47,7 +47,7 @@ static int setup(const mb_options *p, mb_system **out)
     mb_scene *s = NULL;
     int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gv));
     if (st == MB_SUCCESS && (s = mb_solfec_scene(sys, rd(p, "mu"), 0.0)) == NULL)
-        st = MB_ENOMEM;
+        st = mb_last_error_code();
     if (st == MB_SUCCESS)
         st = mb_scene_set_box(s, 0, half);
     if (st == MB_SUCCESS)

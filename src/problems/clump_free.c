@@ -48,6 +48,9 @@ static int parse_radii(const char *text, long n, double *r)
                               "a radius > 0 (need %ld values for count = %ld)", text, i + 1, n, n);
         while (*end == ' ')
             end++;
+        if (i + 1 == n && *end != ',' && *end != '\0')
+            MB_ERROR(MB_EINVAL, "problem 'clump-free': parameter 'radii' = '%s': value %ld is "
+                                "followed by '%s' (expected ',' or the end)", text, i + 1, end);
         if (i + 1 < n) {
             if (*end != ',')
                 MB_ERROR(MB_EINVAL, "problem 'clump-free': parameter 'radii' = '%s' has %ld "

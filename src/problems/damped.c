@@ -27,8 +27,23 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+/* gamma = c/(2m), w0^2 = k/m and q = w0^2 - gamma^2 must be finite (w0^2 > 0): the
+ * parameter ranges allow them to overflow */
+static int check_rates(const mb_options *p)
+{
+    double m = mb_options_double(p, "mass"), k = mb_options_double(p, "k");
+    double c = mb_options_double(p, "c"), g = c / (2.0 * m), w02 = k / m;
+    if (!(isfinite(w02) && w02 > 0.0 && isfinite(g) && isfinite(w02 - g * g)))
+        MB_ERROR(MB_EDOM, "problem 'damped': k/mass = %g, c/(2 mass) = %g from k = %g, c = %g, "
+                          "mass = %g are out of the double range", w02, g, k, c, m);
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
+    int st0 = check_rates(p);
+    if (st0 != MB_SUCCESS)
+        return st0;
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
@@ -66,6 +81,9 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     double m = mb_options_double(p, "mass"), k = mb_options_double(p, "k");
     double c = mb_options_double(p, "c");
     double x0 = mb_options_double(p, "x0"), v0 = mb_options_double(p, "v0");
+    int st = check_rates(p);
+    if (st != MB_SUCCESS)
+        return st;
     double gamma = c / (2.0 * m), w02 = k / m, q = w02 - gamma * gamma;
     int hyper = q < 0.0;
     double y = sqrt(fabs(q)) * t;

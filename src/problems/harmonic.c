@@ -14,8 +14,21 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+/* w^2 = k/m must be a finite positive double (both ranges allow it to overflow) */
+static int check_rate(const mb_options *p)
+{
+    double k = mb_options_double(p, "k"), m = mb_options_double(p, "mass"), w2 = k / m;
+    if (!(isfinite(w2) && w2 > 0.0))
+        MB_ERROR(MB_EDOM, "problem 'harmonic': w^2 = k/mass = %g from k = %g, mass = %g is out of "
+                          "the double range", w2, k, m);
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
+    int st0 = check_rate(p);
+    if (st0 != MB_SUCCESS)
+        return st0;
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
@@ -28,6 +41,8 @@ static int setup(const mb_options *p, mb_system **out)
     int st = springs ? mb_springs_add(springs, &sp) : MB_ENOMEM;
     if (st == MB_SUCCESS)
         st = mb_forces_add(sys->forces, mb_force_springs, springs);
+    else if (springs)
+        mb_force_springs->free(springs);
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;
@@ -40,6 +55,9 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
 {
     double m = mb_options_double(p, "mass"), k = mb_options_double(p, "k");
     double x0 = mb_options_double(p, "x0"), v0 = mb_options_double(p, "v0");
+    int st = check_rate(p);
+    if (st != MB_SUCCESS)
+        return st;
     double w = sqrt(k / m), c = cos(w * t), s = sin(w * t);
     for (int a = 0; a < 3; a++)
         out->x[a] = out->v[a] = 0.0;

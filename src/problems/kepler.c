@@ -23,8 +23,24 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+/* the mean motion sqrt(mu/a^3) and the periapsis speed must be finite positive doubles
+ * (the ranges of mu and a allow them to overflow or underflow) */
+static int check_rates(const mb_options *p)
+{
+    double mu = mb_options_double(p, "mu"), a = mb_options_double(p, "a");
+    double e = mb_options_double(p, "eccentricity");
+    double n = sqrt(mu / (a * a * a)), v = sqrt(mu * (1.0 + e) / (a * (1.0 - e)));
+    if (!(isfinite(n) && n > 0.0 && isfinite(v) && v > 0.0))
+        MB_ERROR(MB_EDOM, "problem 'kepler': mean motion sqrt(mu/a^3) = %g, periapsis speed %g from "
+                          "mu = %g, a = %g are out of the double range", n, v, mu, a);
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
+    int st0 = check_rates(p);
+    if (st0 != MB_SUCCESS)
+        return st0;
     double mu = mb_options_double(p, "mu"), a = mb_options_double(p, "a");
     double e = mb_options_double(p, "eccentricity");
     mb_system *sys = mb_system_alloc(1);
@@ -94,10 +110,15 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
 {
     double mu = mb_options_double(p, "mu"), a = mb_options_double(p, "a");
     double e = mb_options_double(p, "eccentricity");
+    int st = check_rates(p);
+    if (st != MB_SUCCESS)
+        return st;
     double n = sqrt(mu / (a * a * a)), M = fmod(n * t, 2.0 * M_PI), E = 0.0;
+    if (!isfinite(M))
+        MB_ERROR(MB_EDOM, "kepler: mean anomaly n t = %g at t = %g is out of the double range", n * t, t);
     if (M < 0.0)
         M += 2.0 * M_PI;
-    int st = kepler_eccentric_anomaly(e, M, &E);
+    st = kepler_eccentric_anomaly(e, M, &E);
     if (st != MB_SUCCESS)
         return st;
     double c = cos(E), s = sin(E), b = sqrt(1.0 - e * e), d = 1.0 - e * c;

@@ -20,16 +20,14 @@ static inline void mb_solfec_observe_solver(const mb_system *sys, mb_observation
     mb_observation_add(out, "solver.not_converged", (double)s->stats.not_converged);
 }
 
-/* Add a scene (owned by sys->forces) and return it; NULL on allocation failure. */
+/* Add a scene (owned by sys->forces) and return it; NULL with a recorded error. */
 static inline mb_scene *mb_solfec_scene(mb_system *sys, double mu, double e)
 {
     mb_scene *s = mb_scene_new(sys->nodes->n, mu, e);
     if (s == NULL)
         return NULL;
-    if (mb_forces_add(sys->forces, mb_force_scene, s) != MB_SUCCESS) {
-        mb_force_scene->free(s);
-        return NULL;
-    }
+    if (mb_forces_add(sys->forces, mb_force_scene, s) != MB_SUCCESS)
+        return NULL;                  /* mb_forces_add has freed s */
     return s;
 }
 

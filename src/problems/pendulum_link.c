@@ -38,7 +38,7 @@ static int setup(const mb_options *p, mb_system **out)
     mb_scene *s = NULL;
     int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gv));
     if (st == MB_SUCCESS && (s = mb_solfec_scene(sys, 0.0, 0.0)) == NULL)
-        st = MB_ENOMEM;
+        st = mb_last_error_code();
     if (st == MB_SUCCESS)
         st = mb_scene_rigid_link(s, sys->nodes, 0, MB_CON_GROUND, sys->nodes->x, pivot);
     if (st != MB_SUCCESS) {

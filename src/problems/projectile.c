@@ -22,8 +22,21 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+/* the drag rate D/m must be finite (the ranges allow it to overflow) */
+static int check_rate(const mb_options *p)
+{
+    double D = mb_options_double(p, "D"), m = mb_options_double(p, "mass");
+    if (!isfinite(D / m))
+        MB_ERROR(MB_EDOM, "problem 'projectile': the drag rate D/mass from D = %g, mass = %g is out "
+                          "of the double range", D, m);
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
+    int st0 = check_rate(p);
+    if (st0 != MB_SUCCESS)
+        return st0;
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
@@ -62,6 +75,9 @@ static double phi2(double z)
 static int exact(const mb_options *p, double t, mb_nodes *out)
 {
     double m = mb_options_double(p, "mass"), D = mb_options_double(p, "D");
+    int st = check_rate(p);
+    if (st != MB_SUCCESS)
+        return st;
     double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 };
     double x0[3] = { mb_options_double(p, "x0"), mb_options_double(p, "y0"), 0.0 };
     double v0[3] = { mb_options_double(p, "vx0"), mb_options_double(p, "vy0"), 0.0 };

@@ -8,7 +8,8 @@
  * exact(): the closed-form trajectory (mb_closed_linear_overlap / mb_closed_hertz_overlap)
  * for the linear law and the undamped Hertz law; the damped Hertz law has none (MB_EUNSUP:
  * use reference = ode or mpfr).  Positions follow from the separation s = r1 + r2 - d with
- * the centre of mass at rest: x1 = -s m2/M, x2 = s m1/M. */
+ * the centre of mass at rest: x1 = -s m2/M, x2 = s m1/M.  Parameters for which the largest
+ * overlap reaches r1 + r2 (the spheres would pass through each other) are refused. */
 #include "mb_closed_contact.h"
 #include "mb_contact_problem.h"
 #include "mb_status.h"
@@ -43,11 +44,35 @@ static struct geom geometry(const mb_options *p)
     return g;
 }
 
+/* The head-on geometry holds while the overlap stays below r1 + r2 (the centres do not
+ * meet).  Largest overlap: linear (v/w0) exp(-beta t_m), w t_m = atan2(w, beta) (where
+ * d' = 0; the clamp acts only later); Hertz the undamped (15 m* v^2/(16 E* sqrt R*))^(2/5),
+ * an upper bound for the damped law. */
+static int collision_law(const mb_options *p, const struct geom *g, mb_contact_law *law)
+{
+    int st = mb_contact_law_read(p, 0, g->meff, law);
+    if (st != MB_SUCCESS)
+        return st;
+    double dmax;
+    if (law->hertz) {
+        dmax = mb_closed_hertz_max_overlap(g->meff, g->reff, law->estar, g->v);
+    } else {
+        double w0 = sqrt(law->kn / g->meff), beta = law->zeta * w0;
+        double w = w0 * sqrt((1.0 - law->zeta) * (1.0 + law->zeta));
+        dmax = g->v / w0 * exp(-beta * atan2(w, beta) / w);
+    }
+    if (!(dmax < g->r1 + g->r2))
+        MB_ERROR(MB_EDOM, "problem 'sphere-collision': the spheres would pass through each other "
+                          "(largest overlap %g >= r1 + r2 = %g); stiffen the contact (%s) or lower "
+                          "'speed'", dmax, g->r1 + g->r2, law->hertz ? "'young'" : "'kn'");
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
     struct geom g = geometry(p);
     mb_contact_law law;
-    int st = mb_contact_law_read(p, 0, g.meff, &law);
+    int st = collision_law(p, &g, &law);
     if (st != MB_SUCCESS)
         return st;
     mb_system *sys = mb_system_alloc(2);
@@ -87,7 +112,7 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     struct geom g = geometry(p);
     mb_contact_law law;
     double d, rate, tau = t - g.gap / g.v;
-    int st = mb_contact_law_read(p, 0, g.meff, &law);
+    int st = collision_law(p, &g, &law);
     if (st != MB_SUCCESS)
         return st;
     if (law.hertz && law.zeta != 0.0)
@@ -113,7 +138,7 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
     struct geom g = geometry(p);
     mb_contact_law law;
     double e, tc;
-    int st = mb_contact_law_read(p, 0, g.meff, &law);
+    int st = collision_law(p, &g, &law);
     if (st != MB_SUCCESS)
         return st;
     mb_contact_law_closed(&law, g.meff, g.reff, g.v, &e, &tc);

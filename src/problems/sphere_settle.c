@@ -2,7 +2,7 @@
  * g (along -z), with a damped linear or Hertz contact (mb_contact.h), bouncing until it
  * rests.  Closed form of the rest state: the overlap where the contact carries the weight,
  *   linear  delta_s = m g / kn,     Hertz  delta_s = (m g / K)^{2/3},  K = (4/3) E* sqrt(r),
- * E* = E / (1 - nu^2).  Observed at the last sample: settle.overlap and its closed form,
+ * E* = E / (1 - nu^2).  The contact must be damped (zeta > 0 or c > 0).  Observed at the last sample: settle.overlap and its closed form,
  * settle.overlap_error = measured / closed form - 1, settle.speed = |v_z|, and
  * contact.count (number of impacts). */
 #include "mb_contact_problem.h"
@@ -27,11 +27,27 @@ static double mass_of(const mb_options *p)
     return mb_options_double(p, "density") * 4.0 / 3.0 * M_PI * r * r * r;
 }
 
+/* The contact law; it must be damped, or the sphere bounces forever and never settles. */
+static int settle_law(const mb_options *p, double m, mb_contact_law *law)
+{
+    int st = mb_contact_law_read(p, 1, m, law);
+    if (st != MB_SUCCESS)
+        return st;
+    if (!(law->zeta > 0.0)) {
+        if (mb_options_given(p, "c"))
+            MB_ERROR(MB_EDOM, "problem 'sphere-settle': dashpot 'c' = 0 leaves the contact undamped; "
+                              "the sphere would never come to rest (need c > 0)");
+        MB_ERROR(MB_EDOM, "problem 'sphere-settle': zeta = 0 leaves the contact undamped; the "
+                          "sphere would never come to rest (need zeta > 0)");
+    }
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
     double r = mb_options_double(p, "radius"), m = mass_of(p);
     mb_contact_law law;
-    int st = mb_contact_law_read(p, 1, m, &law);
+    int st = settle_law(p, m, &law);
     if (st != MB_SUCCESS)
         return st;
     mb_system *sys = mb_system_alloc(1);
@@ -73,7 +89,7 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
     double m = mass_of(p), r = mb_options_double(p, "radius"), w = m * mb_options_double(p, "gravity");
     mb_contact_law law;
     *ctx = NULL;
-    int st = mb_contact_law_read(p, 1, m, &law);
+    int st = settle_law(p, m, &law);
     if (st != MB_SUCCESS)
         return st;
     struct settle_observer *o = calloc(1, sizeof *o);

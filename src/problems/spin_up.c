@@ -8,6 +8,8 @@
 #include "mb_status.h"
 #include "mb_vec.h"
 
+#include <math.h>
+
 static const mb_option_spec params[] = {
     { "mass", MB_OPT_DOUBLE, "1.3", 1e-300, 1e300, NULL, "mass m (kg), > 0" },
     { "radius", MB_OPT_DOUBLE, "0.25", 1e-100, 1e100, NULL, "sphere radius r (m); I = 2/5 m r^2" },
@@ -29,6 +31,9 @@ static int spin_params(const mb_options *p, struct spin *s)
         MB_ERROR(MB_EDOM, "problem 'spin-up': the torque (tx, ty, tz) must not be zero");
     mb_v3_scale(s->n, 1.0 / s->Tn, T);
     s->I = 0.4 * m * r * r;
+    if (!(isfinite(s->I) && s->I > 0.0))
+        MB_ERROR(MB_EDOM, "problem 'spin-up': I = 2/5 mass radius^2 = %g from mass = %g, radius = %g "
+                          "is not a finite positive double", s->I, m, r);
     s->w0 = mb_options_double(p, "omega0");
     return MB_SUCCESS;
 }

@@ -5,7 +5,9 @@
  *   r(t) - L = (d - L) cos wt + ((u1 - u0)/w) sin wt,
  *   x0 = X - (m1/M) r,   x1 = X + (m0/M) r.
  * For L > 0 this holds while r stays positive (the particles do not pass each other);
- * for L = 0 the force is linear and the closed form holds for all t. */
+ * for L = 0 the force is linear and the closed form holds for all t.  Writing
+ * r - L = A cos(wt - phi), A = |(d - L, (u1 - u0)/w)|, phi = atan2((u1 - u0)/w, d - L),
+ * r first reaches 0 (when A >= L) at w t_m = phi + acos(-L/A); exact() refuses t >= t_m. */
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -24,8 +26,22 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+/* w^2 = k (m0 + m1)/(m0 m1) must be finite (the ranges allow it to overflow) */
+static int check_rate(const mb_options *p)
+{
+    double m0 = mb_options_double(p, "m0"), m1 = mb_options_double(p, "m1");
+    double k = mb_options_double(p, "k"), M = m0 + m1, w2 = k / (m0 * m1 / M);
+    if (!(isfinite(M) && isfinite(w2) && m0 * m1 / M > 0.0))
+        MB_ERROR(MB_EDOM, "problem 'spring-pair': w^2 = k (m0 + m1)/(m0 m1) = %g from k = %g, "
+                          "m0 = %g, m1 = %g is out of the double range", w2, k, m0, m1);
+    return MB_SUCCESS;
+}
+
 static int setup(const mb_options *p, mb_system **out)
 {
+    int st0 = check_rate(p);
+    if (st0 != MB_SUCCESS)
+        return st0;
     mb_system *sys = mb_system_alloc(2);
     if (sys == NULL)
         return MB_ENOMEM;
@@ -56,9 +72,22 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     double k = mb_options_double(p, "k"), L = mb_options_double(p, "rest");
     double d = mb_options_double(p, "d"), u0 = mb_options_double(p, "u0");
     double u1 = mb_options_double(p, "u1");
+    int st = check_rate(p);
+    if (st != MB_SUCCESS)
+        return st;
     double M = m0 + m1, mu = m0 * m1 / M, w = sqrt(k / mu);
     double X = m1 * d / M + (m0 * u0 + m1 * u1) / M * t, V = (m0 * u0 + m1 * u1) / M;
     double c = cos(w * t), s = sin(w * t), w0 = u1 - u0;
+    if (L > 0.0 && w > 0.0 && t > 0.0) {
+        double A = hypot(d - L, w0 / w);
+        if (A >= L) {
+            double tm = (atan2(w0 / w, d - L) + acos(-L / A)) / w;
+            if (t >= tm)
+                MB_ERROR(MB_EDOM, "spring-pair: with rest = %g the particles meet at t = %.9g, where "
+                                  "the spring's direction flips; the closed form does not hold at "
+                                  "t = %g (use reference = ode or mpfr, or rest = 0)", L, tm, t);
+        }
+    }
     /* sin(wt)/w written as t sin(wt)/(wt) so k = 0 (w = 0) is the free-flight limit */
     double s_over_w = (w * t == 0.0) ? t : s / w;
     double r = L + (d - L) * c + w0 * s_over_w, rdot = -(d - L) * w * s + w0 * c;
