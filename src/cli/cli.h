@@ -13,12 +13,10 @@ int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);
 
-/* benchmarks (benches.def) */
-int mb_bench_implicit_chain(int argc, char **argv);
-int mb_bench_implicit_cloth(int argc, char **argv);
-int mb_bench_leapfrog(int argc, char **argv);   /* src/bench/bench_leapfrog.c */
-int mb_bench_fincham(int argc, char **argv);
-#include "mb_benches_reference.h"   /* mb_bench_mpfr_twin */
+/* benchmark entry points, one per line of benches.def: int fn(int argc, char **argv) */
+#define MB_BENCH(name, fn, summary) int fn(int argc, char **argv);
+#include "benches.def"
+#undef MB_BENCH
 
 /* Print "motionbench: <message>" from the last library error and return exit 2. */
 int mb_cli_fail(const char *context);
