@@ -81,6 +81,8 @@ tests_test_twin_LDFLAGS = $(MB_TESTLINK)
 # the reference command end to end (shell)
 TESTS += tests/test_cmd_reference.sh
 EXTRA_DIST += tests/test_cmd_reference.sh
+TESTS += tests/test_cli_bad_args.sh
+EXTRA_DIST += tests/test_cli_bad_args.sh
 
 check_PROGRAMS += tests/test_bench_mpfr_twin
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c

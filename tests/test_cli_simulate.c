@@ -299,7 +299,7 @@ Test(cli, bench_implicit_options_name_their_range)
 {
     expect_usage_error("bench implicit-chain --bogus x", "unknown option '--bogus'");
     expect_usage_error("bench implicit-chain --max-n 1000",
-                       "--max-n 1000 must be in [2000, 1e8] (two sizes at least)");
+                       "--max-n 1000 must be in [3163, 1e8] (two sizes at least)");
     expect_usage_error("bench implicit-cloth --steps 0", "--steps 0 must be a whole number in [1, 1000]");
     expect_usage_error("bench implicit-chain --dt -1", "--dt -1 must be > 0");
     cr_expect_eq(run("bench implicit-chain --help"), 0);

@@ -347,6 +347,19 @@ Test(clump, bad_input_is_reported)
     mb_clump_free(c);
 }
 
+/* Overlapping members whose radii differ by 300 decades: the cell count per axis,
+ * (extent / h) with h = r_min / resolution, is far beyond a long; it must be refused by
+ * the cell limit, not cast (undefined behaviour, in practice a negative count that ended
+ * in "no cell inside the members"). */
+Test(clump, grid_too_fine_is_refused_before_the_cast)
+{
+    double x[6] = { 0, 0, 0, 0.5, 0, 0 }, r[2] = { 1.0, 1e-300 };
+    mb_clump *c = (mb_clump *)1;
+    cr_expect_eq(mb_clump_build(x, r, 2, 1000.0, MB_CLUMP_GRID, 16, &c), MB_EDOM);
+    cr_expect_null(c);
+    cr_expect(strstr(mb_last_error(), "limit 2e8") != NULL, "%s", mb_last_error());
+}
+
 /* Shepperd's four branches: round trip q -> R(q) -> q for rotations whose largest
  * component is w, x, y, z in turn (signs normalised to w >= 0). */
 Test(clump, matrix_to_quaternion_all_branches)

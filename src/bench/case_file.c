@@ -708,12 +708,13 @@ static int split_dt(parser *P, const entry *e, char *key, long *index)
     char *end;
     errno = 0;
     double dt = strtod(at + 1, &end);
-    if (end == at + 1 || *end != '\0' || !(dt > 0.0))
+    if (end == at + 1 || *end != '\0' || !(dt > 0.0) || !isfinite(dt))
         return fail(P, e->line, "%s: write INTEGRATOR.METRIC@DT with DT one of the time steps",
                     e->key);
+    /* steps are at most 1e10 (add_dt): compare in double, a tiny dt overflows a long */
+    double steps = nearbyint(P->c->t_end / dt);
     for (size_t j = 0; j < P->c->n_dt; j++)
-        if (fabs(P->c->dt[j] - dt) <= 1e-9 * dt
-            || P->c->steps[j] == (long)nearbyint(P->c->t_end / dt)) {
+        if (fabs(P->c->dt[j] - dt) <= 1e-9 * dt || (double)P->c->steps[j] == steps) {
             *index = (long)j;
             return MB_SUCCESS;
         }

@@ -21,6 +21,10 @@
 
 #define BENCH_MAX_SIZES 16
 #define BENCH_EXPONENT_LIMIT 1.15
+/* the fit needs two sizes: 10^3 and 10^3.5 (the size loop allows 1e-4 relative slack) */
+#define BENCH_MIN_MAX_N 3163
+#define MB_STR_(x) #x
+#define MB_STR(x) MB_STR_(x)
 
 struct bench_opts {
     const char *integrator;
@@ -44,7 +48,8 @@ static void bench_usage(const char *name, FILE *out)
         "  -i SPEC    integrator (default implicit-euler)\n"
         "  --dt DT    time step (default 1/120 s)\n"
         "  --steps S  timed steps per size, the fastest counts (in [1, 1000], default 3)\n"
-        "  --max-n N  largest size in [2000, 1e8] (default 1e6)\n", name, BENCH_EXPONENT_LIMIT);
+        "  --max-n N  largest size in [%d, 1e8] (default 1e6)\n", name, BENCH_EXPONENT_LIMIT,
+        BENCH_MIN_MAX_N);
 }
 
 /* -1: go on; otherwise an exit status */
@@ -87,10 +92,10 @@ static int bench_args(int argc, char **argv, struct bench_opts *o)
                 o->steps = (long)d;
             else
                 range = "must be a whole number in [1, 1000]";
-        } else if (d >= 2000 && d <= 1e8) {
+        } else if (d >= BENCH_MIN_MAX_N && d <= 1e8) {
             o->max_n = d;
         } else {
-            range = "must be in [2000, 1e8] (two sizes at least)";
+            range = "must be in [" MB_STR(BENCH_MIN_MAX_N) ", 1e8] (two sizes at least)";
         }
         if (range) {
             fprintf(stderr, "motionbench bench: %s %s %s\n", argv[k - 1], v, range);

@@ -143,13 +143,18 @@ static int grid(mb_clump *c, const double *x, const double *r)
     }
     double h = rmin / c->resolution, hd = 0.5 * sqrt(3.0) * h, o[3];
     long nc[3];
+    double span[3];
+    for (int a = 0; a < 3; a++)
+        span[a] = ceil((hi[a] - lo[a]) / h);
+    /* checked in double before the cast: a span beyond a long is undefined behaviour */
+    double cells = (span[0] + 2) * (span[1] + 2) * (span[2] + 2);
+    if (!(cells <= 2e8))
+        MB_ERROR(MB_EDOM, "clump grid: resolution %d needs %.3g cells per pass (limit 2e8)",
+                 c->resolution, cells);
     for (int a = 0; a < 3; a++) {
-        nc[a] = (long)ceil((hi[a] - lo[a]) / h);
+        nc[a] = (long)span[a];
         o[a] = lo[a] + 0.5 * nc[a] * h;     /* centre of the sampled box */
     }
-    if ((double)(nc[0] + 2) * (nc[1] + 2) * (nc[2] + 2) > 2e8)
-        MB_ERROR(MB_EDOM, "clump grid: resolution %d needs %.3g cells per pass (limit 2e8)",
-                 c->resolution, (double)(nc[0] + 2) * (nc[1] + 2) * (nc[2] + 2));
     struct grid_sums g, g2;
     grid_pass(c, x, r, lo, nc, h, o, 0.0, &g);
     grid_pass(c, x, r, lo, nc, h, o, 0.5, &g2);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# test_cli_bad_args.sh -- command-line input that once produced a meaningless result or
+# undefined behaviour: each must be refused with exit status 2 and a message naming
+# the culprit, before any work is done.
+set -u
+MB=./src/motionbench
+fail=0
+expect2() {
+    what=$1; pattern=$2; shift 2
+    "$@" >/dev/null 2>err.$$; rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$pattern" err.$$; then
+        echo "ok: $what"
+    else
+        echo "FAIL: $what (exit $rc, stderr: $(cat err.$$))"; fail=1
+    fi
+}
+
+# one size (10^3) only: a growth exponent fitted through one point is NaN
+expect2 "bench implicit-chain --max-n 3000 leaves one size" "--max-n" \
+    $MB bench implicit-chain --max-n 3000 --steps 1
+expect2 "bench implicit-cloth --max-n 2000 leaves one size" "--max-n" \
+    $MB bench implicit-cloth --max-n 2000 --steps 1
+rm -f err.$$
+exit $fail
