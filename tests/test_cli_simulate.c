@@ -304,6 +304,6 @@ Test(cli, bench_implicit_options_name_their_range)
     expect_usage_error("bench implicit-chain --dt -1", "--dt -1 must be > 0");
     cr_expect_eq(run("bench implicit-chain --help"), 0);
     char *out = slurp("out");
-    cr_expect(strstr(out, "largest size in [2000, 1e8]") != NULL, "%s", out);
+    cr_expect(strstr(out, "largest size in [3163, 1e8]") != NULL, "%s", out);
     free(out);
 }
