@@ -135,6 +135,13 @@ static int parse_args(int argc, char **argv, struct ref_args *a)
     return 0;
 }
 
+/* The two header lines, printed once the reference has been computed (so a refusal
+ * prints nothing on standard output). */
+static void print_header(const mb_problem_type *pt, double t)
+{
+    printf("problem %s\nt       %.17g\n", pt->name, t);
+}
+
 static int run_mpfr(const mb_problem_type *pt, const mb_options *params, double t, long bits)
 {
     mb_nodes_mpfr *m;
@@ -149,6 +156,7 @@ static int run_mpfr(const mb_problem_type *pt, const mb_options *params, double 
     mb_nodes *shape = mb_nodes_alloc(m->n, 53);
     mb_nodes_mpfr_get_double(shape, m);
     int digits = (int)ceil((double)bits * log10(2.0)) + 1;
+    print_header(pt, t);
     printf("method  mpfr (%ld bits, Gragg-Bulirsch-Stoer extrapolation, %d digits)\n", bits, digits);
     printf("error_estimate %.3e  (max abs over x, v, q, L; step halving)\n", err);
     /* rotation is shown if the problem's initial state or the result rotates */
@@ -171,6 +179,7 @@ static int run_double(const mb_problem_type *pt, const mb_options *params,
     double err;
     int st = mb_reference_state(pt, params, req, t, out, &used, &err);
     if (st == MB_SUCCESS) {
+        print_header(pt, t);
         if (used == MB_REF_ANALYTIC)
             printf("method  analytic (closed form in double: %s)\n",
                    pt->exact_doc ? pt->exact_doc : pt->name);
@@ -205,7 +214,6 @@ int mb_cmd_reference(int argc, char **argv)
         return mb_cli_fail("reference");
     }
     mb_reference_kind kind = mb_reference_resolve(pt, req.kind);
-    printf("problem %s\nt       %.17g\n", pt->name, a.t_end);
     if (kind == MB_REF_MPFR)
         rc = run_mpfr(pt, params, a.t_end, req.mpfr_bits);
     else

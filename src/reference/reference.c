@@ -44,6 +44,22 @@ int mb_reference_parse(const char *text, mb_reference_request *req)
     MB_ERROR(MB_EINVAL, "unknown reference '%s' (analytic, ode, mpfr[:BITS] or auto)", text);
 }
 
+/* The ode and mpfr references integrate the problem's force field; refuse them where the
+ * force field does not describe the motion, and say what applies instead. */
+static int force_field_applies(const mb_problem_type *pt, mb_reference_kind kind)
+{
+    const char *instead = pt->exact ? "use analytic" : "no reference applies";
+    if (pt->flags & MB_PROBLEM_CONSTRAINED)
+        MB_ERROR(MB_EUNSUP, "problem '%s' is constrained, so the force field alone (%s "
+                 "reference) does not describe it; %s", pt->name,
+                 mb_reference_kind_name(kind), instead);
+    if (pt->flags & MB_PROBLEM_SCHEME_DEPENDENT)
+        MB_ERROR(MB_EUNSUP, "problem '%s': part of its motion is a scheme option, so the force "
+                 "field alone (%s reference) does not describe it; %s", pt->name,
+                 mb_reference_kind_name(kind), instead);
+    return MB_SUCCESS;
+}
+
 mb_reference_kind mb_reference_resolve(const mb_problem_type *pt, mb_reference_kind kind)
 {
     if (kind == MB_REF_AUTO)
@@ -136,16 +152,11 @@ int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
         }
         return MB_SUCCESS;
     }
-    if (pt->flags & MB_PROBLEM_CONSTRAINED)
-        MB_ERROR(MB_EUNSUP, "problem '%s' is constrained, so the force field alone (%s "
-                 "reference) does not describe it; use analytic", pt->name,
-                 mb_reference_kind_name(kind));
-    if (pt->flags & MB_PROBLEM_SCHEME_DEPENDENT)
-        MB_ERROR(MB_EUNSUP, "problem '%s': part of its motion is a scheme option, so the force "
-                 "field alone (%s reference) does not describe it; use analytic", pt->name,
-                 mb_reference_kind_name(kind));
+    int st = force_field_applies(pt, kind);
+    if (st != MB_SUCCESS)
+        return st;
     mb_system *sys = NULL;
-    int st = pt->setup(params, &sys);
+    st = pt->setup(params, &sys);
     if (st != MB_SUCCESS)
         return st;
     for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
@@ -171,7 +182,10 @@ int mb_reference_state_mpfr(const mb_problem_type *pt, const mb_options *params,
 {
     mb_system *sys = NULL;
     *out = NULL;
-    int st = pt->setup(params, &sys);
+    int st = force_field_applies(pt, MB_REF_MPFR);
+    if (st != MB_SUCCESS)
+        return st;
+    st = pt->setup(params, &sys);
     if (st != MB_SUCCESS)
         return st;
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)bits);
