@@ -307,3 +307,44 @@ Test(cli, bench_implicit_options_name_their_range)
     cr_expect(strstr(out, "largest size in [3163, 1e8]") != NULL, "%s", out);
     free(out);
 }
+
+/* --dt auto on the harmonic oscillator (m = k = 1 by default): the critical step of Woo's
+ * estimate is sqrt(2) sqrt(m/k), so DynDt starts at 0.9 sqrt(2) = 1.2727922061357855 and,
+ * the stiffness being constant, neither shrinks nor grows: the rows fall at n dt0 (to the
+ * rounding of the accumulated time).  That step is inside leap-frog's stability limit
+ * 2 sqrt(m/k), so the energy stays bounded: leap-frog's energy error on the oscillator is
+ * at most (w h)^2 / (4 - (w h)^2) of E (modified energy), 0.68 here. */
+Test(cli, dt_auto_follows_the_critical_step)
+{
+    char args[512];
+    snprintf(args, sizeof args, "simulate -p harmonic -i leapfrog --dt auto --t-end 12 -o '%s/a.csv'",
+             dir);
+    cr_assert_eq(run(args), 0);
+    char *csv = slurp("a.csv");
+    const double dt0 = 0.9 * sqrt(2.0);
+    char *row = strchr(csv, '\n') + 1;
+    double e0 = 0.0;
+    int n = 0;
+    for (; row && *row; n++) {
+        double t, ek, ep, ed, et;
+        cr_assert_eq(sscanf(row, "%lf,%lf,%lf,%lf,%lf", &t, &ek, &ep, &ed, &et), 5);
+        if (n == 0)
+            e0 = et;
+        else if (t < 12.0 - 1e-9)
+            cr_expect(fabs(t - n * dt0) <= 1e-12 * n, "row %d at t = %.17g, expected %.17g", n, t,
+                      n * dt0);
+        cr_expect(fabs(et - e0) <= 0.68 * e0, "energy %g at t = %g (E0 %g)", et, t, e0);
+        row = strchr(row, '\n');
+        row = row ? row + 1 : NULL;
+    }
+    cr_expect_eq(n, 1 + (int)ceil(12.0 / dt0), "%d rows", n);
+    free(csv);
+    /* no stiffness at t = 0 (spheres apart): an initial step is needed */
+    expect_usage_error("simulate -p sphere-collision -i leapfrog --dt auto --t-end 0.01",
+                       "give the initial step as --dt auto:DT0");
+    cr_expect_eq(run("simulate -p sphere-collision -i leapfrog --dt auto:1e-5 --t-end 0.004 "
+                     "--every 100"), 0);
+    expect_usage_error("simulate -p harmonic -i leapfrog --dt auto:x --t-end 1", "--dt auto:");
+    expect_usage_error("simulate -p harmonic -i leapfrog --dt auto --dt-safety 1.5 --t-end 1",
+                       "--dt-safety 1.5 must be in (0, 1]");
+}

@@ -12,6 +12,7 @@
  * exponent range, so a scheme whose two instances perform the same operations prints the
  * same bytes as the double run.  The file is written under a temporary name and renamed. */
 #include "cli.h"
+#include "mb_timestep.h"
 #include "mb_energy.h"
 #include "mb_mpfr_extra.h"
 #include "mb_problem.h"
@@ -28,6 +29,8 @@
 struct sim_args {
     const char *problem, *integrator, *output;
     double dt, t_end;
+    int dt_auto;                /* --dt auto[:DT0]: DynDt-style adaptive step */
+    double dt_safety, dt_max_rel_inc;
     long every;
     long mpfr_bits;             /* 0: double */
     int stats;
@@ -46,6 +49,12 @@ static void sim_usage(FILE *out)
         "    n0_vx,n0_vy,n0_vz,...   (17 significant digits, on-step velocities)\n"
         "  energy_total = kinetic + potential; energy_dissipated = trapezoid-rule integral of\n"
         "  the dissipated power.\n"
+        "  --dt auto[:DT0]   adapt the step as Woo's DynDt: start at safety x the critical step\n"
+        "                    sqrt(2) min sqrt(m/k) of the initial state (or at DT0 when no spring\n"
+        "                    or contact acts yet), then after every step shrink at once to\n"
+        "                    safety x the critical step or grow by at most a relative max-rel-inc\n"
+        "  --dt-safety S     safety factor of --dt auto, in (0, 1] (default 0.9)\n"
+        "  --dt-max-rel-inc R  largest relative growth of the step per step (default 1e-4)\n"
         "  --set key=value   problem parameter (repeatable; see list problems --verbose)\n"
         "  --every N         write every N-th step (default 1; the last step is always written)\n"
         "  -o FILE           output file (default: standard output)\n"
@@ -65,6 +74,27 @@ static int parse_real(const char *opt, const char *text, double *out)
     }
     *out = d;
     return MB_EXIT_OK;
+}
+
+/* --dt DT, or --dt auto[:DT0] (DT0: initial step, used while no stiffness acts). */
+static int parse_dt(const char *v, struct sim_args *a)
+{
+    if (strncmp(v, "auto", 4) != 0)
+        return parse_real("--dt", v, &a->dt);
+    a->dt_auto = 1;
+    a->dt = 0.0;
+    if (v[4] == '\0')
+        return MB_EXIT_OK;
+    if (v[4] != ':') {
+        fprintf(stderr, "motionbench simulate: --dt '%s': write auto or auto:DT0\n", v);
+        return MB_EXIT_USAGE;
+    }
+    int rc = parse_real("--dt auto:", v + 5, &a->dt);
+    if (rc == MB_EXIT_OK && !(a->dt > 0.0)) {
+        fprintf(stderr, "motionbench simulate: --dt auto:%s: the initial step must be > 0\n", v + 5);
+        rc = MB_EXIT_USAGE;
+    }
+    return rc;
 }
 
 static int parse_long(const char *opt, const char *text, long lo, long hi, long *out)
@@ -119,8 +149,21 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
         else if (!strcmp(o, "-o") || !strcmp(o, "--output"))
             a->output = v;
         else if (!strcmp(o, "--dt")) {
-            rc = parse_real("--dt", v, &a->dt);
+            rc = parse_dt(v, a);
             have_dt = 1;
+        } else if (!strcmp(o, "--dt-safety")) {
+            rc = parse_real("--dt-safety", v, &a->dt_safety);
+            if (rc == MB_EXIT_OK && !(a->dt_safety > 0.0 && a->dt_safety <= 1.0)) {
+                fprintf(stderr, "motionbench simulate: --dt-safety %g must be in (0, 1]\n", a->dt_safety);
+                rc = MB_EXIT_USAGE;
+            }
+        } else if (!strcmp(o, "--dt-max-rel-inc")) {
+            rc = parse_real("--dt-max-rel-inc", v, &a->dt_max_rel_inc);
+            if (rc == MB_EXIT_OK && !(a->dt_max_rel_inc >= 0.0)) {
+                fprintf(stderr, "motionbench simulate: --dt-max-rel-inc %g must be >= 0\n",
+                        a->dt_max_rel_inc);
+                rc = MB_EXIT_USAGE;
+            }
         } else if (!strcmp(o, "--t-end")) {
             rc = parse_real("--t-end", v, &a->t_end);
             have_t = 1;
@@ -144,7 +187,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
         sim_usage(stderr);
         return MB_EXIT_USAGE;
     }
-    if (!(a->dt > 0.0)) {
+    if (!(a->dt > 0.0) && !a->dt_auto) {
         fprintf(stderr, "motionbench simulate: --dt %g must be > 0\n", a->dt);
         return MB_EXIT_USAGE;
     }
@@ -152,7 +195,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
         fprintf(stderr, "motionbench simulate: --t-end %g must be >= 0\n", a->t_end);
         return MB_EXIT_USAGE;
     }
-    if (a->t_end / a->dt > 1e9) {
+    if (!a->dt_auto && a->t_end / a->dt > 1e9) {
         fprintf(stderr, "motionbench simulate: --t-end / --dt = %g steps is more than 1e9\n",
                 a->t_end / a->dt);
         return MB_EXIT_USAGE;
@@ -243,33 +286,114 @@ static double run_dissipated(const struct sim_run *r)
     return r->sys->work.dissipated + by_scheme;
 }
 
-static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
+/* One step of h: advance, on-step state, dissipated work by the trapezoid rule. */
+static int advance(struct sim_run *r, long k, double h, double *p_prev)
+{
+    int s = run_step(r, h);
+    if (s == MB_SUCCESS)
+        s = run_on_step(r);
+    if (s != MB_SUCCESS) {
+        fprintf(stderr, "motionbench simulate: step %ld (t = %.17g, h = %g) failed: %s\n", k,
+                run_time(r), h, mb_last_error());
+        return MB_EXIT_USAGE;
+    }
+    double p = mb_forces_dissipation(r->sys->forces, r->on);
+    r->sys->work.dissipated += 0.5 * h * (*p_prev + p);
+    *p_prev = p;
+    return MB_EXIT_OK;
+}
+
+/* Fixed step dt; the last step is shortened to land on t_end. */
+static int run_fixed(struct sim_run *r, const struct sim_args *a, FILE *out, int rotation,
+                     double p_prev)
 {
     int shortened;
     long n = step_count(a->dt, a->t_end, &shortened);
-    if (run_on_step(r) != MB_SUCCESS)
-        return mb_cli_fail("simulate");
-    int rotation = (r->st->type->flags & MB_STEPPER_ROTATION) != 0;
-    write_header(out, r->on->n, rotation);
-    write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
-    double p_prev = mb_forces_dissipation(r->sys->forces, r->on);
     for (long k = 1; k <= n; k++) {
         double h = (k == n && shortened) ? a->t_end - run_time(r) : a->dt;
-        int s = run_step(r, h);
-        if (s == MB_SUCCESS)
-            s = run_on_step(r);
-        if (s != MB_SUCCESS) {
-            fprintf(stderr, "motionbench simulate: step %ld (t = %.17g, h = %g) failed: %s\n", k,
-                    run_time(r), h, mb_last_error());
-            return MB_EXIT_USAGE;
-        }
-        double p = mb_forces_dissipation(r->sys->forces, r->on);
-        r->sys->work.dissipated += 0.5 * h * (p_prev + p);   /* trapezoid rule */
-        p_prev = p;
+        int rc = advance(r, k, h, &p_prev);
+        if (rc != MB_EXIT_OK)
+            return rc;
         if (k % a->every == 0 || k == n)
             write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
     }
     return MB_EXIT_OK;
+}
+
+/* --dt auto: Woo's DynDt (README, "Discrete elements", time step): the first step is
+ * safety x the critical step of the initial state (or DT0 while no stiffness acts), and
+ * after every step the next one shrinks at once to that bound or grows by at most
+ * max_rel_inc. */
+static int initial_auto_step(const struct sim_run *r, const struct sim_args *a, double *dt0)
+{
+    double crit;
+    if (mb_timestep_critical(r->sys->forces, r->on, &crit) != MB_SUCCESS)
+        return mb_cli_fail("simulate: --dt auto");
+    *dt0 = isfinite(crit) ? a->dt_safety * crit : a->dt;
+    if (a->dt > 0.0 && a->dt < *dt0)
+        *dt0 = a->dt;
+    if (!(*dt0 > 0.0)) {
+        fprintf(stderr, "motionbench simulate: --dt auto: no spring or contact acts at t = 0, "
+                "so there is no critical step yet; give the initial step as --dt auto:DT0\n");
+        return MB_EXIT_USAGE;
+    }
+    return MB_EXIT_OK;
+}
+
+static int run_adaptive(struct sim_run *r, const struct sim_args *a, FILE *out, int rotation,
+                        double p_prev, double dt0)
+{
+    mb_dyndt *d = mb_dyndt_alloc(r->on->n, dt0, a->dt_safety, a->dt_max_rel_inc);
+    if (d == NULL)
+        return mb_cli_fail("simulate: --dt auto");
+    int rc = MB_EXIT_OK;
+    double h_min = INFINITY, h_max = 0.0;
+    for (long k = 1; rc == MB_EXIT_OK && run_time(r) < a->t_end; k++) {
+        if (k > 1000000000L) {
+            fprintf(stderr, "motionbench simulate: --dt auto: more than 1e9 steps (dt %g)\n", d->dt);
+            rc = MB_EXIT_USAGE;
+            break;
+        }
+        double left = a->t_end - run_time(r), h = d->dt;
+        int last = left <= h * (1.0 + 1e-12);
+        if (last)
+            h = left;
+        rc = advance(r, k, h, &p_prev);
+        if (rc == MB_EXIT_OK && mb_dyndt_update(d, r->sys->forces, r->on) != MB_SUCCESS)
+            rc = mb_cli_fail("simulate: --dt auto");
+        if (rc == MB_EXIT_OK && (k % a->every == 0 || last))
+            write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
+        if (!last) {
+            h_min = h < h_min ? h : h_min;
+            h_max = h > h_max ? h : h_max;
+        }
+        if (last)
+            break;
+    }
+    if (rc == MB_EXIT_OK && a->stats)
+        fprintf(stderr, "dt auto: steps between %.6g and %.6g, last critical step %.6g\n",
+                h_min, h_max, d->last_critical);
+    mb_dyndt_free(d);
+    return rc;
+}
+
+static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
+{
+    if (run_on_step(r) != MB_SUCCESS)
+        return mb_cli_fail("simulate");
+    double dt0 = 0.0;
+    if (a->dt_auto) {
+        int rc = initial_auto_step(r, a, &dt0);
+        if (rc != MB_EXIT_OK)
+            return rc;
+    }
+    int rotation = (r->st->type->flags & MB_STEPPER_ROTATION) != 0;
+    write_header(out, r->on->n, rotation);
+    write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
+    double p_prev = mb_forces_dissipation(r->sys->forces, r->on);
+    if (a->dt_auto)
+        return run_adaptive(r, a, out, rotation, p_prev, dt0);
+    return run_fixed(r, a, out, rotation, p_prev);
 }
 
 static int open_output(const char *path, char *tmp, size_t size, FILE **out)
@@ -354,7 +478,8 @@ static void print_stats(const struct sim_run *r)
 
 int mb_cmd_simulate(int argc, char **argv)
 {
-    struct sim_args a = { .every = 1 };
+    struct sim_args a = { .every = 1, .dt_safety = MB_DT_SAFETY_DEFAULT,
+                          .dt_max_rel_inc = MB_DT_MAX_REL_INC_DEFAULT };
     struct sim_run r = { 0 };
     a.params = mb_options_new();
     int rc = a.params ? parse_args(argc, argv, &a) : MB_EXIT_USAGE;
