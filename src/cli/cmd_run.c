@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,6 +189,8 @@ static int run_cases(run_args *A)
         goto done;
     }
     catch_signals();
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     /* a GSL routine that fails inside a run must give a status, not abort the program */
     gsl_set_error_handler_off();
     mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series };
@@ -200,10 +203,14 @@ static int run_cases(run_args *A)
         mb_cli_fail("run");
         goto done;
     }
+    struct timespec end;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
     if (!A->quiet || sum.failed || sum.missing)
         fprintf(stderr, "motionbench: %zu case%s, %zu check%s: %zu failed, %zu missing; "
-                "reports in %s/\n", n, n == 1 ? "" : "s", sum.checks, sum.checks == 1 ? "" : "s",
-                sum.failed, sum.missing, A->out);
+                "%.1f s wall with %d job%s; reports in %s/\n", n, n == 1 ? "" : "s", sum.checks,
+                sum.checks == 1 ? "" : "s", sum.failed, sum.missing, wall, A->jobs,
+                A->jobs == 1 ? "" : "s", A->out);
     code = sum.failed || sum.missing ? MB_EXIT_FAIL : MB_EXIT_OK;
 done:
     mb_case_result_free(results, n);
