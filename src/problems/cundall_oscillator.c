@@ -21,6 +21,7 @@
  * The leap-frog estimate of sgn(v) (v + a h/2) switches within one step of the true
  * turning point, so the discrete scheme converges to this solution at first order in h
  * (the switching error), not second. */
+#include "mb_oscillator_setup.h"
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -49,28 +50,11 @@ static int check_rates(const mb_options *p)
 
 static int setup(const mb_options *p, mb_system **out)
 {
-    int st0 = check_rates(p);
-    if (st0 != MB_SUCCESS)
-        return st0;
-    mb_system *sys = mb_system_alloc(1);
-    if (sys == NULL)
-        return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
-    sys->nodes->x[0] = mb_options_double(p, "x0");
-    void *springs = mb_springs_new();
-    mb_spring sp = { .i = 0, .anchored = 1, .anchor = { 0, 0, 0 },
-                     .k = mb_options_double(p, "k"), .rest = 0.0, .c = 0.0 };
-    int st = springs ? mb_springs_add(springs, &sp) : MB_ENOMEM;
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_springs, springs);
-    else if (springs)
-        mb_force_springs->free(springs);
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
+    int st = check_rates(p);
+    if (st != MB_SUCCESS)
         return st;
-    }
-    *out = sys;
-    return MB_SUCCESS;
+    return mb_oscillator_system(mb_options_double(p, "mass"), mb_options_double(p, "k"),
+                                mb_options_double(p, "x0"), 0.0, out);
 }
 
 /* Walk the quarter cycles up to t: each pair (inward, outward) is closed form. */

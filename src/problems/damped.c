@@ -12,6 +12,7 @@
  * uniformly through the critical point (no division by a small frequency), so one
  * formula serves all three regimes.  The regime is chosen by the parameters alone:
  * c < 2 sqrt(k m) under-, c = 2 sqrt(k m) critically, c > 2 sqrt(k m) over-damped. */
+#include "mb_oscillator_setup.h"
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -39,26 +40,18 @@ static int check_rates(const mb_options *p)
     return MB_SUCCESS;
 }
 
+/* The oscillator plus linear drag -c v (the dashpot of m x'' + c x' + k x = 0). */
 static int setup(const mb_options *p, mb_system **out)
 {
-    int st0 = check_rates(p);
-    if (st0 != MB_SUCCESS)
-        return st0;
-    mb_system *sys = mb_system_alloc(1);
-    if (sys == NULL)
-        return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
-    sys->nodes->x[0] = mb_options_double(p, "x0");
-    sys->nodes->v[0] = mb_options_double(p, "v0");
-    void *springs = mb_springs_new();
-    mb_spring sp = { .i = 0, .anchored = 1, .anchor = { 0, 0, 0 },
-                     .k = mb_options_double(p, "k"), .rest = 0.0, .c = 0.0 };
-    int st = springs ? mb_springs_add(springs, &sp) : MB_ENOMEM;
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_springs, springs);
-    else
-        mb_force_springs->free(springs);
-    if (st == MB_SUCCESS && mb_options_double(p, "c") > 0.0)
+    int st = check_rates(p);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_system *sys;
+    st = mb_oscillator_system(mb_options_double(p, "mass"), mb_options_double(p, "k"),
+                              mb_options_double(p, "x0"), mb_options_double(p, "v0"), &sys);
+    if (st != MB_SUCCESS)
+        return st;
+    if (mb_options_double(p, "c") > 0.0)
         st = mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(mb_options_double(p, "c")));
     if (st != MB_SUCCESS) {
         mb_system_free(sys);

@@ -1,6 +1,7 @@
 /* harmonic.c -- the undamped linear oscillator m x'' = -k x along the x axis.
  * Closed form: x(t) = x0 cos(w t) + (v0/w) sin(w t), v(t) = -x0 w sin(w t) + v0 cos(w t),
  * w = sqrt(k/m).  One node tied to the origin by a zero-rest-length spring. */
+#include "mb_oscillator_setup.h"
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -26,29 +27,11 @@ static int check_rate(const mb_options *p)
 
 static int setup(const mb_options *p, mb_system **out)
 {
-    int st0 = check_rate(p);
-    if (st0 != MB_SUCCESS)
-        return st0;
-    mb_system *sys = mb_system_alloc(1);
-    if (sys == NULL)
-        return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
-    sys->nodes->x[0] = mb_options_double(p, "x0");
-    sys->nodes->v[0] = mb_options_double(p, "v0");
-    void *springs = mb_springs_new();
-    mb_spring sp = { .i = 0, .anchored = 1, .anchor = { 0, 0, 0 },
-                     .k = mb_options_double(p, "k"), .rest = 0.0, .c = 0.0 };
-    int st = springs ? mb_springs_add(springs, &sp) : MB_ENOMEM;
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_springs, springs);
-    else if (springs)
-        mb_force_springs->free(springs);
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
+    int st = check_rate(p);
+    if (st != MB_SUCCESS)
         return st;
-    }
-    *out = sys;
-    return MB_SUCCESS;
+    return mb_oscillator_system(mb_options_double(p, "mass"), mb_options_double(p, "k"),
+                                mb_options_double(p, "x0"), mb_options_double(p, "v0"), out);
 }
 
 static int exact(const mb_options *p, double t, mb_nodes *out)

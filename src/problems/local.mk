@@ -27,3 +27,5 @@ noinst_HEADERS += src/problems/problems.def
 noinst_HEADERS += src/problems/mb_rigid_setup.h
 noinst_HEADERS += src/problems/mb_contact_problem.h
 noinst_HEADERS += src/problems/mb_solfec_problem.h
+libmotionbench_la_SOURCES += src/problems/oscillator_setup.c
+noinst_HEADERS += src/problems/mb_oscillator_setup.h
