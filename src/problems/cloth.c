@@ -5,6 +5,7 @@
  * first row (pin=two) or all four corners (pin=four) are pinned.  No closed form.  This
  * is the 2-D test of the implicit solvers' linear cost. */
 #include "mb_problem.h"
+#include "mb_spring_network.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -67,21 +68,8 @@ static int setup(const mb_options *p, mb_system **out)
                     st = add_spring(springs, id + 1, id + nx, ks, diag, c);
             }
         }
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_springs, springs);
-    else if (springs)
-        mb_force_springs->free(springs);
-    double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 };
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g));
-    if (st == MB_SUCCESS && mb_options_double(p, "D") > 0.0)
-        st = mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(mb_options_double(p, "D")));
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
-        return st;
-    }
-    *out = sys;
-    return MB_SUCCESS;
+    return mb_spring_network_finish(sys, springs, st, mb_options_double(p, "g"),
+                                    mb_options_double(p, "D"), out);
 }
 
 const mb_problem_type mb_problem_cloth = {

@@ -29,3 +29,5 @@ noinst_HEADERS += src/problems/mb_contact_problem.h
 noinst_HEADERS += src/problems/mb_solfec_problem.h
 libmotionbench_la_SOURCES += src/problems/oscillator_setup.c
 noinst_HEADERS += src/problems/mb_oscillator_setup.h
+libmotionbench_la_SOURCES += src/problems/spring_network.c
+noinst_HEADERS += src/problems/mb_spring_network.h

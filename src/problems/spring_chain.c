@@ -4,6 +4,7 @@
  * the given spacing and at rest, so it sags under gravity.  No closed form: the reference
  * module integrates it.  This is the 1-D test of the implicit solvers' linear cost. */
 #include "mb_problem.h"
+#include "mb_spring_network.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -46,21 +47,8 @@ static int setup(const mb_options *p, mb_system **out)
                          .rest = mb_options_double(p, "rest"), .c = mb_options_double(p, "c") };
         st = mb_springs_add(springs, &sp);
     }
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_springs, springs);
-    else if (springs)
-        mb_force_springs->free(springs);
-    double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 };
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g));
-    if (st == MB_SUCCESS && mb_options_double(p, "D") > 0.0)
-        st = mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(mb_options_double(p, "D")));
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
-        return st;
-    }
-    *out = sys;
-    return MB_SUCCESS;
+    return mb_spring_network_finish(sys, springs, st, mb_options_double(p, "g"),
+                                    mb_options_double(p, "D"), out);
 }
 
 const mb_problem_type mb_problem_spring_chain = {
