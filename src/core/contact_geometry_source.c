@@ -87,6 +87,18 @@ static int FUNCTION(contact, kinematics)(const struct contact_pair *cp, const TY
     return 1;
 }
 
+/* kinematics() for the force loops of law `law`: 1 in contact, 0 apart; coincident
+ * centres record an MB_EDOM error naming the law and the pair and return -1. */
+static int FUNCTION(contact, touching)(const struct contact_pair *cp, const TYPE(mb_nodes) *s,
+                                       struct FUNCTION(contact, scratch) *w, const char *law)
+{
+    int in = FUNCTION(contact, kinematics)(cp, s, w);
+    if (in < 0)
+        mb_error_record(MB_EDOM, __FILE__, __LINE__,
+                        "%s: spheres %zu and %zu have coincident centres", law, cp->i, cp->j);
+    return in;
+}
+
 /* Apply the magnitude w->F along n: f_i -= F n, f_j += F n (plane: f_i += F n). */
 static void FUNCTION(contact, apply)(const struct contact_pair *cp, TYPE(mb_nodes) *s,
                                      struct FUNCTION(contact, scratch) *w)

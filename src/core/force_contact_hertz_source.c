@@ -13,11 +13,9 @@ static int FUNCTION(contact_hertz, eval)(const void *params, TYPE(mb_nodes) *s, 
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count; m++) {
         const struct contact_pair *cp = &set->items[m];
-        int in = FUNCTION(contact, kinematics)(cp, s, &w);
+        int in = FUNCTION(contact, touching)(cp, s, &w, "contact-hertz");
         if (in < 0) {
-            status = mb_error_record(MB_EDOM, __FILE__, __LINE__,
-                                     "contact-hertz: spheres %zu and %zu have coincident centres",
-                                     cp->i, cp->j);
+            status = MB_EDOM;
             break;
         }
         if (in == 0)
@@ -50,11 +48,9 @@ static int FUNCTION(contact_hertz, jacobian)(const void *params, const TYPE(mb_n
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count && status == MB_SUCCESS; m++) {
         const struct contact_pair *cp = &set->items[m];
-        int in = FUNCTION(contact, kinematics)(cp, s, &w);
+        int in = FUNCTION(contact, touching)(cp, s, &w, "contact-hertz");
         if (in < 0) {
-            status = mb_error_record(MB_EDOM, __FILE__, __LINE__,
-                                     "contact-hertz: spheres %zu and %zu have coincident centres",
-                                     cp->i, cp->j);
+            status = MB_EDOM;
             break;
         }
         if (in == 0)

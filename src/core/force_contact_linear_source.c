@@ -12,11 +12,9 @@ static int FUNCTION(contact_linear, eval)(const void *params, TYPE(mb_nodes) *s,
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count; m++) {
         const struct contact_pair *cp = &set->items[m];
-        int in = FUNCTION(contact, kinematics)(cp, s, &w);
+        int in = FUNCTION(contact, touching)(cp, s, &w, "contact-linear");
         if (in < 0) {
-            status = mb_error_record(MB_EDOM, __FILE__, __LINE__,
-                                     "contact-linear: spheres %zu and %zu have coincident centres",
-                                     cp->i, cp->j);
+            status = MB_EDOM;
             break;
         }
         if (in == 0)
@@ -44,11 +42,9 @@ static int FUNCTION(contact_linear, jacobian)(const void *params, const TYPE(mb_
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count && status == MB_SUCCESS; m++) {
         const struct contact_pair *cp = &set->items[m];
-        int in = FUNCTION(contact, kinematics)(cp, s, &w);
+        int in = FUNCTION(contact, touching)(cp, s, &w, "contact-linear");
         if (in < 0) {
-            status = mb_error_record(MB_EDOM, __FILE__, __LINE__,
-                                     "contact-linear: spheres %zu and %zu have coincident centres",
-                                     cp->i, cp->j);
+            status = MB_EDOM;
             break;
         }
         if (in == 0)
