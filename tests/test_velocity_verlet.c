@@ -164,36 +164,7 @@ Test(velocity_verlet, energy_bounded_on_kepler)
 
 Test(velocity_verlet, mpfr53_twin_is_bit_identical)
 {
-    mb_mpfr_range saved = mb_mpfr_use_double_range();
-    mb_system *sys = th_problem("spring-chain", (const char *const[]){ "n=7", "D=0.031", NULL });
-    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 53);
-    mb_stepper *st = mb_stepper_alloc("velocity-verlet", sys);
-    mb_stepper *sw = mb_stepper_alloc_twin("velocity-verlet", tw);
-    cr_assert(st && sw);
-    for (int n = 0; n < 300; n++) {
-        cr_assert_eq(mb_stepper_step(st, sys, 1.0 / 997), MB_SUCCESS);
-        cr_assert_eq(mb_stepper_step_twin(sw, tw, 1.0 / 997), MB_SUCCESS);
-    }
-    mb_nodes *back = mb_nodes_alloc(sys->nodes->n, 53);
-    mb_nodes_mpfr_get_double(back, tw->nodes);
-    cr_expect(th_same_state(back, sys->nodes), "MPFR-53 twin differs from the double run");
-    /* negative control: the 256-bit twin is not bit-identical */
-    mb_system *s0 = th_problem("spring-chain", (const char *const[]){ "n=7", "D=0.031", NULL });
-    mb_system_mpfr *t256 = mb_system_mpfr_alloc_twin(s0, 256);
-    mb_stepper *s2 = mb_stepper_alloc_twin("velocity-verlet", t256);
-    for (int n = 0; n < 300; n++)
-        cr_assert_eq(mb_stepper_step_twin(s2, t256, 1.0 / 997), MB_SUCCESS);
-    mb_nodes_mpfr_get_double(back, t256->nodes);
-    cr_expect(!th_same_state(back, sys->nodes), "256-bit twin equal to double: check is blind");
-    mb_stepper_free(s2);
-    mb_system_mpfr_free(t256);
-    mb_system_free(s0);
-    mb_nodes_free(back);
-    mb_stepper_free(st);
-    mb_stepper_free(sw);
-    mb_system_mpfr_free(tw);
-    mb_system_free(sys);
-    mb_mpfr_restore_range(saved);
+    ct_expect_twin53_identical("velocity-verlet");
 }
 
 Test(velocity_verlet, nan_is_diverged_and_state_untouched)
