@@ -85,7 +85,7 @@ TESTS += tests/test_cli_bad_args.sh
 EXTRA_DIST += tests/test_cli_bad_args.sh
 
 check_PROGRAMS += tests/test_bench_mpfr_twin
-tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c
+tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c
 tests_test_bench_mpfr_twin_CFLAGS = $(MB_TESTCC)
 tests_test_bench_mpfr_twin_LDADD = $(MB_TESTLIBS)
 tests_test_bench_mpfr_twin_LDFLAGS = $(MB_TESTLINK)
