@@ -40,6 +40,7 @@
 #include "mb_status.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +173,53 @@ static int lf_none_set(const unsigned char *flags, size_t n)
 static int lf_all_set(const unsigned char *flags, size_t n)
 {
     return n == 0 || memchr(flags, 0, n) == NULL;
+}
+
+/* Exact comparisons for the no-rotation path: +0 (not -0), and the same value and sign. */
+static inline int lf_pos_zero(const double *a)
+{
+    return *a == 0.0 && !signbit(*a);
+}
+
+static inline int lf_same(const double *a, const double *b)
+{
+    return *a == *b && !signbit(*a) == !signbit(*b);
+}
+
+static inline int lf_all_pos_zero(const double *a, size_t count)
+{
+    uint64_t bits[4] = { 0, 0, 0, 0 };     /* four independent chains per cycle */
+    size_t k = 0;
+    for (; k + 4 <= count; k += 4)
+        for (int c = 0; c < 4; c++) {
+            uint64_t u;
+            memcpy(&u, &a[k + c], sizeof u);
+            bits[c] |= u;
+        }
+    for (; k < count; k++) {
+        uint64_t u;
+        memcpy(&u, &a[k], sizeof u);
+        bits[0] |= u;
+    }
+    return (bits[0] | bits[1] | bits[2] | bits[3]) == 0;  /* +0: the only all-0 double */
+}
+
+static inline int lf_mpfr_all_pos_zero(const __mpfr_struct *a, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!mpfr_zero_p(&a[k]) || mpfr_signbit(&a[k]))
+            return 0;
+    return 1;
+}
+
+static inline int lf_mpfr_pos_zero(mpfr_srcptr a)
+{
+    return mpfr_zero_p(a) && !mpfr_signbit(a);
+}
+
+static inline int lf_mpfr_same(mpfr_srcptr a, mpfr_srcptr b)
+{
+    return mpfr_equal_p(a, b) && !mpfr_signbit(a) == !mpfr_signbit(b);
 }
 
 #define BASE_DOUBLE

@@ -438,6 +438,7 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
 {
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, s->prec);
+    int bad = 0;
     for (size_t i = 0; i < s->n; i++) {
         int fresh = !s->vel_mid[i];
         double hp = (cfg->adj_vel0 && fresh) ? 0.0 : hp_mid;
@@ -451,12 +452,88 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
                                         diss);
         else
             FUNCTION(lf, rot_fincham)(cfg, &r, s, i, hp, fresh, h, wo, qo, Lo, diss);
+        bad |= (!FUNCTION(scheme, finite)(wo, 3)) | (!FUNCTION(scheme, finite)(qo, 4))
+                | (!FUNCTION(scheme, finite)(Lo, 3));
     }
-    int bad = !FUNCTION(scheme, finite)(w_out, 3 * s->n) || !FUNCTION(scheme, finite)(q_out, 4 * s->n)
-              || !FUNCTION(scheme, finite)(L_out, 3 * s->n);
     *qnorm = r.qnorm_err;
     FUNCTION(lf, rot_clear)(&r);
     return bad;
+}
+
+/* A spherical node whose angular velocity, angular momentum and torque are all +0 and
+ * whose moment I11 is finite and > 0 does not rotate: outside a deforming cell (whose
+ * medium spin drives even such nodes) rot_spherical gives it w(t+h/2) = +0 + (+0 / I11)
+ * hk = +0 (blocked or damped alike), L(t+h/2) = +0 I11 = +0 and q(t+h) = the normalised
+ * Quaternion(+0) (x) q(t), Quaternion(+0) = (1, +0, +0, +0).  1 when every node is such
+ * (whole-array tests, each a straight scan). */
+static int FUNCTION(lf, all_still)(const TYPE(mb_nodes) *s)
+{
+    if (!lf_none_set(s->aspherical, s->n) || !FUNCTION(lf, all_pos_zero)(s->omega, 3 * s->n)
+        || !FUNCTION(lf, all_pos_zero)(s->angmom, 3 * s->n)
+        || !FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n))
+        return 0;
+    int ok = 1;
+    for (size_t i = 0; i < s->n; i++)
+        ok &= R_ISFINITE(&s->inertia[3 * i]) & (R_SGN(&s->inertia[3 * i]) > 0);
+    return ok;
+}
+
+/* Quick sufficient test that rot_spherical keeps the q of every still node:
+ * (1, +0, +0, +0) (x) q adds only signed zeros to q_k, which keeps every q_k but a -0;
+ * and a squared norm summed as mbq_normalize sums it that is exactly 1 makes the
+ * normalisation divide by sqrt(1) = 1, with norm deviation 0. */
+static int FUNCTION(lf, all_q_unit)(const TYPE(mb_nodes) *s, REAL *a, REAL *e)
+{
+    int ok = 1;
+    for (size_t i = 0; i < s->n; i++) {
+        const REAL *q = &s->q[4 * i];
+        R_MUL(a, &q[0], &q[0]);
+        for (int k = 1; k < 4; k++) {
+            R_MUL(e, &q[k], &q[k]);
+            R_ADD(a, a, e);
+        }
+        ok &= R_CMP_D(a, 1.0) == 0;
+        for (int k = 0; k < 4; k++)
+            ok &= (!R_ISZERO(&q[k])) | FUNCTION(lf, pos_zero)(&q[k]);
+    }
+    return ok;
+}
+
+/* The exact test where the quick one fails: the very operations of rot_spherical on q
+ * (r->qu holds Quaternion(+0)) must give q back bit for bit. */
+static int FUNCTION(lf, q_kept)(struct FUNCTION(lf, rot) *r, const REAL *q)
+{
+    FUNCTION(mbq, mul)(&r->q, r->qh, r->qu, q);
+    FUNCTION(lf, renorm)(r, r->qh);
+    int kept = 1;
+    for (int k = 0; k < 4; k++)
+        kept &= FUNCTION(lf, same)(&r->qh[k], &q[k]);
+    return kept;
+}
+
+/* The rotation step of a system in which no node rotates, costing a read of w, L, T and
+ * q and no write: 1 when every node is still (lf_all_still) and keeps its q, so that
+ * rot_spherical would reproduce every w, q, L bit for bit and the rotation arrays can
+ * keep their values; *qnorm then receives the norm deviation of the step.  0 otherwise:
+ * the caller takes the general path. */
+static int FUNCTION(lf, rotation_unchanged)(const TYPE(mb_nodes) *s, double *qnorm)
+{
+    if (!FUNCTION(lf, all_still)(s))
+        return 0;
+    struct FUNCTION(lf, rot) r;
+    FUNCTION(lf, rot_init)(&r, s->prec);
+    int unchanged = FUNCTION(lf, all_q_unit)(s, r.a, r.e);
+    if (!unchanged) {
+        for (int k = 0; k < 3; k++)
+            R_SET_D(&r.th[k], 0.0);
+        FUNCTION(mbq, from_rotvec)(&r.q, r.qu, r.th);            /* Quaternion(+0) */
+        unchanged = 1;
+        for (size_t i = 0; i < s->n && unchanged; i++)
+            unchanged = FUNCTION(lf, q_kept)(&r, &s->q[4 * i]);
+    }
+    *qnorm = r.qnorm_err;
+    FUNCTION(lf, rot_clear)(&r);
+    return unchanged;
 }
 
 /* ----------------------------------------------------------------------- step ---- */
@@ -493,8 +570,10 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
             : fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
                    : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
-    bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
-                                    cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
+    int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_unchanged)(s, &qnorm);
+    if (!rotation_unchanged)
+        bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
+                                        cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
     double dissipated = R_GET_D(diss);
     R_CLEAR(diss);
     if (bad)
@@ -503,10 +582,13 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
         return status;
     FUNCTION(scheme, swap)(&s->x, &w->x_new);
     FUNCTION(scheme, swap)(&s->v, &w->v_new);
-    FUNCTION(scheme, swap)(&s->omega, &w->w_new);
-    FUNCTION(scheme, swap)(&s->q, &w->q_new);
-    FUNCTION(scheme, swap)(&s->angmom, &w->L_new);
-    memset(s->vel_mid, 1, s->n);
+    if (!rotation_unchanged) {
+        FUNCTION(scheme, swap)(&s->omega, &w->w_new);
+        FUNCTION(scheme, swap)(&s->q, &w->q_new);
+        FUNCTION(scheme, swap)(&s->angmom, &w->L_new);
+    }
+    if (!lf_all_set(s->vel_mid, s->n))
+        memset(s->vel_mid, 1, s->n);
     sys->t += h;
     sys->dissipated_by_scheme += dissipated;
     w->c.h_last = h;
