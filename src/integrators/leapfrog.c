@@ -161,13 +161,20 @@ static const char *lf_name(const struct lf_config *cfg)
     return cfg->defect == LF_DEFECT_NONE ? "leapfrog" : "leapfrog-defect";
 }
 
-/* 1 when no byte of flags[0..n) is set / when every byte is set */
+/* 1 when no byte of flags[0..n) is set / when every byte is set (a branch-free OR over
+ * 8-byte words, then the tail) */
 static int lf_none_set(const unsigned char *flags, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (flags[i])
-            return 0;
-    return 1;
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t word;
+        memcpy(&word, &flags[i], sizeof word);
+        any |= word;
+    }
+    for (; i < n; i++)
+        any |= flags[i];
+    return any == 0;
 }
 
 static int lf_all_set(const unsigned char *flags, size_t n)
@@ -186,22 +193,26 @@ static inline int lf_same(const double *a, const double *b)
     return *a == *b && !signbit(*a) == !signbit(*b);
 }
 
+static inline uint64_t lf_bits(const double *a)
+{
+    uint64_t u;
+    memcpy(&u, a, sizeof u);
+    return u;
+}
+
 static inline int lf_all_pos_zero(const double *a, size_t count)
 {
-    uint64_t bits[4] = { 0, 0, 0, 0 };     /* four independent chains per cycle */
+    uint64_t b0 = 0, b1 = 0, b2 = 0, b3 = 0;      /* four independent chains */
     size_t k = 0;
-    for (; k + 4 <= count; k += 4)
-        for (int c = 0; c < 4; c++) {
-            uint64_t u;
-            memcpy(&u, &a[k + c], sizeof u);
-            bits[c] |= u;
-        }
-    for (; k < count; k++) {
-        uint64_t u;
-        memcpy(&u, &a[k], sizeof u);
-        bits[0] |= u;
+    for (; k + 4 <= count; k += 4) {
+        b0 |= lf_bits(&a[k]);
+        b1 |= lf_bits(&a[k + 1]);
+        b2 |= lf_bits(&a[k + 2]);
+        b3 |= lf_bits(&a[k + 3]);
     }
-    return (bits[0] | bits[1] | bits[2] | bits[3]) == 0;  /* +0: the only all-0 double */
+    for (; k < count; k++)
+        b0 |= lf_bits(&a[k]);
+    return (b0 | b1 | b2 | b3) == 0;              /* +0: the only all-0 double */
 }
 
 static inline int lf_mpfr_all_pos_zero(const __mpfr_struct *a, size_t count)
@@ -210,6 +221,16 @@ static inline int lf_mpfr_all_pos_zero(const __mpfr_struct *a, size_t count)
         if (!mpfr_zero_p(&a[k]) || mpfr_signbit(&a[k]))
             return 0;
     return 1;
+}
+
+static inline int lf_minus_zero(const double *a)
+{
+    return lf_bits(a) == (uint64_t)1 << 63;
+}
+
+static inline int lf_mpfr_minus_zero(mpfr_srcptr a)
+{
+    return mpfr_zero_p(a) && mpfr_signbit(a);
 }
 
 static inline int lf_mpfr_pos_zero(mpfr_srcptr a)

@@ -494,7 +494,7 @@ static int FUNCTION(lf, all_q_unit)(const TYPE(mb_nodes) *s, REAL *a, REAL *e)
         }
         ok &= R_CMP_D(a, 1.0) == 0;
         for (int k = 0; k < 4; k++)
-            ok &= (!R_ISZERO(&q[k])) | FUNCTION(lf, pos_zero)(&q[k]);
+            ok &= !FUNCTION(lf, minus_zero)(&q[k]);
     }
     return ok;
 }
