@@ -1,7 +1,7 @@
-/* bench_leapfrog.c -- `motionbench bench leapfrog` and `bench fincham`: what a user's
- * leap-frog step costs, next to the plain loop that does the same physical work.
+/* bench_leapfrog.c -- `motionbench bench leapfrog`: what a user's leap-frog step costs on
+ * particles, next to the plain loop that does the same physical work.
  *
- * bench leapfrog.  System: N free spherical particles (masses 1 .. 1.1) under uniform
+ * System: N free spherical particles (masses 1 .. 1.1) under uniform
  * gravity, no spin.  Three codes are timed, all single-threaded, in the same process,
  * interleaved (rounds of whole step, plain loop, kernel; best batch rate of each over the
  * rounds, so a transient load elsewhere on the machine hits all three alike):
@@ -14,6 +14,7 @@
  *               no rotation, no bookkeeping), the figure this benchmark printed before.
  * Figures are node-steps/s and the ratios whole/plain and kernel/plain.  Exit 1 when the
  * whole step is below 0.4x the plain loop at 10^6 nodes or more (the target of the step). */
+#include "bench_util.h"
 #include "cli.h"
 #include "mb_forces.h"
 #include "mb_leapfrog.h"
@@ -24,51 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WHOLE_STEP_TARGET 0.4   /* whole step / plain loop at >= 10^6 nodes */
 #define BENCH_H 1e-4            /* time step: 10^4 steps keep every value finite */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Parse --max-nodes N and --min-time S (seconds per measurement). */
-static int parse_args(int argc, char **argv, const char *cmd, double *max_nodes, double *min_time)
-{
-    for (int k = 1; k < argc; k++) {
-        char *end = NULL;
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            printf("usage: motionbench bench %s [--max-nodes N] [--min-time S]\n"
-                   "  N: largest system (default %g), sizes 10^3 .. N by decades;\n"
-                   "  S: minimum seconds per measurement (default %g).\n",
-                   cmd, *max_nodes, *min_time);
-            return -1;
-        }
-        if (k + 1 < argc && !strcmp(argv[k], "--max-nodes")) {
-            *max_nodes = strtod(argv[++k], &end);
-            if (*end != '\0' || !(*max_nodes >= 1e3 && *max_nodes <= 1e8)) {
-                fprintf(stderr, "motionbench bench %s: --max-nodes '%s' must be a number in [1e3, 1e8]\n",
-                        cmd, argv[k]);
-                return MB_EXIT_USAGE;
-            }
-        } else if (k + 1 < argc && !strcmp(argv[k], "--min-time")) {
-            *min_time = strtod(argv[++k], &end);
-            if (*end != '\0' || !(*min_time > 0.0 && *min_time <= 60.0)) {
-                fprintf(stderr, "motionbench bench %s: --min-time '%s' must be in (0, 60] seconds\n",
-                        cmd, argv[k]);
-                return MB_EXIT_USAGE;
-            }
-        } else {
-            fprintf(stderr, "motionbench bench %s: unexpected argument '%s' (see --help)\n", cmd, argv[k]);
-            return MB_EXIT_USAGE;
-        }
-    }
-    return 0;
-}
 
 static const double gravity_g[3] = { 0.0, 0.0, -9.81 };
 
@@ -166,12 +125,12 @@ static int run_code(struct lf_bench *b, enum lf_code code)
 static double batch_rate(struct lf_bench *b, enum lf_code code, double slice)
 {
     long steps = 0;
-    double t0 = now(), dt;
+    double t0 = mb_bench_now(), dt;
     do {
         if (run_code(b, code) != 0)
             return -1.0;
         steps++;
-        dt = now() - t0;
+        dt = mb_bench_now() - t0;
     } while (steps < 2 || dt < slice);
     return (double)b->n * (double)steps / dt;
 }
@@ -199,7 +158,7 @@ static int measure_size(struct lf_bench *b, double min_time, double rates[CODE_C
 int mb_bench_leapfrog(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
-    int st = parse_args(argc, argv, "leapfrog", &max_nodes, &min_time);
+    int st = mb_bench_size_args(argc, argv, "leapfrog", &max_nodes, &min_time);
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
     printf("leapfrog: N free particles under gravity, single thread, node-steps/s\n"
@@ -236,77 +195,4 @@ int mb_bench_leapfrog(int argc, char **argv)
         return below ? MB_EXIT_FAIL : MB_EXIT_OK;
     }
     return MB_EXIT_OK;
-}
-
-/* ---- Fincham ---- */
-
-static const char *const fincham_variants[3] = {
-    "leapfrog", "leapfrog[aspherical=fincham-halfstep]", "leapfrog[aspherical=fincham-woo]"
-};
-
-/* Aspherical nodes spinning freely (no force models: the step is force reset + Fincham +
- * translation); node-steps/s of the full step, best of repeated steps. */
-static double fincham_rate(const char *spec, size_t n, double min_time)
-{
-    mb_system *sys = mb_system_alloc(n);
-    if (sys == NULL)
-        return -1.0;
-    for (size_t i = 0; i < n; i++) {
-        double I[3] = { 1.3, 2.385 + 1e-4 * (double)(i % 7), 3.7 };
-        mb_nodes_set_inertia(sys->nodes, i, I);
-        sys->nodes->omega[3 * i] = 0.9;
-        sys->nodes->omega[3 * i + 1] = 0.35;
-        sys->nodes->omega[3 * i + 2] = -0.6 + 1e-3 * (double)(i % 11);
-    }
-    mb_stepper *st = mb_stepper_alloc(spec, sys);
-    if (st == NULL) {
-        mb_system_free(sys);
-        return -1.0;
-    }
-    double best = 1e300, start = now();
-    int steps = 0;
-    while (steps < 5 || now() - start < min_time) {
-        double t0 = now();
-        if (mb_stepper_step(st, sys, 1e-3) != 0) {
-            best = -1.0;
-            break;
-        }
-        double dt = now() - t0;
-        if (dt < best)
-            best = dt;
-        steps++;
-    }
-    mb_stepper_free(st);
-    mb_system_free(sys);
-    return best > 0.0 ? (double)n / best : -1.0;
-}
-
-int mb_bench_fincham(int argc, char **argv)
-{
-    double max_nodes = 1e6, min_time = 0.5;
-    int st = parse_args(argc, argv, "fincham", &max_nodes, &min_time);
-    if (st != 0)
-        return st < 0 ? MB_EXIT_OK : st;
-    printf("leapfrog full step on aspherical nodes (Fincham rotation, no force models), single thread\n");
-    printf("%12s", "nodes");
-    for (int v = 0; v < 3; v++)
-        printf(" %40s", fincham_variants[v]);
-    printf("\n");
-    for (double nn = 1e3; nn <= max_nodes * 1.0000001; nn *= 10.0) {
-        size_t n = (size_t)nn;
-        printf("%12zu", n);
-        for (int v = 0; v < 3; v++) {
-            double r = fincham_rate(fincham_variants[v], n, min_time);
-            if (r < 0.0) {
-                printf("\n");
-                fprintf(stderr, "motionbench bench fincham: %s failed at %zu nodes\n",
-                        fincham_variants[v], n);
-                return MB_EXIT_USAGE;
-            }
-            printf(" %27.4g node-steps/s", r);
-        }
-        printf("\n");
-        fflush(stdout);
-    }
-    return 0;
 }
