@@ -6,13 +6,19 @@
  * (best batch rate of each over the rounds):
  *   whole step   mb_stepper_step through the public API for each Fincham variant of
  *                leapfrog (force reset and checks, translation, Fincham rotation, NaN/Inf
- *                detection, bookkeeping);
+ *                detection, bookkeeping) and for verlet-nosquish (NO_SQUISH, force
+ *                cache);
  *   plain loop   the default variant written as a structure-of-arrays loop in this file:
  *                per body R = R(q), w~ = I^-1 R^T L, q(t+h/2) = q + (h/4) q (x) (0, w~),
  *                q(t+h) = q + (h/2) q(t+h/2) (x) (0, w~) normalised, w = R w~, x += v h
  *                (no torque acts, so L and w~ stay the same within the step).
- * Figures are body-steps/s and whole/plain for the default variant.  Exit 0 (no check:
- * the figure is reported, see doc/performance.md). */
+ * Figures are body-steps/s (CPU time, bench_util.h) and whole/plain for the default
+ * variant.
+ * With --lammps PROGRAM the same bodies (random orientations, the same angular momentum
+ * per body, no interaction) are run by LAMMPS's fix nve/asphere in a child process, in
+ * the same benchmark run: its body-steps/s is n S / (CPU(S steps) - CPU(0 steps)) from
+ * the children's CPU time (getrusage), so set-up is not counted, and the last column
+ * gives verlet-nosquish / LAMMPS.  Exit 0, or 2 on bad options or a failed peer. */
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_nodes.h"
@@ -22,14 +28,17 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FINCHAM_H 1e-3
-#define VARIANTS 3
+#define VARIANTS 4
 
 static const char *const fincham_variants[VARIANTS] = {
-    "leapfrog", "leapfrog[aspherical=fincham-halfstep]", "leapfrog[aspherical=fincham-woo]"
+    "leapfrog", "leapfrog[aspherical=fincham-halfstep]", "leapfrog[aspherical=fincham-woo]",
+    "verlet-nosquish"
 };
 
 static void body_inertia(size_t i, double I[3])
@@ -168,17 +177,75 @@ static int measure_size(size_t n, double min_time, double rates[VARIANTS + 1])
     return ok ? 0 : -1;
 }
 
+/* LAMMPS input: n free ellipsoids (shape 1 : 1.5 : 2, random orientations, angular
+ * momentum (0.9, 0.35, -0.6)), no pair force, fix nve/asphere, `steps` steps. */
+static const char lammps_input[] =
+    "units lj\natom_style ellipsoid\nboundary p p p\n"
+    "region box block 0 200 0 200 0 200\ncreate_box 1 box\n"
+    "create_atoms 1 random ${n} 12345 box\nset type 1 mass 1.0\n"
+    "set type 1 shape 1.0 1.5 2.0\nset type 1 quat/random 18238\n"
+    "set type 1 angmom 0.9 0.35 -0.6\npair_style zero 0.5\npair_coeff * *\n"
+    "neighbor 2.0 bin\nneigh_modify every 1 delay 0 check yes\n"
+    "fix 1 all nve/asphere\ntimestep 0.001\nthermo 0\nrun ${steps}\n";
+
+static double children_cpu(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec
+         + (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* CPU seconds of one LAMMPS run, or -1 when it fails */
+static double lammps_cpu(const char *program, const char *input, size_t n, long steps)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1 '%s' -in '%s' -log none -screen none "
+             "-var n %zu -var steps %ld > /dev/null 2>&1", program, input, n, steps);
+    double t0 = children_cpu();
+    int rc = system(cmd);
+    return rc == 0 ? children_cpu() - t0 : -1.0;
+}
+
+/* Body-steps/s of LAMMPS fix nve/asphere on n bodies, about min_time of stepping. */
+static double lammps_rate(const char *program, size_t n, double min_time)
+{
+    char input[] = "/tmp/motionbench-lammps-XXXXXX";
+    int fd = mkstemp(input);
+    if (fd < 0)
+        return -1.0;
+    int ok = write(fd, lammps_input, sizeof lammps_input - 1) == (ssize_t)(sizeof lammps_input - 1);
+    close(fd);
+    double rate = -1.0;
+    long steps = (long)fmax(20.0, min_time * 3e6 / (double)n);
+    double c0 = ok ? lammps_cpu(program, input, n, 0) : -1.0;
+    double c1 = c0 >= 0.0 ? lammps_cpu(program, input, n, steps) : -1.0;
+    if (c1 > c0 && c0 >= 0.0)
+        rate = (double)n * (double)steps / (c1 - c0);
+    unlink(input);
+    return rate;
+}
+
 int mb_bench_fincham(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
+    const char *lammps = NULL;
+    if (argc >= 3 && !strcmp(argv[argc - 2], "--lammps")) {    /* last option, if given */
+        lammps = argv[argc - 1];
+        argc -= 2;
+    }
     int st = mb_bench_size_args(argc, argv, "fincham", &max_nodes, &min_time);
+    if (st < 0)
+        printf("  --lammps PROGRAM (last option): also time LAMMPS fix nve/asphere (e.g. lmp)\n"
+               "  in a child process on the same bodies.\n");
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
     printf("fincham: N free aspherical bodies, no forces, single thread, body-steps/s\n"
-           "whole step: mb_stepper_step per variant; plain loop: SoA Fincham (default variant);\n"
-           "interleaved rounds, best batch of each.\n\n");
-    printf("%10s %14s %14s %12s %14s %14s\n", "bodies", "leapfrog", "plain loop", "whole/plain",
-           "fincham-half", "fincham-woo");
+           "whole step: mb_stepper_step per scheme; plain loop: SoA Fincham (default variant);\n"
+           "CPU time of this thread, interleaved rounds, best batch of each.\n\n");
+    printf("%10s %14s %14s %12s %14s %14s %16s", "bodies", "leapfrog", "plain loop",
+           "whole/plain", "fincham-half", "fincham-woo", "verlet-nosquish");
+    printf(lammps ? " %14s %14s\n" : "\n", "LAMMPS", "nosquish/LAMMPS");
     for (double nn = 1e3; nn <= max_nodes * 1.0000001; nn *= 10.0) {
         size_t n = (size_t)nn;
         double r[VARIANTS + 1];
@@ -186,8 +253,19 @@ int mb_bench_fincham(int argc, char **argv)
             fprintf(stderr, "motionbench bench fincham: cannot set up or step %zu bodies\n", n);
             return MB_EXIT_USAGE;
         }
-        printf("%10zu %14.4g %14.4g %12.3f %14.4g %14.4g\n", n, r[0], r[VARIANTS],
-               r[0] / r[VARIANTS], r[1], r[2]);
+        printf("%10zu %14.4g %14.4g %12.3f %14.4g %14.4g %16.4g", n, r[0], r[VARIANTS],
+               r[0] / r[VARIANTS], r[1], r[2], r[3]);
+        if (lammps) {
+            double rl = lammps_rate(lammps, n, min_time);
+            if (rl < 0.0) {
+                printf("\n");
+                fprintf(stderr, "motionbench bench fincham: LAMMPS peer '%s' failed at %zu bodies\n",
+                        lammps, n);
+                return MB_EXIT_USAGE;
+            }
+            printf(" %14.4g %14.3f", rl, r[3] / rl);
+        }
+        printf("\n");
         fflush(stdout);
     }
     return MB_EXIT_OK;

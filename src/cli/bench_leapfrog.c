@@ -12,7 +12,8 @@
  *               work per particle: f = m g, v += (f / m) h, x += v h, in place;
  *   kernel      the translational kernel alone (mb_leapfrog_translate: forces given,
  *               no rotation, no bookkeeping), the figure this benchmark printed before.
- * Figures are node-steps/s and the ratios whole/plain and kernel/plain.  Exit 1 when the
+ * Figures are node-steps/s (CPU time, bench_util.h) and the ratios whole/plain and
+ * kernel/plain.  Exit 1 when the
  * whole step is below 0.4x the plain loop at 10^6 nodes or more (the target of the step). */
 #include "bench_util.h"
 #include "cli.h"
@@ -164,7 +165,7 @@ int mb_bench_leapfrog(int argc, char **argv)
     printf("leapfrog: N free particles under gravity, single thread, node-steps/s\n"
            "whole step: mb_stepper_step(\"leapfrog\") (forces + update + bookkeeping);\n"
            "plain loop: SoA f = m g, v += f/m h, x += v h in place; kernel: translation only.\n"
-           "interleaved rounds, best batch of each; ratios are against the plain loop.\n\n");
+           "CPU time of this thread, interleaved rounds, best batch of each; ratios against the plain loop.\n\n");
     printf("%12s %14s %14s %14s %12s %12s\n", "nodes", "whole step", "plain loop", "kernel",
            "whole/plain", "kernel/plain");
     int checked = 0, below = 0;

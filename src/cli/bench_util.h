@@ -1,9 +1,12 @@
-/* bench_util.h -- what the step benchmarks of `motionbench bench` share: a monotonic
- * clock and the size options (--max-nodes N --min-time S). */
+/* bench_util.h -- what the step benchmarks of `motionbench bench` share: the clock and
+ * the size options (--max-nodes N --min-time S).  The clock is the CPU time of the
+ * calling thread: every code these benchmarks time is single-threaded, and on a shared
+ * machine CPU time does not count the time other processes hold the core (their use of
+ * the memory bus still shows, which is why the codes are interleaved). */
 #ifndef MB_BENCH_UTIL_H
 #define MB_BENCH_UTIL_H
 
-/* Seconds of CLOCK_MONOTONIC. */
+/* Seconds of CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID). */
 double mb_bench_now(void);
 
 /* Parse --max-nodes N (sizes 10^3 .. N by decades) and --min-time S (seconds per size);
