@@ -9,9 +9,14 @@
  * assembly the step performs -- forces, Jacobian, right-hand side and matrix (band
  * storage where solver=auto takes the banded path: half-bandwidth <= 5, else CSR) -- is
  * timed alone through the same library calls, fastest of as many repetitions; the solve
- * column is the step minus the assembly.  The growth exponent p of cost ~ N^p is the
+ * column is the step minus the assembly.  Where the matrix is block-tridiagonal (chains)
+ * a peer is timed on the last assembled matrix: a plain block Thomas sweep
+ * (bench_blocktri.c), the dedicated O(n) direct solver; its solution is compared with the
+ * library's (largest difference relative to max |x|, printed), and the last column is
+ * step / (assembly + peer solve).  The growth exponent p of cost ~ N^p is the
  * least-squares slope of log(cost) against log(N) (gsl_fit_linear); the check fails
  * (exit 1) when p > 1.15. */
+#include "bench_blocktri.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_implicit.h"
@@ -169,10 +174,45 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
     return mb_bench_now() - t0;
 }
 
-/* Seconds per step at size n (after one untimed step), seconds of its assembly; Krylov
- * iterations per timed step. */
+/* Seconds of the fastest of `repeat` block Thomas solves of the last assembled banded
+ * matrix, and in *diff the largest |x_peer - x_band| / max|x_band|; NAN when the matrix
+ * is not banded (or not block-tridiagonal). */
+static double blocktri_seconds(struct assembly *a, long repeat, double *diff)
+{
+    *diff = NAN;
+    if (a->band == NULL || a->csr != NULL)
+        return NAN;
+    mb_blocktri *T = mb_blocktri_from_band(a->band);
+    size_t n3 = a->band->n;
+    double *x = malloc(n3 * sizeof(double)), *xb = malloc(n3 * sizeof(double));
+    double best = NAN;
+    if (T && x && xb && mb_band_solve(a->band, a->b, xb) == MB_SUCCESS) {
+        best = INFINITY;
+        for (long k = 0; k < repeat && !isnan(best); k++) {
+            double t0 = mb_bench_now();
+            if (mb_blocktri_solve(T, a->b, x) != 0)
+                best = NAN;
+            double t1 = mb_bench_now() - t0;
+            best = t1 < best ? t1 : best;
+        }
+        double dmax = 0.0, xmax = 0.0;
+        for (size_t k = 0; k < n3; k++) {
+            dmax = fmax(dmax, fabs(x[k] - xb[k]));
+            xmax = fmax(xmax, fabs(xb[k]));
+        }
+        *diff = xmax > 0.0 ? dmax / xmax : dmax;
+    }
+    mb_blocktri_free(T);
+    free(x);
+    free(xb);
+    return best;
+}
+
+/* Seconds per step at size n (after one untimed step), seconds of its assembly and of
+ * the block-tridiagonal peer's solve (NAN if none); Krylov iterations per timed step. */
 static int bench_one(const char *problem, const struct bench_opts *o, double n, size_t *actual,
-                     double *cost, double *assembly_cost, double *cycles)
+                     double *cost, double *assembly_cost, double *peer_cost,
+                     double *peer_diff, double *cycles)
 {
     mb_system *sys = NULL;
     int st = bench_system(problem, n, &sys, actual);
@@ -199,6 +239,7 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n, 
             st = MB_EFAILED;
         *assembly_cost = ta < *assembly_cost ? ta : *assembly_cost;
     }
+    *peer_cost = st == MB_SUCCESS ? blocktri_seconds(&a, o->steps, peer_diff) : NAN;
     assembly_free(&a);
     mb_stepper_get_stats(stp, &s1);
     *cycles = (double)(s1.linear_iterations - s0.linear_iterations) / (double)o->steps;
@@ -217,16 +258,19 @@ static int bench_run(const char *problem, int argc, char **argv)
     size_t m = 0;
     printf("# %s, integrator %s, dt %g, fastest of %ld timed steps per size\n", problem, o.integrator, o.dt,
            o.steps);
-    printf("%10s %14s %14s %14s %14s %12s\n", "particles", "s_per_step", "us_per_node",
-           "assembly_us/n", "solve_us/n", "krylov_iter");
+    printf("%10s %14s %14s %14s %14s %12s %14s %12s %12s\n", "particles", "s_per_step",
+           "us_per_node", "assembly_us/n", "solve_us/n", "krylov_iter", "blocktri_us/n",
+           "blocktri_dx", "step/(a+bt)");
     for (double n = 1000; n <= o.max_n * 1.0001 && m < BENCH_MAX_SIZES; n *= sqrt(10.0)) {
         size_t actual;
-        double cost, assembly, cycles;
-        if (bench_one(problem, &o, n, &actual, &cost, &assembly, &cycles) != MB_SUCCESS)
+        double cost = NAN, assembly = NAN, peer = NAN, peer_diff = NAN, cycles = NAN;
+        if (bench_one(problem, &o, n, &actual, &cost, &assembly, &peer, &peer_diff, &cycles)
+            != MB_SUCCESS)
             return mb_cli_fail("bench");
         double per_node = 1e6 / (double)actual;
-        printf("%10zu %14.6g %14.6g %14.6g %14.6g %12.3g\n", actual, cost, per_node * cost,
-               per_node * assembly, per_node * (cost - assembly), cycles);
+        printf("%10zu %14.6g %14.6g %14.6g %14.6g %12.3g %14.6g %12.3g %12.3g\n", actual, cost,
+               per_node * cost, per_node * assembly, per_node * (cost - assembly), cycles,
+               per_node * peer, peer_diff, cost / (assembly + peer));
         fflush(stdout);
         logn[m] = log((double)actual);
         logc[m] = log(cost);
