@@ -59,6 +59,7 @@ typedef struct mb_case {
     long sample_every;           /* steps between samples of energy and invariants */
     int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */
     int error_growth;            /* [run] error_growth = on: error.growth_exponent */
+    double external_timeout;     /* [run] timeout (s) of outside programs; 0: descriptor's */
     size_t n_expect;
     mb_expectation *expect;
     size_t n_check;
