@@ -261,3 +261,6 @@ tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
 # outside integrators: the Python example adapter end to end (shell)
 TESTS += tests/test_external_python.sh
 EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
+# outside integrators: the catalogue of broken adapters (shell)
+TESTS += tests/test_external_broken.sh
+EXTRA_DIST += tests/test_external_broken.sh
