@@ -264,3 +264,6 @@ EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
 # outside integrators: the catalogue of broken adapters (shell)
 TESTS += tests/test_external_broken.sh
 EXTRA_DIST += tests/test_external_broken.sh
+# score: trajectories from elsewhere give the metrics of run (shell)
+TESTS += tests/test_cmd_score.sh
+EXTRA_DIST += tests/test_cmd_score.sh

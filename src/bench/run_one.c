@@ -565,7 +565,7 @@ int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr
     if (make_replay_driver(c, &d) != MB_SUCCESS) {
         r->status = MB_RUN_FAILED;
         snprintf(r->message, sizeof r->message, "%s", mb_last_error());
-    } else if (tr->n_nodes != d.sys->nodes->n || tr->rotation != problem_rotates(&d)) {
+    } else if (tr->n_nodes != d.sys->nodes->n || (!tr->rotation && problem_rotates(&d))) {
         r->status = MB_RUN_FAILED;
         snprintf(r->message, sizeof r->message, "trajectory: %zu nodes%s, the problem has %zu%s",
                  tr->n_nodes, tr->rotation ? " with rotation" : "", d.sys->nodes->n,
@@ -620,8 +620,11 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
     r->steps = c->steps[dt_index];
     for (int k = 0; k < 4; k++)
         r->err[k] = r->scale[k] = NAN;
-    if (mb_external_is_spec(c->integrators[integrator])) {
-        run_external(c, integrator, dt_index, keep_series, r);
+    if (c->replay || mb_external_is_spec(c->integrators[integrator])) {
+        if (c->replay)
+            mb_run_trajectory(c, dt_index, c->replay[dt_index], c->replay_mid_step, keep_series, r);
+        else
+            run_external(c, integrator, dt_index, keep_series, r);
         r->wall = seconds(CLOCK_MONOTONIC) - wall0;
         r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
         return MB_SUCCESS;
