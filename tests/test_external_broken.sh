@@ -23,8 +23,8 @@ for f in runs metrics checks timing; do
     check "$f.csv written" $([ -s "$out/r/$f.csv" ]; echo $?)
 done
 tr -d '\r' < "$out/r/runs.csv" > "$out/runs"
-check "runs.csv: one row per (integrator, dt): 20 x 2" \
-    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 40 ]; echo $?)
+check "runs.csv: one row per (integrator, dt): 21 x 2" \
+    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 42 ]; echo $?)
 
 # expect INTEGRATOR STATUS REASON-PATTERN: both runs (dt 0.1, 0.05) of the integrator
 expect() {
@@ -38,6 +38,7 @@ expect() {
 expect pyverlet ok ''
 expect nosuch failed 'adapter nosuch: no descriptor nosuch.adapter in '
 expect broken-missing-command failed "command './no-such-program' not found"
+expect broken-not-on-path failed "command 'motionbench-test-no-such-program' not found on PATH"
 expect broken-not-executable failed "command './not-executable.sh' is not executable"
 expect broken-exit3 failed 'exit status 3: something went wrong inside the adapter (test)'
 expect broken-crash failed 'killed by signal 11'
