@@ -244,24 +244,27 @@ static json_t *describe(const char *problem, const char *const *sets, int rotati
     return root;
 }
 
-static double num(json_t *root, const char *path)
+/* The value at "a/b/0/c" (object keys and array indices). */
+static json_t *at(json_t *root, const char *path)
 {
     json_t *v = root;
     char buf[200];
     snprintf(buf, sizeof buf, "%s", path);
     for (char *tok = strtok(buf, "/"); tok && v; tok = strtok(NULL, "/"))
         v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
+    return v;
+}
+
+static double num(json_t *root, const char *path)
+{
+    json_t *v = at(root, path);
     cr_assert(json_is_number(v), "%s is not a number", path);
     return json_number_value(v);
 }
 
 static const char *str(json_t *root, const char *path)
 {
-    json_t *v = root;
-    char buf[200];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *tok = strtok(buf, "/"); tok && v; tok = strtok(NULL, "/"))
-        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
+    json_t *v = at(root, path);
     cr_assert(json_is_string(v), "%s is not a string", path);
     return json_string_value(v);
 }

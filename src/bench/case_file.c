@@ -208,16 +208,19 @@ static int continue_entry(parser *P, entry *e, const char *value)
     return MB_SUCCESS;
 }
 
-/* inih ends a key at its first '=': a key with an integrator spec, "name[k=v].metric = x",
- * arrives as key "name[k" and value "v].metric = x".  Rejoin them and split at the first
- * '=' after the closing bracket. */
-static int rejoin_spec_key(parser *P, const char *name, const char *value, char *key,
-                           size_t ksize, const char **val)
+/* inih ends a key at its first '=' or ':'.  A key with an integrator spec,
+ * "name[k=v].metric = x", arrives as key "name[k" and value "v].metric = x" (sep '='), and
+ * "external:NAME.metric = x" as key "external" and value "NAME.metric = x" (sep ':').
+ * Rejoin them and split at the first '=' after the closing bracket (which an '=' split
+ * requires, and a ':' split may lack). */
+static int rejoin_key(parser *P, const char *name, char sep, const char *value, char *key,
+                      size_t ksize, const char **val)
 {
     char full[1024];
-    snprintf(full, sizeof full, "%s=%s", name, value);
+    snprintf(full, sizeof full, "%s%c%s", name, sep, value);
     const char *close = strchr(full, ']');
-    const char *eq = close ? strchr(close, '=') : NULL;
+    const char *from = close ? close : sep == ':' ? full : NULL;
+    const char *eq = from ? strchr(from, '=') : NULL;
     if (eq == NULL || (size_t)(eq - full) >= ksize) {
         fail(P, P->line, "'%s': write INTEGRATOR[k=v,...].METRIC = EXPECTATION", full);
         return 0;
@@ -234,30 +237,6 @@ static int rejoin_spec_key(parser *P, const char *name, const char *value, char 
     return 1;
 }
 
-/* inih also ends a key at ':', so "external:NAME.metric = x" arrives as key "external" and
- * value "NAME.metric = x": rejoin them and split at the first '=' after any ']'. */
-static int rejoin_external_key(parser *P, const char *name, const char *value, char *key,
-                               size_t ksize, const char **val)
-{
-    char full[1024];
-    snprintf(full, sizeof full, "%s:%s", name, value);
-    const char *close = strchr(full, ']');
-    const char *eq = strchr(close ? close : full, '=');
-    if (eq == NULL || (size_t)(eq - full) >= ksize) {
-        fail(P, P->line, "'%s': write external:NAME[k=v,...].METRIC = EXPECTATION", full);
-        return 0;
-    }
-    size_t len = (size_t)(eq - full);
-    while (len > 0 && (full[len - 1] == ' ' || full[len - 1] == '\t'))
-        len--;
-    memcpy(key, full, len);
-    key[len] = '\0';
-    *val = value + (eq + 1 - (full + strlen(name) + 1));
-    while (**val == ' ' || **val == '\t')
-        (*val)++;
-    return 1;
-}
-
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     parser *P = user;
@@ -265,11 +244,11 @@ static int handler(void *user, const char *section, const char *name, const char
         return 0;
     char key[512];
     if (strcmp(name, "external") == 0 && strchr(value, '=')) {
-        if (!rejoin_external_key(P, name, value, key, sizeof key, &value))
+        if (!rejoin_key(P, name, ':', value, key, sizeof key, &value))
             return 0;
         name = key;
     } else if (strchr(name, '[') && !strchr(name, ']')) {
-        if (!rejoin_spec_key(P, name, value, key, sizeof key, &value))
+        if (!rejoin_key(P, name, '=', value, key, sizeof key, &value))
             return 0;
         name = key;
     }
