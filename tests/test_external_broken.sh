@@ -73,6 +73,25 @@ check "exit status 0 when outside programs were only skipped (got $rc)" $([ $rc 
 check "skipped expectations are listed as such" \
     $([ "$(tr -d '\r' < "$out/s/checks.csv" | grep -c ',skipped$')" -eq 4 ]; echo $?)
 
+# the time limit: the case key overrides the descriptor's 1 s, --timeout overrides both
+cat > "$out/hang.case" <<CASE
+[case]
+name = hang
+problem = harmonic
+t_end = 1
+[run]
+integrators = external:broken-hang
+dt = 0.1
+timeout = 0.5
+CASE
+cp -r "$SRC/tests/data/adapters" "$out/adapters"
+TMPDIR="$out/tmp" $MB run -q -o "$out/h1" "$out/hang.case" 2>/dev/null
+check "[run] timeout = 0.5 is the limit" \
+    $(grep -q 'time limit of 0.5 s exceeded' "$out/h1/runs.csv"; echo $?)
+TMPDIR="$out/tmp" $MB run -q --timeout 0.25 -o "$out/h2" "$out/hang.case" 2>/dev/null
+check "--timeout 0.25 overrides it" \
+    $(grep -q 'time limit of 0.25 s exceeded' "$out/h2/runs.csv"; echo $?)
+
 # a case file that gives an adapter an option its descriptor does not list: file:line, exit 2
 cat > "$out/opt.case" <<'CASE'
 [case]
