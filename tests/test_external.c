@@ -118,6 +118,24 @@ Test(trajectory, truncated_input)
     }
 }
 
+/* A file far larger than the rows requested can hold is refused before it is read whole:
+ * (3 rows + header) x (7 + 16 columns) x 64 bytes + 1 MiB = 1 054 464 bytes; 2 MiB are written. */
+Test(trajectory, runaway_file_refused)
+{
+    char path[] = "/tmp/mb-traj-XXXXXX", why[200] = "";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n", f);
+    for (int k = 0; k < 2 * 1024 * 1024 / 16; k++)
+        fputs("0,0,0,0,0,0,0\n\n", f);
+    fclose(f);
+    mb_trajectory tr;
+    cr_expect_eq(mb_trajectory_read_file(path, &rq3, &tr, why, sizeof why), MB_EINVAL);
+    cr_expect(strstr(why, "more than 1054464 bytes") != NULL, "%s", why);
+    unlink(path);
+}
+
 Test(trajectory, quaternion_must_be_unit)
 {
     static const double t1[1] = { 0.0 };
