@@ -22,6 +22,7 @@ typedef struct mb_scene_stats {
     int iterations_last;
     double merit_last, merit_max;
     size_t contacts_last;
+    size_t bilateral_rows, rank_deficiency;  /* ranked when the bilateral set changes */
 } mb_scene_stats;
 
 typedef struct mb_scene {
