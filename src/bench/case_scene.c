@@ -1,0 +1,31 @@
+/* case_scene.c -- the case loader's side of scenes (mb_case_scene.h). */
+#include "mb_case_scene.h"
+#include "mb_scene_doc.h"
+#include "mb_status.h"
+
+#include <string.h>
+
+int mb_case_scene_section(const char *name)
+{
+    return mb_scene_section_header(name);
+}
+
+int mb_case_scene_file(const mb_problem_type *pt, const char *path, int scene_line,
+                       mb_options *given)
+{
+    if (strcmp(pt->name, "scene") != 0) {
+        if (scene_line > 0)
+            MB_ERROR(MB_EINVAL, "scene sections ([body], [force], ...) need problem = scene "
+                     "(this case uses '%s')", pt->name);
+        return MB_SUCCESS;
+    }
+    if (mb_options_given(given, "file"))
+        return MB_SUCCESS;
+    return mb_options_set(given, "file", path);
+}
+
+int mb_case_scene_located(const char *path, const char *msg)
+{
+    size_t n = strlen(path);
+    return strncmp(msg, path, n) == 0 && msg[n] == ':';
+}

@@ -1,0 +1,17 @@
+/* mb_case_scene.h -- what the case loader knows of scenes (case_scene.c): the scene
+ * sections it leaves to the `scene` problem, and the problem's `file` parameter it fills
+ * in with the case file's own path. */
+#ifndef MB_CASE_SCENE_H
+#define MB_CASE_SCENE_H
+#include "mb_options.h"
+#include "mb_problem.h"
+
+/* 1 for [body NAME], [force NAME], [constraint NAME], [obstacle NAME], [contact]. */
+int mb_case_scene_section(const char *name);
+/* For problem = scene, set file = path unless [problem] gives one; for another problem
+ * with scene sections (first at scene_line, 0: none), MB_EINVAL with a message. */
+int mb_case_scene_file(const mb_problem_type *pt, const char *path, int scene_line,
+                       mb_options *given);
+/* 1 when msg starts with "path:" (a scene error that names its own line). */
+int mb_case_scene_located(const char *path, const char *msg);
+#endif

@@ -1,0 +1,28 @@
+/* mb_scene_build.h -- building a system from the scene sections of a case file
+ * (scene_body.c, scene_force.c, scene_constraint.c; syntax in doc/scenes.md).  Private to
+ * the problems module. */
+#ifndef MB_SCENE_BUILD_H
+#define MB_SCENE_BUILD_H
+#include "mb_scene_doc.h"
+#include "mb_system.h"
+
+enum { MB_SCENE_POINT = 0, MB_SCENE_SPHERE = 1, MB_SCENE_BOX = 2, MB_SCENE_ELLIPSOID = 3 };
+
+typedef struct mb_scene_body {
+    int type;               /* MB_SCENE_* */
+    double mass, inertia[3], extent[3], radius;
+} mb_scene_body;
+
+/* [body NAME] into node i (mass, inertia, position, velocity, orientation, spin, blocked). */
+int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,
+                       mb_scene_body *b);
+/* Every [force NAME] into sys->forces. */
+int mb_scene_read_forces(const mb_scene_doc *d, mb_system *sys);
+/* [constraint NAME], [obstacle NAME] and [contact] into a solfec constraint scene (none
+ * when the file has no such section); checks bodies against obstacles and the
+ * constraints at t = 0. */
+int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies);
+
+/* The whole system of a scene file. */
+int mb_scene_build(const char *path, mb_system **out);
+#endif

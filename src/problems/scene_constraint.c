@@ -1,0 +1,204 @@
+/* scene_constraint.c -- [constraint NAME], [obstacle NAME] and [contact] sections of a
+ * scene: the constraint field of the solfec scheme (mb_scene.h; doc/scenes.md).
+ *   constraint type = fixed_point          body, point (spatial, t = 0), to = BODY (default ground)
+ *   constraint type = fixed_direction      body, point, direction, to = BODY
+ *   constraint type = rigid_link           body, point, to = BODY, to_point | anchor, length
+ *   constraint type = prescribed_velocity  body, point, direction, velocity
+ *   obstacle   type = plane                point, normal (into the free side)
+ *   [contact]  friction = mu, restitution = e  (every contact)
+ * Sphere and box bodies take part in contacts with their shapes; points and ellipsoids
+ * do not (no contact geometry for them).  At t = 0 every body must be on the free side of
+ * every plane and a rigid link's given length must equal the distance of its points. */
+#include "mb_scene_build.h"
+#include "mb_solfec_problem.h"
+#include "mb_status.h"
+#include "mb_vec.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const con_types[] = { "fixed_point", "fixed_direction", "rigid_link",
+                                         "prescribed_velocity", NULL };
+static const char *const con_keys[] = { "type", "body", "point", "to", "to_point", "anchor",
+                                        "direction", "length", "velocity", NULL };
+static const char *const obstacle_keys[] = { "type", "point", "normal", NULL };
+static const char *const contact_keys[] = { "friction", "restitution", NULL };
+
+static int count_kind(const mb_scene_doc *d, const char *kind)
+{
+    int n = 0;
+    for (size_t k = 0; k < d->n; k++)
+        n += strcmp(d->sec[k].kind, kind) == 0;
+    return n;
+}
+
+static int read_contact(const mb_scene_doc *d, double *mu, double *e)
+{
+    *mu = 0.0;
+    *e = 0.0;
+    for (size_t k = 0; k < d->n; k++) {
+        mb_scene_section *s = &d->sec[k];
+        int st;
+        if (strcmp(s->kind, "contact") != 0)
+            continue;
+        if ((st = mb_scene_check_keys(d, s, contact_keys)) || (st = mb_scene_opt_double(d, s, "friction", mu))
+            || (st = mb_scene_opt_double(d, s, "restitution", e)))
+            return st;
+        if (!(*mu >= 0) || !(*e >= 0 && *e <= 1))
+            return mb_scene_fail(d, s->line, "[contact]: need friction >= 0 and restitution in [0, 1]");
+    }
+    return MB_SUCCESS;
+}
+
+/* lowest point of body i along -n relative to the plane: signed clearance */
+static double clearance(const mb_nodes *n, size_t i, const mb_scene_body *b, const mb_plane *p)
+{
+    double rel[3], Rn[3];
+    mb_v3_sub(rel, &n->x[3 * i], p->point);
+    double c = mb_v3_dot(rel, p->normal);
+    if (b->type == MB_SCENE_SPHERE)
+        return c - b->extent[0];
+    if (b->type == MB_SCENE_BOX || b->type == MB_SCENE_ELLIPSOID) {
+        mb_q_rotate_inv(Rn, &n->q[4 * i], p->normal);   /* normal in the body frame */
+        double reach = 0.0;
+        for (int k = 0; k < 3; k++)
+            reach += b->type == MB_SCENE_BOX ? b->extent[k] * fabs(Rn[k])
+                                             : b->extent[k] * b->extent[k] * Rn[k] * Rn[k];
+        return c - (b->type == MB_SCENE_BOX ? reach : sqrt(reach));
+    }
+    return c;
+}
+
+static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc,
+                         const mb_scene_body *bodies)
+{
+    mb_scene_entry *t = mb_scene_get(s, "type");
+    mb_plane p;
+    int st = mb_scene_check_keys(d, s, obstacle_keys);
+    if (st)
+        return st;
+    if (t == NULL || strcmp(t->value, "plane") != 0)
+        return mb_scene_fail(d, t ? t->line : s->line, "[obstacle %s]: type = plane is the one "
+                             "obstacle (static boxes and spheres are not implemented)", s->name);
+    if ((st = mb_scene_req_vector(d, s, "point", p.point, 3)) || (st = mb_scene_req_vector(d, s, "normal", p.normal, 3)))
+        return st;
+    double len = mb_v3_norm(p.normal);
+    if (!(len > 0))
+        return mb_scene_fail(d, mb_scene_get(s, "normal")->line, "normal: zero vector");
+    mb_v3_scale(p.normal, 1.0 / len, p.normal);
+    for (size_t i = 0; i < sys->nodes->n; i++) {
+        double c = clearance(sys->nodes, i, &bodies[i], &p);
+        if (c < 0)
+            return mb_scene_fail(d, s->line, "body '%s' is inside obstacle '%s' at t = 0 "
+                                 "(penetration %.3g)", mb_scene_body_name(d, i), s->name, -c);
+    }
+    if (mb_scene_add_plane(sc, p.point, p.normal) != MB_SUCCESS)
+        return mb_scene_fail(d, s->line, "%s", mb_last_error());
+    return MB_SUCCESS;
+}
+
+/* the other end: a body ("to") or the ground; point of the other end for links */
+static int other_end(const mb_scene_doc *d, mb_scene_section *s, size_t *j)
+{
+    mb_scene_entry *to = mb_scene_get(s, "to");
+    *j = MB_CON_GROUND;
+    return to ? mb_scene_body_ref(d, to, to->value, j) : MB_SUCCESS;
+}
+
+static int read_link(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc,
+                     size_t i, size_t j, const double p[3])
+{
+    double q[3], L;
+    mb_scene_entry *tp = mb_scene_get(s, "to_point"), *an = mb_scene_get(s, "anchor"),
+                   *len = mb_scene_get(s, "length");
+    int st;
+    if ((tp != NULL) + (an != NULL) != 1 || (j == MB_CON_GROUND && tp) || (j != MB_CON_GROUND && an))
+        return mb_scene_fail(d, s->line, "[constraint %s]: a link to a body takes 'to_point', a "
+                             "link to the ground 'anchor'", s->name);
+    if ((st = mb_scene_vector(d, tp ? tp : an, q, 3)))
+        return st;
+    if (len) {
+        if ((st = mb_scene_double(d, len, &L)))
+            return st;
+        if (fabs(L - mb_v3_dist(p, q)) > 1e-9 * fmax(1.0, L))
+            return mb_scene_fail(d, len->line, "length = %.17g cannot be satisfied at t = 0: "
+                                 "the points are %.17g apart", L, mb_v3_dist(p, q));
+    }
+    if (!(mb_v3_dist(p, q) > 0))
+        return mb_scene_fail(d, s->line, "[constraint %s]: a rigid link needs two distinct points", s->name);
+    if (mb_scene_rigid_link(sc, sys->nodes, i, j, p, q) != MB_SUCCESS)
+        return mb_scene_fail(d, s->line, "[constraint %s]: %s", s->name, mb_last_error());
+    return MB_SUCCESS;
+}
+
+static int read_constraint(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc)
+{
+    mb_scene_entry *t = mb_scene_get(s, "type"), *b = mb_scene_get(s, "body");
+    double p[3], dir[3], v;
+    size_t i, j;
+    int st = mb_scene_check_keys(d, s, con_keys), which = -1;
+    if (st)
+        return st;
+    for (int k = 0; t && con_types[k]; k++)
+        if (strcmp(con_types[k], t->value) == 0)
+            which = k;
+    if (which < 0) {
+        const char *hint = t ? mb_suggest(t->value, con_types) : NULL;
+        return mb_scene_fail(d, t ? t->line : s->line, "[constraint %s]: type must be fixed_point, "
+                             "fixed_direction, rigid_link or prescribed_velocity%s%s%s", s->name,
+                             hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+    }
+    if (b == NULL)
+        return mb_scene_fail(d, s->line, "[constraint %s] needs 'body'", s->name);
+    if ((st = mb_scene_body_ref(d, b, b->value, &i)) || (st = other_end(d, s, &j))
+        || (st = mb_scene_req_vector(d, s, "point", p, 3)))
+        return st;
+    if (j == i)
+        return mb_scene_fail(d, mb_scene_get(s, "to")->line, "to = %s: a body cannot be "
+                             "constrained to itself", b->value);
+    if ((which == 1 || which == 3) && (st = mb_scene_req_vector(d, s, "direction", dir, 3)))
+        return st;
+    if ((which == 1 || which == 3) && !(mb_v3_norm(dir) > 0))
+        return mb_scene_fail(d, mb_scene_get(s, "direction")->line, "direction: zero vector");
+    if (which == 2)
+        return read_link(d, s, sys, sc, i, j, p);
+    if (which == 3 && (st = mb_scene_req_double(d, s, "velocity", &v)))
+        return st;
+    st = which == 0 ? mb_scene_fix_point(sc, sys->nodes, i, j, p)
+       : which == 1 ? mb_scene_fix_direction(sc, sys->nodes, i, j, p, dir)
+       : mb_scene_velocity_direction(sc, sys->nodes, i, p, dir, v);
+    return st == MB_SUCCESS ? st
+         : mb_scene_fail(d, s->line, "[constraint %s]: %s", s->name, mb_last_error());
+}
+
+static int set_shapes(mb_scene *sc, const mb_scene_body *bodies, size_t n)
+{
+    int st = MB_SUCCESS;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        if (bodies[i].type == MB_SCENE_SPHERE)
+            st = mb_scene_set_sphere(sc, i, bodies[i].extent[0]);
+        else if (bodies[i].type == MB_SCENE_BOX)
+            st = mb_scene_set_box(sc, i, bodies[i].extent);
+    return st;
+}
+
+int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies)
+{
+    if (count_kind(d, "constraint") + count_kind(d, "obstacle") + count_kind(d, "contact") == 0)
+        return MB_SUCCESS;
+    double mu, e;
+    int st = read_contact(d, &mu, &e);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_scene *sc = mb_solfec_scene(sys, mu, e);
+    if (sc == NULL || (st = set_shapes(sc, bodies, sys->nodes->n)) != MB_SUCCESS)
+        return sc == NULL ? MB_ENOMEM : st;
+    for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
+        mb_scene_section *s = &d->sec[k];
+        if (strcmp(s->kind, "obstacle") == 0)
+            st = read_obstacle(d, s, sys, sc, bodies);
+        else if (strcmp(s->kind, "constraint") == 0)
+            st = read_constraint(d, s, sys, sc);
+    }
+    return st;
+}
