@@ -16,6 +16,12 @@ typedef struct mb_scene_body {
 /* [body NAME] into node i (mass, inertia, position, velocity, orientation, spin, blocked). */
 int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,
                        mb_scene_body *b);
+/* [obstacle NAME] of type box or sphere into node i: an immovable body (infinite mass,
+ * every degree of freedom blocked) with its shape, position and orientation. */
+int mb_scene_read_static(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,
+                         mb_scene_body *b);
+/* 1 for an [obstacle] section that is a static body (type = box | sphere). */
+int mb_scene_is_static(mb_scene_section *s);
 /* Every [force NAME] into sys->forces. */
 int mb_scene_read_forces(const mb_scene_doc *d, mb_system *sys);
 /* [constraint NAME], [obstacle NAME] and [contact] into a solfec constraint scene (none

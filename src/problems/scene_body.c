@@ -290,3 +290,28 @@ int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sy
     n->vel_mid[i] = 0;
     return MB_SUCCESS;
 }
+
+static const char *const static_keys[] = { "type", "radius", "half_extents", "position",
+                                           "orientation", "rotation_vector", "axis", "angle", NULL };
+
+int mb_scene_read_static(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,
+                         mb_scene_body *b)
+{
+    mb_scene_entry *t = mb_scene_get(s, "type");
+    double volume, Iunit[3], q[4], one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 };
+    int st = mb_scene_check_keys(d, s, static_keys);
+    memset(b, 0, sizeof *b);
+    if (st != MB_SUCCESS)
+        return st;
+    b->type = strcmp(t->value, "box") == 0 ? MB_SCENE_BOX : MB_SCENE_SPHERE;
+    mb_nodes *n = sys->nodes;
+    if ((st = shape_properties(d, s, b, &volume, Iunit)) || (st = read_orientation(d, s, q))
+        || (st = mb_scene_opt_vector(d, s, "position", &n->x[3 * i], 3)))
+        return st;
+    b->mass = INFINITY;
+    mb_nodes_set_mass(n, i, INFINITY);
+    mb_rigid_set_spin(n, i, one, q, zero);
+    n->radius[i] = b->radius;
+    n->blocked[i] = MB_BLOCK_ALL;
+    return MB_SUCCESS;
+}

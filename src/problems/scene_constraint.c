@@ -9,12 +9,14 @@
  * Sphere and box bodies take part in contacts with their shapes; points and ellipsoids
  * do not (no contact geometry for them).  At t = 0 every body must be on the free side of
  * every plane and a rigid link's given length must equal the distance of its points. */
+#include "mb_contact_detect.h"
 #include "mb_scene_build.h"
 #include "mb_solfec_problem.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const con_types[] = { "fixed_point", "fixed_direction", "rigid_link",
@@ -69,17 +71,25 @@ static double clearance(const mb_nodes *n, size_t i, const mb_scene_body *b, con
     return c;
 }
 
+int mb_scene_is_static(mb_scene_section *s)
+{
+    mb_scene_entry *t = strcmp(s->kind, "obstacle") == 0 ? mb_scene_get(s, "type") : NULL;
+    return t && (strcmp(t->value, "box") == 0 || strcmp(t->value, "sphere") == 0);
+}
+
 static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc,
                          const mb_scene_body *bodies)
 {
     mb_scene_entry *t = mb_scene_get(s, "type");
     mb_plane p;
+    if (mb_scene_is_static(s))
+        return MB_SUCCESS;                     /* a static body, read with the bodies */
     int st = mb_scene_check_keys(d, s, obstacle_keys);
     if (st)
         return st;
     if (t == NULL || strcmp(t->value, "plane") != 0)
-        return mb_scene_fail(d, t ? t->line : s->line, "[obstacle %s]: type = plane is the one "
-                             "obstacle (static boxes and spheres are not implemented)", s->name);
+        return mb_scene_fail(d, t ? t->line : s->line, "[obstacle %s]: type must be plane, box "
+                             "or sphere", s->name);
     if ((st = mb_scene_req_vector(d, s, "point", p.point, 3)) || (st = mb_scene_req_vector(d, s, "normal", p.normal, 3)))
         return st;
     double len = mb_v3_norm(p.normal);
@@ -87,6 +97,8 @@ static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *
         return mb_scene_fail(d, mb_scene_get(s, "normal")->line, "normal: zero vector");
     mb_v3_scale(p.normal, 1.0 / len, p.normal);
     for (size_t i = 0; i < sys->nodes->n; i++) {
+        if (sys->nodes->inv_mass[i] == 0.0)
+            continue;                          /* static bodies may cross planes */
         double c = clearance(sys->nodes, i, &bodies[i], &p);
         if (c < 0)
             return mb_scene_fail(d, s->line, "body '%s' is inside obstacle '%s' at t = 0 "
@@ -182,6 +194,46 @@ static int set_shapes(mb_scene *sc, const mb_scene_body *bodies, size_t n)
     return st;
 }
 
+/* section of node i: a body, or (after the bodies) a static obstacle */
+static const mb_scene_section *node_section(const mb_scene_doc *d, size_t i)
+{
+    size_t k = 0;
+    for (size_t s = 0; s < d->n; s++)
+        if (strcmp(d->sec[s].kind, "body") == 0 && k++ == i)
+            return &d->sec[s];
+    for (size_t s = 0; s < d->n; s++)
+        if (mb_scene_is_static(&d->sec[s]) && k++ == i)
+            return &d->sec[s];
+    return &d->sec[0];
+}
+
+/* shapes overlapping at t = 0 (the contact geometry of the scheme, gap < 0 beyond
+ * round-off of the positions) */
+static int check_overlaps(const mb_scene_doc *d, const mb_system *sys, const mb_scene *sc)
+{
+    size_t n = sys->nodes->n, cap = 16 * n * n + 9 * n * (sc->nplanes + 1) + 1;
+    double *L = malloc(9 * n * sizeof *L), *Jinv = calloc(3 * n, sizeof *Jinv);
+    mb_con *c = malloc(cap * sizeof *c);
+    int st = MB_SUCCESS;
+    if (L == NULL || Jinv == NULL || c == NULL)
+        st = MB_ENOMEM;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        mb_q_to_mat(&L[9 * i], &sys->nodes->q[4 * i]);
+    mb_body_view b = { n, L, sys->nodes->x, Jinv, sys->nodes->inv_mass };
+    size_t count = st == MB_SUCCESS ? mb_detect_contacts(sc, &b, c, cap) : 0;
+    for (size_t k = 0; k < count && k < cap && st == MB_SUCCESS; k++) {
+        double scale = fmax(sys->nodes->radius[c[k].i], 1e-300);
+        if (c[k].j != MB_CON_GROUND && c[k].gap < -1e-12 * scale)
+            st = mb_scene_fail(d, node_section(d, c[k].i)->line, "'%s' and '%s' overlap at t = 0 "
+                               "(penetration %.3g)", node_section(d, c[k].i)->name,
+                               node_section(d, c[k].j)->name, -c[k].gap);
+    }
+    free(L);
+    free(Jinv);
+    free(c);
+    return st;
+}
+
 int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies)
 {
     if (count_kind(d, "constraint") + count_kind(d, "obstacle") + count_kind(d, "contact") == 0)
@@ -200,5 +252,5 @@ int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_sc
         else if (strcmp(s->kind, "constraint") == 0)
             st = read_constraint(d, s, sys, sc);
     }
-    return st;
+    return st == MB_SUCCESS ? check_overlaps(d, sys, sc) : st;
 }

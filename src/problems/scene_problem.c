@@ -27,10 +27,12 @@ int mb_scene_build(const char *path, mb_system **out)
     *out = NULL;
     if (st != MB_SUCCESS)
         return st;
-    size_t n = 0;
-    for (size_t k = 0; k < d->n; k++)
-        n += strcmp(d->sec[k].kind, "body") == 0;
-    if (n == 0) {
+    size_t n = 0, nb = 0;
+    for (size_t k = 0; k < d->n; k++) {
+        nb += strcmp(d->sec[k].kind, "body") == 0;
+        n += strcmp(d->sec[k].kind, "body") == 0 || mb_scene_is_static(&d->sec[k]);
+    }
+    if (nb == 0) {
         st = mb_scene_fail(d, 1, "the scene has no [body NAME] section");
         mb_scene_doc_free(d);
         return st;
@@ -42,6 +44,11 @@ int mb_scene_build(const char *path, mb_system **out)
     for (size_t k = 0, i = 0; k < d->n && st == MB_SUCCESS; k++)
         if (strcmp(d->sec[k].kind, "body") == 0) {
             st = mb_scene_read_body(d, &d->sec[k], sys, i, &bodies[i]);
+            i++;
+        }
+    for (size_t k = 0, i = nb; k < d->n && st == MB_SUCCESS; k++)   /* static bodies last */
+        if (mb_scene_is_static(&d->sec[k])) {
+            st = mb_scene_read_static(d, &d->sec[k], sys, i, &bodies[i]);
             i++;
         }
     if (st == MB_SUCCESS)
