@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mb_clump.h"
 #include "mb_force_expr.h"
+#include "mb_problem.h"
 #include "mb_force_torque.h"
 #include "mb_scene.h"
 #include "mb_scene_build.h"
@@ -300,4 +302,54 @@ Test(scene, rotated_box_against_a_plane)
     cr_expect_eq(build_fails(text, "inside obstacle 'floor'"), MB_EINVAL);
     snprintf(text, sizeof text, fmt, 0.71);
     mb_system_free(build(text));
+}
+
+/* a user-placed clump has the mass properties of mb_clump_build for the same members, and
+ * its node sits at origin + R(q0) X with q = q0 (x) q_principal */
+Test(scene, clump_members_placed_by_the_user)
+{
+    double c[9] = { 0, 0, 0, 0.012, 0, 0, 0.0048, 0.0096, 0 }, r[3] = { 0.01, 0.008, 0.006 };
+    mb_clump *cl;
+    cr_assert_eq(mb_clump_build(c, r, 3, 2500, MB_CLUMP_AUTO, 16, &cl), MB_SUCCESS);
+    mb_system *sys = build("[body k]\ntype = clump\ndensity = 2500\n"
+                           "spheres = 0, 0, 0, 0.01 | 0.012, 0, 0, 0.008 | 0.0048, 0.0096, 0, 0.006\n"
+                           "position = 1, 2, 3\nrotation_vector = 0.3, -0.2, 0.5\n");
+    mb_nodes *ref = mb_nodes_alloc(1, 53);
+    double q0[4], origin[3] = { 1, 2, 3 };
+    mb_q_from_rotvec(q0, (double[3]){ 0.3, -0.2, 0.5 });
+    cr_assert_eq(mb_clump_place(cl, ref, 0, origin, q0), MB_SUCCESS);
+    cr_expect_eq(sys->nodes->mass[0], ref->mass[0]);
+    for (int k = 0; k < 3; k++) {
+        cr_expect_eq(sys->nodes->inertia[k], ref->inertia[k]);
+        cr_expect_eq(sys->nodes->x[k], ref->x[k]);
+    }
+    for (int k = 0; k < 4; k++)
+        cr_expect_eq(sys->nodes->q[k], ref->q[k]);
+    mb_nodes_free(ref);
+    mb_clump_free(cl);
+    mb_system_free(sys);
+}
+
+/* the default clump-free problem is a special case of a scene: the same members, pose
+ * and spin written as sections give the identical node */
+Test(scene, clump_free_problem_as_a_scene)
+{
+    const mb_problem_type *pt;
+    mb_options *params;
+    cr_assert_eq(mb_problem_prepare("clump-free", NULL, &pt, &params), MB_SUCCESS);
+    mb_system *ref;
+    cr_assert_eq(pt->setup(params, &ref), MB_SUCCESS);
+    mb_system *sys = build("[body k]\ntype = clump\ndensity = 2500\n"
+                           "spheres = 0, 0, 0, 0.01 | 0.012, 0, 0, 0.008 | 0.0048, 0.0096, 0, 0.006\n"
+                           "rotation_vector = 0.3, -0.2, 0.5\nangular_velocity = 0.5, 7, 0.3\n");
+    for (int k = 0; k < 3; k++) {
+        cr_expect_float_eq(sys->nodes->x[k], ref->nodes->x[k], 1e-18);
+        cr_expect_float_eq(sys->nodes->omega[k], ref->nodes->omega[k], 1e-15);
+        cr_expect_float_eq(sys->nodes->angmom[k], ref->nodes->angmom[k], 1e-15 * fabs(ref->nodes->angmom[k]) + 1e-25);
+        cr_expect_eq(sys->nodes->inertia[k], ref->nodes->inertia[k]);
+    }
+    cr_expect_eq(sys->nodes->mass[0], ref->nodes->mass[0]);
+    mb_system_free(sys);
+    mb_system_free(ref);
+    mb_options_free(params);
 }

@@ -6,7 +6,8 @@
 #include "mb_scene_doc.h"
 #include "mb_system.h"
 
-enum { MB_SCENE_POINT = 0, MB_SCENE_SPHERE = 1, MB_SCENE_BOX = 2, MB_SCENE_ELLIPSOID = 3 };
+enum { MB_SCENE_POINT = 0, MB_SCENE_SPHERE = 1, MB_SCENE_BOX = 2, MB_SCENE_ELLIPSOID = 3,
+       MB_SCENE_CLUMP = 4 };
 
 typedef struct mb_scene_body {
     int type;               /* MB_SCENE_* */

@@ -7,68 +7,28 @@
  *   point: no rotation.
  * `inertia = I1, I2, I3` replaces the principal moments (any order: the body frame is the
  * frame they are given in); `inertia_tensor = Ixx, Iyy, Izz, Ixy, Ixz, Iyz` (in the frame of
- * `orientation`) is diagonalised with gsl_eigen_symmv, I = P diag(l) P^T with det P = +1,
+ * `orientation`) is diagonalised as the clumps' tensors are (mb_inertia_principal:
+ * gsl_eigen_symmv, I = P diag(l) P^T with det P = +1),
  * and the body (principal) frame is then q_user (x) q(P).  Moments must be positive; the
  * triangle inequality I_a <= I_b + I_c of real mass distributions is not required (Euler's
  * equations do not need it, and verification bodies such as I = (2, 1, 2/3) violate it). */
+#include "mb_clump.h"
 #include "mb_scene_build.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
-#include <gsl/gsl_eigen.h>
-#include <gsl/gsl_linalg.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const body_keys[] = {
     "type", "mass", "density", "radius", "half_extents", "semi_axes", "inertia",
     "inertia_tensor", "position", "velocity", "orientation", "rotation_vector", "axis",
     "angle", "angular_velocity", "angular_velocity_body", "angular_momentum",
-    "angular_momentum_body", "blocked", NULL
+    "angular_momentum_body", "blocked", "spheres", "resolution", NULL
 };
-static const char *const body_types[] = { "point", "sphere", "box", "ellipsoid", NULL };
-
-/* Shepperd's quaternion of a proper rotation matrix (row-major) */
-static void quat_from_matrix(const double R[9], double q[4])
-{
-    double tr = R[0] + R[4] + R[8];
-    if (tr > 0) {
-        double s = 2.0 * sqrt(1.0 + tr);
-        q[0] = 0.25 * s; q[1] = (R[7] - R[5]) / s; q[2] = (R[2] - R[6]) / s; q[3] = (R[3] - R[1]) / s;
-    } else if (R[0] > R[4] && R[0] > R[8]) {
-        double s = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8]);
-        q[0] = (R[7] - R[5]) / s; q[1] = 0.25 * s; q[2] = (R[1] + R[3]) / s; q[3] = (R[2] + R[6]) / s;
-    } else if (R[4] > R[8]) {
-        double s = 2.0 * sqrt(1.0 + R[4] - R[0] - R[8]);
-        q[0] = (R[2] - R[6]) / s; q[1] = (R[1] + R[3]) / s; q[2] = 0.25 * s; q[3] = (R[5] + R[7]) / s;
-    } else {
-        double s = 2.0 * sqrt(1.0 + R[8] - R[0] - R[4]);
-        q[0] = (R[3] - R[1]) / s; q[1] = (R[2] + R[6]) / s; q[2] = (R[5] + R[7]) / s; q[3] = 0.25 * s;
-    }
-    mb_q_normalize(q);
-}
-
-/* principal moments I and rotation P (columns = principal axes, det +1) of a tensor */
-static int diagonalise(const double T6[6], double I[3], double P[9])
-{
-    double A[9] = { T6[0], T6[3], T6[4], T6[3], T6[1], T6[5], T6[4], T6[5], T6[2] };
-    gsl_matrix_view Am = gsl_matrix_view_array(A, 3, 3);
-    gsl_vector_view ev = gsl_vector_view_array(I, 3);
-    gsl_matrix_view Pm = gsl_matrix_view_array(P, 3, 3);
-    gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(3);
-    if (w == NULL)
-        return MB_ENOMEM;
-    gsl_eigen_symmv(&Am.matrix, &ev.vector, &Pm.matrix, w);
-    gsl_eigen_symmv_free(w);
-    gsl_eigen_symmv_sort(&ev.vector, &Pm.matrix, GSL_EIGEN_SORT_VAL_ASC);
-    double det = P[0] * (P[4] * P[8] - P[5] * P[7]) - P[1] * (P[3] * P[8] - P[5] * P[6])
-               + P[2] * (P[3] * P[7] - P[4] * P[6]);
-    if (det < 0)
-        for (int r = 0; r < 3; r++)
-            P[3 * r + 2] = -P[3 * r + 2];
-    return MB_SUCCESS;
-}
+static const char *const body_types[] = { "point", "sphere", "box", "ellipsoid", "clump", NULL };
 
 static int type_index(const mb_scene_doc *d, const mb_scene_entry *e)
 {
@@ -76,7 +36,8 @@ static int type_index(const mb_scene_doc *d, const mb_scene_entry *e)
         if (strcmp(body_types[k], e->value) == 0)
             return k;
     const char *hint = mb_suggest(e->value, body_types);
-    mb_scene_fail(d, e->line, "type = %s: unknown body type (point, sphere, box or ellipsoid)%s%s%s",
+    mb_scene_fail(d, e->line, "type = %s: unknown body type (point, sphere, box, ellipsoid or "
+                  "clump)%s%s%s",
                   e->value, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
     return -1;
 }
@@ -161,12 +122,13 @@ static int read_inertia(const mb_scene_doc *d, mb_scene_section *s, mb_scene_bod
     }
     if (T) {
         double T6[6], P[9];
-        if ((st = mb_scene_vector(d, T, T6, 6)) != MB_SUCCESS || (st = diagonalise(T6, b->inertia, P)))
+        if ((st = mb_scene_vector(d, T, T6, 6)) != MB_SUCCESS)
             return st;
-        if ((st = check_moments(d, T->line, b->inertia)) != MB_SUCCESS)
-            return st;
-        quat_from_matrix(P, qP);
-        return MB_SUCCESS;
+        double J[9] = { T6[0], T6[3], T6[4], T6[3], T6[1], T6[5], T6[4], T6[5], T6[2] };
+        st = mb_inertia_principal(J, b->inertia, P, qP);
+        if (st == MB_EDOM)
+            return check_moments(d, T->line, b->inertia);
+        return st;
     }
     if (b->type == MB_SCENE_POINT)
         mb_v3_set(b->inertia, 1, 1, 1);      /* never used: a point takes no torque */
@@ -261,6 +223,68 @@ static int read_blocked(const mb_scene_doc *d, mb_scene_section *s, unsigned cha
     return MB_SUCCESS;
 }
 
+/* spheres = x, y, z, r | x, y, z, r | ... (construction frame) into a clump built as the
+ * clump code builds every clump (Steiner sum, or grid sampling when members overlap) */
+static int read_clump(const mb_scene_doc *d, mb_scene_section *s, mb_clump **cl)
+{
+    mb_scene_entry *sp = mb_scene_get(s, "spheres"), *rho = mb_scene_get(s, "density"),
+                   *res = mb_scene_get(s, "resolution");
+    double density, resolution = 16, c[3 * 64], r[64];
+    size_t count = 0;
+    int st;
+    *cl = NULL;
+    if (sp == NULL || rho == NULL || mb_scene_get(s, "mass") || mb_scene_get(s, "inertia")
+        || mb_scene_get(s, "inertia_tensor"))
+        return mb_scene_fail(d, s->line, "[body %s]: a clump takes 'spheres' and 'density' (its "
+                             "mass and inertia follow from them), not mass or inertia", s->name);
+    if ((st = mb_scene_double(d, rho, &density)) || (res && (st = mb_scene_double(d, res, &resolution))))
+        return st;
+    char *text = strdup(sp->value), *save = NULL;
+    if (text == NULL)
+        return MB_ENOMEM;
+    for (char *tok = strtok_r(text, "|", &save); tok && st == MB_SUCCESS; tok = strtok_r(NULL, "|", &save)) {
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        mb_scene_entry one = { "spheres: member", tok, sp->line, 1 };
+        double m[4];
+        if (count == 64)
+            st = mb_scene_fail(d, sp->line, "spheres: at most 64 members");
+        else if ((st = mb_scene_vector(d, &one, m, 4)) == MB_SUCCESS) {
+            memcpy(&c[3 * count], m, 3 * sizeof(double));
+            r[count++] = m[3];
+        }
+    }
+    free(text);
+    if (st != MB_SUCCESS)
+        return st;
+    if (!(resolution >= 1 && resolution <= 256) || resolution != floor(resolution))
+        return mb_scene_fail(d, res->line, "resolution must be a whole number in 1..256");
+    st = mb_clump_build(c, r, count, density, MB_CLUMP_AUTO, (int)resolution, cl);
+    return st == MB_SUCCESS ? st : mb_scene_fail(d, sp->line, "%s", mb_last_error());
+}
+
+/* a clump node: placed with its construction frame at `position`, turned by qu */
+static int place_clump(const mb_scene_doc *d, mb_scene_section *s, mb_nodes *n, size_t i,
+                       mb_scene_body *b, const double qu[4], double q[4])
+{
+    mb_clump *cl;
+    double origin[3] = { 0, 0, 0 };
+    int st = read_clump(d, s, &cl);
+    if (st || (st = mb_scene_opt_vector(d, s, "position", origin, 3))) {
+        mb_clump_free(cl);
+        return st;
+    }
+    st = mb_clump_place(cl, n, i, origin, qu);
+    b->mass = cl->mass;
+    memcpy(b->inertia, cl->principal, sizeof b->inertia);
+    b->radius = 0.0;
+    for (size_t k = 0; k < cl->count; k++)
+        b->radius = fmax(b->radius, mb_v3_norm(&cl->rel[3 * k]) + cl->radius[k]);
+    memcpy(q, &n->q[4 * i], 4 * sizeof(double));
+    mb_clump_free(cl);
+    return st;
+}
+
 int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,
                        mb_scene_body *b)
 {
@@ -275,13 +299,18 @@ int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sy
     if ((b->type = type_index(d, t)) < 0)
         return MB_EINVAL;
     double volume, Iunit[3], qP[4], qu[4], q[4], wb[3];
-    if ((st = shape_properties(d, s, b, &volume, Iunit)) || (st = read_mass(d, s, b, volume))
-        || (st = read_inertia(d, s, b, Iunit, qP)) || (st = read_orientation(d, s, qu)))
-        return st;
-    mb_q_mul(q, qu, qP);
     mb_nodes *n = sys->nodes;
-    if ((st = mb_scene_opt_vector(d, s, "position", &n->x[3 * i], 3))
-        || (st = mb_scene_opt_vector(d, s, "velocity", &n->v[3 * i], 3))
+    if (b->type == MB_SCENE_CLUMP) {
+        if ((st = read_orientation(d, s, qu)) || (st = place_clump(d, s, n, i, b, qu, q)))
+            return st;
+    } else {
+        if ((st = shape_properties(d, s, b, &volume, Iunit)) || (st = read_mass(d, s, b, volume))
+            || (st = read_inertia(d, s, b, Iunit, qP)) || (st = read_orientation(d, s, qu))
+            || (st = mb_scene_opt_vector(d, s, "position", &n->x[3 * i], 3)))
+            return st;
+        mb_q_mul(q, qu, qP);
+    }
+    if ((st = mb_scene_opt_vector(d, s, "velocity", &n->v[3 * i], 3))
         || (st = read_spin(d, s, b, q, wb)) || (st = read_blocked(d, s, &n->blocked[i])))
         return st;
     mb_nodes_set_mass(n, i, b->mass);
