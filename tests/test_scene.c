@@ -285,8 +285,10 @@ Test(scene, constraints_obstacles_contact)
     cr_expect_eq(s->planes[0].normal[2], 1.0);
     cr_expect_eq(s->shape[0], MB_SHAPE_BOX);
     cr_expect_eq(s->shape[1], MB_SHAPE_SPHERE);
-    cr_expect_eq(s->mu, 0.3);
-    cr_expect_eq(s->e, 0.4);
+    double mu, e;
+    mb_scene_pair_law(s, s->material[0], s->planes[0].material, &mu, &e);
+    cr_expect_eq(mu, 0.3);
+    cr_expect_eq(e, 0.4);
     mb_system_free(sys);
 }
 
@@ -352,4 +354,59 @@ Test(scene, clump_free_problem_as_a_scene)
     mb_system_free(sys);
     mb_system_free(ref);
     mb_options_free(params);
+}
+
+/* laws per pair of materials: the pair's own law, else the default [contact] */
+Test(scene, signorini_laws_per_pair_of_materials)
+{
+    mb_system *sys = build("[body a]\ntype = sphere\nradius = 0.1\nmass = 1\nposition = 0, 0, 1\nmaterial = steel\n"
+                           "[body b]\ntype = sphere\nradius = 0.1\nmass = 1\nposition = 1, 0, 1\nmaterial = rubber\n"
+                           "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\nmaterial = wood\n"
+                           "[contact]\nfriction = 0.1\nrestitution = 0.2\n"
+                           "[contact steel-wood]\nbetween = steel, wood\nfriction = 0.5\nrestitution = 0.9\n"
+                           "[contact rubber-wood]\nbetween = wood, rubber\nfriction = 1.1\nrestitution = 0.3\n");
+    mb_scene *s = mb_scene_of(sys->forces);
+    double mu, e;
+    int wood = s->planes[0].material;
+    mb_scene_pair_law(s, s->material[0], wood, &mu, &e);
+    cr_expect(mu == 0.5 && e == 0.9);
+    mb_scene_pair_law(s, wood, s->material[1], &mu, &e);
+    cr_expect(mu == 1.1 && e == 0.3);
+    mb_scene_pair_law(s, s->material[0], s->material[1], &mu, &e);
+    cr_expect(mu == 0.1 && e == 0.2, "default law: %g %g", mu, e);
+    mb_system_free(sys);
+}
+
+/* DEM laws: a linear model for the default-glass pair, the default Hertz law against the
+ * plane (E* of a wall E / (1 - nu^2)); the contact forces are the closed forms
+ * F = kn delta and F = (4/3) E* sqrt(R) delta^(3/2) (no dashpot force at rest) */
+Test(scene, dem_laws_per_pair_of_materials)
+{
+    mb_system *sys = build("[body a]\ntype = sphere\nradius = 0.1\nmass = 1\nposition = 0, 0, 0.2\n"
+                           "[body b]\ntype = sphere\nradius = 0.1\nmass = 1\nposition = 1, 0, 0.5\n"
+                           "[body c]\ntype = sphere\nradius = 0.1\nmass = 1\nposition = 1, 0, 0.75\nmaterial = glass\n"
+                           "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\n"
+                           "[contact]\nlaw = hertz\nyoung = 1e7\npoisson = 0.2\n"
+                           "[contact g]\nbetween = default, glass\nlaw = linear\nkn = 1000\nzeta = 0.1\n");
+    cr_expect_null(mb_scene_of(sys->forces), "no solfec scene with DEM laws");
+    sys->nodes->x[2] = 0.099;                 /* 1 mm into the floor */
+    sys->nodes->x[8] = 0.695;                 /* 5 mm into sphere b */
+    cr_assert_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_SUCCESS, "%s", mb_last_error());
+    double estar = 1e7 / (1 - 0.04), Fh = 4.0 / 3.0 * estar * sqrt(0.1) * pow(1e-3, 1.5);
+    cr_expect_float_eq(sys->nodes->f[2], Fh, 1e-12 * Fh);
+    cr_expect_float_eq(sys->nodes->f[8], 5.0, 1e-12);
+    cr_expect_float_eq(sys->nodes->f[5], -5.0, 1e-12);
+    mb_system_free(sys);
+}
+
+Test(scene, dem_laws_refuse_boxes_and_constraints)
+{
+    build_fails("[body a]\ntype = box\nhalf_extents = 1, 1, 1\nmass = 1\nposition = 0, 0, 2\n"
+                "[contact]\nlaw = linear\nkn = 10\n", "'a' is a box");
+    build_fails("[body a]\ntype = sphere\nradius = 1\nmass = 1\n"
+                "[constraint p]\ntype = fixed_point\nbody = a\npoint = 0, 0, 0\n"
+                "[contact]\nlaw = hertz\nyoung = 1e6\n", "constraints need the solfec scheme");
+    build_fails("[body a]\ntype = sphere\nradius = 1\nmass = 1\nmaterial = x\n"
+                "[contact]\nlaw = hertz\nyoung = 1e6\n"
+                "[contact s]\nbetween = x, x\nfriction = 0.1\n", "not both");
 }

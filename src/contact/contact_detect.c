@@ -161,8 +161,12 @@ void mb_detect_box_vertex_box(const mb_body_view *b, size_t i, const double hi[3
     arm_of(b, j, p, c->Aj);
 }
 
-static size_t push(mb_con *out, size_t cap, size_t count, const mb_con *c, double mu, double e)
+/* a contact with the law of its pair of materials (mb_scene_pair_law) */
+static size_t push(const mb_scene *s, int ma, int mb, mb_con *out, size_t cap, size_t count,
+                   const mb_con *c)
 {
+    double mu, e;
+    mb_scene_pair_law(s, ma, mb, &mu, &e);
     if (c->gap <= 0.0 && count < cap) {
         out[count] = *c;
         out[count].mu = mu;
@@ -178,23 +182,24 @@ static size_t detect_pair(const mb_scene *s, const mb_body_view *b, size_t i, si
 {
     const double *ei = &s->extent[3 * i], *ej = &s->extent[3 * j];
     int si = s->shape[i], sj = s->shape[j];
+    int mi = s->material[i], mj = s->material[j];
     mb_con c;
     if (si == MB_SHAPE_SPHERE && sj == MB_SHAPE_SPHERE) {
         /* slave: the later body j, master i; n points from i to j */
         mb_detect_sphere_sphere(b, j, ej[0], i, ei[0], &c);
-        count = push(out, cap, count, &c, s->mu, s->e);
+        count = push(s, mi, mj, out, cap, count, &c);
     } else if (si == MB_SHAPE_SPHERE && sj == MB_SHAPE_BOX) {
         mb_detect_sphere_box(b, i, ei[0], j, ej, &c);
-        count = push(out, cap, count, &c, s->mu, s->e);
+        count = push(s, mi, mj, out, cap, count, &c);
     } else if (si == MB_SHAPE_BOX && sj == MB_SHAPE_SPHERE) {
         mb_detect_sphere_box(b, j, ej[0], i, ei, &c);
-        count = push(out, cap, count, &c, s->mu, s->e);
+        count = push(s, mi, mj, out, cap, count, &c);
     } else if (si == MB_SHAPE_BOX && sj == MB_SHAPE_BOX) {
         for (int v = 0; v < 8; v++) {
             mb_detect_box_vertex_box(b, i, ei, v, j, ej, &c);
-            count = push(out, cap, count, &c, s->mu, s->e);
+            count = push(s, mi, mj, out, cap, count, &c);
             mb_detect_box_vertex_box(b, j, ej, v, i, ei, &c);
-            count = push(out, cap, count, &c, s->mu, s->e);
+            count = push(s, mi, mj, out, cap, count, &c);
         }
     }
     return count;
@@ -210,12 +215,12 @@ size_t mb_detect_contacts(const mb_scene *s, const mb_body_view *b, mb_con *out,
             if (s->shape[i] == MB_SHAPE_SPHERE) {
                 mb_detect_sphere_plane(b, i, ext[0], &s->planes[p], &c);
                 c.key -= (long)p * 1000000;
-                count = push(out, cap, count, &c, s->mu, s->e);
+                count = push(s, s->material[i], s->planes[p].material, out, cap, count, &c);
             } else if (s->shape[i] == MB_SHAPE_BOX) {
                 for (int v = 0; v < 8; v++) {
                     mb_detect_box_vertex_plane(b, i, ext, v, &s->planes[p], &c);
                     c.key -= (long)p * 1000000;
-                    count = push(out, cap, count, &c, s->mu, s->e);
+                    count = push(s, s->material[i], s->planes[p].material, out, cap, count, &c);
                 }
             }
         }

@@ -38,3 +38,5 @@ libmotionbench_la_SOURCES += src/problems/scene_constraint.c
 libmotionbench_la_SOURCES += src/problems/scene_problem.c
 noinst_HEADERS += src/problems/mb_scene_doc.h
 noinst_HEADERS += src/problems/mb_scene_build.h
+libmotionbench_la_SOURCES += src/problems/scene_contact.c
+noinst_HEADERS += src/problems/mb_scene_contact.h

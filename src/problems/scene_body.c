@@ -26,7 +26,7 @@ static const char *const body_keys[] = {
     "type", "mass", "density", "radius", "half_extents", "semi_axes", "inertia",
     "inertia_tensor", "position", "velocity", "orientation", "rotation_vector", "axis",
     "angle", "angular_velocity", "angular_velocity_body", "angular_momentum",
-    "angular_momentum_body", "blocked", "spheres", "resolution", NULL
+    "angular_momentum_body", "blocked", "spheres", "resolution", "material", NULL
 };
 static const char *const body_types[] = { "point", "sphere", "box", "ellipsoid", "clump", NULL };
 
@@ -321,7 +321,8 @@ int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sy
 }
 
 static const char *const static_keys[] = { "type", "radius", "half_extents", "position",
-                                           "orientation", "rotation_vector", "axis", "angle", NULL };
+                                           "orientation", "rotation_vector", "axis", "angle",
+                                           "material", NULL };
 
 int mb_scene_read_static(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,
                          mb_scene_body *b)

@@ -11,6 +11,7 @@
  * every plane and a rigid link's given length must equal the distance of its points. */
 #include "mb_contact_detect.h"
 #include "mb_scene_build.h"
+#include "mb_scene_contact.h"
 #include "mb_solfec_problem.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -23,8 +24,7 @@ static const char *const con_types[] = { "fixed_point", "fixed_direction", "rigi
                                          "prescribed_velocity", NULL };
 static const char *const con_keys[] = { "type", "body", "point", "to", "to_point", "anchor",
                                         "direction", "length", "velocity", NULL };
-static const char *const obstacle_keys[] = { "type", "point", "normal", NULL };
-static const char *const contact_keys[] = { "friction", "restitution", NULL };
+static const char *const obstacle_keys[] = { "type", "point", "normal", "material", NULL };
 
 static int count_kind(const mb_scene_doc *d, const char *kind)
 {
@@ -32,24 +32,6 @@ static int count_kind(const mb_scene_doc *d, const char *kind)
     for (size_t k = 0; k < d->n; k++)
         n += strcmp(d->sec[k].kind, kind) == 0;
     return n;
-}
-
-static int read_contact(const mb_scene_doc *d, double *mu, double *e)
-{
-    *mu = 0.0;
-    *e = 0.0;
-    for (size_t k = 0; k < d->n; k++) {
-        mb_scene_section *s = &d->sec[k];
-        int st;
-        if (strcmp(s->kind, "contact") != 0)
-            continue;
-        if ((st = mb_scene_check_keys(d, s, contact_keys)) || (st = mb_scene_opt_double(d, s, "friction", mu))
-            || (st = mb_scene_opt_double(d, s, "restitution", e)))
-            return st;
-        if (!(*mu >= 0) || !(*e >= 0 && *e <= 1))
-            return mb_scene_fail(d, s->line, "[contact]: need friction >= 0 and restitution in [0, 1]");
-    }
-    return MB_SUCCESS;
 }
 
 /* lowest point of body i along -n relative to the plane: signed clearance */
@@ -77,13 +59,12 @@ int mb_scene_is_static(mb_scene_section *s)
     return t && (strcmp(t->value, "box") == 0 || strcmp(t->value, "sphere") == 0);
 }
 
-static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc,
-                         const mb_scene_body *bodies)
+/* a plane obstacle (keys, unit normal, material), refused when a body is inside it */
+static int read_plane(const mb_scene_doc *d, mb_scene_section *s, const mb_system *sys,
+                      const mb_scene_body *bodies, mb_scene_materials *M, mb_plane *out)
 {
     mb_scene_entry *t = mb_scene_get(s, "type");
     mb_plane p;
-    if (mb_scene_is_static(s))
-        return MB_SUCCESS;                     /* a static body, read with the bodies */
     int st = mb_scene_check_keys(d, s, obstacle_keys);
     if (st)
         return st;
@@ -104,8 +85,24 @@ static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *
             return mb_scene_fail(d, s->line, "body '%s' is inside obstacle '%s' at t = 0 "
                                  "(penetration %.3g)", mb_scene_body_name(d, i), s->name, -c);
     }
+    if ((p.material = mb_scene_section_material(d, s, M)) < 0)
+        return MB_EINVAL;
+    *out = p;
+    return MB_SUCCESS;
+}
+
+static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc,
+                         const mb_scene_body *bodies, mb_scene_materials *M)
+{
+    mb_plane p;
+    if (mb_scene_is_static(s))
+        return MB_SUCCESS;                     /* a static body, read with the bodies */
+    int st = read_plane(d, s, sys, bodies, M, &p);
+    if (st != MB_SUCCESS)
+        return st;
     if (mb_scene_add_plane(sc, p.point, p.normal) != MB_SUCCESS)
         return mb_scene_fail(d, s->line, "%s", mb_last_error());
+    sc->planes[sc->nplanes - 1].material = p.material;
     return MB_SUCCESS;
 }
 
@@ -234,23 +231,108 @@ static int check_overlaps(const mb_scene_doc *d, const mb_system *sys, const mb_
     return st;
 }
 
-int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies)
+/* materials of the nodes, in node order (bodies, then static obstacles) */
+static int node_materials(const mb_scene_doc *d, mb_scene_materials *M, int *mat)
 {
-    if (count_kind(d, "constraint") + count_kind(d, "obstacle") + count_kind(d, "contact") == 0)
-        return MB_SUCCESS;
-    double mu, e;
-    int st = read_contact(d, &mu, &e);
-    if (st != MB_SUCCESS)
-        return st;
-    mb_scene *sc = mb_solfec_scene(sys, mu, e);
+    size_t i = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < d->n; k++) {
+            mb_scene_section *s = &d->sec[k];
+            if (pass == 0 ? strcmp(s->kind, "body") != 0 : !mb_scene_is_static(s))
+                continue;
+            if ((mat[i++] = mb_scene_section_material(d, s, M)) < 0)
+                return MB_EINVAL;
+        }
+    return MB_SUCCESS;
+}
+
+/* the solfec constraint scene: shapes, materials and their pair laws, planes, constraints */
+static int build_solfec(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
+                        mb_scene_materials *M, const int *mat, const mb_scene_law *laws, size_t nlaws)
+{
+    mb_scene *sc = mb_solfec_scene(sys, 0.0, 0.0);
+    int st;
     if (sc == NULL || (st = set_shapes(sc, bodies, sys->nodes->n)) != MB_SUCCESS)
         return sc == NULL ? MB_ENOMEM : st;
     for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
         mb_scene_section *s = &d->sec[k];
         if (strcmp(s->kind, "obstacle") == 0)
-            st = read_obstacle(d, s, sys, sc, bodies);
+            st = read_obstacle(d, s, sys, sc, bodies, M);
         else if (strcmp(s->kind, "constraint") == 0)
             st = read_constraint(d, s, sys, sc);
     }
-    return st == MB_SUCCESS ? check_overlaps(d, sys, sc) : st;
+    if (st != MB_SUCCESS)
+        return st;
+    double mu[MB_SCENE_MATERIALS_MAX * MB_SCENE_MATERIALS_MAX], e[MB_SCENE_MATERIALS_MAX * MB_SCENE_MATERIALS_MAX];
+    mb_scene_signorini_tables(laws, nlaws, M, mu, e);
+    if ((st = mb_scene_set_materials(sc, M->count, mu, e)) != MB_SUCCESS)
+        return st;
+    for (size_t i = 0; i < sys->nodes->n; i++)
+        mb_scene_set_material(sc, i, mat[i]);
+    return check_overlaps(d, sys, sc);
+}
+
+/* DEM contact models: every pair of spheres and every sphere against every plane whose
+ * materials have a law */
+static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
+                     mb_scene_materials *M, const int *mat, mb_scene_law *laws, size_t nlaws)
+{
+    size_t n = sys->nodes->n;
+    int st = MB_SUCCESS;
+    for (size_t k = 0; k < d->n; k++)
+        if (strcmp(d->sec[k].kind, "constraint") == 0)
+            return mb_scene_fail(d, d->sec[k].line, "constraints need the solfec scheme and its "
+                                 "Signorini laws, not DEM laws (law = linear | hertz)");
+    for (size_t i = 0; i < n; i++)
+        if (bodies[i].type == MB_SCENE_BOX)
+            return mb_scene_fail(d, laws[0].section->line, "the DEM laws act between spheres "
+                                 "and planes; '%s' is a box", node_section(d, i)->name);
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        for (size_t j = i + 1; j < n && st == MB_SUCCESS; j++) {
+            mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], mat[j]);
+            int both_static = sys->nodes->inv_mass[i] == 0.0 && sys->nodes->inv_mass[j] == 0.0;
+            if (L == NULL || both_static || bodies[i].type != MB_SCENE_SPHERE || bodies[j].type != MB_SCENE_SPHERE)
+                continue;
+            if (mb_v3_dist(&sys->nodes->x[3 * i], &sys->nodes->x[3 * j]) < bodies[i].radius + bodies[j].radius)
+                return mb_scene_fail(d, node_section(d, j)->line, "'%s' and '%s' overlap at t = 0",
+                                     node_section(d, i)->name, node_section(d, j)->name);
+            int i_static = sys->nodes->inv_mass[i] == 0.0;
+            st = mb_scene_dem_pair(d, sys, L, i_static ? j : i, i_static ? i : j, NULL, NULL);
+        }
+    for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
+        mb_scene_section *s = &d->sec[k];
+        mb_plane p;
+        if (strcmp(s->kind, "obstacle") != 0 || mb_scene_is_static(s))
+            continue;
+        if ((st = read_plane(d, s, sys, bodies, M, &p)) != MB_SUCCESS)
+            return st;
+        for (size_t i = 0; i < n && st == MB_SUCCESS; i++) {
+            mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], p.material);
+            if (L && bodies[i].type == MB_SCENE_SPHERE && sys->nodes->inv_mass[i] > 0.0)
+                st = mb_scene_dem_pair(d, sys, L, i, i, p.point, p.normal);
+        }
+    }
+    return st;
+}
+
+int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies)
+{
+    if (count_kind(d, "constraint") + count_kind(d, "obstacle") + count_kind(d, "contact") == 0)
+        return MB_SUCCESS;
+    mb_scene_materials M = { 0 };
+    mb_scene_law laws[MB_SCENE_LAWS_MAX];
+    size_t nlaws;
+    mb_scene_material(&M, "default");
+    int *mat = calloc(sys->nodes->n, sizeof *mat);
+    if (mat == NULL)
+        return MB_ENOMEM;
+    int st = node_materials(d, &M, mat);
+    if (st == MB_SUCCESS)
+        st = mb_scene_read_laws(d, &M, laws, &nlaws);
+    if (st == MB_SUCCESS && nlaws > 0 && laws[0].kind != MB_LAW_SIGNORINI)
+        st = build_dem(d, sys, bodies, &M, mat, laws, nlaws);
+    else if (st == MB_SUCCESS)
+        st = build_solfec(d, sys, bodies, &M, mat, laws, nlaws);
+    free(mat);
+    return st;
 }
