@@ -410,3 +410,48 @@ Test(scene, dem_laws_refuse_boxes_and_constraints)
                 "[contact]\nlaw = hertz\nyoung = 1e6\n"
                 "[contact s]\nbetween = x, x\nfriction = 0.1\n", "not both");
 }
+
+/* a spring attached off the centre: F = k d at the attachment point, torque r x F; and
+ * its potential is the one of its force and torque (central differences in x and in a
+ * small rotation: dV = -f.dx, dV = -tau.e dtheta) */
+Test(scene, spring_attached_in_the_body_frame)
+{
+    mb_system *sys = build("[body b]\ntype = box\nhalf_extents = 1, 0.2, 0.2\nmass = 1\n"
+                           "[force s]\ntype = spring\nbody = b\nattach = 1, 0, 0\nanchor = 1, 0, 2\nk = 3\n");
+    cr_assert_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_float_eq(sys->nodes->f[2], 6.0, 1e-15);
+    cr_expect_float_eq(sys->nodes->torque[1], -6.0, 1e-15);
+    mb_system_free(sys);
+    sys = build("[body a]\ntype = box\nhalf_extents = 1, 0.2, 0.2\nmass = 1\nrotation_vector = 0.3, -0.4, 0.2\n"
+                "[body b]\ntype = sphere\nradius = 0.1\nmass = 1\nposition = 0.5, 1.5, 2\nrotation_vector = -0.2, 0.1, 0.6\n"
+                "[force s]\ntype = spring\nbody = a\nattach = 0.8, 0.1, -0.2\nto = b\nto_attach = 0.05, 0, 0.1\nk = 7\nrest = 0.9\n");
+    mb_nodes *n = sys->nodes;
+    cr_assert_eq(mb_forces_eval(sys->forces, n, 0.0), MB_SUCCESS);
+    double f[6], tau[6], h = 1e-6;
+    memcpy(f, n->f, sizeof f);
+    memcpy(tau, n->torque, sizeof tau);
+    for (int c = 0; c < 6; c++) {
+        double save = n->x[c];
+        n->x[c] = save + h;
+        double Vp = mb_forces_potential(sys->forces, n);
+        n->x[c] = save - h;
+        double Vm = mb_forces_potential(sys->forces, n);
+        n->x[c] = save;
+        cr_expect_float_eq(-(Vp - Vm) / (2 * h), f[c], 1e-7, "f[%d]", c);
+    }
+    for (int body = 0; body < 2; body++)
+        for (int axis = 0; axis < 3; axis++) {
+            double q0[4], dq[4], th[3] = { 0, 0, 0 }, V[2];
+            memcpy(q0, &n->q[4 * body], sizeof q0);
+            for (int sgn = 0; sgn < 2; sgn++) {
+                th[axis] = sgn ? -h : h;
+                mb_q_from_rotvec(dq, th);
+                mb_q_mul(&n->q[4 * body], dq, q0);     /* global rotation */
+                V[sgn] = mb_forces_potential(sys->forces, n);
+            }
+            memcpy(&n->q[4 * body], q0, sizeof q0);
+            cr_expect_float_eq(-(V[0] - V[1]) / (2 * h), tau[3 * body + axis], 1e-7,
+                               "tau body %d axis %d", body, axis);
+        }
+    mb_system_free(sys);
+}

@@ -1,7 +1,8 @@
 /* scene_force.c -- [force NAME] sections of a scene (doc/scenes.md, "Forces"):
  *   type = gravity     g = gx, gy, gz                      (every body, potential -m g.x)
  *   type = drag        D = coefficient                      (every body, f = -D v)
- *   type = spring      body = A, to = B | anchor = x,y,z; k, rest, c (centres of mass)
+ *   type = spring      body = A, to = B | anchor = x,y,z; k, rest, c; attach, to_attach
+ *                      (attachment points in the body frames; default the centres)
  *   type = central     mu = GM                              (every body, centre at the origin)
  *   type = force       body, force = fx,fy,fz, frame = global|body
  *   type = torque      body, torque = tx,ty,tz, frame = global|body
@@ -22,7 +23,8 @@ static const char *const force_types[] = { "gravity", "drag", "spring", "central
                                            "torque", "expression", NULL };
 static const char *const gravity_keys[] = { "type", "g", NULL };
 static const char *const drag_keys[] = { "type", "D", NULL };
-static const char *const spring_keys[] = { "type", "body", "to", "anchor", "k", "rest", "c", NULL };
+static const char *const spring_keys[] = { "type", "body", "to", "anchor", "k", "rest", "c",
+                                           "attach", "to_attach", NULL };
 static const char *const central_keys[] = { "type", "mu", NULL };
 static const char *const load_keys[] = { "type", "body", "force", "torque", "frame", NULL };
 static const char *const expr_keys[] = { "type", "body", "fx", "fy", "fz", "tx", "ty", "tz",
@@ -94,6 +96,12 @@ static int read_spring(const mb_scene_doc *d, mb_scene_section *s, mb_system *sy
     if (anchor && (st = mb_scene_vector(d, anchor, sp.anchor, 3)))
         return st;
     sp.anchored = anchor != NULL;
+    mb_scene_entry *at = mb_scene_get(s, "attach"), *to_at = mb_scene_get(s, "to_attach");
+    if (to_at && !to)
+        return mb_scene_fail(d, to_at->line, "to_attach: the other end is an anchor, not a body");
+    if ((at && (st = mb_scene_vector(d, at, sp.arm_i, 3))) || (to_at && (st = mb_scene_vector(d, to_at, sp.arm_j, 3))))
+        return st;
+    sp.has_arms = at != NULL || to_at != NULL;
     if (!(sp.k > 0) || !(sp.rest >= 0) || !(sp.c >= 0))
         return mb_scene_fail(d, s->line, "[force %s]: need k > 0, rest >= 0, c >= 0", s->name);
     void *model = mb_springs_new();
