@@ -268,3 +268,6 @@ tests_test_contact_boxes_SOURCES = tests/test_contact_boxes.c
 tests_test_contact_boxes_CFLAGS = $(MB_TESTCC)
 tests_test_contact_boxes_LDADD = $(MB_TESTLIBS)
 tests_test_contact_boxes_LDFLAGS = $(MB_TESTLINK)
+# malformed scenes end to end: exit 2, file:line message, no report written (shell)
+TESTS += tests/test_scene_bad_input.sh
+EXTRA_DIST += tests/test_scene_bad_input.sh
