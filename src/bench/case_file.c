@@ -133,7 +133,11 @@ static void check_section_header(parser *P, const char *s)
         if (P->scene_line == 0)
             P->scene_line = P->line;     /* read by the scene problem itself */
     } else if (k < 0) {
-        unknown_name(P, P->line, "section", name, "", section_names);
+        char hint[200];
+        if (mb_suggest(name, section_names) == NULL && mb_case_scene_hint(name, hint, sizeof hint))
+            fail(P, P->line, "unknown section '%s' (did you mean '%s'?)", name, hint);
+        else
+            unknown_name(P, P->line, "section", name, "", section_names);
     } else if (P->section_line[k]) {
         fail(P, P->line, "duplicate section [%s] (first at line %d)", name, P->section_line[k]);
     } else {

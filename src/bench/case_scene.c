@@ -3,11 +3,25 @@
 #include "mb_scene_doc.h"
 #include "mb_status.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int mb_case_scene_section(const char *name)
 {
     return mb_scene_section_header(name);
+}
+
+const char *mb_case_scene_hint(const char *name, char *buf, size_t size)
+{
+    static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", NULL };
+    char first[64], rest[128] = "";
+    if (sscanf(name, " %63s %127[^\n]", first, rest) < 1)
+        return NULL;
+    const char *kind = mb_suggest(first, kinds);
+    if (kind == NULL)
+        return NULL;
+    snprintf(buf, size, "%s%s%s", kind, rest[0] ? " " : "", rest);
+    return buf;
 }
 
 int mb_case_scene_file(const mb_problem_type *pt, const char *path, int scene_line,

@@ -8,6 +8,9 @@
 
 /* 1 for [body NAME], [force NAME], [constraint NAME], [obstacle NAME], [contact]. */
 int mb_case_scene_section(const char *name);
+/* "did you mean" text for an unknown section that is a misspelt scene section
+ * ("bdy ball" -> "body ball") written into buf, or NULL. */
+const char *mb_case_scene_hint(const char *name, char *buf, size_t size);
 /* For problem = scene, set file = path unless [problem] gives one; for another problem
  * with scene sections (first at scene_line, 0: none), MB_EINVAL with a message. */
 int mb_case_scene_file(const mb_problem_type *pt, const char *path, int scene_line,

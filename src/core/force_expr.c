@@ -19,6 +19,9 @@ static const char *const var_names[NVARS + 1] = {
 };
 static const char *const pos_names[3] = { "x", "y", "z" }, *const vel_names[3] = { "vx", "vy", "vz" };
 
+/* libmatheval's parser (flex/bison) and its symbol tables are not re-entrant: creation,
+ * derivation, variable listing and destruction are serialised; evaluation touches only
+ * the evaluator's own tree and runs unlocked (one evaluator per system, per run). */
 static pthread_mutex_t parser_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct expr_force {
@@ -72,8 +75,11 @@ void *mb_expr_parse(const char *text, const char *const *allowed)
 
 void mb_expr_free(void *expr)
 {
-    if (expr != NULL)
-        evaluator_destroy(expr);
+    if (expr == NULL)
+        return;
+    pthread_mutex_lock(&parser_lock);
+    evaluator_destroy(expr);
+    pthread_mutex_unlock(&parser_lock);
 }
 
 static void *derivative(void *e, const char *name)
@@ -90,13 +96,15 @@ static int uses_t(void *e)
 {
     char **names = NULL;
     int count = 0;
+    int found = 0;
     if (e == NULL)
         return 0;
+    pthread_mutex_lock(&parser_lock);
     evaluator_get_variables(e, &names, &count);
     for (int k = 0; k < count; k++)
-        if (strcmp(names[k], "t") == 0)
-            return 1;
-    return 0;
+        found |= strcmp(names[k], "t") == 0;
+    pthread_mutex_unlock(&parser_lock);
+    return found;
 }
 
 static void expr_free(void *params)
