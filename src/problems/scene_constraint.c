@@ -250,6 +250,12 @@ static int node_materials(const mb_scene_doc *d, mb_scene_materials *M, int *mat
 static int build_solfec(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
                         mb_scene_materials *M, const int *mat, const mb_scene_law *laws, size_t nlaws)
 {
+    for (size_t i = 0; i < sys->nodes->n; i++)
+        if (sys->nodes->blocked[i] && sys->nodes->inv_mass[i] > 0.0)
+            return mb_scene_fail(d, node_section(d, i)->line, "'%s': blocked degrees of freedom "
+                                 "are not honoured by the solfec scheme that constraints and "
+                                 "obstacles need; hold the body with constraints instead",
+                                 node_section(d, i)->name);
     mb_scene *sc = mb_solfec_scene(sys, 0.0, 0.0);
     int st;
     if (sc == NULL || (st = set_shapes(sc, bodies, sys->nodes->n)) != MB_SUCCESS)
