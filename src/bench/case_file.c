@@ -522,6 +522,10 @@ static int load_case_section(parser *P)
     if (c->reference.kind == MB_REF_ANALYTIC && c->problem->exact == NULL)
         return fail(P, ref->line, "reference = analytic: problem '%s' has no closed form "
                     "(use ode, mpfr or auto)", c->problem->name);
+    if (c->has_reference
+        && mb_case_scene_reference(c->problem, c->params, c->reference.kind) != MB_SUCCESS)
+        return mb_case_scene_located(P->path, mb_last_error())
+             ? fail_located(P, mb_last_error()) : fail_lib(P, ref ? ref->line : problem->line);
     return MB_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 /* case_scene.c -- the case loader's side of scenes (mb_case_scene.h). */
 #include "mb_case_scene.h"
+#include "mb_scene_build.h"
 #include "mb_scene_doc.h"
 #include "mb_status.h"
 
@@ -13,7 +14,8 @@ int mb_case_scene_section(const char *name)
 
 const char *mb_case_scene_hint(const char *name, char *buf, size_t size)
 {
-    static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", NULL };
+    static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact",
+                                         "exact", NULL };
     char first[64], rest[128] = "";
     if (sscanf(name, " %63s %127[^\n]", first, rest) < 1)
         return NULL;
@@ -42,4 +44,12 @@ int mb_case_scene_located(const char *path, const char *msg)
 {
     size_t n = strlen(path);
     return strncmp(msg, path, n) == 0 && msg[n] == ':';
+}
+
+int mb_case_scene_reference(const mb_problem_type *pt, const mb_options *params,
+                            mb_reference_kind kind)
+{
+    if (strcmp(pt->name, "scene") != 0 || (kind != MB_REF_ANALYTIC && kind != MB_REF_AUTO))
+        return MB_SUCCESS;
+    return mb_scene_exact_check(mb_options_string(params, "file"));
 }

@@ -161,18 +161,28 @@ void mb_detect_box_vertex_box(const mb_body_view *b, size_t i, const double hi[3
     arm_of(b, j, p, c->Aj);
 }
 
-/* a contact with the law of its pair of materials (mb_scene_pair_law) */
-static size_t push(const mb_scene *s, int ma, int mb, mb_con *out, size_t cap, size_t count,
-                   const mb_con *c)
+/* a contact with the law of its pair of materials (mb_scene_pair_law), active when its gap
+ * is <= 0 up to the round-off of the positions it was computed from (1e-12 of the size of
+ * the bodies): a box resting exactly on a plane keeps all four bottom vertices, not the two
+ * that a rotation of 1e-14 rad left 1e-15 above it */
+static size_t push(const mb_scene *s, int ma, int mb, double size, mb_con *out, size_t cap,
+                   size_t count, const mb_con *c)
 {
     double mu, e;
+    int active = c->gap <= 1e-12 * size;
     mb_scene_pair_law(s, ma, mb, &mu, &e);
-    if (c->gap <= 0.0 && count < cap) {
+    if (active && count < cap) {
         out[count] = *c;
         out[count].mu = mu;
         out[count].e = e;
     }
-    return c->gap <= 0.0 ? count + 1 : count;
+    return active ? count + 1 : count;
+}
+
+static double size_of(const mb_scene *s, size_t i)
+{
+    const double *e = &s->extent[3 * i];
+    return s->shape[i] == MB_SHAPE_BOX ? fmax(e[0], fmax(e[1], e[2])) : e[0];
 }
 
 /* contacts between bodies i < j: sphere-sphere, sphere-box (slave: the sphere), box-box
@@ -187,19 +197,19 @@ static size_t detect_pair(const mb_scene *s, const mb_body_view *b, size_t i, si
     if (si == MB_SHAPE_SPHERE && sj == MB_SHAPE_SPHERE) {
         /* slave: the later body j, master i; n points from i to j */
         mb_detect_sphere_sphere(b, j, ej[0], i, ei[0], &c);
-        count = push(s, mi, mj, out, cap, count, &c);
+        count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
     } else if (si == MB_SHAPE_SPHERE && sj == MB_SHAPE_BOX) {
         mb_detect_sphere_box(b, i, ei[0], j, ej, &c);
-        count = push(s, mi, mj, out, cap, count, &c);
+        count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
     } else if (si == MB_SHAPE_BOX && sj == MB_SHAPE_SPHERE) {
         mb_detect_sphere_box(b, j, ej[0], i, ei, &c);
-        count = push(s, mi, mj, out, cap, count, &c);
+        count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
     } else if (si == MB_SHAPE_BOX && sj == MB_SHAPE_BOX) {
         for (int v = 0; v < 8; v++) {
             mb_detect_box_vertex_box(b, i, ei, v, j, ej, &c);
-            count = push(s, mi, mj, out, cap, count, &c);
+            count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
             mb_detect_box_vertex_box(b, j, ej, v, i, ei, &c);
-            count = push(s, mi, mj, out, cap, count, &c);
+            count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
         }
     }
     return count;
@@ -215,12 +225,12 @@ size_t mb_detect_contacts(const mb_scene *s, const mb_body_view *b, mb_con *out,
             if (s->shape[i] == MB_SHAPE_SPHERE) {
                 mb_detect_sphere_plane(b, i, ext[0], &s->planes[p], &c);
                 c.key -= (long)p * 1000000;
-                count = push(s, s->material[i], s->planes[p].material, out, cap, count, &c);
+                count = push(s, s->material[i], s->planes[p].material, size_of(s, i), out, cap, count, &c);
             } else if (s->shape[i] == MB_SHAPE_BOX) {
                 for (int v = 0; v < 8; v++) {
                     mb_detect_box_vertex_plane(b, i, ext, v, &s->planes[p], &c);
                     c.key -= (long)p * 1000000;
-                    count = push(s, s->material[i], s->planes[p].material, out, cap, count, &c);
+                    count = push(s, s->material[i], s->planes[p].material, size_of(s, i), out, cap, count, &c);
                 }
             }
         }

@@ -31,7 +31,8 @@ void mb_detect_sphere_box(const mb_body_view *b, size_t i, double r, size_t j, c
  * contact point the vertex; otherwise gap = 1 (no contact). */
 void mb_detect_box_vertex_box(const mb_body_view *b, size_t i, const double hi[3], int v, size_t j,
                               const double hj[3], mb_con *c);
-/* Every contact of the scene with gap <= 0 (at most cap), returns the count (may exceed
+/* Every contact of the scene with gap <= 0 -- up to round-off, 1e-12 of the bodies' size --
+ * (at most cap), returns the count (may exceed
  * cap: then only cap were written). */
 size_t mb_detect_contacts(const mb_scene *s, const mb_body_view *b, mb_con *out, size_t cap);
 

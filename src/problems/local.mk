@@ -40,3 +40,4 @@ noinst_HEADERS += src/problems/mb_scene_doc.h
 noinst_HEADERS += src/problems/mb_scene_build.h
 libmotionbench_la_SOURCES += src/problems/scene_contact.c
 noinst_HEADERS += src/problems/mb_scene_contact.h
+libmotionbench_la_SOURCES += src/problems/scene_exact.c

@@ -30,6 +30,10 @@ int mb_scene_read_forces(const mb_scene_doc *d, mb_system *sys);
  * constraints at t = 0. */
 int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies);
 
+/* Closed form of a scene ([exact NAME] sections) at t, over the initial state. */
+int mb_scene_exact(const char *path, double t, mb_nodes *out);
+/* Load-time check: one [exact] per body, equal to the initial state at t = 0. */
+int mb_scene_exact_check(const char *path);
 /* The whole system of a scene file. */
 int mb_scene_build(const char *path, mb_system **out);
 #endif

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", NULL };
+static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", "exact",
+                                     NULL };
 
 typedef struct reader_state {
     FILE *file;

@@ -1,7 +1,9 @@
 /* scene_problem.c -- the `scene` problem: a system described entirely by the [body],
  * [force], [constraint], [obstacle] and [contact] sections of a case file (doc/scenes.md).
  * Its one parameter `file` names the file holding those sections; the case loader fills
- * it in with the case file itself.  The ode reference integrates the force field of any
+ * it in with the case file itself.  A closed form may be written in [exact NAME] sections
+ * (scene_exact.c): with them reference = analytic (or auto) compares with it; without them
+ * the case loader refuses analytic and auto.  The ode reference integrates the force field of any
  * scene without constraints (as for every problem); the mpfr reference refuses scenes
  * whose forces have no MPFR instance (expression forces); scenes with constraints or
  * obstacles are run by the solfec scheme and have no reference (reference = none):
@@ -70,6 +72,11 @@ static int setup(const mb_options *p, mb_system **sys)
     return mb_scene_build(mb_options_string(p, "file"), sys);
 }
 
+static int exact(const mb_options *p, double t, mb_nodes *out)
+{
+    return mb_scene_exact(mb_options_string(p, "file"), t, out);
+}
+
 /* observer: the solver figures of a constrained scene (nothing otherwise) */
 typedef struct scene_obs { const mb_system *sys; } scene_obs;
 
@@ -105,8 +112,9 @@ const mb_problem_type mb_problem_scene = {
     .summary = "a system described in the case file: [body], [force], [constraint], [obstacle], [contact]",
     .params = params,
     .setup = setup,
-    .exact = NULL,
-    .exact_doc = NULL,
+    .exact = exact,
+    .exact_doc = "the [exact NAME] sections of the scene: x, y, z, vx, vy, vz (and qw .. qz, "
+                 "wx .. wz) as expressions of t",
     .flags = 0,
     .observe_begin = observe_begin,
     .observe_step = observe_step,
