@@ -28,6 +28,7 @@ typedef struct mb_scene_doc {
 /* 1 when a section header names a scene section (the case loader skips those). */
 int mb_scene_section_header(const char *name);
 
+/* path "" reads the built-in example scene (the default of the scene problem). */
 int mb_scene_doc_read(const char *path, mb_scene_doc **out);
 void mb_scene_doc_free(mb_scene_doc *d);
 

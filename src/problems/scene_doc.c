@@ -15,6 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The scene of the problem's default parameters (file = ""): a spinning ball thrown under
+ * gravity, with its closed form (uniform acceleration; an isotropic body spins at constant
+ * w = 2 about z, so q = (cos t, 0, 0, sin t)). */
+static const char builtin_scene[] =
+    "[body ball]\ntype = sphere\nradius = 0.1\nmass = 0.5\nposition = 0, 0, 1\n"
+    "velocity = 1, 0.5, 3\nangular_velocity = 0, 0, 2\n"
+    "[force gravity]\ntype = gravity\ng = 0, 0, -9.81\n"
+    "[exact ball]\nbody = ball\nx = t\ny = 0.5*t\nz = 1 + 3*t - 4.905*t^2\nvx = 1\nvy = 0.5\n"
+    "vz = 3 - 9.81*t\nqw = cos(t)\nqx = 0\nqy = 0\nqz = sin(t)\nwx = 0\nwy = 0\nwz = 2\n";
+
 static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", "exact",
                                      NULL };
 
@@ -151,12 +161,14 @@ void mb_scene_doc_free(mb_scene_doc *d)
 int mb_scene_doc_read(const char *path, mb_scene_doc **out)
 {
     *out = NULL;
+    int builtin = path[0] == '\0';
     mb_scene_doc *d = calloc(1, sizeof *d);
-    if (d == NULL || (d->path = strdup(path)) == NULL) {
+    if (d == NULL || (d->path = strdup(builtin ? "(built-in scene)" : path)) == NULL) {
         free(d);
         return MB_ENOMEM;
     }
-    reader_state R = { fopen(path, "r"), 0, d, MB_SUCCESS };
+    reader_state R = { builtin ? fmemopen((void *)builtin_scene, sizeof builtin_scene - 1, "r")
+                               : fopen(path, "r"), 0, d, MB_SUCCESS };
     if (R.file == NULL) {
         int e = errno;
         mb_scene_doc_free(d);

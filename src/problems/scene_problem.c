@@ -17,8 +17,9 @@
 #include <string.h>
 
 static const mb_option_spec params[] = {
-    { "file", MB_OPT_STRING, NULL, 0, 0, NULL,
-      "file with the scene sections (a case file: set by the case loader)" },
+    { "file", MB_OPT_STRING, "", 0, 0, NULL,
+      "file with the scene sections (a case file: set by the case loader); empty: the "
+      "built-in example, a spinning ball thrown under gravity with its closed form" },
     MB_OPTION_END
 };
 
