@@ -103,17 +103,24 @@ static int exact_all(const mb_scene_doc *d, const mb_system *sys, double t, mb_n
     return st;
 }
 
+/* the initial system of the scene and its sections */
+static int open_scene(const char *path, mb_system **sys, mb_scene_doc **d)
+{
+    int st = mb_scene_build(path, sys);
+    if (st != MB_SUCCESS)
+        return st;
+    if ((st = mb_scene_doc_read(path, d)) != MB_SUCCESS)
+        mb_system_free(*sys);
+    return st;
+}
+
 int mb_scene_exact(const char *path, double t, mb_nodes *out)
 {
     mb_scene_doc *d;
     mb_system *sys;
-    int st = mb_scene_build(path, &sys), sections;
+    int sections, st = open_scene(path, &sys, &d);
     if (st != MB_SUCCESS)
         return st;
-    if ((st = mb_scene_doc_read(path, &d)) != MB_SUCCESS) {
-        mb_system_free(sys);
-        return st;
-    }
     st = exact_all(d, sys, t, out, &sections);
     if (st == MB_SUCCESS && sections == 0)
         st = mb_scene_fail(d, 1, "the scene has no [exact NAME] section (no closed form: use "
@@ -129,13 +136,9 @@ int mb_scene_exact_check(const char *path)
 {
     mb_scene_doc *d;
     mb_system *sys;
-    int st = mb_scene_build(path, &sys), sections;
+    int sections, st = open_scene(path, &sys, &d);
     if (st != MB_SUCCESS)
         return st;
-    if ((st = mb_scene_doc_read(path, &d)) != MB_SUCCESS) {
-        mb_system_free(sys);
-        return st;
-    }
     size_t nb = 0;
     for (size_t k = 0; k < d->n; k++)
         nb += strcmp(d->sec[k].kind, "body") == 0;
