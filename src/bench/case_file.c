@@ -8,6 +8,7 @@
  * validated afterwards, so [expect] may come before [run]. */
 #include "mb_external.h"
 #include "mb_case.h"
+#include "mb_case_scene.h"
 #include "mb_metrics.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
@@ -49,6 +50,7 @@ typedef struct parser {
     entry *items;
     mb_case *c;
     size_t nodes;               /* node count of the problem as set up */
+    int scene_line;             /* first scene section ([body NAME], ...), 0: none */
 } parser;
 
 /* ---- errors ---- */
@@ -72,6 +74,16 @@ static int fail(parser *P, int line, const char *fmt, ...)
     int st = failv(P, line, fmt, ap);
     va_end(ap);
     return st;
+}
+
+/* A message that already names file:line (the scene's own errors). */
+static int fail_located(parser *P, const char *msg)
+{
+    if (P->error)
+        return P->error;
+    snprintf(P->message, sizeof P->message, "%s", msg);
+    P->error = MB_EINVAL;
+    return P->error;
 }
 
 /* Error of a library call (its message in mb_last_error) at a line. */
@@ -118,8 +130,15 @@ static void check_section_header(parser *P, const char *s)
     memcpy(name, a, len);
     name[len] = '\0';
     int k = section_index(name);
-    if (k < 0) {
-        unknown_name(P, P->line, "section", name, "", section_names);
+    if (k < 0 && mb_case_scene_section(name)) {
+        if (P->scene_line == 0)
+            P->scene_line = P->line;     /* read by the scene problem itself */
+    } else if (k < 0) {
+        char hint[200];
+        if (mb_suggest(name, section_names) == NULL && mb_case_scene_hint(name, hint, sizeof hint))
+            fail(P, P->line, "unknown section '%s' (did you mean '%s'?)", name, hint);
+        else
+            unknown_name(P, P->line, "section", name, "", section_names);
     } else if (P->section_line[k]) {
         fail(P, P->line, "duplicate section [%s] (first at line %d)", name, P->section_line[k]);
     } else {
@@ -258,7 +277,7 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     int sec = section_index(section);
     if (sec < 0)
-        return 0;                /* already reported by the reader */
+        return mb_case_scene_section(section);  /* scene entries: the scene's; else reported */
     if (P->n > 0 && P->indented) {
         entry *last = &P->items[P->n - 1];
         if (last->section == sec && strcmp(last->key, name) == 0)
@@ -462,13 +481,20 @@ static int load_problem(parser *P, const entry *problem)
             mb_options_free(given);
             return fail_lib(P, P->items[k].line);
         }
-    int st = mb_problem_prepare(pt->name, given, &c->problem, &c->params);
+    int st = mb_case_scene_file(pt, P->path, P->scene_line, given);
+    if (st != MB_SUCCESS) {
+        mb_options_free(given);
+        return fail(P, P->scene_line ? P->scene_line : problem->line, "%s", mb_last_error());
+    }
+    st = mb_problem_prepare(pt->name, given, &c->problem, &c->params);
     mb_options_free(given);
     if (st != MB_SUCCESS)
         return fail_lib(P, problem_error_line(P));
     /* build it once: parameter combinations the setup rejects are input errors too */
     mb_system *sys = NULL;
     st = c->problem->setup(c->params, &sys);
+    if (st != MB_SUCCESS && mb_case_scene_located(P->path, mb_last_error()))
+        return fail_located(P, mb_last_error());
     if (st != MB_SUCCESS)
         return fail(P, section_or_first_line(P, SEC_PROBLEM), "problem '%s': %s",
                     pt->name, mb_last_error());
@@ -504,6 +530,10 @@ static int load_case_section(parser *P)
     if (c->reference.kind == MB_REF_ANALYTIC && c->problem->exact == NULL)
         return fail(P, ref->line, "reference = analytic: problem '%s' has no closed form "
                     "(use ode, mpfr or auto)", c->problem->name);
+    if (c->has_reference
+        && mb_case_scene_reference(c->problem, c->params, c->reference.kind) != MB_SUCCESS)
+        return mb_case_scene_located(P->path, mb_last_error())
+             ? fail_located(P, mb_last_error()) : fail_lib(P, ref ? ref->line : problem->line);
     return MB_SUCCESS;
 }
 
