@@ -12,6 +12,7 @@ src_motionbench_SOURCES += src/cli/bench_blocktri.c
 src_motionbench_SOURCES += src/cli/bench_mpfr_twin.c
 src_motionbench_SOURCES += src/cli/cmd_run.c
 src_motionbench_SOURCES += src/cli/cmd_check.c
+src_motionbench_SOURCES += src/cli/cmd_score.c
 noinst_HEADERS += src/cli/cli.h
 noinst_HEADERS += src/cli/bench_util.h
 noinst_HEADERS += src/cli/bench_blocktri.h
