@@ -203,6 +203,10 @@ static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
                          MB_SERIES_MAX_SAMPLES);
     if (need <= limit)
         return MB_SUCCESS;
+    size_t runs = 0;
+    for (size_t i = 0; i < n; i++)
+        runs += cases[i]->n_integrators * cases[i]->n_dt;
+    int at_once = (size_t)A->jobs < runs ? A->jobs : (int)runs;
     char a[32], b[32], s[32], r[32], t[32], g[32], q[32];
     mb_memory_format(need, a, sizeof a);
     mb_memory_format(limit, b, sizeof b);
@@ -211,10 +215,10 @@ static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
     mb_memory_format(w.twin, t, sizeof t);
     mb_memory_format(w.growth, g, sizeof g);
     mb_memory_format(w.series, q, sizeof q);
-    MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d job%s at once); largest run: "
+    MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
              "%s (%zu nodes) at dt = %g needs state %s, reference %s, twin %s, error growth "
              "%s, series %s.  Use fewer --jobs, a smaller problem or a cheaper reference, "
-             "or raise --memory-limit", a, what, b, A->jobs, A->jobs == 1 ? "" : "s",
+             "or raise --memory-limit", a, what, b, at_once, at_once == 1 ? "" : "s",
              cases[wc]->path, cases[wc]->nodes, cases[wc]->dt[wd], s, r, t, g, q);
 }
 
