@@ -134,7 +134,9 @@ int mb_output_close_stdout(void)
     errno = 0;
     int bad = fflush(stdout) != 0 || ferror(stdout);
     int e = errno;
-    if (fclose(stdout) != 0 && !bad) {
+    /* EBADF on close: stdout was closed by the caller and nothing was written to it (a
+     * write would have failed the flush above) */
+    if (fclose(stdout) != 0 && !bad && errno != EBADF) {
         bad = 1;
         e = errno;
     }
