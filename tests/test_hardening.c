@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -199,12 +200,32 @@ Test(hardening, memory_sizes)
     cr_expect_eq(b, 512.0);
     cr_expect_eq(mb_memory_parse_size("-1G", &b), MB_EINVAL);
     cr_expect_eq(mb_memory_parse_size("8Q", &b), MB_EINVAL);
-    cr_expect_eq(mb_memory_available(&b), MB_SUCCESS);
+    const char *source = NULL;
+    cr_expect_eq(mb_memory_available(&b, &source), MB_SUCCESS);
     cr_expect_gt(b, 0.0);
+    cr_expect_not_null(source);
 }
 
 /* The estimate of the 5e6-node spring chain with its default (MPFR) reference is far
  * above any one machine: the tableau alone is 5e6 x 13 x 101 x 80 B = 525 GB. */
+/* A cap on the address space lowers the memory available to it (run in a child, so the
+ * limit does not stay on the test process). */
+Test(hardening, address_space_limit_lowers_the_memory_available)
+{
+    pid_t child = fork();
+    if (child == 0) {
+        struct rlimit rl = { 1536L << 20, 1536L << 20 };
+        double b = 0.0;
+        const char *source = "";
+        int ok = setrlimit(RLIMIT_AS, &rl) == 0 && mb_memory_available(&b, &source) == MB_SUCCESS
+                 && b <= 1536.0 * 1048576.0 && strstr(source, "ulimit -v") != NULL;
+        _exit(ok ? 0 : 1);
+    }
+    int st = -1;
+    cr_assert_eq(waitpid(child, &st, 0), child);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 Test(hardening, estimate_of_a_huge_chain)
 {
     char path[160];

@@ -25,9 +25,11 @@ void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_es
  * once); *worst names the largest run (case index, dt index) for messages. */
 double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,
                                 size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst);
-/* Memory available to a new process: MemAvailable of /proc/meminfo, else
- * sysconf(_SC_AVPHYS_PAGES) x page size.  MB_EIO when neither is known. */
-int mb_memory_available(double *bytes);
+/* Memory this process may use: MemAvailable of /proc/meminfo (else
+ * sysconf(_SC_AVPHYS_PAGES) x page size), lowered to the address-space and data-size
+ * limits (ulimit -v, -d) and to the room left under the control group's memory.max;
+ * *source names the one that applies, for messages.  MB_EIO when nothing is known. */
+int mb_memory_available(double *bytes, const char **source);
 /* "8G", "512M", "1.5T", "100000000" (bytes; K, M, G, T are powers of 1024). */
 int mb_memory_parse_size(const char *text, double *bytes);
 /* "1.2 GiB" style text of a byte count. */

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define STATE_DOUBLE_PER_NODE 2400.0
@@ -120,28 +121,69 @@ double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int s
     return sum;
 }
 
-int mb_memory_available(double *bytes)
+static int meminfo_available(double *bytes)
 {
     FILE *f = fopen("/proc/meminfo", "r");
-    if (f != NULL) {
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-            unsigned long long kb;
-            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-                fclose(f);
-                *bytes = 1024.0 * (double)kb;
-                return MB_SUCCESS;
-            }
+    if (f == NULL)
+        return 0;
+    char line[256];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long long kb;
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+            *bytes = 1024.0 * (double)kb;
+            found = 1;
         }
+    }
+    fclose(f);
+    return found;
+}
+
+/* a number in a one-line file ("max" or no file: 0) */
+static int read_number(const char *path, double *v)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long n;
+    int ok = f && fscanf(f, "%llu", &n) == 1;
+    if (f)
         fclose(f);
+    if (ok)
+        *v = (double)n;
+    return ok;
+}
+
+static void lower(double *bytes, const char **source, double v, const char *what)
+{
+    if (v > 0.0 && v < *bytes) {
+        *bytes = v;
+        *source = what;
     }
-    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && size > 0) {
+}
+
+int mb_memory_available(double *bytes, const char **source)
+{
+    *source = "the memory available (MemAvailable)";
+    if (!meminfo_available(bytes)) {
+        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        if (!(pages > 0 && size > 0))
+            MB_ERROR(MB_EIO, "the available memory is unknown (no /proc/meminfo, no "
+                     "_SC_AVPHYS_PAGES): give --memory-limit");
         *bytes = (double)pages * (double)size;
-        return MB_SUCCESS;
+        *source = "the memory available (_SC_AVPHYS_PAGES)";
     }
-    MB_ERROR(MB_EIO, "the available memory is unknown (no /proc/meminfo, no "
-             "_SC_AVPHYS_PAGES): give --memory-limit");
+    /* a cap on this process (ulimit -v, -d) or its control group (cgroup v2) */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        lower(bytes, source, (double)rl.rlim_cur, "the address-space limit (ulimit -v)");
+    if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        lower(bytes, source, (double)rl.rlim_cur, "the data-size limit (ulimit -d)");
+    double max, current = 0.0;
+    if (read_number("/sys/fs/cgroup/memory.max", &max)) {
+        read_number("/sys/fs/cgroup/memory.current", &current);
+        lower(bytes, source, max - current > 1.0 ? max - current : 1.0,
+              "the control group's memory.max");
+    }
+    return MB_SUCCESS;
 }
 
 int mb_memory_parse_size(const char *text, double *bytes)

@@ -36,7 +36,8 @@ static void help(FILE *out)
         "      --series      also write one time series per run under DIR/series/\n"
         "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
         "      --memory-limit SIZE  refuse runs whose estimated memory exceeds SIZE\n"
-        "                    (e.g. 8G; default: the memory available, MemAvailable)\n"
+        "                    (e.g. 8G; default: MemAvailable, or a lower ulimit -v/-d\n"
+        "                    or cgroup memory.max)\n"
         "  -h, --help        this text\n\n"
         "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
         "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n");
@@ -190,9 +191,8 @@ static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
     double limit = A->memory_limit;
     const char *what = "--memory-limit";
     if (!(limit > 0.0)) {
-        if (mb_memory_available(&limit) != MB_SUCCESS)
+        if (mb_memory_available(&limit, &what) != MB_SUCCESS)
             return mb_last_error_code();
-        what = "the memory available (MemAvailable)";
     }
     for (size_t i = 0; A->series && i < n; i++)
         for (size_t j = 0; j < cases[i]->n_dt; j++)
