@@ -23,3 +23,5 @@ libmotionbench_la_SOURCES += src/bench/stale_tmp.c
 libmotionbench_la_SOURCES += src/bench/memory_estimate.c
 motionbenchinclude_HEADERS += src/bench/mb_output.h
 motionbenchinclude_HEADERS += src/bench/mb_memory.h
+libmotionbench_la_SOURCES += src/bench/case_scene.c
+noinst_HEADERS += src/bench/mb_case_scene.h

@@ -36,6 +36,8 @@ size_t mb_report_clean_stale(const char *dir);
 /* ---- the reports ---- */
 typedef struct mb_report_summary {
     size_t checks, failed, missing;
+    size_t skipped;              /* checks on runs of outside programs that were skipped */
+    size_t external_failed;      /* runs of outside programs that failed (doc/external.md) */
 } mb_report_summary;
 
 /* Evaluate the expectations and write runs.csv, metrics.csv, checks.csv, timing.csv
