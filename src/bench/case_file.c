@@ -165,31 +165,14 @@ static void check_section_header(parser *P, const char *s)
  * A line ends at LF, CR LF or a lone CR (old Mac files); it is handed on with "\n". */
 static char *read_line(parser *P, char *str, int num, size_t *length)
 {
-    int len = 0, ch = EOF, nul = 0;
-    while (len < num - 1 && (ch = getc(P->file)) != EOF) {
-        if (P->pending_cr) {
-            P->pending_cr = 0;
-            if (ch == '\n')
-                continue;
-        }
-        if (ch == '\r') {
-            P->pending_cr = 1;
-            ch = '\n';
-        }
-        nul |= ch == '\0';
-        str[len++] = (char)ch;
-        if (ch == '\n')
-            break;
-    }
-    if (ch == EOF && ferror(P->file) && P->read_errno == 0)
+    int nul = 0;
+    errno = 0;
+    char *r = mb_input_read_line(P->file, str, num, &P->pending_cr, &nul, length);
+    if (r == NULL && ferror(P->file) && P->read_errno == 0)
         P->read_errno = errno ? errno : EIO;
-    if (len == 0)
-        return NULL;
-    str[len] = '\0';
-    *length = (size_t)len;
-    if (nul)
+    if (r != NULL && nul)
         fail(P, P->line + 1, "NUL byte in the line (not a text file)");
-    return str;
+    return r;
 }
 
 /* A UTF-8 byte-order mark at the start of the file is not part of the first line. */
@@ -392,35 +375,11 @@ static int handler(void *user, const char *section, const char *name, const char
     return push(P, sec, name, value) == MB_SUCCESS;
 }
 
-/* Open the case file without blocking (a FIFO with no writer would block open) and
- * refuse anything but a regular file before reading a byte: a device such as /dev/zero
- * never ends, a FIFO or a terminal may never deliver. */
+/* Only a regular file is read (mb_input.h): a device never ends, a FIFO may block. */
 static int open_regular(parser *P)
 {
-    int fd = open(P->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        MB_ERROR(MB_EIO, "%s: cannot open: %s", P->path, strerror(errno));
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        int e = errno;
-        close(fd);
-        MB_ERROR(MB_EIO, "%s: cannot read: %s", P->path, strerror(e));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        close(fd);
-        MB_ERROR(MB_EINVAL, "%s: not a regular file (%s): a case file must be a regular "
-                 "file", P->path, mb_file_kind_name(sb.st_mode));
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0)
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    P->file = fdopen(fd, "r");
-    if (P->file == NULL) {
-        int e = errno;
-        close(fd);
-        MB_ERROR(MB_EIO, "%s: cannot open: %s", P->path, strerror(e));
-    }
-    return MB_SUCCESS;
+    P->file = mb_input_open_regular(P->path, "a case file");
+    return P->file ? MB_SUCCESS : mb_last_error_code();
 }
 
 static int read_file(parser *P)

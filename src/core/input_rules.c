@@ -4,6 +4,8 @@
 #include "mb_status.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,4 +50,61 @@ const char *mb_file_kind_name(mode_t mode)
     if (S_ISSOCK(mode)) return "socket";
     if (S_ISLNK(mode)) return "symbolic link";
     return "special file";
+}
+
+FILE *mb_input_open_regular(const char *path, const char *what)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        MB_ERROR_NULL(MB_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        MB_ERROR_NULL(MB_EIO, "%s: cannot read: %s", path, strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        MB_ERROR_NULL(MB_EINVAL, "%s: not a regular file (%s): %s must be a regular file", path,
+                      mb_file_kind_name(sb.st_mode), what);
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "r");
+    if (f == NULL) {
+        int e = errno;
+        close(fd);
+        MB_ERROR_NULL(MB_EIO, "%s: cannot open: %s", path, strerror(e));
+    }
+    return f;
+}
+
+char *mb_input_read_line(FILE *f, char *str, int num, int *pending_cr, int *nul,
+                         size_t *length)
+{
+    int len = 0, ch = EOF, has_nul = 0;
+    while (len < num - 1 && (ch = getc(f)) != EOF) {
+        if (*pending_cr) {
+            *pending_cr = 0;
+            if (ch == '\n')
+                continue;
+        }
+        if (ch == '\r') {
+            *pending_cr = 1;
+            ch = '\n';
+        }
+        has_nul |= ch == '\0';
+        str[len++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    if (len == 0)
+        return NULL;
+    str[len] = '\0';
+    if (nul)
+        *nul = has_nul;
+    if (length)
+        *length = (size_t)len;
+    return str;
 }

@@ -11,6 +11,7 @@
 #ifndef MB_INPUT_H
 #define MB_INPUT_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #define MB_PRECISION_MIN_BITS 16L
@@ -25,5 +26,18 @@ int mb_precision_parse(const char *text, long *bits);
 /* "regular file", "directory", "character device", "block device", "FIFO", "socket",
  * "symbolic link" or "special file" for a st_mode. */
 const char *mb_file_kind_name(mode_t mode);
+
+/* Open an input text file for reading, refusing anything but a regular file before a
+ * byte is read (opened with O_NONBLOCK, checked with fstat: a FIFO does not block, a
+ * device such as /dev/zero is not read forever).  NULL with the message
+ * "PATH: not a regular file (FIFO): WHAT must be a regular file" or "PATH: cannot open:
+ * ..." recorded. */
+FILE *mb_input_open_regular(const char *path, const char *what);
+/* fgets for text in any line-end convention: a line ends at LF, CR LF or a lone CR and is
+ * returned ending in "\n".  *pending_cr carries a CR seen at the end of the previous call
+ * (start at 0); *nul (may be NULL) is set to 1 when the line holds a NUL byte.  The line
+ * length is stored in *length (may be NULL).  NULL at the end of the file. */
+char *mb_input_read_line(FILE *f, char *str, int num, int *pending_cr, int *nul,
+                         size_t *length);
 
 #endif
