@@ -2,7 +2,7 @@
 """Drive a motionbench adapter by hand: write run.json for a problem, run the adapter at several
 time steps, and print its errors at t_end against `motionbench reference` and the observed orders.
 
-  tests/peers_drive.py [--motionbench src/motionbench] [--set k=v ...] [--keep DIR]
+  tests/peers_drive.py [--motionbench src/motionbench] [--set k=v ...] [--keep DIR] [--mid-step]
                        ADAPTER_SCRIPT PROBLEM T_END DT [DT ...] [-- OPTION=VALUE ...]
 
 It tests an adapter without the runner: the initial state comes from `motionbench reference
@@ -10,7 +10,8 @@ It tests an adapter without the runner: the initial state comes from `motionbenc
 list problems --verbose` (written here for the problems the peer cases use).  Errors: position
 and velocity (largest |x - x_ref| over the nodes), orientation (angle of q_ref^-1 q, rad) and
 angular velocity (|w - w_ref|), at t_end.  Orders: log2 of the error ratio of successive dt
-(halving steps).  The runner computes the same metrics from the trajectory; this is the
+(halving steps).  --mid-step: the adapter's velocity columns hold v(t - dt/2) (descriptor
+`velocities = mid-step`); they are compared with the reference at t_end - dt/2.  The runner computes the same metrics from the trajectory; this is the
 cross-check of doc/peers.md.
 """
 
@@ -93,24 +94,25 @@ def describe(problem, p, init):
     sys.exit("peers_drive: no run.json translation for problem %s here" % problem)
 
 
-def errors(traj, ref):
-    """(position, velocity, orientation, angular velocity) errors of the last row."""
+def errors(traj, ref, ref_mid):
+    """(position, velocity, orientation, angular velocity) errors of the last row; velocities
+    against ref_mid (the reference half a step earlier for a mid-step adapter, else ref)."""
     ep = ev = eq = ew = 0.0
-    for i, r in enumerate(ref):
+    for i, (r, rm) in enumerate(zip(ref, ref_mid)):
         g = lambda n: [traj["n%d_%s" % (i, n + c)] for c in ("x", "y", "z")]
         ep = max(ep, math.dist(g(""), r["x"]))
-        ev = max(ev, math.dist(g("v"), r["v"]))
+        ev = max(ev, math.dist(g("v"), rm["v"]))
         if "n%d_qw" % i in traj and "q" in r:
             q = [traj["n%d_q%s" % (i, c)] for c in "wxyz"]
             d = mb.qmul(mb.qconj(r["q"]), q)
             eq = max(eq, 2.0 * math.atan2(math.sqrt(d[1] ** 2 + d[2] ** 2 + d[3] ** 2), abs(d[0])))
-            ew = max(ew, math.dist([traj["n%d_w%s" % (i, c)] for c in "xyz"], r["omega"]))
+            ew = max(ew, math.dist([traj["n%d_w%s" % (i, c)] for c in "xyz"], rm["omega"]))
     return ep, ev, eq, ew
 
 
 def main(argv):
     mbin = os.path.join(HERE, "..", "src", "motionbench")
-    sets, keep, opts = [], None, {}
+    sets, keep, opts, mid = [], None, {}, False
     if "--" in argv:
         k = argv.index("--")
         opts = dict(o.split("=", 1) for o in argv[k + 1:])
@@ -122,6 +124,8 @@ def main(argv):
             sets.append(next(it))
         elif a == "--motionbench":
             mbin = next(it)
+        elif a == "--mid-step":
+            mid = True
         elif a == "--keep":
             keep = next(it)
         else:
@@ -157,7 +161,7 @@ def main(argv):
         with open(os.path.join(work, "trajectory.csv")) as f:
             rows = f.read().split()
         traj = dict(zip(rows[0].split(","), (float(v) for v in rows[-1].split(","))))
-        e = errors(traj, ref)
+        e = errors(traj, ref, reference(mbin, problem, t_end - dt / 2, sets) if mid else ref)
         line = "%-10g %-12.4e %-12.4e %-12.4e %-12.4e" % ((dt,) + e)
         if previous:
             line += "  orders " + " ".join("%.2f" % (math.log(a / b) / math.log(previous[0] / dt))
