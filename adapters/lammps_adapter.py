@@ -76,8 +76,8 @@ def check_fix(run, fix):
     for c in by.get("contact-linear", []):
         if fix.startswith("rigid") or fix == "nve/asphere":
             mb.decline("fix %s: granular contacts need sphere atoms" % fix)
-        if c.get("pairs") not in (None, "none", []) and len(run["nodes"]) > 1:
-            mb.decline("LAMMPS adapter: sphere-sphere contacts are not translated")
+        if c.get("pairs") not in (None, "none", []) and len(run["nodes"]) > 2:
+            mb.decline("LAMMPS adapter: contacts among more than two spheres are not translated")
         for p in c.get("planes", []):
             nrm = p["normal"]
             if abs(nrm[0]) > 0 or abs(nrm[1]) > 0 or nrm[2] <= 0:
@@ -172,6 +172,26 @@ def body_arms(q):
     return [r1, r2, tuple(-a - b for a, b in zip(r1, r2))]
 
 
+def cutoff(nodes):
+    """Communication cut-off: at least the largest contact distance."""
+    return max([2.0] + [4.0 * (nd.spec.get("radius") or 0.0) for nd in nodes])
+
+
+def pair_lines(run, nodes):
+    """No pair force, or the linear sphere-sphere contact `pair_style gran/hooke`: force
+    kn d - m* gamma_n d' along the normal (m* the reduced mass), so gamma_n = cn / m*;
+    tangential stiffness, damping and friction zero."""
+    contacts = [c for c in mb.forces_by_model(run).get("contact-linear", [])
+                if c.get("pairs") not in (None, "none", [])]
+    if not contacts or len(nodes) < 2:
+        return ["pair_style zero 1.0", "pair_coeff * *"]
+    c = contacts[0]
+    m0, m1 = nodes[0].spec["mass"], nodes[1].spec["mass"]
+    mstar = m0 * m1 / (m0 + m1)
+    return ["pair_style gran/hooke %s 0 %s 0 0 0" % (num(c["kn"]), num(float(c.get("cn", 0)) / mstar)),
+            "pair_coeff * *"]
+
+
 def initial_box(nodes):
     """A box around every node's initial position (shrink-wrapped by LAMMPS afterwards)."""
     lo_hi = []
@@ -186,7 +206,7 @@ def write_input(run, fix, nodes):
     time = run["time"]
     by = mb.forces_by_model(run)
     rigid = fix.startswith("rigid")
-    lines = ["units lj", "dimension 3", "boundary s s s", "atom_modify map array",
+    lines = ["units lj", "dimension 3", "boundary s s s", "atom_modify map array", "newton off",
              "atom_style %s" % ("ellipsoid" if fix == "nve/asphere" else "sphere") if rigid else
              "atom_style hybrid %s dipole" % ("ellipsoid" if fix == "nve/asphere" else "sphere"),
              "region box block %s %s %s %s %s %s" % initial_box(nodes), "create_box 1 box"]
@@ -222,7 +242,7 @@ def write_input(run, fix, nodes):
             else:
                 lines.append("set group %s omega %s %s %s" % ((nd.group,) + tuple(num(v) for v in n["angular_velocity"])))
             lines.append("set group %s dipole 0 0 0" % nd.group)
-    lines += ["comm_modify cutoff 2.0 vel yes", "neighbor 0.5 nsq", "pair_style zero 1.0", "pair_coeff * *"]
+    lines += ["comm_modify cutoff %s vel yes" % num(cutoff(nodes)), "neighbor 0.5 nsq"] + pair_lines(run, nodes)
     # forces on the nodes' centres of mass, split over their atoms
     terms = force_terms(run, nodes)
     for nd, comps in zip(nodes, terms):

@@ -192,7 +192,7 @@ def yade_main(argv):
         engines += [InsertionSortCollider([Bo1_Sphere_Aabb()]),
                     InteractionLoop([Ig2_Sphere_Sphere_ScGeom()], [Ip2_FrictMat_FrictMat_FrictPhys()],
                                     [Law2_ScGeom_FrictPhys_CundallStrack()])]
-    engines += [PyRunner(command="mb_add_forces()", iterPeriod=1),
+    engines += [PyRunner(command="mb_add_forces()", iterPeriod=1, initRun=True),
                 NewtonIntegrator(gravity=Vector3(*g), damping=float(opts.get("damping", 0)))]
     O.engines = engines
     O.dt = dt

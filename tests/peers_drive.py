@@ -35,6 +35,7 @@ DEFAULTS = {
     "symmetric-top": {"I1": 1.7, "I3": 3.1},
     "axial-torque-top": {"I1": 1.7, "I3": 3.1, "tau": 0.45},
     "cundall-oscillator": {"mass": 2.385, "k": 7.31, "lambda": 0.2},
+    "sphere-wall": {"radius": 0.01, "density": 2500.0, "kn": 1e5, "zeta": 0.1},
     "sphere-collision": {"radius1": 0.01, "radius2": 0.01, "density": 2500.0, "kn": 1e5, "zeta": 0.1},
 }
 
@@ -91,6 +92,11 @@ def describe(problem, p, init):
         nodes = [node(m[k], [0.4 * m[k] * r * r] * 3, k, r) for k, r in enumerate((p["radius1"], p["radius2"]))]
         return nodes, [{"model": "contact-linear", "kn": p["kn"], "cn": 2 * p["zeta"] * math.sqrt(mstar * p["kn"]),
                         "pairs": "all", "planes": []}]
+    if problem == "sphere-wall":
+        m = p["density"] * 4.0 / 3.0 * math.pi * p["radius"] ** 3
+        return ([node(m, [0.4 * m * p["radius"] ** 2] * 3, 0, p["radius"])],
+                [{"model": "contact-linear", "kn": p["kn"], "cn": 2 * p["zeta"] * math.sqrt(m * p["kn"]),
+                  "pairs": "none", "planes": [{"point": [0, 0, 0], "normal": [0, 0, 1]}]}])
     sys.exit("peers_drive: no run.json translation for problem %s here" % problem)
 
 
@@ -134,7 +140,10 @@ def main(argv):
     p = dict(DEFAULTS.get(problem, {}))
     for s in sets:
         k, v = s.split("=", 1)
-        p[k] = float(v)
+        try:
+            p[k] = float(v)
+        except ValueError:
+            p[k] = v
     init = reference(mbin, problem, 0.0, sets)
     ref = reference(mbin, problem, t_end, sets)
     nodes, forces = describe(problem, p, init)
