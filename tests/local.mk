@@ -258,3 +258,12 @@ tests_test_force_params_SOURCES = tests/test_force_params.c
 tests_test_force_params_CFLAGS = $(MB_TESTCC)
 tests_test_force_params_LDADD = $(MB_TESTLIBS)
 tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
+# outside integrators: the Python example adapter end to end (shell)
+TESTS += tests/test_external_python.sh
+EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
+# outside integrators: the catalogue of broken adapters (shell)
+TESTS += tests/test_external_broken.sh
+EXTRA_DIST += tests/test_external_broken.sh
+# score: trajectories from elsewhere give the metrics of run (shell)
+TESTS += tests/test_cmd_score.sh
+EXTRA_DIST += tests/test_cmd_score.sh

@@ -6,6 +6,7 @@
  * entry.  The reader also sees section headers (inih reports no event for an empty
  * section) and lines longer than inih's buffer.  Entries are collected first and
  * validated afterwards, so [expect] may come before [run]. */
+#include "mb_external.h"
 #include "mb_case.h"
 #include "mb_metrics.h"
 #include "mb_stepper.h"
@@ -25,7 +26,7 @@ static const char *const section_names[] = { "case", "problem", "run", "expect",
 static const char *const case_keys[] = { "name", "problem", "t_end", "reference", "description", NULL };
 static const char *const run_keys[] = { "integrators", "dt", "dt_range", "precision",
                                         "sample_every", "damping_signal", "error_growth",
-                                        NULL };
+                                        "timeout", NULL };
 
 #define MAX_DT MB_ORDER_MAX_POINTS
 
@@ -233,13 +234,41 @@ static int rejoin_spec_key(parser *P, const char *name, const char *value, char 
     return 1;
 }
 
+/* inih also ends a key at ':', so "external:NAME.metric = x" arrives as key "external" and
+ * value "NAME.metric = x": rejoin them and split at the first '=' after any ']'. */
+static int rejoin_external_key(parser *P, const char *name, const char *value, char *key,
+                               size_t ksize, const char **val)
+{
+    char full[1024];
+    snprintf(full, sizeof full, "%s:%s", name, value);
+    const char *close = strchr(full, ']');
+    const char *eq = strchr(close ? close : full, '=');
+    if (eq == NULL || (size_t)(eq - full) >= ksize) {
+        fail(P, P->line, "'%s': write external:NAME[k=v,...].METRIC = EXPECTATION", full);
+        return 0;
+    }
+    size_t len = (size_t)(eq - full);
+    while (len > 0 && (full[len - 1] == ' ' || full[len - 1] == '\t'))
+        len--;
+    memcpy(key, full, len);
+    key[len] = '\0';
+    *val = value + (eq + 1 - (full + strlen(name) + 1));
+    while (**val == ' ' || **val == '\t')
+        (*val)++;
+    return 1;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     parser *P = user;
     if (P->error)
         return 0;
     char key[512];
-    if (strchr(name, '[') && !strchr(name, ']')) {
+    if (strcmp(name, "external") == 0 && strchr(value, '=')) {
+        if (!rejoin_external_key(P, name, value, key, sizeof key, &value))
+            return 0;
+        name = key;
+    } else if (strchr(name, '[') && !strchr(name, ']')) {
         if (!rejoin_spec_key(P, name, value, key, sizeof key, &value))
             return 0;
         name = key;
@@ -499,12 +528,46 @@ static int load_case_section(parser *P)
     return MB_SUCCESS;
 }
 
+/* An outside program: its options are checked against its descriptor when the descriptor
+ * is found; a missing descriptor fails the runs, not the case file (doc/external.md). */
+static int check_external(parser *P, const entry *e, const char *full)
+{
+    mb_external_spec x;
+    mb_adapter *a = NULL;
+    char dir[4096];
+    const char *slash = strrchr(P->path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - P->path) : 1, slash ? P->path : ".");
+    if (P->c->precision_bits > 0)
+        return fail(P, e->line, "integrator '%s': an outside program has no MPFR twin", full);
+    if (mb_external_spec_parse(full, &x) != MB_SUCCESS)
+        return fail_lib(P, e->line);
+    int s = mb_adapter_find(x.name, dir, &a);
+    if (s == MB_SUCCESS)
+        s = mb_adapter_check_options(a, &x);
+    mb_adapter_free(a);
+    if (s != MB_SUCCESS && s != MB_ENOTFOUND)
+        return fail_lib(P, e->line);
+    mb_clear_error();
+    return MB_SUCCESS;
+}
+
 static int add_integrator(parser *P, const entry *e, const char *spec)
 {
     mb_case *c = P->c;
     char full[520], name[128];
     if (mb_case_canonical_spec(spec, full, sizeof full) != MB_SUCCESS)
         return fail_lib(P, e->line);
+    if (mb_external_is_spec(full)) {
+        for (size_t k = 0; k < c->n_integrators; k++)
+            if (strcmp(c->integrators[k], full) == 0)
+                return fail(P, e->line, "integrator '%s' is listed twice", full);
+        if (check_external(P, e, full) != MB_SUCCESS)
+            return P->error;
+        if ((c->integrators[c->n_integrators] = strdup(full)) == NULL)
+            return fail(P, e->line, "out of memory");
+        c->n_integrators++;
+        return MB_SUCCESS;
+    }
     snprintf(name, sizeof name, "%.*s", (int)strcspn(full, "["), full);
     const mb_stepper_type *type = mb_stepper_find(name);
     for (size_t k = 0; k < c->n_integrators; k++)
@@ -657,6 +720,21 @@ static int load_error_growth(parser *P)
     return MB_SUCCESS;
 }
 
+/* timeout = SECONDS: time limit of each run of an outside program (doc/external.md) */
+static int load_timeout(parser *P)
+{
+    const entry *e = find_entry(P, SEC_RUN, "timeout");
+    P->c->external_timeout = 0.0;
+    if (e == NULL)
+        return MB_SUCCESS;
+    char *end;
+    double t = strtod(e->value, &end);
+    if (end == e->value || *end != '\0' || !(t > 0.0) || !isfinite(t))
+        return fail(P, e->line, "timeout = '%s': give a number of seconds > 0", e->value);
+    P->c->external_timeout = t;
+    return MB_SUCCESS;
+}
+
 static int load_run_section(parser *P)
 {
     mb_case *c = P->c;
@@ -680,7 +758,7 @@ static int load_run_section(parser *P)
     c->sample_every = 1;
     if (se && parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
         return P->error;
-    if (load_error_growth(P))
+    if (load_error_growth(P) || load_timeout(P))
         return P->error;
     return load_damping_signal(P);
 }

@@ -11,6 +11,8 @@
 #include "mb_jacobian.h"
 #include "mb_nodes.h"
 
+struct json_t;    /* jansson's JSON value */
+
 typedef struct mb_force_type {
     const char *name;
     /* add this model's forces/torques at time t to s->f, s->torque */
@@ -30,6 +32,10 @@ typedef struct mb_force_type {
      * critical time-step estimates (NULL: none) */
     void (*stiffness)(const void *params, const mb_nodes *s, double *k);
     void (*free)(void *params);
+    /* add this model's name ("model") and parameters to the JSON object `model`, in the
+     * words of the external-program protocol (doc/external.md, "run.json"); NULL: the
+     * model is described as {"model": "opaque", "name": ...} */
+    int (*describe)(const void *params, struct json_t *model);
 } mb_force_type;
 
 typedef struct mb_force {
