@@ -17,7 +17,9 @@ Translation (doc/peers.md):
 - a constant global torque: a dipole p fixed in space in a uniform field E, p x E = T
   (`fix efield`, the fixes do not update the dipole) for atoms; `fix addtorque` for rigid bodies;
 - a body-frame torque: a couple of forces on the rigid body's atoms (rigid fixes only);
-- a linear contact with a plane z = const: `fix wall/gran hooke` (its force kn d - m gamma_n d').
+- linear contacts: sphere-sphere `pair_style gran/hooke`, sphere-plane z = const
+  `fix wall/gran hooke` (force kn d - m* gamma_n d', not clamped: a dashpot is declined when
+  the problem's contact is non-attractive).
 The dump is read back: positions, velocities, orientations (ellipsoid quaternion, or the rigid
 body's frame rebuilt from its atoms) and global angular velocities.
 """
@@ -74,12 +76,16 @@ def check_fix(run, fix):
         if t.get("frame") == "body" and not fix.startswith("rigid"):
             mb.decline("fix %s: LAMMPS has no body-frame torque for single atoms" % fix)
     for c in by.get("contact-linear", []):
+        spheres, planes = mb.contact_pairs(c)
         if fix.startswith("rigid") or fix == "nve/asphere":
             mb.decline("fix %s: granular contacts need sphere atoms" % fix)
-        if c.get("pairs") not in (None, "none", []) and len(run["nodes"]) > 2:
+        if len(run["nodes"]) > 2:
             mb.decline("LAMMPS adapter: contacts among more than two spheres are not translated")
-        for p in c.get("planes", []):
-            nrm = p["normal"]
+        for p in spheres + planes:
+            if float(p.get("c", 0)) != 0 and not c.get("attractive", False):
+                mb.decline("LAMMPS adapter: gran/hooke's dashpot is not clamped (the problem's contact is)")
+        for p in planes:
+            nrm = p["plane"]["normal"]
             if abs(nrm[0]) > 0 or abs(nrm[1]) > 0 or nrm[2] <= 0:
                 mb.decline("LAMMPS adapter: only a plane z = const with normal +z is translated")
 
@@ -181,14 +187,13 @@ def pair_lines(run, nodes):
     """No pair force, or the linear sphere-sphere contact `pair_style gran/hooke`: force
     kn d - m* gamma_n d' along the normal (m* the reduced mass), so gamma_n = cn / m*;
     tangential stiffness, damping and friction zero."""
-    contacts = [c for c in mb.forces_by_model(run).get("contact-linear", [])
-                if c.get("pairs") not in (None, "none", [])]
-    if not contacts or len(nodes) < 2:
+    spheres = [p for c in mb.forces_by_model(run).get("contact-linear", []) for p in mb.contact_pairs(c)[0]]
+    if not spheres or len(nodes) < 2:
         return ["pair_style zero 1.0", "pair_coeff * *"]
-    c = contacts[0]
+    c = spheres[0]
     m0, m1 = nodes[0].spec["mass"], nodes[1].spec["mass"]
     mstar = m0 * m1 / (m0 + m1)
-    return ["pair_style gran/hooke %s 0 %s 0 0 0" % (num(c["kn"]), num(float(c.get("cn", 0)) / mstar)),
+    return ["pair_style gran/hooke %s 0 %s 0 0 0" % (num(c["k"]), num(float(c.get("c", 0)) / mstar)),
             "pair_coeff * *"]
 
 
@@ -253,12 +258,14 @@ def write_input(run, fix, nodes):
             lines.append("variable f%s%d equal (%s)/%d" % ("xyz"[k], nd.index, expr, nd.natoms))
         lines.append("fix force%d %s addforce v_fx%d v_fy%d v_fz%d" % ((nd.index, nd.group) + (nd.index,) * 3))
     for t in by.get("torque", []):
-        torque_lines(t, nodes[t["node"]], rigid, lines)
+        for i in mb.torque_nodes(t, len(nodes)):
+            torque_lines(t, nodes[i], rigid, lines)
     for c in by.get("contact-linear", []):
-        for p in c.get("planes", []):
-            m = nodes[0].spec["mass"]
-            lines.append("fix wall all wall/gran hooke %s 0 %s 0 0 0 zplane %s NULL"
-                         % (num(c["kn"]), num(c.get("cn", 0) / m), num(p["point"][2])))
+        for p in mb.contact_pairs(c)[1]:
+            m = nodes[p["i"]].spec["mass"]
+            lines.append("fix wall%d %s wall/gran hooke %s 0 %s 0 0 0 zplane %s NULL"
+                         % (p["i"], nodes[p["i"]].group, num(p["k"]), num(float(p.get("c", 0)) / m),
+                            num(p["plane"]["point"][2])))
     if rigid:
         groups = " ".join(nd.group for nd in nodes)
         lines.append("fix integrate all %s group %d %s infile rigid.txt" % (fix, len(nodes), groups))

@@ -60,6 +60,24 @@ def refuse_models(run, supported, who):
             decline("%s cannot express the force model '%s'" % (who, model))
 
 
+def torque_nodes(model, count):
+    """Indices of the nodes a `torque` model acts on ("nodes": "all", or "node": i)."""
+    if model.get("nodes", None) == "all":
+        return list(range(count))
+    if "node" in model:
+        return [int(model["node"])]
+    return [int(i) for i in model.get("nodes", [])]
+
+
+def contact_pairs(model):
+    """(sphere-sphere pairs, sphere-plane pairs) of a contact model: dicts with i, j or plane
+    {point, normal}, k, c."""
+    pairs = model.get("pairs", [])
+    if not isinstance(pairs, list):
+        pairs = []
+    return ([p for p in pairs if "plane" not in p], [p for p in pairs if "plane" in p])
+
+
 # ---- quaternions (w, x, y, z), body (principal) to global frame ------------------------------
 
 def qmul(a, b):

@@ -48,10 +48,14 @@ def check(run):
             mb.decline("Yade adapter: the problem's Cundall lambda %g needs option damping=%g"
                        % (c["lambda"], c["lambda"]))
     for c in by.get("contact-linear", []):
-        if c.get("planes"):
+        spheres, planes = mb.contact_pairs(c)
+        if planes:
             mb.decline("Yade adapter: contacts with planes are not translated")
-        if float(c.get("cn", 0)) != 0:
-            mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no dashpot (cn = %g)" % c["cn"])
+        if len(run["nodes"]) != 2:
+            mb.decline("Yade adapter: contacts are translated for two spheres only")
+        for p in spheres:
+            if float(p.get("c", 0)) != 0:
+                mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no dashpot (c = %g)" % p["c"])
     for i, n in enumerate(run["nodes"]):
         if n.get("mass") is None:
             mb.decline("Yade adapter: node %d is fixed (infinite mass), not expressed" % i)
@@ -100,11 +104,10 @@ def node_forces(run, pos, vel, ori):
                     if pair:
                         F[s["j"]][k] -= fi[k]
         elif model == "torque":
-            t = f["torque"]
-            if f.get("frame") == "body":
-                t = mb.qrotate(ori[f["node"]], t)
-            for k in range(3):
-                T[f["node"]][k] += t[k]
+            for i in mb.torque_nodes(f, n):
+                t = mb.qrotate(ori[i], f["torque"]) if f.get("frame") == "body" else f["torque"]
+                for k in range(3):
+                    T[i][k] += t[k]
     return F, T
 
 
@@ -129,7 +132,7 @@ def yade_main(argv):
     if contact is not None:
         # Ip2_FrictMat_FrictMat_FrictPhys: kn = 2 E1 R1 E2 R2 / (E1 R1 + E2 R2) = 2 E R1 R2/(R1 + R2)
         r1, r2 = nodes[0]["radius"], nodes[1]["radius"]
-        young = float(contact["kn"]) * (r1 + r2) / (2.0 * r1 * r2)
+        young = float(mb.contact_pairs(contact)[0][0]["k"]) * (r1 + r2) / (2.0 * r1 * r2)
     mat = O.materials.append(FrictMat(young=young, poisson=0.3, frictionAngle=0.0, density=1.0))
     aspherical = []
     for n in nodes:

@@ -74,14 +74,14 @@ def describe(problem, p, init):
     if problem == "spin-up":
         i = 0.4 * p["mass"] * p["radius"] ** 2
         return ([node(p["mass"], [i, i, i], 0, p["radius"])],
-                [{"model": "torque", "node": 0, "frame": "global", "torque": [p["tx"], p["ty"], p["tz"]]}])
+                [{"model": "torque", "nodes": "all", "frame": "global", "torque": [p["tx"], p["ty"], p["tz"]]}])
     if problem == "free-rigid-body":
         return [node(1.0, [p["I1"], p["I2"], p["I3"]], 0)], []
     if problem == "symmetric-top":
         return [node(1.0, [p["I1"], p["I1"], p["I3"]], 0)], []
     if problem == "axial-torque-top":
         return ([node(1.0, [p["I1"], p["I1"], p["I3"]], 0)],
-                [{"model": "torque", "node": 0, "frame": "body", "torque": [0, 0, p["tau"]]}])
+                [{"model": "torque", "nodes": "all", "frame": "body", "torque": [0, 0, p["tau"]]}])
     if problem == "cundall-oscillator":
         return ([node(p["mass"], [0, 0, 0], 0)],
                 [{"model": "springs", "springs": [{"i": 0, "anchor": [0, 0, 0], "k": p["k"], "rest": 0, "c": 0}]},
@@ -90,13 +90,14 @@ def describe(problem, p, init):
         m = [p["density"] * 4.0 / 3.0 * math.pi * r ** 3 for r in (p["radius1"], p["radius2"])]
         mstar = m[0] * m[1] / (m[0] + m[1])
         nodes = [node(m[k], [0.4 * m[k] * r * r] * 3, k, r) for k, r in enumerate((p["radius1"], p["radius2"]))]
-        return nodes, [{"model": "contact-linear", "kn": p["kn"], "cn": 2 * p["zeta"] * math.sqrt(mstar * p["kn"]),
-                        "pairs": "all", "planes": []}]
+        return nodes, [{"model": "contact-linear", "attractive": p.get("clamp") == "false", "pairs": [
+            {"i": 0, "j": 1, "k": p["kn"], "c": 2 * p["zeta"] * math.sqrt(mstar * p["kn"])}]}]
     if problem == "sphere-wall":
         m = p["density"] * 4.0 / 3.0 * math.pi * p["radius"] ** 3
         return ([node(m, [0.4 * m * p["radius"] ** 2] * 3, 0, p["radius"])],
-                [{"model": "contact-linear", "kn": p["kn"], "cn": 2 * p["zeta"] * math.sqrt(m * p["kn"]),
-                  "pairs": "none", "planes": [{"point": [0, 0, 0], "normal": [0, 0, 1]}]}])
+                [{"model": "contact-linear", "attractive": p.get("clamp") == "false", "pairs": [
+                    {"i": 0, "plane": {"point": [0, 0, 0], "normal": [0, 0, 1]}, "k": p["kn"],
+                     "c": 2 * p["zeta"] * math.sqrt(m * p["kn"])}]}])
     sys.exit("peers_drive: no run.json translation for problem %s here" % problem)
 
 
