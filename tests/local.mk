@@ -267,3 +267,8 @@ EXTRA_DIST += tests/test_external_broken.sh
 # score: trajectories from elsewhere give the metrics of run (shell)
 TESTS += tests/test_cmd_score.sh
 EXTRA_DIST += tests/test_cmd_score.sh
+check_PROGRAMS += tests/test_external
+tests_test_external_SOURCES = tests/test_external.c
+tests_test_external_CFLAGS = $(MB_TESTCC)
+tests_test_external_LDADD = $(MB_TESTLIBS)
+tests_test_external_LDFLAGS = $(MB_TESTLINK)

@@ -71,4 +71,21 @@ TMPDIR="$out/tmp" $MB run -q --adapters "$SRC/examples/python_adapter/adapters" 
 check "exit status 0 when outside programs were only skipped (got $rc)" $([ $rc -eq 0 ]; echo $?)
 check "skipped expectations are listed as such" \
     $([ "$(tr -d '\r' < "$out/s/checks.csv" | grep -c ',skipped$')" -eq 4 ]; echo $?)
+
+# a case file that gives an adapter an option its descriptor does not list: file:line, exit 2
+cat > "$out/opt.case" <<'CASE'
+[case]
+name = opt
+problem = harmonic
+t_end = 1
+[run]
+integrators = external:pyverlet[fix=nve]
+dt = 0.1
+CASE
+$MB run -q --adapters "$SRC/examples/python_adapter/adapters" -o "$out/o" "$out/opt.case" \
+    2> "$out/err"; rc=$?
+check "an option the descriptor does not list: exit 2 (got $rc)" $([ $rc -eq 2 ]; echo $?)
+check "... with file:line and the option named" \
+    $(grep -q "opt.case:6: adapter pyverlet has no option 'fix'" "$out/err"; echo $?)
+check "... and no report written" $([ ! -e "$out/o" ]; echo $?)
 exit $fail

@@ -1,7 +1,9 @@
 #!/bin/sh
 # test_external_python.sh -- the Python example adapter (examples/python_adapter, velocity
-# Verlet, stdlib only) run through case files with expectations from theory: motionbench
-# must exit 0 with every check "pass" and every run "ok".  Skipped (77) without python3.
+# Verlet, stdlib only) run through case files with expectations from theory, and a
+# leap-frog adapter writing mid-step velocities (tests/data/external-midstep.case: order 2
+# once synchronized, order 1 when wrongly declared on-step): motionbench must exit 0 with
+# every check "pass" and every run "ok".  Skipped (77) without python3.
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
@@ -9,8 +11,10 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 7
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 fail=0
-for c in pyverlet-harmonic pyverlet-kepler; do
-    $MB run -q -o "$out/$c" "$SRC/examples/python_adapter/$c.case"; rc=$?
+for path in examples/python_adapter/pyverlet-harmonic examples/python_adapter/pyverlet-kepler \
+    tests/data/external-midstep; do
+    c=$(basename $path)
+    $MB run -q -o "$out/$c" "$SRC/$path.case"; rc=$?
     checks=$(tail -n +2 "$out/$c/checks.csv" | tr -d "\r" | wc -l)
     bad=$(tail -n +2 "$out/$c/checks.csv" | tr -d "\r" | grep -vc ',pass$')
     notok=$(tail -n +2 "$out/$c/runs.csv" | grep -c '^[^,]*,external:[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^o]')

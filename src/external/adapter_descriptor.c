@@ -7,6 +7,7 @@
 #include "mb_status.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
@@ -304,4 +305,55 @@ const char *mb_adapter_missing_requirement(const mb_adapter *a)
         if (!on_path(a->requires[k]))
             return a->requires[k];
     return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(a, b);    /* rows of char[128] */
+}
+
+/* The descriptor file names of one directory, sorted (none when it cannot be read). */
+static size_t descriptor_names(const char *dir, char names[][128], size_t max)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *e;
+    while (d && n < max && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] != '.' && len > 8 && len < 128 && !strcmp(e->d_name + len - 8, ".adapter"))
+            snprintf(names[n++], 128, "%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    qsort(names, n, sizeof names[0], by_name);
+    return n;
+}
+
+void mb_adapter_each(void (*fn)(const char *path, const mb_adapter *a, void *user), void *user)
+{
+    char dirs[MAX_DIRS + 2][4096], seen[512][128], names[256][128];
+    size_t n = 0, n_seen = 0;
+    for (size_t k = 0; k < n_extra_dirs; k++)
+        snprintf(dirs[n++], sizeof dirs[0], "%s", extra_dirs[k]);
+    snprintf(dirs[n++], sizeof dirs[0], "%s/adapters", MB_SRCDIR);
+    snprintf(dirs[n++], sizeof dirs[0], "%s/adapters", MB_PKGDATADIR);
+    for (size_t k = 0; k < n; k++) {
+        size_t m = descriptor_names(dirs[k], names, 256);
+        for (size_t j = 0; j < m; j++) {
+            size_t s = 0;
+            while (s < n_seen && strcmp(seen[s], names[j]) != 0)
+                s++;
+            if (s < n_seen || n_seen == 512)
+                continue;                   /* an earlier directory wins */
+            memcpy(seen[n_seen++], names[j], 128);
+            char path[8300];
+            if ((size_t)snprintf(path, sizeof path, "%s/%s", dirs[k], names[j]) >= sizeof path)
+                continue;
+            mb_adapter *a = NULL;
+            if (mb_adapter_load(path, &a) != MB_SUCCESS)
+                a = NULL;
+            fn(path, a, user);
+            mb_adapter_free(a);
+        }
+    }
 }

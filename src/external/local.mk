@@ -7,3 +7,4 @@ libmotionbench_la_SOURCES += src/external/trajectory_read.c
 libmotionbench_la_SOURCES += src/external/external_run.c
 libmotionbench_la_SOURCES += src/external/trajectory_sync.c
 noinst_HEADERS += src/external/mb_external.h
+EXTRA_DIST += doc/external.md

@@ -69,6 +69,10 @@ int mb_adapter_load(const char *path, mb_adapter **out);
  * list of places searched. */
 int mb_adapter_find(const char *name, const char *case_dir, mb_adapter **out);
 void mb_adapter_free(mb_adapter *a);
+/* Call fn for every descriptor of the added directories and the default ones (not a
+ * case's), in name order per directory, the first of a name only; a = NULL for a
+ * descriptor that does not load (mb_last_error() says why). */
+void mb_adapter_each(void (*fn)(const char *path, const mb_adapter *a, void *user), void *user);
 /* MB_EINVAL unless every key of spec is listed in a's options. */
 int mb_adapter_check_options(const mb_adapter *a, const mb_external_spec *spec);
 /* NULL when every required program is on PATH, else the first one missing. */
