@@ -75,6 +75,8 @@ def check_fix(run, fix):
     for t in by.get("torque", []):
         if t.get("frame") == "body" and not fix.startswith("rigid"):
             mb.decline("fix %s: LAMMPS has no body-frame torque for single atoms" % fix)
+        if not fix.startswith("rigid") and (len(by["torque"]) > 1 or len(mb.torque_nodes(t, len(run["nodes"]))) > 1):
+            mb.decline("fix %s: one uniform field gives the torque of one atom only" % fix)
     for c in by.get("contact-linear", []):
         spheres, planes = mb.contact_pairs(c)
         if fix.startswith("rigid") or fix == "nve/asphere":
@@ -206,89 +208,105 @@ def initial_box(nodes):
     return tuple(lo_hi)
 
 
-def write_input(run, fix, nodes):
-    """The LAMMPS input script (and the rigid infile) for this run."""
-    time = run["time"]
-    by = mb.forces_by_model(run)
+def atom_lines(nd, fix, first_id):
+    """Create node nd's atoms (one, or three for a rigid body) and set their properties."""
+    n, g = nd.spec, nd.group
     rigid = fix.startswith("rigid")
-    lines = ["units lj", "dimension 3", "boundary s s s", "atom_modify map array", "newton off",
-             "atom_style %s" % ("ellipsoid" if fix == "nve/asphere" else "sphere") if rigid else
-             "atom_style hybrid %s dipole" % ("ellipsoid" if fix == "nve/asphere" else "sphere"),
-             "region box block %s %s %s %s %s %s" % initial_box(nodes), "create_box 1 box"]
-    next_id = 1
-    for nd in nodes:
-        n = nd.spec
-        x = n["position"]
-        offsets = body_arms(n["orientation"]) if rigid else [(0.0, 0.0, 0.0)]
-        for off in offsets:
-            lines.append("create_atoms 1 single %s %s %s units box"
-                         % tuple(num(x[k] + off[k]) for k in range(3)))
-            nd.atoms.append(next_id)
-            next_id += 1
-        ids = " ".join(str(a) for a in nd.atoms)
-        lines.append("group %s id %s" % (nd.group, ids))
+    lines = []
+    offsets = body_arms(n["orientation"]) if rigid else [(0.0, 0.0, 0.0)]
+    for a, off in enumerate(offsets):
+        lines.append("create_atoms 1 single %s %s %s units box"
+                     % tuple(num(n["position"][k] + off[k]) for k in range(3)))
+        nd.atoms.append(first_id + a)
+    lines.append("group %s id %s" % (g, " ".join(str(a) for a in nd.atoms)))
+    vec = lambda what, v: "set group %s %s %s %s %s" % ((g, what) + tuple(num(c) for c in v))
+    if fix == "nve/asphere":
+        lines.append(vec("shape", [2 * s for s in ellipsoid_axes(n)]))
+        q = n["orientation"]
+        sin_half = math.sqrt(q[1] ** 2 + q[2] ** 2 + q[3] ** 2)
+        angle = 2.0 * math.degrees(math.atan2(sin_half, q[0]))
+        # `set quat` does not normalise its axis: give the unit axis
+        axis = tuple(c / sin_half for c in q[1:]) if sin_half > 0 else (0.0, 0.0, 1.0)
+        lines.append(vec("quat", axis) + " " + num(angle))
+    else:
+        lines.append("set group %s diameter %s" % (g, num(2.0 * n["radius"] if n.get("radius") else 1.0)))
+    lines.append("set group %s mass %s" % (g, num(n["mass"] / nd.natoms)))
+    if not rigid:      # a rigid body's velocities come from the fix's infile
+        lines.append("velocity %s set %s %s %s units box" % ((g,) + tuple(num(v) for v in n["velocity"])))
         if fix == "nve/asphere":
-            a = ellipsoid_axes(n)
-            lines.append("set group %s shape %s %s %s" % ((nd.group,) + tuple(num(2 * s) for s in a)))
-            q = n["orientation"]
-            sin_half = math.sqrt(q[1] ** 2 + q[2] ** 2 + q[3] ** 2)
-            angle = 2.0 * math.degrees(math.atan2(sin_half, q[0]))
-            # `set quat` does not normalise its axis: give the unit axis
-            axis = tuple(c / sin_half for c in q[1:]) if sin_half > 0 else (0.0, 0.0, 1.0)
-            lines.append("set group %s quat %s %s %s %s" % ((nd.group,) + tuple(num(v) for v in axis) + (num(angle),)))
+            lines.append(vec("angmom", n["angular_momentum"]))
         else:
-            diameter = 2.0 * n["radius"] if n.get("radius") else 1.0
-            lines.append("set group %s diameter %s" % (nd.group, num(diameter)))
-        lines.append("set group %s mass %s" % (nd.group, num(n["mass"] / nd.natoms)))
-        if not rigid:
-            lines.append("velocity %s set %s %s %s units box" % ((nd.group,) + tuple(num(v) for v in n["velocity"])))
-            if fix == "nve/asphere":
-                lines.append("set group %s angmom %s %s %s" % ((nd.group,) + tuple(num(v) for v in n["angular_momentum"])))
-            else:
-                lines.append("set group %s omega %s %s %s" % ((nd.group,) + tuple(num(v) for v in n["angular_velocity"])))
-            lines.append("set group %s dipole 0 0 0" % nd.group)
-    lines += ["comm_modify cutoff %s vel yes" % num(cutoff(nodes)), "neighbor 0.5 nsq"] + pair_lines(run, nodes)
-    # forces on the nodes' centres of mass, split over their atoms
-    terms = force_terms(run, nodes)
-    for nd, comps in zip(nodes, terms):
+            lines.append(vec("omega", n["angular_velocity"]))
+        lines.append("set group %s dipole 0 0 0" % g)
+    return lines
+
+
+def force_lines(run, nodes, rigid):
+    """fix addforce of the forces on the nodes' centres (split over their atoms), torques and
+    walls."""
+    lines = []
+    for nd, comps in zip(nodes, force_terms(run, nodes)):
         if all(not c for c in comps):
             continue
         for k, c in enumerate(comps):
-            expr = "+".join(c) if c else "0"
-            lines.append("variable f%s%d equal (%s)/%d" % ("xyz"[k], nd.index, expr, nd.natoms))
+            lines.append("variable f%s%d equal (%s)/%d" % ("xyz"[k], nd.index, "+".join(c) if c else "0", nd.natoms))
         lines.append("fix force%d %s addforce v_fx%d v_fy%d v_fz%d" % ((nd.index, nd.group) + (nd.index,) * 3))
+    by = mb.forces_by_model(run)
     for t in by.get("torque", []):
         for i in mb.torque_nodes(t, len(nodes)):
             torque_lines(t, nodes[i], rigid, lines)
     for c in by.get("contact-linear", []):
         for p in mb.contact_pairs(c)[1]:
-            m = nodes[p["i"]].spec["mass"]
+            nd = nodes[p["i"]]
             lines.append("fix wall%d %s wall/gran hooke %s 0 %s 0 0 0 zplane %s NULL"
-                         % (p["i"], nodes[p["i"]].group, num(p["k"]), num(float(p.get("c", 0)) / m),
+                         % (nd.index, nd.group, num(p["k"]), num(float(p.get("c", 0)) / nd.spec["mass"]),
                             num(p["plane"]["point"][2])))
-    if rigid:
-        groups = " ".join(nd.group for nd in nodes)
-        lines.append("fix integrate all %s group %d %s infile rigid.txt" % (fix, len(nodes), groups))
-        with open("rigid.txt", "w") as f:
-            f.write("# body mass xcm ycm zcm ixx iyy izz ixy ixz iyz vx vy vz lx ly lz ix iy iz\n%d\n" % len(nodes))
-            for b, nd in enumerate(nodes, 1):
-                n = nd.spec
-                vals = [n["mass"]] + list(n["position"]) + list(global_inertia(n["orientation"], n["inertia"])) \
-                    + list(n["velocity"]) + list(n["angular_momentum"])
-                f.write("%d %s 0 0 0\n" % (b, " ".join(num(v) for v in vals)))
-    else:
-        lines.append("fix integrate all %s" % fix)
+    return lines
+
+
+def integrate_lines(fix, nodes):
+    """The integrating fix; for the rigid fixes, with the infile of exact body properties."""
+    if not fix.startswith("rigid"):
+        return ["fix integrate all %s" % fix]
+    with open("rigid.txt", "w") as f:
+        f.write("# body mass xcm ycm zcm ixx iyy izz ixy ixz iyz vx vy vz lx ly lz ix iy iz\n%d\n" % len(nodes))
+        for b, nd in enumerate(nodes, 1):
+            n = nd.spec
+            vals = ([n["mass"]] + list(n["position"]) + list(global_inertia(n["orientation"], n["inertia"]))
+                    + list(n["velocity"]) + list(n["angular_momentum"]))
+            f.write("%d %s 0 0 0\n" % (b, " ".join(num(v) for v in vals)))
+    groups = " ".join(nd.group for nd in nodes)
+    return ["fix integrate all %s group %d %s infile rigid.txt" % (fix, len(nodes), groups)]
+
+
+def output_lines(fix, time):
+    """A dump of every step with what node_state reads back, and the run."""
+    lines = []
     cols = "id x y z vx vy vz"
     if fix == "nve/asphere":
         lines.append("compute q all property/atom quatw quati quatj quatk angmomx angmomy angmomz")
         cols += " c_q[1] c_q[2] c_q[3] c_q[4] c_q[5] c_q[6] c_q[7]"
-    elif not rigid:
+    elif not fix.startswith("rigid"):
         cols += " omegax omegay omegaz"
-    lines += ["timestep %s" % num(time["dt"]),
-              "dump traj all custom 1 traj.dump %s" % cols,
-              "dump_modify traj format float %.17g sort id",
-              "thermo 0", "thermo_style custom step", "compute_modify thermo_temp extra/dof 0",
-              "run %d" % int(time["steps"])]
+    return lines + ["timestep %s" % num(time["dt"]),
+                    "dump traj all custom 1 traj.dump %s" % cols,
+                    "dump_modify traj format float %.17g sort id",
+                    "thermo 0", "thermo_style custom step", "compute_modify thermo_temp extra/dof 0",
+                    "run %d" % int(time["steps"])]
+
+
+def write_input(run, fix, nodes):
+    """The LAMMPS input script in.lammps (and the rigid infile) for this run."""
+    shape = "ellipsoid" if fix == "nve/asphere" else "sphere"
+    rigid = fix.startswith("rigid")
+    lines = ["units lj", "dimension 3", "boundary s s s", "atom_modify map array", "newton off",
+             "atom_style %s" % shape if rigid else "atom_style hybrid %s dipole" % shape,
+             "region box block %s %s %s %s %s %s" % initial_box(nodes), "create_box 1 box"]
+    for nd in nodes:
+        lines += atom_lines(nd, fix, 1 + sum(len(o.atoms) for o in nodes))
+    lines += ["comm_modify cutoff %s vel yes" % num(cutoff(nodes)), "neighbor 0.5 nsq"]
+    lines += pair_lines(run, nodes) + force_lines(run, nodes, rigid) + integrate_lines(fix, nodes)
+    lines += output_lines(fix, run["time"])
     with open("in.lammps", "w") as f:
         f.write("\n".join(lines) + "\n")
 
