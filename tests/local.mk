@@ -276,3 +276,16 @@ tests_test_external_LDFLAGS = $(MB_TESTLINK)
 # translation code of the LAMMPS and Yade adapters (needs neither package)
 TESTS += tests/test_peers_adapters.py
 EXTRA_DIST += tests/test_peers_adapters.py
+check_PROGRAMS += tests/test_scene
+tests_test_scene_SOURCES = tests/test_scene.c
+tests_test_scene_CFLAGS = $(MB_TESTCC)
+tests_test_scene_LDADD = $(MB_TESTLIBS)
+tests_test_scene_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_contact_boxes
+tests_test_contact_boxes_SOURCES = tests/test_contact_boxes.c
+tests_test_contact_boxes_CFLAGS = $(MB_TESTCC)
+tests_test_contact_boxes_LDADD = $(MB_TESTLIBS)
+tests_test_contact_boxes_LDFLAGS = $(MB_TESTLINK)
+# malformed scenes end to end: exit 2, file:line message, no report written (shell)
+TESTS += tests/test_scene_bad_input.sh
+EXTRA_DIST += tests/test_scene_bad_input.sh

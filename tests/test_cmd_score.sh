@@ -53,4 +53,18 @@ refuse "columns of another problem" "bad.csv: line 1: unexpected column 'n1_x'" 
 refuse "not starting at 0" "bad.csv: line 2: the first row is at t = 1" \
     't,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n1,1,0,0,0,0,0\n1.1,1,0,0,0,0,0\n'
 refuse "missing file" "nonexistent.csv: cannot open" ''
+
+usage() {   # what, pattern, arguments...
+    what=$1; pattern=$2; shift 2
+    $MB score "$@" > /dev/null 2> "$out/err"; rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$pattern" "$out/err"; then
+        echo "ok: usage: $what"
+    else
+        echo "FAIL: usage: $what (exit $rc: $(cat "$out/err"))"; fail=1
+    fi
+}
+usage "no problem" "give -p PROBLEM" "$out/k0.002.csv"
+usage "unknown problem" "unknown problem 'nosuch'" -p nosuch "$out/k0.002.csv"
+usage "parameter out of range" "k = -1 is out of range" -p harmonic --set k=-1 "$out/k0.002.csv"
+usage "files ending apart" "ends at t = 4.99999999999967[0-9]*, expected 4 (--t-end)" -p kepler --t-end 4 "$out/k0.002.csv"
 exit $fail

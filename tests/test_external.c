@@ -118,6 +118,24 @@ Test(trajectory, truncated_input)
     }
 }
 
+/* A file far larger than the rows requested can hold is refused before it is read whole:
+ * (3 rows + header) x (7 + 16 columns) x 64 bytes + 1 MiB = 1 054 464 bytes; 2 MiB are written. */
+Test(trajectory, runaway_file_refused)
+{
+    char path[] = "/tmp/mb-traj-XXXXXX", why[200] = "";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n", f);
+    for (int k = 0; k < 2 * 1024 * 1024 / 16; k++)
+        fputs("0,0,0,0,0,0,0\n\n", f);
+    fclose(f);
+    mb_trajectory tr;
+    cr_expect_eq(mb_trajectory_read_file(path, &rq3, &tr, why, sizeof why), MB_EINVAL);
+    cr_expect(strstr(why, "more than 1054464 bytes") != NULL, "%s", why);
+    unlink(path);
+}
+
 Test(trajectory, quaternion_must_be_unit)
 {
     static const double t1[1] = { 0.0 };
@@ -244,24 +262,27 @@ static json_t *describe(const char *problem, const char *const *sets, int rotati
     return root;
 }
 
-static double num(json_t *root, const char *path)
+/* The value at "a/b/0/c" (object keys and array indices). */
+static json_t *at(json_t *root, const char *path)
 {
     json_t *v = root;
     char buf[200];
     snprintf(buf, sizeof buf, "%s", path);
     for (char *tok = strtok(buf, "/"); tok && v; tok = strtok(NULL, "/"))
         v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
+    return v;
+}
+
+static double num(json_t *root, const char *path)
+{
+    json_t *v = at(root, path);
     cr_assert(json_is_number(v), "%s is not a number", path);
     return json_number_value(v);
 }
 
 static const char *str(json_t *root, const char *path)
 {
-    json_t *v = root;
-    char buf[200];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *tok = strtok(buf, "/"); tok && v; tok = strtok(NULL, "/"))
-        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
+    json_t *v = at(root, path);
     cr_assert(json_is_string(v), "%s is not a string", path);
     return json_string_value(v);
 }

@@ -23,8 +23,8 @@ for f in runs metrics checks timing; do
     check "$f.csv written" $([ -s "$out/r/$f.csv" ]; echo $?)
 done
 tr -d '\r' < "$out/r/runs.csv" > "$out/runs"
-check "runs.csv: one row per (integrator, dt): 20 x 2" \
-    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 40 ]; echo $?)
+check "runs.csv: one row per (integrator, dt): 21 x 2" \
+    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 42 ]; echo $?)
 
 # expect INTEGRATOR STATUS REASON-PATTERN: both runs (dt 0.1, 0.05) of the integrator
 expect() {
@@ -38,6 +38,7 @@ expect() {
 expect pyverlet ok ''
 expect nosuch failed 'adapter nosuch: no descriptor nosuch.adapter in '
 expect broken-missing-command failed "command './no-such-program' not found"
+expect broken-not-on-path failed "command 'motionbench-test-no-such-program' not found on PATH"
 expect broken-not-executable failed "command './not-executable.sh' is not executable"
 expect broken-exit3 failed 'exit status 3: something went wrong inside the adapter (test)'
 expect broken-crash failed 'killed by signal 11'
@@ -71,6 +72,25 @@ TMPDIR="$out/tmp" $MB run -q --adapters "$SRC/examples/python_adapter/adapters" 
 check "exit status 0 when outside programs were only skipped (got $rc)" $([ $rc -eq 0 ]; echo $?)
 check "skipped expectations are listed as such" \
     $([ "$(tr -d '\r' < "$out/s/checks.csv" | grep -c ',skipped$')" -eq 4 ]; echo $?)
+
+# the time limit: the case key overrides the descriptor's 1 s, --timeout overrides both
+cat > "$out/hang.case" <<CASE
+[case]
+name = hang
+problem = harmonic
+t_end = 1
+[run]
+integrators = external:broken-hang
+dt = 0.1
+timeout = 0.5
+CASE
+cp -r "$SRC/tests/data/adapters" "$out/adapters"
+TMPDIR="$out/tmp" $MB run -q -o "$out/h1" "$out/hang.case" 2>/dev/null
+check "[run] timeout = 0.5 is the limit" \
+    $(grep -q 'time limit of 0.5 s exceeded' "$out/h1/runs.csv"; echo $?)
+TMPDIR="$out/tmp" $MB run -q --timeout 0.25 -o "$out/h2" "$out/hang.case" 2>/dev/null
+check "--timeout 0.25 overrides it" \
+    $(grep -q 'time limit of 0.25 s exceeded' "$out/h2/runs.csv"; echo $?)
 
 # a case file that gives an adapter an option its descriptor does not list: file:line, exit 2
 cat > "$out/opt.case" <<'CASE'

@@ -26,4 +26,16 @@ for path in examples/python_adapter/pyverlet-harmonic examples/python_adapter/py
         fail=1
     fi
 done
+
+# the same reports whatever --jobs is (the adapter is deterministic)
+c=examples/python_adapter/pyverlet-kepler
+$MB run -q --jobs 1 -o "$out/j1" "$SRC/$c.case"
+$MB run -q --jobs 2 -o "$out/j2" "$SRC/$c.case"
+for f in runs metrics checks; do
+    if cmp -s "$out/j1/$f.csv" "$out/j2/$f.csv"; then
+        echo "ok: $f.csv identical with --jobs 1 and 2"
+    else
+        echo "FAIL: $f.csv differs between --jobs 1 and 2"; fail=1
+    fi
+done
 exit $fail

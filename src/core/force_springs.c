@@ -14,12 +14,14 @@ struct spring_set {
 
 #define BASE_DOUBLE
 #include "templates_on.h"
+#include "quat_source.c"
 #include "force_springs_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
 
 #define BASE_MPFR
 #include "templates_on.h"
+#include "quat_source.c"
 #include "force_springs_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR

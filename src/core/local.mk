@@ -59,3 +59,5 @@ noinst_HEADERS += src/core/contact_set.h
 noinst_HEADERS += src/core/contact_geometry_source.c
 noinst_HEADERS += src/core/force_contact_linear_source.c
 noinst_HEADERS += src/core/force_contact_hertz_source.c
+libmotionbench_la_SOURCES += src/core/force_expr.c
+motionbenchinclude_HEADERS += src/core/mb_force_expr.h

@@ -82,13 +82,17 @@ void *mb_drag_new(double D);
 /* Hookean springs with rest length L and optional dashpot c along the spring:
  * f_i = [k (l - L) + c (v_j - v_i).n] n,  n = (x_j - x_i)/l,  f_j = -f_i.
  * A spring to an anchor uses a fixed point instead of node j.  L = 0 gives the
- * linear spring f_i = k (x_j - x_i). */
+ * linear spring f_i = k (x_j - x_i).  With arms the spring acts between the attachment
+ * points p = x + R(q) A (velocities v + w x R(q) A) and puts the torque (R(q) A) x f on
+ * each body; the Jacobian blocks are the translational ones at the attachment points. */
 extern const mb_force_type *const mb_force_springs;
 typedef struct mb_spring {
     size_t i, j;        /* nodes; j ignored when anchored */
     int anchored;       /* 1: the other end is the fixed point anchor[] */
     double anchor[3];
     double k, rest, c;  /* stiffness, rest length, dashpot coefficient */
+    int has_arms;       /* 1: attached at arm_i (arm_j) in the body frame of node i (j), */
+    double arm_i[3], arm_j[3]; /* p = x + R(q) arm, which adds the torque r x f on the body */
 } mb_spring;
 void *mb_springs_new(void);
 int mb_springs_add(void *springs, const mb_spring *sp);

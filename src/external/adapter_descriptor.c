@@ -277,26 +277,32 @@ int mb_adapter_check_options(const mb_adapter *a, const mb_external_spec *spec)
     return MB_SUCCESS;
 }
 
-/* 1 when an executable file named prog is in a directory of PATH. */
-static int on_path(const char *prog)
+int mb_find_on_path(const char *prog, char *full, size_t size)
 {
-    if (strchr(prog, '/'))
+    if (strchr(prog, '/')) {
+        snprintf(full, size, "%s", prog);
         return access(prog, X_OK) == 0;
+    }
     const char *path = getenv("PATH");
     if (path == NULL)
         path = "/usr/bin:/bin";
     for (const char *p = path; *p;) {
         size_t len = strcspn(p, ":");
-        char full[4096];
-        snprintf(full, sizeof full, "%.*s/%s", (int)len, len ? p : ".", prog);
         struct stat sb;
-        if (stat(full, &sb) == 0 && S_ISREG(sb.st_mode) && access(full, X_OK) == 0)
+        if ((size_t)snprintf(full, size, "%.*s/%s", (int)len, len ? p : ".", prog) < size
+            && stat(full, &sb) == 0 && S_ISREG(sb.st_mode) && access(full, X_OK) == 0)
             return 1;
         p += len;
         if (*p == ':')
             p++;
     }
     return 0;
+}
+
+static int on_path(const char *prog)
+{
+    char full[4096];
+    return mb_find_on_path(prog, full, sizeof full);
 }
 
 const char *mb_adapter_missing_requirement(const mb_adapter *a)

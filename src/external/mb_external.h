@@ -75,6 +75,8 @@ void mb_adapter_free(mb_adapter *a);
 void mb_adapter_each(void (*fn)(const char *path, const mb_adapter *a, void *user), void *user);
 /* MB_EINVAL unless every key of spec is listed in a's options. */
 int mb_adapter_check_options(const mb_adapter *a, const mb_external_spec *spec);
+/* 1 when prog (a name, or a path with '/') is an executable file, its path in full. */
+int mb_find_on_path(const char *prog, char *full, size_t size);
 /* NULL when every required program is on PATH, else the first one missing. */
 const char *mb_adapter_missing_requirement(const mb_adapter *a);
 

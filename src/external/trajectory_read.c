@@ -24,6 +24,13 @@
 #define TIME_TOL_T 1e-12
 #define QUAT_NORM_TOL 1e-6
 #define FIELD_MAX 128
+/* A valid file of a run with known times has at most this many bytes: the rows (and the
+ * header) with every required column and up to EXTRA_COLUMNS energy_* ones, each field at
+ * most FIELD_BYTES long, plus SIZE_SLACK.  A larger file (an adapter writing without end)
+ * is refused before it is read into memory. */
+#define EXTRA_COLUMNS 16
+#define FIELD_BYTES 64
+#define SIZE_SLACK (1 << 20)
 
 typedef struct cursor {
     const char *p, *end;
@@ -264,6 +271,14 @@ int mb_trajectory_parse(const char *buf, size_t len, const mb_trajectory_request
     return s;
 }
 
+static size_t size_bound(const mb_trajectory_request *rq)
+{
+    if (rq->times == NULL)
+        return (size_t)-1;
+    size_t cols = mb_trajectory_columns(rq->n_nodes, rq->rotation) + EXTRA_COLUMNS;
+    return (rq->n_times + 1) * cols * FIELD_BYTES + SIZE_SLACK;
+}
+
 int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
                             mb_trajectory *out, char *why, size_t why_size)
 {
@@ -272,8 +287,14 @@ int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
     if (f == NULL)
         return defect(why, why_size, 0, "cannot open: %s", strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0, cap = 0, bound = size_bound(rq);
     for (;;) {
+        if (len > bound) {
+            free(buf);
+            fclose(f);
+            return defect(why, why_size, 0, "more than %zu bytes, larger than any valid "
+                          "trajectory of this run", bound);
+        }
         if (len == cap) {
             size_t c2 = cap ? 2 * cap : 65536;
             char *b = realloc(buf, c2);
