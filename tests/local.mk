@@ -277,6 +277,10 @@ tests_test_external_SOURCES = tests/test_external.c
 tests_test_external_CFLAGS = $(MB_TESTCC)
 tests_test_external_LDADD = $(MB_TESTLIBS)
 tests_test_external_LDFLAGS = $(MB_TESTLINK)
+
+# translation code of the LAMMPS and Yade adapters (needs neither package)
+TESTS += tests/test_peers_adapters.py
+EXTRA_DIST += tests/test_peers_adapters.py
 check_PROGRAMS += tests/test_scene
 tests_test_scene_SOURCES = tests/test_scene.c
 tests_test_scene_CFLAGS = $(MB_TESTCC)
