@@ -81,6 +81,8 @@ tests_test_twin_LDFLAGS = $(MB_TESTLINK)
 # the reference command end to end (shell)
 TESTS += tests/test_cmd_reference.sh
 EXTRA_DIST += tests/test_cmd_reference.sh
+TESTS += tests/test_reference_ranges.sh
+EXTRA_DIST += tests/test_reference_ranges.sh
 TESTS += tests/test_cli_bad_args.sh
 EXTRA_DIST += tests/test_cli_bad_args.sh
 
