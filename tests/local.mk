@@ -83,6 +83,8 @@ TESTS += tests/test_cmd_reference.sh
 EXTRA_DIST += tests/test_cmd_reference.sh
 TESTS += tests/test_reference_ranges.sh
 EXTRA_DIST += tests/test_reference_ranges.sh
+TESTS += tests/test_man_page.sh tests/test_doc_figures.sh
+EXTRA_DIST += tests/test_man_page.sh tests/test_doc_figures.sh tests/mutants/catalogue tests/mutants/run.sh
 TESTS += tests/test_cli_bad_args.sh
 EXTRA_DIST += tests/test_cli_bad_args.sh
 
