@@ -7,7 +7,7 @@
  * for bit on any system, and it allocates nothing per step, unlike GSL 2.7's LU_decomp
  * which allocates its pivot vector on every call), sparse a Krylov solver on CSR
  * (krylov=bicgstab by default, cg or gmres).  auto takes gauss up to dense_max nodes
- * (default 16, from the measurement in README, "Euler family and implicit solvers": there the direct solve costs no more
+ * (default 16, from the measurement in doc/integrators.md: there the direct solve costs no more
  * than BiCGSTAB and is exact to round-off) and sparse above.  The MPFR twins always use
  * the templated dense Gaussian elimination.
  *
