@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh -- fault injection: how many deliberate faults does the test suite catch?
 #
-# usage: tests/mutants/run.sh [--full] [--keep] [ID...]
+# usage: tests/mutants/run.sh [--full] [--keep] [--rev REV] [ID...]
 #
 # For each fault of tests/mutants/catalogue (or only the IDs given) the script replaces
 # one literal line of one source file by its faulty version in a scratch copy of the
@@ -9,8 +9,9 @@
 # reports "caught" (a test failed) or "MISSED" (every test passed); the file is restored
 # before the next fault.  A fault whose line is not found exactly once, or that does
 # not compile, is reported as "stale" or "no-build" and counts as neither.  The scratch
-# copy is a detached git worktree of HEAD (committed state), or a plain copy of the
-# source tree outside git; it is removed at the end unless --keep.
+# copy is a detached git worktree of HEAD (or of the commit REV given with --rev, to
+# measure an older suite), or a plain copy of the source tree outside git; it is removed
+# at the end unless --keep.
 # Exit status: 0 when every valid fault was caught, 1 when one was missed, 2 on usage
 # or set-up errors.
 set -u
@@ -19,12 +20,15 @@ top=$(cd "$here/../.." && pwd)
 catalogue=$here/catalogue
 full=0
 keep=0
+rev=HEAD
 while [ $# -gt 0 ]; do
     case $1 in
     --full) full=1; shift ;;
     --keep) keep=1; shift ;;
+    --rev) [ $# -ge 2 ] || { echo "run.sh: --rev needs a commit" >&2; exit 2; }
+           rev=$2; shift 2 ;;
     --help) sed -n '2,16p' "$0"; exit 0 ;;
-    --*) echo "run.sh: unknown option '$1' (--full, --keep, --help)" >&2; exit 2 ;;
+    --*) echo "run.sh: unknown option '$1' (--full, --keep, --rev REV, --help)" >&2; exit 2 ;;
     *) break ;;
     esac
 done
@@ -42,7 +46,7 @@ cleanup() {
 trap cleanup EXIT
 if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
     rmdir "$scratch"
-    git -C "$top" worktree add --detach "$scratch" HEAD >/dev/null 2>&1 \
+    git -C "$top" worktree add --detach "$scratch" "$rev" >/dev/null 2>&1 \
         || { echo "run.sh: git worktree add failed" >&2; exit 2; }
     use_git=1
 else
