@@ -89,7 +89,7 @@ TESTS += tests/test_cli_bad_args.sh
 EXTRA_DIST += tests/test_cli_bad_args.sh
 
 check_PROGRAMS += tests/test_bench_mpfr_twin
-tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c
+tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c
 tests_test_bench_mpfr_twin_CFLAGS = $(MB_TESTCC)
 tests_test_bench_mpfr_twin_LDADD = $(MB_TESTLIBS)
 tests_test_bench_mpfr_twin_LDFLAGS = $(MB_TESTLINK)
@@ -262,3 +262,39 @@ tests_test_force_params_SOURCES = tests/test_force_params.c
 tests_test_force_params_CFLAGS = $(MB_TESTCC)
 tests_test_force_params_LDADD = $(MB_TESTLIBS)
 tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_leapfrog_still
+tests_test_leapfrog_still_SOURCES = tests/test_leapfrog_still.c
+tests_test_leapfrog_still_CFLAGS = $(MB_TESTCC)
+tests_test_leapfrog_still_LDADD = $(MB_TESTLIBS)
+tests_test_leapfrog_still_LDFLAGS = $(MB_TESTLINK)
+# outside integrators: the Python example adapter end to end (shell)
+TESTS += tests/test_external_python.sh
+EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
+# outside integrators: the catalogue of broken adapters (shell)
+TESTS += tests/test_external_broken.sh
+EXTRA_DIST += tests/test_external_broken.sh
+# score: trajectories from elsewhere give the metrics of run (shell)
+TESTS += tests/test_cmd_score.sh
+EXTRA_DIST += tests/test_cmd_score.sh
+check_PROGRAMS += tests/test_external
+tests_test_external_SOURCES = tests/test_external.c
+tests_test_external_CFLAGS = $(MB_TESTCC)
+tests_test_external_LDADD = $(MB_TESTLIBS)
+tests_test_external_LDFLAGS = $(MB_TESTLINK)
+
+# translation code of the LAMMPS and Yade adapters (needs neither package)
+TESTS += tests/test_peers_adapters.py
+EXTRA_DIST += tests/test_peers_adapters.py
+check_PROGRAMS += tests/test_scene
+tests_test_scene_SOURCES = tests/test_scene.c
+tests_test_scene_CFLAGS = $(MB_TESTCC)
+tests_test_scene_LDADD = $(MB_TESTLIBS)
+tests_test_scene_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_contact_boxes
+tests_test_contact_boxes_SOURCES = tests/test_contact_boxes.c
+tests_test_contact_boxes_CFLAGS = $(MB_TESTCC)
+tests_test_contact_boxes_LDADD = $(MB_TESTLIBS)
+tests_test_contact_boxes_LDFLAGS = $(MB_TESTLINK)
+# malformed scenes end to end: exit 2, file:line message, no report written (shell)
+TESTS += tests/test_scene_bad_input.sh
+EXTRA_DIST += tests/test_scene_bad_input.sh
