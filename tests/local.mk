@@ -81,6 +81,10 @@ tests_test_twin_LDFLAGS = $(MB_TESTLINK)
 # the reference command end to end (shell)
 TESTS += tests/test_cmd_reference.sh
 EXTRA_DIST += tests/test_cmd_reference.sh
+TESTS += tests/test_reference_ranges.sh
+EXTRA_DIST += tests/test_reference_ranges.sh
+TESTS += tests/test_man_page.sh tests/test_doc_figures.sh
+EXTRA_DIST += tests/test_man_page.sh tests/test_doc_figures.sh tests/mutants/catalogue tests/mutants/run.sh
 TESTS += tests/test_cli_bad_args.sh
 EXTRA_DIST += tests/test_cli_bad_args.sh
 
@@ -271,7 +275,7 @@ tests_test_hardening_CFLAGS = $(MB_TESTCC)
 tests_test_hardening_LDADD = $(MB_TESTLIBS)
 tests_test_hardening_LDFLAGS = $(MB_TESTLINK)
 TESTS += tests/hostile/run.sh tests/fuzz/smoke.sh
-EXTRA_DIST += tests/hostile tests/fuzz
+EXTRA_DIST += tests/hostile tests/fuzz/build.sh tests/fuzz/smoke.sh tests/fuzz/lsan.supp tests/fuzz/corpus
 check_PROGRAMS += tests/test_leapfrog_still
 tests_test_leapfrog_still_SOURCES = tests/test_leapfrog_still.c
 tests_test_leapfrog_still_CFLAGS = $(MB_TESTCC)
