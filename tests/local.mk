@@ -258,3 +258,9 @@ tests_test_force_params_SOURCES = tests/test_force_params.c
 tests_test_force_params_CFLAGS = $(MB_TESTCC)
 tests_test_force_params_LDADD = $(MB_TESTLIBS)
 tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_init
+tests_test_init_SOURCES = tests/test_init.c
+tests_test_init_CFLAGS = $(MB_TESTCC)
+tests_test_init_LDADD = $(MB_TESTLIBS)
+tests_test_init_LDFLAGS = $(MB_TESTLINK)

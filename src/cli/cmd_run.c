@@ -12,7 +12,6 @@
 #include "mb_status.h"
 
 #include <dirent.h>
-#include <gsl/gsl_errno.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -191,8 +190,6 @@ static int run_cases(run_args *A)
     catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    /* a GSL routine that fails inside a run must give a status, not abort the program */
-    gsl_set_error_handler_off();
     mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series };
     if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());

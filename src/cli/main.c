@@ -1,6 +1,15 @@
-/* main.c -- the motionbench program: dispatch to one command per file. */
+/* main.c -- the motionbench program: dispatch to one command per file.
+ *
+ * Copyright (C) 2026 the motionbench authors.
+ * motionbench is free software: you can redistribute it and/or modify it under the terms
+ * of the GNU General Public License as published by the Free Software Foundation, either
+ * version 3 of the License, or (at your option) any later version.  It is distributed
+ * in the hope that it will be useful, but WITHOUT ANY WARRANTY; see COPYING. */
 #include "cli.h"
+#include "mb_init.h"
 #include "mb_status.h"
+
+#include "config.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,12 +28,23 @@ static const struct command {
     { NULL, NULL, NULL }
 };
 
+/* --version, in the form the GNU Coding Standards ask for. */
+static void version(void)
+{
+    printf("motionbench %s\n"
+           "Copyright (C) 2026 the motionbench authors.\n"
+           "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+           "This is free software: you are free to change and redistribute it.\n"
+           "There is NO WARRANTY, to the extent permitted by law.\n", PACKAGE_VERSION);
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: motionbench COMMAND [ARGS]\n\ncommands:\n");
     for (const struct command *c = commands; c->name; c++)
         fprintf(out, "  %-10s %s\n", c->name, c->summary);
-    fprintf(out, "\n'motionbench COMMAND --help' describes each command.\n"
+    fprintf(out, "\n'motionbench COMMAND --help' describes each command; "
+                 "'motionbench --version' prints the version.\n"
                  "Exit status: 0 success, 1 an expectation or check failed, 2 usage or input error.\n");
 }
 
@@ -39,12 +59,17 @@ int mb_cli_fail(const char *context)
 
 int main(int argc, char **argv)
 {
+    mb_init();
     if (argc < 2) {
         usage(stderr);
         return MB_EXIT_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return MB_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        version();
         return MB_EXIT_OK;
     }
     for (const struct command *c = commands; c->name; c++)

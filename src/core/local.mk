@@ -57,3 +57,5 @@ noinst_HEADERS += src/core/contact_set.h
 noinst_HEADERS += src/core/contact_geometry_source.c
 noinst_HEADERS += src/core/force_contact_linear_source.c
 noinst_HEADERS += src/core/force_contact_hertz_source.c
+libmotionbench_la_SOURCES += src/core/init.c
+motionbenchinclude_HEADERS += src/core/mb_init.h

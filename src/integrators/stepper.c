@@ -1,4 +1,5 @@
 /* stepper.c -- dispatch over scheme type tables: parsing specs, alloc, step, free. */
+#include "mb_init.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 
@@ -118,6 +119,7 @@ static int stepper_rotation_check(const mb_stepper *st, int rotates)
 
 mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys)
 {
+    mb_init();
     mb_stepper *st = stepper_new(spec);
     if (st && (stepper_cell_check(st, sys->cell) != MB_SUCCESS
                || stepper_rotation_check(st, system_rotates(sys)) != MB_SUCCESS)) {
@@ -133,6 +135,7 @@ mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys)
 
 mb_stepper *mb_stepper_alloc_twin(const char *spec, const mb_system_mpfr *tw)
 {
+    mb_init();
     mb_stepper *st = stepper_new(spec);
     if (st == NULL)
         return NULL;
