@@ -264,3 +264,9 @@ tests_test_init_SOURCES = tests/test_init.c
 tests_test_init_CFLAGS = $(MB_TESTCC)
 tests_test_init_LDADD = $(MB_TESTLIBS)
 tests_test_init_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_nominal_orders
+tests_test_nominal_orders_SOURCES = tests/test_nominal_orders.c
+tests_test_nominal_orders_CFLAGS = $(MB_TESTCC)
+tests_test_nominal_orders_LDADD = $(MB_TESTLIBS)
+tests_test_nominal_orders_LDFLAGS = $(MB_TESTLINK)

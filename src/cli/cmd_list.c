@@ -22,7 +22,10 @@ static void print_options(const mb_option_spec *specs)
 static void list_integrators(int verbose)
 {
     for (const mb_stepper_type *const *t = mb_steppers(); *t; t++) {
-        printf("%-28s order %d%s%s%s%s%s\n", (*t)->name, (*t)->order,
+        char rot[16] = "-";
+        if ((*t)->order_rotation > 0)
+            snprintf(rot, sizeof rot, "%d", (*t)->order_rotation);
+        printf("%-24s orders: translation %d, rotation %s%s%s%s%s%s\n", (*t)->name, (*t)->order, rot,
                ((*t)->flags & MB_STEPPER_SYMPLECTIC) ? ", symplectic" : "",
                ((*t)->flags & MB_STEPPER_IMPLICIT) ? ", implicit" : "",
                ((*t)->flags & MB_STEPPER_HALFSTEP) ? ", half-step velocities" : "",
@@ -35,7 +38,8 @@ static void list_integrators(int verbose)
             printf("\n");
         }
         if (verbose) {
-            printf("    %s\n    source: %s\n", (*t)->summary, (*t)->reference);
+            printf("    %s\n    source: %s\n", (*t)->summary,
+                   (*t)->reference ? (*t)->reference : "(not given)");
             if ((*t)->options && (*t)->options->name) {
                 printf("    options:\n");
                 print_options((*t)->options);

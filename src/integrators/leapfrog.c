@@ -200,10 +200,12 @@ static void lf_stats(const void *state, mb_stepper_stats *out)
 const mb_stepper_type mb_stepper_leapfrog = {
     .name = "leapfrog",
     .summary = "v(t+h/2) = v(t-h/2) + a(t) h;  x(t+h) = x(t) + v(t+h/2) h;  "
-               "spherical q(t+h) = Quaternion(w(t+h/2) h) q(t);  aspherical: Fincham on global L",
+               "spherical q(t+h) = Quaternion(w(t+h/2) h) q(t);  aspherical: Fincham on global L "
+               "(orientation order 1; 2 with aspherical=fincham-halfstep)",
     .reference = "seeds 002/000 (Woo, Motion integration; adjVel0; Cundall damping eq. 34); "
                  "Allen & Tildesley, Computer Simulation of Liquids (1989) pp. 84-89 (Fincham)",
     .order = 2,
+    .order_rotation = 1,     /* default aspherical=fincham; fincham-halfstep is 2 (test_fincham) */
     .flags = MB_STEPPER_SYMPLECTIC | MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_CELL,
     .options = lf_options,
     .alloc = lf_alloc,
@@ -225,6 +227,7 @@ const mb_stepper_type mb_stepper_leapfrog_defect = {
                "cell (defect=seed-spin-sign)",
     .reference = "the initialisation in Woo's Leapfrog code; misuse of seed 002's spherical update",
     .order = 2,
+    .order_rotation = 1,
     .flags = MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_NEGATIVE | MB_STEPPER_CELL,
     .options = lf_defect_options,
     .alloc = lf_alloc_defect,

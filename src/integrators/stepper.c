@@ -8,14 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const mb_stepper_type *mb_stepper_find(const char *name)
-{
-    for (const mb_stepper_type *const *t = mb_steppers(); *t; t++)
-        if (strcmp((*t)->name, name) == 0)
-            return *t;
-    return NULL;
-}
-
 static int unknown_scheme(const char *name)
 {
     const char *names[128];

@@ -69,6 +69,7 @@ const mb_stepper_type mb_stepper_verlet_nosquish = {
     .reference = "Miller, Eleftheriou, Pattnaik, Ndirango, Newns & Martyna, J. Chem. Phys. 116 "
                  "(2002) 8649; Swope et al., J. Chem. Phys. 76 (1982) 637",
     .order = 2,
+    .order_rotation = 2,
     .flags = MB_STEPPER_SYMPLECTIC | MB_STEPPER_ROTATION,
     .options = NULL,
     .alloc = vns_alloc,
