@@ -270,3 +270,9 @@ tests_test_nominal_orders_SOURCES = tests/test_nominal_orders.c
 tests_test_nominal_orders_CFLAGS = $(MB_TESTCC)
 tests_test_nominal_orders_LDADD = $(MB_TESTLIBS)
 tests_test_nominal_orders_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_register
+tests_test_register_SOURCES = tests/test_register.c
+tests_test_register_CFLAGS = $(MB_TESTCC)
+tests_test_register_LDADD = $(MB_TESTLIBS)
+tests_test_register_LDFLAGS = $(MB_TESTLINK)

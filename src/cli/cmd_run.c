@@ -7,6 +7,7 @@
  * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
 #include "cli.h"
 #include "mb_case.h"
+#include "mb_plugin.h"
 #include "mb_report.h"
 #include "mb_runner.h"
 #include "mb_status.h"
@@ -24,7 +25,8 @@
 static void help(FILE *out)
 {
     fprintf(out,
-        "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n\n"
+        "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
+        "                       [--plugin FILE.so ...]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
         "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
@@ -32,6 +34,7 @@ static void help(FILE *out)
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
         "      --series      also write one time series per run under DIR/series/\n"
         "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
+        "      --plugin FILE load the integrators of a plugin (repeatable; doc/plugins.md)\n"
         "  -h, --help        this text\n\n"
         "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
         "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n");
@@ -162,6 +165,11 @@ static int parse_args(int argc, char **argv, run_args *A)
             if (end == argv[k] || *end || j < 1 || j > 1024)
                 MB_ERROR(MB_EINVAL, "--jobs '%s': give a whole number in [1, 1024]", argv[k]);
             A->jobs = (int)j;
+        } else if (!strcmp(a, "--plugin")) {
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
+            if (mb_plugin_load(argv[k]) != MB_SUCCESS)
+                return -1;
         } else if (!strcmp(a, "--series")) {
             A->series = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {

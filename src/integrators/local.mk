@@ -27,3 +27,5 @@ noinst_HEADERS += src/integrators/velocity_verlet_source.c
 noinst_HEADERS += src/integrators/explicit_rk_source.c
 noinst_HEADERS += src/integrators/mb_rk_tableau.h
 noinst_HEADERS += src/integrators/verlet_nosquish_source.c
+libmotionbench_la_SOURCES += src/integrators/plugin.c
+motionbenchinclude_HEADERS += src/integrators/mb_plugin.h

@@ -83,8 +83,8 @@ static int type_check(const mb_stepper_type *t)
     if (t->summary == NULL)
         MB_ERROR(MB_EINVAL, "integrator '%s': no summary line", n);
     if (t->alloc == NULL || t->step == NULL || t->free == NULL)
-        MB_ERROR(MB_EINVAL, "integrator '%s': alloc, step and free are required (%s%s%s missing)",
-                 n, t->alloc ? "" : "alloc ", t->step ? "" : "step ", t->free ? "" : "free ");
+        MB_ERROR(MB_EINVAL, "integrator '%s': alloc, step and free are required; missing:%s%s%s",
+                 n, t->alloc ? "" : " alloc", t->step ? "" : " step", t->free ? "" : " free");
     if (t->order < 1)
         MB_ERROR(MB_EINVAL, "integrator '%s': nominal order %d must be >= 1", n, t->order);
     if (!rotation_orders_valid(t))
