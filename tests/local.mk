@@ -276,3 +276,10 @@ tests_test_register_SOURCES = tests/test_register.c
 tests_test_register_CFLAGS = $(MB_TESTCC)
 tests_test_register_LDADD = $(MB_TESTLIBS)
 tests_test_register_LDFLAGS = $(MB_TESTLINK)
+
+# the installed headers compile alone and leak no macro (also run by make installcheck)
+TESTS += tests/test_headers.sh
+EXTRA_DIST += tests/test_headers.sh
+AM_TESTS_ENVIRONMENT += MB_INSTALLED_HEADERS='$(motionbenchinclude_HEADERS)'; export MB_INSTALLED_HEADERS; \
+	MB_DEP_CFLAGS='$(GSL_CFLAGS) $(MPFR_CFLAGS) $(INIH_CFLAGS) $(JANSSON_CFLAGS) $(MATHEVAL_CFLAGS)'; export MB_DEP_CFLAGS; \
+	CC='$(CC)'; export CC;

@@ -28,7 +28,9 @@ static void help(FILE *out)
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
         "                       [--plugin FILE.so ...]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
-        "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
+        "every *.case of the default case library (%s/cases: the source tree's when run\n"
+        "from the build tree, else the installed one; MOTIONBENCH_DATADIR overrides).\n"
+        "Reports go to DIR (default reports/ of the current directory):\n"
         "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
         "  -o, --output DIR  report directory (created if missing)\n"
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
@@ -37,7 +39,8 @@ static void help(FILE *out)
         "      --plugin FILE load the integrators of a plugin (repeatable; doc/plugins.md)\n"
         "  -h, --help        this text\n\n"
         "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
-        "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n");
+        "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n",
+        mb_cli_datadir());
 }
 
 typedef struct paths {
@@ -234,7 +237,9 @@ int mb_cmd_run(int argc, char **argv)
         free_paths(&A.files);
         return p > 0 ? MB_EXIT_OK : mb_cli_fail("run");
     }
-    if (A.files.n == 0 && add_dir(&A.files, "cases") != MB_SUCCESS) {
+    char library[4096];
+    snprintf(library, sizeof library, "%s/cases", mb_cli_datadir());
+    if (A.files.n == 0 && add_dir(&A.files, library) != MB_SUCCESS) {
         free_paths(&A.files);
         return mb_cli_fail("run");
     }

@@ -9,3 +9,4 @@ src_motionbench_SOURCES += src/cli/cmd_run.c
 src_motionbench_SOURCES += src/cli/cmd_check.c
 noinst_HEADERS += src/cli/cli.h
 noinst_HEADERS += src/cli/benches.def
+src_motionbench_SOURCES += src/cli/datadir.c
