@@ -1,6 +1,5 @@
 /* templates_off.h -- undo templates_on.h so the next instance can be defined. */
 #undef REAL
-#undef SHORT
 #undef IS_MPFR
 #undef FUNCTION
 #undef TYPE
@@ -28,8 +27,6 @@
 #undef R_SQRT
 #undef R_SIN
 #undef R_COS
-#undef R_EXP
-#undef R_POW_D
 #undef R_SGN
 #undef R_CMP
 #undef R_CMP_D

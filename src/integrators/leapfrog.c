@@ -176,7 +176,7 @@ static int lf_all_set(const unsigned char *flags, size_t n)
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "leapfrog_source.c"
 #include "templates_off.h"
@@ -184,7 +184,7 @@ static int lf_all_set(const unsigned char *flags, size_t n)
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "leapfrog_source.c"
 #include "templates_off.h"

@@ -26,7 +26,7 @@ enum { VV_DEFECT_NONE = 0, VV_DEFECT_STALE_FORCE = 1, VV_DEFECT_NO_INVALIDATE = 
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "velocity_verlet_source.c"
 #include "templates_off.h"
@@ -34,7 +34,7 @@ enum { VV_DEFECT_NONE = 0, VV_DEFECT_STALE_FORCE = 1, VV_DEFECT_NO_INVALIDATE = 
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "velocity_verlet_source.c"
 #include "templates_off.h"

@@ -41,7 +41,7 @@ struct vns_common {
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
@@ -49,7 +49,7 @@ struct vns_common {
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
