@@ -54,6 +54,14 @@ else
 fi
 grep -q '^plugins-harmonic,forest-ruth,,forest-ruth.order.position = 4 +- 0.2,[0-9.]*,pass' \
     "$work/rep-key/checks.csv" || { echo "FAIL: forest-ruth order check missing"; fail=1; }
+# list sees a plugin's types, with their nominal orders
+if $MB list integrators --plugin "$work/forest_ruth.so" | grep -q '^forest-ruth  *orders: translation 4, rotation -'; then
+    echo "ok: list integrators --plugin"
+else
+    echo "FAIL: list integrators --plugin does not show forest-ruth"; fail=1
+fi
+expect2 "list with a broken plugin" "broken6.so: .*already registered" \
+    $MB list integrators --plugin "$LIBS/broken6.so"
 # a broken plugin named by the case-file key: file and line of the key
 sed 's/^plugins .*/plugins = broken_copy.so/' "$CASE" >"$work/bad-key.case"
 cp "$LIBS/broken4.so" "$work/broken_copy.so"

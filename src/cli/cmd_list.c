@@ -1,6 +1,7 @@
 /* cmd_list.c -- `motionbench list integrators|problems [--verbose]`. */
 #include "cli.h"
 #include "mb_problem.h"
+#include "mb_plugin.h"
 #include "mb_stepper.h"
 
 #include <stdio.h>
@@ -71,10 +72,19 @@ int mb_cmd_list(int argc, char **argv)
         if (!strcmp(argv[k], "--verbose") || !strcmp(argv[k], "-v")) {
             verbose = 1;
         } else if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            printf("usage: motionbench list integrators|problems [--verbose]\n"
+            printf("usage: motionbench list integrators|problems [--verbose] [--plugin FILE.so ...]\n"
                    "  Lists the registered schemes or test problems; --verbose adds equations,\n"
-                   "  sources, options and parameters with their defaults and ranges.\n");
+                   "  sources, options and parameters with their defaults and ranges.\n"
+                   "  Orders are the nominal global orders of translation and rotation\n"
+                   "  (with the default options).  --plugin loads a plugin's integrators first.\n");
             return MB_EXIT_OK;
+        } else if (!strcmp(argv[k], "--plugin")) {
+            if (++k == argc) {
+                fprintf(stderr, "motionbench list: --plugin needs a shared object file\n");
+                return MB_EXIT_USAGE;
+            }
+            if (mb_plugin_load(argv[k]) != MB_SUCCESS)
+                return mb_cli_fail("list");
         } else if (what == NULL) {
             what = argv[k];
         } else {
@@ -87,7 +97,7 @@ int mb_cmd_list(int argc, char **argv)
     } else if (what && !strcmp(what, "problems")) {
         list_problems(verbose);
     } else {
-        fprintf(stderr, "usage: motionbench list integrators|problems [--verbose]\n");
+        fprintf(stderr, "usage: motionbench list integrators|problems [--verbose] [--plugin FILE.so ...]\n");
         return MB_EXIT_USAGE;
     }
     return MB_EXIT_OK;

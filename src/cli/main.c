@@ -1,10 +1,10 @@
 /* main.c -- the motionbench program: dispatch to one command per file.
  *
  * Copyright (C) 2026 the motionbench authors.
- * motionbench is free software: you can redistribute it and/or modify it under the terms
- * of the GNU General Public License as published by the Free Software Foundation, either
- * version 3 of the License, or (at your option) any later version.  It is distributed
- * in the hope that it will be useful, but WITHOUT ANY WARRANTY; see COPYING. */
+ * This file is part of motionbench, free software: you can redistribute it and/or modify
+ * it under the terms of the GNU General Public License as published by the Free Software
+ * Foundation, either version 3 of the License, or (at your option) any later version.
+ * motionbench is distributed WITHOUT ANY WARRANTY; see COPYING. */
 #include "cli.h"
 #include "mb_init.h"
 #include "mb_status.h"

@@ -1,5 +1,11 @@
 /* plugin.c -- load scheme types from shared objects (mb_plugin.h): dlopen, check the
- * API version, call the entry point with a registrar, keep the handle for good. */
+ * API version, call the entry point with a registrar, keep the handle for good.
+ *
+ * Copyright (C) 2026 the motionbench authors.
+ * This file is part of motionbench, free software: you can redistribute it and/or modify
+ * it under the terms of the GNU General Public License as published by the Free Software
+ * Foundation, either version 3 of the License, or (at your option) any later version.
+ * motionbench is distributed WITHOUT ANY WARRANTY; see COPYING. */
 #include "mb_plugin.h"
 #include "mb_status.h"
 

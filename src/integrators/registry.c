@@ -4,7 +4,13 @@
  * One fixed array holds both, NULL-terminated.  Registration appends under a mutex and
  * publishes the new entry with a release store after the slot behind it is known to be
  * NULL, so a reader walking mb_steppers() concurrently sees either the old list or the
- * new one, never a torn entry. */
+ * new one, never a torn entry.
+ *
+ * Copyright (C) 2026 the motionbench authors.
+ * This file is part of motionbench, free software: you can redistribute it and/or modify
+ * it under the terms of the GNU General Public License as published by the Free Software
+ * Foundation, either version 3 of the License, or (at your option) any later version.
+ * motionbench is distributed WITHOUT ANY WARRANTY; see COPYING. */
 #include "mb_stepper.h"
 
 #include <pthread.h>
