@@ -283,3 +283,5 @@ EXTRA_DIST += tests/test_headers.sh
 AM_TESTS_ENVIRONMENT += MB_INSTALLED_HEADERS='$(motionbenchinclude_HEADERS)'; export MB_INSTALLED_HEADERS; \
 	MB_DEP_CFLAGS='$(GSL_CFLAGS) $(MPFR_CFLAGS) $(INIH_CFLAGS) $(JANSSON_CFLAGS) $(MATHEVAL_CFLAGS)'; export MB_DEP_CFLAGS; \
 	CC='$(CC)'; export CC;
+TESTS += tests/test_cli_datadir.sh
+EXTRA_DIST += tests/test_cli_datadir.sh
