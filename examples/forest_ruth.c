@@ -18,59 +18,14 @@
 
 #include <math.h>
 #include <mb_plugin.h>
-#include <stdlib.h>
-
-typedef struct fr_state {
-    mb_nodes *saved;      /* state at the start of the step, restored on failure */
-    double w[3];          /* stage weights w1, w0, w1 */
-} fr_state;
 
 static int fr_alloc(void **state, const mb_options *opts, const mb_system *sys)
 {
     (void)opts;
-    fr_state *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        MB_ERROR(MB_ENOMEM, "forest-ruth: out of memory");
-    s->saved = mb_nodes_alloc(sys->nodes->n, 53);
-    if (s->saved == NULL) {
-        free(s);
-        MB_ERROR(MB_ENOMEM, "forest-ruth: out of memory");
-    }
     const double cbrt2 = cbrt(2.0);
-    s->w[0] = 1.0 / (2.0 - cbrt2);          /* w1 */
-    s->w[1] = -cbrt2 / (2.0 - cbrt2);       /* w0 */
-    s->w[2] = s->w[0];
-    *state = s;
-    return MB_SUCCESS;
-}
-
-static void fr_free(void *state)
-{
-    fr_state *s = state;
-    if (s == NULL)
-        return;
-    mb_nodes_free(s->saved);
-    free(s);
-}
-
-static int fr_step(void *state, mb_system *sys, double h)
-{
-    fr_state *s = state;
-    int st = mb_nodes_copy(s->saved, sys->nodes);
-    double t = sys->t;
-    for (int k = 0; k < 3 && st == MB_SUCCESS; k++) {
-        st = dkd_stage(sys, t, s->w[k] * h);
-        t += s->w[k] * h;
-    }
-    if (st == MB_SUCCESS && !dkd_finite(sys->nodes))
-        st = mb_error_record(MB_EDIVERGED, __FILE__, __LINE__,
-                             "forest-ruth: NaN or Inf at t = %.17g", sys->t + h);
-    if (st != MB_SUCCESS) {
-        mb_nodes_copy(sys->nodes, s->saved);      /* the contract: state as it was */
-        return st;
-    }
-    sys->t += h;
-    return MB_SUCCESS;
+    const double w1 = 1.0 / (2.0 - cbrt2), w0 = -cbrt2 / (2.0 - cbrt2);
+    const double c[3] = { w1, w0, w1 };
+    return dkd_composition_alloc(state, sys, "forest-ruth", 3, c);
 }
 
 static const mb_stepper_type forest_ruth = {
@@ -82,8 +37,8 @@ static const mb_stepper_type forest_ruth = {
     .order_rotation = 0,
     .flags = MB_STEPPER_SYMPLECTIC,
     .alloc = fr_alloc,
-    .step = fr_step,
-    .free = fr_free,
+    .step = dkd_composition_step,
+    .free = dkd_composition_free,
 };
 
 const int mb_plugin_api_version = MB_PLUGIN_API_VERSION;

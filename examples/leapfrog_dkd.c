@@ -13,51 +13,12 @@
 #include "dkd_stage.h"
 
 #include <mb_plugin.h>
-#include <stdlib.h>
-
-typedef struct dkd_state {
-    mb_nodes *saved;      /* state at the start of the step, restored on failure */
-} dkd_state;
 
 static int dkd_alloc(void **state, const mb_options *opts, const mb_system *sys)
 {
+    static const double one_stage[1] = { 1.0 };
     (void)opts;
-    dkd_state *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        MB_ERROR(MB_ENOMEM, "leapfrog-dkd: out of memory");
-    s->saved = mb_nodes_alloc(sys->nodes->n, 53);
-    if (s->saved == NULL) {
-        free(s);
-        MB_ERROR(MB_ENOMEM, "leapfrog-dkd: out of memory");
-    }
-    *state = s;
-    return MB_SUCCESS;
-}
-
-static void dkd_free(void *state)
-{
-    dkd_state *s = state;
-    if (s == NULL)
-        return;
-    mb_nodes_free(s->saved);
-    free(s);
-}
-
-static int dkd_step(void *state, mb_system *sys, double h)
-{
-    dkd_state *s = state;
-    int st = mb_nodes_copy(s->saved, sys->nodes);
-    if (st == MB_SUCCESS)
-        st = dkd_stage(sys, sys->t, h);
-    if (st == MB_SUCCESS && !dkd_finite(sys->nodes))
-        st = mb_error_record(MB_EDIVERGED, __FILE__, __LINE__,
-                             "leapfrog-dkd: NaN or Inf at t = %.17g", sys->t + h);
-    if (st != MB_SUCCESS) {
-        mb_nodes_copy(sys->nodes, s->saved);      /* the contract: state as it was */
-        return st;
-    }
-    sys->t += h;
-    return MB_SUCCESS;
+    return dkd_composition_alloc(state, sys, "leapfrog-dkd", 1, one_stage);
 }
 
 static const mb_stepper_type leapfrog_dkd = {
@@ -68,8 +29,8 @@ static const mb_stepper_type leapfrog_dkd = {
     .order_rotation = 0,
     .flags = MB_STEPPER_SYMPLECTIC,
     .alloc = dkd_alloc,
-    .step = dkd_step,
-    .free = dkd_free,
+    .step = dkd_composition_step,
+    .free = dkd_composition_free,
 };
 
 const int mb_plugin_api_version = MB_PLUGIN_API_VERSION;
