@@ -2,7 +2,7 @@
  *
  *   expect value :=  NUMBER "+-" NUMBER       |value - v| <= tol
  *                 |  ("<" | "<=" | ">" | ">=") NUMBER
- *                 |  WORD                     status words: ok | diverged | failed
+ *                 |  WORD                     status words: ok | diverged | failed | skipped
  *   tolerance    :=  ("rel" | "abs") NUMBER   NUMBER >= 0 */
 #include "mb_case.h"
 #include "mb_status.h"
@@ -38,7 +38,7 @@ static int parse_number(const char *s, double *out, const char **stop)
     return 1;
 }
 
-static const char *const words[] = { "ok", "diverged", "failed", NULL };
+static const char *const words[] = { "ok", "diverged", "failed", "skipped", NULL };
 
 static int parse_word(const char *text, mb_expectation *e)
 {
@@ -52,7 +52,7 @@ static int parse_word(const char *text, mb_expectation *e)
     if (hint)
         MB_ERROR(MB_EINVAL, "'%s' is not a status (did you mean '%s'?)", text, hint);
     MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V "
-             "or a status (ok, diverged, failed)", text);
+             "or a status (ok, diverged, failed, skipped)", text);
 }
 
 int mb_expect_parse_value(const char *text, mb_expectation *e)
@@ -78,7 +78,7 @@ int mb_expect_parse_value(const char *text, mb_expectation *e)
     const char *stop;
     if (!parse_number(s, &e->value, &stop))
         MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V "
-                 "or a status (ok, diverged, failed)", text);
+                 "or a status (ok, diverged, failed, skipped)", text);
     stop = skip_space(stop);
     if (strncmp(stop, "+-", 2) != 0)
         MB_ERROR(MB_EINVAL, "'%s': write a tolerance, V +- TOL (or use <, <=, >, >=)", text);

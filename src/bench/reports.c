@@ -4,6 +4,7 @@
  * each case file, never the order in which runs finished.  Columns are documented in
  * README, "Case runner".  Every file is complete on disk under a temporary name before the
  * first one is renamed into place. */
+#include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_report.h"
 #include "mb_status.h"
@@ -212,10 +213,13 @@ static void write_metrics(FILE *f, const mb_case_result *r, size_t n)
 /* ---- checks.csv ---- */
 
 static void check_row(FILE *f, const mb_case *c, const mb_expectation *e, long j,
-                      const mb_metric_value *m, mb_report_summary *s)
+                      const mb_metric_value *m, int skipped, mb_report_summary *s)
 {
-    mb_verdict v = mb_expectation_holds(e, m);
+    /* a value of a skipped run is not there to judge, except the status word itself */
+    mb_verdict v = skipped && strcmp(e->metric, "status") != 0 ? MB_VERDICT_SKIPPED
+                                                                 : mb_expectation_holds(e, m);
     s->checks++;
+    s->skipped += v == MB_VERDICT_SKIPPED;
     s->failed += v == MB_VERDICT_FAIL;
     s->missing += v == MB_VERDICT_MISSING;
     mb_csv_text(f, c->name); mb_csv_sep(f);
@@ -251,7 +255,10 @@ static void write_checks_of(FILE *f, const mb_case_result *r, const mb_expectati
         for (size_t m = 0; m < r->n_agg[a] && !found; m++)
             if (strcmp(r->agg[a][m].name, e->metric) == 0)
                 found = &r->agg[a][m];
-        check_row(f, c, e, -1, found, s);
+        int skipped = 0;
+        for (size_t j = 0; j < c->n_dt; j++)
+            skipped |= r->runs[a * c->n_dt + j].status == MB_RUN_SKIPPED;
+        check_row(f, c, e, -1, found, skipped, s);
         return;
     }
     for (size_t j = 0; j < c->n_dt; j++) {
@@ -267,7 +274,7 @@ static void write_checks_of(FILE *f, const mb_case_result *r, const mb_expectati
         for (size_t m = 0; m < u->n_metrics && !found; m++)
             if (strcmp(u->metrics[m].name, e->metric) == 0)
                 found = &u->metrics[m];
-        check_row(f, c, e, (long)j, found, s);
+        check_row(f, c, e, (long)j, found, u->status == MB_RUN_SKIPPED, s);
     }
 }
 
@@ -278,6 +285,17 @@ static void write_checks(FILE *f, const mb_case_result *r, size_t n, mb_report_s
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < r[i].c->n_expect; k++)
             write_checks_of(f, &r[i], &r[i].c->expect[k], s);
+}
+
+/* Runs of outside programs that failed: defects of those programs, counted apart. */
+static void count_external_failures(const mb_case_result *r, size_t n, mb_report_summary *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        const mb_case *c = r[i].c;
+        for (size_t a = 0; a < c->n_integrators; a++)
+            for (size_t j = 0; j < c->n_dt && mb_external_is_spec(c->integrators[a]); j++)
+                s->external_failed += r[i].runs[a * c->n_dt + j].status == MB_RUN_FAILED;
+    }
 }
 
 /* ---- timing.csv ---- */
@@ -399,6 +417,7 @@ static int write_all(file_set *S, const char *dir, const mb_case_result *r, size
     if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "checks.csv")))
         return MB_EIO;
     write_checks(af->f, r, n, summary);
+    count_external_failures(r, n, summary);
     if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "timing.csv")))
         return MB_EIO;
     write_timing(af->f, r, n);

@@ -11,6 +11,7 @@ int mb_cmd_run(int argc, char **argv);
 int mb_cmd_check(int argc, char **argv);
 int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);
+int mb_cmd_score(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);
 
 /* benchmark entry points, one per line of benches.def: int fn(int argc, char **argv) */

@@ -7,6 +7,7 @@
  * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
 #include "cli.h"
 #include "mb_case.h"
+#include "mb_external.h"
 #include "mb_plugin.h"
 #include "mb_report.h"
 #include "mb_runner.h"
@@ -26,7 +27,7 @@ static void help(FILE *out)
 {
     fprintf(out,
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
-        "                       [--plugin FILE.so ...]\n\n"
+        "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every *.case of the default case library (%s/cases: the source tree's when run\n"
         "from the build tree, else the installed one; MOTIONBENCH_DATADIR overrides).\n"
@@ -37,8 +38,13 @@ static void help(FILE *out)
         "      --series      also write one time series per run under DIR/series/\n"
         "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
         "      --plugin FILE load the integrators of a plugin (repeatable; doc/plugins.md)\n"
+        "      --adapters DIR  search DIR first for the descriptors NAME.adapter of\n"
+        "                    external:NAME integrators (repeatable; doc/external.md)\n"
+        "      --timeout S   time limit of each run of an outside program, seconds\n"
+        "                    (overrides the case's [run] timeout and the descriptor's)\n"
         "  -h, --help        this text\n\n"
-        "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
+        "Exit status: 0 all expectations hold, 1 an expectation failed or a run of an\n"
+        "outside program failed (skipped runs do not count),\n"
         "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n",
         mb_cli_datadir());
 }
@@ -145,6 +151,7 @@ typedef struct run_args {
     const char *out;
     int jobs, series, quiet;
     paths files;
+    double timeout;          /* --timeout, 0: not given */
 } run_args;
 
 static int parse_args(int argc, char **argv, run_args *A)
@@ -173,6 +180,21 @@ static int parse_args(int argc, char **argv, run_args *A)
                 MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
             if (mb_plugin_load(argv[k]) != MB_SUCCESS)
                 return -1;
+        } else if (!strcmp(a, "--adapters")) {
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a directory", a);
+            struct stat sb;
+            if (stat(argv[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
+                MB_ERROR(MB_EINVAL, "--adapters '%s': not a directory", argv[k]);
+            if (mb_adapter_path_add(argv[k]) != MB_SUCCESS)
+                return -1;
+        } else if (!strcmp(a, "--timeout")) {
+            char *end;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a number of seconds", a);
+            A->timeout = strtod(argv[k], &end);
+            if (end == argv[k] || *end || !(A->timeout > 0.0) || A->timeout > 1e9)
+                MB_ERROR(MB_EINVAL, "--timeout '%s': give a number of seconds in (0, 1e9]", argv[k]);
         } else if (!strcmp(a, "--series")) {
             A->series = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -198,6 +220,8 @@ static int run_cases(run_args *A)
         mb_cli_fail(NULL);
         goto done;
     }
+    for (size_t k = 0; k < n && A->timeout > 0.0; k++)
+        cases[k]->external_timeout = A->timeout;
     catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -219,7 +243,12 @@ static int run_cases(run_args *A)
                 "%.1f s wall with %d job%s; reports in %s/\n", n, n == 1 ? "" : "s", sum.checks,
                 sum.checks == 1 ? "" : "s", sum.failed, sum.missing, wall, A->jobs,
                 A->jobs == 1 ? "" : "s", A->out);
-    code = sum.failed || sum.missing ? MB_EXIT_FAIL : MB_EXIT_OK;
+    if (sum.skipped || sum.external_failed)
+        fprintf(stderr, "motionbench: outside programs: %zu run%s failed, %zu check%s skipped "
+                "(reasons in %s/runs.csv)\n", sum.external_failed,
+                sum.external_failed == 1 ? "" : "s", sum.skipped, sum.skipped == 1 ? "" : "s",
+                A->out);
+    code = sum.failed || sum.missing || sum.external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
 done:
     mb_case_result_free(results, n);
     for (size_t k = 0; k < n; k++)
@@ -231,7 +260,7 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", cores > 0 ? (int)cores : 1, 0, 0, { 0, 0, NULL } };
+    run_args A = { "reports", cores > 0 ? (int)cores : 1, 0, 0, { 0, 0, NULL }, 0.0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
@@ -245,5 +274,6 @@ int mb_cmd_run(int argc, char **argv)
     }
     int code = run_cases(&A);
     free_paths(&A.files);
+    mb_adapter_path_clear();
     return code;
 }

@@ -7,6 +7,7 @@ src_motionbench_SOURCES += src/cli/cmd_bench.c
 src_motionbench_SOURCES += src/cli/bench_implicit.c
 src_motionbench_SOURCES += src/cli/cmd_run.c
 src_motionbench_SOURCES += src/cli/cmd_check.c
+src_motionbench_SOURCES += src/cli/cmd_score.c
 noinst_HEADERS += src/cli/cli.h
 noinst_HEADERS += src/cli/benches.def
 src_motionbench_SOURCES += src/cli/datadir.c
