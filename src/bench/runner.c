@@ -5,6 +5,7 @@
  * --jobs or on timing.  A progress line (case, integrator, dt, elapsed, estimated time
  * remaining from the mean wall time per finished run) goes to stderr when asked. */
 #include "mb_init.h"
+#include "mb_cancel.h"
 #include "mb_runner.h"
 #include "mb_status.h"
 
@@ -50,7 +51,7 @@ static void *worker(void *arg)
     pool *P = arg;
     for (;;) {
         pthread_mutex_lock(&P->lock);
-        size_t k = P->next < P->n_jobs && !mb_runner_interrupted ? P->next++ : P->n_jobs;
+        size_t k = P->next < P->n_jobs && !mb_cancel_requested() ? P->next++ : P->n_jobs;
         pthread_mutex_unlock(&P->lock);
         if (k == P->n_jobs)
             break;
@@ -140,7 +141,7 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
     for (size_t i = 0; i < n_cases; i++)
         mb_case_aggregate(&P.results[i]);
     *results = P.results;
-    if (mb_runner_interrupted)
+    if (mb_cancel_requested())
         MB_ERROR(MB_EFAILED, "interrupted");
     return MB_SUCCESS;
 }

@@ -6,7 +6,9 @@
  * Exit: 0 every expectation holds, 1 one failed (or its metric is missing), 2 bad input,
  * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
 #include "cli.h"
+#include "mb_cancel.h"
 #include "mb_case.h"
+#include "mb_memory.h"
 #include "mb_external.h"
 #include "mb_plugin.h"
 #include "mb_report.h"
@@ -38,6 +40,9 @@ static void help(FILE *out)
         "      --series      also write one time series per run under DIR/series/\n"
         "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
         "      --plugin FILE load the integrators of a plugin (repeatable; doc/plugins.md)\n"
+        "      --memory-limit SIZE  refuse runs whose estimated memory exceeds SIZE\n"
+        "                    (e.g. 8G; default: MemAvailable, or a lower ulimit -v/-d\n"
+        "                    or cgroup memory.max)\n"
         "      --adapters DIR  search DIR first for the descriptors NAME.adapter of\n"
         "                    external:NAME integrators (repeatable; doc/external.md)\n"
         "      --timeout S   time limit of each run of an outside program, seconds\n"
@@ -131,37 +136,27 @@ static int load_cases(const paths *P, mb_case **cases)
     return MB_SUCCESS;
 }
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    mb_runner_interrupted = 1;
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 typedef struct run_args {
     const char *out;
     int jobs, series, quiet;
     paths files;
+    double memory_limit;         /* bytes; 0: the memory available */
     double timeout;          /* --timeout, 0: not given */
 } run_args;
 
+/* 0: run, 1: help printed, 2: error already printed, < 0: error in mb_last_error */
 static int parse_args(int argc, char **argv, run_args *A)
 {
+    const char *seen[32];
+    int n_seen = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             help(stdout);
             return 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (mb_cli_once(seen, &n_seen, "--output", "run"))
+                return 2;
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a directory", a);
             if (argv[k][0] == '\0')
@@ -169,6 +164,8 @@ static int parse_args(int argc, char **argv, run_args *A)
             A->out = argv[k];
         } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
             char *end;
+            if (mb_cli_once(seen, &n_seen, "--jobs", "run"))
+                return 2;
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a number", a);
             long j = strtol(argv[k], &end, 10);
@@ -180,6 +177,13 @@ static int parse_args(int argc, char **argv, run_args *A)
                 MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
             if (mb_plugin_load(argv[k]) != MB_SUCCESS)
                 return -1;
+        } else if (!strcmp(a, "--memory-limit")) {
+            if (mb_cli_once(seen, &n_seen, "--memory-limit", "run"))
+                return 2;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a size, e.g. 8G", a);
+            if (mb_memory_parse_size(argv[k], &A->memory_limit) != MB_SUCCESS)
+                return -1;
         } else if (!strcmp(a, "--adapters")) {
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a directory", a);
@@ -190,6 +194,8 @@ static int parse_args(int argc, char **argv, run_args *A)
                 return -1;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
+            if (mb_cli_once(seen, &n_seen, "--timeout", "run"))
+                return 2;
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a number of seconds", a);
             A->timeout = strtod(argv[k], &end);
@@ -208,6 +214,48 @@ static int parse_args(int argc, char **argv, run_args *A)
     return 0;
 }
 
+/* Refuse, before anything runs, what would not fit: the estimate of the runs held at
+ * once (mb_memory.h) against --memory-limit or the memory available; and series longer
+ * than MB_SERIES_MAX_SAMPLES samples. */
+static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
+{
+    size_t wc, wd;
+    mb_memory_estimate w;
+    double need = mb_memory_estimate_cases(cases, n, A->jobs, A->series, &wc, &wd, &w);
+    double limit = A->memory_limit;
+    const char *what = "--memory-limit";
+    if (!(limit > 0.0)) {
+        if (mb_memory_available(&limit, &what) != MB_SUCCESS)
+            return mb_last_error_code();
+    }
+    for (size_t i = 0; A->series && i < n; i++)
+        for (size_t j = 0; j < cases[i]->n_dt; j++)
+            if (cases[i]->steps[j] / cases[i]->sample_every > MB_SERIES_MAX_SAMPLES)
+                MB_ERROR(MB_EINVAL, "%s: --series would keep %ld samples per run at dt = %g "
+                         "(at most %ld): raise sample_every", cases[i]->path,
+                         cases[i]->steps[j] / cases[i]->sample_every + 1, cases[i]->dt[j],
+                         MB_SERIES_MAX_SAMPLES);
+    if (need <= limit)
+        return MB_SUCCESS;
+    size_t runs = 0;
+    for (size_t i = 0; i < n; i++)
+        runs += cases[i]->n_integrators * cases[i]->n_dt;
+    int at_once = (size_t)A->jobs < runs ? A->jobs : (int)runs;
+    char a[32], b[32], s[32], r[32], t[32], g[32], q[32];
+    mb_memory_format(need, a, sizeof a);
+    mb_memory_format(limit, b, sizeof b);
+    mb_memory_format(w.state, s, sizeof s);
+    mb_memory_format(w.reference, r, sizeof r);
+    mb_memory_format(w.twin, t, sizeof t);
+    mb_memory_format(w.growth, g, sizeof g);
+    mb_memory_format(w.series, q, sizeof q);
+    MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
+             "%s (%zu nodes) at dt = %g needs state %s, reference %s, twin %s, error growth "
+             "%s, series %s.  Use fewer --jobs, a smaller problem or a cheaper reference, "
+             "or raise --memory-limit", a, what, b, at_once, at_once == 1 ? "" : "s",
+             cases[wc]->path, cases[wc]->nodes, cases[wc]->dt[wd], s, r, t, g, q);
+}
+
 static int run_cases(run_args *A)
 {
     size_t n = A->files.n;
@@ -220,9 +268,13 @@ static int run_cases(run_args *A)
         mb_cli_fail(NULL);
         goto done;
     }
+    if (check_memory(A, cases, n) != MB_SUCCESS) {
+        mb_cli_fail("run");
+        goto done;
+    }
     for (size_t k = 0; k < n && A->timeout > 0.0; k++)
         cases[k]->external_timeout = A->timeout;
-    catch_signals();
+    mb_cancel_catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series };
@@ -235,6 +287,9 @@ static int run_cases(run_args *A)
         mb_cli_fail("run");
         goto done;
     }
+    if (mb_cancel_requested())   /* the signal came during the commit, which completed */
+        fprintf(stderr, "motionbench: run: interrupted while the reports were being renamed "
+                "into place; the new report is complete\n");
     struct timespec end;
     clock_gettime(CLOCK_MONOTONIC, &end);
     double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
@@ -260,11 +315,11 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", cores > 0 ? (int)cores : 1, 0, 0, { 0, 0, NULL }, 0.0 };
+    run_args A = { "reports", cores > 0 ? (int)cores : 1, 0, 0, { 0, 0, NULL }, 0.0, 0.0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
-        return p > 0 ? MB_EXIT_OK : mb_cli_fail("run");
+        return p == 1 ? MB_EXIT_OK : p == 2 ? MB_EXIT_USAGE : mb_cli_fail("run");
     }
     char library[4096];
     snprintf(library, sizeof library, "%s/cases", mb_cli_datadir());
