@@ -12,6 +12,7 @@
 #include <gsl/gsl_fit.h>
 #include <math.h>
 
+#include "mb_mpfr_extra.h"
 #include "test_helpers.h"
 
 #ifndef ECC

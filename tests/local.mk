@@ -263,6 +263,32 @@ tests_test_force_params_CFLAGS = $(MB_TESTCC)
 tests_test_force_params_LDADD = $(MB_TESTLIBS)
 tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
 
+check_PROGRAMS += tests/test_init
+tests_test_init_SOURCES = tests/test_init.c
+tests_test_init_CFLAGS = $(MB_TESTCC)
+tests_test_init_LDADD = $(MB_TESTLIBS)
+tests_test_init_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_nominal_orders
+tests_test_nominal_orders_SOURCES = tests/test_nominal_orders.c
+tests_test_nominal_orders_CFLAGS = $(MB_TESTCC)
+tests_test_nominal_orders_LDADD = $(MB_TESTLIBS)
+tests_test_nominal_orders_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_register
+tests_test_register_SOURCES = tests/test_register.c
+tests_test_register_CFLAGS = $(MB_TESTCC)
+tests_test_register_LDADD = $(MB_TESTLIBS)
+tests_test_register_LDFLAGS = $(MB_TESTLINK)
+
+# the installed headers compile alone and leak no macro (also run by make installcheck)
+TESTS += tests/test_headers.sh
+EXTRA_DIST += tests/test_headers.sh
+AM_TESTS_ENVIRONMENT += MB_INSTALLED_HEADERS='$(motionbenchinclude_HEADERS)'; export MB_INSTALLED_HEADERS; \
+	MB_DEP_CFLAGS='$(GSL_CFLAGS) $(MPFR_CFLAGS) $(INIH_CFLAGS) $(JANSSON_CFLAGS) $(MATHEVAL_CFLAGS)'; export MB_DEP_CFLAGS; \
+	CC='$(CC)'; export CC;
+TESTS += tests/test_cli_datadir.sh
+EXTRA_DIST += tests/test_cli_datadir.sh
 # hardening: hostile-input catalogue, fuzz harness replay and bounded smoke-fuzz
 check_PROGRAMS += tests/fuzz_replay
 tests_fuzz_replay_SOURCES = tests/fuzz/fuzz_case_file.c tests/fuzz/fuzz_replay_main.c

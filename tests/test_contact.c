@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mb_mpfr_extra.h"
 #include "mb_contact.h"
 #include "mb_energy.h"
 #include "mb_status.h"

@@ -11,6 +11,7 @@
 #include "mb_input.h"
 #include "mb_case_scene.h"
 #include "mb_metrics.h"
+#include "mb_plugin.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 
@@ -29,7 +30,7 @@
 enum { SEC_CASE, SEC_PROBLEM, SEC_RUN, SEC_EXPECT, SEC_CHECK, SEC_COUNT };
 static const char *const section_names[] = { "case", "problem", "run", "expect", "check", NULL };
 static const char *const case_keys[] = { "name", "problem", "t_end", "reference", "description", NULL };
-static const char *const run_keys[] = { "integrators", "dt", "dt_range", "precision",
+static const char *const run_keys[] = { "plugins", "integrators", "dt", "dt_range", "precision",
                                         "sample_every", "damping_signal", "error_growth",
                                         "timeout", NULL };
 
@@ -672,6 +673,39 @@ static int add_integrator(parser *P, const entry *e, const char *spec)
     return MB_SUCCESS;
 }
 
+/* plugins = FILE.so, ...: shared objects of scheme types (mb_plugin.h), loaded before the
+ * integrators are read; a relative path is taken from the case file's directory. */
+static int load_plugin(parser *P, const entry *e, const char *file)
+{
+    char path[4096];
+    const char *slash = strrchr(P->path, '/');
+    if (file[0] == '/')
+        snprintf(path, sizeof path, "%s", file);
+    else if (slash)
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - P->path), P->path, file);
+    else
+        snprintf(path, sizeof path, "./%s", file);
+    if (mb_plugin_load(path) != MB_SUCCESS)
+        return fail_lib(P, e->line);
+    return MB_SUCCESS;
+}
+
+static int load_plugins(parser *P)
+{
+    const entry *e = find_entry(P, SEC_RUN, "plugins");
+    if (e == NULL)
+        return MB_SUCCESS;
+    char *copy = strdup(e->value), *items[16];
+    int n = 0;
+    if (copy == NULL)
+        return fail(P, e->line, "out of memory");
+    if (split_list(P, e, copy, items, 16, &n) == MB_SUCCESS)
+        for (int k = 0; k < n && !P->error; k++)
+            load_plugin(P, e, items[k]);
+    free(copy);
+    return P->error;
+}
+
 static int load_integrators(parser *P)
 {
     const entry *e;
@@ -827,7 +861,8 @@ static int load_run_section(parser *P)
     mb_case *c = P->c;
     if (!P->section_line[SEC_RUN])
         return fail(P, 1, "missing section [run]");
-    if (check_keys(P, SEC_RUN, run_keys) || load_precision(P) || load_integrators(P))
+    if (check_keys(P, SEC_RUN, run_keys) || load_precision(P) || load_plugins(P)
+        || load_integrators(P))
         return P->error;
     const entry *dt = find_entry(P, SEC_RUN, "dt"), *range = find_entry(P, SEC_RUN, "dt_range");
     if (dt && range)

@@ -4,6 +4,7 @@
  * result into the slot of that number, so results (and hence reports) do not depend on
  * --jobs or on timing.  A progress line (case, integrator, dt, elapsed, estimated time
  * remaining from the mean wall time per finished run) goes to stderr when asked. */
+#include "mb_init.h"
 #include "mb_cancel.h"
 #include "mb_runner.h"
 #include "mb_status.h"
@@ -106,6 +107,7 @@ static int alloc_results(pool *P, size_t n_cases)
 int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options *opt,
                   mb_case_result **results)
 {
+    mb_init();     /* before any worker thread can reach GSL */
     pool P;
     memset(&P, 0, sizeof P);
     P.cases = cases;

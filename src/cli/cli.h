@@ -19,6 +19,9 @@ int mb_cmd_bench(int argc, char **argv);
 #include "benches.def"
 #undef MB_BENCH
 
+/* Directory holding cases/ and reports/baseline/ (datadir.c). */
+const char *mb_cli_datadir(void);
+
 /* Print "motionbench: <message>" from the last library error and return exit 2. */
 int mb_cli_fail(const char *context);
 

@@ -12,16 +12,18 @@
 static void help(FILE *out)
 {
     fprintf(out,
-        "usage: motionbench check --baseline BASEDIR [DIR]\n\n"
+        "usage: motionbench check [--baseline BASEDIR] [DIR]\n\n"
         "Compare DIR/metrics.csv (default DIR: reports) with BASEDIR/metrics.csv.\n"
         "A regression is a baseline metric that is missing now, a changed status, or a\n"
         "value that moved by more than its tolerance (the tolerance column of the new\n"
         "metrics.csv: rel:T relative, abs:T absolute; set per case in [check]).\n"
         "Metrics that are new (not in the baseline) are listed but are not regressions.\n\n"
-        "  -b, --baseline BASEDIR  directory of the baseline metrics.csv (required)\n"
+        "  -b, --baseline BASEDIR  directory of the baseline metrics.csv (default: the\n"
+        "                          committed baseline, %s/reports/baseline)\n"
         "  -q, --quiet             print regressions only\n"
         "  -h, --help              this text\n\n"
-        "Exit status: 0 no regression, 1 regressions, 2 usage or bad input.\n");
+        "Exit status: 0 no regression, 1 regressions, 2 usage or bad input.\n",
+        mb_cli_datadir());
 }
 
 int mb_cmd_check(int argc, char **argv)
@@ -57,13 +59,11 @@ int mb_cmd_check(int argc, char **argv)
             return MB_EXIT_USAGE;
         }
     }
-    if (base == NULL) {
-        fprintf(stderr, "motionbench: check: --baseline BASEDIR is required\n");
-        help(stderr);
-        return MB_EXIT_USAGE;
-    }
     char bpath[4096], cpath[4096];
-    snprintf(bpath, sizeof bpath, "%s/metrics.csv", base);
+    if (base)
+        snprintf(bpath, sizeof bpath, "%s/metrics.csv", base);
+    else
+        snprintf(bpath, sizeof bpath, "%s/reports/baseline/metrics.csv", mb_cli_datadir());
     snprintf(cpath, sizeof cpath, "%s/metrics.csv", dir ? dir : "reports");
     mb_metric_table *b = NULL, *c = NULL;
     if (mb_metric_table_read(bpath, &b) != MB_SUCCESS)

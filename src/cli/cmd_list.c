@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "mb_external.h"
 #include "mb_problem.h"
+#include "mb_plugin.h"
 #include "mb_status.h"
 #include "mb_stepper.h"
 
@@ -24,7 +25,10 @@ static void print_options(const mb_option_spec *specs)
 static void list_integrators(int verbose)
 {
     for (const mb_stepper_type *const *t = mb_steppers(); *t; t++) {
-        printf("%-28s order %d%s%s%s%s%s\n", (*t)->name, (*t)->order,
+        char rot[16] = "-";
+        if ((*t)->order_rotation > 0)
+            snprintf(rot, sizeof rot, "%d", (*t)->order_rotation);
+        printf("%-24s orders: translation %d, rotation %s%s%s%s%s%s\n", (*t)->name, (*t)->order, rot,
                ((*t)->flags & MB_STEPPER_SYMPLECTIC) ? ", symplectic" : "",
                ((*t)->flags & MB_STEPPER_IMPLICIT) ? ", implicit" : "",
                ((*t)->flags & MB_STEPPER_HALFSTEP) ? ", half-step velocities" : "",
@@ -37,7 +41,8 @@ static void list_integrators(int verbose)
             printf("\n");
         }
         if (verbose) {
-            printf("    %s\n    source: %s\n", (*t)->summary, (*t)->reference);
+            printf("    %s\n    source: %s\n", (*t)->summary,
+                   (*t)->reference ? (*t)->reference : "(not given)");
             if ((*t)->options && (*t)->options->name) {
                 printf("    options:\n");
                 print_options((*t)->options);
@@ -89,10 +94,19 @@ int mb_cmd_list(int argc, char **argv)
         if (!strcmp(argv[k], "--verbose") || !strcmp(argv[k], "-v")) {
             verbose = 1;
         } else if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            printf("usage: motionbench list integrators|problems [--verbose]\n"
+            printf("usage: motionbench list integrators|problems [--verbose] [--plugin FILE.so ...]\n"
                    "  Lists the registered schemes or test problems; --verbose adds equations,\n"
-                   "  sources, options and parameters with their defaults and ranges.\n");
+                   "  sources, options and parameters with their defaults and ranges.\n"
+                   "  Orders are the nominal global orders of translation and rotation\n"
+                   "  (with the default options).  --plugin loads a plugin's integrators first.\n");
             return MB_EXIT_OK;
+        } else if (!strcmp(argv[k], "--plugin")) {
+            if (++k == argc) {
+                fprintf(stderr, "motionbench list: --plugin needs a shared object file\n");
+                return MB_EXIT_USAGE;
+            }
+            if (mb_plugin_load(argv[k]) != MB_SUCCESS)
+                return mb_cli_fail("list");
         } else if (what == NULL) {
             what = argv[k];
         } else {
@@ -106,7 +120,7 @@ int mb_cmd_list(int argc, char **argv)
     } else if (what && !strcmp(what, "problems")) {
         list_problems(verbose);
     } else {
-        fprintf(stderr, "usage: motionbench list integrators|problems [--verbose]\n");
+        fprintf(stderr, "usage: motionbench list integrators|problems [--verbose] [--plugin FILE.so ...]\n");
         return MB_EXIT_USAGE;
     }
     return MB_EXIT_OK;

@@ -10,12 +10,12 @@
 #include "mb_case.h"
 #include "mb_memory.h"
 #include "mb_external.h"
+#include "mb_plugin.h"
 #include "mb_report.h"
 #include "mb_runner.h"
 #include "mb_status.h"
 
 #include <dirent.h>
-#include <gsl/gsl_errno.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,14 +29,17 @@ static void help(FILE *out)
 {
     fprintf(out,
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
-        "                       [--adapters DIR]... [--timeout SECONDS]\n\n"
+        "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
-        "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
+        "every *.case of the default case library (%s/cases: the source tree's when run\n"
+        "from the build tree, else the installed one; MOTIONBENCH_DATADIR overrides).\n"
+        "Reports go to DIR (default reports/ of the current directory):\n"
         "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
         "  -o, --output DIR  report directory (created if missing)\n"
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
         "      --series      also write one time series per run under DIR/series/\n"
         "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
+        "      --plugin FILE load the integrators of a plugin (repeatable; doc/plugins.md)\n"
         "      --memory-limit SIZE  refuse runs whose estimated memory exceeds SIZE\n"
         "                    (e.g. 8G; default: MemAvailable, or a lower ulimit -v/-d\n"
         "                    or cgroup memory.max)\n"
@@ -47,7 +50,8 @@ static void help(FILE *out)
         "  -h, --help        this text\n\n"
         "Exit status: 0 all expectations hold, 1 an expectation failed or a run of an\n"
         "outside program failed (skipped runs do not count),\n"
-        "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n");
+        "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n",
+        mb_cli_datadir());
 }
 
 typedef struct paths {
@@ -168,6 +172,11 @@ static int parse_args(int argc, char **argv, run_args *A)
             if (end == argv[k] || *end || j < 1 || j > 1024)
                 MB_ERROR(MB_EINVAL, "--jobs '%s': give a whole number in [1, 1024]", argv[k]);
             A->jobs = (int)j;
+        } else if (!strcmp(a, "--plugin")) {
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
+            if (mb_plugin_load(argv[k]) != MB_SUCCESS)
+                return -1;
         } else if (!strcmp(a, "--memory-limit")) {
             if (mb_cli_once(seen, &n_seen, "--memory-limit", "run"))
                 return 2;
@@ -268,8 +277,6 @@ static int run_cases(run_args *A)
     mb_cancel_catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    /* a GSL routine that fails inside a run must give a status, not abort the program */
-    gsl_set_error_handler_off();
     mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series };
     if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
@@ -314,7 +321,9 @@ int mb_cmd_run(int argc, char **argv)
         free_paths(&A.files);
         return p == 1 ? MB_EXIT_OK : p == 2 ? MB_EXIT_USAGE : mb_cli_fail("run");
     }
-    if (A.files.n == 0 && add_dir(&A.files, "cases") != MB_SUCCESS) {
+    char library[4096];
+    snprintf(library, sizeof library, "%s/cases", mb_cli_datadir());
+    if (A.files.n == 0 && add_dir(&A.files, library) != MB_SUCCESS) {
         free_paths(&A.files);
         return mb_cli_fail("run");
     }

@@ -16,7 +16,6 @@
 #include "mb_runner.h"
 #include "mb_status.h"
 
-#include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,7 +216,6 @@ static int score(score_args *A)
         replay[j] = &trs[j];
     c->replay = replay;
     c->replay_mid_step = A->mid_step;
-    gsl_set_error_handler_off();
     mb_runner_options opt = { 1, 0, 0 };
     mb_case *cases[1] = { c };
     if (mb_runner_run(cases, 1, &opt, &results) != MB_SUCCESS) {

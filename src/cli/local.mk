@@ -17,3 +17,4 @@ noinst_HEADERS += src/cli/cli.h
 noinst_HEADERS += src/cli/bench_util.h
 noinst_HEADERS += src/cli/bench_blocktri.h
 noinst_HEADERS += src/cli/benches.def
+src_motionbench_SOURCES += src/cli/datadir.c

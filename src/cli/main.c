@@ -1,9 +1,16 @@
-/* main.c -- the motionbench program: dispatch to one command per file. */
-#include <config.h>
-
+/* main.c -- the motionbench program: dispatch to one command per file.
+ *
+ * Copyright (C) 2026 the motionbench authors.
+ * This file is part of motionbench, free software: you can redistribute it and/or modify
+ * it under the terms of the GNU General Public License as published by the Free Software
+ * Foundation, either version 3 of the License, or (at your option) any later version.
+ * motionbench is distributed WITHOUT ANY WARRANTY; see COPYING. */
 #include "cli.h"
+#include "mb_init.h"
 #include "mb_output.h"
 #include "mb_status.h"
+
+#include "config.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +29,16 @@ static const struct command {
     { "bench", mb_cmd_bench, "run a named performance benchmark" },
     { NULL, NULL, NULL }
 };
+
+/* --version, in the form the GNU Coding Standards ask for. */
+static void version(void)
+{
+    printf("motionbench %s\n"
+           "Copyright (C) 2026 the motionbench authors.\n"
+           "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+           "This is free software: you are free to change and redistribute it.\n"
+           "There is NO WARRANTY, to the extent permitted by law.\n", PACKAGE_VERSION);
+}
 
 static void usage(FILE *out)
 {
@@ -67,6 +84,7 @@ static int finish_stdout(int code)
 
 static int dispatch(int argc, char **argv)
 {
+    mb_init();
     if (argc < 2) {
         usage(stderr);
         return MB_EXIT_USAGE;
@@ -76,7 +94,7 @@ static int dispatch(int argc, char **argv)
         return MB_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-        printf("%s\n", PACKAGE_STRING);
+        version();
         return MB_EXIT_OK;
     }
     for (const struct command *c = commands; c->name; c++)

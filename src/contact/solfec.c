@@ -427,6 +427,7 @@ const mb_stepper_type mb_stepper_solfec = {
     .reference = "seed 003 (Solfec-1.0 theory: local dynamics); Koziara & Bicanic, IJNME 81 (2010) "
                  "1073-1092 (rigid rotations); Solfec-1.0 bod.c",
     .order = 2,
+    .order_rotation = 2,     /* midpoint rotation (Koziara & Bicanic 2010) */
     .flags = MB_STEPPER_ROTATION | MB_STEPPER_IMPLICIT,
     .options = sf_options,
     .alloc = sf_alloc,

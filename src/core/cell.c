@@ -1,6 +1,7 @@
 /* cell.c -- uniformly deforming periodic space (seed 002, DESIGN 4.3); see mb_cell.h for
  * the equations.  Matrices are row-major 3x3 doubles; every inverse is an LU solve
  * (gsl_linalg_LU_decomp / gsl_linalg_LU_solve). */
+#include "mb_init.h"
 #include "mb_cell.h"
 #include "mb_status.h"
 
@@ -45,7 +46,7 @@ static int m3_solve(const double A[9], const double *B, int nb, double *X, const
     size_t pdata[3];
     gsl_permutation p = { 3, pdata };
     int sgn;
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    mb_init();
     int st = gsl_linalg_LU_decomp(&av.matrix, &p, &sgn);
     if (st == GSL_SUCCESS && (a[0] == 0.0 || a[4] == 0.0 || a[8] == 0.0))
         st = GSL_ESING;
@@ -59,7 +60,6 @@ static int m3_solve(const double A[9], const double *B, int nb, double *X, const
                 st = GSL_ESING;
         }
     }
-    gsl_set_error_handler(old);
     if (st != GSL_SUCCESS)
         MB_ERROR(MB_ESINGULAR, "cell: %s is singular", what);
     return MB_SUCCESS;

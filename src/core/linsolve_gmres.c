@@ -2,6 +2,7 @@
  * Schultz 1986) on the CSR system of linsolve_csr.c.  One gsl_splinalg_itersolve_iterate
  * call is one restart cycle of at most m Krylov iterations; cycles are repeated until
  * |b - A x| <= rtol |b|.  All workspace is allocated here, none per solve. */
+#include "mb_init.h"
 #include "mb_linsolve.h"
 #include "mb_cancel.h"
 #include "mb_status.h"
@@ -47,18 +48,16 @@ int mb_gmres_solve(mb_gmres *g, const gsl_spmatrix *A, const double *b, double *
 {
     memcpy(g->b->data, b, g->n * sizeof(double));
     memcpy(g->x->data, x, g->n * sizeof(double));
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    mb_init();
     int st = GSL_CONTINUE;
     g->cycles_last = 0;
     while (st == GSL_CONTINUE && g->cycles_last < g->max_cycles) {
         if (mb_cancel_requested()) {
-            gsl_set_error_handler(old);
             return mb_cancel_error();
         }
         st = gsl_splinalg_itersolve_iterate(A, g->b, g->rtol, g->x, g->w);
         g->cycles_last++;
     }
-    gsl_set_error_handler(old);
     g->residual_last = gsl_splinalg_itersolve_normr(g->w);
     if (!isfinite(g->residual_last))
         MB_ERROR(MB_EDIVERGED, "GMRES produced NaN or Inf");

@@ -2,6 +2,7 @@
  * singularity test.  GSL 2.7 has no LU condition estimator, so the test uses the pivots
  * of the factorisation: a zero pivot, or min|u_ii| <= n u max|u_ii| (u = 2^-53), means
  * the system cannot be solved to any accuracy and MB_ESINGULAR is returned. */
+#include "mb_init.h"
 #include "mb_linsolve.h"
 #include "mb_status.h"
 
@@ -40,7 +41,7 @@ void mb_lu_free(mb_lu *lu)
 int mb_lu_solve(mb_lu *lu, const double *b, double *x)
 {
     int signum;
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    mb_init();
     int st = gsl_linalg_LU_decomp(lu->A, lu->perm, &signum);
     double umin = INFINITY, umax = 0.0;
     for (size_t k = 0; k < lu->n; k++) {
@@ -50,14 +51,12 @@ int mb_lu_solve(mb_lu *lu, const double *b, double *x)
     }
     lu->rcond_estimate = umax > 0.0 ? umin / umax : 0.0;
     if (st != GSL_SUCCESS || !(umin > (double)lu->n * DBL_EPSILON / 2 * umax)) {
-        gsl_set_error_handler(old);
         MB_ERROR(MB_ESINGULAR, "singular linear system (%zu unknowns): pivot ratio "
                  "min|u_ii|/max|u_ii| = %g <= n u", lu->n, lu->rcond_estimate);
     }
     gsl_vector_const_view bv = gsl_vector_const_view_array(b, lu->n);
     gsl_vector_view xv = gsl_vector_view_array(x, lu->n);
     st = gsl_linalg_LU_solve(lu->A, lu->perm, &bv.vector, &xv.vector);
-    gsl_set_error_handler(old);
     if (st != GSL_SUCCESS)
         MB_ERROR(MB_ESINGULAR, "LU solve failed: %s", gsl_strerror(st));
     return MB_SUCCESS;

@@ -32,19 +32,50 @@
 #include "mb_jacobian.h"
 #include "mb_nodes.h"
 
-/* ---- assembly (template instances: mb_linsys_* and mb_linsys_mpfr_*) ---- */
+/* ---- assembly and Gaussian elimination: mb_linsys_*, mb_gauss_* (double) and
+ *      mb_linsys_mpfr_*, mb_gauss_mpfr_* (MPFR), defined by one source each ---- */
 
-#define BASE_DOUBLE
-#include "templates_on.h"
-#include "mb_linsolve_template.h"
-#include "templates_off.h"
-#undef BASE_DOUBLE
+/* ---- double ---- */
+/* 1 when degree of freedom k (0..3n-1) of s is fixed: blocked axis or infinite mass. */
+int mb_linsys_fixed(const mb_nodes *s, size_t k);
 
-#define BASE_MPFR
-#include "templates_on.h"
-#include "mb_linsolve_template.h"
-#include "templates_off.h"
-#undef BASE_MPFR
+/* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
+ * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
+ * are summed in list order. */
+void mb_linsys_dense(const mb_nodes *s, const mb_jacobian *J,
+                                double h, double *A, size_t lda); /* b = (M - h C) v + h f  with f = s->f current; b_k = d v_k on fixed rows.  tmp: 2 doubles
+ * initialised by the caller (no allocation here). */
+void mb_linsys_be_rhs(const mb_nodes *s, const mb_jacobian *J,
+                                 double h, double *b, double *tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
+ *     R(w) = M (w - v) - h f(x + h w, w),
+ * where f = trial->f was evaluated at the trial state (x + h w, w) and v is the start
+ * velocity; 0 on fixed rows.  tmp: 2 doubles. */
+void mb_linsys_newton_rhs(const mb_nodes *trial, const double *v, double h,
+                                     double *b, double *tmp); /* Gaussian elimination with partial pivoting: solves A x = b in place of A and b
+ * (n x n, row-major).  piv: n size_t scratch; tmp: 3 doubles.
+ * MB_ESINGULAR when a pivot is 0 or |pivot| <= n 2^(1-prec) max|A|. */
+int mb_gauss_solve(double *A, size_t n, double *b, double *x, size_t *piv, double *tmp);
+
+/* ---- MPFR (same layout; every number an mpfr_t of precision prec) ---- */
+/* 1 when degree of freedom k (0..3n-1) of s is fixed: blocked axis or infinite mass. */
+int mb_linsys_mpfr_fixed(const mb_nodes_mpfr *s, size_t k);
+
+/* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
+ * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
+ * are summed in list order. */
+void mb_linsys_mpfr_dense(const mb_nodes_mpfr *s, const mb_jacobian_mpfr *J,
+                                double h, mpfr_ptr A, size_t lda); /* b = (M - h C) v + h f  with f = s->f current; b_k = d v_k on fixed rows.  tmp: 2 mpfr_t initialised by the caller
+ * initialised by the caller (no allocation here). */
+void mb_linsys_mpfr_be_rhs(const mb_nodes_mpfr *s, const mb_jacobian_mpfr *J,
+                                 double h, mpfr_ptr b, mpfr_ptr tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
+ *     R(w) = M (w - v) - h f(x + h w, w),
+ * where f = trial->f was evaluated at the trial state (x + h w, w) and v is the start
+ * velocity; 0 on fixed rows.  tmp: 2 mpfr_t initialised by the caller. */
+void mb_linsys_mpfr_newton_rhs(const mb_nodes_mpfr *trial, mpfr_srcptr v, double h,
+                                     mpfr_ptr b, mpfr_ptr tmp); /* Gaussian elimination with partial pivoting: solves A x = b in place of A and b
+ * (n x n, row-major).  piv: n size_t scratch; tmp: 3 mpfr_t initialised by the caller.
+ * MB_ESINGULAR when a pivot is 0 or |pivot| <= n 2^(1-prec) max|A|. */
+int mb_gauss_mpfr_solve(mpfr_ptr A, size_t n, mpfr_ptr b, mpfr_ptr x, size_t *piv, mpfr_ptr tmp);
 
 /* ---- dense LU through GSL (double) ---- */
 
@@ -65,12 +96,12 @@ int mb_lu_solve(mb_lu *lu, const double *b, double *x);
 /* ---- sparse CSR assembly of A from block lists (double) ---- */
 
 typedef struct mb_csr {
-    size_t n_nodes, n_blocks;     /* the pattern was built for these blocks */
-    size_t *brow, *bcol;          /* copy of the block coordinates (pattern check) */
-    size_t *boff;                 /* per block: data offset of its entry (0, 0) */
-    size_t *stride;               /* per node row: 3 q, q = distinct column nodes */
-    size_t *doff;                 /* per node: data offset of its diagonal block (0, 0) */
-    gsl_spmatrix *A;              /* CSR, 3 n_nodes square */
+    size_t n_nodes, n_blocks; /* the pattern was built for these blocks */
+    size_t *brow, *bcol;    /* copy of the block coordinates (pattern check) */
+    size_t *boff;           /* per block: data offset of its entry (0, 0) */
+    size_t *stride;         /* per node row: 3 q, q = distinct column nodes */
+    size_t *doff;           /* per node: data offset of its diagonal block (0, 0) */
+    gsl_spmatrix *A;        /* CSR, 3 n_nodes square */
 } mb_csr;
 
 mb_csr *mb_csr_alloc(void);
@@ -108,11 +139,11 @@ int mb_band_solve(mb_band *B, const double *b, double *x);
 
 typedef struct mb_krylov {
     size_t n;
-    double rtol;                  /* stop when |b - A x|_2 <= rtol |b|_2 */
+    double rtol;            /* stop when |b - A x|_2 <= rtol |b|_2 */
     unsigned long max_iter;
     unsigned long iterations_last;
-    double residual_last;         /* true |b - A x|_2 / |b|_2 after the last solve */
-    double *dinv;                 /* Jacobi preconditioner 1/A_kk */
+    double residual_last;   /* true |b - A x|_2 / |b|_2 after the last solve */
+    double *dinv;           /* Jacobi preconditioner 1/A_kk */
     double *r, *rhat, *p, *v, *s, *t, *phat, *shat;
 } mb_krylov;
 
@@ -134,10 +165,10 @@ double mb_krylov_residual(const mb_csr *A, const double *b, const double *x, dou
 
 typedef struct mb_gmres {
     size_t n, restart;
-    double rtol;                  /* stop when |b - A x| <= rtol |b| */
-    unsigned long max_cycles;     /* restart cycles before MB_EMAXITER */
-    unsigned long cycles_last;    /* cycles used by the last solve */
-    double residual_last;         /* |b - A x| after the last solve */
+    double rtol;            /* stop when |b - A x| <= rtol |b| */
+    unsigned long max_cycles; /* restart cycles before MB_EMAXITER */
+    unsigned long cycles_last; /* cycles used by the last solve */
+    double residual_last;   /* |b - A x| after the last solve */
     gsl_splinalg_itersolve *w;
     gsl_vector *b, *x;
 } mb_gmres;

@@ -4,9 +4,6 @@
 
 #include <mpfr.h>
 
-/* r = a^d for a double exponent d (exactly representable in 64 bits). */
-void mb_mpfr_pow_d(mpfr_ptr r, mpfr_srcptr a, double d);
-
 /* Restrict MPFR's exponent range to that of IEEE double (emin -1073, emax 1024) so a
  * 53-bit twin overflows and underflows where double does; restore with the saved pair. */
 typedef struct mb_mpfr_range { mpfr_exp_t emin, emax; } mb_mpfr_range;

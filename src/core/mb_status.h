@@ -20,7 +20,8 @@ enum mb_status {
     MB_ENOTFOUND = -7,  /* unknown name */
     MB_EIO       = -8,  /* file input/output */
     MB_EDOM      = -9,  /* parameter out of its domain */
-    MB_EUNSUP    = -10  /* operation not supported by this object */
+    MB_EUNSUP    = -10, /* operation not supported by this object */
+    MB_EEXIST    = -11  /* name already taken (e.g. a stepper registered twice) */
 };
 
 /* Record an error: message formatted printf-style, with source location. */

@@ -1,14 +1,5 @@
-/* mpfr_extra.c -- MPFR helpers: power with a double exponent, double's exponent range. */
+/* mpfr_extra.c -- MPFR helpers: double's exponent range. */
 #include "mb_mpfr_extra.h"
-
-void mb_mpfr_pow_d(mpfr_ptr r, mpfr_srcptr a, double d)
-{
-    mpfr_t e;
-    mpfr_init2(e, 64);
-    mpfr_set_d(e, d, MPFR_RNDN);
-    mpfr_pow(r, a, e, MPFR_RNDN);
-    mpfr_clear(e);
-}
 
 mb_mpfr_range mb_mpfr_use_double_range(void)
 {

@@ -43,6 +43,7 @@ const char *mb_strerror(int code)
     case MB_ENOTFOUND: return "unknown name";
     case MB_EIO:       return "input/output error";
     case MB_EDOM:      return "parameter out of range";
+    case MB_EEXIST:    return "name already taken";
     case MB_EUNSUP:    return "not supported";
     default:           return "unknown status";
     }

@@ -1,6 +1,5 @@
 /* templates_off.h -- undo templates_on.h so the next instance can be defined. */
 #undef REAL
-#undef SHORT
 #undef IS_MPFR
 #undef FUNCTION
 #undef TYPE
@@ -29,8 +28,6 @@
 #undef R_SIN
 #undef R_COS
 #undef R_SIN_COS
-#undef R_EXP
-#undef R_POW_D
 #undef R_SGN
 #undef R_CMP
 #undef R_CMP_D

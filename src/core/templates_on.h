@@ -29,7 +29,6 @@
 #if defined(BASE_DOUBLE)
 
 #define REAL double
-#define SHORT double
 #define IS_MPFR 0
 #define FUNCTION(dir, name) MB_CONCAT2(dir, name)
 #define TYPE(dir) dir
@@ -57,8 +56,6 @@
 #define R_SIN(r, a) (*(r) = sin(*(a)))
 #define R_COS(r, a) (*(r) = cos(*(a)))
 #define R_SIN_COS(s, c, a) (*(s) = sin(*(a)), *(c) = cos(*(a)))   /* GCC fuses: one sincos */
-#define R_EXP(r, a) (*(r) = exp(*(a)))
-#define R_POW_D(r, a, d) (*(r) = pow(*(a), (double)(d)))
 #define R_SGN(a) ((*(a) > 0) - (*(a) < 0))
 #define R_CMP(a, b) ((*(a) > *(b)) - (*(a) < *(b)))
 #define R_CMP_D(a, d) ((*(a) > (double)(d)) - (*(a) < (double)(d)))
@@ -68,7 +65,6 @@
 #elif defined(BASE_MPFR)
 
 #define REAL __mpfr_struct
-#define SHORT mpfr
 #define IS_MPFR 1
 #define FUNCTION(dir, name) MB_CONCAT3(dir, mpfr, name)
 #define TYPE(dir) MB_CONCAT2(dir, mpfr)
@@ -97,8 +93,6 @@
 #define R_SIN(r, a) mpfr_sin((r), (a), MB_RND)
 #define R_COS(r, a) mpfr_cos((r), (a), MB_RND)
 #define R_SIN_COS(s, c, a) mpfr_sin_cos((s), (c), (a), MB_RND)  /* both correctly rounded */
-#define R_EXP(r, a) mpfr_exp((r), (a), MB_RND)
-#define R_POW_D(r, a, d) mb_mpfr_pow_d((r), (a), (d))
 #define R_SGN(a) mpfr_sgn(a)
 #define R_CMP(a, b) mpfr_cmp((a), (b))
 #define R_CMP_D(a, d) mpfr_cmp_d((a), (d))

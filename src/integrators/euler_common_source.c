@@ -1,6 +1,6 @@
 /* euler_common_source.c -- template pieces shared by explicit and symplectic Euler:
  * scratch state, the velocity kick, the position drift and the commit of the new state
- * (each scheme's own source composes them in its step).  Included after templates_on.h and mb_scheme_util.h. */
+ * (each scheme's own source composes them in its step).  Included after templates_on.h and scheme_util_source.c. */
 
 struct FUNCTION(euler, state) {
     size_t n3;

@@ -9,7 +9,7 @@
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "euler_common_source.c"
 #include "explicit_euler_source.c"
 #include "templates_off.h"
@@ -17,7 +17,7 @@
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "euler_common_source.c"
 #include "explicit_euler_source.c"
 #include "templates_off.h"

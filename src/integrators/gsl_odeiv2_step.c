@@ -14,6 +14,7 @@
  * constant, 2x the work).  The implicit ones solve their stages by GSL's modified Newton
  * iteration with the Jacobian [[0, I], [M^-1 df/dx, M^-1 df/dv]] assembled densely from
  * the force models' blocks (df/dt is taken as zero).  Double only (no MPFR twin). */
+#include "mb_init.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 
@@ -167,9 +168,8 @@ static int godeiv_step(void *vstate, mb_system *sys, double h)
     memcpy(w->y, s->x, w->n3 * sizeof(double));
     memcpy(w->y + w->n3, s->v, w->n3 * sizeof(double));
     gsl_odeiv2_step_reset(w->driver->s);    /* no carry-over from another system */
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    mb_init();
     int gs = gsl_odeiv2_step_apply(w->driver->s, sys->t, h, w->y, w->yerr, NULL, NULL, &w->ode);
-    gsl_set_error_handler(old);
     if (w->callback_status != MB_SUCCESS)
         return w->callback_status;     /* message recorded by the force field */
     if (gs != GSL_SUCCESS)

@@ -17,14 +17,14 @@
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "implicit_euler_newton_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "implicit_euler_newton_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR

@@ -52,7 +52,7 @@ static const mb_option_spec lf_options[] = {
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "leapfrog_source.c"
 #include "templates_off.h"
@@ -60,7 +60,7 @@ static const mb_option_spec lf_options[] = {
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "leapfrog_source.c"
 #include "templates_off.h"
@@ -69,10 +69,12 @@ static const mb_option_spec lf_options[] = {
 const mb_stepper_type mb_stepper_leapfrog = {
     .name = "leapfrog",
     .summary = "v(t+h/2) = v(t-h/2) + a(t) h;  x(t+h) = x(t) + v(t+h/2) h;  "
-               "spherical q(t+h) = Quaternion(w(t+h/2) h) q(t);  aspherical: Fincham on global L",
+               "spherical q(t+h) = Quaternion(w(t+h/2) h) q(t);  aspherical: Fincham on global L "
+               "(orientation order 1; 2 with aspherical=fincham-halfstep)",
     .reference = "seeds 002/000 (Woo, Motion integration; adjVel0; Cundall damping eq. 34); "
                  "Allen & Tildesley, Computer Simulation of Liquids (1989) pp. 84-89 (Fincham)",
     .order = 2,
+    .order_rotation = 1,     /* default aspherical=fincham; fincham-halfstep is 2 (test_fincham) */
     .flags = MB_STEPPER_SYMPLECTIC | MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_CELL,
     .options = lf_options,
     .alloc = lf_alloc,

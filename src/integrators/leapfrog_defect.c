@@ -45,7 +45,7 @@ static int lfd_defect_of(const mb_options *opts)
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "leapfrog_defect_source.c"
 #include "leapfrog_source.c"
@@ -54,7 +54,7 @@ static int lfd_defect_of(const mb_options *opts)
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "leapfrog_defect_source.c"
 #include "leapfrog_source.c"
@@ -87,6 +87,7 @@ const mb_stepper_type mb_stepper_leapfrog_defect = {
                "cell (defect=seed-spin-sign)",
     .reference = "the initialisation in Woo's Leapfrog code; misuse of seed 002's spherical update",
     .order = 2,
+    .order_rotation = 1,
     .flags = MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_NEGATIVE | MB_STEPPER_CELL,
     .options = lf_defect_options,
     .alloc = lfd_alloc,

@@ -1,5 +1,5 @@
 /* leapfrog_source.c -- template body of Woo's leap-frog family (see leapfrog.c).
- * Included once per base after templates_on.h, quat_source.c and mb_scheme_util.h.
+ * Included once per base after templates_on.h, quat_source.c and scheme_util_source.c.
  *
  * Rule points.  A negative control (leapfrog_defect.c) instantiates this template with
  * its own definitions of the macros below, defined before the first inclusion; the

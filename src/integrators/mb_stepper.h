@@ -55,7 +55,9 @@ typedef struct mb_stepper_type {
     const char *name;
     const char *summary;      /* one line with the update equations */
     const char *reference;    /* source of the scheme */
-    int order;                /* nominal global order of positions */
+    int order;                /* nominal global order of translation (positions, velocities) */
+    int order_rotation;       /* nominal global order of orientations with the default
+                               * options; 0 when the scheme does not integrate rotation */
     unsigned flags;
     const mb_option_spec *options;
     int (*alloc)(void **state, const mb_options *opts, const mb_system *sys);
@@ -70,9 +72,25 @@ typedef struct mb_stepper_type {
     void (*free_mpfr)(void *state);
 } mb_stepper_type;
 
-/* NULL-terminated list of every registered scheme. */
+/* NULL-terminated list of every registered scheme: the built-in ones, then those
+ * registered at run time in registration order.  The list is never reallocated and
+ * entries are only appended, so it may be walked while another thread registers. */
 const mb_stepper_type *const *mb_steppers(void);
 const mb_stepper_type *mb_stepper_find(const char *name);
+
+/* Most scheme types mb_stepper_register accepts in one process. */
+#define MB_STEPPER_REGISTER_MAX 256
+
+/* Register a scheme type at run time (thread-safe).  The type and every string it
+ * points to must outlive the process's use of the registry (a static const object).
+ * Refused, with a message naming the type, and nothing registered:
+ *   MB_EINVAL  type NULL; name not of the form [a-z][a-z0-9-]* (at most 63 characters);
+ *              summary NULL; alloc, step or free NULL; order < 1; order_rotation < 0,
+ *              or > 0 without MB_STEPPER_ROTATION (or 0 with it); MB_STEPPER_HALFSTEP
+ *              without synchronize; MPFR hooks given only in part;
+ *   MB_EEXIST  a type of that name is already registered (built-in or not);
+ *   MB_ENOMEM  MB_STEPPER_REGISTER_MAX types are registered already. */
+int mb_stepper_register(const mb_stepper_type *type);
 
 /* A configured scheme: type + validated options + state. */
 typedef struct mb_stepper {

@@ -33,7 +33,7 @@ const struct rk_tableau mb_rk4_tableau = {
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "explicit_rk_source.c"
 #include "templates_off.h"
@@ -41,7 +41,7 @@ const struct rk_tableau mb_rk4_tableau = {
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "explicit_rk_source.c"
 #include "templates_off.h"

@@ -1,4 +1,5 @@
 /* stepper.c -- dispatch over scheme type tables: parsing specs, alloc, step, free. */
+#include "mb_init.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 
@@ -6,14 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const mb_stepper_type *mb_stepper_find(const char *name)
-{
-    for (const mb_stepper_type *const *t = mb_steppers(); *t; t++)
-        if (strcmp((*t)->name, name) == 0)
-            return *t;
-    return NULL;
-}
 
 static int unknown_scheme(const char *name)
 {
@@ -118,6 +111,7 @@ static int stepper_rotation_check(const mb_stepper *st, int rotates)
 
 mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys)
 {
+    mb_init();
     mb_stepper *st = stepper_new(spec);
     if (st && (stepper_cell_check(st, sys->cell) != MB_SUCCESS
                || stepper_rotation_check(st, system_rotates(sys)) != MB_SUCCESS)) {
@@ -133,6 +127,7 @@ mb_stepper *mb_stepper_alloc(const char *spec, const mb_system *sys)
 
 mb_stepper *mb_stepper_alloc_twin(const char *spec, const mb_system_mpfr *tw)
 {
+    mb_init();
     mb_stepper *st = stepper_new(spec);
     if (st == NULL)
         return NULL;

@@ -2,7 +2,7 @@
  * the translational first-order system x' = v, v' = M^-1 f(x, v, t) (velocity Verlet,
  * classical RK4): force evaluation at a trial state without touching the committed
  * state, and the acceleration with blocked degrees of freedom.  Included after
- * templates_on.h and mb_scheme_util.h. */
+ * templates_on.h and scheme_util_source.c. */
 
 /* f_out = f(X, V, t): the node store's x, v, f pointers are pointed at the trial arrays
  * for the evaluation and restored afterwards, so sys->nodes keeps its state (only its

@@ -20,7 +20,7 @@
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "velocity_verlet_source.c"
 #include "templates_off.h"
@@ -28,7 +28,7 @@
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "velocity_verlet_source.c"
 #include "templates_off.h"

@@ -29,7 +29,7 @@ static int vv_defect_of(const mb_options *opts)
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "velocity_verlet_source.c"
 #include "velocity_verlet_defect_source.c"
@@ -38,7 +38,7 @@ static int vv_defect_of(const mb_options *opts)
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "translation_stage_source.c"
 #include "velocity_verlet_source.c"
 #include "velocity_verlet_defect_source.c"

@@ -44,7 +44,7 @@ struct vns_common {
 
 #define BASE_DOUBLE
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
@@ -52,7 +52,7 @@ struct vns_common {
 
 #define BASE_MPFR
 #include "templates_on.h"
-#include "mb_scheme_util.h"
+#include "scheme_util_source.c"
 #include "quat_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
@@ -72,6 +72,7 @@ const mb_stepper_type mb_stepper_verlet_nosquish = {
     .reference = "Miller, Eleftheriou, Pattnaik, Ndirango, Newns & Martyna, J. Chem. Phys. 116 "
                  "(2002) 8649; Swope et al., J. Chem. Phys. 76 (1982) 637",
     .order = 2,
+    .order_rotation = 2,
     .flags = MB_STEPPER_SYMPLECTIC | MB_STEPPER_ROTATION,
     .options = NULL,
     .alloc = vns_alloc,

@@ -1,5 +1,5 @@
 /* verlet_nosquish_source.c -- template body of verlet-nosquish (see verlet_nosquish.c).
- * Included after templates_on.h, mb_scheme_util.h and quat_source.c. */
+ * Included after templates_on.h, scheme_util_source.c and quat_source.c. */
 
 struct FUNCTION(vns, state) {
     struct vns_common com;      /* first member: read by the stats hook */

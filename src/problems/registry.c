@@ -1,4 +1,5 @@
 /* registry.c -- the list of every problem, expanded from problems.def, and lookup. */
+#include "mb_init.h"
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -30,6 +31,7 @@ const mb_problem_type *mb_problem_find(const char *name)
 int mb_problem_prepare(const char *name, const mb_options *params,
                        const mb_problem_type **type, mb_options **out_params)
 {
+    mb_init();
     *type = mb_problem_find(name);
     *out_params = NULL;
     if (*type == NULL) {

@@ -4,6 +4,7 @@
  * The matrix exponential is GSL's gsl_linalg_exponential_ss (scaling and squaring with
  * a Taylor series; present in GSL >= 1.x, declared in gsl_linalg.h though not in the
  * manual), in GSL_PREC_DOUBLE mode. */
+#include "mb_init.h"
 #include "mb_closed.h"
 #include "mb_status.h"
 
@@ -23,7 +24,7 @@ int mb_closed_affine_flow(const double L[9], double t, const double x0[3], doubl
     }
     gsl_matrix_view A = gsl_matrix_view_array(Lt, 3, 3);
     gsl_matrix_view eA = gsl_matrix_view_array(E, 3, 3);
-    gsl_set_error_handler_off();
+    mb_init();
     int st = gsl_linalg_exponential_ss(&A.matrix, &eA.matrix, GSL_PREC_DOUBLE);
     if (st != GSL_SUCCESS)
         MB_ERROR(MB_EFAILED, "affine flow: matrix exponential failed (%s)", gsl_strerror(st));

@@ -30,6 +30,7 @@
  * Gauss-Kronrod quadrature (gsl_integration_qag, 61 points, relative tolerance 1e-13) -- a quadrature of the closed
  * form, in place of L&L's theta-function expression.  q = qL (x) qz(phi) (x) qx(theta) (x) qz(psi)
  * with qL taking global z to L/|L|. */
+#include "mb_init.h"
 #include "mb_closed.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -121,7 +122,7 @@ static int integrate_phi(const mb_asymtop *top, double u1, double u2, double *ou
         *out = 0.0;
         return MB_SUCCESS;
     }
-    gsl_set_error_handler_off();
+    mb_init();
     gsl_integration_workspace *ws = gsl_integration_workspace_alloc(500);
     if (ws == NULL)
         MB_ERROR(MB_ENOMEM, "asymmetric top: out of memory");

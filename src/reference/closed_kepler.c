@@ -10,6 +10,7 @@
  *   x = a (cos E - e),  y = b sin E,
  *   x' = -a n sin E / (1 - e cos E),  y' = b n cos E / (1 - e cos E).
  * Invariants: energy -mu / (2 a), angular momentum sqrt(mu a (1 - e^2)). */
+#include "mb_init.h"
 #include "mb_closed.h"
 #include "mb_status.h"
 
@@ -41,7 +42,7 @@ int mb_closed_kepler_anomaly(double mean_anomaly, double e, double *E)
     }
     struct kepler_eq k = { M, e };
     gsl_function f = { kepler_f, &k };
-    gsl_set_error_handler_off();
+    mb_init();
     gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     if (s == NULL)
         MB_ERROR(MB_ENOMEM, "Kepler's equation: out of memory");

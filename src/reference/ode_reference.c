@@ -1,4 +1,5 @@
 /* ode_reference.c -- the GSL odeiv2 rk8pd reference (see mb_ode_reference.h). */
+#include "mb_init.h"
 #include "mb_ode_reference.h"
 #include "mb_ref_rhs.h"
 #include "mb_cancel.h"
@@ -43,7 +44,7 @@ static int ode_run(const mb_system *sys, struct ode_ctx *c, size_t dim, double t
     gsl_odeiv2_system ode = { ode_function, NULL, dim, c };
     double span = fabs(times[n - 1] - sys->t);
     double h0 = span > 0.0 ? 1e-3 * span : 1e-6;
-    gsl_set_error_handler_off();
+    mb_init();
     gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&ode, gsl_odeiv2_step_rk8pd, h0, tol, tol);
     double *y = malloc(dim * sizeof *y);
     if (d == NULL || y == NULL) {

@@ -1,4 +1,4 @@
-/* mb_scheme_util.h -- helpers shared by scheme templates: scratch arrays of REAL and
+/* scheme_util_source.c -- helpers shared by scheme templates: scratch arrays of REAL and
  * the "all finite" test.  Included inside a template instance (after templates_on.h). */
 
 /* count REALs, each initialised at prec and set to zero; NULL on failure. */
