@@ -56,9 +56,11 @@ typedef struct driver {
     mb_stepper *st;
     mb_nodes *on;              /* on-step state in double */
     mb_nodes_mpfr *on_mpfr;    /* twin's on-step state */
+    mb_forces_counts in_steps; /* force field work done inside the steps only (the on-step
+                                  synchronisation for samples is observation, not cost) */
 } driver;
 
-static int drv_step(driver *d, double h)
+static int drv_advance(driver *d, double h)
 {
     if (d->tw) {
         int s = mb_stepper_step_twin(d->st, d->tw, h);
@@ -67,6 +69,16 @@ static int drv_step(driver *d, double h)
         return s;
     }
     return mb_stepper_step(d->st, d->sys, h);
+}
+
+static int drv_step(driver *d, double h)
+{
+    mb_forces_counts before = mb_forces_get_counts(d->sys->forces);
+    int s = drv_advance(d, h);
+    mb_forces_counts after = mb_forces_get_counts(d->sys->forces);
+    d->in_steps.evaluations += after.evaluations - before.evaluations;
+    d->in_steps.jacobians += after.jacobians - before.jacobians;
+    return s;
 }
 
 static int drv_on_step(driver *d)
@@ -471,6 +483,9 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
      * normalisation (DESIGN 6); the tracked stored norm is the fallback */
     mb_stepper_stats stats;
     mb_stepper_get_stats(d->st, &stats);
+    r->cost = (mb_run_cost){ d->in_steps.evaluations, d->in_steps.jacobians,
+                             stats.newton_iterations, stats.linear_iterations,
+                             stats.constraint_sweeps };
     if (stats.quat_norm_error_max > T.rotation.max_quat_norm_error)
         T.rotation.max_quat_norm_error = stats.quat_norm_error_max;
     if (r->status == MB_RUN_OK) {

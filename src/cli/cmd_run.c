@@ -1,11 +1,16 @@
-/* cmd_run.c -- `motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]`.
+/* cmd_run.c -- `motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]
+ *               [--junit FILE] [--tap]`.
  *
  * Every case file is read and validated before anything runs; a bad file stops the
  * command with "file:line: message" and exit 2, and no report file is touched.  Then
- * every (case, integrator, dt) runs, and the reports are written as a whole.
- * Exit: 0 every expectation holds, 1 one failed (or its metric is missing), 2 bad input,
+ * every (case, integrator, dt) runs, the reports are written as a whole and a summary
+ * (run_summary.h) is printed.
+ * Exit: 0 every expectation holds, 1 one failed (or its metric is missing, or a run stopped
+ * early where the case does not expect it), 2 bad input,
  * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
 #include "cli.h"
+#include "ci_log.h"
+#include "run_summary.h"
 #include "mb_case.h"
 #include "mb_report.h"
 #include "mb_runner.h"
@@ -25,15 +30,23 @@
 static void help(FILE *out)
 {
     fprintf(out,
-        "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n\n"
+        "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
+        "                       [--junit FILE] [--tap]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
         "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
         "  -o, --output DIR  report directory (created if missing)\n"
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
         "      --series      also write one time series per run under DIR/series/\n"
-        "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
+        "  -q, --quiet       no per-case tables: only failures and the closing line\n"
+        "      --junit FILE  also write the verdicts as JUnit XML (one test per check)\n"
+        "      --tap         print the verdicts as TAP on standard output (the summary\n"
+        "                    then goes to standard error)\n"
         "  -h, --help        this text\n\n"
+        "After the run: one table per case (runs finished, orders +- standard error, or the\n"
+        "values its expectations name), then every failed or missing expectation with its\n"
+        "value and bound.  A run that diverges or fails is a failure unless the case expects\n"
+        "that status (INTEGRATOR.status = diverged).  A progress line is shown on a terminal.\n\n"
         "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
         "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n");
 }
@@ -137,8 +150,8 @@ static void catch_signals(void)
 }
 
 typedef struct run_args {
-    const char *out;
-    int jobs, series, quiet;
+    const char *out, *junit;
+    int jobs, series, quiet, tap;
     paths files;
 } run_args;
 
@@ -163,6 +176,12 @@ static int parse_args(int argc, char **argv, run_args *A)
             if (end == argv[k] || *end || j < 1 || j > 1024)
                 MB_ERROR(MB_EINVAL, "--jobs '%s': give a whole number in [1, 1024]", argv[k]);
             A->jobs = (int)j;
+        } else if (!strcmp(a, "--junit")) {
+            if (++k == argc || argv[k][0] == '\0')
+                MB_ERROR(MB_EINVAL, "--junit needs a file name");
+            A->junit = argv[k];
+        } else if (!strcmp(a, "--tap")) {
+            A->tap = 1;
         } else if (!strcmp(a, "--series")) {
             A->series = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -174,6 +193,20 @@ static int parse_args(int argc, char **argv, run_args *A)
         }
     }
     return 0;
+}
+
+static int ci_outputs(const run_args *A, const mb_case_result *results, size_t n)
+{
+    if (!A->junit && !A->tap)
+        return MB_SUCCESS;
+    mb_ci_log L = { 0, 0, NULL };
+    int st = mb_run_summary_ci(&L, results, n);
+    if (st == MB_SUCCESS && A->junit)
+        st = mb_ci_write_junit(&L, A->junit, "motionbench run");
+    if (st == MB_SUCCESS && A->tap)
+        mb_ci_write_tap(&L, stdout);
+    mb_ci_free(&L);
+    return st;
 }
 
 static int run_cases(run_args *A)
@@ -203,6 +236,11 @@ static int run_cases(run_args *A)
         mb_cli_fail("run");
         goto done;
     }
+    if (ci_outputs(A, results, n) != MB_SUCCESS) {
+        mb_cli_fail("run");
+        goto done;
+    }
+    mb_run_summary_print(A->tap ? stderr : stdout, results, n, A->quiet);
     struct timespec end;
     clock_gettime(CLOCK_MONOTONIC, &end);
     double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
@@ -223,7 +261,7 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", cores > 0 ? (int)cores : 1, 0, 0, { 0, 0, NULL } };
+    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, { 0, 0, NULL } };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
