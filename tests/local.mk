@@ -85,6 +85,8 @@ TESTS += tests/test_cli_bad_args.sh
 EXTRA_DIST += tests/test_cli_bad_args.sh
 TESTS += tests/test_run_summary.sh
 EXTRA_DIST += tests/test_run_summary.sh
+TESTS += tests/test_metrics_doc.sh
+EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md
 
 check_PROGRAMS += tests/test_bench_mpfr_twin
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c

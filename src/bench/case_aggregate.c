@@ -15,6 +15,7 @@
 #include "mb_runner.h"
 #include "mb_status.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +44,14 @@ static mb_metric_value *push(mb_case_result *r, size_t i, size_t *cap)
 static mb_metric_value *emit(mb_case_result *r, size_t i, size_t *cap, const char *q,
                              const char *suffix, double v, const char *detail)
 {
-    mb_metric_value *m = push(r, i, cap);
+    char name[64];
+    snprintf(name, sizeof name, "order.%s%s", q, suffix);
+    /* only metrics declared in src/metrics/metrics.def can be produced */
+    assert(mb_metric_known(name));
+    mb_metric_value *m = mb_metric_known(name) ? push(r, i, cap) : NULL;
     if (m == NULL)
         return NULL;
-    snprintf(m->name, sizeof m->name, "order.%s%s", q, suffix);
+    snprintf(m->name, sizeof m->name, "%s", name);
     m->value = v;
     snprintf(m->detail, sizeof m->detail, "%s", detail ? detail : "");
     return m;

@@ -111,8 +111,16 @@ typedef struct trackers {
     void *observer;
 } trackers;
 
+/* Only metrics declared in src/metrics/metrics.def can be produced: any other name ends
+ * the run as "failed" with the name in its message. */
 static void add_metric(mb_run_result *r, const char *name, double value, const char *detail)
 {
+    if (!mb_metric_known(name)) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "metric '%.64s' is not declared in "
+                 "src/metrics/metrics.def", name);
+        return;
+    }
     if (r->n_metrics == MB_RUN_MAX_METRICS)
         return;
     mb_metric_value *m = &r->metrics[r->n_metrics++];

@@ -1,6 +1,6 @@
 /* mb_metrics.h -- the measures of the case runner (DESIGN 6), one concept per file.
  *
- *   metric_names.c   the stable metric names, validation and suggestions
+ *   metric_table.c   every metric as data (metrics.def): name, unit, kind, comparison
  *   error_norms.c    error.position / velocity / orientation / angular_velocity
  *   order_fit.c      order.<quantity>: least-squares slope of log error vs log dt
  *   energy_track.c   energy.max_rel_error / drift_rate / balance_residual
@@ -18,15 +18,34 @@
 #include "mb_energy.h"
 #include "mb_nodes.h"
 
-/* ---- names ---- */
-/* NULL-terminated list of the fixed metric names accepted in [expect] and [check]. */
+/* ---- the metric table (metrics.def) ---- */
+typedef enum {
+    MB_METRIC_ERROR, MB_METRIC_ORDER, MB_METRIC_DRIFT, MB_METRIC_RATIO, MB_METRIC_COUNT,
+    MB_METRIC_STATUS
+} mb_metric_kind;
+typedef enum { MB_COMPARE_REL, MB_COMPARE_ABS, MB_COMPARE_EXACT } mb_metric_compare;
+
+typedef struct mb_metric_info {
+    const char *name, *unit;
+    mb_metric_kind kind;
+    mb_metric_compare compare;  /* how check compares it with the baseline */
+    double tol;                 /* default tolerance of that comparison */
+    int one_sided;              /* 1: only a growth of |value| is a regression */
+    const char *doc;
+} mb_metric_info;
+
+/* The whole table (n rows) and one row by name (NULL: not a metric). */
+const mb_metric_info *mb_metric_table(size_t *n);
+const mb_metric_info *mb_metric_lookup(const char *name);
+const char *mb_metric_kind_name(mb_metric_kind k);
+const char *mb_metric_compare_name(mb_metric_compare c);
+/* NULL-terminated list of every metric name (for suggestions). */
 const char *const *mb_metric_names(void);
-/* 1 when name is a known metric. */
+/* 1 when name is in the table. */
 int mb_metric_known(const char *name);
-/* 1 for metrics whose value is a word (status). */
+/* 1 for metrics whose value is a word (kind STATUS). */
 int mb_metric_is_word(const char *name);
-/* Default baseline tolerance of a metric: *relative = 1 and tol for errors, drifts and
- * ratios, 0 and tol for orders (absolute); counts and words compare exactly (tol 0). */
+/* Default baseline tolerance: *relative = 1 for REL, 0 for ABS and EXACT (tol 0). */
 void mb_metric_default_tolerance(const char *name, int *relative, double *tol);
 
 /* ---- error norms at t_end: max over nodes of the Euclidean norm ---- */
