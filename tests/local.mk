@@ -86,6 +86,8 @@ EXTRA_DIST += tests/test_cli_bad_args.sh
 TESTS += tests/test_run_summary.sh
 EXTRA_DIST += tests/test_run_summary.sh
 TESTS += tests/test_metrics_doc.sh
+TESTS += tests/test_check_formats.sh
+EXTRA_DIST += tests/test_check_formats.sh
 EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md
 
 check_PROGRAMS += tests/test_bench_mpfr_twin

@@ -248,7 +248,7 @@ Test(names, known_and_tolerances)
 Test(names, table_is_consistent)
 {
     size_t n;
-    const mb_metric_info *t = mb_metric_table(&n);
+    const mb_metric_info *t = mb_metric_infos(&n);
     cr_assert(n > 40);
     for (size_t k = 0; k < n; k++) {
         cr_expect(t[k].doc && t[k].doc[0] && t[k].unit && t[k].unit[0], "%s", t[k].name);

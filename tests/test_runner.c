@@ -202,9 +202,10 @@ Test(runner, check_against_baseline)
     cr_expect_eq(sh("'%s' check --baseline '%s/base' '%s/p' > '%s/out'", prog, tmp, tmp, tmp), 1);
     size_t n;
     char *out = slurp(tmp, "out", &n);
-    cr_expect(strstr(out, "regression: osc-a explicit-euler double dt=0.01 error.position: "
+    cr_expect(strstr(out, "  osc-a  explicit-euler: 1 row\n    error.position dt=0.01: "
                           "baseline 0.") != NULL, "%s", out);
-    cr_expect(strstr(out, "1 regression") != NULL, "%s", out);
+    cr_expect(strncmp(out, "3", 1) == 0 && strstr(out, " compared: 1 regression (0 missing) "
+                      "in 1 case,") != NULL, "%s", out);
     free(out);
     /* a change of 1 unit in the 15th digit stays inside rel 1e-6 */
     cr_assert_eq(sh("mkdir '%s/q' && sed '0,/,error.position,\\([0-9.]*\\)[0-9]\\([0-9]\\),/"

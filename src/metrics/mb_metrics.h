@@ -35,7 +35,7 @@ typedef struct mb_metric_info {
 } mb_metric_info;
 
 /* The whole table (n rows) and one row by name (NULL: not a metric). */
-const mb_metric_info *mb_metric_table(size_t *n);
+const mb_metric_info *mb_metric_infos(size_t *n);
 const mb_metric_info *mb_metric_lookup(const char *name);
 const char *mb_metric_kind_name(mb_metric_kind k);
 const char *mb_metric_compare_name(mb_metric_compare c);

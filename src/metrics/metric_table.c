@@ -29,7 +29,7 @@ static const char *const names[] = {
 };
 #undef MB_METRIC
 
-const mb_metric_info *mb_metric_table(size_t *n)
+const mb_metric_info *mb_metric_infos(size_t *n)
 {
     *n = N_METRICS;
     return table;
