@@ -66,9 +66,12 @@ static int parse_args(int argc, char **argv, check_args *A)
             help(stdout);
             return 1;
         } else if (!strcmp(a, "-b") || !strcmp(a, "--baseline") || !strcmp(a, "--junit")) {
-            if (++k == argc || argv[k][0] == '\0')
-                return usage_error("%s needs a non-empty name", a);
-            *(strcmp(a, "--junit") ? &A->base : &A->junit) = argv[k];
+            int junit = !strcmp(a, "--junit");
+            if (++k == argc)
+                return usage_error(junit ? "%s needs a file name" : "%s needs a directory", a);
+            if (argv[k][0] == '\0')
+                return usage_error(junit ? "%s: empty file name" : "%s: empty directory name", a);
+            *(junit ? &A->junit : &A->base) = argv[k];
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             A->quiet = 1;
         } else if (!strcmp(a, "--two-sided")) {
