@@ -53,6 +53,7 @@ typedef struct mb_run_result {
     /* errors and their scales (NaN when the run did not finish) */
     double err[4], scale[4]; /* position, velocity, orientation, angular velocity */
     int translates, rotates;
+    size_t state_size;       /* doubles in the state advanced: 6 per node, 13 if it rotates */
     size_t n_metrics;
     mb_metric_value metrics[MB_RUN_MAX_METRICS];
     mb_run_cost cost;

@@ -477,6 +477,7 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     /* torques at t = 0 decide whether the problem rotates (on is a scratch copy) */
     if (mb_forces_eval(d->sys->forces, d->on, 0.0) == MB_SUCCESS)
         r->rotates = mb_nodes_rotates(d->on);
+    r->state_size = d->on->n * (r->rotates ? 13 : 6);
     T.ref = mb_nodes_alloc(d->on->n, 53);
     if (T.ref)
         mb_nodes_copy(T.ref, d->on);

@@ -106,6 +106,10 @@ static void print_orders(FILE *out, const mb_case_result *r, size_t a)
             fprintf(out, "  %s %.3f +- %.2g", quantities[q], o->value, se->value);
         else
             fprintf(out, "  %s %.3f", quantities[q], o->value);
+        snprintf(name, sizeof name, "order.%s.flags", quantities[q]);
+        const mb_metric_value *fl = mb_case_find_aggregate(r, a, name);
+        if (fl && fl->word && strcmp(fl->word, "none") != 0)
+            fprintf(out, " [%s]", fl->word);
     }
 }
 

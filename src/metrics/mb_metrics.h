@@ -80,7 +80,21 @@ typedef struct mb_order_fit {
     size_t n_pairwise;                /* consecutive used points */
     double pairwise[MB_ORDER_MAX_POINTS];      /* log(e_j/e_i) / log(dt_j/dt_i) */
     double pairwise_dt[MB_ORDER_MAX_POINTS][2];
+    unsigned flags;                   /* MB_ORDER_FLAG_* */
 } mb_order_fit;
+
+/* Warnings on a fit (order.<q>.flags): some point excluded; pairwise orders that rise and
+ * fall by more than MB_ORDER_MONOTONE_SLACK; used points spanning less than half of the
+ * decades of dt asked for. */
+enum { MB_ORDER_FLAG_EXCLUDED = 1, MB_ORDER_FLAG_NON_MONOTONE = 2, MB_ORDER_FLAG_SHORT_RANGE = 4 };
+#define MB_ORDER_MONOTONE_SLACK 0.1   /* the tolerance of a theory expectation on an order */
+/* "none", or the flags joined by '+' ("excluded+non-monotone"); a static string. */
+const char *mb_order_flags_word(unsigned flags);
+
+/* Round-off floor K u scale sqrt(steps state_size), u = 2^-53, K = MB_ROUNDOFF_SAFETY
+ * (derivation in order_fit.c and doc/results.md). */
+#define MB_ROUNDOFF_SAFETY 10.0
+double mb_roundoff_floor(double scale, long steps, size_t state_size);
 
 /* Fit the observed order of n (dt, err) pairs; valid[k] = 0 marks a run that did not
  * finish (diverged, failed) or a non-finite error.  Points with err < floor are
@@ -88,6 +102,9 @@ typedef struct mb_order_fit {
  * are saturated.  Returns MB_EINVAL when n > MB_ORDER_MAX_POINTS. */
 int mb_order_fit_compute(size_t n, const double *dt, const double *err, const int *valid,
                          double floor, mb_order_fit *fit);
+/* The same with one floor per point (floor[k] for dt[k]). */
+int mb_order_fit_compute_floors(size_t n, const double *dt, const double *err,
+                                const int *valid, const double *floor, mb_order_fit *fit);
 const char *mb_order_point_reason(mb_order_point_status s);
 
 /* ---- energy ---- */
