@@ -57,7 +57,10 @@ typedef struct mb_run_result {
     size_t n_metrics;
     mb_metric_value metrics[MB_RUN_MAX_METRICS];
     mb_run_cost cost;
-    double wall, cpu;        /* seconds */
+    double wall, cpu;        /* seconds, of this run */
+    /* with --repeat N: minimum and median over the N runs (N = 1: this run's times) */
+    double wall_min, wall_median, cpu_min, cpu_median;
+    int repeats;
     size_t n_series, cap_series;
     mb_series_sample *series;
     int series_incomplete;   /* a sample could not be kept (out of memory) */
@@ -72,8 +75,13 @@ typedef struct mb_case_result {
     mb_metric_value **agg;        /* per integrator */
 } mb_case_result;
 
+#define MB_RUNNER_MAX_REPEAT 1000
+
 typedef struct mb_runner_options {
     int jobs;                     /* threads, >= 1 */
+    int repeat;                   /* runs of each job for its timing, 1..MB_RUNNER_MAX_REPEAT;
+                                     results come from the first, which every repetition
+                                     reproduces bit for bit */
     int progress;                 /* print a progress line on stderr */
     int series;                   /* keep time series */
 } mb_runner_options;

@@ -226,7 +226,8 @@ static void write_checks(FILE *f, const mb_case_result *r, size_t n, mb_report_s
 
 static void write_timing(FILE *f, const mb_case_result *r, size_t n)
 {
-    fputs("case,integrator,precision,dt,steps,wall_s,cpu_s,ns_per_step", f);
+    fputs("case,integrator,precision,dt,steps,repeats,wall_min_s,wall_median_s,cpu_min_s,"
+          "cpu_median_s,ns_per_step", f);
     mb_csv_end(f);
     for (size_t i = 0; i < n; i++) {
         const mb_case *c = r[i].c;
@@ -239,8 +240,9 @@ static void write_timing(FILE *f, const mb_case_result *r, size_t n)
                 mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
                 mb_csv_text(f, prec); mb_csv_sep(f);
                 mb_csv_number(f, c->dt[j]);
-                fprintf(f, ",%ld,%.6f,%.6f,%.1f", u->steps_done, u->wall, u->cpu,
-                        u->steps_done ? 1e9 * u->cpu / (double)u->steps_done : 0.0);
+                fprintf(f, ",%ld,%d,%.6f,%.6f,%.6f,%.6f,%.1f", u->steps_done, u->repeats,
+                        u->wall_min, u->wall_median, u->cpu_min, u->cpu_median,
+                        u->steps_done ? 1e9 * u->cpu_min / (double)u->steps_done : 0.0);
                 mb_csv_end(f);
             }
     }

@@ -31,13 +31,16 @@ static void help(FILE *out)
 {
     fprintf(out,
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
-        "                       [--junit FILE] [--tap]\n\n"
+        "                       [--repeat N] [--junit FILE] [--tap]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
         "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
         "  -o, --output DIR  report directory (created if missing)\n"
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
         "      --series      also write one time series per run under DIR/series/\n"
+        "      --repeat N    run each job N times for timing.csv (minimum and median of\n"
+        "                    wall and CPU time; results come from the first run); time\n"
+        "                    with --jobs 1 for figures that do not share the processor\n"
         "  -q, --quiet       no per-case tables: only failures and the closing line\n"
         "      --junit FILE  also write the verdicts as JUnit XML (one test per check)\n"
         "      --tap         print the verdicts as TAP on standard output (the summary\n"
@@ -151,7 +154,7 @@ static void catch_signals(void)
 
 typedef struct run_args {
     const char *out, *junit;
-    int jobs, series, quiet, tap;
+    int jobs, series, quiet, tap, repeat;
     paths files;
 } run_args;
 
@@ -180,6 +183,15 @@ static int parse_args(int argc, char **argv, run_args *A)
             if (++k == argc || argv[k][0] == '\0')
                 MB_ERROR(MB_EINVAL, "--junit needs a file name");
             A->junit = argv[k];
+        } else if (!strcmp(a, "--repeat")) {
+            char *end;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a number", a);
+            long r = strtol(argv[k], &end, 10);
+            if (end == argv[k] || *end || r < 1 || r > MB_RUNNER_MAX_REPEAT)
+                MB_ERROR(MB_EINVAL, "--repeat '%s': give a whole number in [1, %d]", argv[k],
+                         MB_RUNNER_MAX_REPEAT);
+            A->repeat = (int)r;
         } else if (!strcmp(a, "--tap")) {
             A->tap = 1;
         } else if (!strcmp(a, "--series")) {
@@ -226,7 +238,8 @@ static int run_cases(run_args *A)
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* a GSL routine that fails inside a run must give a status, not abort the program */
     gsl_set_error_handler_off();
-    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series };
+    mb_runner_options opt = { A->jobs, A->repeat, !A->quiet && isatty(STDERR_FILENO),
+                              A->series };
     if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
         goto done;
@@ -261,7 +274,7 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, { 0, 0, NULL } };
+    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, { 0, 0, NULL } };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
