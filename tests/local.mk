@@ -87,6 +87,8 @@ TESTS += tests/test_run_summary.sh
 EXTRA_DIST += tests/test_run_summary.sh
 TESTS += tests/test_metrics_doc.sh
 TESTS += tests/test_check_formats.sh
+TESTS += tests/test_plot.sh
+EXTRA_DIST += tests/test_plot.sh
 EXTRA_DIST += tests/test_check_formats.sh
 EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md
 

@@ -31,13 +31,15 @@ static void help(FILE *out)
 {
     fprintf(out,
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
-        "                       [--repeat N] [--junit FILE] [--tap]\n\n"
+        "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
         "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
         "  -o, --output DIR  report directory (created if missing)\n"
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
         "      --series      also write one time series per run under DIR/series/\n"
+        "      --plots       also draw the plots into DIR/plots (implies --series; needs\n"
+        "                    gnuplot: see motionbench plot --help)\n"
         "      --repeat N    run each job N times for timing.csv (minimum and median of\n"
         "                    wall and CPU time; results come from the first run); time\n"
         "                    with --jobs 1 for figures that do not share the processor\n"
@@ -154,7 +156,7 @@ static void catch_signals(void)
 
 typedef struct run_args {
     const char *out, *junit;
-    int jobs, series, quiet, tap, repeat;
+    int jobs, series, quiet, tap, repeat, plots;
     paths files;
 } run_args;
 
@@ -194,6 +196,8 @@ static int parse_args(int argc, char **argv, run_args *A)
             A->repeat = (int)r;
         } else if (!strcmp(a, "--tap")) {
             A->tap = 1;
+        } else if (!strcmp(a, "--plots")) {
+            A->plots = A->series = 1;
         } else if (!strcmp(a, "--series")) {
             A->series = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -263,6 +267,9 @@ static int run_cases(run_args *A)
                 sum.checks == 1 ? "" : "s", sum.failed, sum.missing, wall, A->jobs,
                 A->jobs == 1 ? "" : "s", A->out);
     code = sum.failed || sum.missing ? MB_EXIT_FAIL : MB_EXIT_OK;
+    /* plots last: a missing gnuplot is exit 2 with the reports already in place */
+    if (A->plots && mb_cli_plot_dir(A->out, NULL) != MB_EXIT_OK)
+        code = MB_EXIT_USAGE;
 done:
     mb_case_result_free(results, n);
     for (size_t k = 0; k < n; k++)
@@ -274,7 +281,7 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, { 0, 0, NULL } };
+    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, { 0, 0, NULL } };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
