@@ -89,6 +89,8 @@ TESTS += tests/test_metrics_doc.sh
 TESTS += tests/test_check_formats.sh
 TESTS += tests/test_plot.sh
 EXTRA_DIST += tests/test_plot.sh
+TESTS += tests/test_report.sh tests/test_report_screenshot.sh
+EXTRA_DIST += tests/test_report.sh tests/test_report_screenshot.sh
 EXTRA_DIST += tests/test_check_formats.sh
 EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md
 

@@ -13,6 +13,7 @@ int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);
 int mb_cmd_plot(int argc, char **argv);
+int mb_cmd_report(int argc, char **argv);
 
 /* The plots of a report directory into out_dir (NULL: REPORT_DIR/plots); an exit status. */
 int mb_cli_plot_dir(const char *report_dir, const char *out_dir);

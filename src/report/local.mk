@@ -4,3 +4,5 @@ src_motionbench_SOURCES += src/report/results_load.c
 src_motionbench_SOURCES += src/report/plot_gnuplot.c
 noinst_HEADERS += src/report/mb_results.h
 noinst_HEADERS += src/report/mb_plot.h
+src_motionbench_SOURCES += src/report/html_report.c
+noinst_HEADERS += src/report/mb_html.h
