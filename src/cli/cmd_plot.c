@@ -47,28 +47,10 @@ int mb_cli_plot_dir(const char *report_dir, const char *out_dir)
 
 int mb_cmd_plot(int argc, char **argv)
 {
-    const char *dir = NULL, *out = NULL;
-    for (int k = 1; k < argc; k++) {
-        if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
-            help(stdout);
-            return MB_EXIT_OK;
-        } else if (!strcmp(argv[k], "-o") || !strcmp(argv[k], "--output")) {
-            if (++k == argc || argv[k][0] == '\0') {
-                fprintf(stderr, "motionbench: plot: %s needs a directory\n", argv[k - 1]);
-                return MB_EXIT_USAGE;
-            }
-            out = argv[k];
-        } else if (argv[k][0] == '-' || argv[k][0] == '\0' || dir != NULL) {
-            fprintf(stderr, "motionbench: plot: unexpected argument '%s' (see --help)\n",
-                    argv[k]);
-            return MB_EXIT_USAGE;
-        } else {
-            dir = argv[k];
-        }
-    }
-    if (dir == NULL) {
-        help(stderr);
-        return MB_EXIT_USAGE;
-    }
+    const char *dir, *out;
+    char buf[4096];
+    int p = mb_cli_report_args(argc, argv, "plot", help, "plots", buf, sizeof buf, &dir, &out);
+    if (p != 0)
+        return p == 1 ? MB_EXIT_OK : MB_EXIT_USAGE;
     return mb_cli_plot_dir(dir, out);
 }

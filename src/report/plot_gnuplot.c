@@ -77,6 +77,24 @@ static void style(FILE *f, size_t k, int how)
         fprintf(f, " dt %zu", k % 5 + 1);
 }
 
+/* One plot clause: source (a file), select ("index 3", "skip 1 using 1:2"), the style of
+ * series k, and its legend title (NULL: none). */
+static void clause(FILE *g, int *first, const char *source, const char *select, size_t k,
+                   int how, const char *title)
+{
+    static const char *const with[] = { "points", "points", "lines", "linespoints" };
+    fprintf(g, "%s  \"%s\" %s with %s ", *first ? "" : ", \\\n", source, select, with[how]);
+    style(g, k, how);
+    if (title) {
+        fprintf(g, " title \"");
+        gp_text(g, title);
+        fprintf(g, "\"");
+    } else {
+        fprintf(g, " notitle");
+    }
+    *first = 0;
+}
+
 /* ---- data of one case ---- */
 
 typedef struct run_point { double dt, err[4], cost; int ok; } run_point;
@@ -294,30 +312,16 @@ static int plot_convergence(const mb_results *r, const char *c, int q, const cha
         int idx[3];
         conv_data(d, p, n, q, &f, idx, &next);
         conv_legend(legend, sizeof legend, specs[i], &f);
-        if (idx[0] >= 0) {
-            fprintf(g, "%s  \"%s.dat\" index %d with points ", first ? "" : ", \\\n", stem,
-                    idx[0]);
-            style(g, i, POINTS_FILLED);
-            fprintf(g, " title \"");
-            gp_text(g, legend);
-            fprintf(g, "\"");
-            first = 0;
-        }
-        if (idx[1] >= 0) {
-            fprintf(g, "%s  \"%s.dat\" index %d with points ", first ? "" : ", \\\n", stem,
-                    idx[1]);
-            style(g, i, POINTS_OPEN);
-            fprintf(g, " title \"");
-            gp_text(g, specs[i]);
-            fprintf(g, ": excluded from the fit\"");
-            first = 0;
-        }
-        if (idx[2] >= 0) {
-            fprintf(g, "%s  \"%s.dat\" index %d with lines ", first ? "" : ", \\\n", stem,
-                    idx[2]);
-            style(g, i, LINES);
-            fprintf(g, " notitle");
-        }
+        char source[600], select[32], excluded[450];
+        snprintf(source, sizeof source, "%s.dat", stem);
+        snprintf(excluded, sizeof excluded, "%s: excluded from the fit", specs[i]);
+        const int how[3] = { POINTS_FILLED, POINTS_OPEN, LINES };
+        const char *title[3] = { legend, excluded, NULL };
+        for (int b = 0; b < 3; b++)
+            if (idx[b] >= 0) {
+                snprintf(select, sizeof select, "index %d", idx[b]);
+                clause(g, &first, source, select, i, how[b], title[b]);
+            }
     }
     fprintf(g, "\n");
     finish_script(g, stem);
@@ -380,13 +384,10 @@ static int plot_work_precision(const mb_results *r, const char *c, const char *d
         if (m == 0)
             continue;
         fprintf(d, "\n\n");      /* blocks only for integrators with points: see conv_data */
-        fprintf(g, "%s  \"%s.dat\" index %d with linespoints ", first ? "" : ", \\\n", stem,
-                next++);
-        style(g, i, LINESPOINTS);
-        fprintf(g, " title \"");
-        gp_text(g, specs[i]);
-        fprintf(g, "\"");
-        first = 0;
+        char source[600], select[32];
+        snprintf(source, sizeof source, "%s.dat", stem);
+        snprintf(select, sizeof select, "index %d", next++);
+        clause(g, &first, source, select, i, LINESPOINTS, specs[i]);
     }
     fprintf(g, "\n");
     finish_script(g, stem);
@@ -446,12 +447,9 @@ static int plot_energy(const mb_results *r, const char *c, const char *dir,
                          "scale", 0, 0);
             fprintf(g, "set datafile separator \",\"\nplot \\\n");
         }
-        fprintf(g, "%s  \"%s\" skip 1 using 1:2 with lines ", first ? "" : ", \\\n", abs_path);
-        style(g, i, LINES);
-        fprintf(g, " title \"");
-        gp_text(g, specs[i]);
-        fprintf(g, ", dt = %.4g\"", p[pick].dt);
-        first = 0;
+        char legend[450];
+        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], p[pick].dt);
+        clause(g, &first, abs_path, "skip 1 using 1:2", i, LINES, legend);
     }
     free(specs);
     if (g == NULL)
