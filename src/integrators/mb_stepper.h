@@ -30,7 +30,7 @@ enum {
 
 /* Cost counters a scheme reports, generic across scheme families and summed over steps
  * (zero where a scheme does no such work).  Force evaluations are counted by the force
- * field itself (mb_forces_evaluations), so no scheme has to report them. */
+ * field itself (mb_forces_get_counts), so no scheme has to report them. */
 typedef struct mb_stepper_stats {
     unsigned long steps;
     unsigned long newton_iterations;   /* nonlinear (Newton) iterations */
