@@ -28,11 +28,11 @@ check "plot of a missing report: exit 2 naming the file" sh -c "[ $rc -eq 2 ] &&
 command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: gnuplot is not installed"; exit 77; }
 
 $MB run -q -o "$tmp/r" --plots "$SRC/tests/data/runner/osc-a.case" \
-    "$SRC/cases/kepler-rk4-roundoff.case" >/dev/null 2>&1; rc=$?
+    "$SRC/cases/kepler-rk4-roundoff.case" "$SRC/cases/damped-underdamped.case" >/dev/null 2>&1; rc=$?
 check "run --plots: exit 0 (got $rc)" [ $rc -eq 0 ]
 p=$tmp/r/plots
 for stem in osc-a__convergence-position osc-a__work-precision osc-a__energy \
-            kepler-rk4-roundoff__convergence-velocity; do
+            kepler-rk4-roundoff__convergence-velocity damped-underdamped__damping; do
     check "$stem.png is a PNG" sh -c "head -c 8 '$p/$stem.png' | od -An -tx1 | tr -d ' \n' | grep -q '^89504e470d0a1a0a$'"
     if command -v xmllint >/dev/null 2>&1; then
         check "$stem.svg is well-formed SVG" xmllint --noout "$p/$stem.svg"
@@ -52,4 +52,9 @@ check "excluded points drawn as their own series" \
     grep -q 'rk4: excluded from the fit' "$p/kepler-rk4-roundoff__convergence-velocity.gp"
 check "the legend carries the order and its flag" \
     grep -q 'rk4: order 4.0[0-9] ± 0.0[0-9]* \[excluded\]' "$p/kepler-rk4-roundoff__convergence-velocity.gp"
+# the under-damped oscillator (zeta = 0.146, period 2 pi / (w sqrt(1 - zeta^2)) = 3.06,
+# t_end = 15) has four positive peaks after the start
+check "damping plot joins the peaks of each integrator" \
+    grep -q 'implicit-euler: peaks ([2-9])' "$p/damped-underdamped__damping.gp"
+check "no damping plot where the case has no damping metric" [ ! -e "$p/osc-a__damping.png" ]
 exit $fail

@@ -18,6 +18,7 @@ static void help(FILE *out)
         "                              points excluded from the fit drawn open\n"
         "  CASE__work-precision        error against force evaluations per run\n"
         "  CASE__energy                relative energy error against time\n"
+        "  CASE__damping               damped displacement and its peaks (damping cases)\n"
         "Each plot's gnuplot script (.gp) and data (.dat) are kept beside it.\n\n"
         "  -o, --output DIR  where the plots go\n"
         "  -h, --help        this text\n\n"

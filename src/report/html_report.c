@@ -287,7 +287,7 @@ static void plots_of(FILE *f, const char *out_dir, const char *c)
     static const char *const kinds[] = { "convergence-position", "convergence-velocity",
                                          "convergence-orientation",
                                          "convergence-angular_velocity", "work-precision",
-                                         "energy", NULL };
+                                         "energy", "damping", NULL };
     for (const char *const *k = kinds; *k; k++) {
         char stem[512], path[4096];
         mb_plot_stem(c, *k, stem, sizeof stem);

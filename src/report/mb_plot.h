@@ -5,7 +5,9 @@
  *                                         filled, excluded points open, the fitted slope
  *                                         drawn over its range and written in the legend;
  *            CASE__work-precision         error against force evaluations per run;
- *            CASE__energy                 relative energy error against time (series/).
+ *            CASE__energy                 relative energy error against time (series/);
+ *            CASE__damping                the damped displacement of node 0 and its peaks,
+ *                                         for cases with damping metrics (series/).
  * Every plot is written as a gnuplot script and data files beside the images, so that a
  * reader can restyle it.  The gnuplot program is looked up in PATH, or taken from the
  * environment variable MB_GNUPLOT. */

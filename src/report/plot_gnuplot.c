@@ -461,6 +461,123 @@ static int plot_energy(const mb_results *r, const char *c, const char *dir,
     return *status == MB_SUCCESS;
 }
 
+/* ---- damping: the signal and its envelope (series/) ---- */
+
+/* 1 when (case, integrator) has a damping metric at some time step */
+static int has_damping(const mb_results *r, const char *c, const char *spec)
+{
+    const mb_csv_table *t = r->metrics;
+    int cc = mb_csv_col(t, "case"), ci = mb_csv_col(t, "integrator"), cm = mb_csv_col(t, "metric");
+    for (size_t k = 0; k < t->n_rows; k++)
+        if (!strncmp(mb_csv_cell(t, k, cm), "damping.", 8) && !strcmp(mb_csv_cell(t, k, cc), c)
+            && !strcmp(mb_csv_cell(t, k, ci), spec))
+            return 1;
+    return 0;
+}
+
+/* Write block: t and the coordinate of node 0 that moves most (the damped signal), then
+ * a block of its positive peaks (local maxima): the measured envelope.  Returns the number
+ * of peaks, -1 when the series cannot be read. */
+static int damping_data(FILE *d, const char *path)
+{
+    mb_csv_table *s = NULL;
+    if (mb_csv_table_read(path, 0, &s) != MB_SUCCESS)
+        return -1;
+    int ct = mb_csv_col(s, "t"), best = -1;
+    double span = -1.0;
+    for (const char *const *axis = (const char *const[]){ "x", "y", "z", NULL }; *axis; axis++) {
+        int col = mb_csv_col(s, *axis);
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t k = 0; col >= 0 && k < s->n_rows; k++) {
+            double v = mb_results_number(mb_csv_cell(s, k, col));
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+        if (col >= 0 && hi - lo > span) {
+            span = hi - lo;
+            best = col;
+        }
+    }
+    int peaks = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; best >= 0 && k < s->n_rows; k++) {
+            double v = mb_results_number(mb_csv_cell(s, k, best));
+            int peak = k > 0 && k + 1 < s->n_rows && v > 0
+                       && v > mb_results_number(mb_csv_cell(s, k - 1, best))
+                       && v >= mb_results_number(mb_csv_cell(s, k + 1, best));
+            if (pass == 0 || peak) {
+                fprintf(d, "%s %.17g\n", mb_csv_cell(s, k, ct), v);
+                peaks += pass && peak;
+            }
+        }
+        fprintf(d, "\n\n");
+    }
+    mb_csv_table_free(s);
+    return peaks;
+}
+
+static int plot_damping(const mb_results *r, const char *c, const char *dir,
+                        const char *gnuplot, int *status)
+{
+    size_t ni;
+    const char **specs = mb_results_integrators(r, c, &ni);
+    char stem[512], path[4096], source[600], select[32], legend[450];
+    mb_plot_stem(c, "damping", stem, sizeof stem);
+    snprintf(source, sizeof source, "%s.dat", stem);
+    FILE *d = NULL, *g = NULL;
+    int first = 1, next = 0;
+    for (size_t i = 0; specs && i < ni && *status == MB_SUCCESS; i++) {
+        run_point p[MAX_RUNS];
+        size_t n = runs_of(r, c, specs[i], p, MAX_RUNS);
+        long pick = -1;
+        for (size_t j = 0; j < n; j++)
+            if (p[j].ok && (pick < 0 || p[j].dt < p[pick].dt))
+                pick = (long)j;
+        if (pick < 0 || !has_damping(r, c, specs[i]))
+            continue;
+        series_path(r, c, specs[i], (size_t)pick, path, sizeof path);
+        if (access(path, R_OK) != 0)
+            continue;
+        if (g == NULL) {
+            d = open_in(dir, stem, ".dat");
+            g = d ? open_in(dir, stem, ".gp") : NULL;
+            if (g == NULL) {
+                *status = MB_EIO;
+                break;
+            }
+            char title[600];
+            snprintf(title, sizeof title, "%s: damped displacement of node 0 and its peaks "
+                     "(the envelope)", c);
+            begin_script(g, stem, title, "time t (T)", "displacement of node 0 along its "
+                         "axis of largest motion (L)", 0, 0);
+            fprintf(g, "plot \\\n");
+        }
+        int peaks = damping_data(d, path);
+        if (peaks < 0) {
+            *status = MB_EIO;
+            break;
+        }
+        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], p[pick].dt);
+        snprintf(select, sizeof select, "index %d", next++);
+        clause(g, &first, source, select, i, LINES, legend);
+        snprintf(legend, sizeof legend, "%s: peaks (%d)", specs[i], peaks);
+        snprintf(select, sizeof select, "index %d", next++);
+        clause(g, &first, source, select, i, LINESPOINTS, legend);
+    }
+    free(specs);
+    if (d)
+        fclose(d);
+    if (g == NULL)
+        return 0;
+    fprintf(g, "\n");
+    finish_script(g, stem);
+    fclose(g);
+    if (*status != MB_SUCCESS)
+        return 0;
+    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
+    return *status == MB_SUCCESS;
+}
+
 static int make_dir(const char *dir)
 {
     char buf[4096];
@@ -494,6 +611,8 @@ int mb_plot_report(const mb_results *r, const char *out_dir, size_t *n_plots)
             *n_plots += (size_t)plot_work_precision(r, c, out_dir, gnuplot, &st);
         if (st == MB_SUCCESS)
             *n_plots += (size_t)plot_energy(r, c, out_dir, gnuplot, &st);
+        if (st == MB_SUCCESS)
+            *n_plots += (size_t)plot_damping(r, c, out_dir, gnuplot, &st);
     }
     return st;
 }
