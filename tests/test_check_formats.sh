@@ -42,6 +42,8 @@ check "grouped: case and integrator, then each metric with old and new value" \
 check "relative change in percent" grep -q "error.position dt=0.01: baseline 0.001, now 0.002 (+100%; tolerance rel:1e-06)" "$tmp/out"
 if command -v xmllint >/dev/null 2>&1; then
     check "JUnit XML is well-formed" xmllint --noout "$tmp/j.xml"
+    check "JUnit XML validates against the JUnit schema" \
+        xmllint --noout --schema "${MB_SRCDIR:-.}/tests/data/junit.xsd" "$tmp/j.xml"
     check "JUnit: a testcase per baseline row" [ "$(xmllint --xpath 'count(//testcase)' "$tmp/j.xml")" = 3 ]
     check "JUnit: a testsuite per case" [ "$(xmllint --xpath 'count(//testsuite)' "$tmp/j.xml")" = 2 ]
     check "JUnit: the two regressions of case a fail" \

@@ -36,6 +36,8 @@ check "closing line counts 4 checks, 3 failed" grep -q "1 case, 4 checks: 3 fail
 if command -v xmllint >/dev/null 2>&1; then
     x=$tmp/r/junit.xml
     check "JUnit XML is well-formed" xmllint --noout "$x"
+    check "JUnit XML validates against the JUnit schema" \
+        xmllint --noout --schema "$SRC/tests/data/junit.xsd" "$x"
     check "JUnit: 4 testcases" [ "$(xmllint --xpath 'count(//testsuite/testcase)' "$x")" = 4 ]
     check "JUnit: 3 failures" [ "$(xmllint --xpath 'count(//testcase/failure)' "$x")" = 3 ]
     check "JUnit: suite per case with counts" \
