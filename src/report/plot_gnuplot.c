@@ -216,6 +216,18 @@ static FILE *open_in(const char *dir, const char *name, const char *ext)
     return f;
 }
 
+/* the data file and the script of a plot; both NULL (and MB_EIO recorded) on failure */
+static int open_pair(const char *dir, const char *stem, FILE **d, FILE **g)
+{
+    *d = open_in(dir, stem, ".dat");
+    *g = *d ? open_in(dir, stem, ".gp") : NULL;
+    if (*g == NULL && *d) {
+        fclose(*d);
+        *d = NULL;
+    }
+    return *g ? MB_SUCCESS : MB_EIO;
+}
+
 /* ---- convergence ---- */
 
 #define MAX_RUNS 64
@@ -291,12 +303,9 @@ static int plot_convergence(const mb_results *r, const char *c, int q, const cha
         free(specs);
         return 0;
     }
-    FILE *d = open_in(dir, stem, ".dat"), *g = d ? open_in(dir, stem, ".gp") : NULL;
-    if (g == NULL) {
-        if (d)
-            fclose(d);
+    FILE *d, *g;
+    if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS) {
         free(specs);
-        *status = MB_EIO;
         return 0;
     }
     char title[600];
@@ -359,12 +368,9 @@ static int plot_work_precision(const mb_results *r, const char *c, const char *d
     }
     char stem[512], title[600], ylabel[200];
     mb_plot_stem(c, "work-precision", stem, sizeof stem);
-    FILE *d = open_in(dir, stem, ".dat"), *g = d ? open_in(dir, stem, ".gp") : NULL;
-    if (g == NULL) {
-        if (d)
-            fclose(d);
+    FILE *d, *g;
+    if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS) {
         free(specs);
-        *status = MB_EIO;
         return 0;
     }
     snprintf(title, sizeof title, "%s: work-precision (error at t_end against cost)", c);
@@ -539,12 +545,8 @@ static int plot_damping(const mb_results *r, const char *c, const char *dir,
         if (access(path, R_OK) != 0)
             continue;
         if (g == NULL) {
-            d = open_in(dir, stem, ".dat");
-            g = d ? open_in(dir, stem, ".gp") : NULL;
-            if (g == NULL) {
-                *status = MB_EIO;
+            if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS)
                 break;
-            }
             char title[600];
             snprintf(title, sizeof title, "%s: damped displacement of node 0 and its peaks "
                      "(the envelope)", c);
