@@ -92,7 +92,7 @@ EXTRA_DIST += tests/test_plot.sh
 TESTS += tests/test_report.sh tests/test_report_screenshot.sh
 EXTRA_DIST += tests/test_report.sh tests/test_report_screenshot.sh
 EXTRA_DIST += tests/test_check_formats.sh
-EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md doc/results.md
+EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md doc/results.md tests/cli_test_lib.sh
 
 check_PROGRAMS += tests/test_bench_mpfr_twin
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c

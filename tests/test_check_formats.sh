@@ -10,10 +10,8 @@
 #  - --tap: plan and ok / not ok lines; --update replaces the baseline and says so.
 set -u
 MB=./src/motionbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { what=$1; shift; if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi; }
+SRC=${MB_SRCDIR:-.}
+. "$SRC/tests/cli_test_lib.sh"
 head='case,integrator,precision,dt,metric,value,tolerance,detail'
 table() {   # dir, error.position of case a, order.position of case a, error.position of b
     mkdir -p "$1"
@@ -43,7 +41,7 @@ check "relative change in percent" grep -q "error.position dt=0.01: baseline 0.0
 if command -v xmllint >/dev/null 2>&1; then
     check "JUnit XML is well-formed" xmllint --noout "$tmp/j.xml"
     check "JUnit XML validates against the JUnit schema" \
-        xmllint --noout --schema "${MB_SRCDIR:-.}/tests/data/junit.xsd" "$tmp/j.xml"
+        xmllint --noout --schema "$SRC/tests/data/junit.xsd" "$tmp/j.xml"
     check "JUnit: a testcase per baseline row" [ "$(xmllint --xpath 'count(//testcase)' "$tmp/j.xml")" = 3 ]
     check "JUnit: a testsuite per case" [ "$(xmllint --xpath 'count(//testsuite)' "$tmp/j.xml")" = 2 ]
     check "JUnit: the two regressions of case a fail" \

@@ -9,10 +9,7 @@
 set -u
 MB=./src/motionbench
 SRC=${MB_SRCDIR:-.}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { what=$1; shift; if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi; }
+. "$SRC/tests/cli_test_lib.sh"
 
 $MB run -q -o "$tmp/r" "$SRC/tests/data/injected-faults.case" \
     "$SRC/tests/data/runner/osc-a.case" >/dev/null 2>&1

@@ -8,13 +8,10 @@
 set -u
 MB=./src/motionbench
 SRC=${MB_SRCDIR:-.}
+. "$SRC/tests/cli_test_lib.sh"
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "SKIP: chromium is not installed"; exit 77; }
 command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: gnuplot is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { what=$1; shift; if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi; }
 
 $MB run -q -o "$tmp/r" "$SRC/tests/data/injected-faults.case" >/dev/null 2>&1
 $MB report "$tmp/r" -o "$tmp/html" 2>/dev/null || { echo "FAIL: report"; exit 1; }

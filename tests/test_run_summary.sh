@@ -10,14 +10,8 @@
 set -u
 MB=./src/motionbench
 SRC=${MB_SRCDIR:-.}
+. "$SRC/tests/cli_test_lib.sh"
 CASE=$SRC/tests/data/injected-faults.case
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {   # what, command...
-    what=$1; shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
 
 $MB run -j 2 -o "$tmp/r" --junit "$tmp/r/junit.xml" "$CASE" >"$tmp/out" 2>"$tmp/err"
 rc=$?
