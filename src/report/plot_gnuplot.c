@@ -419,6 +419,24 @@ static void series_path(const mb_results *r, const char *c, const char *spec, si
     snprintf(buf, size, "%s/series/%s__%s__dt%02zu.csv", r->dir, c, s, j);
 }
 
+/* The series file of the finest finished run of (case, integrator) into path, its dt into
+ * *dt; 0 when there is none (no finished run, or no series written). */
+static int finest_series(const mb_results *r, const char *c, const char *spec, char *path,
+                         size_t size, double *dt)
+{
+    run_point p[MAX_RUNS];
+    size_t n = runs_of(r, c, spec, p, MAX_RUNS);
+    long pick = -1;     /* the finest step that finished: the run closest to the motion */
+    for (size_t j = 0; j < n; j++)
+        if (p[j].ok && (pick < 0 || p[j].dt < p[pick].dt))
+            pick = (long)j;
+    if (pick < 0)
+        return 0;
+    series_path(r, c, spec, (size_t)pick, path, size);
+    *dt = p[pick].dt;
+    return access(path, R_OK) == 0;
+}
+
 static int plot_energy(const mb_results *r, const char *c, const char *dir,
                        const char *gnuplot, int *status)
 {
@@ -429,17 +447,9 @@ static int plot_energy(const mb_results *r, const char *c, const char *dir,
     FILE *g = NULL;
     int first = 1;
     for (size_t i = 0; specs && i < ni; i++) {
-        run_point p[MAX_RUNS];
-        size_t n = runs_of(r, c, specs[i], p, MAX_RUNS);
-        /* the finest step that finished: the run closest to the exact motion */
-        long pick = -1;
-        for (size_t j = 0; j < n; j++)
-            if (p[j].ok && (pick < 0 || p[j].dt < p[pick].dt))
-                pick = (long)j;
-        if (pick < 0)
-            continue;
-        series_path(r, c, specs[i], (size_t)pick, path, sizeof path);
-        if (access(path, R_OK) != 0 || realpath(path, abs_path) == NULL)
+        double dt;
+        if (!finest_series(r, c, specs[i], path, sizeof path, &dt)
+            || realpath(path, abs_path) == NULL)
             continue;
         if (g == NULL) {
             if ((g = open_in(dir, stem, ".gp")) == NULL) {
@@ -454,7 +464,7 @@ static int plot_energy(const mb_results *r, const char *c, const char *dir,
             fprintf(g, "set datafile separator \",\"\nplot \\\n");
         }
         char legend[450];
-        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], p[pick].dt);
+        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], dt);
         clause(g, &first, abs_path, "skip 1 using 1:2", i, LINES, legend);
     }
     free(specs);
@@ -533,16 +543,9 @@ static int plot_damping(const mb_results *r, const char *c, const char *dir,
     FILE *d = NULL, *g = NULL;
     int first = 1, next = 0;
     for (size_t i = 0; specs && i < ni && *status == MB_SUCCESS; i++) {
-        run_point p[MAX_RUNS];
-        size_t n = runs_of(r, c, specs[i], p, MAX_RUNS);
-        long pick = -1;
-        for (size_t j = 0; j < n; j++)
-            if (p[j].ok && (pick < 0 || p[j].dt < p[pick].dt))
-                pick = (long)j;
-        if (pick < 0 || !has_damping(r, c, specs[i]))
-            continue;
-        series_path(r, c, specs[i], (size_t)pick, path, sizeof path);
-        if (access(path, R_OK) != 0)
+        double dt;
+        if (!has_damping(r, c, specs[i])
+            || !finest_series(r, c, specs[i], path, sizeof path, &dt))
             continue;
         if (g == NULL) {
             if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS)
@@ -559,7 +562,7 @@ static int plot_damping(const mb_results *r, const char *c, const char *dir,
             *status = MB_EIO;
             break;
         }
-        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], p[pick].dt);
+        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], dt);
         snprintf(select, sizeof select, "index %d", next++);
         clause(g, &first, source, select, i, LINES, legend);
         snprintf(legend, sizeof legend, "%s: peaks (%d)", specs[i], peaks);
