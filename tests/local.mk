@@ -268,3 +268,30 @@ tests_test_force_params_SOURCES = tests/test_force_params.c
 tests_test_force_params_CFLAGS = $(MB_TESTCC)
 tests_test_force_params_LDADD = $(MB_TESTLIBS)
 tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
+# outside integrators: the Python example adapter end to end (shell)
+TESTS += tests/test_external_python.sh
+EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
+# outside integrators: the catalogue of broken adapters (shell)
+TESTS += tests/test_external_broken.sh
+EXTRA_DIST += tests/test_external_broken.sh
+# score: trajectories from elsewhere give the metrics of run (shell)
+TESTS += tests/test_cmd_score.sh
+EXTRA_DIST += tests/test_cmd_score.sh
+check_PROGRAMS += tests/test_external
+tests_test_external_SOURCES = tests/test_external.c
+tests_test_external_CFLAGS = $(MB_TESTCC)
+tests_test_external_LDADD = $(MB_TESTLIBS)
+tests_test_external_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_scene
+tests_test_scene_SOURCES = tests/test_scene.c
+tests_test_scene_CFLAGS = $(MB_TESTCC)
+tests_test_scene_LDADD = $(MB_TESTLIBS)
+tests_test_scene_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_contact_boxes
+tests_test_contact_boxes_SOURCES = tests/test_contact_boxes.c
+tests_test_contact_boxes_CFLAGS = $(MB_TESTCC)
+tests_test_contact_boxes_LDADD = $(MB_TESTLIBS)
+tests_test_contact_boxes_LDFLAGS = $(MB_TESTLINK)
+# malformed scenes end to end: exit 2, file:line message, no report written (shell)
+TESTS += tests/test_scene_bad_input.sh
+EXTRA_DIST += tests/test_scene_bad_input.sh

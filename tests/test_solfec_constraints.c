@@ -264,7 +264,35 @@ Test(solfec_restitution, contact_signorini_with_gravity_and_friction)
     mb_system_free(sys);
 }
 
-Test(solfec_constraints, redundant_constraints_fail_cleanly_and_leave_the_state)
+/* Two fixed points at one material point: 6 bilateral rows of rank 3.  By default the
+ * consistent singular system is solved (the point stays where it was, up to the
+ * O(h^2) position error of the fixed-point target) and the deficiency 3 is noted. */
+Test(solfec_constraints, redundant_constraints_are_solved_and_noted)
+{
+    double p[3] = { 0.31, -0.12, 0.27 }, A[3], pt[3];
+    mb_system *sys = bodies(1, G);
+    spin(sys, 0);
+    mb_scene *s = scene(sys, 0, 0);
+    cr_assert_eq(mb_scene_fix_point(s, sys->nodes, 0, MB_CON_GROUND, p), MB_SUCCESS);
+    cr_assert_eq(mb_scene_fix_point(s, sys->nodes, 0, MB_CON_GROUND, p), MB_SUCCESS);
+    mb_q_rotate_inv(A, sys->nodes->q, (double[3]){ p[0] - sys->nodes->x[0],
+                    p[1] - sys->nodes->x[1], p[2] - sys->nodes->x[2] });
+    mb_stepper *st = stepper(sys);
+    for (int k = 0; k < 100; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(s->stats.bilateral_rows, 6);
+    cr_assert_eq(s->stats.rank_deficiency, 3);
+    cr_assert_eq(s->stats.not_converged, 0);
+    mb_q_rotate(pt, sys->nodes->q, A);
+    for (int d = 0; d < 3; d++)
+        pt[d] += sys->nodes->x[d];
+    /* the pinned point drifts by the target's position error, O(h^2 |w|^2 |A|) < 1e-3 */
+    cr_assert_lt(mb_v3_dist(pt, p), 1e-3, "pinned point moved by %g", mb_v3_dist(pt, p));
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+Test(solfec_constraints, redundant_constraints_refused_on_request_leave_the_state)
 {
     double p[3] = { 0.31, -0.12, 0.27 };
     mb_system *sys = bodies(1, G);
@@ -274,7 +302,8 @@ Test(solfec_constraints, redundant_constraints_fail_cleanly_and_leave_the_state)
     cr_assert_eq(mb_scene_fix_point(s, sys->nodes, 0, MB_CON_GROUND, p), MB_SUCCESS);
     mb_nodes *before = mb_nodes_alloc(1, 53);
     mb_nodes_copy(before, sys->nodes);
-    mb_stepper *st = stepper(sys);
+    mb_stepper *st = mb_stepper_alloc("solfec[rotation=rig-pos,redundant=refuse]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
     cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_ESINGULAR);
     cr_assert_not_null(strstr(mb_last_error(), "redundant"), "%s", mb_last_error());
     cr_assert_eq(memcmp(before->x, sys->nodes->x, 3 * sizeof(double)), 0);

@@ -2,9 +2,10 @@
  *
  *   expect value :=  NUMBER "+-" NUMBER       |value - v| <= tol
  *                 |  ("<" | "<=" | ">" | ">=") NUMBER
- *                 |  WORD                     status words: ok | diverged | failed, or order
- *                                             flags: none | excluded | non-monotone |
- *                                             short-range, joined by '+' in that order
+ *                 |  WORD                     status words: ok | diverged | failed | skipped,
+ *                                             or order flags: none | excluded |
+ *                                             non-monotone | short-range, joined by '+' in
+ *                                             that order
  *   tolerance    :=  ("rel" | "abs") NUMBER   NUMBER >= 0 */
 #include "mb_case.h"
 #include "mb_metrics.h"
@@ -42,7 +43,7 @@ static int parse_number(const char *s, double *out, const char **stop)
     return 1;
 }
 
-static const char *const status_words[] = { "ok", "diverged", "failed", NULL };
+static const char *const status_words[] = { "ok", "diverged", "failed", "skipped", NULL };
 
 int mb_expect_status_word(const char *w)
 {
@@ -67,7 +68,7 @@ static int parse_word(const char *text, mb_expectation *e)
         snprintf(e->word, sizeof e->word, "%s", text);
         return MB_SUCCESS;
     }
-    const char *words[3 + 8 + 1];
+    const char *words[sizeof status_words / sizeof *status_words + 8];
     size_t n = 0;
     for (const char *const *s = status_words; *s; s++)
         words[n++] = *s;
@@ -78,7 +79,8 @@ static int parse_word(const char *text, mb_expectation *e)
     if (hint)
         MB_ERROR(MB_EINVAL, "'%s' is not a status or order flags (did you mean '%s'?)", text, hint);
     MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V, "
-             "a status (ok, diverged, failed) or order flags (none, excluded, ...)", text);
+             "a status (ok, diverged, failed, skipped) or order flags (none, excluded, ...)",
+             text);
 }
 
 int mb_expect_parse_value(const char *text, mb_expectation *e)
@@ -104,7 +106,7 @@ int mb_expect_parse_value(const char *text, mb_expectation *e)
     const char *stop;
     if (!parse_number(s, &e->value, &stop))
         MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V "
-                 "or a status (ok, diverged, failed)", text);
+                 "or a status (ok, diverged, failed, skipped)", text);
     stop = skip_space(stop);
     if (strncmp(stop, "+-", 2) != 0)
         MB_ERROR(MB_EINVAL, "'%s': write a tolerance, V +- TOL (or use <, <=, >, >=)", text);

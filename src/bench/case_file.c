@@ -6,7 +6,9 @@
  * entry.  The reader also sees section headers (inih reports no event for an empty
  * section) and lines longer than inih's buffer.  Entries are collected first and
  * validated afterwards, so [expect] may come before [run]. */
+#include "mb_external.h"
 #include "mb_case.h"
+#include "mb_case_scene.h"
 #include "mb_metrics.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
@@ -25,7 +27,7 @@ static const char *const section_names[] = { "case", "problem", "run", "expect",
 static const char *const case_keys[] = { "name", "problem", "t_end", "reference", "description", NULL };
 static const char *const run_keys[] = { "integrators", "dt", "dt_range", "precision",
                                         "sample_every", "damping_signal", "error_growth",
-                                        NULL };
+                                        "timeout", NULL };
 
 #define MAX_DT MB_ORDER_MAX_POINTS
 
@@ -48,6 +50,7 @@ typedef struct parser {
     entry *items;
     mb_case *c;
     size_t nodes;               /* node count of the problem as set up */
+    int scene_line;             /* first scene section ([body NAME], ...), 0: none */
 } parser;
 
 /* ---- errors ---- */
@@ -71,6 +74,16 @@ static int fail(parser *P, int line, const char *fmt, ...)
     int st = failv(P, line, fmt, ap);
     va_end(ap);
     return st;
+}
+
+/* A message that already names file:line (the scene's own errors). */
+static int fail_located(parser *P, const char *msg)
+{
+    if (P->error)
+        return P->error;
+    snprintf(P->message, sizeof P->message, "%s", msg);
+    P->error = MB_EINVAL;
+    return P->error;
 }
 
 /* Error of a library call (its message in mb_last_error) at a line. */
@@ -117,8 +130,15 @@ static void check_section_header(parser *P, const char *s)
     memcpy(name, a, len);
     name[len] = '\0';
     int k = section_index(name);
-    if (k < 0) {
-        unknown_name(P, P->line, "section", name, "", section_names);
+    if (k < 0 && mb_case_scene_section(name)) {
+        if (P->scene_line == 0)
+            P->scene_line = P->line;     /* read by the scene problem itself */
+    } else if (k < 0) {
+        char hint[200];
+        if (mb_suggest(name, section_names) == NULL && mb_case_scene_hint(name, hint, sizeof hint))
+            fail(P, P->line, "unknown section '%s' (did you mean '%s'?)", name, hint);
+        else
+            unknown_name(P, P->line, "section", name, "", section_names);
     } else if (P->section_line[k]) {
         fail(P, P->line, "duplicate section [%s] (first at line %d)", name, P->section_line[k]);
     } else {
@@ -207,16 +227,19 @@ static int continue_entry(parser *P, entry *e, const char *value)
     return MB_SUCCESS;
 }
 
-/* inih ends a key at its first '=': a key with an integrator spec, "name[k=v].metric = x",
- * arrives as key "name[k" and value "v].metric = x".  Rejoin them and split at the first
- * '=' after the closing bracket. */
-static int rejoin_spec_key(parser *P, const char *name, const char *value, char *key,
-                           size_t ksize, const char **val)
+/* inih ends a key at its first '=' or ':'.  A key with an integrator spec,
+ * "name[k=v].metric = x", arrives as key "name[k" and value "v].metric = x" (sep '='), and
+ * "external:NAME.metric = x" as key "external" and value "NAME.metric = x" (sep ':').
+ * Rejoin them and split at the first '=' after the closing bracket (which an '=' split
+ * requires, and a ':' split may lack). */
+static int rejoin_key(parser *P, const char *name, char sep, const char *value, char *key,
+                      size_t ksize, const char **val)
 {
     char full[1024];
-    snprintf(full, sizeof full, "%s=%s", name, value);
+    snprintf(full, sizeof full, "%s%c%s", name, sep, value);
     const char *close = strchr(full, ']');
-    const char *eq = close ? strchr(close, '=') : NULL;
+    const char *from = close ? close : sep == ':' ? full : NULL;
+    const char *eq = from ? strchr(from, '=') : NULL;
     if (eq == NULL || (size_t)(eq - full) >= ksize) {
         fail(P, P->line, "'%s': write INTEGRATOR[k=v,...].METRIC = EXPECTATION", full);
         return 0;
@@ -239,8 +262,12 @@ static int handler(void *user, const char *section, const char *name, const char
     if (P->error)
         return 0;
     char key[512];
-    if (strchr(name, '[') && !strchr(name, ']')) {
-        if (!rejoin_spec_key(P, name, value, key, sizeof key, &value))
+    if (strcmp(name, "external") == 0 && strchr(value, '=')) {
+        if (!rejoin_key(P, name, ':', value, key, sizeof key, &value))
+            return 0;
+        name = key;
+    } else if (strchr(name, '[') && !strchr(name, ']')) {
+        if (!rejoin_key(P, name, '=', value, key, sizeof key, &value))
             return 0;
         name = key;
     }
@@ -250,7 +277,7 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     int sec = section_index(section);
     if (sec < 0)
-        return 0;                /* already reported by the reader */
+        return mb_case_scene_section(section);  /* scene entries: the scene's; else reported */
     if (P->n > 0 && P->indented) {
         entry *last = &P->items[P->n - 1];
         if (last->section == sec && strcmp(last->key, name) == 0)
@@ -454,13 +481,20 @@ static int load_problem(parser *P, const entry *problem)
             mb_options_free(given);
             return fail_lib(P, P->items[k].line);
         }
-    int st = mb_problem_prepare(pt->name, given, &c->problem, &c->params);
+    int st = mb_case_scene_file(pt, P->path, P->scene_line, given);
+    if (st != MB_SUCCESS) {
+        mb_options_free(given);
+        return fail(P, P->scene_line ? P->scene_line : problem->line, "%s", mb_last_error());
+    }
+    st = mb_problem_prepare(pt->name, given, &c->problem, &c->params);
     mb_options_free(given);
     if (st != MB_SUCCESS)
         return fail_lib(P, problem_error_line(P));
     /* build it once: parameter combinations the setup rejects are input errors too */
     mb_system *sys = NULL;
     st = c->problem->setup(c->params, &sys);
+    if (st != MB_SUCCESS && mb_case_scene_located(P->path, mb_last_error()))
+        return fail_located(P, mb_last_error());
     if (st != MB_SUCCESS)
         return fail(P, section_or_first_line(P, SEC_PROBLEM), "problem '%s': %s",
                     pt->name, mb_last_error());
@@ -496,6 +530,33 @@ static int load_case_section(parser *P)
     if (c->reference.kind == MB_REF_ANALYTIC && c->problem->exact == NULL)
         return fail(P, ref->line, "reference = analytic: problem '%s' has no closed form "
                     "(use ode, mpfr or auto)", c->problem->name);
+    if (c->has_reference
+        && mb_case_scene_reference(c->problem, c->params, c->reference.kind) != MB_SUCCESS)
+        return mb_case_scene_located(P->path, mb_last_error())
+             ? fail_located(P, mb_last_error()) : fail_lib(P, ref ? ref->line : problem->line);
+    return MB_SUCCESS;
+}
+
+/* An outside program: its options are checked against its descriptor when the descriptor
+ * is found; a missing descriptor fails the runs, not the case file (doc/external.md). */
+static int check_external(parser *P, const entry *e, const char *full)
+{
+    mb_external_spec x;
+    mb_adapter *a = NULL;
+    char dir[4096];
+    const char *slash = strrchr(P->path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - P->path) : 1, slash ? P->path : ".");
+    if (P->c->precision_bits > 0)
+        return fail(P, e->line, "integrator '%s': an outside program has no MPFR twin", full);
+    if (mb_external_spec_parse(full, &x) != MB_SUCCESS)
+        return fail_lib(P, e->line);
+    int s = mb_adapter_find(x.name, dir, &a);
+    if (s == MB_SUCCESS)
+        s = mb_adapter_check_options(a, &x);
+    mb_adapter_free(a);
+    if (s != MB_SUCCESS && s != MB_ENOTFOUND)
+        return fail_lib(P, e->line);
+    mb_clear_error();
     return MB_SUCCESS;
 }
 
@@ -505,6 +566,17 @@ static int add_integrator(parser *P, const entry *e, const char *spec)
     char full[520], name[128];
     if (mb_case_canonical_spec(spec, full, sizeof full) != MB_SUCCESS)
         return fail_lib(P, e->line);
+    if (mb_external_is_spec(full)) {
+        for (size_t k = 0; k < c->n_integrators; k++)
+            if (strcmp(c->integrators[k], full) == 0)
+                return fail(P, e->line, "integrator '%s' is listed twice", full);
+        if (check_external(P, e, full) != MB_SUCCESS)
+            return P->error;
+        if ((c->integrators[c->n_integrators] = strdup(full)) == NULL)
+            return fail(P, e->line, "out of memory");
+        c->n_integrators++;
+        return MB_SUCCESS;
+    }
     snprintf(name, sizeof name, "%.*s", (int)strcspn(full, "["), full);
     const mb_stepper_type *type = mb_stepper_find(name);
     for (size_t k = 0; k < c->n_integrators; k++)
@@ -657,6 +729,21 @@ static int load_error_growth(parser *P)
     return MB_SUCCESS;
 }
 
+/* timeout = SECONDS: time limit of each run of an outside program (doc/external.md) */
+static int load_timeout(parser *P)
+{
+    const entry *e = find_entry(P, SEC_RUN, "timeout");
+    P->c->external_timeout = 0.0;
+    if (e == NULL)
+        return MB_SUCCESS;
+    char *end;
+    double t = strtod(e->value, &end);
+    if (end == e->value || *end != '\0' || !(t > 0.0) || !isfinite(t))
+        return fail(P, e->line, "timeout = '%s': give a number of seconds > 0", e->value);
+    P->c->external_timeout = t;
+    return MB_SUCCESS;
+}
+
 static int load_run_section(parser *P)
 {
     mb_case *c = P->c;
@@ -680,7 +767,7 @@ static int load_run_section(parser *P)
     c->sample_every = 1;
     if (se && parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
         return P->error;
-    if (load_error_growth(P))
+    if (load_error_growth(P) || load_timeout(P))
         return P->error;
     return load_damping_signal(P);
 }

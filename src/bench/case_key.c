@@ -4,6 +4,7 @@
  * with the listed specs after canonicalisation, so option order, number formatting and
  * options left at their defaults do not matter), or by its bare name: the listed spec
  * with every option at its default, else the only listed spec of that name. */
+#include "mb_external.h"
 #include "mb_case.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
@@ -39,6 +40,11 @@ static int print_double(char *out, size_t size, double v)
  * configurations get equal text. */
 int mb_case_canonical_spec(const char *spec, char *out, size_t size)
 {
+    if (mb_external_is_spec(spec)) {
+        mb_external_spec x;
+        int s = mb_external_spec_parse(spec, &x);
+        return s == MB_SUCCESS ? mb_external_spec_canonical(&x, out, size) : s;
+    }
     const mb_stepper_type *type;
     mb_options *opts;
     int st = mb_stepper_parse(spec, &type, &opts);

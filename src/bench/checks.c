@@ -6,6 +6,7 @@
  * entry mentions is judged against the implied expectation "status = ok": a run that
  * diverged or failed where the case did not say it would is a failure, not a silence.
  * The CSV report, the terminal summary and the CI formats all read the verdicts here. */
+#include "mb_external.h"
 #include "mb_runner.h"
 
 #include <stdio.h>
@@ -61,6 +62,13 @@ const mb_metric_value *mb_case_find_aggregate(const mb_case_result *r, size_t a,
     return NULL;
 }
 
+/* a value of a skipped run is not there to judge, except the status word itself */
+static mb_verdict verdict(const mb_expectation *e, const mb_metric_value *m, int skipped)
+{
+    return skipped && strcmp(e->metric, "status") != 0 ? MB_VERDICT_SKIPPED
+                                                        : mb_expectation_holds(e, m);
+}
+
 static void visit_expectation(const mb_case_result *r, const mb_expectation *e,
                               mb_check_visitor fn, void *ctx)
 {
@@ -68,7 +76,10 @@ static void visit_expectation(const mb_case_result *r, const mb_expectation *e,
     size_t a = integrator_index(c, e->integrator);
     if (strncmp(e->metric, "order.", 6) == 0) {
         const mb_metric_value *m = mb_case_find_aggregate(r, a, e->metric);
-        fn(ctx, r, e, -1, m, mb_expectation_holds(e, m));
+        int skipped = 0;
+        for (size_t j = 0; j < c->n_dt; j++)
+            skipped |= r->runs[a * c->n_dt + j].status == MB_RUN_SKIPPED;
+        fn(ctx, r, e, -1, m, verdict(e, m, skipped));
         return;
     }
     for (size_t j = 0; j < c->n_dt; j++) {
@@ -83,7 +94,7 @@ static void visit_expectation(const mb_case_result *r, const mb_expectation *e,
             m = &steps;
         else
             m = mb_run_find_metric(u, e->metric);
-        fn(ctx, r, e, (long)j, m, mb_expectation_holds(e, m));
+        fn(ctx, r, e, (long)j, m, verdict(e, m, u->status == MB_RUN_SKIPPED));
     }
 }
 
@@ -103,7 +114,7 @@ static void visit_implied_status(const mb_case_result *r, mb_check_visitor fn, v
 {
     const mb_case *c = r->c;
     for (size_t a = 0; a < c->n_integrators; a++)
-        for (size_t j = 0; j < c->n_dt; j++) {
+        for (size_t j = 0; j < c->n_dt && !mb_external_is_spec(c->integrators[a]); j++) {
             const mb_run_result *u = &r->runs[a * c->n_dt + j];
             if (u->status == MB_RUN_OK || status_expected(c, a, j))
                 continue;

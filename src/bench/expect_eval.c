@@ -10,6 +10,7 @@ const char *mb_verdict_name(mb_verdict v)
     switch (v) {
     case MB_VERDICT_PASS: return "pass";
     case MB_VERDICT_FAIL: return "fail";
+    case MB_VERDICT_SKIPPED: return "skipped";
     default: return "missing";
     }
 }

@@ -19,3 +19,5 @@ motionbenchinclude_HEADERS += src/bench/mb_case.h
 motionbenchinclude_HEADERS += src/bench/mb_runner.h
 motionbenchinclude_HEADERS += src/bench/mb_report.h
 motionbenchinclude_HEADERS += src/bench/mb_baseline.h
+libmotionbench_la_SOURCES += src/bench/case_scene.c
+noinst_HEADERS += src/bench/mb_case_scene.h

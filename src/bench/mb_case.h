@@ -59,6 +59,10 @@ typedef struct mb_case {
     long sample_every;           /* steps between samples of energy and invariants */
     int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */
     int error_growth;            /* [run] error_growth = on: error.growth_exponent */
+    double external_timeout;     /* [run] timeout (s) of outside programs; 0: descriptor's */
+    /* `score`: the trajectories to replay, one per dt (owned by the caller), or NULL */
+    const struct mb_trajectory *const *replay;
+    int replay_mid_step;         /* their velocities are mid-step values */
     size_t n_expect;
     mb_expectation *expect;
     size_t n_check;

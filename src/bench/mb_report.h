@@ -32,6 +32,8 @@ void mb_atomic_discard(mb_atomic_file *a);
 /* ---- the reports ---- */
 typedef struct mb_report_summary {
     size_t checks, failed, missing;
+    size_t skipped;              /* checks on runs of outside programs that were skipped */
+    size_t external_failed;      /* runs of outside programs that failed (doc/external.md) */
 } mb_report_summary;
 
 /* Evaluate the expectations and write runs.csv, metrics.csv, checks.csv, timing.csv

@@ -12,7 +12,9 @@
 
 #include "mb_case.h"
 
-typedef enum { MB_RUN_OK = 0, MB_RUN_DIVERGED, MB_RUN_FAILED, MB_RUN_INTERRUPTED } mb_run_status;
+typedef enum { MB_RUN_OK = 0, MB_RUN_DIVERGED, MB_RUN_FAILED, MB_RUN_INTERRUPTED,
+               MB_RUN_SKIPPED /* an outside program declined or cannot run here */
+} mb_run_status;
 const char *mb_run_status_name(mb_run_status s);
 
 /* One named value: a number, or a word (status). */
@@ -79,11 +81,11 @@ typedef struct mb_case_result {
 
 typedef struct mb_runner_options {
     int jobs;                     /* threads, >= 1 */
-    int repeat;                   /* runs of each job for its timing, 1..MB_RUNNER_MAX_REPEAT;
-                                     results come from the first, which every repetition
-                                     reproduces bit for bit */
     int progress;                 /* print a progress line on stderr */
     int series;                   /* keep time series */
+    int repeat;                   /* runs of each job for its timing, 1..MB_RUNNER_MAX_REPEAT
+                                     (0 counts as 1); results come from the first, which
+                                     every repetition reproduces bit for bit */
 } mb_runner_options;
 
 /* Set from a signal handler: runs stop at the next step and report INTERRUPTED. */
@@ -98,11 +100,19 @@ void mb_case_result_free(mb_case_result *r, size_t n);
 /* One run (exposed for tests). */
 int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
                mb_run_result *out);
+/* Score a trajectory returned by an outside program (or given to `score`) as run dt_index
+ * of case c: its rows are the states after each step of c->dt[dt_index] (struct
+ * mb_trajectory, src/external/mb_external.h); mid_step: velocities are mid-step values. */
+struct mb_trajectory;
+int mb_run_trajectory(const mb_case *c, size_t dt_index, const struct mb_trajectory *tr,
+                      int mid_step, int keep_series, mb_run_result *out);
 /* The metrics over the dt list (order.<quantity>...) of integrator i of a case. */
 int mb_case_aggregate(mb_case_result *r);
 
 /* Verdict of one expectation on one value. */
-typedef enum { MB_VERDICT_PASS = 0, MB_VERDICT_FAIL, MB_VERDICT_MISSING } mb_verdict;
+/* SKIPPED: the run the value would come from was skipped (an outside program declined or
+ * cannot run here); it does not count as a failure. */
+typedef enum { MB_VERDICT_PASS = 0, MB_VERDICT_FAIL, MB_VERDICT_MISSING, MB_VERDICT_SKIPPED } mb_verdict;
 const char *mb_verdict_name(mb_verdict v);
 mb_verdict mb_expectation_holds(const mb_expectation *e, const mb_metric_value *m);
 

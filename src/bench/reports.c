@@ -4,6 +4,7 @@
  * each case file, never the order in which runs finished.  Columns are documented in
  * README, "Case runner".  Every file is complete on disk under a temporary name before the
  * first one is renamed into place. */
+#include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_report.h"
 #include "mb_status.h"
@@ -198,6 +199,7 @@ static void check_row(void *ctx, const mb_case_result *r, const mb_expectation *
     check_rows *w = ctx;
     FILE *f = w->f;
     w->s->checks++;
+    w->s->skipped += v == MB_VERDICT_SKIPPED;
     w->s->failed += v == MB_VERDICT_FAIL;
     w->s->missing += v == MB_VERDICT_MISSING;
     mb_csv_text(f, r->c->name); mb_csv_sep(f);
@@ -220,6 +222,17 @@ static void write_checks(FILE *f, const mb_case_result *r, size_t n, mb_report_s
     check_rows w = { f, s };
     for (size_t i = 0; i < n; i++)
         mb_case_visit_checks(&r[i], check_row, &w);
+}
+
+/* Runs of outside programs that failed: defects of those programs, counted apart. */
+static void count_external_failures(const mb_case_result *r, size_t n, mb_report_summary *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        const mb_case *c = r[i].c;
+        for (size_t a = 0; a < c->n_integrators; a++)
+            for (size_t j = 0; j < c->n_dt && mb_external_is_spec(c->integrators[a]); j++)
+                s->external_failed += r[i].runs[a * c->n_dt + j].status == MB_RUN_FAILED;
+    }
 }
 
 /* ---- timing.csv ---- */
@@ -343,6 +356,7 @@ static int write_all(file_set *S, const char *dir, const mb_case_result *r, size
     if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "checks.csv")))
         return MB_EIO;
     write_checks(af->f, r, n, summary);
+    count_external_failures(r, n, summary);
     if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "timing.csv")))
         return MB_EIO;
     write_timing(af->f, r, n);

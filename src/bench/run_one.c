@@ -20,6 +20,7 @@
  * With error_growth = on the positions of the samples with t >= t_end/10 are kept and,
  * after the run, compared with the reference at those times (one mb_reference_states
  * call) to fit error.growth_exponent (src/metrics/error_growth.c). */
+#include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_mpfr_extra.h"
 #include "mb_runner.h"
@@ -45,23 +46,38 @@ const char *mb_run_status_name(mb_run_status s)
     case MB_RUN_OK: return "ok";
     case MB_RUN_DIVERGED: return "diverged";
     case MB_RUN_FAILED: return "failed";
+    case MB_RUN_SKIPPED: return "skipped";
     default: return "interrupted";
     }
 }
 
-/* What differs between a double run and a twin run. */
+/* What differs between a double run, a twin run and the replay of a trajectory returned
+ * by an outside program (src/external): a replay's step loads the next row. */
 typedef struct driver {
     mb_system *sys;            /* the double system (for a twin: forces, work, shell) */
     mb_system_mpfr *tw;        /* the twin, or NULL */
-    mb_stepper *st;
+    mb_stepper *st;            /* NULL for a replay */
     mb_nodes *on;              /* on-step state in double */
     mb_nodes_mpfr *on_mpfr;    /* twin's on-step state */
+    const mb_trajectory *tr;   /* the replayed trajectory, or NULL */
+    size_t row;                /* its row in sys->nodes */
+    int mid_step;              /* its velocities are mid-step values */
+    double h;
     mb_forces_counts in_steps; /* force field work done inside the steps only (the on-step
                                   synchronisation for samples is observation, not cost) */
 } driver;
 
 static int drv_advance(driver *d, double h)
 {
+    if (d->tr) {
+        if (d->row + 1 >= d->tr->n_rows)
+            MB_ERROR(MB_EFAILED, "trajectory: no row after t = %.17g", d->tr->t[d->row]);
+        d->row++;
+        mb_trajectory_set_state(d->tr, d->row, d->sys->nodes);
+        d->sys->t = (double)d->row * h;
+        d->h = h;
+        return MB_SUCCESS;
+    }
     if (d->tw) {
         int s = mb_stepper_step_twin(d->st, d->tw, h);
         d->sys->t = d->tw->t;
@@ -83,6 +99,12 @@ static int drv_step(driver *d, double h)
 
 static int drv_on_step(driver *d)
 {
+    if (d->tr) {
+        int s = mb_nodes_copy(d->on, d->sys->nodes);
+        if (s == MB_SUCCESS && d->mid_step && d->row > 0)
+            s = mb_trajectory_synchronize(d->sys->forces, d->on, d->sys->t, d->h, d->tr->rotation);
+        return s;
+    }
     if (d->tw) {
         int s = mb_stepper_on_step_twin(d->st, d->tw, d->on_mpfr);
         return s == MB_SUCCESS ? mb_nodes_mpfr_get_double(d->on, d->on_mpfr) : s;
@@ -490,8 +512,10 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     r->t_final = (double)r->steps_done * h;
     /* quat.norm_error_max: schemes that normalise report the norm error before
      * normalisation (DESIGN 6); the tracked stored norm is the fallback */
-    mb_stepper_stats stats;
-    mb_stepper_get_stats(d->st, &stats);
+    mb_stepper_stats stats = { 0 };
+    if (d->st)
+        mb_stepper_get_stats(d->st, &stats);
+    /* a replayed trajectory did its work elsewhere: its counts stay 0 */
     r->cost = (mb_run_cost){ d->in_steps.evaluations, d->in_steps.jacobians,
                              stats.newton_iterations, stats.linear_iterations,
                              stats.constraint_sweeps };
@@ -538,6 +562,80 @@ static void twin_split(const mb_case *c, const char *spec, double h, mb_run_resu
     mb_options_free(opts);
 }
 
+/* The problem set up at t = 0 for a replay: no stepper. */
+static int make_replay_driver(const mb_case *c, driver *d)
+{
+    memset(d, 0, sizeof *d);
+    int s = c->problem->setup(c->params, &d->sys);
+    if (s != MB_SUCCESS)
+        return s;
+    d->on = mb_nodes_alloc(d->sys->nodes->n, 53);
+    return d->on ? MB_SUCCESS : MB_ENOMEM;
+}
+
+/* Whether the problem rotates, decided as run_driven() does: state and torques at t = 0. */
+static int problem_rotates(driver *d)
+{
+    if (mb_nodes_copy(d->on, d->sys->nodes) != MB_SUCCESS
+        || mb_forces_eval(d->sys->forces, d->on, 0.0) != MB_SUCCESS)
+        return 1;    /* ask for the rotation columns: more is checked, nothing is lost */
+    return mb_nodes_rotates(d->on);
+}
+
+int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr, int mid_step,
+                      int keep_series, mb_run_result *r)
+{
+    driver d;
+    double h = c->dt[dt_index];
+    if (make_replay_driver(c, &d) != MB_SUCCESS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+    } else if (tr->n_nodes != d.sys->nodes->n || (!tr->rotation && problem_rotates(&d))) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "trajectory: %zu nodes%s, the problem has %zu%s",
+                 tr->n_nodes, tr->rotation ? " with rotation" : "", d.sys->nodes->n,
+                 problem_rotates(&d) ? " with rotation" : "");
+    } else {
+        d.tr = tr;
+        d.mid_step = mid_step;
+        run_driven(c, r, &d, h, keep_series);
+    }
+    free_driver(&d);
+    return MB_SUCCESS;
+}
+
+/* A run of an outside program: describe, execute, validate, then replay (src/external). */
+static void run_external(const mb_case *c, size_t integrator, size_t dt_index, int keep,
+                         mb_run_result *r)
+{
+    driver d;
+    if (make_replay_driver(c, &d) != MB_SUCCESS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        free_driver(&d);
+        return;
+    }
+    mb_external_run x = { c->name, c->path, c->integrators[integrator], c->problem, c->params,
+                          d.sys, problem_rotates(&d), c->dt[dt_index], c->t_end,
+                          c->external_timeout, c->steps[dt_index] };
+    mb_trajectory tr;
+    int mid_step = 0;
+    mb_process_status ps = mb_external_execute(&x, &tr, &mid_step, r->message, sizeof r->message);
+    free_driver(&d);
+    if (ps == MB_PROCESS_OK) {
+        char keep_message[sizeof r->message];
+        mb_run_trajectory(c, dt_index, &tr, mid_step, keep, r);
+        if (r->status != MB_RUN_OK && r->status != MB_RUN_DIVERGED) {
+            snprintf(keep_message, sizeof keep_message, "%s", r->message);
+            snprintf(r->message, sizeof r->message, "adapter %.60s: %.180s",
+                     c->integrators[integrator], keep_message);
+        }
+    } else {
+        r->status = ps == MB_PROCESS_SKIPPED ? MB_RUN_SKIPPED : MB_RUN_FAILED;
+    }
+    mb_trajectory_free(&tr);
+}
+
 int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
                mb_run_result *r)
 {
@@ -547,6 +645,15 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
     r->steps = c->steps[dt_index];
     for (int k = 0; k < 4; k++)
         r->err[k] = r->scale[k] = NAN;
+    if (c->replay || mb_external_is_spec(c->integrators[integrator])) {
+        if (c->replay)
+            mb_run_trajectory(c, dt_index, c->replay[dt_index], c->replay_mid_step, keep_series, r);
+        else
+            run_external(c, integrator, dt_index, keep_series, r);
+        r->wall = seconds(CLOCK_MONOTONIC) - wall0;
+        r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+        return MB_SUCCESS;
+    }
     mb_mpfr_range saved;
     int narrowed = c->precision_bits == 53;
     if (narrowed)

@@ -14,6 +14,7 @@ int mb_cmd_run(int argc, char **argv);
 int mb_cmd_check(int argc, char **argv);
 int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);
+int mb_cmd_score(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);
 int mb_cmd_plot(int argc, char **argv);
 int mb_cmd_report(int argc, char **argv);

@@ -1,7 +1,9 @@
 /* cmd_list.c -- `motionbench list integrators|problems|metrics [--verbose|--markdown]`. */
 #include "cli.h"
+#include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_problem.h"
+#include "mb_status.h"
 #include "mb_stepper.h"
 
 #include <stdio.h>
@@ -43,6 +45,26 @@ static void list_integrators(int verbose)
             }
         }
     }
+}
+
+/* Outside programs: the descriptors on the default search path (doc/external.md). */
+static void print_adapter(const char *path, const mb_adapter *a, void *user)
+{
+    int verbose = *(const int *)user;
+    if (a == NULL) {
+        printf("%-28s broken descriptor: %s\n", path, mb_last_error());
+        return;
+    }
+    printf("external:%-19s outside program%s%s%s\n", a->name, a->mid_step ? ", mid-step velocities" : "",
+           a->summary[0] ? ": " : "", a->summary);
+    if (a->n_options) {
+        printf("    options:");
+        for (size_t k = 0; k < a->n_options; k++)
+            printf(" %s", a->options[k]);
+        printf("\n");
+    }
+    if (verbose)
+        printf("    descriptor: %s\n", path);
 }
 
 static void list_problems(int verbose)
@@ -142,6 +164,7 @@ int mb_cmd_list(int argc, char **argv)
     }
     if (what && !strcmp(what, "integrators")) {
         list_integrators(verbose);
+        mb_adapter_each(print_adapter, &verbose);
     } else if (what && !strcmp(what, "problems")) {
         list_problems(verbose);
     } else if (what && !strcmp(what, "metrics")) {

@@ -12,6 +12,7 @@
 #include "ci_log.h"
 #include "run_summary.h"
 #include "mb_case.h"
+#include "mb_external.h"
 #include "mb_report.h"
 #include "mb_runner.h"
 #include "mb_status.h"
@@ -31,7 +32,8 @@ static void help(FILE *out)
 {
     fprintf(out,
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
-        "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n\n"
+        "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n"
+        "                       [--adapters DIR]... [--timeout SECONDS]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every cases/*.case of the current directory.  Reports go to DIR (default reports/):\n"
         "runs.csv, metrics.csv, checks.csv, timing.csv, and series/ with --series.\n\n"
@@ -47,12 +49,17 @@ static void help(FILE *out)
         "      --junit FILE  also write the verdicts as JUnit XML (one test per check)\n"
         "      --tap         print the verdicts as TAP on standard output (the summary\n"
         "                    then goes to standard error)\n"
+        "      --adapters DIR  search DIR first for the descriptors NAME.adapter of\n"
+        "                    external:NAME integrators (repeatable; doc/external.md)\n"
+        "      --timeout S   time limit of each run of an outside program, seconds\n"
+        "                    (overrides the case's [run] timeout and the descriptor's)\n"
         "  -h, --help        this text\n\n"
         "After the run: one table per case (runs finished, orders +- standard error, or the\n"
         "values its expectations name), then every failed or missing expectation with its\n"
         "value and bound.  A run that diverges or fails is a failure unless the case expects\n"
         "that status (INTEGRATOR.status = diverged).  A progress line is shown on a terminal.\n\n"
-        "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
+        "Exit status: 0 all expectations hold, 1 an expectation failed or a run of an\n"
+        "outside program failed (skipped runs do not count),\n"
         "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n");
 }
 
@@ -158,6 +165,7 @@ typedef struct run_args {
     const char *out, *junit;
     int jobs, series, quiet, tap, repeat, plots;
     paths files;
+    double timeout;          /* --timeout, 0: not given */
 } run_args;
 
 static int parse_args(int argc, char **argv, run_args *A)
@@ -198,6 +206,21 @@ static int parse_args(int argc, char **argv, run_args *A)
             A->tap = 1;
         } else if (!strcmp(a, "--plots")) {
             A->plots = A->series = 1;
+        } else if (!strcmp(a, "--adapters")) {
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a directory", a);
+            struct stat sb;
+            if (stat(argv[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
+                MB_ERROR(MB_EINVAL, "--adapters '%s': not a directory", argv[k]);
+            if (mb_adapter_path_add(argv[k]) != MB_SUCCESS)
+                return -1;
+        } else if (!strcmp(a, "--timeout")) {
+            char *end;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a number of seconds", a);
+            A->timeout = strtod(argv[k], &end);
+            if (end == argv[k] || *end || !(A->timeout > 0.0) || A->timeout > 1e9)
+                MB_ERROR(MB_EINVAL, "--timeout '%s': give a number of seconds in (0, 1e9]", argv[k]);
         } else if (!strcmp(a, "--series")) {
             A->series = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -237,13 +260,15 @@ static int run_cases(run_args *A)
         mb_cli_fail(NULL);
         goto done;
     }
+    for (size_t k = 0; k < n && A->timeout > 0.0; k++)
+        cases[k]->external_timeout = A->timeout;
     catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* a GSL routine that fails inside a run must give a status, not abort the program */
     gsl_set_error_handler_off();
-    mb_runner_options opt = { A->jobs, A->repeat, !A->quiet && isatty(STDERR_FILENO),
-                              A->series };
+    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series,
+                              A->repeat };
     if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
         goto done;
@@ -267,7 +292,12 @@ static int run_cases(run_args *A)
                 "%.1f s wall with %d job%s; reports in %s/\n", n, n == 1 ? "" : "s", sum.checks,
                 sum.checks == 1 ? "" : "s", sum.failed, sum.missing, wall, A->jobs,
                 A->jobs == 1 ? "" : "s", A->out);
-    code = sum.failed || sum.missing ? MB_EXIT_FAIL : MB_EXIT_OK;
+    if (sum.skipped || sum.external_failed)
+        fprintf(stderr, "motionbench: outside programs: %zu run%s failed, %zu check%s skipped "
+                "(reasons in %s/runs.csv)\n", sum.external_failed,
+                sum.external_failed == 1 ? "" : "s", sum.skipped, sum.skipped == 1 ? "" : "s",
+                A->out);
+    code = sum.failed || sum.missing || sum.external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
     /* plots last: a missing gnuplot is exit 2 with the reports already in place */
     if (A->plots && mb_cli_plot_dir(A->out, NULL) != MB_EXIT_OK)
         code = MB_EXIT_USAGE;
@@ -282,7 +312,8 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, { 0, 0, NULL } };
+    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, { 0, 0, NULL },
+                   0.0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
@@ -294,5 +325,6 @@ int mb_cmd_run(int argc, char **argv)
     }
     int code = run_cases(&A);
     free_paths(&A.files);
+    mb_adapter_path_clear();
     return code;
 }

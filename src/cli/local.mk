@@ -12,6 +12,7 @@ src_motionbench_SOURCES += src/cli/ci_log.c
 src_motionbench_SOURCES += src/cli/cmd_plot.c
 src_motionbench_SOURCES += src/cli/cmd_report.c
 src_motionbench_SOURCES += src/cli/report_args.c
+src_motionbench_SOURCES += src/cli/cmd_score.c
 noinst_HEADERS += src/cli/cli.h
 noinst_HEADERS += src/cli/run_summary.h
 noinst_HEADERS += src/cli/ci_log.h

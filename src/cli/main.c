@@ -17,6 +17,7 @@ static const struct command {
     { "report", mb_cmd_report, "write a report's HTML page with its plots" },
     { "reference", mb_cmd_reference, "reference state of a problem at a time (analytic, ode, mpfr)" },
     { "simulate", mb_cmd_simulate, "integrate one problem, write a time-series CSV" },
+    { "score", mb_cmd_score, "score trajectories produced elsewhere against a problem's reference" },
     { "bench", mb_cmd_bench, "run a named performance benchmark" },
     { NULL, NULL, NULL }
 };

@@ -68,7 +68,7 @@ static void verdict_line(const mb_case_result *r, const mb_expectation *e, long 
 static void print_failure(void *ctx, const mb_case_result *r, const mb_expectation *e, long j,
                           const mb_metric_value *m, mb_verdict v)
 {
-    if (v == MB_VERDICT_PASS)
+    if (v == MB_VERDICT_PASS || v == MB_VERDICT_SKIPPED)   /* skipped: counted apart */
         return;
     char line[700];
     verdict_line(r, e, j, m, v, line, sizeof line);
@@ -80,7 +80,7 @@ static void count_failure(void *ctx, const mb_case_result *r, const mb_expectati
                           const mb_metric_value *m, mb_verdict v)
 {
     (void)r, (void)e, (void)j, (void)m;
-    *(size_t *)ctx += v != MB_VERDICT_PASS;
+    *(size_t *)ctx += v == MB_VERDICT_FAIL || v == MB_VERDICT_MISSING;
 }
 
 /* the value an expectation of this integrator names, at the finest dt */
@@ -179,10 +179,13 @@ static void add_test(void *ctx, const mb_case_result *r, const mb_expectation *e
     char name[400], dt[48], line[700];
     dt_label(r->c, j, dt, sizeof dt);
     snprintf(name, sizeof name, "%s%s: %s", e->integrator, dt, e->text);
-    if (v != MB_VERDICT_PASS)
+    if (v == MB_VERDICT_FAIL || v == MB_VERDICT_MISSING)
         verdict_line(r, e, j, m, v, line, sizeof line);
+    if (v == MB_VERDICT_SKIPPED)
+        snprintf(line, sizeof line, "the run was skipped (an outside program declined)");
     if (w->status == MB_SUCCESS)
-        w->status = mb_ci_add(w->L, r->c->name, name, v == MB_VERDICT_PASS ? NULL : line, 0);
+        w->status = mb_ci_add(w->L, r->c->name, name, v == MB_VERDICT_PASS ? NULL : line,
+                              v == MB_VERDICT_SKIPPED);
 }
 
 int mb_run_summary_ci(mb_ci_log *L, const mb_case_result *r, size_t n)

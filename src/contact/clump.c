@@ -220,11 +220,10 @@ static double det3(const double A[9])
            + A[2] * (A[3] * A[7] - A[4] * A[6]);
 }
 
-/* J = P diag(I) P^T with gsl_eigen_symmv, ascending, P a proper rotation. */
-static int principal_frame(mb_clump *c)
+int mb_inertia_principal(const double J[9], double I[3], double P[9], double q[4])
 {
     double a[9];
-    memcpy(a, c->inertia, sizeof a);
+    memcpy(a, J, sizeof a);
     gsl_matrix_view A = gsl_matrix_view_array(a, 3, 3);
     gsl_vector *eval = gsl_vector_alloc(3);
     gsl_matrix *evec = gsl_matrix_alloc(3, 3);
@@ -238,21 +237,30 @@ static int principal_frame(mb_clump *c)
     gsl_eigen_symmv(&A.matrix, eval, evec, w);
     gsl_eigen_symmv_sort(eval, evec, GSL_EIGEN_SORT_VAL_ASC);
     for (int i = 0; i < 3; i++) {
-        c->principal[i] = gsl_vector_get(eval, i);
+        I[i] = gsl_vector_get(eval, i);
         for (int j = 0; j < 3; j++)
-            c->axes[3 * i + j] = gsl_matrix_get(evec, i, j);
+            P[3 * i + j] = gsl_matrix_get(evec, i, j);
     }
     gsl_vector_free(eval);
     gsl_matrix_free(evec);
     gsl_eigen_symmv_free(w);
-    if (det3(c->axes) < 0.0)
+    if (det3(P) < 0.0)
         for (int i = 0; i < 3; i++)
-            c->axes[3 * i + 2] = -c->axes[3 * i + 2];
-    mb_mat_to_quat(c->q_principal, c->axes);
-    if (!(c->principal[0] > 0.0))
+            P[3 * i + 2] = -P[3 * i + 2];
+    mb_mat_to_quat(q, P);
+    if (!(I[0] > 0.0))
+        MB_ERROR(MB_EDOM, "inertia tensor is not positive definite (smallest principal moment "
+                 "%.17g)", I[0]);
+    return MB_SUCCESS;
+}
+
+static int principal_frame(mb_clump *c)
+{
+    int st = mb_inertia_principal(c->inertia, c->principal, c->axes, c->q_principal);
+    if (st == MB_EDOM)
         MB_ERROR(MB_EDOM, "clump: inertia tensor is not positive definite (I_1 = %g)",
                  c->principal[0]);
-    return MB_SUCCESS;
+    return st;
 }
 
 static int validate(const double *x, const double *r, size_t n, double rho, int method,

@@ -268,52 +268,74 @@ int mb_consolver_solve(mb_locdyn *L, const mb_solver_opts *o, mb_solver_result *
     return MB_SUCCESS;
 }
 
-/* bilateral rows: every axis of a fixed point, the normal axis of the others */
-static size_t bilateral_rows(const mb_locdyn *L, size_t *rows)
+/* bilateral rows of constraint a: every axis of a fixed point, the normal axis of the
+ * others, none for a contact; *first receives the local axis of the first row */
+static int bilateral_axes(int kind, int *first)
+{
+    *first = kind == MB_CON_FIXPNT ? 0 : 2;
+    return kind == MB_CON_CONTACT ? 0 : kind == MB_CON_FIXPNT ? 3 : 1;
+}
+
+/* The bilateral block of W, gathered from the sparse store: offset[a] is the first
+ * bilateral row of constraint a (m, the row count, is returned). */
+static size_t bilateral_offsets(const mb_locdyn *L, size_t *offset)
 {
     size_t m = 0;
     for (size_t a = 0; a < L->count; a++) {
-        int kind = L->dia[a]->con.kind;
-        if (kind == MB_CON_CONTACT)
-            continue;
-        if (kind == MB_CON_FIXPNT)
-            for (int k = 0; k < 3; k++)
-                rows[m++] = 3 * a + k;
-        else
-            rows[m++] = 3 * a + 2;
+        int first;
+        offset[a] = m;
+        m += (size_t)bilateral_axes(L->dia[a]->con.kind, &first);
     }
     return m;
 }
 
-int mb_consolver_check_rank(const mb_locdyn *L, double tol)
+static void gather_block(gsl_matrix *A, size_t ra, int ka, int fa, size_t rb, int kb, int fb,
+                         const double W[9])
 {
-    size_t n = 3 * L->count;
-    if (n == 0)
-        return MB_SUCCESS;
-    size_t *rows = malloc(n * sizeof *rows);
-    double *W = malloc(n * n * sizeof *W);
-    if (rows == NULL || W == NULL) {
-        free(rows);
-        free(W);
-        return MB_ENOMEM;
+    for (int r = 0; r < ka; r++)
+        for (int c = 0; c < kb; c++)
+            gsl_matrix_set(A, ra + (size_t)r, rb + (size_t)c, W[3 * (fa + r) + fb + c]);
+}
+
+static void gather_bilateral(const mb_locdyn *L, const size_t *offset, gsl_matrix *A)
+{
+    gsl_matrix_set_zero(A);
+    for (size_t a = 0; a < L->count; a++) {
+        const mb_diab *d = L->dia[a];
+        int fa, ka = bilateral_axes(d->con.kind, &fa);
+        if (ka == 0)
+            continue;
+        gather_block(A, offset[a], ka, fa, offset[a], ka, fa, d->W);
+        for (size_t o = 0; o < d->nadj; o++) {
+            const mb_diab *e = d->adj[o].dia;
+            int fb, kb = bilateral_axes(e->con.kind, &fb);
+            if (kb > 0)
+                gather_block(A, offset[a], ka, fa, offset[e->index], kb, fb, d->adj[o].W);
+        }
     }
-    mb_locdyn_dense(L, W);
-    size_t m = bilateral_rows(L, rows);
+}
+
+int mb_consolver_bilateral_rank(const mb_locdyn *L, double tol, size_t *rows, size_t *deficiency)
+{
+    *rows = *deficiency = 0;
+    if (L->count == 0)
+        return MB_SUCCESS;
+    size_t *offset = malloc(L->count * sizeof *offset);
+    if (offset == NULL)
+        return MB_ENOMEM;
+    size_t m = bilateral_offsets(L, offset);
     int status = MB_SUCCESS;
     if (m > 0) {
         gsl_matrix *A = gsl_matrix_alloc(m, m), *V = gsl_matrix_alloc(m, m);
         gsl_vector *S = gsl_vector_alloc(m), *wk = gsl_vector_alloc(m);
         if (A && V && S && wk) {
-            for (size_t r = 0; r < m; r++)
-                for (size_t c = 0; c < m; c++)
-                    gsl_matrix_set(A, r, c, W[rows[r] * n + rows[c]]);
+            gather_bilateral(L, offset, A);
             gsl_linalg_SV_decomp(A, V, S, wk);
-            double smax = gsl_vector_get(S, 0), smin = gsl_vector_get(S, m - 1);
-            if (!(smin > tol * smax))
-                status = mb_error_record(MB_ESINGULAR, __FILE__, __LINE__,
-                    "solfec: W is singular on the %zu bilateral rows (sigma_min/sigma_max = %.3g "
-                    "<= %.3g): redundant constraints, the reactions are indeterminate", m,
-                    smax > 0.0 ? smin / smax : 0.0, tol);
+            double smax = gsl_vector_get(S, 0);
+            for (size_t k = 0; k < m; k++)
+                if (!(gsl_vector_get(S, k) > tol * smax))
+                    (*deficiency)++;
+            *rows = m;
         } else {
             status = MB_ENOMEM;
         }
@@ -322,7 +344,6 @@ int mb_consolver_check_rank(const mb_locdyn *L, double tol)
         gsl_vector_free(S);
         gsl_vector_free(wk);
     }
-    free(rows);
-    free(W);
+    free(offset);
     return status;
 }

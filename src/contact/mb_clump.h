@@ -80,6 +80,11 @@ int mb_clump_collect(const mb_clump *c, const mb_nodes *members, size_t first, m
 int mb_clump_reposition(const mb_clump *c, const mb_nodes *s, size_t node, mb_nodes *members,
                         size_t first);
 
+/* Principal moments I (ascending) and axes P (columns, row-major, det +1, and its
+ * quaternion q) of a symmetric tensor J = P diag(I) P^T, by gsl_eigen_symmv; MB_EDOM with
+ * a message when I_1 <= 0 (not positive definite). */
+int mb_inertia_principal(const double J[9], double I[3], double P[9], double q[4]);
+
 /* Rotation matrix (row-major, det +1) -> unit quaternion (Shepperd's method). */
 void mb_mat_to_quat(double q[4], const double R[9]);
 

@@ -40,9 +40,14 @@ int mb_consolver_solve(mb_locdyn *L, const mb_solver_opts *o, mb_solver_result *
 int mb_contact_local_solve(const double W[9], const double B[3], double mu, int scan_only, double R[3]);
 /* Merit value of the current R (see above). */
 double mb_consolver_merit(const mb_locdyn *L);
-/* Rank test of the bilateral rows of W (GSL SVD): MB_ESINGULAR with a message naming
- * the constraints when sigma_min <= tol sigma_max (redundant bilateral constraints make
- * R indeterminate).  Contacts may be redundant (a box face on a plane) and are ignored. */
-int mb_consolver_check_rank(const mb_locdyn *L, double tol);
+/* Rank of the bilateral rows of W (every axis of a fixed point, the normal axis of the
+ * other bilateral kinds; contacts are ignored, they may be redundant as a box face on a
+ * plane is): *rows receives their number m, *deficiency the count of singular values
+ * <= tol sigma_max (GSL SVD of the m x m block gathered from the sparse store, m^2
+ * memory and m^3 work, not the whole of W).  Redundant constraints (two fixed points on
+ * one bar) give a consistent singular system that block Gauss-Seidel still solves; the
+ * reactions along the redundant directions are then indeterminate.  The solfec scheme
+ * calls this when the bilateral set changes (once per run), not every step. */
+int mb_consolver_bilateral_rank(const mb_locdyn *L, double tol, size_t *rows, size_t *deficiency);
 
 #endif

@@ -1,5 +1,7 @@
 /* mb_contact_detect.h -- contact geometry for the solfec scheme: sphere-sphere,
- * sphere-plane and box vertices against a plane.  Each contact point is returned as a
+ * sphere-plane, box vertices against a plane, sphere-box, and box-box as vertex-face
+ * contacts (edge-edge contacts of two boxes are not detected: two boxes crossing edge to
+ * edge with no vertex inside the other pass through each other).  Each contact point is returned as a
  * constraint (MB_CON_CONTACT) with its local frame (normal n from master to slave as
  * third row), body arms, signed gap, and a key identifying it between steps. */
 #ifndef MB_CONTACT_DETECT_H
@@ -18,7 +20,19 @@ void mb_detect_sphere_plane(const mb_body_view *b, size_t i, double r, const mb_
 /* Vertex v (0..7, signs of the half-extents from its bits) of box i against plane P. */
 void mb_detect_box_vertex_plane(const mb_body_view *b, size_t i, const double half[3], int v,
                                 const mb_plane *P, mb_con *c);
-/* Every contact of the scene with gap <= 0 (at most cap), returns the count (may exceed
+/* Sphere i (radius r, slave) against box j (half-extents, master): with the sphere centre
+ * outside the box, n runs from the closest box point to the centre and gap = distance - r;
+ * inside, n is the normal of the shallowest face and gap = -(its depth) - r.  The contact
+ * point is the midpoint of the box surface point and the sphere's point x_i - r n. */
+void mb_detect_sphere_box(const mb_body_view *b, size_t i, double r, size_t j, const double half[3],
+                          mb_con *c);
+/* Vertex v of box i (slave) against the faces of box j (master): when the vertex is inside
+ * box j, n is the outward normal of j's shallowest face and gap = -(its depth), the
+ * contact point the vertex; otherwise gap = 1 (no contact). */
+void mb_detect_box_vertex_box(const mb_body_view *b, size_t i, const double hi[3], int v, size_t j,
+                              const double hj[3], mb_con *c);
+/* Every contact of the scene with gap <= 0 -- up to round-off, 1e-12 of the bodies' size --
+ * (at most cap), returns the count (may exceed
  * cap: then only cap were written). */
 size_t mb_detect_contacts(const mb_scene *s, const mb_body_view *b, mb_con *out, size_t cap);
 

@@ -15,6 +15,7 @@ enum { MB_SHAPE_NONE = 0, MB_SHAPE_SPHERE = 1, MB_SHAPE_BOX = 2 };
 
 typedef struct mb_plane {
     double point[3], normal[3];   /* unit normal pointing into the free half-space */
+    int material;                 /* index in the material table (0 by default) */
 } mb_plane;
 
 typedef struct mb_scene_stats {
@@ -22,6 +23,7 @@ typedef struct mb_scene_stats {
     int iterations_last;
     double merit_last, merit_max;
     size_t contacts_last;
+    size_t bilateral_rows, rank_deficiency;  /* ranked when the bilateral set changes */
 } mb_scene_stats;
 
 typedef struct mb_scene {
@@ -32,7 +34,10 @@ typedef struct mb_scene {
     size_t nplanes, capplanes;
     mb_con *bilateral;            /* bilateral constraint templates */
     size_t nbilateral, capbilateral;
-    double mu, e;                 /* contact material (every contact) */
+    double mu, e;                 /* contact material (every contact, unless a table is set) */
+    int *material;                /* n: material index of each body (0 by default) */
+    size_t nmaterials;            /* 0: no table, mu and e for every pair */
+    double *pair_mu, *pair_e;     /* nmaterials^2, symmetric: law of a pair of materials */
     mb_scene_stats stats;
 } mb_scene;
 
@@ -53,6 +58,11 @@ int mb_scene_velocity_direction(mb_scene *s, const mb_nodes *n, size_t i, const 
 /* Link between point pi of body i and point pj of body j (or the ground): L = |pi - pj|. */
 int mb_scene_rigid_link(mb_scene *s, const mb_nodes *n, size_t i, size_t j, const double pi[3],
                         const double pj[3]);
+/* Contact laws per pair of materials: symmetric count x count tables of mu and e. */
+int mb_scene_set_materials(mb_scene *s, size_t count, const double *mu, const double *e);
+int mb_scene_set_material(mb_scene *s, size_t body, int material);
+/* The law of a contact between materials a and b. */
+void mb_scene_pair_law(const mb_scene *s, int a, int b, double *mu, double *e);
 /* The scene of a system's force field, or NULL. */
 mb_scene *mb_scene_of(const mb_forces *F);
 

@@ -24,6 +24,9 @@ static void scene_free(void *params)
     free(s->extent);
     free(s->planes);
     free(s->bilateral);
+    free(s->material);
+    free(s->pair_mu);
+    free(s->pair_e);
     free(s);
 }
 
@@ -47,9 +50,10 @@ mb_scene *mb_scene_new(size_t nbodies, double mu, double e)
     s->nbodies = nbodies;
     s->shape = calloc(nbodies ? nbodies : 1, sizeof(int));
     s->extent = calloc(3 * (nbodies ? nbodies : 1), sizeof(double));
+    s->material = calloc(nbodies ? nbodies : 1, sizeof(int));
     s->mu = mu;
     s->e = e;
-    if (s->shape == NULL || s->extent == NULL) {
+    if (s->shape == NULL || s->extent == NULL || s->material == NULL) {
         scene_free(s);
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a constraint scene of %zu bodies", nbodies);
     }
@@ -102,6 +106,7 @@ int mb_scene_add_plane(mb_scene *s, const double point[3], const double normal[3
     mb_plane *P = &s->planes[s->nplanes++];
     memcpy(P->point, point, sizeof P->point);
     mb_v3_scale(P->normal, 1.0 / l, normal);
+    P->material = 0;
     return MB_SUCCESS;
 }
 
@@ -210,4 +215,48 @@ int mb_scene_rigid_link(mb_scene *s, const mb_nodes *n, size_t i, size_t j, cons
         return mb_last_error_code();
     c->value = L;
     return MB_SUCCESS;
+}
+
+int mb_scene_set_materials(mb_scene *s, size_t count, const double *mu, const double *e)
+{
+    for (size_t k = 0; k < count * count; k++) {
+        if (!(isfinite(mu[k]) && mu[k] >= 0.0) || !(e[k] >= 0.0 && e[k] <= 1.0))
+            MB_ERROR(MB_EDOM, "materials: pair %zu-%zu needs mu >= 0 and e in [0, 1]",
+                     k / count, k % count);
+        if (mu[k] != mu[(k % count) * count + k / count] || e[k] != e[(k % count) * count + k / count])
+            MB_ERROR(MB_EINVAL, "materials: the pair tables must be symmetric");
+    }
+    double *m = malloc(count * count * sizeof *m), *r = malloc(count * count * sizeof *r);
+    if (m == NULL || r == NULL) {
+        free(m);
+        free(r);
+        return MB_ENOMEM;
+    }
+    memcpy(m, mu, count * count * sizeof *m);
+    memcpy(r, e, count * count * sizeof *r);
+    free(s->pair_mu);
+    free(s->pair_e);
+    s->pair_mu = m;
+    s->pair_e = r;
+    s->nmaterials = count;
+    return MB_SUCCESS;
+}
+
+int mb_scene_set_material(mb_scene *s, size_t body, int material)
+{
+    if (body >= s->nbodies || material < 0 || (size_t)material >= (s->nmaterials ? s->nmaterials : 1))
+        MB_ERROR(MB_EINVAL, "material %d of body %zu: not in the table", material, body);
+    s->material[body] = material;
+    return MB_SUCCESS;
+}
+
+void mb_scene_pair_law(const mb_scene *s, int a, int b, double *mu, double *e)
+{
+    if (s->nmaterials == 0) {
+        *mu = s->mu;
+        *e = s->e;
+        return;
+    }
+    *mu = s->pair_mu[(size_t)a * s->nmaterials + (size_t)b];
+    *e = s->pair_e[(size_t)a * s->nmaterials + (size_t)b];
 }

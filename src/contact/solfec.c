@@ -40,8 +40,9 @@ enum { SF_POS = 0, SF_NEG = 1, SF_IMP = 2 };
 typedef struct sf_state {
     int rotation;
     mb_solver_opts sopt;
-    int check_rank;
+    int refuse_redundant;           /* redundant = refuse */
     double rank_tol;
+    int rank_pending;               /* the bilateral set changed: rank it after assembly */
     size_t n;
     mb_nodes *work;                 /* mid-step configuration for the force evaluation */
     double *Lambda, *xm, *qm, *Jinv, *minv, *u, *ufree, *du, *aux, *dq;
@@ -63,8 +64,9 @@ static const mb_option_spec sf_options[] = {
     { "contact_solver", MB_OPT_CHOICE, "exact", 1, 0, "exact|projected-ac",
       "per-contact solver: case analysis (separation / stick / slip) or projected "
       "Alart-Curnier iteration" },
-    { "check_rank", MB_OPT_BOOL, "on", 1, 0, NULL,
-      "fail with a message when the bilateral rows of W are singular (redundant constraints)" },
+    { "redundant", MB_OPT_CHOICE, "note", 1, 0, "note|refuse",
+      "redundant bilateral constraints (singular rows of W, ranked when the set changes): "
+      "solve and report constraints.rank_deficiency | fail with a message" },
     MB_OPTION_END
 };
 
@@ -90,7 +92,7 @@ static int sf_alloc(void **state, const mb_options *opts, const mb_system *sys)
     s->rotation = !strcmp(r, "rig-pos") ? SF_POS : !strcmp(r, "rig-imp") ? SF_IMP : SF_NEG;
     s->sopt.epsilon = mb_options_double(opts, "epsilon");
     s->sopt.maxiter = (int)mb_options_int(opts, "maxiter");
-    s->check_rank = mb_options_bool(opts, "check_rank");
+    s->refuse_redundant = !strcmp(mb_options_string(opts, "redundant"), "refuse");
     s->sopt.contact_solver = !strcmp(mb_options_string(opts, "contact_solver"), "projected-ac")
                            ? MB_CONTACT_SOLVER_AC : MB_CONTACT_SOLVER_EXACT;
     s->rank_tol = 1e-10;
@@ -111,7 +113,9 @@ static int sf_alloc(void **state, const mb_options *opts, const mb_system *sys)
     s->On = calloc(3 * m, sizeof(double));
     s->L = mb_locdyn_alloc();
     mb_scene *sc = mb_scene_of(sys->forces);
-    s->capcand = sc ? 9 * sc->nbodies * (sc->nplanes + 1) + sc->nbodies * sc->nbodies + 1 : 1;
+    /* 8 vertices per box and plane, one sphere contact per plane; per pair of bodies at
+     * most 16 box-box vertex contacts */
+    s->capcand = sc ? 9 * sc->nbodies * (sc->nplanes + 1) + 16 * sc->nbodies * sc->nbodies + 1 : 1;
     s->cand = calloc(s->capcand, sizeof(mb_con));
     if (!s->work || !s->Lambda || !s->xm || !s->qm || !s->Jinv || !s->minv || !s->u || !s->ufree
         || !s->du || !s->aux || !s->dq || !s->xn || !s->qn || !s->On || !s->L || !s->cand) {
@@ -256,9 +260,27 @@ static int sf_sync_contacts(sf_state *s, const mb_scene *sc, const mb_body_view 
     return MB_SUCCESS;
 }
 
+/* rank of the bilateral rows, once per change of the bilateral set: recorded in the
+ * scene (a note), an error only with redundant = refuse */
+static int sf_rank(sf_state *s, mb_scene *sc)
+{
+    size_t rows, deficiency;
+    int st = mb_consolver_bilateral_rank(s->L, s->rank_tol, &rows, &deficiency);
+    if (st != MB_SUCCESS)
+        return st;
+    if (deficiency > 0 && s->refuse_redundant)
+        MB_ERROR(MB_ESINGULAR, "solfec: W is singular on the %zu bilateral rows (rank deficiency "
+                 "%zu, sigma <= %.3g sigma_max): redundant constraints, the reactions are "
+                 "indeterminate (redundant = note solves them)", rows, deficiency, s->rank_tol);
+    sc->stats.bilateral_rows = rows;
+    sc->stats.rank_deficiency = deficiency;
+    s->rank_pending = 0;
+    return MB_SUCCESS;
+}
+
 /* assemble and solve the constraints at q(t+h/2), the reactions into s->du; the solver
  * figures go to *res (booked by sf_step only once the step is committed) */
-static int sf_constraints(sf_state *s, const mb_scene *sc, double h, mb_solver_result *res)
+static int sf_constraints(sf_state *s, mb_scene *sc, double h, mb_solver_result *res)
 {
     mb_body_view b = { s->n, s->Lambda, s->xm, s->Jinv, s->minv };
     int st;
@@ -267,6 +289,7 @@ static int sf_constraints(sf_state *s, const mb_scene *sc, double h, mb_solver_r
             if (mb_locdyn_insert(s->L, &sc->bilateral[c]) == NULL)
                 return MB_ENOMEM;
         s->bilateral_in = 1;
+        s->rank_pending = sc->nbilateral > 0;
     }
     if ((st = sf_sync_contacts(s, sc, &b)) != MB_SUCCESS)
         return st;
@@ -277,7 +300,7 @@ static int sf_constraints(sf_state *s, const mb_scene *sc, double h, mb_solver_r
         mb_con_local_velocity(&b, &d->con, s->u, d->con.V);
     }
     mb_locdyn_update(s->L, &b, s->ufree, h);
-    if (s->check_rank && sc->nbilateral > 0 && (st = mb_consolver_check_rank(s->L, s->rank_tol)) != MB_SUCCESS)
+    if (s->rank_pending && (st = sf_rank(s, sc)) != MB_SUCCESS)
         return st;
     if ((st = mb_consolver_solve(s->L, &s->sopt, res)) != MB_SUCCESS)
         return st;

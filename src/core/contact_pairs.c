@@ -2,6 +2,7 @@
  * the laws' parameters, per-pair coefficients, and double-precision kinematics
  * (equations in mb_contact.h). */
 #include "contact_set.h"
+#include "mb_json.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -213,4 +214,35 @@ void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const do
         if (!cp->plane)
             kk[3 * cp->j + a] += ka;
     }
+}
+
+static int describe_pair(const struct contact_pair *cp, json_t *list)
+{
+    json_t *o = json_object();
+    if (o == NULL || json_array_append_new(list, o) != 0 || mb_json_set_int(o, "i", (long)cp->i))
+        return MB_ENOMEM;
+    if (cp->plane) {
+        json_t *pl = json_object();
+        if (pl == NULL || json_object_set_new(o, "plane", pl) != 0
+            || mb_json_set_vec(pl, "point", cp->p, 3) || mb_json_set_vec(pl, "normal", cp->n, 3))
+            return MB_ENOMEM;
+    } else if (mb_json_set_int(o, "j", (long)cp->j)) {
+        return MB_ENOMEM;
+    }
+    return mb_json_set_num(o, "k", cp->k) || mb_json_set_num(o, "c", cp->c) ? MB_ENOMEM
+                                                                              : MB_SUCCESS;
+}
+
+int mb_contact_set_describe(const void *params, json_t *model)
+{
+    const struct contact_set *set = params;
+    json_t *list = json_array();
+    if (list == NULL || json_object_set_new(model, "pairs", list) != 0
+        || mb_json_set_str(model, "model", set->type->name)
+        || mb_json_set_bool(model, "attractive", set->attractive))
+        return MB_ENOMEM;
+    for (size_t m = 0; m < set->count; m++)
+        if (describe_pair(&set->items[m], list) != MB_SUCCESS)
+            return MB_ENOMEM;
+    return MB_SUCCESS;
 }

@@ -30,5 +30,11 @@ int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
 void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const double n[3],
                                double *kk);
 void mb_contact_set_free(void *params);
+/* describe hook of both laws (mb_forces.h): {"model": "contact-linear" | "contact-hertz",
+ * "attractive": bool, "pairs": [{"i", "j" | "plane": {"point", "normal"}, "k", "c"}]},
+ * k and c per pair: linear kn and c (F = k delta + c delta'), Hertz K and C
+ * (F = K delta^(3/2) + C delta^(1/4) delta'), mb_contact.h. */
+struct json_t;
+int mb_contact_set_describe(const void *params, struct json_t *model);
 
 #endif

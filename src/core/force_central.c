@@ -4,6 +4,7 @@
  * A node at the origin is an error (MB_EDIVERGED), never a silent Inf. */
 #include "mb_force_central.h"
 #include "mb_forces.h"
+#include "mb_json.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -45,6 +46,15 @@ static void central_stiffness(const void *params, const mb_nodes *s, double *k)
     }
 }
 
+/* {"model": "central", "mu": mu, "centre": [0, 0, 0]} */
+static int central_describe(const void *params, json_t *model)
+{
+    const struct central *p = params;
+    static const double origin[3] = { 0.0, 0.0, 0.0 };
+    return mb_json_set_str(model, "model", "central") || mb_json_set_num(model, "mu", p->mu)
+           || mb_json_set_vec(model, "centre", origin, 3) ? MB_ENOMEM : MB_SUCCESS;
+}
+
 static const mb_force_type central_type = {
     .name = "central",
     .eval = central_eval,
@@ -54,6 +64,7 @@ static const mb_force_type central_type = {
     .jacobian_mpfr = central_mpfr_jacobian,
     .stiffness = central_stiffness,
     .free = free,
+    .describe = central_describe,
 };
 
 const mb_force_type *const mb_force_central = &central_type;

@@ -83,6 +83,7 @@ static const mb_force_type contact_hertz_type = {
     .jacobian_mpfr = contact_hertz_mpfr_jacobian,
     .stiffness = hertz_stiffness,
     .free = mb_contact_set_free,
+    .describe = mb_contact_set_describe,
 };
 
 const mb_force_type *const mb_force_contact_hertz = &contact_hertz_type;

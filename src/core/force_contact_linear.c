@@ -82,6 +82,7 @@ static const mb_force_type contact_linear_type = {
     .jacobian_mpfr = contact_linear_mpfr_jacobian,
     .stiffness = linear_stiffness,
     .free = mb_contact_set_free,
+    .describe = mb_contact_set_describe,
 };
 
 const mb_force_type *const mb_force_contact_linear = &contact_linear_type;

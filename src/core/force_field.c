@@ -1,6 +1,7 @@
 /* force_field.c -- uniform gravity and linear drag, the two field forces of seed 004:
  * f(x, v) = m g - D v. */
 #include "mb_forces.h"
+#include "mb_json.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -43,12 +44,29 @@ static double drag_dissipation(const void *params, const mb_nodes *s)
     return p->D * sum;
 }
 
+/* {"model": "gravity", "g": [gx, gy, gz]} */
+static int gravity_describe(const void *params, json_t *model)
+{
+    const struct gravity *p = params;
+    return mb_json_set_str(model, "model", "gravity") || mb_json_set_vec(model, "g", p->g, 3)
+           ? MB_ENOMEM : MB_SUCCESS;
+}
+
+/* {"model": "drag", "D": D} */
+static int drag_describe(const void *params, json_t *model)
+{
+    const struct drag *p = params;
+    return mb_json_set_str(model, "model", "drag") || mb_json_set_num(model, "D", p->D)
+           ? MB_ENOMEM : MB_SUCCESS;
+}
+
 static const mb_force_type gravity_type = {
     .name = "gravity",
     .eval = gravity_eval,
     .eval_mpfr = gravity_mpfr_eval,
     .potential = gravity_potential,
     .free = free,
+    .describe = gravity_describe,
 };
 
 static const mb_force_type drag_type = {
@@ -59,6 +77,7 @@ static const mb_force_type drag_type = {
     .jacobian = drag_jacobian,
     .jacobian_mpfr = drag_mpfr_jacobian,
     .free = free,
+    .describe = drag_describe,
 };
 
 const mb_force_type *const mb_force_gravity = &gravity_type;

@@ -1,6 +1,7 @@
 /* force_springs.c -- Hookean springs between nodes and to anchors, with rest length and
  * an optional dashpot along the spring (seed 004: f0 = k (x1 - x0), f1 = -f0). */
 #include "mb_forces.h"
+#include "mb_json.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -13,12 +14,14 @@ struct spring_set {
 
 #define BASE_DOUBLE
 #include "templates_on.h"
+#include "quat_source.c"
 #include "force_springs_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
 
 #define BASE_MPFR
 #include "templates_on.h"
+#include "quat_source.c"
 #include "force_springs_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
@@ -90,6 +93,27 @@ static void springs_free(void *params)
     }
 }
 
+/* {"model": "springs", "springs": [{"i", "j" | "anchor", "k", "rest", "c"}, ...]} */
+static int springs_describe(const void *params, json_t *model)
+{
+    const struct spring_set *set = params;
+    json_t *list = json_array();
+    if (list == NULL || json_object_set_new(model, "springs", list) != 0
+        || mb_json_set_str(model, "model", "springs"))
+        return MB_ENOMEM;
+    for (size_t m = 0; m < set->count; m++) {
+        const mb_spring *sp = &set->items[m];
+        json_t *o = json_object();
+        if (o == NULL || json_array_append_new(list, o) != 0 || mb_json_set_int(o, "i", (long)sp->i)
+            || (sp->anchored ? mb_json_set_vec(o, "anchor", sp->anchor, 3)
+                             : mb_json_set_int(o, "j", (long)sp->j))
+            || mb_json_set_num(o, "k", sp->k) || mb_json_set_num(o, "rest", sp->rest)
+            || mb_json_set_num(o, "c", sp->c))
+            return MB_ENOMEM;
+    }
+    return MB_SUCCESS;
+}
+
 static const mb_force_type springs_type = {
     .name = "springs",
     .eval = springs_eval,
@@ -100,6 +124,7 @@ static const mb_force_type springs_type = {
     .jacobian_mpfr = springs_mpfr_jacobian,
     .stiffness = springs_stiffness,
     .free = springs_free,
+    .describe = springs_describe,
 };
 
 const mb_force_type *const mb_force_springs = &springs_type;

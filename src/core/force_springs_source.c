@@ -1,25 +1,64 @@
 /* force_springs_source.c -- template bodies of the Hookean springs (see force_springs.c). */
 
-/* Scratch of one spring evaluation: d = x_j - x_i, its length l, unit n = d/l,
- * dv = v_j - v_i, and two scalars. */
+/* Scratch of one spring evaluation: d = p_j - p_i between the attachment points (the
+ * centres unless the spring has arms), its length l, unit n = d/l, dv = their relative
+ * velocity, two scalars, and for springs with arms the spatial arms r_i = R(q_i) A_i,
+ * r_j = R(q_j) A_j, a 3-vector temporary and the quaternion scratch. */
 struct FUNCTION(springs, scratch) {
     REAL d[3], n[3], dv[3], l[1], a[1], b[1];
+    REAL ri[3], rj[3], A[3], t[3];
+    struct FUNCTION(mbq, scratch) q;
 };
 
 static void FUNCTION(springs, scratch_init)(struct FUNCTION(springs, scratch) *w, mpfr_prec_t prec)
 {
     for (int k = 0; k < 3; k++) {
         R_INIT(&w->d[k], prec); R_INIT(&w->n[k], prec); R_INIT(&w->dv[k], prec);
+        R_INIT(&w->ri[k], prec); R_INIT(&w->rj[k], prec); R_INIT(&w->A[k], prec);
+        R_INIT(&w->t[k], prec);
     }
     R_INIT(w->l, prec); R_INIT(w->a, prec); R_INIT(w->b, prec);
+    FUNCTION(mbq, scratch_init)(&w->q, prec);
 }
 
 static void FUNCTION(springs, scratch_clear)(struct FUNCTION(springs, scratch) *w)
 {
     for (int k = 0; k < 3; k++) {
         R_CLEAR(&w->d[k]); R_CLEAR(&w->n[k]); R_CLEAR(&w->dv[k]);
+        R_CLEAR(&w->ri[k]); R_CLEAR(&w->rj[k]); R_CLEAR(&w->A[k]); R_CLEAR(&w->t[k]);
     }
     R_CLEAR(w->l); R_CLEAR(w->a); R_CLEAR(w->b);
+    FUNCTION(mbq, scratch_clear)(&w->q);
+}
+
+/* out = a x b (out must not alias a or b) */
+static void FUNCTION(springs, cross)(REAL *out, const REAL *a, const REAL *b, REAL *tmp)
+{
+    for (int k = 0; k < 3; k++) {
+        int u = (k + 1) % 3, v = (k + 2) % 3;
+        R_MUL(&out[k], &a[u], &b[v]);
+        R_MUL(tmp, &a[v], &b[u]);
+        R_SUB(&out[k], &out[k], tmp);
+    }
+}
+
+/* arm r = R(q_node) A and its point velocity w x r added to (d, dv) with sign */
+static void FUNCTION(springs, arm)(const TYPE(mb_nodes) *s, size_t node, const double A[3],
+                                   REAL *r, int sign, struct FUNCTION(springs, scratch) *w)
+{
+    for (int k = 0; k < 3; k++)
+        R_SET_D(&w->A[k], A[k]);
+    FUNCTION(mbq, rotate)(&w->q, r, &s->q[4 * node], w->A);
+    FUNCTION(springs, cross)(w->t, &s->omega[3 * node], r, w->a);
+    for (int k = 0; k < 3; k++) {
+        if (sign > 0) {
+            R_ADD(&w->d[k], &w->d[k], &r[k]);
+            R_ADD(&w->dv[k], &w->dv[k], &w->t[k]);
+        } else {
+            R_SUB(&w->d[k], &w->d[k], &r[k]);
+            R_SUB(&w->dv[k], &w->dv[k], &w->t[k]);
+        }
+    }
 }
 
 /* d, dv and l = |d| for spring sp; n = d / l when need_n (error if l = 0). */
@@ -36,6 +75,11 @@ static int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes)
             R_SUB(&w->d[k], &s->x[3 * j + k], &s->x[3 * i + k]);
             R_SUB(&w->dv[k], &s->v[3 * j + k], &s->v[3 * i + k]);
         }
+    }
+    if (sp->has_arms) {
+        FUNCTION(springs, arm)(s, i, sp->arm_i, w->ri, -1, w);
+        if (!sp->anchored)
+            FUNCTION(springs, arm)(s, j, sp->arm_j, w->rj, +1, w);
     }
     R_MUL(w->l, &w->d[0], &w->d[0]);
     R_MUL(w->a, &w->d[1], &w->d[1]);
@@ -63,14 +107,26 @@ static void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *w)
     R_ADD(w->a, w->a, w->b);
 }
 
-/* f_i += F, f_j -= F with F = w->d scaled: used for the linear spring F = k d. */
-static void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL *F)
+/* f_i += F, f_j -= F with F = w->d scaled: used for the linear spring F = k d; with arms
+ * also tau_i += r_i x F, tau_j -= r_j x F. */
+static void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL *F,
+                                     struct FUNCTION(springs, scratch) *w)
 {
     for (int k = 0; k < 3; k++) {
         R_ADD(&s->f[3 * sp->i + k], &s->f[3 * sp->i + k], &F[k]);
         if (!sp->anchored)
             R_SUB(&s->f[3 * sp->j + k], &s->f[3 * sp->j + k], &F[k]);
     }
+    if (!sp->has_arms)
+        return;
+    FUNCTION(springs, cross)(w->t, w->ri, F, w->a);
+    for (int k = 0; k < 3; k++)
+        R_ADD(&s->torque[3 * sp->i + k], &s->torque[3 * sp->i + k], &w->t[k]);
+    if (sp->anchored)
+        return;
+    FUNCTION(springs, cross)(w->t, w->rj, F, w->a);
+    for (int k = 0; k < 3; k++)
+        R_SUB(&s->torque[3 * sp->j + k], &s->torque[3 * sp->j + k], &w->t[k]);
 }
 
 /* f_i = [k (l - L) + c dv.n] n; for L = c = 0 simply f_i = k d. */
@@ -102,7 +158,7 @@ static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double
             for (int k = 0; k < 3; k++)
                 R_MUL(&w.d[k], &w.n[k], w.l);
         }
-        FUNCTION(springs, apply)(sp, s, w.d);
+        FUNCTION(springs, apply)(sp, s, w.d, &w);
     }
     FUNCTION(springs, scratch_clear)(&w);
     return status;
@@ -127,7 +183,9 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
     return MB_SUCCESS;
 }
 
-/* K = df_i/dx_j and Dv = df_i/dv_j of one spring (d = x_j - x_i, P = I - n n^T):
+/* K = df_i/dx_j and Dv = df_i/dv_j of one spring (d = p_j - p_i, P = I - n n^T; with arms
+ * the attachment points move rigidly with the centres, so the translational blocks keep
+ * this form at the attachment points):
  *   elastic   K = k I                                   (L = 0)
  *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
  *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T

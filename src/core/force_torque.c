@@ -4,6 +4,7 @@
  * external power so the energy balance E_kin + E_pot + W_diss - W_ext - E_0 closes. */
 #include "mb_force_torque.h"
 #include "mb_forces.h"
+#include "mb_json.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -50,12 +51,31 @@ static double body_torque_power(const void *params, const mb_nodes *s, double t)
     return P;
 }
 
+/* {"model": "torque", "nodes": "all", "frame": FRAME, "torque": [Tx, Ty, Tz]} */
+static int describe_in(const struct torque *p, const char *frame, json_t *model)
+{
+    return mb_json_set_str(model, "model", "torque") || mb_json_set_str(model, "nodes", "all")
+           || mb_json_set_str(model, "frame", frame) || mb_json_set_vec(model, "torque", p->T, 3)
+           ? MB_ENOMEM : MB_SUCCESS;
+}
+
+static int torque_describe(const void *params, json_t *model)
+{
+    return describe_in(params, "global", model);
+}
+
+static int body_torque_describe(const void *params, json_t *model)
+{
+    return describe_in(params, "body", model);
+}
+
 static const mb_force_type torque_type = {
     .name = "torque",
     .eval = torque_eval,
     .eval_mpfr = torque_mpfr_eval,
     .external_power = torque_power,
     .free = free,
+    .describe = torque_describe,
 };
 
 static const mb_force_type body_torque_type = {
@@ -64,6 +84,7 @@ static const mb_force_type body_torque_type = {
     .eval_mpfr = body_torque_mpfr_eval,
     .external_power = body_torque_power,
     .free = free,
+    .describe = body_torque_describe,
 };
 
 const mb_force_type *const mb_force_torque = &torque_type;

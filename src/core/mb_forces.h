@@ -11,6 +11,8 @@
 #include "mb_jacobian.h"
 #include "mb_nodes.h"
 
+struct json_t;    /* jansson's JSON value */
+
 typedef struct mb_force_type {
     const char *name;
     /* add this model's forces/torques at time t to s->f, s->torque */
@@ -30,6 +32,10 @@ typedef struct mb_force_type {
      * critical time-step estimates (NULL: none) */
     void (*stiffness)(const void *params, const mb_nodes *s, double *k);
     void (*free)(void *params);
+    /* add this model's name ("model") and parameters to the JSON object `model`, in the
+     * words of the external-program protocol (doc/external.md, "run.json"); NULL: the
+     * model is described as {"model": "opaque", "name": ...} */
+    int (*describe)(const void *params, struct json_t *model);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -88,13 +94,17 @@ void *mb_drag_new(double D);
 /* Hookean springs with rest length L and optional dashpot c along the spring:
  * f_i = [k (l - L) + c (v_j - v_i).n] n,  n = (x_j - x_i)/l,  f_j = -f_i.
  * A spring to an anchor uses a fixed point instead of node j.  L = 0 gives the
- * linear spring f_i = k (x_j - x_i). */
+ * linear spring f_i = k (x_j - x_i).  With arms the spring acts between the attachment
+ * points p = x + R(q) A (velocities v + w x R(q) A) and puts the torque (R(q) A) x f on
+ * each body; the Jacobian blocks are the translational ones at the attachment points. */
 extern const mb_force_type *const mb_force_springs;
 typedef struct mb_spring {
     size_t i, j;        /* nodes; j ignored when anchored */
     int anchored;       /* 1: the other end is the fixed point anchor[] */
     double anchor[3];
     double k, rest, c;  /* stiffness, rest length, dashpot coefficient */
+    int has_arms;       /* 1: attached at arm_i (arm_j) in the body frame of node i (j), */
+    double arm_i[3], arm_j[3]; /* p = x + R(q) arm, which adds the torque r x f on the body */
 } mb_spring;
 void *mb_springs_new(void);
 int mb_springs_add(void *springs, const mb_spring *sp);

@@ -8,7 +8,8 @@
 #include "mb_problem.h"
 #include "mb_scene.h"
 
-/* solver.iterations_mean, solver.merit_max, solver.not_converged of the run so far */
+/* solver.iterations_mean, solver.merit_max, solver.not_converged of the run so far, and
+ * constraints.rank_deficiency (redundant bilateral rows, a note) when there are constraints */
 static inline void mb_solfec_observe_solver(const mb_system *sys, mb_observation *out)
 {
     const mb_scene *s = mb_scene_of(sys->forces);
@@ -18,6 +19,8 @@ static inline void mb_solfec_observe_solver(const mb_system *sys, mb_observation
                        (double)s->stats.iterations_total / (double)s->stats.steps);
     mb_observation_add(out, "solver.merit_max", s->stats.merit_max);
     mb_observation_add(out, "solver.not_converged", (double)s->stats.not_converged);
+    if (s->stats.bilateral_rows > 0)
+        mb_observation_add(out, "constraints.rank_deficiency", (double)s->stats.rank_deficiency);
 }
 
 /* Add a scene (owned by sys->forces) and return it; NULL with a recorded error. */

@@ -51,7 +51,7 @@ static const char *style_sheet =
     "table{border-collapse:collapse;margin:0.5em 0 1em 0}"
     "th,td{border:1px solid #bbb;padding:0.25em 0.6em;text-align:left;vertical-align:top}"
     "th{background:#eee}td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    ".fail{background:#fdd}.missing{background:#fed}.pass{background:#efe}"
+    ".fail{background:#fdd}.missing{background:#fed}.pass{background:#efe}.skipped{background:#eee}"
     ".flag{color:#a40;font-weight:bold}img{max-width:100%;border:1px solid #ddd;margin:0.3em 0}"
     "h2{border-bottom:2px solid #333;margin-top:2em}code{background:#f4f4f4}";
 
@@ -76,8 +76,8 @@ static counts count_checks(const mb_results *r, const char *case_name)
     return n;
 }
 
-/* the rows of checks.csv (of one case, or all when case_name is NULL) that did not pass,
- * or that did (passed = 1) */
+/* the rows of checks.csv (of one case, or all when case_name is NULL) that failed or are
+ * missing, or (passed = 1) the others: passed or skipped */
 static void check_rows(FILE *f, const mb_results *r, const char *case_name, int passed)
 {
     const mb_csv_table *t = r->checks;
@@ -86,7 +86,8 @@ static void check_rows(FILE *f, const mb_results *r, const char *case_name, int 
     int cv = mb_csv_col(t, "verdict");
     for (size_t k = 0; t && k < t->n_rows; k++) {
         const char *c = mb_csv_cell(t, k, cc), *v = mb_csv_cell(t, k, cv);
-        if ((case_name && strcmp(c, case_name)) || (!strcmp(v, "pass")) != passed)
+        int bad = !strcmp(v, "fail") || !strcmp(v, "missing");
+        if ((case_name && strcmp(c, case_name)) || bad == passed)
             continue;
         fprintf(f, "<tr class=\"%s\">", v);
         if (case_name == NULL) {
@@ -323,7 +324,7 @@ static void case_section(FILE *f, const mb_results *r, const char *out_dir, cons
         integrator_table(f, r, c, specs, n);
     free(specs);
     if (k.checks > k.failed + k.missing) {
-        fputs("<h3>Expectations that hold</h3>\n", f);
+        fputs("<h3>Expectations that hold (or were skipped)</h3>\n", f);
         check_table_head(f, 0);
         check_rows(f, r, c, 1);
         fputs("</table>\n", f);

@@ -1,0 +1,136 @@
+/* external_run.c -- one run of a case through an adapter, from the descriptor to a
+ * validated trajectory (doc/external.md, section 2).
+ *
+ * The run asks for every step (sample_every = 1) so that the runner measures the returned
+ * states exactly as it measures a built-in scheme's (work integrals and observers need
+ * every step).  The private directory is removed afterwards unless MB_KEEP_ADAPTER_DIR
+ * is set in the environment (then its path ends the reason, or is printed on stderr). */
+#define _XOPEN_SOURCE 700    /* nftw */
+#include "mb_external.h"
+#include "mb_status.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void remove_dir(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int make_dir(char *dir, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, size, "%s/motionbench-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(dir) ? MB_SUCCESS : MB_EIO;
+}
+
+static void case_dir_of(const char *path, char *dir, size_t size)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (path == NULL)
+        dir[0] = '\0';
+    else if (slash)
+        snprintf(dir, size, "%.*s", (int)(slash - path), path);
+    else
+        snprintf(dir, size, ".");
+}
+
+/* Descriptor, options and requirements; MB_PROCESS_OK with *out set. */
+static mb_process_status prepare(const mb_external_run *r, mb_external_spec *spec,
+                                 mb_adapter **out, char *reason, size_t size)
+{
+    char case_dir[4096];
+    case_dir_of(r->case_path, case_dir, sizeof case_dir);
+    *out = NULL;
+    if (mb_external_spec_parse(r->integrator, spec) != MB_SUCCESS
+        || mb_adapter_find(spec->name, case_dir[0] ? case_dir : NULL, out) != MB_SUCCESS
+        || mb_adapter_check_options(*out, spec) != MB_SUCCESS) {
+        snprintf(reason, size, "adapter %s: %s", spec->name[0] ? spec->name : r->integrator,
+                 mb_last_error());
+        return MB_PROCESS_FAILED;
+    }
+    const char *missing = mb_adapter_missing_requirement(*out);
+    if (missing) {
+        snprintf(reason, size, "adapter %s: requires %s, not found on PATH", spec->name, missing);
+        return MB_PROCESS_SKIPPED;
+    }
+    return MB_PROCESS_OK;
+}
+
+static mb_process_status read_back(const mb_external_run *r, const mb_adapter *a,
+                                   const char *dir, mb_trajectory *tr, char *reason, size_t size)
+{
+    size_t n = (size_t)r->steps + 1;
+    double *times = malloc(n * sizeof *times);
+    if (times == NULL) {
+        snprintf(reason, size, "adapter %s: out of memory", a->name);
+        return MB_PROCESS_FAILED;
+    }
+    for (size_t k = 0; k < n; k++)
+        times[k] = (double)k * r->dt;
+    mb_trajectory_request rq = { r->sys->nodes->n, r->rotation, n, times, r->dt };
+    char path[4200], why[200];
+    snprintf(path, sizeof path, "%s/trajectory.csv", dir);
+    int s = mb_trajectory_read_file(path, &rq, tr, why, sizeof why);
+    free(times);
+    if (s != MB_SUCCESS) {
+        snprintf(reason, size, "adapter %s: trajectory.csv: %s", a->name, why);
+        return MB_PROCESS_FAILED;
+    }
+    return MB_PROCESS_OK;
+}
+
+static mb_process_status execute_in(const mb_external_run *r, const mb_external_spec *spec,
+                                    const mb_adapter *a, const char *dir, mb_trajectory *tr,
+                                    char *reason, size_t size)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    mb_run_description d = { r->case_name, r->integrator, spec, r->problem, r->params, r->sys,
+                             r->dt, r->t_end, r->steps, 1, r->rotation };
+    if (mb_run_description_write(&d, path) != MB_SUCCESS) {
+        snprintf(reason, size, "adapter %s: %s", a->name, mb_last_error());
+        return MB_PROCESS_FAILED;
+    }
+    mb_process_status ps = mb_adapter_execute(a, dir, r->timeout > 0 ? r->timeout : a->timeout,
+                                              reason, size);
+    return ps == MB_PROCESS_OK ? read_back(r, a, dir, tr, reason, size) : ps;
+}
+
+mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,
+                                      int *mid_step, char *reason, size_t size)
+{
+    mb_external_spec spec;
+    mb_adapter *a = NULL;
+    memset(tr, 0, sizeof *tr);
+    reason[0] = '\0';
+    mb_process_status ps = prepare(r, &spec, &a, reason, size);
+    char dir[4096];
+    if (ps == MB_PROCESS_OK && make_dir(dir, sizeof dir) != MB_SUCCESS) {
+        snprintf(reason, size, "adapter %s: cannot make a private directory in %s", spec.name,
+                 dir);
+        ps = MB_PROCESS_FAILED;
+    } else if (ps == MB_PROCESS_OK) {
+        ps = execute_in(r, &spec, a, dir, tr, reason, size);
+        const char *keep = getenv("MB_KEEP_ADAPTER_DIR");
+        if (keep && *keep && strcmp(keep, "0") != 0)
+            fprintf(stderr, "motionbench: %s, dt = %.17g: adapter directory kept: %s\n",
+                    r->case_name, r->dt, dir);
+        else
+            remove_dir(dir);
+        *mid_step = a->mid_step;
+    }
+    mb_adapter_free(a);
+    return ps;
+}

@@ -1,0 +1,158 @@
+/* mb_external.h -- outside integrators driven through the external-program protocol,
+ * version 1 (doc/external.md), one concept per file:
+ *
+ *   adapter_spec.c        the integrator spec external:NAME[key=value,...]
+ *   adapter_descriptor.c  NAME.adapter descriptors (inih) and their search path
+ *   run_description.c     run.json: problem, nodes, force models, times (jansson)
+ *   adapter_process.c     one execution: private directory, process group, time limit
+ *   trajectory_read.c     trajectory.csv: parsing and validation over a buffer
+ *   external_run.c        one run of a case through an adapter, start to trajectory
+ *
+ * Nothing here trusts the outside program: every defect it can produce (missing, not
+ * executable, crash, hang, no file, wrong shape, wrong times, non-numbers) ends as a
+ * reason string naming the adapter and the defect, never as a number. */
+#ifndef MB_EXTERNAL_H
+#define MB_EXTERNAL_H
+
+#include <stddef.h>
+
+#include "mb_forces.h"
+#include "mb_nodes.h"
+#include "mb_problem.h"
+#include "mb_system.h"
+
+#define MB_EXTERNAL_PROTOCOL 1
+#define MB_EXTERNAL_PREFIX "external:"
+#define MB_EXTERNAL_MAX_OPTIONS 16
+#define MB_EXTERNAL_REASON 256
+
+/* ---- spec: external:NAME[key=value,...] ---- */
+typedef struct mb_external_spec {
+    char name[64];
+    size_t n_options;
+    char keys[MB_EXTERNAL_MAX_OPTIONS][64];
+    char values[MB_EXTERNAL_MAX_OPTIONS][128];
+} mb_external_spec;
+
+/* 1 when spec begins with "external:". */
+int mb_external_is_spec(const char *spec);
+/* Parse; MB_EINVAL with a message naming the defect. */
+int mb_external_spec_parse(const char *spec, mb_external_spec *out);
+/* external:NAME[k=v,...] with the options in the order given, blanks removed. */
+int mb_external_spec_canonical(const mb_external_spec *spec, char *out, size_t size);
+
+/* ---- descriptors ---- */
+typedef struct mb_adapter {
+    char name[64];
+    char path[4096];                  /* the descriptor file */
+    char dir[4096];                   /* its directory */
+    int protocol;
+    size_t argc;
+    char **argv;                      /* command words, NULL-terminated */
+    double timeout;                   /* seconds, > 0 */
+    size_t n_requires;
+    char **requires;
+    int mid_step;                     /* velocities = mid-step */
+    size_t n_options;
+    char **options;
+    char summary[256];
+} mb_adapter;
+
+/* Add a directory searched before the default ones (--adapters DIR).  Not thread-safe:
+ * call before running. */
+int mb_adapter_path_add(const char *dir);
+void mb_adapter_path_clear(void);
+/* Load a descriptor file; errors are "path:line: message". */
+int mb_adapter_load(const char *path, mb_adapter **out);
+/* Find NAME.adapter in: the added directories, case_dir/adapters (case_dir may be NULL),
+ * the source tree's adapters/, the installed pkgdatadir/adapters.  MB_ENOTFOUND with the
+ * list of places searched. */
+int mb_adapter_find(const char *name, const char *case_dir, mb_adapter **out);
+void mb_adapter_free(mb_adapter *a);
+/* Call fn for every descriptor of the added directories and the default ones (not a
+ * case's), in name order per directory, the first of a name only; a = NULL for a
+ * descriptor that does not load (mb_last_error() says why). */
+void mb_adapter_each(void (*fn)(const char *path, const mb_adapter *a, void *user), void *user);
+/* MB_EINVAL unless every key of spec is listed in a's options. */
+int mb_adapter_check_options(const mb_adapter *a, const mb_external_spec *spec);
+/* 1 when prog (a name, or a path with '/') is an executable file, its path in full. */
+int mb_find_on_path(const char *prog, char *full, size_t size);
+/* NULL when every required program is on PATH, else the first one missing. */
+const char *mb_adapter_missing_requirement(const mb_adapter *a);
+
+/* ---- run.json ---- */
+typedef struct mb_run_description {
+    const char *case_name, *integrator;
+    const mb_external_spec *spec;
+    const mb_problem_type *problem;
+    const mb_options *params;         /* resolved parameters of the problem */
+    const mb_system *sys;             /* set up at t = 0 */
+    double dt, t_end;
+    long steps, sample_every;
+    int rotation;
+} mb_run_description;
+
+/* Write the description as JSON to path. */
+int mb_run_description_write(const mb_run_description *d, const char *path);
+/* Column names of a trajectory: t, then per node x,y,z,vx,vy,vz[,qw..qz,wx,wy,wz]. */
+size_t mb_trajectory_columns(size_t n_nodes, int rotation);
+void mb_trajectory_column_name(size_t column, int rotation, char *buf, size_t size);
+
+/* ---- trajectory.csv ---- */
+typedef struct mb_trajectory_request {
+    size_t n_nodes;
+    int rotation;
+    /* requested times (n_times of them); times = NULL: any times, strictly increasing and
+     * evenly spaced (score) */
+    size_t n_times;
+    const double *times;
+    double dt;                        /* the tolerance on times is 1e-9 dt + 1e-12 |t| */
+} mb_trajectory_request;
+
+typedef struct mb_trajectory {
+    size_t n_rows, n_nodes;
+    int rotation;
+    size_t stride;                    /* values per row after t: 6 or 13 per node */
+    double *t;                        /* n_rows */
+    double *values;                   /* n_rows * stride, node after node */
+} mb_trajectory;
+
+/* Parse a whole trajectory held in buf[0..len).  On a defect returns MB_EINVAL with
+ * "line L: what" in why (and frees what it built). */
+int mb_trajectory_parse(const char *buf, size_t len, const mb_trajectory_request *rq,
+                        mb_trajectory *out, char *why, size_t why_size);
+/* Read a file and parse it; a missing or unreadable file is a defect too. */
+int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
+                            mb_trajectory *out, char *why, size_t why_size);
+void mb_trajectory_free(mb_trajectory *tr);
+/* Put row k into the node store s (x, v, q, omega and angmom = R I R^T omega). */
+void mb_trajectory_set_state(const mb_trajectory *tr, size_t k, mb_nodes *s);
+
+/* Turn the mid-step velocities in s (row at time t, step h) into on-step ones
+ * (trajectory_sync.c); s->f and s->torque are overwritten. */
+int mb_trajectory_synchronize(const mb_forces *F, mb_nodes *s, double t, double h, int rotation);
+
+/* ---- one execution ---- */
+typedef enum { MB_PROCESS_OK = 0, MB_PROCESS_SKIPPED, MB_PROCESS_FAILED } mb_process_status;
+
+/* Run the adapter's command with arguments run.json trajectory.csv in dir (which holds
+ * run.json), within timeout seconds.  The reason names the adapter and the defect. */
+mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, double timeout,
+                                     char *reason, size_t size);
+
+/* ---- one run of a case ---- */
+typedef struct mb_external_run {
+    const char *case_name, *case_path, *integrator;
+    const mb_problem_type *problem;
+    const mb_options *params;
+    const mb_system *sys;             /* the problem set up at t = 0 */
+    int rotation;
+    double dt, t_end, timeout;        /* timeout <= 0: the descriptor's */
+    long steps;
+} mb_external_run;
+
+/* Describe, execute, read back.  MB_PROCESS_OK fills tr and *mid_step. */
+mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,
+                                      int *mid_step, char *reason, size_t size);
+
+#endif

@@ -1,0 +1,60 @@
+/* mb_scene_doc.h -- the scene sections of a case file ([body NAME], [force NAME],
+ * [constraint NAME], [obstacle NAME], [contact]) read with their line numbers, and the
+ * value parsers every scene section uses.  Every error is recorded as
+ * "file:line: message" with MB_EINVAL (syntax in doc/scenes.md). */
+#ifndef MB_SCENE_DOC_H
+#define MB_SCENE_DOC_H
+#include <stddef.h>
+
+typedef struct mb_scene_entry {
+    char *key, *value;
+    int line, used;
+} mb_scene_entry;
+
+typedef struct mb_scene_section {
+    char kind[16];          /* body | force | constraint | obstacle | contact */
+    char name[64];          /* "" for [contact] */
+    int line;
+    size_t n;
+    mb_scene_entry *items;
+} mb_scene_section;
+
+typedef struct mb_scene_doc {
+    char *path;
+    size_t n;
+    mb_scene_section *sec;
+} mb_scene_doc;
+
+/* 1 when a section header names a scene section (the case loader skips those). */
+int mb_scene_section_header(const char *name);
+
+/* path "" reads the built-in example scene (the default of the scene problem). */
+int mb_scene_doc_read(const char *path, mb_scene_doc **out);
+void mb_scene_doc_free(mb_scene_doc *d);
+
+/* The entry of key (marked used) or NULL. */
+mb_scene_entry *mb_scene_get(mb_scene_section *s, const char *key);
+/* Every key of s must be in known (NULL-terminated): else an error naming the line
+ * with a "did you mean" hint. */
+int mb_scene_check_keys(const mb_scene_doc *d, const mb_scene_section *s,
+                        const char *const *known);
+/* Index of the body section named name (order of the file), or -1. */
+long mb_scene_body_index(const mb_scene_doc *d, const char *name);
+/* Name of the body section of index i (order of the file). */
+const char *mb_scene_body_name(const mb_scene_doc *d, size_t index);
+/* Resolve a body name at entry e: index, or an error "unknown body" with a hint. */
+int mb_scene_body_ref(const mb_scene_doc *d, const mb_scene_entry *e, const char *name, size_t *index);
+
+/* Value parsers: the whole value must be the numbers (commas or blanks between), finite. */
+int mb_scene_double(const mb_scene_doc *d, const mb_scene_entry *e, double *out);
+int mb_scene_vector(const mb_scene_doc *d, const mb_scene_entry *e, double *out, int count);
+/* Optional keys: value left unchanged and 0 returned when absent. */
+int mb_scene_opt_double(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out);
+int mb_scene_opt_vector(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out, int count);
+/* Required keys: an error naming the section when absent. */
+int mb_scene_req_double(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out);
+int mb_scene_req_vector(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out, int count);
+/* "file:line: " formatted error with MB_EINVAL (returns MB_EINVAL). */
+int mb_scene_fail(const mb_scene_doc *d, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#endif

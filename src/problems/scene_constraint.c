@@ -1,0 +1,344 @@
+/* scene_constraint.c -- [constraint NAME], [obstacle NAME] and [contact] sections of a
+ * scene: the constraint field of the solfec scheme (mb_scene.h; doc/scenes.md).
+ *   constraint type = fixed_point          body, point (spatial, t = 0), to = BODY (default ground)
+ *   constraint type = fixed_direction      body, point, direction, to = BODY
+ *   constraint type = rigid_link           body, point, to = BODY, to_point | anchor, length
+ *   constraint type = prescribed_velocity  body, point, direction, velocity
+ *   obstacle   type = plane                point, normal (into the free side)
+ *   [contact]  friction = mu, restitution = e  (every contact)
+ * Sphere and box bodies take part in contacts with their shapes; points and ellipsoids
+ * do not (no contact geometry for them).  At t = 0 every body must be on the free side of
+ * every plane and a rigid link's given length must equal the distance of its points. */
+#include "mb_contact_detect.h"
+#include "mb_scene_build.h"
+#include "mb_scene_contact.h"
+#include "mb_solfec_problem.h"
+#include "mb_status.h"
+#include "mb_vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const con_types[] = { "fixed_point", "fixed_direction", "rigid_link",
+                                         "prescribed_velocity", NULL };
+static const char *const con_keys[] = { "type", "body", "point", "to", "to_point", "anchor",
+                                        "direction", "length", "velocity", NULL };
+static const char *const obstacle_keys[] = { "type", "point", "normal", "material", NULL };
+
+static int count_kind(const mb_scene_doc *d, const char *kind)
+{
+    int n = 0;
+    for (size_t k = 0; k < d->n; k++)
+        n += strcmp(d->sec[k].kind, kind) == 0;
+    return n;
+}
+
+/* lowest point of body i along -n relative to the plane: signed clearance */
+static double clearance(const mb_nodes *n, size_t i, const mb_scene_body *b, const mb_plane *p)
+{
+    double rel[3], Rn[3];
+    mb_v3_sub(rel, &n->x[3 * i], p->point);
+    double c = mb_v3_dot(rel, p->normal);
+    if (b->type == MB_SCENE_SPHERE)
+        return c - b->extent[0];
+    if (b->type == MB_SCENE_BOX || b->type == MB_SCENE_ELLIPSOID) {
+        mb_q_rotate_inv(Rn, &n->q[4 * i], p->normal);   /* normal in the body frame */
+        double reach = 0.0;
+        for (int k = 0; k < 3; k++)
+            reach += b->type == MB_SCENE_BOX ? b->extent[k] * fabs(Rn[k])
+                                             : b->extent[k] * b->extent[k] * Rn[k] * Rn[k];
+        return c - (b->type == MB_SCENE_BOX ? reach : sqrt(reach));
+    }
+    return c;
+}
+
+int mb_scene_is_static(mb_scene_section *s)
+{
+    mb_scene_entry *t = strcmp(s->kind, "obstacle") == 0 ? mb_scene_get(s, "type") : NULL;
+    return t && (strcmp(t->value, "box") == 0 || strcmp(t->value, "sphere") == 0);
+}
+
+/* a plane obstacle (keys, unit normal, material), refused when a body is inside it */
+static int read_plane(const mb_scene_doc *d, mb_scene_section *s, const mb_system *sys,
+                      const mb_scene_body *bodies, mb_scene_materials *M, mb_plane *out)
+{
+    mb_scene_entry *t = mb_scene_get(s, "type");
+    mb_plane p;
+    int st = mb_scene_check_keys(d, s, obstacle_keys);
+    if (st)
+        return st;
+    if (t == NULL || strcmp(t->value, "plane") != 0)
+        return mb_scene_fail(d, t ? t->line : s->line, "[obstacle %s]: type must be plane, box "
+                             "or sphere", s->name);
+    if ((st = mb_scene_req_vector(d, s, "point", p.point, 3)) || (st = mb_scene_req_vector(d, s, "normal", p.normal, 3)))
+        return st;
+    double len = mb_v3_norm(p.normal);
+    if (!(len > 0))
+        return mb_scene_fail(d, mb_scene_get(s, "normal")->line, "normal: zero vector");
+    mb_v3_scale(p.normal, 1.0 / len, p.normal);
+    for (size_t i = 0; i < sys->nodes->n; i++) {
+        if (sys->nodes->inv_mass[i] == 0.0)
+            continue;                          /* static bodies may cross planes */
+        double c = clearance(sys->nodes, i, &bodies[i], &p);
+        if (c < 0)
+            return mb_scene_fail(d, s->line, "body '%s' is inside obstacle '%s' at t = 0 "
+                                 "(penetration %.3g)", mb_scene_body_name(d, i), s->name, -c);
+    }
+    if ((p.material = mb_scene_section_material(d, s, M)) < 0)
+        return MB_EINVAL;
+    *out = p;
+    return MB_SUCCESS;
+}
+
+static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc,
+                         const mb_scene_body *bodies, mb_scene_materials *M)
+{
+    mb_plane p;
+    if (mb_scene_is_static(s))
+        return MB_SUCCESS;                     /* a static body, read with the bodies */
+    int st = read_plane(d, s, sys, bodies, M, &p);
+    if (st != MB_SUCCESS)
+        return st;
+    if (mb_scene_add_plane(sc, p.point, p.normal) != MB_SUCCESS)
+        return mb_scene_fail(d, s->line, "%s", mb_last_error());
+    sc->planes[sc->nplanes - 1].material = p.material;
+    return MB_SUCCESS;
+}
+
+/* the other end: a body ("to") or the ground; point of the other end for links */
+static int other_end(const mb_scene_doc *d, mb_scene_section *s, size_t *j)
+{
+    mb_scene_entry *to = mb_scene_get(s, "to");
+    *j = MB_CON_GROUND;
+    return to ? mb_scene_body_ref(d, to, to->value, j) : MB_SUCCESS;
+}
+
+static int read_link(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc,
+                     size_t i, size_t j, const double p[3])
+{
+    double q[3], L;
+    mb_scene_entry *tp = mb_scene_get(s, "to_point"), *an = mb_scene_get(s, "anchor"),
+                   *len = mb_scene_get(s, "length");
+    int st;
+    if ((tp != NULL) + (an != NULL) != 1 || (j == MB_CON_GROUND && tp) || (j != MB_CON_GROUND && an))
+        return mb_scene_fail(d, s->line, "[constraint %s]: a link to a body takes 'to_point', a "
+                             "link to the ground 'anchor'", s->name);
+    if ((st = mb_scene_vector(d, tp ? tp : an, q, 3)))
+        return st;
+    if (len) {
+        if ((st = mb_scene_double(d, len, &L)))
+            return st;
+        if (fabs(L - mb_v3_dist(p, q)) > 1e-9 * fmax(1.0, L))
+            return mb_scene_fail(d, len->line, "length = %.17g cannot be satisfied at t = 0: "
+                                 "the points are %.17g apart", L, mb_v3_dist(p, q));
+    }
+    if (!(mb_v3_dist(p, q) > 0))
+        return mb_scene_fail(d, s->line, "[constraint %s]: a rigid link needs two distinct points", s->name);
+    if (mb_scene_rigid_link(sc, sys->nodes, i, j, p, q) != MB_SUCCESS)
+        return mb_scene_fail(d, s->line, "[constraint %s]: %s", s->name, mb_last_error());
+    return MB_SUCCESS;
+}
+
+static int read_constraint(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, mb_scene *sc)
+{
+    mb_scene_entry *t = mb_scene_get(s, "type"), *b = mb_scene_get(s, "body");
+    double p[3], dir[3], v;
+    size_t i, j;
+    int st = mb_scene_check_keys(d, s, con_keys), which = -1;
+    if (st)
+        return st;
+    for (int k = 0; t && con_types[k]; k++)
+        if (strcmp(con_types[k], t->value) == 0)
+            which = k;
+    if (which < 0) {
+        const char *hint = t ? mb_suggest(t->value, con_types) : NULL;
+        return mb_scene_fail(d, t ? t->line : s->line, "[constraint %s]: type must be fixed_point, "
+                             "fixed_direction, rigid_link or prescribed_velocity%s%s%s", s->name,
+                             hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+    }
+    if (b == NULL)
+        return mb_scene_fail(d, s->line, "[constraint %s] needs 'body'", s->name);
+    if ((st = mb_scene_body_ref(d, b, b->value, &i)) || (st = other_end(d, s, &j))
+        || (st = mb_scene_req_vector(d, s, "point", p, 3)))
+        return st;
+    if (j == i)
+        return mb_scene_fail(d, mb_scene_get(s, "to")->line, "to = %s: a body cannot be "
+                             "constrained to itself", b->value);
+    if ((which == 1 || which == 3) && (st = mb_scene_req_vector(d, s, "direction", dir, 3)))
+        return st;
+    if ((which == 1 || which == 3) && !(mb_v3_norm(dir) > 0))
+        return mb_scene_fail(d, mb_scene_get(s, "direction")->line, "direction: zero vector");
+    if (which == 2)
+        return read_link(d, s, sys, sc, i, j, p);
+    if (which == 3 && (st = mb_scene_req_double(d, s, "velocity", &v)))
+        return st;
+    st = which == 0 ? mb_scene_fix_point(sc, sys->nodes, i, j, p)
+       : which == 1 ? mb_scene_fix_direction(sc, sys->nodes, i, j, p, dir)
+       : mb_scene_velocity_direction(sc, sys->nodes, i, p, dir, v);
+    return st == MB_SUCCESS ? st
+         : mb_scene_fail(d, s->line, "[constraint %s]: %s", s->name, mb_last_error());
+}
+
+static int set_shapes(mb_scene *sc, const mb_scene_body *bodies, size_t n)
+{
+    int st = MB_SUCCESS;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        if (bodies[i].type == MB_SCENE_SPHERE)
+            st = mb_scene_set_sphere(sc, i, bodies[i].extent[0]);
+        else if (bodies[i].type == MB_SCENE_BOX)
+            st = mb_scene_set_box(sc, i, bodies[i].extent);
+    return st;
+}
+
+/* section of node i: a body, or (after the bodies) a static obstacle */
+static const mb_scene_section *node_section(const mb_scene_doc *d, size_t i)
+{
+    size_t k = 0;
+    for (size_t s = 0; s < d->n; s++)
+        if (strcmp(d->sec[s].kind, "body") == 0 && k++ == i)
+            return &d->sec[s];
+    for (size_t s = 0; s < d->n; s++)
+        if (mb_scene_is_static(&d->sec[s]) && k++ == i)
+            return &d->sec[s];
+    return &d->sec[0];
+}
+
+/* shapes overlapping at t = 0 (the contact geometry of the scheme, gap < 0 beyond
+ * round-off of the positions) */
+static int check_overlaps(const mb_scene_doc *d, const mb_system *sys, const mb_scene *sc)
+{
+    size_t n = sys->nodes->n, cap = 16 * n * n + 9 * n * (sc->nplanes + 1) + 1;
+    double *L = malloc(9 * n * sizeof *L), *Jinv = calloc(3 * n, sizeof *Jinv);
+    mb_con *c = malloc(cap * sizeof *c);
+    int st = MB_SUCCESS;
+    if (L == NULL || Jinv == NULL || c == NULL)
+        st = MB_ENOMEM;
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        mb_q_to_mat(&L[9 * i], &sys->nodes->q[4 * i]);
+    mb_body_view b = { n, L, sys->nodes->x, Jinv, sys->nodes->inv_mass };
+    size_t count = st == MB_SUCCESS ? mb_detect_contacts(sc, &b, c, cap) : 0;
+    for (size_t k = 0; k < count && k < cap && st == MB_SUCCESS; k++) {
+        double scale = fmax(sys->nodes->radius[c[k].i], 1e-300);
+        if (c[k].j != MB_CON_GROUND && c[k].gap < -1e-12 * scale)
+            st = mb_scene_fail(d, node_section(d, c[k].i)->line, "'%s' and '%s' overlap at t = 0 "
+                               "(penetration %.3g)", node_section(d, c[k].i)->name,
+                               node_section(d, c[k].j)->name, -c[k].gap);
+    }
+    free(L);
+    free(Jinv);
+    free(c);
+    return st;
+}
+
+/* materials of the nodes, in node order (bodies, then static obstacles) */
+static int node_materials(const mb_scene_doc *d, mb_scene_materials *M, int *mat)
+{
+    size_t i = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < d->n; k++) {
+            mb_scene_section *s = &d->sec[k];
+            if (pass == 0 ? strcmp(s->kind, "body") != 0 : !mb_scene_is_static(s))
+                continue;
+            if ((mat[i++] = mb_scene_section_material(d, s, M)) < 0)
+                return MB_EINVAL;
+        }
+    return MB_SUCCESS;
+}
+
+/* the solfec constraint scene: shapes, materials and their pair laws, planes, constraints */
+static int build_solfec(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
+                        mb_scene_materials *M, const int *mat, const mb_scene_law *laws, size_t nlaws)
+{
+    for (size_t i = 0; i < sys->nodes->n; i++)
+        if (sys->nodes->blocked[i] && sys->nodes->inv_mass[i] > 0.0)
+            return mb_scene_fail(d, node_section(d, i)->line, "'%s': blocked degrees of freedom "
+                                 "are not honoured by the solfec scheme that constraints and "
+                                 "obstacles need; hold the body with constraints instead",
+                                 node_section(d, i)->name);
+    mb_scene *sc = mb_solfec_scene(sys, 0.0, 0.0);
+    int st;
+    if (sc == NULL || (st = set_shapes(sc, bodies, sys->nodes->n)) != MB_SUCCESS)
+        return sc == NULL ? MB_ENOMEM : st;
+    for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
+        mb_scene_section *s = &d->sec[k];
+        if (strcmp(s->kind, "obstacle") == 0)
+            st = read_obstacle(d, s, sys, sc, bodies, M);
+        else if (strcmp(s->kind, "constraint") == 0)
+            st = read_constraint(d, s, sys, sc);
+    }
+    if (st != MB_SUCCESS)
+        return st;
+    double mu[MB_SCENE_MATERIALS_MAX * MB_SCENE_MATERIALS_MAX], e[MB_SCENE_MATERIALS_MAX * MB_SCENE_MATERIALS_MAX];
+    mb_scene_signorini_tables(laws, nlaws, M, mu, e);
+    if ((st = mb_scene_set_materials(sc, M->count, mu, e)) != MB_SUCCESS)
+        return st;
+    for (size_t i = 0; i < sys->nodes->n; i++)
+        mb_scene_set_material(sc, i, mat[i]);
+    return check_overlaps(d, sys, sc);
+}
+
+/* DEM contact models: every pair of spheres and every sphere against every plane whose
+ * materials have a law */
+static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
+                     mb_scene_materials *M, const int *mat, mb_scene_law *laws, size_t nlaws)
+{
+    size_t n = sys->nodes->n;
+    int st = MB_SUCCESS;
+    for (size_t k = 0; k < d->n; k++)
+        if (strcmp(d->sec[k].kind, "constraint") == 0)
+            return mb_scene_fail(d, d->sec[k].line, "constraints need the solfec scheme and its "
+                                 "Signorini laws, not DEM laws (law = linear | hertz)");
+    for (size_t i = 0; i < n; i++)
+        if (bodies[i].type == MB_SCENE_BOX)
+            return mb_scene_fail(d, laws[0].section->line, "the DEM laws act between spheres "
+                                 "and planes; '%s' is a box", node_section(d, i)->name);
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        for (size_t j = i + 1; j < n && st == MB_SUCCESS; j++) {
+            mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], mat[j]);
+            int both_static = sys->nodes->inv_mass[i] == 0.0 && sys->nodes->inv_mass[j] == 0.0;
+            if (L == NULL || both_static || bodies[i].type != MB_SCENE_SPHERE || bodies[j].type != MB_SCENE_SPHERE)
+                continue;
+            if (mb_v3_dist(&sys->nodes->x[3 * i], &sys->nodes->x[3 * j]) < bodies[i].radius + bodies[j].radius)
+                return mb_scene_fail(d, node_section(d, j)->line, "'%s' and '%s' overlap at t = 0",
+                                     node_section(d, i)->name, node_section(d, j)->name);
+            int i_static = sys->nodes->inv_mass[i] == 0.0;
+            st = mb_scene_dem_pair(d, sys, L, i_static ? j : i, i_static ? i : j, NULL, NULL);
+        }
+    for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
+        mb_scene_section *s = &d->sec[k];
+        mb_plane p;
+        if (strcmp(s->kind, "obstacle") != 0 || mb_scene_is_static(s))
+            continue;
+        if ((st = read_plane(d, s, sys, bodies, M, &p)) != MB_SUCCESS)
+            return st;
+        for (size_t i = 0; i < n && st == MB_SUCCESS; i++) {
+            mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], p.material);
+            if (L && bodies[i].type == MB_SCENE_SPHERE && sys->nodes->inv_mass[i] > 0.0)
+                st = mb_scene_dem_pair(d, sys, L, i, i, p.point, p.normal);
+        }
+    }
+    return st;
+}
+
+int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies)
+{
+    if (count_kind(d, "constraint") + count_kind(d, "obstacle") + count_kind(d, "contact") == 0)
+        return MB_SUCCESS;
+    mb_scene_materials M = { 0 };
+    mb_scene_law laws[MB_SCENE_LAWS_MAX];
+    size_t nlaws;
+    mb_scene_material(&M, "default");
+    int *mat = calloc(sys->nodes->n, sizeof *mat);
+    if (mat == NULL)
+        return MB_ENOMEM;
+    int st = node_materials(d, &M, mat);
+    if (st == MB_SUCCESS)
+        st = mb_scene_read_laws(d, &M, laws, &nlaws);
+    if (st == MB_SUCCESS && nlaws > 0 && laws[0].kind != MB_LAW_SIGNORINI)
+        st = build_dem(d, sys, bodies, &M, mat, laws, nlaws);
+    else if (st == MB_SUCCESS)
+        st = build_solfec(d, sys, bodies, &M, mat, laws, nlaws);
+    free(mat);
+    return st;
+}

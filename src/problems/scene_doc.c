@@ -1,0 +1,303 @@
+/* scene_doc.c -- reading the scene sections of a case file with their lines
+ * (mb_scene_doc.h).  inih parses; as in the case loader, the Debian build of inih gives no
+ * line numbers, so a reader that counts lines feeds ini_parse_stream.  Sections that are
+ * not scene sections ([case], [run], ...) are the case loader's and are skipped here. */
+#include "mb_scene_doc.h"
+#include "mb_options.h"
+#include "mb_status.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The scene of the problem's default parameters (file = ""): a spinning ball thrown under
+ * gravity, with its closed form (uniform acceleration; an isotropic body spins at constant
+ * w = 2 about z, so q = (cos t, 0, 0, sin t)). */
+static const char builtin_scene[] =
+    "[body ball]\ntype = sphere\nradius = 0.1\nmass = 0.5\nposition = 0, 0, 1\n"
+    "velocity = 1, 0.5, 3\nangular_velocity = 0, 0, 2\n"
+    "[force gravity]\ntype = gravity\ng = 0, 0, -9.81\n"
+    "[exact ball]\nbody = ball\nx = t\ny = 0.5*t\nz = 1 + 3*t - 4.905*t^2\nvx = 1\nvy = 0.5\n"
+    "vz = 3 - 9.81*t\nqw = cos(t)\nqx = 0\nqy = 0\nqz = sin(t)\nwx = 0\nwy = 0\nwz = 2\n";
+
+static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", "exact",
+                                     NULL };
+
+typedef struct reader_state {
+    FILE *file;
+    int line;
+    mb_scene_doc *doc;
+    int status;
+} reader_state;
+
+int mb_scene_fail(const mb_scene_doc *d, int line, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s:%d: %s", d->path, line, msg);
+}
+
+/* split "kind NAME" (kind alone for [contact]); 0 when not a scene section */
+static int split_header(const char *header, char kind[16], char name[64])
+{
+    char k[16] = "", n[64] = "", extra[8] = "";
+    int got = sscanf(header, " %15s %63s %7s", k, n, extra);
+    for (int i = 0; kinds[i]; i++)
+        if (got >= 1 && strcmp(k, kinds[i]) == 0) {
+            strcpy(kind, k);
+            strcpy(name, got >= 2 ? n : "");
+            return got <= 2 ? 1 : -1;
+        }
+    return 0;
+}
+
+int mb_scene_section_header(const char *name)
+{
+    char k[16], n[64];
+    return split_header(name, k, n) != 0;
+}
+
+static char *count_lines(char *str, int num, void *stream)
+{
+    reader_state *R = stream;
+    char *r = fgets(str, num, R->file);
+    if (r != NULL)
+        R->line++;
+    return r;
+}
+
+static int add_section(reader_state *R, const char *kind, const char *name)
+{
+    mb_scene_doc *d = R->doc;
+    mb_scene_section *sec = realloc(d->sec, (d->n + 1) * sizeof *sec);
+    if (sec == NULL)
+        return MB_ENOMEM;
+    d->sec = sec;
+    mb_scene_section *s = &sec[d->n++];
+    memset(s, 0, sizeof *s);
+    strcpy(s->kind, kind);
+    strcpy(s->name, name);
+    s->line = R->line;
+    return MB_SUCCESS;
+}
+
+static int add_entry(reader_state *R, const char *key, const char *value)
+{
+    mb_scene_section *s = &R->doc->sec[R->doc->n - 1];
+    for (size_t k = 0; k < s->n; k++)
+        if (strcmp(s->items[k].key, key) == 0)
+            return mb_scene_fail(R->doc, R->line, "duplicate key '%s' (first at line %d)", key,
+                                 s->items[k].line);
+    mb_scene_entry *it = realloc(s->items, (s->n + 1) * sizeof *it);
+    if (it == NULL)
+        return MB_ENOMEM;
+    s->items = it;
+    mb_scene_entry *e = &it[s->n];
+    e->key = strdup(key);
+    e->value = strdup(value);
+    e->line = R->line;
+    e->used = 0;
+    if (!e->key || !e->value) {
+        free(e->key);
+        free(e->value);
+        return MB_ENOMEM;
+    }
+    s->n++;
+    return MB_SUCCESS;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *value)
+{
+    reader_state *R = user;
+    char kind[16], name[64];
+    if (R->status != MB_SUCCESS)
+        return 0;
+    int is_scene = split_header(section, kind, name);
+    if (is_scene == 0)
+        return 1;
+    if (is_scene < 0) {
+        R->status = mb_scene_fail(R->doc, R->line, "section [%s]: write [KIND NAME], one word "
+                                  "for the name", section);
+        return 0;
+    }
+    mb_scene_doc *d = R->doc;
+    int fresh = d->n == 0 || strcmp(d->sec[d->n - 1].kind, kind) || strcmp(d->sec[d->n - 1].name, name);
+    if (fresh && strcmp(kind, "contact") != 0 && name[0] == '\0')
+        R->status = mb_scene_fail(d, R->line, "section [%s] needs a name: [%s NAME]", kind, kind);
+    else if (fresh && (R->status = add_section(R, kind, name)) == MB_SUCCESS)
+        for (size_t k = 0; k + 1 < d->n; k++)
+            if (!strcmp(d->sec[k].kind, kind) && !strcmp(d->sec[k].name, name))
+                R->status = mb_scene_fail(d, R->line, "duplicate section [%s] (first at line %d)",
+                                          section, d->sec[k].line);
+    if (R->status == MB_SUCCESS)
+        R->status = add_entry(R, key, value);
+    return R->status == MB_SUCCESS;
+}
+
+void mb_scene_doc_free(mb_scene_doc *d)
+{
+    if (d == NULL)
+        return;
+    for (size_t s = 0; s < d->n; s++) {
+        for (size_t k = 0; k < d->sec[s].n; k++) {
+            free(d->sec[s].items[k].key);
+            free(d->sec[s].items[k].value);
+        }
+        free(d->sec[s].items);
+    }
+    free(d->sec);
+    free(d->path);
+    free(d);
+}
+
+int mb_scene_doc_read(const char *path, mb_scene_doc **out)
+{
+    *out = NULL;
+    int builtin = path[0] == '\0';
+    mb_scene_doc *d = calloc(1, sizeof *d);
+    if (d == NULL || (d->path = strdup(builtin ? "(built-in scene)" : path)) == NULL) {
+        free(d);
+        return MB_ENOMEM;
+    }
+    reader_state R = { builtin ? fmemopen((void *)builtin_scene, sizeof builtin_scene - 1, "r")
+                               : fopen(path, "r"), 0, d, MB_SUCCESS };
+    if (R.file == NULL) {
+        int e = errno;
+        mb_scene_doc_free(d);
+        MB_ERROR(MB_EIO, "%s: cannot open the scene (%s)", path, strerror(e));
+    }
+    int rc = ini_parse_stream(count_lines, &R, handler, &R);
+    fclose(R.file);
+    if (R.status == MB_SUCCESS && rc != 0)
+        R.status = mb_scene_fail(d, rc > 0 ? rc : R.line, "syntax error");
+    if (R.status != MB_SUCCESS) {
+        mb_scene_doc_free(d);
+        return R.status;
+    }
+    *out = d;
+    return MB_SUCCESS;
+}
+
+mb_scene_entry *mb_scene_get(mb_scene_section *s, const char *key)
+{
+    for (size_t k = 0; k < s->n; k++)
+        if (strcmp(s->items[k].key, key) == 0) {
+            s->items[k].used = 1;
+            return &s->items[k];
+        }
+    return NULL;
+}
+
+int mb_scene_check_keys(const mb_scene_doc *d, const mb_scene_section *s, const char *const *known)
+{
+    for (size_t k = 0; k < s->n; k++) {
+        int ok = 0;
+        for (const char *const *q = known; *q && !ok; q++)
+            ok = strcmp(*q, s->items[k].key) == 0;
+        if (ok)
+            continue;
+        const char *hint = mb_suggest(s->items[k].key, known);
+        return mb_scene_fail(d, s->items[k].line, "unknown key '%s' in [%s%s%s]%s%s%s",
+                             s->items[k].key, s->kind, s->name[0] ? " " : "", s->name,
+                             hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+    }
+    return MB_SUCCESS;
+}
+
+long mb_scene_body_index(const mb_scene_doc *d, const char *name)
+{
+    long index = 0;
+    for (size_t s = 0; s < d->n; s++)
+        if (strcmp(d->sec[s].kind, "body") == 0) {
+            if (strcmp(d->sec[s].name, name) == 0)
+                return index;
+            index++;
+        }
+    return -1;
+}
+
+int mb_scene_body_ref(const mb_scene_doc *d, const mb_scene_entry *e, const char *name, size_t *index)
+{
+    long k = mb_scene_body_index(d, name);
+    if (k >= 0) {
+        *index = (size_t)k;
+        return MB_SUCCESS;
+    }
+    const char *names[65];
+    size_t n = 0;
+    for (size_t s = 0; s < d->n && n < 64; s++)
+        if (strcmp(d->sec[s].kind, "body") == 0)
+            names[n++] = d->sec[s].name;
+    names[n] = NULL;
+    const char *hint = mb_suggest(name, names);
+    return mb_scene_fail(d, e->line, "%s: unknown body '%s'%s%s%s", e->key, name,
+                         hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+}
+
+int mb_scene_vector(const mb_scene_doc *d, const mb_scene_entry *e, double *out, int count)
+{
+    const char *p = e->value;
+    for (int k = 0; k < count; k++) {
+        while (isspace((unsigned char)*p) || (k > 0 && *p == ','))
+            p++;
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(v))
+            return mb_scene_fail(d, e->line, "%s = %s: expected %d finite number%s", e->key,
+                                 e->value, count, count == 1 ? "" : "s (comma separated)");
+        out[k] = v;
+        p = end;
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p != '\0')
+        return mb_scene_fail(d, e->line, "%s = %s: expected %d number%s, found more", e->key,
+                             e->value, count, count == 1 ? "" : "s");
+    return MB_SUCCESS;
+}
+
+int mb_scene_double(const mb_scene_doc *d, const mb_scene_entry *e, double *out)
+{
+    return mb_scene_vector(d, e, out, 1);
+}
+
+int mb_scene_opt_vector(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out, int count)
+{
+    mb_scene_entry *e = mb_scene_get(s, key);
+    return e ? mb_scene_vector(d, e, out, count) : MB_SUCCESS;
+}
+
+int mb_scene_opt_double(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out)
+{
+    return mb_scene_opt_vector(d, s, key, out, 1);
+}
+
+int mb_scene_req_vector(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out, int count)
+{
+    mb_scene_entry *e = mb_scene_get(s, key);
+    if (e == NULL)
+        return mb_scene_fail(d, s->line, "[%s %s] needs '%s'", s->kind, s->name, key);
+    return mb_scene_vector(d, e, out, count);
+}
+
+int mb_scene_req_double(const mb_scene_doc *d, mb_scene_section *s, const char *key, double *out)
+{
+    return mb_scene_req_vector(d, s, key, out, 1);
+}
+
+const char *mb_scene_body_name(const mb_scene_doc *d, size_t index)
+{
+    for (size_t s = 0; s < d->n; s++)
+        if (strcmp(d->sec[s].kind, "body") == 0 && index-- == 0)
+            return d->sec[s].name;
+    return "?";
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""A deliberately broken outside integrator, for tests/test_external_broken.sh.
+
+usage: broken.py MODE run.json trajectory.csv
+
+Writes a trajectory of the requested shape (every row holds the initial state: the numbers
+are not the point) and then commits the defect named by MODE."""
+import json
+import os
+import signal
+import sys
+import time
+
+mode, run_path, traj_path = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(run_path) as fh:
+    run = json.load(fh)
+h, steps, every = run["time"]["dt"], run["time"]["steps"], run["time"]["sample_every"]
+columns = list(run["columns"])
+state = []
+for node in run["nodes"]:
+    state += node["position"] + node["velocity"]
+    if run["rotation"]:
+        state += node["orientation"] + node["angular_velocity"]
+rows = [[n * h] + state for n in range(steps + 1) if n % every == 0 or n == steps]
+
+if mode == "decline":
+    print("this adapter cannot express the force model 'harmonic spring' (test)")
+    sys.exit(77)
+if mode == "exit3":
+    print("something went wrong inside the adapter (test)")
+    sys.exit(3)
+if mode == "crash":
+    sys.stdout.flush()
+    os.kill(os.getpid(), signal.SIGSEGV)
+if mode == "hang":
+    import subprocess
+    subprocess.Popen(["sleep", "4243"])    # a child: the whole process group must go
+    time.sleep(4242)
+if mode == "nothing":
+    sys.exit(0)
+if mode == "too-few":
+    rows = rows[:-1]
+if mode == "too-many":
+    rows.append([rows[-1][0] + h] + state)
+if mode == "missing-column":
+    columns = columns[:-1]
+    rows = [r[:-1] for r in rows]
+if mode == "extra-column":
+    columns.append("n0_temperature")
+    rows = [r + [1.0] for r in rows]
+if mode == "swapped-columns":
+    columns[1], columns[2] = columns[2], columns[1]
+if mode == "wrong-time":
+    rows[len(rows) // 2][0] += 0.5 * h
+with open(traj_path, "w") as out:
+    out.write(",".join(columns) + "\n")
+    for k, r in enumerate(rows):
+        text = [repr(float(c)) for c in r]
+        if k == 3 and mode == "nan":
+            text[1] = "nan"
+        if k == 3 and mode == "inf":
+            text[2] = "-inf"
+        if k == 3 and mode == "non-number":
+            text[1] = "1.0abc"
+        if k == 3 and mode == "short-row":
+            text = text[:-1]
+        out.write(",".join(text) + "\n")

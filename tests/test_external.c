@@ -1,0 +1,347 @@
+/* test_external.c -- the pieces of the external-program protocol (src/external,
+ * doc/external.md): the trajectory reader over a buffer (every defect with its line and
+ * reason, the time tolerance, truncated input), the integrator spec, descriptors, and the
+ * run description (values checked against the problem parameters given here, never
+ * against the code that wrote them). */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mb_external.h"
+#include "mb_problem.h"
+#include "mb_status.h"
+
+/* 1 node, no rotation, rows requested at 0, 0.5, 1 (dt 0.5). */
+static const double times3[3] = { 0.0, 0.5, 1.0 };
+static const mb_trajectory_request rq3 = { 1, 0, 3, times3, 0.5 };
+
+static const char good[] =
+    "t,energy_kinetic,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\r\n"
+    "0,9,1,2,3,4,5,6\r\n"
+    "0.5,9, 0.1 ,2,3,4,5,6\n"
+    "1,9,0x1p-2,2,3,4,5,-1e-300";
+
+static int parse(const char *text, const mb_trajectory_request *rq, char *why)
+{
+    mb_trajectory tr;
+    int s = mb_trajectory_parse(text, strlen(text), rq, &tr, why, 200);
+    mb_trajectory_free(&tr);
+    return s;
+}
+
+Test(trajectory, good_file_read_exactly)
+{
+    mb_trajectory tr;
+    char why[200] = "";
+    cr_assert_eq(mb_trajectory_parse(good, strlen(good), &rq3, &tr, why, sizeof why), MB_SUCCESS,
+                 "%s", why);
+    cr_assert_eq(tr.n_rows, 3);
+    cr_expect_eq(tr.t[1], 0.5);
+    cr_expect_eq(tr.values[6 + 0], 0.1);          /* strtod of "0.1": the nearest double */
+    cr_expect_eq(tr.values[12 + 0], 0.25);        /* C hexadecimal float 0x1p-2 */
+    cr_expect_eq(tr.values[12 + 5], -1e-300);
+    mb_trajectory_free(&tr);
+}
+
+/* Each defect: its text and the reason that must be given. */
+static const struct { const char *text, *why; } defects[] = {
+    { "", "empty file (no header)" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy\n", "line 1: missing column 'n0_vz' (6 of 7" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz,n0_qw\n", "line 1: unexpected column 'n0_qw'" },
+    { "t,n0_y,n0_x,n0_z,n0_vx,n0_vy,n0_vz\n", "line 1: column 2 is 'n0_y', expected 'n0_x'" },
+    { "energy_total,t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n", "line 1: column 1 is 'energy_total', expected 't'" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n", "line 1: too few rows: 0 of the 3 requested" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4,5,6\n0.5,1,2,3,4,5,6\n",
+      "line 3: too few rows: 2 of the 3 requested (missing from t = 1)" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4,5,6\n0.5,1,2,3,4,5,6\n1,1,2,3,4,5,6\n1.5,1,2,3,4,5,6\n",
+      "line 5: too many rows: 3 were requested" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4,5,6\n\n0.5,1,2,3,4,5,6\n", "line 3: empty line" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4,5\n", "line 2: 6 fields, the header has 7" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4,5,6,7\n", "line 2: more fields than the 7" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,NaN,3,4,5,6\n", "line 2: column n0_y: NaN is not finite" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,1e999,4,5,6\n", "line 2: column n0_z: 1e999 is not finite" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4,5,six\n", "line 2: column n0_vz: 'six' is not a number" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,,5,6\n", "line 2: column n0_vx is empty" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4 5,5,6\n", "line 2: column n0_vx: '4 5' is not a number" },
+    { "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0.25,1,2,3,4,5,6\n", "line 2: t = 0.25, expected 0 (row 0)" },
+};
+
+Test(trajectory, each_defect_has_its_reason)
+{
+    for (size_t k = 0; k < sizeof defects / sizeof defects[0]; k++) {
+        char why[200] = "";
+        cr_expect_eq(parse(defects[k].text, &rq3, why), MB_EINVAL, "case %zu accepted", k);
+        cr_expect(strncmp(why, defects[k].why, strlen(defects[k].why)) == 0,
+                  "case %zu: reason '%s', expected '%s...'", k, why, defects[k].why);
+    }
+}
+
+Test(trajectory, nul_byte_refused)
+{
+    char why[200] = "";
+    mb_trajectory tr;
+    const char text[] = "t,n0_x\0,n0_y";
+    cr_expect_eq(mb_trajectory_parse(text, sizeof text - 1, &rq3, &tr, why, sizeof why), MB_EINVAL);
+    cr_expect_str_eq(why, "NUL byte (not a text file)");
+}
+
+/* The tolerance on times is 1e-9 dt + 1e-12 |t|: at t = 0.5, dt = 0.5 that is 5e-10 + 5e-13. */
+Test(trajectory, time_tolerance)
+{
+    char text[400], why[200];
+    const char *fmt = "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n0,1,2,3,4,5,6\n%.17g,1,2,3,4,5,6\n1,1,2,3,4,5,6\n";
+    snprintf(text, sizeof text, fmt, 0.5 + 4.9e-10);
+    cr_expect_eq(parse(text, &rq3, why), MB_SUCCESS, "%s", why);
+    snprintf(text, sizeof text, fmt, 0.5 - 5.1e-10);
+    cr_expect_eq(parse(text, &rq3, why), MB_EINVAL);
+    cr_expect(strncmp(why, "line 3: t = 0.4999999994", 24) == 0, "%s", why);
+}
+
+/* Every truncation of a good file is either refused with a reason or (only when nothing
+ * but the last line's end is missing) read whole: never a crash, never a partial read. */
+Test(trajectory, truncated_input)
+{
+    size_t n = strlen(good);
+    for (size_t len = 0; len < n; len++) {
+        mb_trajectory tr;
+        char why[200] = "";
+        int s = mb_trajectory_parse(good, len, &rq3, &tr, why, sizeof why);
+        if (s == MB_SUCCESS)
+            cr_expect(tr.n_rows == 3, "length %zu read %zu rows", len, tr.n_rows);
+        else
+            cr_expect(why[0] != '\0', "length %zu refused without a reason", len);
+        mb_trajectory_free(&tr);
+    }
+}
+
+/* A file far larger than the rows requested can hold is refused before it is read whole:
+ * (3 rows + header) x (7 + 16 columns) x 64 bytes + 1 MiB = 1 054 464 bytes; 2 MiB are written. */
+Test(trajectory, runaway_file_refused)
+{
+    char path[] = "/tmp/mb-traj-XXXXXX", why[200] = "";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz\n", f);
+    for (int k = 0; k < 2 * 1024 * 1024 / 16; k++)
+        fputs("0,0,0,0,0,0,0\n\n", f);
+    fclose(f);
+    mb_trajectory tr;
+    cr_expect_eq(mb_trajectory_read_file(path, &rq3, &tr, why, sizeof why), MB_EINVAL);
+    cr_expect(strstr(why, "more than 1054464 bytes") != NULL, "%s", why);
+    unlink(path);
+}
+
+Test(trajectory, quaternion_must_be_unit)
+{
+    static const double t1[1] = { 0.0 };
+    mb_trajectory_request rq = { 1, 1, 1, t1, 0.1 };
+    const char *head = "t,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz,n0_qw,n0_qx,n0_qy,n0_qz,n0_wx,n0_wy,n0_wz\n";
+    char text[400], why[200];
+    snprintf(text, sizeof text, "%s0,0,0,0,0,0,0,0.6,0.8,0,0,1,2,3\n", head);
+    cr_expect_eq(parse(text, &rq, why), MB_SUCCESS, "%s", why);
+    snprintf(text, sizeof text, "%s0,0,0,0,0,0,0,0.6,0.8,0.01,0,1,2,3\n", head);
+    cr_expect_eq(parse(text, &rq, why), MB_EINVAL);
+    cr_expect(strstr(why, "line 2: node 0: quaternion norm") != NULL, "%s", why);
+}
+
+Test(spec, parse_and_canonical)
+{
+    mb_external_spec s;
+    char canon[300];
+    cr_assert_eq(mb_external_spec_parse("external:lammps[ fix = nve/sphere ,damping=0.2]", &s),
+                 MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_str_eq(s.name, "lammps");
+    cr_assert_eq(s.n_options, 2);
+    cr_expect_str_eq(s.keys[0], "fix");
+    cr_expect_str_eq(s.values[0], "nve/sphere");
+    cr_expect_str_eq(s.values[1], "0.2");
+    cr_assert_eq(mb_external_spec_canonical(&s, canon, sizeof canon), MB_SUCCESS);
+    cr_expect_str_eq(canon, "external:lammps[fix=nve/sphere,damping=0.2]");
+    static const char *const bad[] = { "external:", "external:a b", "external:a[b]",
+                                       "external:a[b=1", "external:a[b=1]x",
+                                       "external:a[b=1,b=2]", "external:a[=1]", "lammps" };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        cr_expect_eq(mb_external_spec_parse(bad[k], &s), MB_EINVAL, "'%s' accepted", bad[k]);
+}
+
+static char dir[64];
+
+static void make_dir(void)
+{
+    strcpy(dir, "/tmp/mb-external-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+/* Write dir/NAME.adapter with the given text, try to load it, return the status. */
+static int load_text(const char *name, const char *text, mb_adapter **a)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s.adapter", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    return mb_adapter_load(path, a);
+}
+
+Test(descriptor, fields_and_errors, .init = make_dir, .fini = remove_dir)
+{
+    mb_adapter *a = NULL;
+    cr_assert_eq(load_text("ok", "[adapter]\nname = ok\nprotocol = 1\ncommand = python3 x.py -v\n"
+                            "timeout = 2.5\nrequires = python3, motionbench-no-such-program\nvelocities = mid-step\n"
+                            "options = fix, damping\nsummary = an example\n", &a), MB_SUCCESS,
+                 "%s", mb_last_error());
+    cr_expect_eq(a->argc, 3);
+    cr_expect_str_eq(a->argv[2], "-v");
+    cr_expect_eq(a->timeout, 2.5);
+    cr_expect_eq(a->n_requires, 2);
+    cr_expect_str_eq(a->requires[1], "motionbench-no-such-program");
+    cr_expect_eq(a->mid_step, 1);
+    cr_expect_eq(a->n_options, 2);
+    mb_external_spec s;
+    cr_assert_eq(mb_external_spec_parse("external:ok[fix=nve,thermostat=1]", &s), MB_SUCCESS);
+    cr_expect_eq(mb_adapter_check_options(a, &s), MB_EINVAL);
+    cr_expect(strstr(mb_last_error(), "adapter ok has no option 'thermostat'") != NULL, "%s",
+              mb_last_error());
+    cr_expect_str_eq(mb_adapter_missing_requirement(a), "motionbench-no-such-program");
+    mb_adapter_free(a);
+
+    static const struct { const char *name, *text, *why; } bad[] = {
+        { "a", "[adapter]\nname = b\nprotocol = 1\ncommand = x\n", ":2: name = b must equal the file's stem" },
+        { "a", "[adapter]\nname = a\nprotocol = 2\ncommand = x\n", ":3: protocol = 2: this motionbench speaks protocol 1" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\n", ":1: name, protocol and command are required" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ncolour = red\n", ":5: unknown key 'colour'" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ntimeout = -1\n", ":5: timeout = -1: give a number of seconds > 0" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nvelocities = half\n", ":5: velocities = half" },
+        { "a", "[run]\nname = a\n", ":2: unknown section [run]" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        a = NULL;
+        cr_expect_eq(load_text(bad[k].name, bad[k].text, &a), MB_EINVAL, "case %zu accepted", k);
+        cr_expect(strstr(mb_last_error(), bad[k].why) != NULL, "case %zu: '%s', expected '%s'", k,
+                  mb_last_error(), bad[k].why);
+        mb_adapter_free(a);
+    }
+}
+
+/* run.json of a problem, read back with jansson. */
+static json_t *describe(const char *problem, const char *const *sets, int rotation)
+{
+    mb_options *given = mb_options_new(), *params = NULL;
+    for (size_t k = 0; sets && sets[k]; k++)
+        cr_assert_eq(mb_options_set_pair(given, sets[k]), MB_SUCCESS);
+    const mb_problem_type *pt;
+    cr_assert_eq(mb_problem_prepare(problem, given, &pt, &params), MB_SUCCESS, "%s", mb_last_error());
+    mb_system *sys = NULL;
+    cr_assert_eq(pt->setup(params, &sys), MB_SUCCESS);
+    mb_external_spec spec;
+    cr_assert_eq(mb_external_spec_parse("external:x[fix=nve]", &spec), MB_SUCCESS);
+    mb_run_description d = { "c", "external:x[fix=nve]", &spec, pt, params, sys, 0.25, 2.0, 8, 1,
+                             rotation };
+    char path[128];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    cr_assert_eq(mb_run_description_write(&d, path), MB_SUCCESS, "%s", mb_last_error());
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    cr_assert_not_null(root, "%s", err.text);
+    mb_system_free(sys);
+    mb_options_free(params);
+    mb_options_free(given);
+    return root;
+}
+
+/* The value at "a/b/0/c" (object keys and array indices). */
+static json_t *at(json_t *root, const char *path)
+{
+    json_t *v = root;
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *tok = strtok(buf, "/"); tok && v; tok = strtok(NULL, "/"))
+        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
+    return v;
+}
+
+static double num(json_t *root, const char *path)
+{
+    json_t *v = at(root, path);
+    cr_assert(json_is_number(v), "%s is not a number", path);
+    return json_number_value(v);
+}
+
+static const char *str(json_t *root, const char *path)
+{
+    json_t *v = at(root, path);
+    cr_assert(json_is_string(v), "%s is not a string", path);
+    return json_string_value(v);
+}
+
+Test(description, kepler_central_force, .init = make_dir, .fini = remove_dir)
+{
+    static const char *const sets[] = { "mu=2.385", "eccentricity=0.3", "mass=1.7", NULL };
+    json_t *r = describe("kepler", sets, 0);
+    cr_expect_str_eq(str(r, "protocol"), "motionbench-run/1");
+    cr_expect_str_eq(str(r, "adapter"), "x");
+    cr_expect_str_eq(str(r, "options/fix"), "nve");
+    cr_expect_str_eq(str(r, "problem/name"), "kepler");
+    cr_expect_eq(num(r, "problem/parameters/mu"), 2.385);
+    cr_expect_eq(num(r, "problem/parameters/a"), 1.0);            /* the default, resolved */
+    cr_expect_eq(num(r, "time/dt"), 0.25);
+    cr_expect_eq(num(r, "time/steps"), 8);
+    cr_expect_eq(num(r, "nodes/0/mass"), 1.7);
+    /* periapsis of a = 1, e = 0.3: r = a (1 - e) = 0.7 on x; vis-viva speed
+     * v = sqrt(mu (1 + e) / (a (1 - e))) on y */
+    cr_expect(fabs(num(r, "nodes/0/position/0") - 0.7) <= 1e-15);
+    cr_expect(fabs(num(r, "nodes/0/velocity/1") - sqrt(2.385 * 1.3 / 0.7)) <= 1e-14);
+    cr_expect_str_eq(str(r, "forces/0/model"), "central");
+    cr_expect_eq(num(r, "forces/0/mu"), 2.385);
+    cr_expect_eq(json_array_size(json_object_get(r, "columns")), 7);
+    cr_expect_str_eq(str(r, "columns/6"), "n0_vz");
+    json_decref(r);
+}
+
+Test(description, spring_pair_springs, .init = make_dir, .fini = remove_dir)
+{
+    static const char *const sets[] = { "k=2.385", "rest=0.5", "m0=1.25", NULL };
+    json_t *r = describe("spring-pair", sets, 0);
+    cr_expect_eq(num(r, "nodes/0/mass"), 1.25);
+    json_t *forces = json_object_get(r, "forces");
+    int found = 0;
+    for (size_t k = 0; k < json_array_size(forces); k++) {
+        json_t *f = json_array_get(forces, k);
+        if (strcmp(json_string_value(json_object_get(f, "model")), "springs") != 0)
+            continue;
+        found = 1;
+        json_t *sp = json_array_get(json_object_get(f, "springs"), 0);
+        cr_expect_eq(json_integer_value(json_object_get(sp, "i")), 0);
+        cr_expect_eq(json_integer_value(json_object_get(sp, "j")), 1);
+        cr_expect_eq(json_number_value(json_object_get(sp, "k")), 2.385);
+        cr_expect_eq(json_number_value(json_object_get(sp, "rest")), 0.5);
+    }
+    cr_expect(found, "no springs model in run.json");
+    json_decref(r);
+}
+
+Test(description, spin_up_torque_and_rotation_columns, .init = make_dir, .fini = remove_dir)
+{
+    static const char *const sets[] = { "tx=0.5", "ty=-0.25", "tz=2.385", NULL };
+    json_t *r = describe("spin-up", sets, 1);
+    cr_expect_str_eq(str(r, "forces/0/model"), "torque");
+    cr_expect_str_eq(str(r, "forces/0/frame"), "global");
+    cr_expect_eq(num(r, "forces/0/torque/2"), 2.385);
+    cr_expect_eq(json_array_size(json_object_get(r, "columns")), 14);
+    cr_expect_str_eq(str(r, "columns/13"), "n0_wz");
+    cr_expect(json_is_true(json_object_get(r, "rotation")));
+    json_decref(r);
+}

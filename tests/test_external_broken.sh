@@ -1,0 +1,111 @@
+#!/bin/sh
+# test_external_broken.sh -- a catalogue of broken outside integrators
+# (tests/data/adapters/broken-*.adapter, doc/external.md): each run must end with its exact
+# status and a reason naming the adapter and the defect; the good adapter beside them is
+# scored as usual; the report is complete; motionbench exits 1 (runs of outside programs
+# failed), or 0 when they were only skipped; no process or private directory is left.
+set -u
+MB=${MB_BUILDDIR:-.}/src/motionbench
+SRC=${MB_SRCDIR:-.}
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+mkdir "$out/tmp"
+fail=0
+check() {   # what, condition (0 = true)
+    if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi
+}
+
+TMPDIR="$out/tmp" $MB run -q --adapters "$SRC/examples/python_adapter/adapters" \
+    -o "$out/r" "$SRC/tests/data/external-broken.case" 2>"$out/err"; rc=$?
+check "exit status 1 when outside programs failed (got $rc)" $([ $rc -eq 1 ]; echo $?)
+for f in runs metrics checks timing; do
+    check "$f.csv written" $([ -s "$out/r/$f.csv" ]; echo $?)
+done
+tr -d '\r' < "$out/r/runs.csv" > "$out/runs"
+check "runs.csv: one row per (integrator, dt): 21 x 2" \
+    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 42 ]; echo $?)
+
+# expect INTEGRATOR STATUS REASON-PATTERN: both runs (dt 0.1, 0.05) of the integrator
+expect() {
+    n=$(grep -c "^external-broken,external:$1,[^,]*,[^,]*,[^,]*,[^,]*,$2,.*$3" "$out/runs")
+    if [ "$n" -eq 2 ]; then
+        echo "ok: $1: $2"
+    else
+        echo "FAIL: $1: expected $2 with '$3'; got:"; grep ",external:$1," "$out/runs"; fail=1
+    fi
+}
+expect pyverlet ok ''
+expect nosuch failed 'adapter nosuch: no descriptor nosuch.adapter in '
+expect broken-missing-command failed "command './no-such-program' not found"
+expect broken-not-on-path failed "command 'motionbench-test-no-such-program' not found on PATH"
+expect broken-not-executable failed "command './not-executable.sh' is not executable"
+expect broken-exit3 failed 'exit status 3: something went wrong inside the adapter (test)'
+expect broken-crash failed 'killed by signal 11'
+expect broken-hang failed 'time limit of 1 s exceeded (process group killed)'
+expect broken-nothing failed 'trajectory.csv: cannot open: No such file or directory'
+expect broken-too-few failed 'trajectory.csv: line [0-9]*: too few rows: '
+expect broken-too-many failed 'trajectory.csv: line [0-9]*: too many rows: '
+expect broken-missing-column failed "trajectory.csv: line 1: missing column 'n0_vz'"
+expect broken-extra-column failed "trajectory.csv: line 1: unexpected column 'n0_temperature'"
+expect broken-swapped-columns failed "trajectory.csv: line 1: column 2 is 'n0_y', expected 'n0_x'"
+expect broken-wrong-time failed 'trajectory.csv: line [0-9]*: t = 0.5[25]*0*[0-9]*, expected 0.5 '
+expect broken-nan failed 'trajectory.csv: line 5: column n0_x: nan is not finite'
+expect broken-inf failed 'trajectory.csv: line 5: column n0_y: -inf is not finite'
+expect broken-non-number failed "trajectory.csv: line 5: column n0_x: '1.0abc' is not a number"
+expect broken-short-row failed 'trajectory.csv: line 5: 6 fields, the header has 7'
+expect broken-decline skipped "adapter broken-decline declined: this adapter cannot express"
+expect broken-requires skipped 'requires motionbench-test-no-such-program, not found on PATH'
+
+tr -d '\r' < "$out/r/checks.csv" > "$out/checks"
+check "the good adapter's order is scored and passes" \
+    $(grep -q '^external-broken,external:pyverlet,,.*,pass$' "$out/checks"; echo $?)
+check "an expectation on a declined adapter is 'skipped'" \
+    $(grep -q '^external-broken,external:broken-decline,,.*,,skipped$' "$out/checks"; echo $?)
+check "no metric of a failed run is reported" \
+    $(! tr -d '\r' < "$out/r/metrics.csv" | grep ',external:broken-[^,]*,' | grep -v ',status,\|,steps,' | grep -q .; echo $?)
+check "no private directory is left in TMPDIR" $([ -z "$(ls "$out/tmp")" ]; echo $?)
+check "the hanging adapter's process group is gone" $(! pgrep -f 'sleep 4243' >/dev/null; echo $?)
+
+TMPDIR="$out/tmp" $MB run -q --adapters "$SRC/examples/python_adapter/adapters" \
+    -o "$out/s" "$SRC/tests/data/external-skipped.case" 2>"$out/err"; rc=$?
+check "exit status 0 when outside programs were only skipped (got $rc)" $([ $rc -eq 0 ]; echo $?)
+check "skipped expectations are listed as such" \
+    $([ "$(tr -d '\r' < "$out/s/checks.csv" | grep -c ',skipped$')" -eq 4 ]; echo $?)
+
+# the time limit: the case key overrides the descriptor's 1 s, --timeout overrides both
+cat > "$out/hang.case" <<CASE
+[case]
+name = hang
+problem = harmonic
+t_end = 1
+[run]
+integrators = external:broken-hang
+dt = 0.1
+timeout = 0.5
+CASE
+cp -r "$SRC/tests/data/adapters" "$out/adapters"
+TMPDIR="$out/tmp" $MB run -q -o "$out/h1" "$out/hang.case" 2>/dev/null
+check "[run] timeout = 0.5 is the limit" \
+    $(grep -q 'time limit of 0.5 s exceeded' "$out/h1/runs.csv"; echo $?)
+TMPDIR="$out/tmp" $MB run -q --timeout 0.25 -o "$out/h2" "$out/hang.case" 2>/dev/null
+check "--timeout 0.25 overrides it" \
+    $(grep -q 'time limit of 0.25 s exceeded' "$out/h2/runs.csv"; echo $?)
+
+# a case file that gives an adapter an option its descriptor does not list: file:line, exit 2
+cat > "$out/opt.case" <<'CASE'
+[case]
+name = opt
+problem = harmonic
+t_end = 1
+[run]
+integrators = external:pyverlet[fix=nve]
+dt = 0.1
+CASE
+$MB run -q --adapters "$SRC/examples/python_adapter/adapters" -o "$out/o" "$out/opt.case" \
+    2> "$out/err"; rc=$?
+check "an option the descriptor does not list: exit 2 (got $rc)" $([ $rc -eq 2 ]; echo $?)
+check "... with file:line and the option named" \
+    $(grep -q "opt.case:6: adapter pyverlet has no option 'fix'" "$out/err"; echo $?)
+check "... and no report written" $([ ! -e "$out/o" ]; echo $?)
+exit $fail
