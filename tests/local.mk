@@ -95,7 +95,7 @@ EXTRA_DIST += tests/test_check_formats.sh
 EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md doc/results.md tests/cli_test_lib.sh
 
 check_PROGRAMS += tests/test_bench_mpfr_twin
-tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c
+tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c
 tests_test_bench_mpfr_twin_CFLAGS = $(MB_TESTCC)
 tests_test_bench_mpfr_twin_LDADD = $(MB_TESTLIBS)
 tests_test_bench_mpfr_twin_LDFLAGS = $(MB_TESTLINK)
@@ -268,6 +268,11 @@ tests_test_force_params_SOURCES = tests/test_force_params.c
 tests_test_force_params_CFLAGS = $(MB_TESTCC)
 tests_test_force_params_LDADD = $(MB_TESTLIBS)
 tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_leapfrog_still
+tests_test_leapfrog_still_SOURCES = tests/test_leapfrog_still.c
+tests_test_leapfrog_still_CFLAGS = $(MB_TESTCC)
+tests_test_leapfrog_still_LDADD = $(MB_TESTLIBS)
+tests_test_leapfrog_still_LDFLAGS = $(MB_TESTLINK)
 # outside integrators: the Python example adapter end to end (shell)
 TESTS += tests/test_external_python.sh
 EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
@@ -282,6 +287,10 @@ tests_test_external_SOURCES = tests/test_external.c
 tests_test_external_CFLAGS = $(MB_TESTCC)
 tests_test_external_LDADD = $(MB_TESTLIBS)
 tests_test_external_LDFLAGS = $(MB_TESTLINK)
+
+# translation code of the LAMMPS and Yade adapters (needs neither package)
+TESTS += tests/test_peers_adapters.py
+EXTRA_DIST += tests/test_peers_adapters.py
 check_PROGRAMS += tests/test_scene
 tests_test_scene_SOURCES = tests/test_scene.c
 tests_test_scene_CFLAGS = $(MB_TESTCC)

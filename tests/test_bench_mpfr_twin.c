@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mb_benches_reference.h"
+#include "cli.h"
 
 Test(bench_mpfr_twin, runs_and_reports_each_precision, .init = cr_redirect_stdout)
 {

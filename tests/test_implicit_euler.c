@@ -206,6 +206,39 @@ Test(implicit_euler, chain_sparse_krylov_against_independent_solve)
     chain_against_dense("implicit-euler[solver=sparse,krylov=gmres,rtol=1e-14]");
 }
 
+/* GSL's banded LU (solver=banded), and solver=auto above dense_max on a chain, which must
+ * take that banded path: an exact solve, so no Krylov iteration is counted. */
+Test(implicit_euler, chain_banded_against_independent_solve)
+{
+    chain_against_dense("implicit-euler[solver=banded]");
+    chain_against_dense("implicit-euler[dense_max=4]");
+}
+
+static unsigned long linear_iterations_of_one_step(const char *problem, const char *const *set,
+                                                   const char *spec)
+{
+    mb_system *sys = th_problem(problem, set);
+    mb_stepper *st = mb_stepper_alloc(spec, sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    mb_stepper_stats stats;
+    mb_stepper_get_stats(st, &stats);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+    return stats.linear_iterations;
+}
+
+Test(implicit_euler, auto_solver_is_banded_on_chains_only)
+{
+    const char *const chain[] = { "n=40", NULL }, *const cloth[] = { "nx=8", "ny=6", NULL };
+    cr_expect_eq(linear_iterations_of_one_step("spring-chain", chain, "implicit-euler"), 0,
+                 "a 40-node chain under solver=auto should take the banded direct solve");
+    cr_expect_gt(linear_iterations_of_one_step("spring-chain", chain,
+                                               "implicit-euler[solver=sparse]"), 0);
+    cr_expect_gt(linear_iterations_of_one_step("cloth", cloth, "implicit-euler"), 0,
+                 "a cloth (wide band) under solver=auto should stay on the Krylov solver");
+}
+
 /* Seed 004's two particles: (M - h^2 K) v+ = M v + h f with K = k [[-I, I], [I, -I]],
  * solved per axis in closed form; the seed's force-expansion typo
  * f0+ = k (x1 - x1) + h (v1+ - v0+) is the negative control. */
@@ -312,6 +345,7 @@ Test(implicit_euler, singular_system_is_reported_state_untouched)
 {
     singular_case("implicit-euler[solver=dense]", 1.0);
     singular_case("implicit-euler[solver=sparse]", 1.0);
+    singular_case("implicit-euler[solver=banded]", 1.0);
     /* Newton's first trial state is x + h v: at rest it is the singular configuration */
     singular_case("implicit-euler-newton[solver=dense]", 0.0);
 }

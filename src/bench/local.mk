@@ -1,6 +1,4 @@
 # bench module: sources of libmotionbench.
-libmotionbench_la_SOURCES += src/bench/bench_leapfrog.c
-libmotionbench_la_SOURCES += src/bench/bench_mpfr_twin.c
 libmotionbench_la_SOURCES += src/bench/case_file.c
 libmotionbench_la_SOURCES += src/bench/case_expect.c
 libmotionbench_la_SOURCES += src/bench/case_key.c
@@ -13,8 +11,6 @@ libmotionbench_la_SOURCES += src/bench/report_csv.c
 libmotionbench_la_SOURCES += src/bench/reports.c
 libmotionbench_la_SOURCES += src/bench/csv_read.c
 libmotionbench_la_SOURCES += src/bench/baseline.c
-noinst_HEADERS += src/bench/mb_benches_reference.h
-noinst_HEADERS += src/bench/mb_benches_leapfrog.h
 motionbenchinclude_HEADERS += src/bench/mb_case.h
 motionbenchinclude_HEADERS += src/bench/mb_runner.h
 motionbenchinclude_HEADERS += src/bench/mb_report.h

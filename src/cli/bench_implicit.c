@@ -4,10 +4,23 @@
  *
  * For each size N (10^3 to 10^6 particles, 2 sizes per decade) the problem is built, one
  * step is taken untimed (it builds the sparse pattern), then `steps` steps are timed one
- * by one with a monotonic clock and the fastest is kept (the minimum is the estimate
- * least disturbed by other processes on a shared machine).  The growth exponent p of cost ~ N^p is the least-squares slope of
- * log(cost) against log(N) (gsl_fit_linear); the check fails (exit 1) when p > 1.15. */
+ * by one (CPU time of the thread, bench_util.h) and the fastest is kept (the minimum is the estimate
+ * least disturbed by other processes on a shared machine).  Between timed steps the
+ * assembly the step performs -- forces, Jacobian, right-hand side and matrix (band
+ * storage where solver=auto takes the banded path: half-bandwidth <= 5, else CSR) -- is
+ * timed alone through the same library calls, fastest of as many repetitions; the solve
+ * column is the step minus the assembly.  Where the matrix is block-tridiagonal (chains)
+ * a peer is timed on the last assembled matrix: a plain block Thomas sweep
+ * (bench_blocktri.c), the dedicated O(n) direct solver; its solution is compared with the
+ * library's (largest difference relative to max |x|, printed), and the last column is
+ * step / (assembly + peer solve).  The growth exponent p of cost ~ N^p is the
+ * least-squares slope of log(cost) against log(N) (gsl_fit_linear); the check fails
+ * (exit 1) when p > 1.15. */
+#include "bench_blocktri.h"
+#include "bench_util.h"
 #include "cli.h"
+#include "mb_implicit.h"
+#include "mb_linsolve.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
 
@@ -17,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define BENCH_MAX_SIZES 16
 #define BENCH_EXPONENT_LIMIT 1.15
@@ -31,13 +43,6 @@ struct bench_opts {
     double dt, max_n;
     long steps;
 };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void bench_usage(const char *name, FILE *out)
 {
@@ -129,9 +134,85 @@ static int bench_system(const char *problem, double n, mb_system **sys, size_t *
     return st;
 }
 
-/* Seconds per step at size n (after one untimed step); Krylov iterations per timed step. */
+/* What a linear-implicit step assembles, with the matrix in the storage solver=auto
+ * uses; allocated for one system. */
+struct assembly {
+    mb_jacobian *J;
+    mb_band *band;
+    mb_csr *csr;
+    double *b, tmp[2];
+};
+
+static void assembly_free(struct assembly *a)
+{
+    mb_jacobian_free(a->J);
+    mb_band_free(a->band);
+    mb_csr_free(a->csr);
+    free(a->b);
+}
+
+/* Seconds of one assembly at the system's state, or -1 on failure. */
+static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
+{
+    mb_nodes *s = sys->nodes;
+    double t0 = mb_bench_now();
+    if (mb_forces_eval(sys->forces, s, sys->t) != MB_SUCCESS
+        || mb_forces_jacobian(sys->forces, s, a->J) != MB_SUCCESS)
+        return -1.0;
+    mb_linsys_be_rhs(s, a->J, h, a->b, a->tmp);
+    size_t w = mb_band_halfwidth(a->J);
+    if (w <= MB_BAND_AUTO_MAX_HALFWIDTH) {
+        if (a->band == NULL && (a->band = mb_band_alloc(3 * s->n, w)) == NULL)
+            return -1.0;
+        mb_band_assemble(a->band, s, a->J, h);
+    } else {
+        if (a->csr == NULL && ((a->csr = mb_csr_alloc()) == NULL
+                               || mb_csr_pattern(a->csr, a->J) != MB_SUCCESS))
+            return -1.0;
+        mb_csr_assemble(a->csr, s, a->J, h);
+    }
+    return mb_bench_now() - t0;
+}
+
+/* Seconds of the fastest of `repeat` block Thomas solves of the last assembled banded
+ * matrix, and in *diff the largest |x_peer - x_band| / max|x_band|; NAN when the matrix
+ * is not banded (or not block-tridiagonal). */
+static double blocktri_seconds(struct assembly *a, long repeat, double *diff)
+{
+    *diff = NAN;
+    if (a->band == NULL || a->csr != NULL)
+        return NAN;
+    mb_blocktri *T = mb_blocktri_from_band(a->band);
+    size_t n3 = a->band->n;
+    double *x = malloc(n3 * sizeof(double)), *xb = malloc(n3 * sizeof(double));
+    double best = NAN;
+    if (T && x && xb && mb_band_solve(a->band, a->b, xb) == MB_SUCCESS) {
+        best = INFINITY;
+        for (long k = 0; k < repeat && !isnan(best); k++) {
+            double t0 = mb_bench_now();
+            if (mb_blocktri_solve(T, a->b, x) != 0)
+                best = NAN;
+            double t1 = mb_bench_now() - t0;
+            best = t1 < best ? t1 : best;
+        }
+        double dmax = 0.0, xmax = 0.0;
+        for (size_t k = 0; k < n3; k++) {
+            dmax = fmax(dmax, fabs(x[k] - xb[k]));
+            xmax = fmax(xmax, fabs(xb[k]));
+        }
+        *diff = xmax > 0.0 ? dmax / xmax : dmax;
+    }
+    mb_blocktri_free(T);
+    free(x);
+    free(xb);
+    return best;
+}
+
+/* Seconds per step at size n (after one untimed step), seconds of its assembly and of
+ * the block-tridiagonal peer's solve (NAN if none); Krylov iterations per timed step. */
 static int bench_one(const char *problem, const struct bench_opts *o, double n, size_t *actual,
-                     double *cost, double *cycles)
+                     double *cost, double *assembly_cost, double *peer_cost,
+                     double *peer_diff, double *cycles)
 {
     mb_system *sys = NULL;
     int st = bench_system(problem, n, &sys, actual);
@@ -143,13 +224,23 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n, 
     st = mb_stepper_step(stp, sys, o->dt);
     mb_stepper_stats s0, s1;
     mb_stepper_get_stats(stp, &s0);
-    *cost = INFINITY;
+    struct assembly a = { .J = mb_jacobian_alloc(sys->nodes->n, 53),
+                          .b = malloc(3 * sys->nodes->n * sizeof(double)) };
+    if (a.J == NULL || a.b == NULL)
+        st = MB_ENOMEM;
+    *cost = *assembly_cost = INFINITY;
     for (long k = 0; k < o->steps && st == MB_SUCCESS; k++) {
-        double t0 = now_seconds();
+        double t0 = mb_bench_now();
         st = mb_stepper_step(stp, sys, o->dt);
-        double t1 = now_seconds() - t0;
+        double t1 = mb_bench_now() - t0;
         *cost = t1 < *cost ? t1 : *cost;
+        double ta = st == MB_SUCCESS ? assembly_seconds(&a, sys, o->dt) : 0.0;
+        if (ta < 0.0)
+            st = MB_EFAILED;
+        *assembly_cost = ta < *assembly_cost ? ta : *assembly_cost;
     }
+    *peer_cost = st == MB_SUCCESS ? blocktri_seconds(&a, o->steps, peer_diff) : NAN;
+    assembly_free(&a);
     mb_stepper_get_stats(stp, &s1);
     *cycles = (double)(s1.linear_iterations - s0.linear_iterations) / (double)o->steps;
     mb_stepper_free(stp);
@@ -167,13 +258,19 @@ static int bench_run(const char *problem, int argc, char **argv)
     size_t m = 0;
     printf("# %s, integrator %s, dt %g, fastest of %ld timed steps per size\n", problem, o.integrator, o.dt,
            o.steps);
-    printf("%10s %14s %14s %12s\n", "particles", "s_per_step", "us_per_node", "krylov_iter");
+    printf("%10s %14s %14s %14s %14s %12s %14s %12s %12s\n", "particles", "s_per_step",
+           "us_per_node", "assembly_us/n", "solve_us/n", "krylov_iter", "blocktri_us/n",
+           "blocktri_dx", "step/(a+bt)");
     for (double n = 1000; n <= o.max_n * 1.0001 && m < BENCH_MAX_SIZES; n *= sqrt(10.0)) {
         size_t actual;
-        double cost, cycles;
-        if (bench_one(problem, &o, n, &actual, &cost, &cycles) != MB_SUCCESS)
+        double cost = NAN, assembly = NAN, peer = NAN, peer_diff = NAN, cycles = NAN;
+        if (bench_one(problem, &o, n, &actual, &cost, &assembly, &peer, &peer_diff, &cycles)
+            != MB_SUCCESS)
             return mb_cli_fail("bench");
-        printf("%10zu %14.6g %14.6g %12.3g\n", actual, cost, 1e6 * cost / (double)actual, cycles);
+        double per_node = 1e6 / (double)actual;
+        printf("%10zu %14.6g %14.6g %14.6g %14.6g %12.3g %14.6g %12.3g %12.3g\n", actual, cost,
+               per_node * cost, per_node * assembly, per_node * (cost - assembly), cycles,
+               per_node * peer, peer_diff, cost / (assembly + peer));
         fflush(stdout);
         logn[m] = log((double)actual);
         logc[m] = log(cost);

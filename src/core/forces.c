@@ -66,12 +66,20 @@ int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params)
     return MB_SUCCESS;
 }
 
+/* Branch-free over four independent chains so that the scan runs at memory speed. */
 static int all_finite(const double *a, size_t count)
 {
-    for (size_t k = 0; k < count; k++)
-        if (!isfinite(a[k]))
-            return 0;
-    return 1;
+    int f0 = 1, f1 = 1, f2 = 1, f3 = 1;
+    size_t k = 0;
+    for (; k + 4 <= count; k += 4) {
+        f0 &= isfinite(a[k]) != 0;
+        f1 &= isfinite(a[k + 1]) != 0;
+        f2 &= isfinite(a[k + 2]) != 0;
+        f3 &= isfinite(a[k + 3]) != 0;
+    }
+    for (; k < count; k++)
+        f0 &= isfinite(a[k]) != 0;
+    return f0 & f1 & f2 & f3;
 }
 
 int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t)

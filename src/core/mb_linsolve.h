@@ -15,6 +15,7 @@
  *   linsolve_gauss    Gaussian elimination with partial pivoting (double and MPFR);
  *   linsolve_lu       GSL dense LU with a singularity test (double);
  *   linsolve_csr      A assembled straight into a CSR gsl_spmatrix, blocks summed (double);
+ *   linsolve_band     A in band storage, GSL's banded LU: exact and O(n) on chains (double);
  *   linsolve_krylov   workspace, Jacobi preconditioner and norms of the Krylov solvers;
  *   linsolve_bicgstab Jacobi-preconditioned BiCGSTAB on that CSR matrix (double);
  *   linsolve_pcg      Jacobi-preconditioned conjugate gradients (double, SPD systems);
@@ -84,6 +85,24 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
 /* y = A x (A from mb_csr_assemble) */
 void mb_csr_matvec(const mb_csr *c, const double *x, double *y);
+
+/* ---- banded direct solve (double) ---- */
+
+typedef struct mb_band {
+    size_t n, w;                  /* 3 n_nodes unknowns, half-bandwidth (lb = ub = w) */
+    gsl_matrix *AB;               /* n x (3 w + 1), GSL's band storage */
+    gsl_vector_uint *piv;
+} mb_band;
+
+/* Half-bandwidth in unknowns of A for the blocks of J: 3 max|row - col| + 2. */
+size_t mb_band_halfwidth(const mb_jacobian *J);
+mb_band *mb_band_alloc(size_t n, size_t w);
+void mb_band_free(mb_band *B);
+/* A = M - h C - h^2 K into band storage (every block of J within the bandwidth), fixed
+ * rows as mb_csr_assemble. */
+void mb_band_assemble(mb_band *B, const mb_nodes *s, const mb_jacobian *J, double h);
+/* Factorise and solve A x = b; MB_ESINGULAR by the pivot-ratio test of mb_lu_solve. */
+int mb_band_solve(mb_band *B, const double *b, double *x);
 
 /* ---- Jacobi-preconditioned Krylov solvers on the CSR matrix (double) ---- */
 

@@ -1,7 +1,7 @@
 /* implicit_solver.c -- dispatch of the implicit Euler linear systems (double) to GSL
- * dense LU, the templated Gaussian elimination, or a Krylov solver on CSR (BiCGSTAB by
- * default, CG or GMRES); the MPFR twins always use the Gaussian elimination.  See
- * mb_implicit.h. */
+ * dense LU, the templated Gaussian elimination, GSL's banded LU, or a Krylov solver on
+ * CSR (BiCGSTAB by default, CG or GMRES); the MPFR twins always use the Gaussian
+ * elimination.  See mb_implicit.h. */
 #include "mb_implicit.h"
 #include "mb_status.h"
 
@@ -21,10 +21,16 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
         S->kind = MB_SOLVER_GAUSS;
     else if (!strcmp(kind, "sparse"))
         S->kind = MB_SOLVER_SPARSE;
-    else
-        S->kind = n_nodes <= (size_t)mb_options_int(opts, "dense_max") ? MB_SOLVER_GAUSS
-                                                                        : MB_SOLVER_SPARSE;
-    if (S->kind != MB_SOLVER_SPARSE && S->n3 > MB_DENSE_MAX_UNKNOWNS) {
+    else if (!strcmp(kind, "banded"))
+        S->kind = MB_SOLVER_BANDED;
+    else if (n_nodes <= (size_t)mb_options_int(opts, "dense_max"))
+        S->kind = MB_SOLVER_GAUSS;
+    else {
+        S->kind = MB_SOLVER_SPARSE;
+        S->auto_band = 1;
+    }
+    if ((S->kind == MB_SOLVER_DENSE || S->kind == MB_SOLVER_GAUSS)
+        && S->n3 > MB_DENSE_MAX_UNKNOWNS) {
         free(S);
         MB_ERROR(MB_EDOM, "solver=%s: %zu unknowns exceed the dense limit %d "
                  "(use solver=sparse)", kind, 3 * n_nodes, MB_DENSE_MAX_UNKNOWNS);
@@ -35,7 +41,7 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
         S->gA = malloc(S->n3 * S->n3 * sizeof(double) + 1);
         S->gb = malloc(S->n3 * sizeof(double) + 1);
         S->gpiv = malloc(S->n3 * sizeof(size_t) + 1);
-    } else {
+    } else if (S->kind == MB_SOLVER_SPARSE) {
         const char *kry = mb_options_string(opts, "krylov");
         double rtol = mb_options_double(opts, "rtol");
         unsigned long maxit = (unsigned long)mb_options_int(opts, "lin_max_iter");
@@ -68,9 +74,24 @@ void mb_implicit_solver_free(mb_implicit_solver *S)
     free(S->gb);
     free(S->gpiv);
     mb_csr_free(S->csr);
+    mb_band_free(S->band);
     mb_gmres_free(S->gmres);
     mb_krylov_free(S->kry);
     free(S);
+}
+
+/* The banded path, its band matrix (re)allocated when the half-bandwidth w changes. */
+static int implicit_band_solve(mb_implicit_solver *S, size_t w, const mb_nodes *s,
+                               const mb_jacobian *J, double h, const double *b, double *x)
+{
+    if (S->band == NULL || S->band->w != (w < S->n3 ? w : S->n3 - 1)) {
+        mb_band_free(S->band);
+        S->band = mb_band_alloc(S->n3, w);
+        if (S->band == NULL)
+            return MB_ENOMEM;
+    }
+    mb_band_assemble(S->band, s, J, h);
+    return mb_band_solve(S->band, b, x);
 }
 
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
@@ -85,6 +106,11 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
         mb_linsys_dense(s, J, h, S->gA, S->n3);
         memcpy(S->gb, b, S->n3 * sizeof(double));
         return mb_gauss_solve(S->gA, S->n3, S->gb, x, S->gpiv, S->gtmp);
+    }
+    if (S->kind == MB_SOLVER_BANDED || S->auto_band) {
+        size_t w = mb_band_halfwidth(J);
+        if (S->kind == MB_SOLVER_BANDED || w <= MB_BAND_AUTO_MAX_HALFWIDTH)
+            return implicit_band_solve(S, w, s, J, h, b, x);
     }
     if (!mb_csr_matches(S->csr, J)) {
         int st = mb_csr_pattern(S->csr, J);     /* first step, or the blocks changed */

@@ -31,45 +31,10 @@
  * with the undamped load (Woo's own on-step estimate in eq. 34).  The balance
  * E_kin + E_pot + W_diss - E_0 then closes to O(h^2) without drift (shown for constant
  * h); for constant loads (damped free fall) in closed form.
- * The same source (leapfrog_source.c) is instantiated in double and in MPFR.  A second
- * registered scheme, leapfrog-defect, is a negative control that reproduces two known
- * mistakes (local-frame initial angular momentum; spherical update on aspherical nodes). */
-#include "mb_cell.h"
+ * The same source (leapfrog_source.c) is instantiated in double and in MPFR.  Its
+ * negative control, leapfrog-defect, lives in leapfrog_defect.c. */
+#include "leapfrog_common.h"
 #include "mb_leapfrog.h"
-#include "mb_stepper.h"
-#include "mb_status.h"
-
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-enum { LF_FINCHAM = 0, LF_FINCHAM_HALFSTEP = 1, LF_FINCHAM_WOO = 2 };
-enum { LF_DEFECT_NONE = 0, LF_DEFECT_LOCAL_ANGMOM = 1, LF_DEFECT_SPHERICAL = 2,
-       LF_DEFECT_SPIN_SIGN = 3 };
-
-struct lf_config {
-    int adj_vel0;        /* first-step adjustment for on-step initial velocities */
-    double damping;      /* Cundall lambda in [0, 1) */
-    int asph;            /* LF_FINCHAM* */
-    int defect;          /* LF_DEFECT_* (leapfrog-defect only) */
-    int cell;            /* integrate in the system's deforming cell when it has one */
-};
-
-/* Per-step coefficients of the deforming-space update (double, shared by both bases:
- * at 53 bits the MPFR twin applies the same rounded matrices). */
-struct lf_cellk {
-    double M[9], LmL[9], P[9];   /* ImLL4hInv, LmL, IpLL4h */
-    double dspin[3];             /* omega_L(L+) - omega_L(L-) */
-    double hk;                   /* kick length */
-};
-
-/* Members shared by the double and MPFR states (first member of both). */
-struct lf_common {
-    struct lf_config cfg;
-    double h_last;
-    unsigned long steps;
-    double qnorm_err;    /* max | |q| - 1 | before normalisation over all steps */
-};
 
 static const mb_option_spec lf_options[] = {
     { "adj_vel0", MB_OPT_BOOL, "on", 1, 0, NULL,
@@ -84,95 +49,6 @@ static const mb_option_spec lf_options[] = {
       "off: ignore the cell (plain leap-frog)" },
     MB_OPTION_END
 };
-
-static const mb_option_spec lf_defect_options[] = {
-    { "adj_vel0", MB_OPT_BOOL, "on", 1, 0, NULL, "as for leapfrog" },
-    { "damping", MB_OPT_DOUBLE, "0", 0.0, 0.999, NULL, "as for leapfrog" },
-    { "aspherical", MB_OPT_CHOICE, "fincham", 1, 0, "fincham|fincham-halfstep|fincham-woo",
-      "as for leapfrog" },
-    { "cell", MB_OPT_BOOL, "on", 1, 0, NULL, "as for leapfrog" },
-    { "defect", MB_OPT_CHOICE, "local-frame-angmom", 1, 0,
-      "local-frame-angmom|spherical-rotation|seed-spin-sign",
-      "the deliberate mistake: initial L = I R^T w taken as global (Woo's code), the "
-      "spherical update with I11 applied to aspherical nodes, or the seed's sign of the "
-      "medium spin omega_L (gives -w for v = w x x)" },
-    MB_OPTION_END
-};
-
-static int lf_config_read(struct lf_config *cfg, const mb_options *opts, int negative)
-{
-    cfg->adj_vel0 = mb_options_bool(opts, "adj_vel0");
-    cfg->damping = mb_options_double(opts, "damping");
-    const char *a = mb_options_string(opts, "aspherical");
-    cfg->asph = !strcmp(a, "fincham-halfstep") ? LF_FINCHAM_HALFSTEP
-              : !strcmp(a, "fincham-woo") ? LF_FINCHAM_WOO : LF_FINCHAM;
-    cfg->cell = mb_options_bool(opts, "cell");
-    cfg->defect = LF_DEFECT_NONE;
-    if (negative) {
-        const char *d = mb_options_string(opts, "defect");
-        cfg->defect = !strcmp(d, "spherical-rotation") ? LF_DEFECT_SPHERICAL
-                    : !strcmp(d, "seed-spin-sign") ? LF_DEFECT_SPIN_SIGN : LF_DEFECT_LOCAL_ANGMOM;
-    }
-    if (!(cfg->damping >= 0.0 && cfg->damping < 1.0))
-        MB_ERROR(MB_EDOM, "leapfrog: damping = %g must be in [0, 1)", cfg->damping);
-    return MB_SUCCESS;
-}
-
-/* Kick coefficients from L- = Lm, L+ = Lp over hk (mb_cell_kick_coeffs), and the spin
- * correction omega_L(L+) - omega_L(L-) with the correct sign, or the seed's sign for
- * the seed-spin-sign defect. */
-static int lf_cell_coeffs(const struct lf_config *cfg, const double Lm[9], const double Lp[9],
-                          double hk, struct lf_cellk *k)
-{
-    int st = mb_cell_kick_coeffs(Lm, Lp, hk, k->M, k->LmL, k->P);
-    if (st != MB_SUCCESS)
-        return st;
-    double wp[3], wm[3];
-    void (*spin)(const double *, double *) =
-        cfg->defect == LF_DEFECT_SPIN_SIGN ? mb_cell_spin_seed : mb_cell_spin;
-    spin(Lp, wp);
-    spin(Lm, wm);
-    for (int j = 0; j < 3; j++)
-        k->dspin[j] = wp[j] - wm[j];
-    k->hk = hk;
-    return MB_SUCCESS;
-}
-
-/* Coefficients of one step from t: km for mid-step nodes (L- = L(t - hp/2),
- * hk = (hp + h)/2), kf for on-step nodes of an adjusted first step (L- = L(t), hk = h/2);
- * Lm receives L(t - hp/2), the gradient of the T update. */
-static int lf_cell_step_coeffs(const struct lf_config *cfg, const mb_cell *cell, double t,
-                               double hp, double h, struct lf_cellk *km, struct lf_cellk *kf,
-                               double Lm[9], double Lp[9])
-{
-    double L0[9];
-    mb_cell_grad(cell, t + 0.5 * h, Lp);
-    mb_cell_grad(cell, t - 0.5 * hp, Lm);
-    mb_cell_grad(cell, t, L0);
-    int st = lf_cell_coeffs(cfg, Lm, Lp, 0.5 * (hp + h), km);
-    if (st == MB_SUCCESS)
-        st = lf_cell_coeffs(cfg, L0, Lp, 0.5 * h, kf);
-    return st;
-}
-
-static const char *lf_name(const struct lf_config *cfg)
-{
-    return cfg->defect == LF_DEFECT_NONE ? "leapfrog" : "leapfrog-defect";
-}
-
-/* 1 when no byte of flags[0..n) is set / when every byte is set */
-static int lf_none_set(const unsigned char *flags, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (flags[i])
-            return 0;
-    return 1;
-}
-
-static int lf_all_set(const unsigned char *flags, size_t n)
-{
-    return n == 0 || memchr(flags, 0, n) == NULL;
-}
 
 #define BASE_DOUBLE
 #include "templates_on.h"
@@ -190,13 +66,6 @@ static int lf_all_set(const unsigned char *flags, size_t n)
 #include "templates_off.h"
 #undef BASE_MPFR
 
-static void lf_stats(const void *state, mb_stepper_stats *out)
-{
-    const struct lf_common *c = state;
-    out->steps = c->steps;
-    out->quat_norm_error_max = c->qnorm_err;
-}
-
 const mb_stepper_type mb_stepper_leapfrog = {
     .name = "leapfrog",
     .summary = "v(t+h/2) = v(t-h/2) + a(t) h;  x(t+h) = x(t) + v(t+h/2) h;  "
@@ -212,27 +81,6 @@ const mb_stepper_type mb_stepper_leapfrog = {
     .stats = lf_stats,
     .free = lf_free,
     .alloc_mpfr = lf_mpfr_alloc,
-    .step_mpfr = lf_mpfr_step,
-    .synchronize_mpfr = lf_mpfr_synchronize,
-    .free_mpfr = lf_mpfr_free,
-};
-
-const mb_stepper_type mb_stepper_leapfrog_defect = {
-    .name = "leapfrog-defect",
-    .summary = "NEGATIVE CONTROL: leapfrog with local-frame initial angular momentum "
-               "(defect=local-frame-angmom), spherical rotation of aspherical nodes "
-               "(defect=spherical-rotation) or the seed's medium-spin sign in a deforming "
-               "cell (defect=seed-spin-sign)",
-    .reference = "the initialisation in Woo's Leapfrog code; misuse of seed 002's spherical update",
-    .order = 2,
-    .flags = MB_STEPPER_HALFSTEP | MB_STEPPER_ROTATION | MB_STEPPER_NEGATIVE | MB_STEPPER_CELL,
-    .options = lf_defect_options,
-    .alloc = lf_alloc_defect,
-    .step = lf_step,
-    .synchronize = lf_synchronize,
-    .stats = lf_stats,
-    .free = lf_free,
-    .alloc_mpfr = lf_mpfr_alloc_defect,
     .step_mpfr = lf_mpfr_step,
     .synchronize_mpfr = lf_mpfr_synchronize,
     .free_mpfr = lf_mpfr_free,

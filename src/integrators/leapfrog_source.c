@@ -1,5 +1,20 @@
 /* leapfrog_source.c -- template body of Woo's leap-frog family (see leapfrog.c).
- * Included once per base after templates_on.h, quat_source.c and mb_scheme_util.h. */
+ * Included once per base after templates_on.h, quat_source.c and mb_scheme_util.h.
+ *
+ * Rule points.  A negative control (leapfrog_defect.c) instantiates this template with
+ * its own definitions of the macros below, defined before the first inclusion; the
+ * scheme's own rules are the defaults.  The step functions call the rules and hold no
+ * other trace of a control.
+ *   LF_NAME                 the scheme's name in messages
+ *   LF_MEDIUM_SPIN(cfg)     omega_L of a velocity gradient (lf_spin_fn)
+ *   LF_INITIAL_ANGMOM(cfg, r, L, q, I, w)   global L of an on-step w (first step)
+ *   LF_FINCHAM_NODE(cfg, s, i, all_blocked) 1: node i takes Fincham's update */
+#ifndef LF_NAME
+#define LF_NAME "leapfrog"
+#define LF_MEDIUM_SPIN(cfg) mb_cell_spin
+#define LF_INITIAL_ANGMOM(cfg, r, L, q, I, w) FUNCTION(lf, angmom_of)(r, L, q, I, w)
+#define LF_FINCHAM_NODE(cfg, s, i, all_blocked) ((s)->aspherical[i] && !(all_blocked))
+#endif
 
 struct FUNCTION(lf, state) {
     struct lf_common c;       /* first member: read by lf_stats for both bases */
@@ -20,11 +35,10 @@ static void FUNCTION(lf, free)(void *vstate)
     free(w);
 }
 
-static int FUNCTION(lf, alloc_common)(void **out, const mb_options *opts,
-                                      const TYPE(mb_system) *sys, int negative)
+static int FUNCTION(lf, alloc)(void **out, const mb_options *opts, const TYPE(mb_system) *sys)
 {
     struct lf_config cfg;
-    int st = lf_config_read(&cfg, opts, negative);
+    int st = lf_config_read(&cfg, opts);
     if (st != MB_SUCCESS)
         return st;
     struct FUNCTION(lf, state) *w = calloc(1, sizeof *w);
@@ -32,7 +46,7 @@ static int FUNCTION(lf, alloc_common)(void **out, const mb_options *opts,
         MB_ERROR(MB_ENOMEM, "out of memory");
     if (sys->cell != NULL && cfg.cell && cfg.damping != 0.0) {
         free(w);
-        MB_ERROR(MB_EUNSUP, "%s: damping is not supported in a deforming cell", lf_name(&cfg));
+        MB_ERROR(MB_EUNSUP, "%s: damping is not supported in a deforming cell", LF_NAME);
     }
     w->c.cfg = cfg;
     w->n = sys->nodes->n;
@@ -48,17 +62,6 @@ static int FUNCTION(lf, alloc_common)(void **out, const mb_options *opts,
     }
     *out = w;
     return MB_SUCCESS;
-}
-
-static int FUNCTION(lf, alloc)(void **out, const mb_options *opts, const TYPE(mb_system) *sys)
-{
-    return FUNCTION(lf, alloc_common)(out, opts, sys, 0);
-}
-
-static int FUNCTION(lf, alloc_defect)(void **out, const mb_options *opts,
-                                      const TYPE(mb_system) *sys)
-{
-    return FUNCTION(lf, alloc_common)(out, opts, sys, 1);
 }
 
 /* ---------------------------------------------------------------- translation ---- */
@@ -281,16 +284,14 @@ static void FUNCTION(lf, renorm)(struct FUNCTION(lf, rot) *r, REAL *qn)
         r->qnorm_err = dev;
 }
 
-/* L = R(q) I R(q)^T w (global angular momentum of body inertia I); with local_bug the
- * body components I (R^T w) are returned as if global (the initialisation defect). */
+/* L = R(q) I R(q)^T w (global angular momentum of body inertia I) */
 static void FUNCTION(lf, angmom_of)(struct FUNCTION(lf, rot) *r, REAL *L, const REAL *q,
-                                    const REAL *I, const REAL *w, int local_bug)
+                                    const REAL *I, const REAL *w)
 {
     FUNCTION(mbq, rotate_inv)(&r->q, L, q, w);
     for (int k = 0; k < 3; k++)
         R_MUL(&L[k], &L[k], &I[k]);
-    if (!local_bug)
-        FUNCTION(mbq, rotate)(&r->q, L, q, L);
+    FUNCTION(mbq, rotate)(&r->q, L, q, L);
 }
 
 /* out = I^-1 A L with A = R(q)^T: the body angular velocity for global momentum L */
@@ -309,7 +310,7 @@ static void FUNCTION(lf, body_omega)(struct FUNCTION(lf, rot) *r, REAL *out, con
  *   q(t+h) = Quaternion(w(t+h/2) h) (x) q(t), normalised.
  * Blocked rotations get a_w = 0; Cundall damping as for forces, on T_w and the estimate
  * w_w + a_w hp/2.  Also used for aspherical nodes whose three rotations are blocked
- * (w then stays constant) and by the spherical-rotation defect. */
+ * (w then stays constant), and for any node a control's LF_FINCHAM_NODE rule sends here. */
 static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNCTION(lf, rot) *r,
                                         const TYPE(mb_nodes) *s, size_t i, double hp, double h,
                                         const double *dspin, REAL *w_out, REAL *q_out,
@@ -343,7 +344,7 @@ static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNC
     FUNCTION(mbq, mul)(&r->q, q_out, r->qu, &s->q[4 * i]);
     FUNCTION(lf, renorm)(r, q_out);
     if (s->aspherical[i])
-        FUNCTION(lf, angmom_of)(r, L_out, q_out, I, w_out, 0);
+        FUNCTION(lf, angmom_of)(r, L_out, q_out, I, w_out);
     else
         for (int k = 0; k < 3; k++)
             R_MUL(&L_out[k], &w_out[k], &I[0]);
@@ -373,7 +374,7 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
     int sgs[3] = { 0, 0, 0 };
     /* L0: stored mid-step momentum, or the global momentum of the on-step w(0) */
     if (fresh)
-        FUNCTION(lf, angmom_of)(r, r->Ln, q, I, w, cfg->defect == LF_DEFECT_LOCAL_ANGMOM);
+        LF_INITIAL_ANGMOM(cfg, r, r->Ln, q, I, w);
     else
         for (int k = 0; k < 3; k++)
             R_SET(&r->Ln[k], &s->angmom[3 * i + k]);
@@ -438,6 +439,7 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
 {
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, s->prec);
+    int bad = 0;
     for (size_t i = 0; i < s->n; i++) {
         int fresh = !s->vel_mid[i];
         double hp = (cfg->adj_vel0 && fresh) ? 0.0 : hp_mid;
@@ -445,18 +447,94 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
         int all_blocked = (s->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
                           == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
         const struct lf_cellk *k = (cfg->adj_vel0 && fresh) ? kf : km;
-        if (!s->aspherical[i] || all_blocked || cfg->defect == LF_DEFECT_SPHERICAL)
+        if (!LF_FINCHAM_NODE(cfg, s, i, all_blocked))
             FUNCTION(lf, rot_spherical)(cfg, &r, s, i, hp, h,
                                         (k && !s->aspherical[i]) ? k->dspin : NULL, wo, qo, Lo,
                                         diss);
         else
             FUNCTION(lf, rot_fincham)(cfg, &r, s, i, hp, fresh, h, wo, qo, Lo, diss);
+        bad |= (!FUNCTION(scheme, finite)(wo, 3)) | (!FUNCTION(scheme, finite)(qo, 4))
+                | (!FUNCTION(scheme, finite)(Lo, 3));
     }
-    int bad = !FUNCTION(scheme, finite)(w_out, 3 * s->n) || !FUNCTION(scheme, finite)(q_out, 4 * s->n)
-              || !FUNCTION(scheme, finite)(L_out, 3 * s->n);
     *qnorm = r.qnorm_err;
     FUNCTION(lf, rot_clear)(&r);
     return bad;
+}
+
+/* A spherical node whose angular velocity, angular momentum and torque are all +0 and
+ * whose moment I11 is finite and > 0 does not rotate: outside a deforming cell (whose
+ * medium spin drives even such nodes) rot_spherical gives it w(t+h/2) = +0 + (+0 / I11)
+ * hk = +0 (blocked or damped alike), L(t+h/2) = +0 I11 = +0 and q(t+h) = the normalised
+ * Quaternion(+0) (x) q(t), Quaternion(+0) = (1, +0, +0, +0).  1 when every node is such
+ * (whole-array tests, each a straight scan). */
+static int FUNCTION(lf, all_still)(const TYPE(mb_nodes) *s)
+{
+    if (!lf_none_set(s->aspherical, s->n) || !FUNCTION(lf, all_pos_zero)(s->omega, 3 * s->n)
+        || !FUNCTION(lf, all_pos_zero)(s->angmom, 3 * s->n)
+        || !FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n))
+        return 0;
+    int ok = 1;
+    for (size_t i = 0; i < s->n; i++)
+        ok &= R_ISFINITE(&s->inertia[3 * i]) & (R_SGN(&s->inertia[3 * i]) > 0);
+    return ok;
+}
+
+/* Quick sufficient test that rot_spherical keeps the q of every still node:
+ * (1, +0, +0, +0) (x) q adds only signed zeros to q_k, which keeps every q_k but a -0;
+ * and a squared norm summed as mbq_normalize sums it that is exactly 1 makes the
+ * normalisation divide by sqrt(1) = 1, with norm deviation 0. */
+static int FUNCTION(lf, all_q_unit)(const TYPE(mb_nodes) *s, REAL *a, REAL *e)
+{
+    int ok = 1;
+    for (size_t i = 0; i < s->n; i++) {
+        const REAL *q = &s->q[4 * i];
+        R_MUL(a, &q[0], &q[0]);
+        for (int k = 1; k < 4; k++) {
+            R_MUL(e, &q[k], &q[k]);
+            R_ADD(a, a, e);
+        }
+        ok &= R_CMP_D(a, 1.0) == 0;
+        for (int k = 0; k < 4; k++)
+            ok &= !FUNCTION(lf, minus_zero)(&q[k]);
+    }
+    return ok;
+}
+
+/* The exact test where the quick one fails: the very operations of rot_spherical on q
+ * (r->qu holds Quaternion(+0)) must give q back bit for bit. */
+static int FUNCTION(lf, q_kept)(struct FUNCTION(lf, rot) *r, const REAL *q)
+{
+    FUNCTION(mbq, mul)(&r->q, r->qh, r->qu, q);
+    FUNCTION(lf, renorm)(r, r->qh);
+    int kept = 1;
+    for (int k = 0; k < 4; k++)
+        kept &= FUNCTION(lf, same)(&r->qh[k], &q[k]);
+    return kept;
+}
+
+/* The rotation step of a system in which no node rotates, costing a read of w, L, T and
+ * q and no write: 1 when every node is still (lf_all_still) and keeps its q, so that
+ * rot_spherical would reproduce every w, q, L bit for bit and the rotation arrays can
+ * keep their values; *qnorm then receives the norm deviation of the step.  0 otherwise:
+ * the caller takes the general path. */
+static int FUNCTION(lf, rotation_unchanged)(const TYPE(mb_nodes) *s, double *qnorm)
+{
+    if (!FUNCTION(lf, all_still)(s))
+        return 0;
+    struct FUNCTION(lf, rot) r;
+    FUNCTION(lf, rot_init)(&r, s->prec);
+    int unchanged = FUNCTION(lf, all_q_unit)(s, r.a, r.e);
+    if (!unchanged) {
+        for (int k = 0; k < 3; k++)
+            R_SET_D(&r.th[k], 0.0);
+        FUNCTION(mbq, from_rotvec)(&r.q, r.qu, r.th);            /* Quaternion(+0) */
+        unchanged = 1;
+        for (size_t i = 0; i < s->n && unchanged; i++)
+            unchanged = FUNCTION(lf, q_kept)(&r, &s->q[4 * i]);
+    }
+    *qnorm = r.qnorm_err;
+    FUNCTION(lf, rot_clear)(&r);
+    return unchanged;
 }
 
 /* ----------------------------------------------------------------------- step ---- */
@@ -481,7 +559,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     struct lf_cellk km, kf;
     double Lm[9], Lp[9];
     if (cell != NULL) {
-        status = lf_cell_step_coeffs(cfg, cell, sys->t, hp, h, &km, &kf, Lm, Lp);
+        status = lf_cell_step_coeffs(LF_MEDIUM_SPIN(cfg), cell, sys->t, hp, h, &km, &kf, Lm, Lp);
         if (status != MB_SUCCESS) {
             R_CLEAR(diss);
             return status;
@@ -493,20 +571,25 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
             : fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
                    : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
-    bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
-                                    cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
+    int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_unchanged)(s, &qnorm);
+    if (!rotation_unchanged)
+        bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
+                                        cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
     double dissipated = R_GET_D(diss);
     R_CLEAR(diss);
     if (bad)
-        MB_ERROR(MB_EDIVERGED, "%s: NaN or Inf at t = %.17g", lf_name(cfg), sys->t + h);
+        MB_ERROR(MB_EDIVERGED, "%s: NaN or Inf at t = %.17g", LF_NAME, sys->t + h);
     if (cell != NULL && (status = mb_cell_advance(cell, Lm, Lp, h)) != MB_SUCCESS)
         return status;
     FUNCTION(scheme, swap)(&s->x, &w->x_new);
     FUNCTION(scheme, swap)(&s->v, &w->v_new);
-    FUNCTION(scheme, swap)(&s->omega, &w->w_new);
-    FUNCTION(scheme, swap)(&s->q, &w->q_new);
-    FUNCTION(scheme, swap)(&s->angmom, &w->L_new);
-    memset(s->vel_mid, 1, s->n);
+    if (!rotation_unchanged) {
+        FUNCTION(scheme, swap)(&s->omega, &w->w_new);
+        FUNCTION(scheme, swap)(&s->q, &w->q_new);
+        FUNCTION(scheme, swap)(&s->angmom, &w->L_new);
+    }
+    if (!lf_all_set(s->vel_mid, s->n))
+        memset(s->vel_mid, 1, s->n);
     sys->t += h;
     sys->dissipated_by_scheme += dissipated;
     w->c.h_last = h;
@@ -541,7 +624,7 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
         double Lm[9], Lp[9];
         mb_cell_grad(cell, sys->t - h2, Lm);
         mb_cell_grad(cell, sys->t, Lp);
-        st = lf_cell_coeffs(cfg, Lm, Lp, h2, &ks);
+        st = lf_cell_coeffs(LF_MEDIUM_SPIN(cfg), Lm, Lp, h2, &ks);
         if (st != MB_SUCCESS)
             return st;
     }
@@ -553,7 +636,7 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
         const REAL *I = &on->inertia[3 * i];
         int all_blocked = (on->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
                           == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
-        int spherical = !on->aspherical[i] || all_blocked || cfg->defect == LF_DEFECT_SPHERICAL;
+        int spherical = !LF_FINCHAM_NODE(cfg, on, i, all_blocked);
         if (cell != NULL) {                                 /* seed 002 half kick */
             FUNCTION(lf, cell_kick)(&ks, on, i, &on->x[3 * i], &on->v[3 * i], r.Lc, r.wc, r.a);
             for (int k = 0; k < 3; k++)
@@ -589,7 +672,7 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
             for (int k = 0; k < 3; k++)
                 R_MUL(&on->angmom[3 * i + k], &on->omega[3 * i + k], &I[0]);
         } else {
-            FUNCTION(lf, angmom_of)(&r, &on->angmom[3 * i], &on->q[4 * i], I, &on->omega[3 * i], 0);
+            FUNCTION(lf, angmom_of)(&r, &on->angmom[3 * i], &on->q[4 * i], I, &on->omega[3 * i]);
         }
         on->vel_mid[i] = 0;
     }

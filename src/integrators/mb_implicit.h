@@ -2,13 +2,17 @@
  *
  * Both implicit-euler and implicit-euler-newton solve systems with the matrix
  * A = M - h C - h^2 K (mb_linsolve.h).  In double the solver is chosen by the option
- * solver=auto|dense|gauss|sparse: dense is GSL LU, gauss the double instance of the
+ * solver=auto|dense|gauss|sparse|banded: dense is GSL LU, gauss the double instance of the
  * templated Gaussian elimination the MPFR twins use (so a 53-bit twin reproduces it bit
  * for bit on any system, and it allocates nothing per step, unlike GSL 2.7's LU_decomp
  * which allocates its pivot vector on every call), sparse a Krylov solver on CSR
- * (krylov=bicgstab by default, cg or gmres).  auto takes gauss up to dense_max nodes
- * (default 16, from the measurement in README, "Euler family and implicit solvers": there the direct solve costs no more
- * than BiCGSTAB and is exact to round-off) and sparse above.  The MPFR twins always use
+ * (krylov=bicgstab by default, cg or gmres), banded GSL's banded LU (linsolve_band.c).
+ * auto takes gauss up to dense_max nodes (default 16, from the measurement in README,
+ * "Euler family and implicit solvers": there the direct solve costs no more than
+ * BiCGSTAB and is exact to round-off); above, banded while every node couples only to its neighbours in the
+ * numbering (a chain: block-tridiagonal A, half-bandwidth 5 unknowns, an exact O(n)
+ * solve; checked at every step, so a coupling that widens the band sends that step to
+ * the Krylov solver), and sparse otherwise.  The MPFR twins always use
  * the templated dense Gaussian elimination.
  *
  * Singular systems: the dense solvers report MB_ESINGULAR from their pivots.  The sparse
@@ -21,14 +25,16 @@
 #include "mb_linsolve.h"
 #include "mb_options.h"
 
-enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3 };
+enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3, MB_SOLVER_BANDED = 4 };
+/* solver=auto takes the banded path up to this half-bandwidth (block-tridiagonal A) */
+#define MB_BAND_AUTO_MAX_HALFWIDTH 5
 enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
 
 /* Option table entries common to the implicit schemes (spliced into each table). */
 #define MB_IMPLICIT_SOLVER_OPTIONS \
-    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|gauss|sparse", \
-      "linear solver: GSL dense LU, templated Gaussian elimination, Krylov on CSR; " \
-      "auto = gauss up to dense_max nodes, sparse above" }, \
+    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|gauss|sparse|banded", \
+      "linear solver: GSL dense LU, templated Gaussian elimination, Krylov on CSR, GSL " \
+      "banded LU; auto = gauss up to dense_max nodes, above banded for chains, else sparse" }, \
     { "dense_max", MB_OPT_INT, "16", 1, 2000, NULL, \
       "largest node count solved by Gaussian elimination under solver=auto" }, \
     { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
@@ -49,6 +55,8 @@ typedef struct mb_implicit_solver {
     double *gA, *gb, gtmp[3];       /* solver=gauss: matrix, right-hand side, scratch */
     size_t *gpiv;
     mb_csr *csr;
+    mb_band *band;                  /* solver=banded, or auto on a chain */
+    int auto_band;                  /* solver=auto above dense_max: banded when A allows */
     mb_krylov *kry;
     mb_gmres *gmres;
     unsigned long iterations_last;  /* Krylov iterations (GMRES: cycles) of the last solve */

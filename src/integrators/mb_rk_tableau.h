@@ -17,7 +17,8 @@ struct rk_tableau {
     struct rk_rational c[RK_MAX_STAGES];
 };
 
-/* the tableaux of rk4.c (exported so tests can check their order conditions) */
+/* the tableaux of rk4.c and rk4_defect.c (exported so tests can check their order
+ * conditions) */
 extern const struct rk_tableau mb_rk4_tableau;
 extern const struct rk_tableau mb_rk4_defect_tableau;
 

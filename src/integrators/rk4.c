@@ -13,10 +13,7 @@
  * by O(h^6) per period ((hw)^6/72 per step on x'' = -w^2 x).  The tableau below is the
  * only place the coefficients live; the template (explicit_rk_source.c) is instantiated
  * in double and MPFR.
- *
- * rk4-defect is a negative control: the weights b = (1/8, 3/8, 3/8, 1/8) of the 3/8 rule
- * on RK4's stages satisfy sum b = 1 and sum b c = 1/2 but sum b c^2 = 5/16 != 1/3, so
- * the method is only second order. */
+ * Its negative control, rk4-defect, lives in rk4_defect.c. */
 #include "mb_stepper.h"
 #include "mb_status.h"
 #include "mb_rk_tableau.h"
@@ -31,17 +28,6 @@ const struct rk_tableau mb_rk4_tableau = {
            { { 0, 1 }, { 1, 2 } },
            { { 0, 1 }, { 0, 1 }, { 1, 1 } } },
     .b = { { 1, 6 }, { 1, 3 }, { 1, 3 }, { 1, 6 } },
-    .c = { { 0, 1 }, { 1, 2 }, { 1, 2 }, { 1, 1 } },
-};
-
-const struct rk_tableau mb_rk4_defect_tableau = {
-    .name = "rk4-defect",
-    .stages = 4,
-    .a = { { { 0, 1 } },
-           { { 1, 2 } },
-           { { 0, 1 }, { 1, 2 } },
-           { { 0, 1 }, { 0, 1 }, { 1, 1 } } },
-    .b = { { 1, 8 }, { 3, 8 }, { 3, 8 }, { 1, 8 } },
     .c = { { 0, 1 }, { 1, 2 }, { 1, 2 }, { 1, 1 } },
 };
 
@@ -73,18 +59,6 @@ static int rk4_mpfr_alloc(void **out, const mb_options *opts, const mb_system_mp
     return erk_mpfr_alloc_with(out, sys, &mb_rk4_tableau);
 }
 
-static int rk4_defect_alloc(void **out, const mb_options *opts, const mb_system *sys)
-{
-    (void)opts;
-    return erk_alloc_with(out, sys, &mb_rk4_defect_tableau);
-}
-
-static int rk4_defect_mpfr_alloc(void **out, const mb_options *opts, const mb_system_mpfr *sys)
-{
-    (void)opts;
-    return erk_mpfr_alloc_with(out, sys, &mb_rk4_defect_tableau);
-}
-
 const mb_stepper_type mb_stepper_rk4 = {
     .name = "rk4",
     .summary = "classical Runge-Kutta on (x, v): k1..k4 at 0, h/2, h/2, h; weights 1/6 1/3 1/3 1/6",
@@ -96,21 +70,6 @@ const mb_stepper_type mb_stepper_rk4 = {
     .step = erk_step,
     .free = erk_free,
     .alloc_mpfr = rk4_mpfr_alloc,
-    .step_mpfr = erk_mpfr_step,
-    .free_mpfr = erk_mpfr_free,
-};
-
-const mb_stepper_type mb_stepper_rk4_defect = {
-    .name = "rk4-defect",
-    .summary = "NEGATIVE CONTROL: RK4's stages with the 3/8-rule weights 1/8 3/8 3/8 1/8 (order 2)",
-    .reference = "negative control of rk4",
-    .order = 2,
-    .flags = MB_STEPPER_NEGATIVE,
-    .options = NULL,
-    .alloc = rk4_defect_alloc,
-    .step = erk_step,
-    .free = erk_free,
-    .alloc_mpfr = rk4_defect_mpfr_alloc,
     .step_mpfr = erk_mpfr_step,
     .free_mpfr = erk_mpfr_free,
 };

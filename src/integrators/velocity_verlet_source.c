@@ -1,15 +1,13 @@
 /* velocity_verlet_source.c -- template body of velocity Verlet (see velocity_verlet.c). */
 
 struct FUNCTION(vverlet, state) {
-    int defect;                 /* VV_DEFECT_* (velocity-verlet-defect only) */
     size_t n3;
     int have;                   /* 1: a_c is the acceleration of (sys_c, t_c, x_c, v_c) */
     const void *sys_c;          /* the system and force field the cache was taken from */
     const void *forces_c;
     double t_c;
     REAL *x_c, *v_c, *a_c;      /* force cache: state it belongs to, acceleration */
-    REAL *x_new, *v_new, *v_pred, *f_new, *a_new;
-    REAL *a_lag;                /* stale-force defect: a(t) kept for one more step */
+    REAL *x_new, *v_new, *v_pred, *f_new, *a_new;  /* after a step a_new holds the a(t) used */
 };
 
 static void FUNCTION(vverlet, free)(void *vstate)
@@ -18,21 +16,21 @@ static void FUNCTION(vverlet, free)(void *vstate)
     if (w == NULL)
         return;
     REAL **arrays[] = { &w->x_c, &w->v_c, &w->a_c, &w->x_new, &w->v_new, &w->v_pred,
-                        &w->f_new, &w->a_new, &w->a_lag };
+                        &w->f_new, &w->a_new };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         FUNCTION(scheme, array_free)(*arrays[k], w->n3);
     free(w);
 }
 
-static int FUNCTION(vverlet, alloc_with)(void **out, const TYPE(mb_system) *sys, int defect)
+static int FUNCTION(vverlet, alloc)(void **out, const mb_options *opts, const TYPE(mb_system) *sys)
 {
     struct FUNCTION(vverlet, state) *w = calloc(1, sizeof *w);
     if (w == NULL)
         MB_ERROR(MB_ENOMEM, "out of memory");
-    w->defect = defect;
+    (void)opts;
     w->n3 = 3 * sys->nodes->n;
     REAL **arrays[] = { &w->x_c, &w->v_c, &w->a_c, &w->x_new, &w->v_new, &w->v_pred,
-                        &w->f_new, &w->a_new, &w->a_lag };
+                        &w->f_new, &w->a_new };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
         *arrays[k] = FUNCTION(scheme, array)(w->n3, sys->nodes->prec);
         if (*arrays[k] == NULL) {
@@ -46,15 +44,12 @@ static int FUNCTION(vverlet, alloc_with)(void **out, const TYPE(mb_system) *sys,
 
 /* The cached acceleration belongs to the system's current state when the system, its
  * force field, the time and every position and velocity equal those the cache was taken
- * at (a system the scheme did not step, or one reset by its owner, is re-evaluated).  The no-invalidate defect trusts
- * any cache. */
+ * at (a system the scheme did not step, or one reset by its owner, is re-evaluated). */
 static int FUNCTION(vverlet, cache_valid)(const struct FUNCTION(vverlet, state) *w,
                                           const TYPE(mb_system) *sys)
 {
     if (!w->have)
         return 0;
-    if (w->defect == VV_DEFECT_NO_INVALIDATE)
-        return 1;
     if (w->sys_c != (const void *)sys || w->forces_c != (const void *)sys->forces || w->t_c != sys->t)
         return 0;
     for (size_t j = 0; j < w->n3; j++)
@@ -110,15 +105,7 @@ static int FUNCTION(vverlet, step)(void *vstate, TYPE(mb_system) *sys, double h)
     FUNCTION(scheme, swap)(&s->v, &w->v_new);
     FUNCTION(scheme, swap)(&s->f, &w->f_new);   /* the force at the new time */
     sys->t += h;
-    if (w->defect == VV_DEFECT_STALE_FORCE) {
-        /* the defect's cache lags one step: the next step starts from a(t), not a(t+h)
-         * (after a fresh evaluation a_c already holds a(t); a_lag keeps a(t+h)) */
-        if (w->have)
-            FUNCTION(scheme, swap)(&w->a_c, &w->a_lag);
-        FUNCTION(scheme, swap)(&w->a_lag, &w->a_new);
-    } else {
-        FUNCTION(scheme, swap)(&w->a_c, &w->a_new);
-    }
+    FUNCTION(scheme, swap)(&w->a_c, &w->a_new);
     for (size_t j = 0; j < w->n3; j++) {
         R_SET(&w->x_c[j], &s->x[j]);
         R_SET(&w->v_c[j], &s->v[j]);

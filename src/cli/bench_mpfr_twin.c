@@ -8,7 +8,7 @@
  * steps repeated until min-time seconds (default 0.2) have passed; the ratio twin/double
  * is printed per precision.  At 53 bits the twin runs in double's exponent range as in
  * the bit-identity tests.  Exit 0, 2 on bad input. */
-#include "mb_benches_reference.h"
+#include "cli.h"
 #include "mb_mpfr_extra.h"
 #include "mb_problem.h"
 #include "mb_status.h"

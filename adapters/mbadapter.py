@@ -1,0 +1,201 @@
+"""Shared helpers of the motionbench adapters for LAMMPS and Yade (protocol motionbench-run/1).
+
+Reads run.json, lists the requested sample steps, provides the quaternion algebra the adapters
+need to translate orientations, and writes trajectory.csv in the columns run.json asks for.
+Standard library only.  The protocol is described in doc/external.md; the adapters in
+doc/peers.md.
+"""
+
+import json
+import math
+import sys
+
+DECLINE = 77          # exit status: the adapter declines this run (run status `skipped`)
+
+
+def decline(reason):
+    """Print the one-line reason motionbench quotes and exit with the declining status."""
+    print(reason, flush=True)
+    sys.exit(DECLINE)
+
+
+def load_run(path):
+    """The run description; refuses a protocol this adapter does not speak."""
+    with open(path, encoding="utf-8") as f:
+        run = json.load(f)
+    if run.get("protocol") != "motionbench-run/1":
+        print("unsupported protocol %r (this adapter speaks motionbench-run/1)"
+              % run.get("protocol"), file=sys.stderr)
+        sys.exit(2)
+    return run
+
+
+def sample_steps(time):
+    """[(step, t)] of the requested rows: every sample_every-th step and the last one.
+
+    t is computed as the protocol states it (t0 + k dt, the last row at t_end), so the time
+    column matches motionbench's to rounding whatever the package's own clock says."""
+    dt, steps, every = time["dt"], int(time["steps"]), int(time.get("sample_every", 1))
+    t0, t_end = time.get("t0", 0.0), time["t_end"]
+    rows = [(k, t0 + k * dt) for k in range(0, steps + 1, max(every, 1))]
+    if rows[-1][0] != steps:
+        rows.append((steps, t_end))
+    else:
+        rows[-1] = (steps, t_end)
+    return rows
+
+
+def forces_by_model(run):
+    """{model: [force entries]} of run.json's force list."""
+    by = {}
+    for f in run.get("forces", []):
+        by.setdefault(f.get("model"), []).append(f)
+    return by
+
+
+def refuse_models(run, supported, who):
+    """Decline when run.json holds a force model this adapter cannot express."""
+    for model in forces_by_model(run):
+        if model not in supported:
+            decline("%s cannot express the force model '%s'" % (who, model))
+
+
+def torque_nodes(model, count):
+    """Indices of the nodes a `torque` model acts on ("nodes": "all", or "node": i)."""
+    if model.get("nodes", None) == "all":
+        return list(range(count))
+    if "node" in model:
+        return [int(model["node"])]
+    return [int(i) for i in model.get("nodes", [])]
+
+
+def contact_pairs(model):
+    """(sphere-sphere pairs, sphere-plane pairs) of a contact model: dicts with i, j or plane
+    {point, normal}, k, c."""
+    pairs = model.get("pairs", [])
+    if not isinstance(pairs, list):
+        pairs = []
+    return ([p for p in pairs if "plane" not in p], [p for p in pairs if "plane" in p])
+
+
+# ---- quaternions (w, x, y, z), body (principal) to global frame ------------------------------
+
+def qmul(a, b):
+    """Hamilton product a b."""
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw)
+
+
+def qconj(q):
+    return (q[0], -q[1], -q[2], -q[3])
+
+
+def qrotate(q, v):
+    """R(q) v."""
+    p = qmul(qmul(q, (0.0, v[0], v[1], v[2])), qconj(q))
+    return (p[1], p[2], p[3])
+
+
+def rmatrix_columns(q):
+    """The columns R e1, R e2, R e3 of R(q)."""
+    return [qrotate(q, e) for e in ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))]
+
+
+def quat_from_columns(c1, c2, c3):
+    """Unit quaternion of the rotation whose matrix has columns c1, c2, c3 (Shepperd's method)."""
+    m = [[c1[0], c2[0], c3[0]], [c1[1], c2[1], c3[1]], [c1[2], c2[2], c3[2]]]
+    tr = m[0][0] + m[1][1] + m[2][2]
+    if tr > 0:
+        s = 2.0 * math.sqrt(1.0 + tr)
+        q = (0.25 * s, (m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s)
+    elif m[0][0] > m[1][1] and m[0][0] > m[2][2]:
+        s = 2.0 * math.sqrt(1.0 + m[0][0] - m[1][1] - m[2][2])
+        q = ((m[2][1] - m[1][2]) / s, 0.25 * s, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s)
+    elif m[1][1] > m[2][2]:
+        s = 2.0 * math.sqrt(1.0 + m[1][1] - m[0][0] - m[2][2])
+        q = ((m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, 0.25 * s, (m[1][2] + m[2][1]) / s)
+    else:
+        s = 2.0 * math.sqrt(1.0 + m[2][2] - m[0][0] - m[1][1])
+        q = ((m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25 * s)
+    return qnormalize(q)
+
+
+def qnormalize(q):
+    n = math.sqrt(sum(c * c for c in q))
+    return tuple(c / n for c in q)
+
+
+def same_hemisphere(q, previous):
+    """q or -q, whichever is closer to previous (a quaternion path without sign jumps)."""
+    if sum(a * b for a, b in zip(q, previous)) < 0:
+        return tuple(-c for c in q)
+    return q
+
+
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def solve3(m, b):
+    """x with m x = b for a 3x3 matrix m (rows), by Cramer's rule."""
+    def det(a):
+        return (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
+    d = det(m)
+    x = []
+    for col in range(3):
+        a = [list(r) for r in m]
+        for row in range(3):
+            a[row][col] = b[row]
+        x.append(det(a) / d)
+    return tuple(x)
+
+
+def omega_from_angmom(q, inertia, angmom):
+    """Global angular velocity w = R I^-1 R^T L of a body with principal moments inertia."""
+    lb = qrotate(qconj(q), angmom)
+    wb = tuple(lb[i] / inertia[i] if inertia[i] > 0 else 0.0 for i in range(3))
+    return qrotate(q, wb)
+
+
+# ---- trajectory.csv ---------------------------------------------------------------------------
+
+FIELDS = {"x": ("position", 0), "y": ("position", 1), "z": ("position", 2),
+          "vx": ("velocity", 0), "vy": ("velocity", 1), "vz": ("velocity", 2),
+          "qw": ("orientation", 0), "qx": ("orientation", 1), "qy": ("orientation", 2),
+          "qz": ("orientation", 3),
+          "wx": ("angular_velocity", 0), "wy": ("angular_velocity", 1),
+          "wz": ("angular_velocity", 2)}
+
+
+def write_trajectory(path, run, rows):
+    """rows: [(t, [node state dicts with position, velocity, orientation, angular_velocity])]."""
+    columns = run.get("columns")
+    if not columns:
+        columns = ["t"]
+        for i in range(len(run["nodes"])):
+            names = ["x", "y", "z", "vx", "vy", "vz"]
+            if run.get("rotation"):
+                names += ["qw", "qx", "qy", "qz", "wx", "wy", "wz"]
+            columns += ["n%d_%s" % (i, n) for n in names]
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(",".join(columns) + "\n")
+        for t, nodes in rows:
+            fields = []
+            for c in columns:
+                if c == "t":
+                    fields.append(repr(float(t)))
+                    continue
+                node, name = c.split("_", 1)
+                key, index = FIELDS[name]
+                fields.append(repr(float(nodes[int(node[1:])][key][index])))
+            out.write(",".join(fields) + "\n")

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""motionbench adapter for Yade (`yade`): runs one (case, dt) with Yade's NewtonIntegrator.
+
+Usage: yade_adapter.py run.json trajectory.csv   (protocol motionbench-run/1, doc/external.md)
+Options: damping = LAMBDA (NewtonIntegrator's Cundall damping, default 0; a run whose force list
+holds a `cundall` model must give the same value), start = half-kick | raw (default half-kick).
+
+Run by python3 it checks what it can express, then re-executes itself inside `yade -n -x`.
+Translation (doc/peers.md):
+- every node is a Yade sphere (radius from the node, 0.5 for a point) whose mass and inertia are
+  set from the node; a node with unequal principal moments is `aspherical` with
+  state.inertia = (I1, I2, I3) and state.ori = the node's quaternion;
+- gravity is NewtonIntegrator's own; drag, springs, central forces and torques are added each
+  step by a PyRunner placed before the NewtonIntegrator (O.forces.addF/addT on the positions and
+  orientations of that step);
+- sphere-sphere contacts: Yade's linear Law2_ScGeom_FrictPhys_CundallStrack (no dashpot), with
+  Young's modulus chosen so that Ip2_FrictMat_FrictMat_FrictPhys gives kn;
+- Yade is a leap-frog: O.bodies[i].state.vel after the step to t holds v(t - dt/2).  Its first
+  step takes the stored velocity as v(-dt/2); with start = half-kick (default) the adapter
+  stores v0 - (dt/2) a(0) (and L0 - (dt/2) T(0) or w0 - (dt/2) T(0)/I), the leap-frog's own
+  start; start = raw stores v0 unchanged, as a Yade script that sets state.vel = v0 does.
+- rows: positions and orientations on-step; velocities mid-step (descriptor `velocities =
+  mid-step`); the angular velocity of an aspherical body is R I^-1 R^T L from the stored
+  (mid-step) angMom and the on-step orientation, because Yade's own state.angVel after a step
+  is the value of the previous step's start (measured, doc/peers.md).
+"""
+
+import math
+import os
+import sys
+
+# yade -x runs this file with sys.argv[0] = its path (and no __file__)
+SELF = os.path.abspath(sys.argv[0])
+sys.path.insert(0, os.path.dirname(SELF))
+import mbadapter as mb  # noqa: E402
+
+SUPPORTED = ("gravity", "drag", "springs", "central", "torque", "contact-linear", "cundall")
+
+
+def check(run):
+    """Decline what Yade's NewtonIntegrator set-up here cannot express."""
+    mb.refuse_models(run, SUPPORTED, "Yade adapter")
+    opts = run.get("options", {})
+    damping = float(opts.get("damping", 0))
+    by = mb.forces_by_model(run)
+    for c in by.get("cundall", []):
+        if abs(float(c["lambda"]) - damping) > 1e-15:
+            mb.decline("Yade adapter: the problem's Cundall lambda %g needs option damping=%g"
+                       % (c["lambda"], c["lambda"]))
+    for c in by.get("contact-linear", []):
+        spheres, planes = mb.contact_pairs(c)
+        if planes:
+            mb.decline("Yade adapter: contacts with planes are not translated")
+        if len(run["nodes"]) != 2:
+            mb.decline("Yade adapter: contacts are translated for two spheres only")
+        for p in spheres:
+            if float(p.get("c", 0)) != 0:
+                mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no dashpot (c = %g)" % p["c"])
+    for i, n in enumerate(run["nodes"]):
+        if n.get("mass") is None:
+            mb.decline("Yade adapter: node %d is fixed (infinite mass), not expressed" % i)
+        if n.get("blocked"):
+            mb.decline("Yade adapter: blocked degrees of freedom are not expressed")
+    if opts.get("start", "half-kick") not in ("half-kick", "raw"):
+        print("yade adapter: option start must be half-kick or raw", file=sys.stderr)
+        sys.exit(2)
+
+
+def node_forces(run, pos, vel, ori):
+    """Forces and torques (global) on every node from the non-gravity models of run.json."""
+    n = len(run["nodes"])
+    F = [[0.0, 0.0, 0.0] for _ in range(n)]
+    T = [[0.0, 0.0, 0.0] for _ in range(n)]
+    for f in run.get("forces", []):
+        model = f["model"]
+        if model == "drag":
+            for i in range(n):
+                for k in range(3):
+                    F[i][k] -= f["D"] * vel[i][k]
+        elif model == "central":
+            c = f.get("centre", [0, 0, 0])
+            for i in range(n):
+                d = [pos[i][k] - c[k] for k in range(3)]
+                r3 = math.sqrt(mb.dot(d, d)) ** 3
+                for k in range(3):
+                    F[i][k] -= f["mu"] * run["nodes"][i]["mass"] * d[k] / r3
+        elif model == "springs":
+            for s in f["springs"]:
+                i = s["i"]
+                pair = s.get("j") is not None
+                xj = pos[s["j"]] if pair else s["anchor"]
+                vj = vel[s["j"]] if pair else [0.0, 0.0, 0.0]
+                d = [xj[k] - pos[i][k] for k in range(3)]
+                dv = [vj[k] - vel[i][k] for k in range(3)]
+                rest, c = float(s.get("rest", 0)), float(s.get("c", 0))
+                if rest == 0 and c == 0:
+                    fi = [s["k"] * d[k] for k in range(3)]
+                else:
+                    length = math.sqrt(mb.dot(d, d))
+                    mag = s["k"] * (length - rest) + c * mb.dot(dv, d) / length
+                    fi = [mag * d[k] / length for k in range(3)]
+                for k in range(3):
+                    F[i][k] += fi[k]
+                    if pair:
+                        F[s["j"]][k] -= fi[k]
+        elif model == "torque":
+            for i in mb.torque_nodes(f, n):
+                t = mb.qrotate(ori[i], f["torque"]) if f.get("frame") == "body" else f["torque"]
+                for k in range(3):
+                    T[i][k] += t[k]
+    return F, T
+
+
+def yade_main(argv):
+    """Inside yade: build the scene, run, write the trajectory."""
+    from yade import O, utils, Vector3, Quaternion
+    from yade.wrapper import (ForceResetter, NewtonIntegrator, PyRunner, InsertionSortCollider,
+                              Bo1_Sphere_Aabb, InteractionLoop, Ig2_Sphere_Sphere_ScGeom,
+                              Ip2_FrictMat_FrictMat_FrictPhys, Law2_ScGeom_FrictPhys_CundallStrack,
+                              FrictMat)
+    run = mb.load_run(argv[1])
+    opts = run.get("options", {})
+    time = run["time"]
+    dt = float(time["dt"])
+    by = mb.forces_by_model(run)
+    g = [0.0, 0.0, 0.0]
+    for f in by.get("gravity", []):
+        g = [g[k] + f["g"][k] for k in range(3)]
+    nodes = run["nodes"]
+    contact = by.get("contact-linear", [None])[0]
+    young = 1e9
+    if contact is not None:
+        # Ip2_FrictMat_FrictMat_FrictPhys: kn = 2 E1 R1 E2 R2 / (E1 R1 + E2 R2) = 2 E R1 R2/(R1 + R2)
+        r1, r2 = nodes[0]["radius"], nodes[1]["radius"]
+        young = float(mb.contact_pairs(contact)[0][0]["k"]) * (r1 + r2) / (2.0 * r1 * r2)
+    mat = O.materials.append(FrictMat(young=young, poisson=0.3, frictionAngle=0.0, density=1.0))
+    aspherical = []
+    for n in nodes:
+        b = utils.sphere(tuple(n["position"]), n.get("radius") or 0.5, material=mat)
+        inertia = n.get("inertia") or [0.0, 0.0, 0.0]
+        b.state.mass = n["mass"]
+        iso = max(inertia) - min(inertia) <= 1e-12 * max(max(inertia), 1e-300)
+        b.aspherical = not iso
+        b.state.inertia = Vector3(*inertia) if max(inertia) > 0 else Vector3(1, 1, 1)
+        b.state.ori = Quaternion(*n["orientation"])
+        O.bodies.append(b)
+        aspherical.append(not iso)
+    n = len(nodes)
+
+    def state():
+        pos = [list(b.state.pos) for b in O.bodies]
+        vel = [list(b.state.vel) for b in O.bodies]
+        ori = [tuple(b.state.ori[k] for k in (3, 0, 1, 2)) for b in O.bodies]   # Eigen x,y,z,w
+        return pos, vel, ori
+
+    # start: Yade's first kick takes the stored velocity as v(-dt/2)
+    pos0 = [list(nd["position"]) for nd in nodes]
+    vel0 = [list(nd["velocity"]) for nd in nodes]
+    ori0 = [tuple(nd["orientation"]) for nd in nodes]
+    F0, T0 = node_forces(run, pos0, vel0, ori0)
+    half = 0.5 * dt if opts.get("start", "half-kick") == "half-kick" else 0.0
+    if contact is not None and half:
+        # contact force at t = 0 (the spheres start apart: zero unless they overlap)
+        d = [pos0[1][k] - pos0[0][k] for k in range(3)]
+        overlap = nodes[0]["radius"] + nodes[1]["radius"] - math.sqrt(mb.dot(d, d))
+        if overlap > 0:
+            mb.decline("Yade adapter: spheres overlapping at t = 0 are not translated")
+    for i, b in enumerate(O.bodies):
+        m = nodes[i]["mass"]
+        b.state.vel = Vector3(*[vel0[i][k] - half * (F0[i][k] / m + g[k]) for k in range(3)])
+        if aspherical[i]:
+            L = [nodes[i]["angular_momentum"][k] - half * T0[i][k] for k in range(3)]
+            b.state.angMom = Vector3(*L)
+            b.state.angVel = Vector3(*mb.omega_from_angmom(ori0[i], nodes[i]["inertia"], L))
+        else:
+            inertia = nodes[i]["inertia"][0] or 1.0
+            b.state.angVel = Vector3(*[nodes[i]["angular_velocity"][k] - half * T0[i][k] / inertia
+                                       for k in range(3)])
+
+    def add_forces():
+        pos, vel, ori = state()
+        # the velocity the leap-frog holds during the force evaluation is v(t - dt/2); the
+        # protocol's dashpots and drag act on v(t), estimated as Yade's damping does from it
+        F, T = node_forces(run, pos, vel, ori)
+        for i in range(n):
+            if any(F[i]):
+                O.forces.addF(i, Vector3(*F[i]))
+            if any(T[i]):
+                O.forces.addT(i, Vector3(*T[i]))
+
+    samples = mb.sample_steps(time)
+    wanted = {step: t for step, t in samples}
+    rows = []
+    previous = list(ori0)
+
+    def record(step):
+        """Append the row of `step` (after the NewtonIntegrator of iteration step - 1)."""
+        pos, vel, ori = state()
+        nodes_out = []
+        for i, b in enumerate(O.bodies):
+            if step == 0:
+                nodes_out.append({"position": pos0[i], "velocity": vel0[i], "orientation": ori0[i],
+                                  "angular_velocity": nodes[i]["angular_velocity"]})
+                continue
+            q = mb.same_hemisphere(mb.qnormalize(ori[i]), previous[i])
+            previous[i] = q
+            if aspherical[i]:
+                w = mb.omega_from_angmom(q, nodes[i]["inertia"], list(b.state.angMom))
+            else:
+                w = list(b.state.angVel)
+            nodes_out.append({"position": pos[i], "velocity": vel[i], "orientation": q,
+                              "angular_velocity": w})
+        rows.append((wanted[step], nodes_out))
+
+    def after_step():
+        if O.iter + 1 in wanted:
+            record(O.iter + 1)
+
+    import builtins
+    builtins.mb_add_forces = add_forces
+    builtins.mb_after_step = after_step
+    engines = [ForceResetter()]
+    if contact is not None:
+        engines += [InsertionSortCollider([Bo1_Sphere_Aabb()]),
+                    InteractionLoop([Ig2_Sphere_Sphere_ScGeom()], [Ip2_FrictMat_FrictMat_FrictPhys()],
+                                    [Law2_ScGeom_FrictPhys_CundallStrack()])]
+    engines += [PyRunner(command="mb_add_forces()", iterPeriod=1, initRun=True),
+                NewtonIntegrator(gravity=Vector3(*g), damping=float(opts.get("damping", 0))),
+                PyRunner(command="mb_after_step()", iterPeriod=1, initRun=True)]
+    O.engines = engines
+    O.dt = dt
+    record(0)
+    # one O.run for all steps: O.step() per sample costs a thread hand-over each time
+    O.run(int(time["steps"]), True)
+    if len(rows) != len(samples):
+        print("yade ran %d of %d samples" % (len(rows), len(samples)), file=sys.stderr)
+        sys.exit(1)
+    mb.write_trajectory(argv[2], run, rows)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: yade_adapter.py run.json trajectory.csv", file=sys.stderr)
+        return 2
+    check(mb.load_run(argv[1]))
+    sys.stdout.flush()
+    os.execvp("yade", ["yade", "-n", "-j", "1", "-x", SELF, argv[1], argv[2]])
+
+
+if __name__ == "__main__":
+    try:
+        import yade  # noqa: F401  (present only inside the yade interpreter)
+        INSIDE = True
+    except ImportError:
+        INSIDE = False
+    if INSIDE:
+        try:
+            yade_main(sys.argv)
+        except SystemExit:
+            raise
+        except BaseException as e:        # yade -x would keep going: report and fail
+            import traceback
+            traceback.print_exc()
+            os._exit(1)
+        sys.stdout.flush()
+        os._exit(0)
+    sys.exit(main(sys.argv))

@@ -1,0 +1,199 @@
+/* bench_leapfrog.c -- `motionbench bench leapfrog`: what a user's leap-frog step costs on
+ * particles, next to the plain loop that does the same physical work.
+ *
+ * System: N free spherical particles (masses 1 .. 1.1) under uniform
+ * gravity, no spin.  Three codes are timed, all single-threaded, in the same process,
+ * interleaved (rounds of whole step, plain loop, kernel; best batch rate of each over the
+ * rounds, so a transient load elsewhere on the machine hits all three alike):
+ *   whole step  mb_stepper_step(leapfrog) through the public API: force evaluation
+ *               (reset, gravity model, finiteness), translation, rotation path, NaN/Inf
+ *               detection and bookkeeping -- what `motionbench run` executes;
+ *   plain loop  a structure-of-arrays loop compiled into this benchmark doing the same
+ *               work per particle: f = m g, v += (f / m) h, x += v h, in place;
+ *   kernel      the translational kernel alone (mb_leapfrog_translate: forces given,
+ *               no rotation, no bookkeeping), the figure this benchmark printed before.
+ * Figures are node-steps/s (CPU time, bench_util.h) and the ratios whole/plain and
+ * kernel/plain.  Exit 1 when the
+ * whole step is below 0.4x the plain loop at 10^6 nodes or more (the target of the step). */
+#include "bench_util.h"
+#include "cli.h"
+#include "mb_forces.h"
+#include "mb_leapfrog.h"
+#include "mb_nodes.h"
+#include "mb_stepper.h"
+#include "mb_system.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WHOLE_STEP_TARGET 0.4   /* whole step / plain loop at >= 10^6 nodes */
+#define BENCH_H 1e-4            /* time step: 10^4 steps keep every value finite */
+
+static const double gravity_g[3] = { 0.0, 0.0, -9.81 };
+
+/* The three codes on the same particles: a system for the public API, SoA arrays for
+ * the plain loop, output arrays for the kernel. */
+struct lf_bench {
+    size_t n;
+    mb_system *sys;
+    mb_stepper *st;
+    double *x, *v, *m, *im;      /* plain loop: 3n, 3n, n, n */
+    double *x_out, *v_out;       /* kernel outputs, 3n each */
+};
+
+static void lf_bench_free(struct lf_bench *b)
+{
+    mb_stepper_free(b->st);
+    mb_system_free(b->sys);
+    free(b->x); free(b->v); free(b->m); free(b->im);
+    free(b->x_out); free(b->v_out);
+}
+
+static double initial_position(size_t j) { return 1e-3 * (double)(j % 1013); }
+static double initial_velocity(size_t j) { return 1e-2 * (double)(j % 71) - 0.3; }
+static double particle_mass(size_t i) { return 1.0 + 1e-3 * (double)(i % 97); }
+
+static int lf_bench_alloc(struct lf_bench *b, size_t n)
+{
+    memset(b, 0, sizeof *b);
+    b->n = n;
+    b->sys = mb_system_alloc(n);
+    b->x = malloc(3 * n * sizeof(double));
+    b->v = malloc(3 * n * sizeof(double));
+    b->m = malloc(n * sizeof(double));
+    b->im = malloc(n * sizeof(double));
+    b->x_out = malloc(3 * n * sizeof(double));
+    b->v_out = malloc(3 * n * sizeof(double));
+    if (!b->sys || !b->x || !b->v || !b->m || !b->im || !b->x_out || !b->v_out
+        || mb_forces_add(b->sys->forces, mb_force_gravity, mb_gravity_new(gravity_g)) != MB_SUCCESS) {
+        lf_bench_free(b);
+        return -1;
+    }
+    mb_nodes *s = b->sys->nodes;
+    for (size_t i = 0; i < n; i++) {
+        mb_nodes_set_mass(s, i, particle_mass(i));
+        b->m[i] = s->mass[i];
+        b->im[i] = s->inv_mass[i];
+        for (int a = 0; a < 3; a++) {
+            size_t j = 3 * i + a;
+            s->x[j] = b->x[j] = initial_position(j);
+            s->v[j] = b->v[j] = initial_velocity(j);
+            b->x_out[j] = b->v_out[j] = 0.0;
+        }
+    }
+    b->st = mb_stepper_alloc("leapfrog", b->sys);
+    if (b->st == NULL) {
+        lf_bench_free(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* Plain structure-of-arrays leap-frog under gravity: the same arithmetic per particle as
+ * the whole step (f = m g, a = f / m, v += a h, x += v h), in place. */
+static void plain_loop_step(struct lf_bench *b, double h)
+{
+    double *restrict x = b->x, *restrict v = b->v;
+    const double *restrict m = b->m, *restrict im = b->im;
+    for (size_t i = 0; i < b->n; i++)
+        for (int k = 0; k < 3; k++) {
+            const size_t j = 3 * i + k;
+            v[j] += (m[i] * gravity_g[k]) * im[i] * h;
+            x[j] += v[j] * h;
+        }
+}
+
+enum lf_code { CODE_WHOLE, CODE_PLAIN, CODE_KERNEL, CODE_COUNT };
+static const char *const code_names[CODE_COUNT] = { "whole step", "plain loop", "kernel" };
+
+static int run_code(struct lf_bench *b, enum lf_code code)
+{
+    switch (code) {
+    case CODE_WHOLE:
+        return mb_stepper_step(b->st, b->sys, BENCH_H);
+    case CODE_PLAIN:
+        plain_loop_step(b, BENCH_H);
+        return 0;
+    default: {
+        mb_nodes *s = b->sys->nodes;
+        return mb_leapfrog_translate(s, b->x_out, b->v_out, BENCH_H);
+    }
+    }
+}
+
+/* Node-steps/s of one batch of steps lasting at least slice seconds (at least 2 steps). */
+static double batch_rate(struct lf_bench *b, enum lf_code code, double slice)
+{
+    long steps = 0;
+    double t0 = mb_bench_now(), dt;
+    do {
+        if (run_code(b, code) != 0)
+            return -1.0;
+        steps++;
+        dt = mb_bench_now() - t0;
+    } while (steps < 2 || dt < slice);
+    return (double)b->n * (double)steps / dt;
+}
+
+/* rates[c]: best batch rate of code c over interleaved rounds. */
+static int measure_size(struct lf_bench *b, double min_time, double rates[CODE_COUNT])
+{
+    enum { ROUNDS = 5 };
+    for (int c = 0; c < CODE_COUNT; c++)
+        rates[c] = 0.0;
+    for (int round = 0; round < ROUNDS; round++)
+        for (int c = 0; c < CODE_COUNT; c++) {
+            double r = batch_rate(b, (enum lf_code)c, min_time / (ROUNDS * CODE_COUNT));
+            if (r < 0.0) {
+                fprintf(stderr, "motionbench bench leapfrog: %s failed at %zu nodes\n",
+                        code_names[c], b->n);
+                return -1;
+            }
+            if (r > rates[c])
+                rates[c] = r;
+        }
+    return 0;
+}
+
+int mb_bench_leapfrog(int argc, char **argv)
+{
+    double max_nodes = 1e6, min_time = 3.0;
+    int st = mb_bench_size_args(argc, argv, "leapfrog", &max_nodes, &min_time);
+    if (st != 0)
+        return st < 0 ? MB_EXIT_OK : st;
+    printf("leapfrog: N free particles under gravity, single thread, node-steps/s\n"
+           "whole step: mb_stepper_step(\"leapfrog\") (forces + update + bookkeeping);\n"
+           "plain loop: SoA f = m g, v += f/m h, x += v h in place; kernel: translation only.\n"
+           "CPU time of this thread, interleaved rounds, best batch of each; ratios against the plain loop.\n\n");
+    printf("%12s %14s %14s %14s %12s %12s\n", "nodes", "whole step", "plain loop", "kernel",
+           "whole/plain", "kernel/plain");
+    int checked = 0, below = 0;
+    for (double nn = 1e3; nn <= max_nodes * 1.0000001; nn *= 10.0) {
+        struct lf_bench b;
+        size_t n = (size_t)nn;
+        if (lf_bench_alloc(&b, n) != 0) {
+            fprintf(stderr, "motionbench bench leapfrog: cannot set up %zu particles\n", n);
+            return MB_EXIT_USAGE;
+        }
+        double r[CODE_COUNT];
+        int failed = measure_size(&b, min_time, r);
+        lf_bench_free(&b);
+        if (failed)
+            return MB_EXIT_USAGE;
+        double ratio = r[CODE_WHOLE] / r[CODE_PLAIN];
+        printf("%12zu %14.4g %14.4g %14.4g %12.3f %12.3f\n", n, r[CODE_WHOLE], r[CODE_PLAIN],
+               r[CODE_KERNEL], ratio, r[CODE_KERNEL] / r[CODE_PLAIN]);
+        fflush(stdout);
+        if (n >= 1000000) {
+            checked++;
+            below += ratio < WHOLE_STEP_TARGET;
+        }
+    }
+    if (checked > 0) {
+        printf("\ncheck: whole step >= %.1fx the plain loop at >= 10^6 nodes: %s\n",
+               WHOLE_STEP_TARGET, below ? "FAIL" : "pass");
+        return below ? MB_EXIT_FAIL : MB_EXIT_OK;
+    }
+    return MB_EXIT_OK;
+}

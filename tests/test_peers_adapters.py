@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Unit tests of the adapters' translation code that needs neither LAMMPS nor Yade.
+
+Expected values come from closed forms: a quaternion and its rotation matrix (Shepperd's
+inverse must return the same unit quaternion up to sign), the uniform ellipsoid's moments
+I1 = m (b^2 + c^2)/5 (and cyclic), w = R I^-1 R^T L, the protocol's sample times.
+Tolerances: round-off of a few operations on O(1) values, 1e-14.
+"""
+
+import math
+import os
+import sys
+import unittest
+
+sys.dont_write_bytecode = True        # no __pycache__ in the source tree
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "adapters"))
+import mbadapter as mb  # noqa: E402
+import lammps_adapter as la  # noqa: E402
+
+TOL = 1e-14
+
+
+def axis_angle(axis, angle):
+    n = math.sqrt(sum(a * a for a in axis))
+    s = math.sin(angle / 2) / n
+    return (math.cos(angle / 2), axis[0] * s, axis[1] * s, axis[2] * s)
+
+
+class Quaternions(unittest.TestCase):
+    def test_matrix_round_trip(self):
+        # rotations of every branch of Shepperd's method (trace > 0 and each diagonal largest)
+        for q in (axis_angle((0.3, -0.5, 0.81), 0.7), axis_angle((1, 0.1, 0), 3.0),
+                  axis_angle((0.1, 1, 0.2), 3.1), axis_angle((0, 0.2, 1), 2.9)):
+            back = mb.same_hemisphere(mb.quat_from_columns(*mb.rmatrix_columns(q)), q)
+            for a, b in zip(q, back):
+                self.assertAlmostEqual(a, b, delta=TOL)
+
+    def test_rotate_quarter_turn(self):
+        # a quarter turn about z takes e1 to e2
+        v = mb.qrotate(axis_angle((0, 0, 1), math.pi / 2), (1, 0, 0))
+        for a, b in zip(v, (0, 1, 0)):
+            self.assertAlmostEqual(a, b, delta=TOL)
+
+    def test_omega_from_angmom(self):
+        # body frame = global frame: w_k = L_k / I_k
+        w = mb.omega_from_angmom((1, 0, 0, 0), (1.3, 2.0, 4.0), (1.3, -1.0, 2.0))
+        for a, b in zip(w, (1.0, -0.5, 0.5)):
+            self.assertAlmostEqual(a, b, delta=TOL)
+
+    def test_solve3(self):
+        x = mb.solve3([[2, -1, 0], [-1, 2, 0], [0, 0, 4]], (1, 1, 8))
+        for a, b in zip(x, (1, 1, 2)):
+            self.assertAlmostEqual(a, b, delta=TOL)
+
+
+class Samples(unittest.TestCase):
+    def test_every_and_last(self):
+        rows = mb.sample_steps({"t0": 0.0, "dt": 0.1, "steps": 7, "t_end": 0.7, "sample_every": 3})
+        self.assertEqual([s for s, _ in rows], [0, 3, 6, 7])
+        self.assertEqual(rows[-1][1], 0.7)
+
+    def test_last_on_grid(self):
+        rows = mb.sample_steps({"t0": 0.0, "dt": 0.25, "steps": 4, "t_end": 1.0, "sample_every": 2})
+        self.assertEqual(rows, [(0, 0.0), (2, 0.5), (4, 1.0)])
+
+
+class Ellipsoid(unittest.TestCase):
+    def test_moments_recovered(self):
+        node = {"mass": 1.7, "inertia": [1.3, 2.385, 3.1]}
+        a, b, c = la.ellipsoid_axes(node)
+        m = node["mass"]
+        for got, want in zip((m * (b * b + c * c) / 5, m * (a * a + c * c) / 5, m * (a * a + b * b) / 5),
+                             node["inertia"]):
+            self.assertAlmostEqual(got, want, delta=TOL * 10)
+
+    def test_no_ellipsoid(self):
+        # I3 > I1 + I2: no rigid body has these moments
+        self.assertIsNone(la.ellipsoid_axes({"mass": 1.0, "inertia": [1.3, 2.385, 3.7]}))
+
+
+class RigidBody(unittest.TestCase):
+    def test_arms(self):
+        # the three atoms have their centre at the node and span the body axes e1, e2
+        q = axis_angle((0.3, -0.5, 0.81), 0.7)
+        r = la.body_arms(q)
+        for k in range(3):
+            self.assertAlmostEqual(r[0][k] + r[1][k] + r[2][k], 0.0, delta=TOL)
+        cols = mb.rmatrix_columns(q)
+        for k in range(3):
+            self.assertAlmostEqual(r[0][k], la.ARM * cols[0][k], delta=TOL)
+            self.assertAlmostEqual(r[1][k], la.ARM * cols[1][k], delta=TOL)
+
+    def test_global_inertia(self):
+        # R diag(I) R^T has the trace of diag(I) and R e1 as an eigenvector of eigenvalue I1
+        q = axis_angle((0.3, -0.5, 0.81), 0.7)
+        ixx, iyy, izz, ixy, ixz, iyz = la.global_inertia(q, (1.3, 2.385, 3.1))
+        self.assertAlmostEqual(ixx + iyy + izz, 1.3 + 2.385 + 3.1, delta=TOL * 10)
+        e1 = mb.rmatrix_columns(q)[0]
+        t = [[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]
+        for k in range(3):
+            self.assertAlmostEqual(sum(t[k][j] * e1[j] for j in range(3)), 1.3 * e1[k], delta=TOL * 10)
+
+
+if __name__ == "__main__":
+    unittest.main()
