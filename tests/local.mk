@@ -268,6 +268,20 @@ tests_test_force_params_SOURCES = tests/test_force_params.c
 tests_test_force_params_CFLAGS = $(MB_TESTCC)
 tests_test_force_params_LDADD = $(MB_TESTLIBS)
 tests_test_force_params_LDFLAGS = $(MB_TESTLINK)
+
+# hardening: hostile-input catalogue, fuzz harness replay and bounded smoke-fuzz
+check_PROGRAMS += tests/fuzz_replay
+tests_fuzz_replay_SOURCES = tests/fuzz/fuzz_case_file.c tests/fuzz/fuzz_replay_main.c
+tests_fuzz_replay_CFLAGS = $(MB_TESTCC)
+tests_fuzz_replay_LDADD = $(MB_TESTLIBS)
+tests_fuzz_replay_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_hardening
+tests_test_hardening_SOURCES = tests/test_hardening.c
+tests_test_hardening_CFLAGS = $(MB_TESTCC)
+tests_test_hardening_LDADD = $(MB_TESTLIBS)
+tests_test_hardening_LDFLAGS = $(MB_TESTLINK)
+TESTS += tests/hostile/run.sh tests/fuzz/smoke.sh
+EXTRA_DIST += tests/hostile tests/fuzz
 check_PROGRAMS += tests/test_leapfrog_still
 tests_test_leapfrog_still_SOURCES = tests/test_leapfrog_still.c
 tests_test_leapfrog_still_CFLAGS = $(MB_TESTCC)

@@ -116,18 +116,23 @@ Test(error_growth, selection_is_even_and_keeps_the_ends)
         s->x[0] = (double)k;
         cr_assert_eq(mb_growth_track_add(&tr, 0.001 * (double)k, s), MB_SUCCESS);
     }
-    cr_expect_eq(tr.n, 4500);      /* t < 0.5 not kept */
+    /* t < 0.5 not kept; of the 4500 others, the 4097th on the stride halved the store
+     * (2049 left, stride 2), then every other one of the 403 that followed (202) and the
+     * newest: 2049 + 201 + 1 */
+    cr_expect_eq(tr.n, 2251);
+    cr_expect_leq(tr.n, 2 * MB_GROWTH_MAX_POINTS + 2);
     size_t idx[MB_GROWTH_MAX_POINTS];
     size_t m = mb_growth_track_select(&tr, idx);
     cr_expect_eq(m, MB_GROWTH_MAX_POINTS);
     cr_expect_eq(idx[0], 0);
-    cr_expect_eq(idx[m - 1], 4499);
+    cr_expect_eq(idx[m - 1], tr.n - 1);
+    cr_expect_eq(tr.t[tr.n - 1], 0.001 * 4999.0, "the newest sample (t_end) is kept");
     for (size_t k = 1; k < m; k++)
         cr_expect_gt(idx[k], idx[k - 1]);
-    /* the kept positions are the ones added: sample 500 + j had x0 = 500 + j */
+    /* the kept positions are the ones added, every other one: kept k had x0 = 500 + 2k */
     mb_nodes *ref = mb_nodes_alloc(2, 53);
     memset(ref->x, 0, 6 * sizeof(double));
-    cr_expect_eq(mb_growth_track_error(&tr, 123, ref), 623.0);
+    cr_expect_eq(mb_growth_track_error(&tr, 123, ref), 746.0);
     mb_nodes_free(ref);
     mb_nodes_free(s);
     mb_growth_track_free(&tr);

@@ -1,8 +1,10 @@
 /* test_metrics.c -- every metric on inputs with a known answer, and a deliberately wrong
  * input that it must flag (negative controls, DESIGN 9). */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 
+#include "mb_energy.h"
 #include "mb_metrics.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
@@ -344,4 +346,49 @@ Test(energy, symplectic_bounded_explicit_flagged)
     cr_expect(fabs(drift[0]) <= 3.0 * A / T, "symplectic drift %.3g", drift[0]);
     cr_expect(drift[1] >= lambda, "explicit drift %.3g < %.3g", drift[1], lambda);
     cr_expect(drift[1] > 10.0 * 3.0 * A / T, "explicit drift not separated");
+}
+
+/* The scale of energy errors is the energy content, kinetic plus the magnitude of each
+ * potential term, not the signed total.  A parabolic Kepler-like state with E_kin = 2.385
+ * and E_pot = -2.385 has E0 = 0 exactly; its content is 4.77, so a later total of
+ * 4.77e-7 is a relative error of exactly 1e-7 (both divisions exact to one rounding:
+ * tolerance 4 ulp), and it is no blow-up. */
+Test(energy, scale_of_a_system_with_zero_total_energy)
+{
+    mb_energy e0 = { .kinetic_trans = 2.385, .potential = -2.385, .total = 0.0 };
+    mb_energy_track tr;
+    mb_energy_track_begin(&tr, &e0);
+    cr_expect_eq(tr.scale, 4.77);
+    mb_energy e1 = { .kinetic_trans = 2.385, .potential = -2.385 + 4.77e-7, .total = 4.77e-7 };
+    mb_energy_track_add(&tr, 1.0, &e1);
+    cr_expect(fabs(tr.max_rel - 1e-7) <= 4 * 1e-7 * DBL_EPSILON, "%.17g", tr.max_rel);
+    cr_expect_not(mb_energy_blown_up(&tr, &e1, 1e6));
+}
+
+/* The link pendulum from theta0 = pi/2: E0 = -m g l cos(pi/2) is round-off, while the
+ * content is m |g| |x| = m g l exactly up to the rounding of l sin(pi/2) (4 ulp). */
+Test(energy, content_of_the_horizontal_pendulum)
+{
+    const mb_problem_type *pt = mb_problem_find("pendulum-link");
+    cr_assert_not_null(pt);
+    mb_options *given = mb_options_new(), *p = NULL;
+    cr_assert_eq(mb_options_set(given, "theta0", "1.5707963267948966"), 0);
+    cr_assert_eq(mb_problem_prepare("pendulum-link", given, &pt, &p), 0);
+    mb_system *sys = NULL;
+    cr_assert_eq(pt->setup(p, &sys), 0);
+    mb_energy e = mb_energy_of(sys, sys->nodes);
+    double mgl = 1.37 * 9.81 * 0.843;
+    cr_expect(fabs(e.total) < 1e-14 * mgl, "E0 = %.3g is round-off", e.total);
+    cr_expect(fabs(e.content - mgl) <= 4 * DBL_EPSILON * mgl, "content %.17g, m g l %.17g",
+              e.content, mgl);
+    mb_energy_track tr;
+    mb_energy_track_begin(&tr, &e);
+    cr_expect(fabs(tr.scale - mgl) <= 4 * DBL_EPSILON * mgl);
+    /* a round-off change of the total after a step is no blow-up */
+    mb_energy later = e;
+    later.total = -e.total;
+    cr_expect_not(mb_energy_blown_up(&tr, &later, 1e6));
+    mb_system_free(sys);
+    mb_options_free(p);
+    mb_options_free(given);
 }

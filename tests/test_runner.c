@@ -373,7 +373,7 @@ Test(runner, empty_directory_arguments)
     free(err);
 }
 
-/* A directory named like a case file is reported as unreadable, not parsed as empty. */
+/* A directory named like a case file is refused as not a regular file, not parsed as empty. */
 Test(runner, directory_named_like_a_case)
 {
     size_t n;
@@ -381,7 +381,7 @@ Test(runner, directory_named_like_a_case)
     cr_assert_eq(sh("mkdir -p '%s/cases/dir.case'", tmp), 0);
     cr_expect_eq(sh("'%s' run '%s/cases' -o '%s/out' 2>'%s/err'", prog, tmp, tmp, tmp), 2);
     err = slurp(tmp, "err", &n);
-    cr_expect(strstr(err, "/cases/dir.case: cannot read: Is a directory") != NULL, "%s", err);
+    cr_expect(strstr(err, "/cases/dir.case: not a regular file (directory)") != NULL, "%s", err);
     free(err);
     cr_expect_eq(sh("test -e '%s/out'", tmp), 1, "a report directory was created");
 }

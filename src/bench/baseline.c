@@ -75,6 +75,20 @@ static int add_row(mb_metric_table *t, char **f)
     return MB_SUCCESS;
 }
 
+static int tolerance(const char *s, int *relative, double *tol);
+
+/* A tolerance is empty (exact comparison) or rel:T / abs:T with a number T >= 0: any
+ * other text ("rel:abc") is refused rather than read as an exact comparison. */
+static int check_tolerance_field(const char *path, long line, const char *s)
+{
+    int rel;
+    double tol;
+    if (s[0] != '\0' && !tolerance(s, &rel, &tol))
+        MB_ERROR(MB_EINVAL, "%s: record %ld: tolerance '%s': write rel:T or abs:T with a "
+                 "number T >= 0 (or leave it empty for an exact comparison)", path, line, s);
+    return MB_SUCCESS;
+}
+
 int mb_metric_table_read(const char *path, mb_metric_table **out)
 {
     *out = NULL;
@@ -88,6 +102,11 @@ int mb_metric_table_read(const char *path, mb_metric_table **out)
         int n = mb_csv_read_record(fp, f, NF + 1);
         if (n == 0)
             break;
+        if (n < 0) {
+            st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s: record %ld: malformed CSV "
+                                 "(a NUL byte, a stray quote or a bare CR)", path, line);
+            break;
+        }
         if (n != NF) {
             if (n > 0)
                 free_fields(f, n);
@@ -95,7 +114,8 @@ int mb_metric_table_read(const char *path, mb_metric_table **out)
                                  "fields", path, line, NF);
             break;
         }
-        if ((st = add_row(t, f)) != MB_SUCCESS)
+        if ((st = check_tolerance_field(path, line, f[F_TOL])) != MB_SUCCESS
+            || (st = add_row(t, f)) != MB_SUCCESS)
             free_fields(f, n);
     }
     fclose(fp);

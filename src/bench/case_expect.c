@@ -8,6 +8,7 @@
  *                                             that order
  *   tolerance    :=  ("rel" | "abs") NUMBER   NUMBER >= 0 */
 #include "mb_case.h"
+#include "mb_input.h"
 #include "mb_metrics.h"
 #include "mb_status.h"
 
@@ -32,7 +33,7 @@ static int parse_number(const char *s, double *out, const char **stop)
     s = skip_space(s);
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !isfinite(v))
+    if (end == s || !mb_strtod_in_range(v) || !isfinite(v))
         return 0;
     if (stop) {
         *stop = end;

@@ -8,6 +8,7 @@
  * validated afterwards, so [expect] may come before [run]. */
 #include "mb_external.h"
 #include "mb_case.h"
+#include "mb_input.h"
 #include "mb_case_scene.h"
 #include "mb_metrics.h"
 #include "mb_stepper.h"
@@ -21,6 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { SEC_CASE, SEC_PROBLEM, SEC_RUN, SEC_EXPECT, SEC_CHECK, SEC_COUNT };
 static const char *const section_names[] = { "case", "problem", "run", "expect", "check", NULL };
@@ -34,8 +38,16 @@ static const char *const run_keys[] = { "integrators", "dt", "dt_range", "precis
 typedef struct entry {
     int section;
     char *key, *value;
+    size_t value_len, value_cap;  /* continuation lines append in amortized O(1) */
     int line;
 } entry;
+
+/* Open-addressing index of (section, key) -> entry, so the duplicate check of each new
+ * key is O(1) and a file of n keys is read in O(n) (not O(n^2) string comparisons). */
+typedef struct key_index {
+    size_t cap;                 /* a power of two, or 0 */
+    size_t *slot;               /* entry index + 1; 0 is an empty slot */
+} key_index;
 
 typedef struct parser {
     const char *path;
@@ -48,6 +60,8 @@ typedef struct parser {
     char message[600];
     size_t n, cap;
     entry *items;
+    key_index index;
+    int pending_cr;             /* a CR ended the last line: drop an LF that follows */
     mb_case *c;
     size_t nodes;               /* node count of the problem as set up */
     int scene_line;             /* first scene section ([body NAME], ...), 0: none */
@@ -147,25 +161,28 @@ static void check_section_header(parser *P, const char *s)
 }
 
 /* fgets, but a NUL byte in the line is reported: fgets would hide the rest of the line
- * behind it (a truncated value accepted silently, or a short line taken for a long one). */
+ * behind it (a truncated value accepted silently, or a short line taken for a long one).
+ * A line ends at LF, CR LF or a lone CR (old Mac files); it is handed on with "\n". */
 static char *read_line(parser *P, char *str, int num, size_t *length)
 {
-    int len = 0, ch = EOF, nul = 0;
-    while (len < num - 1 && (ch = getc(P->file)) != EOF) {
-        nul |= ch == '\0';
-        str[len++] = (char)ch;
-        if (ch == '\n')
-            break;
-    }
-    if (ch == EOF && ferror(P->file) && P->read_errno == 0)
+    int nul = 0;
+    errno = 0;
+    char *r = mb_input_read_line(P->file, str, num, &P->pending_cr, &nul, length);
+    if (r == NULL && ferror(P->file) && P->read_errno == 0)
         P->read_errno = errno ? errno : EIO;
-    if (len == 0)
-        return NULL;
-    str[len] = '\0';
-    *length = (size_t)len;
-    if (nul)
+    if (r != NULL && nul)
         fail(P, P->line + 1, "NUL byte in the line (not a text file)");
-    return str;
+    return r;
+}
+
+/* A UTF-8 byte-order mark at the start of the file is not part of the first line. */
+static void skip_bom(char *str, size_t *len)
+{
+    static const char bom[] = "\xEF\xBB\xBF";
+    if (*len >= 3 && memcmp(str, bom, 3) == 0) {
+        memmove(str, str + 3, *len - 2);
+        *len -= 3;
+    }
 }
 
 static char *reader(char *str, int num, void *stream)
@@ -175,6 +192,8 @@ static char *reader(char *str, int num, void *stream)
     char *r = read_line(P, str, num, &len);
     if (r == NULL)
         return NULL;
+    if (P->line == 0)
+        skip_bom(str, &len);
     P->line++;
     if (len > 0 && str[len - 1] != '\n' && !feof(P->file)) {
         /* the rest of a long comment is dropped; any other long line is an error */
@@ -182,12 +201,61 @@ static char *reader(char *str, int num, void *stream)
         if (*s != ';' && *s != '#')
             fail(P, P->line, "line longer than %d characters (inih's line buffer)", num - 2);
         int ch;
-        while ((ch = fgetc(P->file)) != EOF && ch != '\n')
+        while ((ch = fgetc(P->file)) != EOF && ch != '\n' && ch != '\r')
             ;
+        P->pending_cr = ch == '\r';
     }
     P->indented = str[0] == ' ' || str[0] == '\t';
     check_section_header(P, str);
     return r;
+}
+
+/* FNV-1a of the section number and the key */
+static size_t key_hash(int section, const char *key)
+{
+    size_t h = (size_t)14695981039346656037ULL ^ (size_t)section;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * (size_t)1099511628211ULL;
+    return h;
+}
+
+/* The slot of (section, key): the one holding it, or the empty one where it would go. */
+static size_t *index_slot(const parser *P, int section, const char *key)
+{
+    size_t mask = P->index.cap - 1;
+    for (size_t k = key_hash(section, key) & mask;; k = (k + 1) & mask) {
+        size_t *slot = &P->index.slot[k];
+        if (*slot == 0)
+            return slot;
+        const entry *e = &P->items[*slot - 1];
+        if (e->section == section && strcmp(e->key, key) == 0)
+            return slot;
+    }
+}
+
+/* Keep the load factor at most 1/2 (the table doubles, entries are re-inserted). */
+static int index_grow(parser *P)
+{
+    if (2 * (P->n + 1) <= P->index.cap)
+        return MB_SUCCESS;
+    size_t cap = P->index.cap ? 2 * P->index.cap : 64;
+    size_t *slot = calloc(cap, sizeof *slot);
+    if (slot == NULL)
+        return fail(P, P->line, "out of memory");
+    free(P->index.slot);
+    P->index.slot = slot;
+    P->index.cap = cap;
+    for (size_t k = 0; k < P->n; k++)
+        *index_slot(P, P->items[k].section, P->items[k].key) = k + 1;
+    return MB_SUCCESS;
+}
+
+static const entry *find_entry(const parser *P, int section, const char *key)
+{
+    if (P->index.cap == 0)
+        return NULL;
+    size_t *slot = index_slot(P, section, key);
+    return *slot ? &P->items[*slot - 1] : NULL;
 }
 
 static int push(parser *P, int section, const char *key, const char *value)
@@ -200,30 +268,41 @@ static int push(parser *P, int section, const char *key, const char *value)
         P->items = items;
         P->cap = cap;
     }
+    if (index_grow(P) != MB_SUCCESS)
+        return P->error;
     entry *e = &P->items[P->n];
     e->section = section;
     e->key = strdup(key);
     e->value = strdup(value);
+    e->value_len = strlen(value);
+    e->value_cap = e->value_len + 1;
     e->line = P->line;
     if (!e->key || !e->value) {
         free(e->key);
         free(e->value);
         return fail(P, P->line, "out of memory");
     }
+    *index_slot(P, section, key) = P->n + 1;
     P->n++;
     return MB_SUCCESS;
 }
 
-/* inih continuation lines (indented) repeat the previous key: append with a blank */
+/* inih continuation lines (indented) repeat the previous key: append with a blank.
+ * The value grows geometrically, so n continuation lines cost O(total length). */
 static int continue_entry(parser *P, entry *e, const char *value)
 {
-    size_t a = strlen(e->value), b = strlen(value);
-    char *v = realloc(e->value, a + b + 2);
-    if (v == NULL)
-        return fail(P, P->line, "out of memory");
-    v[a] = ' ';
-    memcpy(v + a + 1, value, b + 1);
-    e->value = v;
+    size_t a = e->value_len, b = strlen(value);
+    if (a + b + 2 > e->value_cap) {
+        size_t cap = 2 * e->value_cap > a + b + 2 ? 2 * e->value_cap : a + b + 2;
+        char *v = realloc(e->value, cap);
+        if (v == NULL)
+            return fail(P, P->line, "out of memory");
+        e->value = v;
+        e->value_cap = cap;
+    }
+    e->value[a] = ' ';
+    memcpy(e->value + a + 1, value, b + 1);
+    e->value_len = a + 1 + b;
     return MB_SUCCESS;
 }
 
@@ -283,12 +362,12 @@ static int handler(void *user, const char *section, const char *name, const char
         if (last->section == sec && strcmp(last->key, name) == 0)
             return continue_entry(P, last, value) == MB_SUCCESS;
     }
-    for (size_t k = 0; k < P->n; k++)
-        if (P->items[k].section == sec && strcmp(P->items[k].key, name) == 0) {
-            fail(P, P->line, "duplicate key '%s' in [%s] (first at line %d)", name, section,
-                 P->items[k].line);
-            return 0;
-        }
+    const entry *dup = find_entry(P, sec, name);
+    if (dup) {
+        fail(P, P->line, "duplicate key '%s' in [%s] (first at line %d)", name, section,
+             dup->line);
+        return 0;
+    }
     if (value[0] == '\0') {
         fail(P, P->line, "'%s' has an empty value", name);
         return 0;
@@ -296,11 +375,17 @@ static int handler(void *user, const char *section, const char *name, const char
     return push(P, sec, name, value) == MB_SUCCESS;
 }
 
+/* Only a regular file is read (mb_input.h): a device never ends, a FIFO may block. */
+static int open_regular(parser *P)
+{
+    P->file = mb_input_open_regular(P->path, "a case file");
+    return P->file ? MB_SUCCESS : mb_last_error_code();
+}
+
 static int read_file(parser *P)
 {
-    P->file = fopen(P->path, "r");
-    if (P->file == NULL)
-        MB_ERROR(MB_EIO, "%s: cannot open: %s", P->path, strerror(errno));
+    if (open_regular(P) != MB_SUCCESS)
+        return mb_last_error_code();
     int r = ini_parse_stream(reader, P, handler, P);
     if (!P->error && P->read_errno) {    /* a directory, an I/O error: not an empty file */
         fclose(P->file);
@@ -314,14 +399,6 @@ static int read_file(parser *P)
     if (r < 0)
         return fail(P, 1, "cannot parse (inih status %d)", r);
     return MB_SUCCESS;
-}
-
-static const entry *find_entry(const parser *P, int section, const char *key)
-{
-    for (size_t k = 0; k < P->n; k++)
-        if (P->items[k].section == section && strcmp(P->items[k].key, key) == 0)
-            return &P->items[k];
-    return NULL;
 }
 
 static int section_or_first_line(const parser *P, int sec)
@@ -348,7 +425,7 @@ static int parse_positive(parser *P, const entry *e, const char *label, const ch
     double v = strtod(text, &end);
     while (isspace((unsigned char)*end))
         end++;
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    if (end == text || *end != '\0' || !mb_strtod_in_range(v) || !isfinite(v))
         return fail(P, e->line, "%s = '%s' is not a number", label, text);
     if (!(v > 0.0))
         return fail(P, e->line, "%s = %s must be > 0", label, text);
@@ -499,6 +576,7 @@ static int load_problem(parser *P, const entry *problem)
         return fail(P, section_or_first_line(P, SEC_PROBLEM), "problem '%s': %s",
                     pt->name, mb_last_error());
     P->nodes = sys->nodes->n;
+    c->nodes = P->nodes;
     mb_system_free(sys);
     return MB_SUCCESS;
 }
@@ -688,9 +766,9 @@ static int load_precision(parser *P)
     const entry *e = find_entry(P, SEC_RUN, "precision");
     if (e == NULL || strcmp(e->value, "double") == 0)
         return MB_SUCCESS;
-    if (strncmp(e->value, "mpfr:", 5) != 0)
-        return fail(P, e->line, "precision = '%s': write double or mpfr:BITS", e->value);
-    return parse_long(P, e, "precision bits", e->value + 5, 16, 100000, &P->c->precision_bits);
+    if (mb_precision_parse(e->value, &P->c->precision_bits) != MB_SUCCESS)
+        return fail_lib(P, e->line);
+    return MB_SUCCESS;
 }
 
 static int load_damping_signal(parser *P)
@@ -946,6 +1024,7 @@ int mb_case_load(const char *path, mb_case **out)
         free(P.items[k].value);
     }
     free(P.items);
+    free(P.index.slot);
     if (P.error)
         st = mb_error_record(P.error, __FILE__, __LINE__, "%s", P.message);
     if (st != MB_SUCCESS) {

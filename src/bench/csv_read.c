@@ -38,7 +38,7 @@ int mb_csv_read_record(FILE *f, char **fields, int max)
     buf b = { NULL, 0, 0 };
     for (;; c = fgetc(f)) {
         if (quoted) {
-            if (c == EOF) { bad = 1; break; }
+            if (c == EOF || c == '\0') { bad = 1; break; }
             if (c == '"') {
                 int d = fgetc(f);
                 if (d == '"') { if (put(&b, '"')) bad = 1; continue; }
@@ -58,7 +58,7 @@ int mb_csv_read_record(FILE *f, char **fields, int max)
                 break;
             continue;
         }
-        if (c == '"') { bad = 1; break; }
+        if (c == '"' || c == '\0') { bad = 1; break; }   /* a NUL would truncate the field */
         if (put(&b, c)) { bad = 1; break; }
     }
     free(b.s);

@@ -57,6 +57,7 @@ typedef struct mb_case {
     long *steps;                 /* round(t_end / dt) */
     long precision_bits;         /* 0: double; else MPFR twin at this precision */
     long sample_every;           /* steps between samples of energy and invariants */
+    size_t nodes;                /* node count of the problem as set up (memory estimate) */
     int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */
     int error_growth;            /* [run] error_growth = on: error.growth_exponent */
     double external_timeout;     /* [run] timeout (s) of outside programs; 0: descriptor's */

@@ -29,6 +29,10 @@ int mb_atomic_close(mb_atomic_file *a);
 int mb_atomic_commit(mb_atomic_file *a);
 void mb_atomic_discard(mb_atomic_file *a);
 
+/* Remove ".NAME.tmp.PID" files of dir whose process is gone (stale_tmp.c); returns
+ * how many were removed. */
+size_t mb_report_clean_stale(const char *dir);
+
 /* ---- the reports ---- */
 typedef struct mb_report_summary {
     size_t checks, failed, missing;

@@ -88,8 +88,8 @@ typedef struct mb_runner_options {
                                      every repetition reproduces bit for bit */
 } mb_runner_options;
 
-/* Set from a signal handler: runs stop at the next step and report INTERRUPTED. */
-extern volatile sig_atomic_t mb_runner_interrupted;
+/* Runs stop at the next step and report INTERRUPTED once mb_cancel_requested()
+ * (mb_cancel.h) is set, by a caught SIGINT/SIGTERM or a caller. */
 
 /* Run every case; results[k] for cases[k] (allocated, free with mb_case_result_free).
  * Returns MB_EFAILED when interrupted, else MB_SUCCESS (run failures are results). */

@@ -1,5 +1,6 @@
 /* report_csv.c -- RFC 4180 CSV fields and atomically replaced files (see mb_report.h). */
 #include "mb_report.h"
+#include "mb_output.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -57,6 +58,18 @@ int mb_atomic_open(mb_atomic_file *a, const char *dir, const char *name)
     if (!a->final || !a->tmp) {
         mb_atomic_discard(a);
         MB_ERROR(MB_ENOMEM, "out of memory");
+    }
+    int direct;
+    if (mb_output_target(a->final, &direct) != MB_SUCCESS) {
+        mb_atomic_discard(a);
+        return mb_last_error_code();
+    }
+    if (direct) {
+        int st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s is not a regular file: "
+                                 "report files are replaced as a whole, so they must be "
+                                 "regular files (or not exist yet)", a->final);
+        mb_atomic_discard(a);
+        return st;
     }
     a->f = fopen(a->tmp, "wb");
     if (a->f == NULL) {

@@ -4,6 +4,7 @@
  * each case file, never the order in which runs finished.  Columns are documented in
  * README, "Case runner".  Every file is complete on disk under a temporary name before the
  * first one is renamed into place. */
+#include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_report.h"
@@ -333,6 +334,8 @@ static int write_series(file_set *S, const char *dir, const mb_case_result *r, s
                 if (r[i].runs[a * r[i].c->n_dt + j].series_incomplete)
                     MB_ERROR(MB_ENOMEM, "series/%s: out of memory for the samples of the run "
                              "(raise sample_every)", name);
+                if (mb_cancel_requested())
+                    MB_ERROR(MB_EFAILED, "interrupted while writing the reports");
                 mb_atomic_file *af = open_file(S, sdir, name);
                 if (af == NULL)
                     return MB_EIO;
@@ -371,8 +374,17 @@ int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int seri
     memset(summary, 0, sizeof *summary);
     if (make_dir(dir) != MB_SUCCESS)
         return MB_EIO;
+    mb_report_clean_stale(dir);
+    if (series) {
+        char sdir[4096];
+        snprintf(sdir, sizeof sdir, "%s/series", dir);
+        mb_report_clean_stale(sdir);
+    }
     file_set S = { 0, 0, NULL };
     int st = write_all(&S, dir, r, n, series, summary);
+    if (st == MB_SUCCESS && mb_cancel_requested())
+        st = mb_error_record(MB_EFAILED, __FILE__, __LINE__, "interrupted while writing the "
+                             "reports; the previous report is kept");
     if (st != MB_SUCCESS) {
         discard_all(&S);
         return st;

@@ -20,6 +20,7 @@
  * With error_growth = on the positions of the samples with t >= t_end/10 are kept and,
  * after the run, compared with the reference at those times (one mb_reference_states
  * call) to fit error.growth_exponent (src/metrics/error_growth.c). */
+#include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_mpfr_extra.h"
@@ -33,8 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-volatile sig_atomic_t mb_runner_interrupted = 0;
 
 #define BLOW_UP_FACTOR 1e6
 #define GROWTH_WINDOW 0.1       /* error growth fitted over t >= t_end / 10 */
@@ -236,7 +235,7 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
         pe = mb_forces_external_power(F, d->on, 0.0);
     }
     for (long n = 1; n <= N; n++) {
-        if (mb_runner_interrupted)
+        if (mb_cancel_requested())
             return MB_RUN_INTERRUPTED;
         int s = drv_step(d, h);
         double t = (double)n * h;

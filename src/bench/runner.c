@@ -7,6 +7,7 @@
  * times (the minimum is the least disturbed by other processes; the median shows the
  * spread); the results are those of the first run.  A progress line (case, integrator, dt, elapsed, estimated time
  * remaining from the mean wall time per finished run) goes to stderr when asked. */
+#include "mb_cancel.h"
 #include "mb_runner.h"
 #include "mb_status.h"
 
@@ -64,7 +65,7 @@ static void run_repeated(const mb_case *c, const job *j, const mb_runner_options
     mb_run_one(c, j->integrator, j->dt, opt->series, r);
     wall[0] = r->wall;
     cpu[0] = r->cpu;
-    for (; n < asked && n < MB_RUNNER_MAX_REPEAT && !mb_runner_interrupted; n++) {
+    for (; n < asked && n < MB_RUNNER_MAX_REPEAT && !mb_cancel_requested(); n++) {
         mb_run_result again;
         mb_run_one(c, j->integrator, j->dt, 0, &again);
         wall[n] = again.wall;
@@ -83,7 +84,7 @@ static void *worker(void *arg)
     pool *P = arg;
     for (;;) {
         pthread_mutex_lock(&P->lock);
-        size_t k = P->next < P->n_jobs && !mb_runner_interrupted ? P->next++ : P->n_jobs;
+        size_t k = P->next < P->n_jobs && !mb_cancel_requested() ? P->next++ : P->n_jobs;
         pthread_mutex_unlock(&P->lock);
         if (k == P->n_jobs)
             break;
@@ -172,7 +173,7 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
     for (size_t i = 0; i < n_cases; i++)
         mb_case_aggregate(&P.results[i]);
     *results = P.results;
-    if (mb_runner_interrupted)
+    if (mb_cancel_requested())
         MB_ERROR(MB_EFAILED, "interrupted");
     return MB_SUCCESS;
 }

@@ -7,6 +7,7 @@
  * double methods, ceil(BITS log10 2) + 1 for mpfr, printed by mpfr_printf) and the
  * method's error estimate.  Exit 0, or 2 on bad input or a failed reference. */
 #include "cli.h"
+#include "mb_cancel.h"
 #include "mb_reference.h"
 #include "mb_status.h"
 
@@ -214,6 +215,7 @@ int mb_cmd_reference(int argc, char **argv)
         return mb_cli_fail("reference");
     }
     mb_reference_kind kind = mb_reference_resolve(pt, req.kind);
+    mb_cancel_catch_signals();   /* SIGINT/SIGTERM stop the integration: exit 2 */
     if (kind == MB_REF_MPFR)
         rc = run_mpfr(pt, params, a.t_end, req.mpfr_bits);
     else

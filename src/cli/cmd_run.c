@@ -11,7 +11,9 @@
 #include "cli.h"
 #include "ci_log.h"
 #include "run_summary.h"
+#include "mb_cancel.h"
 #include "mb_case.h"
+#include "mb_memory.h"
 #include "mb_external.h"
 #include "mb_report.h"
 #include "mb_runner.h"
@@ -49,6 +51,9 @@ static void help(FILE *out)
         "      --junit FILE  also write the verdicts as JUnit XML (one test per check)\n"
         "      --tap         print the verdicts as TAP on standard output (the summary\n"
         "                    then goes to standard error)\n"
+        "      --memory-limit SIZE  refuse runs whose estimated memory exceeds SIZE\n"
+        "                    (e.g. 8G; default: MemAvailable, or a lower ulimit -v/-d\n"
+        "                    or cgroup memory.max)\n"
         "      --adapters DIR  search DIR first for the descriptors NAME.adapter of\n"
         "                    external:NAME integrators (repeatable; doc/external.md)\n"
         "      --timeout S   time limit of each run of an outside program, seconds\n"
@@ -145,37 +150,27 @@ static int load_cases(const paths *P, mb_case **cases)
     return MB_SUCCESS;
 }
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    mb_runner_interrupted = 1;
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 typedef struct run_args {
     const char *out, *junit;
     int jobs, series, quiet, tap, repeat, plots;
     paths files;
+    double memory_limit;         /* bytes; 0: the memory available */
     double timeout;          /* --timeout, 0: not given */
 } run_args;
 
+/* 0: run, 1: help printed, 2: error already printed, < 0: error in mb_last_error */
 static int parse_args(int argc, char **argv, run_args *A)
 {
+    const char *seen[32];
+    int n_seen = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             help(stdout);
             return 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (mb_cli_once(seen, &n_seen, "--output", "run"))
+                return 2;
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a directory", a);
             if (argv[k][0] == '\0')
@@ -183,6 +178,8 @@ static int parse_args(int argc, char **argv, run_args *A)
             A->out = argv[k];
         } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
             char *end;
+            if (mb_cli_once(seen, &n_seen, "--jobs", "run"))
+                return 2;
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a number", a);
             long j = strtol(argv[k], &end, 10);
@@ -206,6 +203,13 @@ static int parse_args(int argc, char **argv, run_args *A)
             A->tap = 1;
         } else if (!strcmp(a, "--plots")) {
             A->plots = A->series = 1;
+        } else if (!strcmp(a, "--memory-limit")) {
+            if (mb_cli_once(seen, &n_seen, "--memory-limit", "run"))
+                return 2;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a size, e.g. 8G", a);
+            if (mb_memory_parse_size(argv[k], &A->memory_limit) != MB_SUCCESS)
+                return -1;
         } else if (!strcmp(a, "--adapters")) {
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a directory", a);
@@ -216,6 +220,8 @@ static int parse_args(int argc, char **argv, run_args *A)
                 return -1;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
+            if (mb_cli_once(seen, &n_seen, "--timeout", "run"))
+                return 2;
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "%s needs a number of seconds", a);
             A->timeout = strtod(argv[k], &end);
@@ -248,6 +254,48 @@ static int ci_outputs(const run_args *A, const mb_case_result *results, size_t n
     return st;
 }
 
+/* Refuse, before anything runs, what would not fit: the estimate of the runs held at
+ * once (mb_memory.h) against --memory-limit or the memory available; and series longer
+ * than MB_SERIES_MAX_SAMPLES samples. */
+static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
+{
+    size_t wc, wd;
+    mb_memory_estimate w;
+    double need = mb_memory_estimate_cases(cases, n, A->jobs, A->series, &wc, &wd, &w);
+    double limit = A->memory_limit;
+    const char *what = "--memory-limit";
+    if (!(limit > 0.0)) {
+        if (mb_memory_available(&limit, &what) != MB_SUCCESS)
+            return mb_last_error_code();
+    }
+    for (size_t i = 0; A->series && i < n; i++)
+        for (size_t j = 0; j < cases[i]->n_dt; j++)
+            if (cases[i]->steps[j] / cases[i]->sample_every > MB_SERIES_MAX_SAMPLES)
+                MB_ERROR(MB_EINVAL, "%s: --series would keep %ld samples per run at dt = %g "
+                         "(at most %ld): raise sample_every", cases[i]->path,
+                         cases[i]->steps[j] / cases[i]->sample_every + 1, cases[i]->dt[j],
+                         MB_SERIES_MAX_SAMPLES);
+    if (need <= limit)
+        return MB_SUCCESS;
+    size_t runs = 0;
+    for (size_t i = 0; i < n; i++)
+        runs += cases[i]->n_integrators * cases[i]->n_dt;
+    int at_once = (size_t)A->jobs < runs ? A->jobs : (int)runs;
+    char a[32], b[32], s[32], r[32], t[32], g[32], q[32];
+    mb_memory_format(need, a, sizeof a);
+    mb_memory_format(limit, b, sizeof b);
+    mb_memory_format(w.state, s, sizeof s);
+    mb_memory_format(w.reference, r, sizeof r);
+    mb_memory_format(w.twin, t, sizeof t);
+    mb_memory_format(w.growth, g, sizeof g);
+    mb_memory_format(w.series, q, sizeof q);
+    MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
+             "%s (%zu nodes) at dt = %g needs state %s, reference %s, twin %s, error growth "
+             "%s, series %s.  Use fewer --jobs, a smaller problem or a cheaper reference, "
+             "or raise --memory-limit", a, what, b, at_once, at_once == 1 ? "" : "s",
+             cases[wc]->path, cases[wc]->nodes, cases[wc]->dt[wd], s, r, t, g, q);
+}
+
 static int run_cases(run_args *A)
 {
     size_t n = A->files.n;
@@ -260,9 +308,13 @@ static int run_cases(run_args *A)
         mb_cli_fail(NULL);
         goto done;
     }
+    if (check_memory(A, cases, n) != MB_SUCCESS) {
+        mb_cli_fail("run");
+        goto done;
+    }
     for (size_t k = 0; k < n && A->timeout > 0.0; k++)
         cases[k]->external_timeout = A->timeout;
-    catch_signals();
+    mb_cancel_catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     /* a GSL routine that fails inside a run must give a status, not abort the program */
@@ -278,6 +330,9 @@ static int run_cases(run_args *A)
         mb_cli_fail("run");
         goto done;
     }
+    if (mb_cancel_requested())   /* the signal came during the commit, which completed */
+        fprintf(stderr, "motionbench: run: interrupted while the reports were being renamed "
+                "into place; the new report is complete\n");
     if (ci_outputs(A, results, n) != MB_SUCCESS) {
         mb_cli_fail("run");
         goto done;
@@ -313,11 +368,11 @@ int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, { 0, 0, NULL },
-                   0.0 };
+                   0.0, 0.0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
-        return p > 0 ? MB_EXIT_OK : mb_cli_fail("run");
+        return p == 1 ? MB_EXIT_OK : p == 2 ? MB_EXIT_USAGE : mb_cli_fail("run");
     }
     if (A.files.n == 0 && add_dir(&A.files, "cases") != MB_SUCCESS) {
         free_paths(&A.files);

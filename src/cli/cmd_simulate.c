@@ -17,6 +17,9 @@
 #include "mb_mpfr_extra.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
+#include "mb_cancel.h"
+#include "mb_input.h"
+#include "mb_output.h"
 
 #include <errno.h>
 #include <math.h>
@@ -68,7 +71,7 @@ static int parse_real(const char *opt, const char *text, double *out)
     char *end;
     errno = 0;
     double d = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(d)) {
+    if (end == text || *end != '\0' || !mb_strtod_in_range(d) || !isfinite(d)) {
         fprintf(stderr, "motionbench simulate: %s '%s' is not a finite number\n", opt, text);
         return MB_EXIT_USAGE;
     }
@@ -111,22 +114,30 @@ static int parse_long(const char *opt, const char *text, long lo, long hi, long 
     return MB_EXIT_OK;
 }
 
+/* the limits of case files (mb_input.h): one rule for both */
 static int parse_precision(const char *text, long *bits)
 {
-    if (!strcmp(text, "double")) {
-        *bits = 0;
-        return MB_EXIT_OK;
-    }
-    if (strncmp(text, "mpfr:", 5) == 0)
-        return parse_long("--precision mpfr:", text + 5, MPFR_PREC_MIN, 100000, bits);
-    fprintf(stderr, "motionbench simulate: --precision '%s' must be double or mpfr:BITS\n", text);
-    return MB_EXIT_USAGE;
+    if (mb_precision_parse(text, bits) != MB_SUCCESS)
+        return mb_cli_fail("simulate: --precision");
+    return MB_EXIT_OK;
+}
+
+/* "-p" and "--problem" are one option */
+static const char *long_name(const char *o)
+{
+    static const char *const pairs[][2] = { { "-p", "--problem" }, { "-i", "--integrator" },
+                                            { "-o", "--output" } };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if (!strcmp(o, pairs[k][0]))
+            return pairs[k][1];
+    return o;
 }
 
 /* Returns -1 to continue, else an exit status (help printed, or a usage error). */
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
-    int have_dt = 0, have_t = 0, rc = MB_EXIT_OK;
+    int have_dt = 0, have_t = 0, rc = MB_EXIT_OK, n_seen = 0;
+    const char *seen[32];
     for (int k = 1; k < argc && rc == MB_EXIT_OK; k++) {
         const char *o = argv[k];
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -142,6 +153,8 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
             return MB_EXIT_USAGE;
         }
         const char *v = argv[++k];
+        if (strcmp(o, "--set") != 0 && mb_cli_once(seen, &n_seen, long_name(o), "simulate"))
+            return MB_EXIT_USAGE;
         if (!strcmp(o, "-p") || !strcmp(o, "--problem"))
             a->problem = v;
         else if (!strcmp(o, "-i") || !strcmp(o, "--integrator"))
@@ -173,7 +186,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
         else if (!strcmp(o, "--precision"))
             rc = parse_precision(v, &a->mpfr_bits);
         else if (!strcmp(o, "--set")) {
-            if (mb_options_set_pair(a->params, v) != MB_SUCCESS)
+            if (mb_options_add_pair(a->params, v, "--set") != MB_SUCCESS)
                 return mb_cli_fail("simulate: --set");
         } else {
             fprintf(stderr, "motionbench simulate: unknown option '%s' (see --help)\n", o);
@@ -303,6 +316,21 @@ static int advance(struct sim_run *r, long k, double h, double *p_prev)
     return MB_EXIT_OK;
 }
 
+/* A failed write (a full disk) or a SIGINT/SIGTERM ends the loop with exit 2; the
+ * output file, if atomic, is then left as it was. */
+static int stop_requested(FILE *out)
+{
+    if (ferror(out)) {
+        fprintf(stderr, "motionbench simulate: cannot write the output: %s\n", strerror(errno));
+        return MB_EXIT_USAGE;
+    }
+    if (mb_cancel_requested()) {
+        fprintf(stderr, "motionbench simulate: interrupted; no output file was replaced\n");
+        return MB_EXIT_USAGE;
+    }
+    return MB_EXIT_OK;
+}
+
 /* Fixed step dt; the last step is shortened to land on t_end. */
 static int run_fixed(struct sim_run *r, const struct sim_args *a, FILE *out, int rotation,
                      double p_prev)
@@ -316,6 +344,8 @@ static int run_fixed(struct sim_run *r, const struct sim_args *a, FILE *out, int
             return rc;
         if (k % a->every == 0 || k == n)
             write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
+        if ((rc = stop_requested(out)) != MB_EXIT_OK)
+            return rc;
     }
     return MB_EXIT_OK;
 }
@@ -363,6 +393,8 @@ static int run_adaptive(struct sim_run *r, const struct sim_args *a, FILE *out, 
             rc = mb_cli_fail("simulate: --dt auto");
         if (rc == MB_EXIT_OK && (k % a->every == 0 || last))
             write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
+        if (rc == MB_EXIT_OK)
+            rc = stop_requested(out);
         if (!last) {
             h_min = h < h_min ? h : h_min;
             h_max = h > h_max ? h : h_max;
@@ -394,51 +426,6 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
     if (a->dt_auto)
         return run_adaptive(r, a, out, rotation, p_prev, dt0);
     return run_fixed(r, a, out, rotation, p_prev);
-}
-
-static int open_output(const char *path, char *tmp, size_t size, FILE **out)
-{
-    if (path == NULL) {
-        *out = stdout;
-        return MB_EXIT_OK;
-    }
-    snprintf(tmp, size, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd >= 0) {    /* mkstemp makes the file private (0600); give it a new file's mode */
-        mode_t mask = umask(0);
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) != 0) {
-            fprintf(stderr, "motionbench simulate: cannot set the mode of '%s': %s\n", tmp,
-                    strerror(errno));
-            close(fd);
-            remove(tmp);
-            return MB_EXIT_USAGE;
-        }
-    }
-    if (fd < 0 || (*out = fdopen(fd, "w")) == NULL) {
-        fprintf(stderr, "motionbench simulate: cannot create '%s': %s\n", tmp, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return MB_EXIT_USAGE;
-    }
-    return MB_EXIT_OK;
-}
-
-static int close_output(const char *path, const char *tmp, FILE *out, int rc)
-{
-    if (path == NULL) {
-        fflush(stdout);
-        return rc;
-    }
-    int bad = ferror(out);
-    if (fclose(out) != 0)
-        bad = 1;
-    if (rc == MB_EXIT_OK && !bad && rename(tmp, path) == 0)
-        return MB_EXIT_OK;
-    if (rc == MB_EXIT_OK)
-        fprintf(stderr, "motionbench simulate: cannot write '%s': %s\n", path, strerror(errno));
-    remove(tmp);
-    return rc == MB_EXIT_OK ? MB_EXIT_USAGE : rc;
 }
 
 static int prepare_run(struct sim_run *r, const struct sim_args *a)
@@ -492,11 +479,15 @@ int mb_cmd_simulate(int argc, char **argv)
     if (rc < 0)
         rc = prepare_run(&r, &a);
     if (rc == MB_EXIT_OK && r.st) {
-        char tmp[4096];
-        FILE *out = NULL;
-        rc = open_output(a.output, tmp, sizeof tmp, &out);
-        if (rc == MB_EXIT_OK)
-            rc = close_output(a.output, tmp, out, simulate(&r, &a, out));
+        mb_output out;
+        if (mb_output_open(&out, a.output) != MB_SUCCESS)
+            rc = mb_cli_fail("simulate");
+        if (rc == MB_EXIT_OK) {
+            mb_cancel_catch_signals();
+            rc = simulate(&r, &a, out.f);
+            if (mb_output_close(&out, rc == MB_EXIT_OK) != MB_SUCCESS && rc == MB_EXIT_OK)
+                rc = mb_cli_fail("simulate");
+        }
         if (rc == MB_EXIT_OK && a.stats)
             print_stats(&r);
     }

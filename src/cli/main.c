@@ -1,5 +1,6 @@
 /* main.c -- the motionbench program: dispatch to one command per file. */
 #include "cli.h"
+#include "mb_output.h"
 #include "mb_status.h"
 
 #include <stdio.h>
@@ -40,7 +41,30 @@ int mb_cli_fail(const char *context)
     return MB_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+int mb_cli_once(const char **seen, int *n, const char *option, const char *command)
+{
+    for (int k = 0; k < *n; k++)
+        if (strcmp(seen[k], option) == 0) {
+            fprintf(stderr, "motionbench %s: option %s is given twice (give it once)\n",
+                    command, option);
+            return MB_EXIT_USAGE;
+        }
+    seen[(*n)++] = option;
+    return MB_EXIT_OK;
+}
+
+/* Every command's output to standard output is checked when it is closed: a full disk
+ * or a closed pipe turns the exit status into 2 with a message, never a silent 0. */
+static int finish_stdout(int code)
+{
+    if (mb_output_close_stdout() != MB_SUCCESS) {
+        fprintf(stderr, "motionbench: %s\n", mb_last_error());
+        return MB_EXIT_USAGE;
+    }
+    return code;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -56,4 +80,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "motionbench: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return MB_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_stdout(dispatch(argc, argv));
 }

@@ -36,6 +36,7 @@ mb_energy mb_energy_of(const mb_system *sys, const mb_nodes *on_step)
     e.dissipated = sys->work.dissipated + sys->dissipated_by_scheme;
     e.external = sys->work.external;
     e.total = e.kinetic_trans + e.kinetic_rot + e.potential;
+    e.content = e.kinetic_trans + e.kinetic_rot + mb_forces_potential_magnitude(sys->forces, on_step);
     return e;
 }
 

@@ -34,6 +34,21 @@ static double gravity_potential(const void *params, const mb_nodes *s)
     return e;
 }
 
+/* Energy content of gravity: sum m_i |g| |x_i|, the most work gravity can do on the
+ * nodes between their place and the origin (the problem's reference point).  Unlike
+ * |V| it does not vanish when the nodes sit at the height of the origin: a pendulum
+ * released horizontally (theta0 = pi/2) holds m g l, its V(0) is round-off. */
+static double gravity_magnitude(const void *params, const mb_nodes *s)
+{
+    const struct gravity *p = params;
+    double g = sqrt(p->g[0] * p->g[0] + p->g[1] * p->g[1] + p->g[2] * p->g[2]), e = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->inv_mass[i] != 0.0)
+            e += s->mass[i] * g * sqrt(s->x[3 * i] * s->x[3 * i] + s->x[3 * i + 1] * s->x[3 * i + 1]
+                                       + s->x[3 * i + 2] * s->x[3 * i + 2]);
+    return e;
+}
+
 /* P = D |v|^2 */
 static double drag_dissipation(const void *params, const mb_nodes *s)
 {
@@ -65,6 +80,7 @@ static const mb_force_type gravity_type = {
     .eval = gravity_eval,
     .eval_mpfr = gravity_mpfr_eval,
     .potential = gravity_potential,
+    .potential_magnitude = gravity_magnitude,
     .free = free,
     .describe = gravity_describe,
 };

@@ -126,6 +126,19 @@ double mb_forces_potential(const mb_forces *F, const mb_nodes *s)
     return e;
 }
 
+double mb_forces_potential_magnitude(const mb_forces *F, const mb_nodes *s)
+{
+    double e = 0.0;
+    for (size_t m = 0; m < F->count; m++) {
+        const mb_force_type *t = F->items[m].type;
+        if (t->potential_magnitude)
+            e += t->potential_magnitude(F->items[m].params, s);
+        else if (t->potential)
+            e += fabs(t->potential(F->items[m].params, s));
+    }
+    return e;
+}
+
 double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s)
 {
     double p = 0.0;

@@ -10,12 +10,14 @@
  * README, "Euler family and implicit solvers").  Stops when the recursively updated residual reaches rtol |b|, then
  * confirms with the true residual b - A x (restarting from it if they disagree). */
 #include "mb_linsolve.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <math.h>
 #include <string.h>
 
-/* One BiCGSTAB run from x; returns 1 converged (recursive residual), 0 not yet, -1 breakdown */
+/* One BiCGSTAB run from x; returns 1 converged (recursive residual), 0 not yet (or a
+ * cancellation request, mb_cancel.h: the caller then stops), -1 breakdown */
 static int bicgstab_run(mb_krylov *k, const mb_csr *A, double bnorm, double *x,
                         unsigned long *it)
 {
@@ -24,7 +26,7 @@ static int bicgstab_run(mb_krylov *k, const mb_csr *A, double bnorm, double *x,
     memcpy(k->rhat, k->r, n * sizeof(double));
     memset(k->p, 0, n * sizeof(double));
     memset(k->v, 0, n * sizeof(double));
-    while (*it < k->max_iter) {
+    while (*it < k->max_iter && !mb_cancel_requested()) {
         double rho = mb_krylov_dot(k->rhat, k->r, n);
         if (rho == 0.0 || omega == 0.0)
             return -1;
@@ -91,6 +93,8 @@ int mb_bicgstab_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x)
             MB_ERROR(MB_EDIVERGED, "BiCGSTAB: residual is NaN or Inf");
         if (rn <= k->rtol * bnorm)
             return MB_SUCCESS;                          /* confirmed by the true residual */
+        if (mb_cancel_requested())
+            return mb_cancel_error();
         if (it >= k->max_iter)
             MB_ERROR(MB_EMAXITER, "BiCGSTAB did not reach |b - A x| <= %g |b| in %lu iterations "
                      "(relative residual %g): the system may be singular or indefinite",

@@ -1,6 +1,7 @@
 /* linsolve_gauss.c -- dense Gaussian elimination with partial pivoting, instantiated
  * for double and MPFR.  The MPFR instance is the dense solver of the implicit twins. */
 #include "mb_linsolve.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <math.h>

@@ -19,6 +19,8 @@ int FUNCTION(mb_gauss, solve)(REAL *A, size_t n, REAL *b, REAL *x, size_t *piv, 
     for (size_t k = 0; k < n; k++)
         piv[k] = k;
     for (size_t k = 0; k < n; k++) {
+        if (mb_cancel_requested())      /* O(n^2) work per column: poll once per column */
+            return mb_cancel_error();
         size_t p = k;
         R_ABS(amax, &A[piv[k] * n + k]);
         for (size_t r = k + 1; r < n; r++) {

@@ -3,6 +3,7 @@
  * call is one restart cycle of at most m Krylov iterations; cycles are repeated until
  * |b - A x| <= rtol |b|.  All workspace is allocated here, none per solve. */
 #include "mb_linsolve.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <gsl/gsl_errno.h>
@@ -50,6 +51,10 @@ int mb_gmres_solve(mb_gmres *g, const gsl_spmatrix *A, const double *b, double *
     int st = GSL_CONTINUE;
     g->cycles_last = 0;
     while (st == GSL_CONTINUE && g->cycles_last < g->max_cycles) {
+        if (mb_cancel_requested()) {
+            gsl_set_error_handler(old);
+            return mb_cancel_error();
+        }
         st = gsl_splinalg_itersolve_iterate(A, g->b, g->rtol, g->x, g->w);
         g->cycles_last++;
     }

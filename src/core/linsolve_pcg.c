@@ -5,6 +5,7 @@
  * Kept as the measured alternative to BiCGSTAB (README, "Euler family and implicit solvers"); a non-positive curvature
  * p.Ap <= 0 is reported as MB_ESINGULAR (A is not positive definite). */
 #include "mb_linsolve.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -31,6 +32,8 @@ int mb_pcg_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x)
         k->p[i] = k->s[i] = k->dinv[i] * k->r[i];       /* s holds z = M_J^-1 r */
     double rz = mb_krylov_dot(k->r, k->s, n);
     while (k->iterations_last < k->max_iter) {
+        if (mb_cancel_requested())
+            return mb_cancel_error();
         mb_csr_matvec(A, k->p, k->v);
         double pap = mb_krylov_dot(k->p, k->v, n);
         if (!(pap > 0.0))

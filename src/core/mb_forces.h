@@ -20,6 +20,9 @@ typedef struct mb_force_type {
     int (*eval_mpfr)(const void *params, mb_nodes_mpfr *s, double t);
     /* potential energy (NULL: none) */
     double (*potential)(const void *params, const mb_nodes *s);
+    /* energy content of the potential, >= |potential| (NULL: |potential|): the scale of
+     * energy errors (mb_energy.h) */
+    double (*potential_magnitude)(const void *params, const mb_nodes *s);
     /* power dissipated, >= 0 (NULL: none) */
     double (*dissipation)(const void *params, const mb_nodes *s);
     /* power put in by a non-conservative external load (NULL: none) */
@@ -71,6 +74,9 @@ void mb_forces_count_evaluation(const mb_forces *F);
 int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t);
 int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t);
 double mb_forces_potential(const mb_forces *F, const mb_nodes *s);
+/* Sum over the models of the magnitude of each potential (potential_magnitude, else
+ * |potential|): the energy the potentials hold, whatever their signs (mb_energy.h). */
+double mb_forces_potential_magnitude(const mb_forces *F, const mb_nodes *s);
 double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s);
 double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t);
 /* Clear J and append every model's blocks. */

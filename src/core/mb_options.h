@@ -33,6 +33,9 @@ void mb_options_free(mb_options *o);
 int mb_options_set(mb_options *o, const char *key, const char *value);
 /* Parse "key=value" and set it. */
 int mb_options_set_pair(mb_options *o, const char *pair);
+/* Like mb_options_set_pair, but a key already set is refused ("WHERE: option K is given
+ * twice"): specs and command lines say each option once. */
+int mb_options_add_pair(mb_options *o, const char *pair, const char *where);
 /* Check every key against specs (what = "integrator 'x'" or "problem 'y'" for
  * messages), parse every value, fill in defaults.  After success the getters
  * below cannot fail for keys of specs. */

@@ -1,6 +1,7 @@
 /* options.c -- spec strings "name[key=value,...]", validation against option tables,
  * and "did you mean" suggestions (Levenshtein distance). */
 #include "mb_options.h"
+#include "mb_input.h"
 #include "mb_status.h"
 
 #include <ctype.h>
@@ -98,6 +99,25 @@ int mb_options_set_pair(mb_options *o, const char *pair)
     return set_owned(o, k, v, 1);
 }
 
+int mb_options_add_pair(mb_options *o, const char *pair, const char *where)
+{
+    const char *eq = strchr(pair, '=');
+    if (eq != NULL) {
+        char *k = trimmed(pair, (size_t)(eq - pair));
+        if (k == NULL)
+            MB_ERROR(MB_ENOMEM, "out of memory");
+        int twice = find(o, k) != NULL;
+        if (twice) {
+            int st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s: option '%s' is given "
+                                     "twice (each option may be set once)", where, k);
+            free(k);
+            return st;
+        }
+        free(k);
+    }
+    return mb_options_set_pair(o, pair);
+}
+
 int mb_spec_split(const char *spec, char **name, mb_options **opts)
 {
     *name = NULL;
@@ -120,7 +140,7 @@ int mb_spec_split(const char *spec, char **name, mb_options **opts)
             char *save = NULL;
             for (char *tok = body ? strtok_r(body, ",", &save) : NULL; tok && st == MB_SUCCESS;
                  tok = strtok_r(NULL, ",", &save))
-                st = mb_options_set_pair(o, tok);
+                st = mb_options_add_pair(o, tok, spec);
             free(body);
         }
     }
@@ -209,7 +229,7 @@ static int parse_value(struct mb_pair *p, const mb_option_spec *s, const char *w
     case MB_OPT_INT:
         errno = 0;
         p->d = strtod(p->value, &end);
-        if (end == p->value || *end != '\0' || errno == ERANGE)
+        if (end == p->value || *end != '\0' || !mb_strtod_in_range(p->d))
             MB_ERROR(MB_EINVAL, "%s: %s = '%s' is not a number", what, s->name, p->value);
         if (!isfinite(p->d))
             MB_ERROR(MB_EDOM, "%s: %s = '%s' must be finite", what, s->name, p->value);

@@ -8,6 +8,7 @@
  * async-signal-safe functions (the runner is multi-threaded).  The program is resolved
  * before anything runs so that "missing" and "not executable" are told apart. */
 #include "mb_external.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -122,7 +123,8 @@ static void child(const char *dir, const char *log, char *const *argv)
     _exit(EXIT_EXEC_FAILED);
 }
 
-/* Wait for pid until the deadline; 1 when it ended (status in *ws), 0 on time-out. */
+/* Wait for pid until the deadline; 1 when it ended (status in *ws), 0 on time-out or on
+ * a cancellation request (mb_cancel.h, polled every 50 ms at most). */
 static int wait_until(pid_t pid, double deadline, int *ws)
 {
     long ms = 1;
@@ -130,7 +132,7 @@ static int wait_until(pid_t pid, double deadline, int *ws)
         pid_t r = waitpid(pid, ws, WNOHANG);
         if (r == pid || (r < 0 && errno != EINTR))
             return 1;
-        if (now() >= deadline)
+        if (now() >= deadline || mb_cancel_requested())
             return 0;
         pause_ms(ms);
         if (ms < 50)
@@ -208,8 +210,11 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
     int ws = 0;
     if (!wait_until(pid, now() + timeout, &ws)) {
         kill_group(pid, &ws);
-        snprintf(reason, size, "adapter %s: time limit of %g s exceeded (process group killed)",
-                 a->name, timeout);
+        if (mb_cancel_requested())
+            snprintf(reason, size, "adapter %s: interrupted (process group killed)", a->name);
+        else
+            snprintf(reason, size, "adapter %s: time limit of %g s exceeded (process group "
+                     "killed)", a->name, timeout);
         return MB_PROCESS_FAILED;
     }
     kill(-pid, SIGKILL);    /* no process of the run outlives it */

@@ -8,6 +8,7 @@
  * coincides with implicit-euler there (up to the second, confirming iteration). */
 #include "mb_implicit.h"
 #include "mb_stepper.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <math.h>

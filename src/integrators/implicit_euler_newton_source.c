@@ -137,6 +137,8 @@ static int FUNCTION(nbe, step)(void *vstate, TYPE(mb_system) *sys, double h)
     long it = 0;
     int converged = 0;
     while (!converged && it < st->max_iter) {
+        if (mb_cancel_requested())
+            return mb_cancel_error();
         rc = FUNCTION(nbe, iterate)(st, sys, h);
         it++;
         if (rc == MB_ESINGULAR) {

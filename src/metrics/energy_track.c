@@ -1,14 +1,18 @@
 /* energy_track.c -- energy metrics along a run (DESIGN 3 and 6).
  *
  * With E = E_kin + E_pot, E0 its initial value and S the scale of relative errors:
- *   S = |E0|, or E_kin0 + |E_pot0| when E0 = 0; when that is at round-off level against
- *   the energy after the first step (a system released from rest at zero potential, whose
- *   E0 is 0 up to round-off), S = E_kin1 + |E_pot1| after the first step; 1 J when all
- *   vanish.
+ *   S = C0, the energy content at t = 0: kinetic plus the magnitude of each potential
+ *   term (mb_energy.h; gravity counts sum m |g| |x|), never the signed total E0, which
+ *   can vanish by cancellation (a pendulum released horizontally has E0 = 6e-16 J of
+ *   round-off; a parabolic Kepler orbit has E0 = 0 exactly) while the system holds
+ *   energy; when C0 is at round-off level against the content after the first step (a
+ *   system released from rest at zero potential), S = C1 after the first step; 1 J when
+ *   all vanish.
  *   energy.max_rel_error    = max_t |E(t) - E0| / S
  *   energy.drift_rate       = least-squares slope of r(t) = (E(t) - E0)/S against t
  *                             (gsl_fit_linear over the samples), in 1/s
  *   energy.balance_residual = max_t |E(t) + W_diss(t) - W_ext(t) - E0| / S
+ * The divergence test (|E - E0| > factor S) uses the same S.
  * The slope is accumulated as running sums so no sample array is kept; it is then the
  * same closed form gsl_fit_linear evaluates (computed here from centred sums). */
 #include "mb_metrics.h"
@@ -16,14 +20,18 @@
 #include <math.h>
 #include <string.h>
 
+/* the content of e; at least E_kin + |E_pot| (for energies filled in by hand) */
+static double content_of(const mb_energy *e)
+{
+    double c = e->kinetic_trans + e->kinetic_rot + fabs(e->potential);
+    return e->content > c ? e->content : c;
+}
+
 void mb_energy_track_begin(mb_energy_track *tr, const mb_energy *e0)
 {
     memset(tr, 0, sizeof *tr);
     tr->e0 = e0->total;
-    double kin = e0->kinetic_trans + e0->kinetic_rot;
-    tr->scale = fabs(e0->total);
-    if (!(tr->scale > 0.0))
-        tr->scale = kin + fabs(e0->potential);
+    tr->scale = content_of(e0);
     tr->scale_at_start = tr->scale;
     if (!(tr->scale > 0.0))
         tr->scale = 1.0;
@@ -54,7 +62,7 @@ void mb_energy_track_add(mb_energy_track *tr, double t, const mb_energy *e)
 
 void mb_energy_track_first_step(mb_energy_track *tr, const mb_energy *e1)
 {
-    double s1 = e1->kinetic_trans + e1->kinetic_rot + fabs(e1->potential);
+    double s1 = content_of(e1);
     /* only the t = 0 sample (r = 0) has been taken: rescaling changes no sum */
     if (tr->n <= 1 && tr->scale_at_start < 1e-12 * s1)
         tr->scale = s1;

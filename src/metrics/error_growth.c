@@ -20,9 +20,10 @@
  * along the orbit, so the residuals are correlated and the standard error measures the
  * scatter, not a confidence interval.
  *
- * The tracker keeps the positions of the samples in the window; the caller evaluates the
- * reference at the kept times in one call (mb_reference_states), at most
- * MB_GROWTH_MAX_POINTS times evenly spread over the window. */
+ * The tracker keeps the positions of the samples in the window, decimated so that at most
+ * 2 MB_GROWTH_MAX_POINTS + 2 are held whatever the number of steps (the fit uses at most
+ * MB_GROWTH_MAX_POINTS); the caller evaluates the reference at the kept times in one call
+ * (mb_reference_states), at most MB_GROWTH_MAX_POINTS times evenly spread over the window. */
 #include "mb_metrics.h"
 #include "mb_status.h"
 
@@ -36,27 +37,60 @@ void mb_growth_track_begin(mb_growth_track *tr, size_t nodes, double t_min)
     memset(tr, 0, sizeof *tr);
     tr->nodes = nodes;
     tr->t_min = t_min;
+    tr->stride = 1;
+}
+
+#define GROWTH_HELD (2 * MB_GROWTH_MAX_POINTS + 2)
+
+static int growth_reserve(mb_growth_track *tr)
+{
+    if (tr->n < tr->cap)
+        return MB_SUCCESS;
+    size_t cap = tr->cap ? 2 * tr->cap : 256;
+    if (cap > GROWTH_HELD)
+        cap = GROWTH_HELD;
+    double *nt = realloc(tr->t, cap * sizeof *nt);
+    if (nt == NULL)
+        MB_ERROR(MB_ENOMEM, "error growth: out of memory for %zu samples", cap);
+    tr->t = nt;
+    double *nx = realloc(tr->x, cap * 3 * tr->nodes * sizeof *nx);
+    if (nx == NULL)
+        MB_ERROR(MB_ENOMEM, "error growth: out of memory for %zu samples", cap);
+    tr->x = nx;
+    tr->cap = cap;
+    return MB_SUCCESS;
+}
+
+/* 2M+1 samples on the stride: keep those of even rank (the first and the newest among
+ * them), M+1 in all, and take every (2 stride)-th sample from now on. */
+static void growth_decimate(mb_growth_track *tr)
+{
+    size_t row = 3 * tr->nodes, m = 0;
+    for (size_t k = 0; k < tr->n; k += 2, m++) {
+        tr->t[m] = tr->t[k];
+        memmove(tr->x + m * row, tr->x + k * row, row * sizeof(double));
+    }
+    tr->n = m;
+    tr->stride *= 2;
 }
 
 int mb_growth_track_add(mb_growth_track *tr, double t, const mb_nodes *s)
 {
     if (t < tr->t_min)
         return MB_SUCCESS;
-    if (tr->n == tr->cap) {
-        size_t cap = tr->cap ? 2 * tr->cap : 256;
-        double *nt = realloc(tr->t, cap * sizeof *nt);
-        if (nt == NULL)
-            MB_ERROR(MB_ENOMEM, "error growth: out of memory for %zu samples", cap);
-        tr->t = nt;
-        double *nx = realloc(tr->x, cap * 3 * tr->nodes * sizeof *nx);
-        if (nx == NULL)
-            MB_ERROR(MB_ENOMEM, "error growth: out of memory for %zu samples", cap);
-        tr->x = nx;
-        tr->cap = cap;
-    }
+    int on_stride = tr->seen % tr->stride == 0;
+    tr->seen++;
+    if (tr->tail)
+        tr->n--;                  /* the previous newest sample was off the stride */
+    int st = growth_reserve(tr);
+    if (st != MB_SUCCESS)
+        return st;
     tr->t[tr->n] = t;
     memcpy(tr->x + tr->n * 3 * tr->nodes, s->x, 3 * tr->nodes * sizeof(double));
     tr->n++;
+    tr->tail = !on_stride;
+    if (on_stride && tr->n == 2 * MB_GROWTH_MAX_POINTS + 1)
+        growth_decimate(tr);
     return MB_SUCCESS;
 }
 

@@ -186,9 +186,14 @@ typedef struct mb_growth_track {
     size_t n, cap;
     double *t;                    /* sample times, ascending */
     double *x;                    /* positions, 3 nodes per sample */
+    size_t stride, seen;          /* every stride-th sample of the window is kept ... */
+    int tail;                     /* ... and the newest one (t_end), in the last slot */
 } mb_growth_track;
 void mb_growth_track_begin(mb_growth_track *tr, size_t nodes, double t_min);
-/* Keep the positions of s at t (when t >= t_min).  MB_ENOMEM on allocation failure. */
+/* Keep the positions of s at t (when t >= t_min).  At most 2 MB_GROWTH_MAX_POINTS + 2
+ * samples are held: when full, every other one is dropped and the stride doubles
+ * (evenly spread samples stay evenly spread; the newest is always kept).  MB_ENOMEM on
+ * allocation failure. */
 int mb_growth_track_add(mb_growth_track *tr, double t, const mb_nodes *s);
 /* Indices (into the kept samples) of at most MB_GROWTH_MAX_POINTS samples evenly spread
  * over the window, first and last included; returns their count. */

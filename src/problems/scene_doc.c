@@ -4,6 +4,7 @@
  * not scene sections ([case], [run], ...) are the case loader's and are skipped here. */
 #include "mb_scene_doc.h"
 #include "mb_options.h"
+#include "mb_input.h"
 #include "mb_status.h"
 
 #include <ctype.h>
@@ -33,6 +34,7 @@ typedef struct reader_state {
     int line;
     mb_scene_doc *doc;
     int status;
+    int pending_cr;             /* CR, CR LF and LF all end a line (mb_input.h) */
 } reader_state;
 
 int mb_scene_fail(const mb_scene_doc *d, int line, const char *fmt, ...)
@@ -68,7 +70,7 @@ int mb_scene_section_header(const char *name)
 static char *count_lines(char *str, int num, void *stream)
 {
     reader_state *R = stream;
-    char *r = fgets(str, num, R->file);
+    char *r = mb_input_read_line(R->file, str, num, &R->pending_cr, NULL, NULL);
     if (r != NULL)
         R->line++;
     return r;
@@ -168,11 +170,11 @@ int mb_scene_doc_read(const char *path, mb_scene_doc **out)
         return MB_ENOMEM;
     }
     reader_state R = { builtin ? fmemopen((void *)builtin_scene, sizeof builtin_scene - 1, "r")
-                               : fopen(path, "r"), 0, d, MB_SUCCESS };
+                               : mb_input_open_regular(path, "a scene file"), 0, d,
+                       MB_SUCCESS, 0 };
     if (R.file == NULL) {
-        int e = errno;
         mb_scene_doc_free(d);
-        MB_ERROR(MB_EIO, "%s: cannot open the scene (%s)", path, strerror(e));
+        return mb_last_error_code();
     }
     int rc = ini_parse_stream(count_lines, &R, handler, &R);
     fclose(R.file);

@@ -1,6 +1,7 @@
 /* ode_reference.c -- the GSL odeiv2 rk8pd reference (see mb_ode_reference.h). */
 #include "mb_ode_reference.h"
 #include "mb_ref_rhs.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <gsl/gsl_errno.h>
@@ -15,9 +16,16 @@ struct ode_ctx {
     unsigned long evals;
 };
 
+/* every evaluation polls the cancellation flag (mb_cancel.h): the rk8pd driver stops
+ * at once when the right-hand side fails */
 static int ode_function(double t, const double y[], double dydt[], void *params)
 {
     struct ode_ctx *c = params;
+    if (mb_cancel_requested()) {
+        if (c->status == MB_SUCCESS)
+            c->status = mb_cancel_error();
+        return GSL_EBADFUNC;
+    }
     c->evals++;
     int st = mb_refrhs_eval(c->rhs, t, y, dydt);
     if (st != MB_SUCCESS) {

@@ -4,6 +4,7 @@
 #include "mb_mpfr_extra.h"
 #include "mb_mpfr_reference.h"
 #include "mb_ode_reference.h"
+#include "mb_cancel.h"
 #include "mb_status.h"
 
 #include <gsl/gsl_fit.h>
@@ -314,7 +315,8 @@ static int advance(struct pair *p, unsigned long *done, unsigned long to, double
     unsigned long k;
     clock_t c0 = clock();
     for (k = *done; k < to; k++)
-        if ((st = p->sd.type->step(p->sd.state, p->sys, dt)) != MB_SUCCESS)
+        if ((st = mb_cancel_requested() ? mb_cancel_error()
+                                        : p->sd.type->step(p->sd.state, p->sys, dt)) != MB_SUCCESS)
             break;
     clock_t c1 = clock();
     res->cpu_double += (double)(c1 - c0) / CLOCKS_PER_SEC;
@@ -323,7 +325,8 @@ static int advance(struct pair *p, unsigned long *done, unsigned long to, double
         return st;
     }
     for (k = *done; k < to; k++)
-        if ((st = p->sm.type->step_mpfr(p->sm.state, p->tw, dt)) != MB_SUCCESS)
+        if ((st = mb_cancel_requested() ? mb_cancel_error()
+                                        : p->sm.type->step_mpfr(p->sm.state, p->tw, dt)) != MB_SUCCESS)
             break;
     res->cpu_twin += (double)(clock() - c1) / CLOCKS_PER_SEC;
     *done = k;

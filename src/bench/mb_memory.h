@@ -1,0 +1,41 @@
+/* mb_memory.h -- the memory a run will need, estimated before it starts (doc/limits.md).
+ *
+ * Each (case, integrator, dt) run holds: the state of the scheme (double, or the MPFR
+ * twin at the case's precision), the reference (GSL rk8pd, or Gragg-Bulirsch-Stoer
+ * extrapolation in MPFR, whose tableau holds 2 max_columns state vectors), the kept
+ * samples of the error growth (at most 2 MB_GROWTH_MAX_POINTS + 2 position sets) and,
+ * with --series, one sample per sample_every steps.  Runs of --jobs threads are held at
+ * once.  The per-node constants are upper bounds measured with peak resident set sizes
+ * (doc/limits.md gives the commands); the estimate errs on the high side. */
+#ifndef MB_MEMORY_H
+#define MB_MEMORY_H
+
+#include <stddef.h>
+
+#include "mb_case.h"
+
+/* Parts of the estimate of one run, in bytes. */
+typedef struct mb_memory_estimate {
+    double state, reference, twin, growth, series, total;
+} mb_memory_estimate;
+
+/* Estimate of run (integrator a, dt index j) of c; series: --series is on. */
+void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_estimate *e);
+/* Peak estimate of running every case with `jobs` threads (the jobs largest runs at
+ * once); *worst names the largest run (case index, dt index) for messages. */
+double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,
+                                size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst);
+/* Memory this process may use: MemAvailable of /proc/meminfo (else
+ * sysconf(_SC_AVPHYS_PAGES) x page size), lowered to the address-space and data-size
+ * limits (ulimit -v, -d) and to the room left under the control group's memory.max;
+ * *source names the one that applies, for messages.  MB_EIO when nothing is known. */
+int mb_memory_available(double *bytes, const char **source);
+/* "8G", "512M", "1.5T", "100000000" (bytes; K, M, G, T are powers of 1024). */
+int mb_memory_parse_size(const char *text, double *bytes);
+/* "1.2 GiB" style text of a byte count. */
+void mb_memory_format(double bytes, char *buf, size_t size);
+
+/* Samples of a --series run above this many are refused (raise sample_every). */
+#define MB_SERIES_MAX_SAMPLES 10000000L
+
+#endif

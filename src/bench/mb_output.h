@@ -1,0 +1,38 @@
+/* mb_output.h -- where an output file goes, and how it is replaced (doc/hardening.md).
+ *
+ * A path that does not exist or names a regular file is written atomically: a temporary
+ * file in the same directory, renamed over the path only once it is complete, checked
+ * and synced, so a failure or an interruption leaves the previous file as it was.
+ * A path that names a character device, a FIFO or a socket (/dev/null, a named pipe, a
+ * terminal) is written straight through: such files cannot be replaced, only fed.
+ * A symbolic link is refused with a message (it is never replaced by a regular file,
+ * and is not followed either: give its target), and so is a directory.
+ * No path (NULL) is standard output, written straight through. */
+#ifndef MB_OUTPUT_H
+#define MB_OUTPUT_H
+
+#include <stdio.h>
+
+typedef struct mb_output {
+    FILE *f;
+    char *path;        /* as given, NULL for standard output */
+    char *tmp;         /* temporary file of an atomic write, NULL when straight through */
+} mb_output;
+
+/* Open path (NULL: standard output) for writing as described above. */
+int mb_output_open(mb_output *o, const char *path);
+/* Finish: with ok, check every write, flush, sync and rename into place (MB_EIO with a
+ * message naming the path on any failure, the temporary removed); without ok, drop the
+ * temporary and keep the previous file.  Standard output is flushed, not closed. */
+int mb_output_close(mb_output *o, int ok);
+
+/* Flush and close standard output at exit, checking every write: MB_EIO with the reason
+ * ("No space left on device") when any write to it failed. */
+int mb_output_close_stdout(void);
+
+/* The kind of what path names for atomic replacement: MB_SUCCESS when it does not exist
+ * or is a regular file (*regular = 1 then, 0 when it does not exist), MB_EINVAL with a
+ * message for a symbolic link or a directory; *direct = 1 for a device, FIFO or socket. */
+int mb_output_target(const char *path, int *direct);
+
+#endif

@@ -1,0 +1,220 @@
+/* memory_estimate.c -- estimating a run's memory before it starts (mb_memory.h).
+ *
+ * Bytes per node, measured as peak RSS differences between runs of the spring chain at
+ * two sizes (doc/limits.md), then rounded up:
+ *   STATE_DOUBLE_PER_NODE   system, force tables, scheme stages, on-step copies,
+ *                           implicit Jacobian and Krylov vectors (the largest scheme);
+ *   ODE_PER_NODE            gsl_odeiv2 rk8pd driver (13 stages and error vectors on a
+ *                           state of 13 numbers per node) plus the output stores;
+ *   MPFR_VALUES_PER_COLUMN  state numbers per node held per extrapolation column
+ *                           (2 tableau rows of 13 numbers);
+ * An MPFR number costs sizeof(__mpfr_struct) + its limbs, ceil(prec / 64) x 8 bytes.
+ * Measured (doc/limits.md, spring chain, 20000 and 80000 nodes, one run): double state
+ * 712 B/node (explicit Euler) and 2210 B/node (implicit Euler); rk8pd reference 3380
+ * B/node more; MPFR reference at 256 bits 134 KB/node, where the tableau alone accounts
+ * for 105 KB/node (both passes of the step-halving estimate and the output stores hold
+ * the rest): MPFR_REF_FACTOR = 1.35 brings the formula up to the measurement. */
+#include "mb_memory.h"
+#include "mb_metrics.h"
+#include "mb_runner.h"
+#include "mb_stepper.h"
+#include "mb_status.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define STATE_DOUBLE_PER_NODE 2400.0
+#define ODE_PER_NODE 4000.0
+#define STATE_NUMBERS_PER_NODE 13.0       /* x, v, q, omega */
+#define TWIN_COPIES 12.0                  /* twin system, stages, on-step store */
+#define MPFR_REF_BITS_DEFAULT 256
+#define MPFR_GUARD_BITS(columns) (32.0 + 2.0 * (columns))
+#define MPFR_REF_FACTOR 1.35
+
+static double mpfr_number_bytes(double bits)
+{
+    return (double)sizeof(__mpfr_struct) + 8.0 * ceil(bits / 64.0);
+}
+
+/* Gragg-Bulirsch-Stoer tableau (mpfr_reference.c): 2 rows of max_columns vectors plus 5
+ * work vectors, at bits + guard; max_columns = min(max(bits/7, 8), 52) + 12. */
+static double mpfr_reference_bytes(double nodes, long bits)
+{
+    double columns = fmin(fmax((double)(bits / 7), 8.0), 52.0) + 12.0;
+    double vectors = 2.0 * columns + 5.0;
+    return MPFR_REF_FACTOR * nodes * STATE_NUMBERS_PER_NODE * vectors
+           * mpfr_number_bytes((double)bits + MPFR_GUARD_BITS(columns));
+}
+
+void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_estimate *e)
+{
+    double n = (double)c->nodes;
+    memset(e, 0, sizeof *e);
+    e->state = n * STATE_DOUBLE_PER_NODE;
+    if (c->precision_bits > 0)
+        e->twin = n * STATE_NUMBERS_PER_NODE * TWIN_COPIES
+                  * mpfr_number_bytes((double)c->precision_bits);
+    if (c->has_reference) {
+        int closed = c->problem->exact != NULL
+                     && (c->reference.kind == MB_REF_AUTO || c->reference.kind == MB_REF_ANALYTIC);
+        if (!closed)
+            e->reference = n * ODE_PER_NODE;      /* rk8pd runs beside an mpfr reference too */
+        if (!closed && c->reference.kind != MB_REF_ODE) {
+            long bits = c->reference.mpfr_bits > 0 ? c->reference.mpfr_bits : MPFR_REF_BITS_DEFAULT;
+            e->reference += mpfr_reference_bytes(n, bits);
+        }
+        if (c->precision_bits > 0)               /* the twin split integrates a reference too */
+            e->reference += mpfr_reference_bytes(n, c->precision_bits);
+    }
+    double steps = (double)c->steps[j];
+    double samples = floor(steps / (double)c->sample_every) + 2.0;
+    if (c->error_growth) {
+        double held = fmin(samples, 2.0 * MB_GROWTH_MAX_POINTS + 2.0);
+        /* kept positions, plus the reference stores of the selected times */
+        e->growth = held * 3.0 * n * sizeof(double)
+                    + fmin(held, MB_GROWTH_MAX_POINTS) * n * STATE_NUMBERS_PER_NODE * 2.0
+                      * sizeof(double);
+    }
+    if (series)
+        e->series = samples * 2.0 * sizeof(mb_series_sample);   /* doubling growth */
+    e->total = e->state + e->twin + e->reference + e->growth + e->series;
+}
+
+double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,
+                                size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst)
+{
+    /* the `jobs` largest runs at once: keep them in a small sorted list */
+    double top[64] = { 0 };
+    int slots = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
+    memset(worst, 0, sizeof *worst);
+    *worst_case = *worst_dt = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < cases[i]->n_dt; j++) {
+            mb_memory_estimate e;
+            mb_memory_estimate_run(cases[i], j, series, &e);
+            if (e.total > worst->total) {
+                *worst = e;
+                *worst_case = i;
+                *worst_dt = j;
+            }
+            for (size_t a = 0; a < cases[i]->n_integrators; a++) {
+                int k = slots - 1;
+                if (!(e.total > top[k]))
+                    continue;
+                while (k > 0 && top[k - 1] < e.total) {
+                    top[k] = top[k - 1];
+                    k--;
+                }
+                top[k] = e.total;
+            }
+        }
+    double sum = 0.0;
+    for (int k = 0; k < slots; k++)
+        sum += top[k];
+    return sum;
+}
+
+static int meminfo_available(double *bytes)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f == NULL)
+        return 0;
+    char line[256];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long long kb;
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+            *bytes = 1024.0 * (double)kb;
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* a number in a one-line file ("max" or no file: 0) */
+static int read_number(const char *path, double *v)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long n;
+    int ok = f && fscanf(f, "%llu", &n) == 1;
+    if (f)
+        fclose(f);
+    if (ok)
+        *v = (double)n;
+    return ok;
+}
+
+static void lower(double *bytes, const char **source, double v, const char *what)
+{
+    if (v > 0.0 && v < *bytes) {
+        *bytes = v;
+        *source = what;
+    }
+}
+
+int mb_memory_available(double *bytes, const char **source)
+{
+    *source = "the memory available (MemAvailable)";
+    if (!meminfo_available(bytes)) {
+        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        if (!(pages > 0 && size > 0))
+            MB_ERROR(MB_EIO, "the available memory is unknown (no /proc/meminfo, no "
+                     "_SC_AVPHYS_PAGES): give --memory-limit");
+        *bytes = (double)pages * (double)size;
+        *source = "the memory available (_SC_AVPHYS_PAGES)";
+    }
+    /* a cap on this process (ulimit -v, -d) or its control group (cgroup v2) */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        lower(bytes, source, (double)rl.rlim_cur, "the address-space limit (ulimit -v)");
+    if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        lower(bytes, source, (double)rl.rlim_cur, "the data-size limit (ulimit -d)");
+    double max, current = 0.0;
+    if (read_number("/sys/fs/cgroup/memory.max", &max)) {
+        read_number("/sys/fs/cgroup/memory.current", &current);
+        lower(bytes, source, max - current > 1.0 ? max - current : 1.0,
+              "the control group's memory.max");
+    }
+    return MB_SUCCESS;
+}
+
+int mb_memory_parse_size(const char *text, double *bytes)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    double unit = 1.0;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': unit = 1024.0; end++; break;
+    case 'M': unit = 1048576.0; end++; break;
+    case 'G': unit = 1073741824.0; end++; break;
+    case 'T': unit = 1099511627776.0; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (end == text || *end != '\0' || errno == ERANGE || !(v > 0.0) || !isfinite(v * unit))
+        MB_ERROR(MB_EINVAL, "memory size '%s': write a positive number of bytes with an "
+                 "optional K, M, G or T (powers of 1024), e.g. 8G", text);
+    *bytes = v * unit;
+    return MB_SUCCESS;
+}
+
+void mb_memory_format(double bytes, char *buf, size_t size)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    int u = 0;
+    while (bytes >= 1024.0 && u < 6) {
+        bytes /= 1024.0;
+        u++;
+    }
+    snprintf(buf, size, "%.3g %s", bytes, units[u]);
+}

@@ -1,0 +1,146 @@
+/* output_file.c -- atomic or straight-through output files (mb_output.h). */
+#include "mb_output.h"
+#include "mb_input.h"
+#include "mb_status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int mb_output_target(const char *path, int *direct)
+{
+    struct stat sb;
+    *direct = 0;
+    if (lstat(path, &sb) != 0) {
+        if (errno == ENOENT)
+            return MB_SUCCESS;
+        MB_ERROR(MB_EIO, "%s: %s", path, strerror(errno));
+    }
+    if (S_ISLNK(sb.st_mode))
+        MB_ERROR(MB_EINVAL, "%s is a symbolic link: motionbench neither replaces nor follows "
+                 "links when writing; give the link's target", path);
+    if (S_ISDIR(sb.st_mode))
+        MB_ERROR(MB_EINVAL, "%s is a directory, not a file", path);
+    *direct = !S_ISREG(sb.st_mode);
+    return MB_SUCCESS;
+}
+
+static int open_direct(mb_output *o)
+{
+    int fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        MB_ERROR(MB_EIO, "cannot open %s: %s", o->path, strerror(e));
+    }
+    return MB_SUCCESS;
+}
+
+/* PATH.tmp.XXXXXX beside the path, with the mode of a new file (mkstemp makes it 0600). */
+static int open_atomic(mb_output *o)
+{
+    size_t len = strlen(o->path) + 16;
+    o->tmp = malloc(len);
+    if (o->tmp == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    snprintf(o->tmp, len, "%s.tmp.XXXXXX", o->path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        MB_ERROR(MB_EIO, "cannot create a temporary file beside %s: %s", o->path, strerror(e));
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
+        int e = errno;
+        close(fd);
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        MB_ERROR(MB_EIO, "cannot prepare %s: %s", o->path, strerror(e));
+    }
+    return MB_SUCCESS;
+}
+
+int mb_output_open(mb_output *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    if (path == NULL) {
+        o->f = stdout;
+        return MB_SUCCESS;
+    }
+    int direct;
+    if (mb_output_target(path, &direct) != MB_SUCCESS)
+        return mb_last_error_code();
+    o->path = strdup(path);
+    if (o->path == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    int st = direct ? open_direct(o) : open_atomic(o);
+    if (st != MB_SUCCESS) {
+        free(o->path);
+        o->path = NULL;
+    }
+    return st;
+}
+
+static int finish(mb_output *o, int ok)
+{
+    if (o->path == NULL) {
+        if (fflush(stdout) != 0 || ferror(stdout))
+            MB_ERROR(MB_EIO, "cannot write standard output: %s", strerror(errno));
+        return MB_SUCCESS;
+    }
+    int e = 0;
+    if (ferror(o->f) || fflush(o->f) != 0)
+        e = errno ? errno : EIO;
+    if (!e && o->tmp && fsync(fileno(o->f)) != 0)
+        e = errno;
+    if (fclose(o->f) != 0 && !e)
+        e = errno;
+    o->f = NULL;
+    if (!ok) {
+        if (o->tmp)
+            unlink(o->tmp);
+        return MB_SUCCESS;
+    }
+    if (!e && o->tmp && rename(o->tmp, o->path) != 0)
+        e = errno;
+    if (e) {
+        if (o->tmp)
+            unlink(o->tmp);
+        MB_ERROR(MB_EIO, "cannot write %s: %s%s", o->path, strerror(e),
+                 o->tmp ? " (the previous file is kept)" : "");
+    }
+    return MB_SUCCESS;
+}
+
+int mb_output_close(mb_output *o, int ok)
+{
+    int st = finish(o, ok);
+    free(o->path);
+    free(o->tmp);
+    o->path = o->tmp = NULL;
+    return st;
+}
+
+int mb_output_close_stdout(void)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    /* EBADF on close: stdout was closed by the caller and nothing was written to it (a
+     * write would have failed the flush above) */
+    if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad)
+        MB_ERROR(MB_EIO, "cannot write standard output: %s", strerror(e ? e : EIO));
+    return MB_SUCCESS;
+}
