@@ -143,6 +143,16 @@ Test(linsolve, csr_and_dense_assembly_sum_duplicates)
             cr_expect(fabs(y[r] - ref[r * 6 + c]) <= tol, "csr (%d,%d) %g vs %g", r, c, y[r],
                       ref[r * 6 + c]);
         }
+    /* the Jacobi preconditioner reads the diagonal at its stored position: it must be the
+     * reciprocal of the reference diagonal (same tolerance as the entries, one more
+     * rounding for the division) */
+    mb_krylov *kr = mb_krylov_alloc(6, 1e-12, 10);
+    cr_assert_eq(mb_krylov_jacobi(kr, csr), MB_SUCCESS);
+    for (int r = 0; r < 6; r++) {
+        double d = ref[r * 6 + r], tol = 6 * DBL_EPSILON * (fabs(1.0 / d) + 1.0);
+        cr_expect(fabs(kr->dinv[r] - 1.0 / d) <= tol, "Jacobi %d: %g vs %g", r, kr->dinv[r], 1.0 / d);
+    }
+    mb_krylov_free(kr);
     /* a different block list no longer matches the pattern */
     mb_jacobian_add_block(J, 1, 0);
     cr_expect(!mb_csr_matches(csr, J));

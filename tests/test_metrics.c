@@ -171,6 +171,37 @@ Test(errors, orientation_angle)
     mb_nodes_free(b);
 }
 
+/* The error is the maximum over nodes (DESIGN 6): three nodes whose differences have
+ * exact lengths (Pythagorean triples, and rotations of known angle about z) with the
+ * largest one on node 1, 0, 2 and 1 for x, v, omega and q; every value is exact in double
+ * except the angle (atan2 of sin/cos of 0.25: a few ulp). */
+Test(errors, maximum_over_nodes)
+{
+    mb_nodes *a = mb_nodes_alloc(3, 53), *b = mb_nodes_alloc(3, 53);
+    const double dx[3][3] = { { 3, 4, 0 }, { 0, 5, 12 }, { 1, 0, 0 } };   /* 5, 13, 1 */
+    const double dv[3][3] = { { 8, 0, 15 }, { 0, 3, 4 }, { 2, 0, 0 } };   /* 17, 5, 2 */
+    const double dw[3][3] = { { 0, 0, 1 }, { 6, 8, 0 }, { 0, 7, 24 } };   /* 1, 10, 25 */
+    const double half_angle[3] = { 0.05, 0.1, 0.25 };                      /* 0.1, 0.2, 0.5 */
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 3; k++) {
+            a->x[3 * i + k] = 0.5 * i - 1.25;
+            b->x[3 * i + k] = a->x[3 * i + k] + dx[i][k];
+            b->v[3 * i + k] = a->v[3 * i + k] + dv[i][k];
+            b->omega[3 * i + k] = a->omega[3 * i + k] + dw[i][k];
+        }
+        a->q[4 * i] = 1.0;
+        b->q[4 * i] = cos(half_angle[(i + 1) % 3]);
+        b->q[4 * i + 3] = sin(half_angle[(i + 1) % 3]);
+    }
+    cr_expect_eq(mb_error_position(b, a), 13.0);
+    cr_expect_eq(mb_error_velocity(b, a), 17.0);
+    cr_expect_eq(mb_error_angular_velocity(b, a), 25.0);
+    cr_expect(fabs(mb_error_orientation(b, a) - 0.5) < 4 * DBL_EPSILON, "%.17g",
+              mb_error_orientation(b, a));
+    mb_nodes_free(a);
+    mb_nodes_free(b);
+}
+
 /* a particle on a circle keeps L; a velocity 1.0213 times too large is flagged */
 Test(angmom, circle_conserved_scaled_flagged)
 {

@@ -215,6 +215,7 @@ Test(verlet_nosquish, restart_and_bad_steps)
     /* NaN: an infinite angular velocity */
     mb_nodes_copy(first, sys->nodes);
     sys->nodes->omega[0] = INFINITY;
+    mb_nodes_touch(sys->nodes);     /* a write outside a step bumps the generation */
     first->omega[0] = INFINITY;
     double t = sys->t;
     int rc = mb_stepper_step(st, sys, 0.0371);
@@ -264,4 +265,41 @@ Test(verlet_nosquish, mpfr_twin_is_the_same_scheme)
     cr_expect(dl > 1e-8, "leap-frog twin within %g rad: the check cannot tell schemes apart", dl);
     mb_stepper_free(st);
     mb_system_free(sys);
+}
+
+/* The state generation (mb_stepper.h): every step changes it, whether the scheme bumps it
+ * itself (verlet-nosquish) or not (leapfrog, bumped by mb_stepper_step); a copy into the
+ * store changes it.  After another scheme's step, verlet-nosquish continues exactly as a
+ * fresh verlet-nosquish would from the same state (its cache is not reused). */
+Test(verlet_nosquish, generation_counter)
+{
+    mb_system *a = free_body(), *b = free_body();
+    mb_stepper *ns = mb_stepper_alloc("verlet-nosquish", a), *lf = mb_stepper_alloc("leapfrog", a);
+    mb_stepper *ns_b = mb_stepper_alloc("verlet-nosquish", b);
+    unsigned long g = a->nodes->generation;
+    cr_assert_eq(mb_stepper_step(ns, a, 0.0371), MB_SUCCESS);
+    cr_expect_neq(a->nodes->generation, g, "verlet-nosquish step kept the generation");
+    g = a->nodes->generation;
+    cr_assert_eq(mb_stepper_step(lf, a, 0.0371), MB_SUCCESS);
+    cr_expect_neq(a->nodes->generation, g, "leapfrog step kept the generation");
+    /* b: the same leapfrog step taken from the same state, then a fresh nosquish */
+    cr_assert_eq(mb_stepper_step(ns_b, b, 0.0371), MB_SUCCESS);
+    mb_stepper *lf_b = mb_stepper_alloc("leapfrog", b);
+    cr_assert_eq(mb_stepper_step(lf_b, b, 0.0371), MB_SUCCESS);
+    mb_stepper *ns_fresh = mb_stepper_alloc("verlet-nosquish", b);
+    cr_assert_eq(mb_stepper_step(ns, a, 0.0371), MB_SUCCESS);
+    cr_assert_eq(mb_stepper_step(ns_fresh, b, 0.0371), MB_SUCCESS);
+    cr_expect(memcmp(a->nodes->q, b->nodes->q, 4 * sizeof(double)) == 0
+              && memcmp(a->nodes->angmom, b->nodes->angmom, 3 * sizeof(double)) == 0,
+              "cached loads reused after another scheme's step");
+    g = a->nodes->generation;
+    mb_nodes_copy(a->nodes, b->nodes);
+    cr_expect_neq(a->nodes->generation, g, "a copy kept the generation");
+    mb_stepper_free(ns);
+    mb_stepper_free(lf);
+    mb_stepper_free(ns_b);
+    mb_stepper_free(lf_b);
+    mb_stepper_free(ns_fresh);
+    mb_system_free(a);
+    mb_system_free(b);
 }

@@ -1,4 +1,4 @@
-/* case_file.c -- reading and validating case files (DESIGN 7, README, "Case runner").
+/* case_file.c -- reading and validating case files (DESIGN 7, doc/cases.md).
  *
  * inih does the INI parsing.  The Debian build of inih calls the handler without line
  * numbers (INI_HANDLER_LINENO is 0), so the file is fed through ini_parse_stream with a

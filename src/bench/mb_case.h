@@ -4,7 +4,7 @@
  * the time steps, the precision, the reference and the expectations on the metrics.
  * mb_case_load() parses and validates the whole file; every error is reported as
  * "file:line: message" (with a "did you mean" hint for near misses) and nothing is
- * run or written.  The file format is documented in README, "Case runner". */
+ * run or written.  The file format is documented in doc/cases.md. */
 #ifndef MB_CASE_H
 #define MB_CASE_H
 

@@ -1,4 +1,4 @@
-/* mb_report.h -- CSV report files (DESIGN 8, README, "Case runner").
+/* mb_report.h -- CSV report files (DESIGN 8, doc/runner.md).
  *
  * RFC 4180: a header row, CRLF line ends, fields quoted when they hold a comma, a quote
  * or a line break (quotes doubled).  Numbers are printed with %.17g (round-trip exact,

@@ -1,5 +1,5 @@
 /* mb_runner.h -- running cases: every (case, integrator, dt) run, the metrics derived
- * from the runs, the verdicts of the expectations (DESIGN 6-8, README, "Case runner").
+ * from the runs, the verdicts of the expectations (DESIGN 6-8, doc/runner.md).
  *
  * mb_runner_run() executes the runs on a pool of threads and collects the results in
  * arrays indexed by (case, integrator, dt), so what is reported never depends on the

@@ -2,7 +2,7 @@
  *
  * Rows follow the order of the cases given, then of the integrators and time steps in
  * each case file, never the order in which runs finished.  Columns are documented in
- * README, "Case runner".  Every file is complete on disk under a temporary name before the
+ * doc/runner.md.  Every file is complete on disk under a temporary name before the
  * first one is renamed into place. */
 #include "mb_cancel.h"
 #include "mb_external.h"

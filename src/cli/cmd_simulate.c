@@ -350,7 +350,7 @@ static int run_fixed(struct sim_run *r, const struct sim_args *a, FILE *out, int
     return MB_EXIT_OK;
 }
 
-/* --dt auto: Woo's DynDt (README, "Discrete elements", time step): the first step is
+/* --dt auto: Woo's DynDt (doc/dem.md, "Time step"): the first step is
  * safety x the critical step of the initial state (or DT0 while no stiffness acts), and
  * after every step the next one shrinks at once to that bound or grows by at most
  * max_rel_inc. */

@@ -1,4 +1,6 @@
 /* main.c -- the motionbench program: dispatch to one command per file. */
+#include <config.h>
+
 #include "cli.h"
 #include "mb_output.h"
 #include "mb_status.h"
@@ -28,7 +30,8 @@ static void usage(FILE *out)
     fprintf(out, "usage: motionbench COMMAND [ARGS]\n\ncommands:\n");
     for (const struct command *c = commands; c->name; c++)
         fprintf(out, "  %-10s %s\n", c->name, c->summary);
-    fprintf(out, "\n'motionbench COMMAND --help' describes each command.\n"
+    fprintf(out, "\n'motionbench COMMAND --help' describes each command; "
+                 "'motionbench --version' prints the version.\n"
                  "Exit status: 0 success, 1 an expectation or check failed, 2 usage or input error.\n");
 }
 
@@ -72,6 +75,10 @@ static int dispatch(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return MB_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("%s\n", PACKAGE_STRING);
         return MB_EXIT_OK;
     }
     for (const struct command *c = commands; c->name; c++)

@@ -19,7 +19,7 @@
  *     Error estimates (practical): the same sums on the grid shifted by h/2 along each axis;
  *     the error depends on the grid's phase, so the difference of the two passes,
  *     |V - V_shift| and max |J - J_shift| (volume_error_estimate, inertia_error_estimate),
- *     measures its size.  Figures for two overlapping spheres in README, "Discrete elements".
+ *     measures its size.  Figures for two overlapping spheres in doc/dem.md.
  *   - principal axes: J = P diag(I_1 <= I_2 <= I_3) P^T by gsl_eigen_symmv, with the third
  *     column negated if det P = -1 so that P is a proper rotation; q_principal is its
  *     quaternion (body/principal frame -> construction frame), and r~_i = P^T (c_i - X).

@@ -7,7 +7,7 @@
  * enters K, and because fixed degrees of freedom get identity rows; BiCGSTAB needs two
  * matrix-vector products and eight vectors of work per iteration -- O(nnz) -- where
  * GSL's GMRES(m) pays O(m^2 n) per restart cycle in Householder updates (measured in
- * README, "Euler family and implicit solvers").  Stops when the recursively updated residual reaches rtol |b|, then
+ * doc/integrators.md).  Stops when the recursively updated residual reaches rtol |b|, then
  * confirms with the true residual b - A x (restarting from it if they disagree). */
 #include "mb_linsolve.h"
 #include "mb_cancel.h"

@@ -33,13 +33,14 @@ void mb_krylov_free(mb_krylov *k)
     free(k);
 }
 
+/* The diagonal of scalar row r = 3 i + a is read at its stored position: the pattern
+ * keeps the data offset doff[i] of node i's diagonal block and the row stride, so the
+ * entry (a, a) of that block is at doff[i] + a stride[i] + a (linsolve_csr.c). */
 int mb_krylov_jacobi(mb_krylov *k, const mb_csr *A)
 {
     for (size_t r = 0; r < k->n; r++) {
-        double d = 0.0;
-        for (int q = A->A->p[r]; q < A->A->p[r + 1]; q++)
-            if ((size_t)A->A->i[q] == r)
-                d = A->A->data[q];
+        size_t node = r / 3, a = r % 3;
+        double d = A->A->data[A->doff[node] + a * A->stride[node] + a];
         if (d == 0.0 || !isfinite(d))
             MB_ERROR(MB_ESINGULAR, "Jacobi preconditioner: diagonal entry %zu of A is %g", r, d);
         k->dinv[r] = 1.0 / d;

@@ -2,7 +2,7 @@
  * for Sparse Linear Systems, 2nd ed., Alg. 9.1) on the CSR system of linsolve_csr.c.
  * Valid for symmetric positive definite A only: springs without dashpots, no fixed rows
  * coupling (identity rows of fixed dofs break symmetry unless their columns are empty).
- * Kept as the measured alternative to BiCGSTAB (README, "Euler family and implicit solvers"); a non-positive curvature
+ * Kept as the measured alternative to BiCGSTAB (doc/integrators.md); a non-positive curvature
  * p.Ap <= 0 is reported as MB_ESINGULAR (A is not positive definite). */
 #include "mb_linsolve.h"
 #include "mb_cancel.h"

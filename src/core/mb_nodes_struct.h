@@ -16,7 +16,20 @@ typedef struct TYPE(mb_nodes) {
     unsigned char *vel_mid; /* n: 1 when v/omega hold mid-step values */
     unsigned char *aspherical; /* n: 1 when the principal moments differ */
     double *radius;         /* n: geometric radius (contacts, time-step estimates) */
+    /* State generation: changes whenever x, v, q, omega, angmom or the constants above
+     * change.  Every writer bumps it with mb_nodes_touch (copies, setters, trajectory
+     * replay, problem set-up code that edits a stepped store); every step changes it
+     * (mb_stepper_step bumps it when the scheme did not).  A scheme may keep values that
+     * belong to the state it left (forces, angular momenta) while the generation is the
+     * one it left: see mb_stepper.h. */
+    unsigned long generation;
 } TYPE(mb_nodes);
+
+/* Mark the state of s as changed outside a scheme (bumps s->generation). */
+static inline void FUNCTION(mb_nodes, touch)(TYPE(mb_nodes) *s)
+{
+    s->generation++;
+}
 
 TYPE(mb_nodes) *FUNCTION(mb_nodes, alloc)(size_t n, mpfr_prec_t prec);
 void FUNCTION(mb_nodes, free)(TYPE(mb_nodes) *s);

@@ -56,6 +56,7 @@ int mb_nodes_mpfr_set_from_double(mb_nodes_mpfr *dst, const mb_nodes *src)
     memcpy(dst->vel_mid, src->vel_mid, n);
     memcpy(dst->aspherical, src->aspherical, n);
     memcpy(dst->radius, src->radius, n * sizeof(double));
+    dst->generation++;                  /* mb_nodes_touch of the destination's base */
     return MB_SUCCESS;
 }
 
@@ -78,5 +79,6 @@ int mb_nodes_mpfr_get_double(mb_nodes *dst, const mb_nodes_mpfr *src)
     memcpy(dst->vel_mid, src->vel_mid, n);
     memcpy(dst->aspherical, src->aspherical, n);
     memcpy(dst->radius, src->radius, n * sizeof(double));
+    dst->generation++;                  /* mb_nodes_touch of the destination's base */
     return MB_SUCCESS;
 }

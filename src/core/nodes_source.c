@@ -105,11 +105,13 @@ int FUNCTION(mb_nodes, copy)(TYPE(mb_nodes) *dst, const TYPE(mb_nodes) *src)
     memcpy(dst->vel_mid, src->vel_mid, n);
     memcpy(dst->aspherical, src->aspherical, n);
     memcpy(dst->radius, src->radius, n * sizeof(double));
+    FUNCTION(mb_nodes, touch)(dst);
     return MB_SUCCESS;
 }
 
 void FUNCTION(mb_nodes, set_mass)(TYPE(mb_nodes) *s, size_t i, double m)
 {
+    FUNCTION(mb_nodes, touch)(s);
     R_SET_D(&s->mass[i], m);
     if (isinf(m))
         R_SET_D(&s->inv_mass[i], 0.0);
@@ -122,6 +124,7 @@ void FUNCTION(mb_nodes, set_inertia)(TYPE(mb_nodes) *s, size_t i, const double I
     for (int k = 0; k < 3; k++)
         R_SET_D(&s->inertia[3 * i + k], I[k]);
     s->aspherical[i] = !(I[0] == I[1] && I[1] == I[2]);
+    FUNCTION(mb_nodes, touch)(s);
 }
 
 static int FUNCTION(nodes, finite_array)(const REAL *a, size_t count)

@@ -28,6 +28,7 @@
 #undef R_SQRT
 #undef R_SIN
 #undef R_COS
+#undef R_SIN_COS
 #undef R_EXP
 #undef R_POW_D
 #undef R_SGN

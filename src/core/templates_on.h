@@ -56,6 +56,7 @@
 #define R_SQRT(r, a) (*(r) = sqrt(*(a)))
 #define R_SIN(r, a) (*(r) = sin(*(a)))
 #define R_COS(r, a) (*(r) = cos(*(a)))
+#define R_SIN_COS(s, c, a) (*(s) = sin(*(a)), *(c) = cos(*(a)))   /* GCC fuses: one sincos */
 #define R_EXP(r, a) (*(r) = exp(*(a)))
 #define R_POW_D(r, a, d) (*(r) = pow(*(a), (double)(d)))
 #define R_SGN(a) ((*(a) > 0) - (*(a) < 0))
@@ -95,6 +96,7 @@
 #define R_SQRT(r, a) mpfr_sqrt((r), (a), MB_RND)
 #define R_SIN(r, a) mpfr_sin((r), (a), MB_RND)
 #define R_COS(r, a) mpfr_cos((r), (a), MB_RND)
+#define R_SIN_COS(s, c, a) mpfr_sin_cos((s), (c), (a), MB_RND)  /* both correctly rounded */
 #define R_EXP(r, a) mpfr_exp((r), (a), MB_RND)
 #define R_POW_D(r, a, d) mb_mpfr_pow_d((r), (a), (d))
 #define R_SGN(a) mpfr_sgn(a)

@@ -344,4 +344,5 @@ void mb_trajectory_set_state(const mb_trajectory *tr, size_t k, mb_nodes *s)
         memcpy(&s->omega[3 * i], r + 10, 3 * sizeof *r);
         angular_momentum(&s->q[4 * i], &s->inertia[3 * i], &s->omega[3 * i], &s->angmom[3 * i]);
     }
+    mb_nodes_touch(s);
 }

@@ -20,6 +20,12 @@ struct FUNCTION(lf, state) {
     struct lf_common c;       /* first member: read by lf_stats for both bases */
     size_t n;
     REAL *x_new, *v_new, *w_new, *q_new, *L_new;
+    /* the last step found every node still (lf_rotation_unchanged) in this store at this
+     * state generation (mb_stepper.h), with that norm deviation */
+    int still;
+    const void *still_nodes;
+    unsigned long still_gen;
+    double still_qnorm;
 };
 
 static void FUNCTION(lf, free)(void *vstate)
@@ -537,6 +543,22 @@ static int FUNCTION(lf, rotation_unchanged)(const TYPE(mb_nodes) *s, double *qno
     return unchanged;
 }
 
+/* lf_rotation_unchanged, or its cheaper form when the last step found every node still
+ * and nothing has written the store since (same store, same generation): w, L and q
+ * are then the very values that test read (the step kept them), inertia and the
+ * aspherical flags are unchanged, so only the torque the force evaluation just wrote is
+ * read again, and the norm deviation is the one of that test. */
+static int FUNCTION(lf, rotation_still)(const struct FUNCTION(lf, state) *w,
+                                        const TYPE(mb_nodes) *s, double *qnorm)
+{
+    if (!(w->still && w->still_nodes == (const void *)s && w->still_gen == s->generation))
+        return FUNCTION(lf, rotation_unchanged)(s, qnorm);
+    if (!FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n))
+        return 0;
+    *qnorm = w->still_qnorm;
+    return 1;
+}
+
 /* ----------------------------------------------------------------------- step ---- */
 
 static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
@@ -571,7 +593,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
             : fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
                    : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
-    int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_unchanged)(s, &qnorm);
+    int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, &qnorm);
     if (!rotation_unchanged)
         bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
                                         cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
@@ -594,6 +616,12 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     sys->dissipated_by_scheme += dissipated;
     w->c.h_last = h;
     w->c.steps++;
+    w->still = rotation_unchanged;
+    if (rotation_unchanged) {        /* a step changes the generation; the scheme keeps it */
+        w->still_qnorm = qnorm;
+        w->still_nodes = s;
+        w->still_gen = ++s->generation;
+    }
     if (qnorm > w->c.qnorm_err || !(qnorm == qnorm))
         w->c.qnorm_err = qnorm;
     return MB_SUCCESS;

@@ -7,8 +7,8 @@
  * for bit on any system, and it allocates nothing per step, unlike GSL 2.7's LU_decomp
  * which allocates its pivot vector on every call), sparse a Krylov solver on CSR
  * (krylov=bicgstab by default, cg or gmres), banded GSL's banded LU (linsolve_band.c).
- * auto takes gauss up to dense_max nodes (default 16, from the measurement in README,
- * "Euler family and implicit solvers": there the direct solve costs no more than
+ * auto takes gauss up to dense_max nodes (default 16, from the measurement in
+ * doc/integrators.md: there the direct solve costs no more than
  * BiCGSTAB and is exact to round-off); above, banded while every node couples only to its neighbours in the
  * numbering (a chain: block-tridiagonal A, half-bandwidth 5 unknowns, an exact O(n)
  * solve; checked at every step, so a coupling that widens the band sends that step to

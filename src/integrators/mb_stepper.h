@@ -11,7 +11,16 @@
  * mb_stepper_step and mb_stepper_step_twin refuse an h that is not finite and > 0
  * (MB_EDOM) before calling the scheme.
  * Schemes whose velocities live at mid-steps set nodes->vel_mid and provide
- * synchronize(), which writes on-step velocities for diagnostics into a copy. */
+ * synchronize(), which writes on-step velocities for diagnostics into a copy.
+ *
+ * State generation (nodes->generation, mb_nodes_struct.h): every step changes it
+ * (mb_stepper_step and mb_stepper_step_twin bump it after a scheme that did not), and
+ * every writer of x, v, q, omega, angmom, masses or inertia outside step() bumps it with
+ * mb_nodes_touch (mb_nodes_copy, the setters, trajectory replay do).  A scheme may
+ * therefore keep values that belong to the state it left (forces, torques, angular
+ * momenta) and reuse them while the system, its force field, its node store, t and the
+ * generation are those it left -- no array comparison.  A scheme that keeps such a
+ * cache bumps the generation itself at the end of its step and remembers the value. */
 #ifndef MB_STEPPER_H
 #define MB_STEPPER_H
 

@@ -165,16 +165,30 @@ static int step_size_check(const mb_stepper *st, double h)
     return MB_SUCCESS;
 }
 
+/* Every call changes the state generation (mb_stepper.h): a scheme that does not bump it
+ * itself is bumped here, so a scheme's cache never outlives a step by another scheme. */
 int mb_stepper_step(mb_stepper *st, mb_system *sys, double h)
 {
     int s = step_size_check(st, h);
-    return s == MB_SUCCESS ? st->type->step(st->state, sys, h) : s;
+    if (s != MB_SUCCESS)
+        return s;
+    unsigned long generation = sys->nodes->generation;
+    s = st->type->step(st->state, sys, h);
+    if (sys->nodes->generation == generation)
+        mb_nodes_touch(sys->nodes);
+    return s;
 }
 
 int mb_stepper_step_twin(mb_stepper *st, mb_system_mpfr *tw, double h)
 {
     int s = step_size_check(st, h);
-    return s == MB_SUCCESS ? st->type->step_mpfr(st->state, tw, h) : s;
+    if (s != MB_SUCCESS)
+        return s;
+    unsigned long generation = tw->nodes->generation;
+    s = st->type->step_mpfr(st->state, tw, h);
+    if (tw->nodes->generation == generation)
+        mb_nodes_mpfr_touch(tw->nodes);
+    return s;
 }
 
 int mb_stepper_on_step(mb_stepper *st, const mb_system *sys, mb_nodes *on_step)

@@ -21,8 +21,11 @@
  * torque kicks (torque-free: conserved to round-off).  Velocities and angular
  * momenta are on-step.  One force evaluation per step: forces and torques at t+h (and
  * the angular momentum they belong to) are cached for the next step while the system is
- * the one the scheme left (same system, force field, t, x, v, q, omega; otherwise L = R I R^T omega and the
- * loads are recomputed).  Blocked rotations: the blocked components of the global torque
+ * the one the scheme left (same system, force field, node store, t and state generation,
+ * mb_stepper.h; otherwise L = R I R^T omega and the loads are recomputed).  The five
+ * sub-rotations have five different angles zeta (each depends on the p and q the previous
+ * one left), so no sine or cosine is shared between them; each sin/cos pair is one call
+ * (sincos in double, mpfr_sin_cos in MPFR, both as rounded as the separate calls).  Blocked rotations: the blocked components of the global torque
  * are zeroed; nodes with a zero principal moment do not rotate.  One template
  * (verlet_nosquish_source.c, quaternion algebra of quat_source.c) instantiated in double
  * and MPFR; the MPFR twin calls mpfr_cos/mpfr_sin where double calls libm, so at 53 bits

@@ -5,10 +5,12 @@ struct FUNCTION(vns, state) {
     struct vns_common com;      /* first member: read by the stats hook */
     size_t n;
     int have;
-    const void *sys_c, *forces_c;   /* system and force field of the cache */
+    const void *sys_c, *forces_c, *nodes_c;   /* system, force field and store of the cache */
     double t_c;
-    /* cache: the state it belongs to and its loads */
-    REAL *x_c, *v_c, *q_c, *w_c, *L_c, *f_c, *tau_c;
+    unsigned long gen_c;        /* the store's generation the scheme left (mb_stepper.h) */
+    /* cache: loads at the state the scheme left; L_c holds L only after a cache miss
+     * (on a hit the store's own angmom is that state's L) */
+    REAL *L_c, *f_c, *tau_c;
     /* trial state */
     REAL *x, *v, *q, *w, *L, *f, *tau, *vp;
 };
@@ -54,11 +56,9 @@ static void FUNCTION(vns, free)(void *vs)
     if (s == NULL)
         return;
     size_t n3 = 3 * s->n, n4 = 4 * s->n;
-    REAL *a3[] = { s->x_c, s->v_c, s->w_c, s->L_c, s->f_c, s->tau_c,
-                   s->x, s->v, s->w, s->L, s->f, s->tau, s->vp };
+    REAL *a3[] = { s->L_c, s->f_c, s->tau_c, s->x, s->v, s->w, s->L, s->f, s->tau, s->vp };
     for (size_t k = 0; k < sizeof a3 / sizeof a3[0]; k++)
         FUNCTION(scheme, array_free)(a3[k], n3);
-    FUNCTION(scheme, array_free)(s->q_c, n4);
     FUNCTION(scheme, array_free)(s->q, n4);
     free(s);
 }
@@ -72,12 +72,11 @@ static int FUNCTION(vns, alloc)(void **out, const mb_options *opts, const TYPE(m
     mpfr_prec_t prec = sys->nodes->prec;
     s->n = sys->nodes->n;
     size_t n3 = 3 * s->n, n4 = 4 * s->n;
-    REAL **a3[] = { &s->x_c, &s->v_c, &s->w_c, &s->L_c, &s->f_c, &s->tau_c,
-                    &s->x, &s->v, &s->w, &s->L, &s->f, &s->tau, &s->vp };
+    REAL **a3[] = { &s->L_c, &s->f_c, &s->tau_c, &s->x, &s->v, &s->w, &s->L, &s->f, &s->tau,
+                    &s->vp };
     int ok = 1;
     for (size_t k = 0; k < sizeof a3 / sizeof a3[0]; k++)
         ok = ok && (*a3[k] = FUNCTION(scheme, array)(n3, prec)) != NULL;
-    ok = ok && (s->q_c = FUNCTION(scheme, array)(n4, prec)) != NULL;
     ok = ok && (s->q = FUNCTION(scheme, array)(n4, prec)) != NULL;
     if (!ok) {
         FUNCTION(vns, free)(s);
@@ -117,42 +116,39 @@ static int FUNCTION(vns, eval)(TYPE(mb_system) *sys, REAL *x, REAL *v, REAL *q, 
     return st;
 }
 
-static int FUNCTION(vns, same)(const REAL *a, const REAL *b, size_t count)
-{
-    for (size_t j = 0; j < count; j++)
-        if (R_CMP(&a[j], &b[j]) != 0)
-            return 0;
-    return 1;
-}
-
+/* The cached loads belong to the current state when the system, its force field, its
+ * node store, the time and the store's generation are those the scheme left: any other
+ * writer of x, v, q, omega or angmom, and any step by another scheme, changes the
+ * generation (mb_stepper.h), so no array is compared. */
 static int FUNCTION(vns, cache_valid)(const struct FUNCTION(vns, state) *s, const TYPE(mb_system) *sys)
 {
-    const TYPE(mb_nodes) *nd = sys->nodes;
-    size_t n3 = 3 * s->n;
     return s->have && s->sys_c == (const void *)sys && s->forces_c == (const void *)sys->forces
-        && s->t_c == sys->t && FUNCTION(vns, same)(s->x_c, nd->x, n3)
-        && FUNCTION(vns, same)(s->v_c, nd->v, n3) && FUNCTION(vns, same)(s->w_c, nd->omega, n3)
-        && FUNCTION(vns, same)(s->q_c, nd->q, 4 * s->n);
+        && s->nodes_c == (const void *)sys->nodes && s->t_c == sys->t
+        && s->gen_c == sys->nodes->generation;
 }
 
 /* r = P_k q = q (x) e_k (Miller et al. 2002):
- *   P_1 q = (-q1, q0, q3, -q2),  P_2 q = (-q2, -q3, q0, q1),  P_3 q = (-q3, q2, -q1, q0) */
-static void FUNCTION(vns, perm)(REAL *r, int k, const REAL *q)
+ *   P_1 q = (-q1, q0, q3, -q2),  P_2 q = (-q2, -q3, q0, q1),  P_3 q = (-q3, q2, -q1, q0)
+ * (sign changes and moves only: exact) */
+static inline void FUNCTION(vns, perm)(REAL *restrict r, int k, const REAL *restrict q)
 {
-    static const int idx[3][4] = { { 1, 0, 3, 2 }, { 2, 3, 0, 1 }, { 3, 2, 1, 0 } };
-    static const int sgn[3][4] = { { -1, 1, 1, -1 }, { -1, -1, 1, 1 }, { -1, 1, -1, 1 } };
-    for (int a = 0; a < 4; a++) {
-        if (sgn[k - 1][a] > 0)
-            R_SET(&r[a], &q[idx[k - 1][a]]);
-        else
-            R_NEG(&r[a], &q[idx[k - 1][a]]);
+    switch (k) {
+    case 1:
+        R_NEG(&r[0], &q[1]); R_SET(&r[1], &q[0]); R_SET(&r[2], &q[3]); R_NEG(&r[3], &q[2]);
+        break;
+    case 2:
+        R_NEG(&r[0], &q[2]); R_NEG(&r[1], &q[3]); R_SET(&r[2], &q[0]); R_SET(&r[3], &q[1]);
+        break;
+    default:
+        R_NEG(&r[0], &q[3]); R_SET(&r[1], &q[2]); R_NEG(&r[2], &q[1]); R_SET(&r[3], &q[0]);
+        break;
     }
 }
 
 /* free rotation about principal axis k (1..3) for dt (Miller et al. 2002):
  * zeta = dt (p . P_k q) / (4 I_k), q <- cos(zeta) q + sin(zeta) P_k q, same for p */
-static void FUNCTION(vns, rotate)(struct FUNCTION(vns, tmp) *T, REAL *q, int k, const REAL *Ik,
-                                  REAL *dt)
+static void FUNCTION(vns, rotate)(struct FUNCTION(vns, tmp) *restrict T, REAL *restrict q, int k,
+                                  const REAL *restrict Ik, const REAL *restrict dt)
 {
     REAL *p = T->p;
     FUNCTION(vns, perm)(T->Pq, k, q);
@@ -165,8 +161,7 @@ static void FUNCTION(vns, rotate)(struct FUNCTION(vns, tmp) *T, REAL *q, int k, 
     R_MUL(T->zeta, dt, T->dot);
     R_MUL_D(T->t, Ik, 4.0);
     R_DIV(T->zeta, T->zeta, T->t);
-    R_COS(T->cz, T->zeta);
-    R_SIN(T->sz, T->zeta);
+    R_SIN_COS(T->sz, T->cz, T->zeta);                         /* one call for the pair */
     for (int a = 0; a < 4; a++) {
         R_MUL(T->t, T->cz, &q[a]);
         R_MUL(T->a, T->sz, &T->Pq[a]);
@@ -226,9 +221,10 @@ static void FUNCTION(vns, angmom_from_omega)(struct FUNCTION(vns, tmp) *T, REAL 
     }
 }
 
-/* first half kicks and drift of node i into the trial arrays; returns | |q| - 1 | */
+/* first half kicks and drift of node i into the trial arrays, from the angular momenta
+ * L0 of the current state; returns | |q| - 1 | */
 static double FUNCTION(vns, first_half)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T,
-                                        const TYPE(mb_nodes) *nd, size_t i)
+                                        const TYPE(mb_nodes) *nd, const REAL *L0, size_t i)
 {
     for (int k = 0; k < 3; k++) {
         size_t j = 3 * i + k;
@@ -256,7 +252,7 @@ static double FUNCTION(vns, first_half)(struct FUNCTION(vns, state) *s, struct F
     FUNCTION(vns, torque)(T->tb, s->tau_c + 3 * i, nd->blocked[i]);
     for (int k = 0; k < 3; k++) {
         R_MUL(T->t, &T->tb[k], T->h2);
-        R_ADD(&L[k], &s->L_c[3 * i + k], T->t);                 /* L(t+h/2) */
+        R_ADD(&L[k], &L0[3 * i + k], T->t);                     /* L(t+h/2) */
     }
     double qerr = FUNCTION(vns, free_rotation)(T, q, L, nd->inertia + 3 * i);
     FUNCTION(vns, omega)(T, w, q, nd->inertia + 3 * i, L);      /* estimate for the loads */
@@ -301,18 +297,14 @@ static void FUNCTION(vns, commit)(struct FUNCTION(vns, state) *s, TYPE(mb_system
     FUNCTION(scheme, swap)(&nd->torque, &s->tau);
     sys->t += h;
     for (size_t j = 0; j < n3; j++) {
-        R_SET(&s->x_c[j], &nd->x[j]);
-        R_SET(&s->v_c[j], &nd->v[j]);
-        R_SET(&s->w_c[j], &nd->omega[j]);
-        R_SET(&s->L_c[j], &nd->angmom[j]);
         R_SET(&s->f_c[j], &nd->f[j]);
         R_SET(&s->tau_c[j], &nd->torque[j]);
     }
-    for (size_t j = 0; j < 4 * s->n; j++)
-        R_SET(&s->q_c[j], &nd->q[j]);
     s->t_c = sys->t;
     s->sys_c = sys;
     s->forces_c = sys->forces;
+    s->nodes_c = nd;
+    s->gen_c = ++nd->generation;    /* a step changes the generation; the scheme keeps it */
     s->have = 1;
 }
 
@@ -328,16 +320,18 @@ static int FUNCTION(vns, step)(void *vs, TYPE(mb_system) *sys, double h)
     FUNCTION(vns, tmp_init)(&T, nd->prec);
     R_SET_D(T.hh, h);
     R_SET_D(T.h2, 0.5 * h);     /* exact: halving a double */
+    const REAL *L0 = nd->angmom;    /* a cache hit: the store's L is the one the scheme left */
     if (!FUNCTION(vns, cache_valid)(s, sys)) {
         s->have = 0;
         st = FUNCTION(vns, eval)(sys, nd->x, nd->v, nd->q, nd->omega, s->f_c, s->tau_c, sys->t);
         if (st == MB_SUCCESS)
             FUNCTION(vns, angmom_from_omega)(&T, s->L_c, nd);
+        L0 = s->L_c;
     }
     double qerr = 0.0;
     if (st == MB_SUCCESS) {
         for (size_t i = 0; i < n; i++)
-            qerr = fmax(qerr, FUNCTION(vns, first_half)(s, &T, nd, i));
+            qerr = fmax(qerr, FUNCTION(vns, first_half)(s, &T, nd, L0, i));
         st = FUNCTION(vns, eval)(sys, s->x, s->vp, s->q, s->w, s->f, s->tau, sys->t + h);
     }
     if (st == MB_SUCCESS)

@@ -8,10 +8,11 @@
  * with S(t) = sin(sqrt(q) t)/sqrt(q), C = cos(sqrt(q) t)        (q > 0)
  *      S(t) = sinh(sqrt(-q) t)/sqrt(-q), C = cosh(sqrt(-q) t)   (q < 0)
  *      S(t) = t, C = 1                                          (q = 0).
- * S is evaluated as t sin(y)/y (or t sinh(y)/y), y = sqrt|q| t, which is accurate
- * uniformly through the critical point (no division by a small frequency), so one
- * formula serves all three regimes.  The regime is chosen by the parameters alone:
+ * They are evaluated by mb_closed_damped (closed_oscillator.c: a series near critical
+ * damping, two real exponentials when over-damped, so no cosh * e^{-gamma t} overflow).
+ * The regime is chosen by the parameters alone:
  * c < 2 sqrt(k m) under-, c = 2 sqrt(k m) critically, c > 2 sqrt(k m) over-damped. */
+#include "mb_closed.h"
 #include "mb_oscillator_setup.h"
 #include "mb_problem.h"
 #include "mb_status.h"
@@ -61,31 +62,21 @@ static int setup(const mb_options *p, mb_system **out)
     return MB_SUCCESS;
 }
 
-/* sin(y)/y or sinh(y)/y, with the limit 1 at y = 0 */
-static double sinc_like(double y, int hyperbolic)
-{
-    if (y == 0.0)
-        return 1.0;
-    return (hyperbolic ? sinh(y) : sin(y)) / y;
-}
-
+/* x(t), v(t) from mb_closed_damped (closed_oscillator.c), which stays finite in every
+ * regime: strongly over-damped motion is the sum of two decaying exponentials there. */
 static int exact(const mb_options *p, double t, mb_nodes *out)
 {
     double m = mb_options_double(p, "mass"), k = mb_options_double(p, "k");
-    double c = mb_options_double(p, "c");
-    double x0 = mb_options_double(p, "x0"), v0 = mb_options_double(p, "v0");
+    double c = mb_options_double(p, "c"), omega0, zeta;
     int st = check_rates(p);
+    if (st == MB_SUCCESS)
+        st = mb_closed_damped_params(m, k, c, &omega0, &zeta);
     if (st != MB_SUCCESS)
         return st;
-    double gamma = c / (2.0 * m), w02 = k / m, q = w02 - gamma * gamma;
-    int hyper = q < 0.0;
-    double y = sqrt(fabs(q)) * t;
-    double S = t * sinc_like(y, hyper), C = hyper ? cosh(y) : cos(y), e = exp(-gamma * t);
     for (int a = 0; a < 3; a++)
         out->x[a] = out->v[a] = 0.0;
-    out->x[0] = e * (x0 * C + (v0 + gamma * x0) * S);
-    out->v[0] = e * (v0 * C - (gamma * v0 + w02 * x0) * S);
-    return MB_SUCCESS;
+    return mb_closed_damped(omega0, zeta, mb_options_double(p, "x0"), mb_options_double(p, "v0"),
+                            t, &out->x[0], &out->v[0]);
 }
 
 const mb_problem_type mb_problem_damped = {

@@ -2,6 +2,7 @@
  * Closed form: x(t) = x0 + v0 t + 1/2 g t^2,  v(t) = v0 + g t,  g = (0, 0, -g).
  * Leap-frog with the first-step adjustment reproduces it to round-off (constant
  * acceleration: the mid-point velocity is exact), which is what makes it a test. */
+#include "mb_closed.h"
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -33,17 +34,13 @@ static int setup(const mb_options *p, mb_system **out)
     return MB_SUCCESS;
 }
 
+/* x(t), v(t) from mb_closed_free_fall (closed_ballistic.c) */
 static int exact(const mb_options *p, double t, mb_nodes *out)
 {
-    double g = mb_options_double(p, "g"), vx0 = mb_options_double(p, "vx0");
-    double z0 = mb_options_double(p, "z0"), vz0 = mb_options_double(p, "vz0");
-    out->x[0] = vx0 * t;
-    out->x[1] = 0.0;
-    out->x[2] = z0 + vz0 * t - 0.5 * g * t * t;
-    out->v[0] = vx0;
-    out->v[1] = 0.0;
-    out->v[2] = vz0 - g * t;
-    return MB_SUCCESS;
+    double g[3] = { 0.0, 0.0, -mb_options_double(p, "g") };
+    double x0[3] = { 0.0, 0.0, mb_options_double(p, "z0") };
+    double v0[3] = { mb_options_double(p, "vx0"), 0.0, mb_options_double(p, "vz0") };
+    return mb_closed_free_fall(g, x0, v0, t, out->x, out->v);
 }
 
 const mb_problem_type mb_problem_free_fall = {

@@ -1,8 +1,9 @@
 /* free_rigid_body.c -- a torque-free asymmetric rigid body, principal moments
  * I1 < I2 < I3, Euler's equations  I1 w1' = (I2 - I3) w2 w3  (and cyclic), body frame.
  * Invariants: global angular momentum L = R I w~ (vector) and energy 1/2 w~ . I w~.
- * No closed form here (the Jacobi-elliptic solution is provided elsewhere); references
- * come from the ODE/MPFR engines integrating Euler's equations with the kinematics. */
+ * Closed form: the Jacobi-elliptic solution of mb_closed_asymtop (closed_asymtop.c,
+ * Landau & Lifshitz 37); the cases also use the ODE/MPFR engines on Euler's equations. */
+#include "mb_closed.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
@@ -22,18 +23,30 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
-static int setup(const mb_options *p, mb_system **out)
+/* moments I, initial orientation q and body angular velocity wb from the parameters */
+static int initial_state(const mb_options *p, double I[3], double q[4], double wb[3])
 {
-    double I[3] = { mb_options_double(p, "I1"), mb_options_double(p, "I2"), mb_options_double(p, "I3") };
+    I[0] = mb_options_double(p, "I1");
+    I[1] = mb_options_double(p, "I2");
+    I[2] = mb_options_double(p, "I3");
     if (!(I[0] < I[1] && I[1] < I[2]))
         MB_ERROR(MB_EDOM, "problem 'free-rigid-body': need I1 < I2 < I3 (got %g, %g, %g); "
                           "use symmetric-top for equal moments", I[0], I[1], I[2]);
-    double q[4] = { 1, 0, 0, 0 }, wb[3] = { mb_options_double(p, "w1"), mb_options_double(p, "w2"),
-                           mb_options_double(p, "w3") };
+    wb[0] = mb_options_double(p, "w1");
+    wb[1] = mb_options_double(p, "w2");
+    wb[2] = mb_options_double(p, "w3");
     if (!strcmp(mb_options_string(p, "given"), "momentum"))
         for (int k = 0; k < 3; k++)
             wb[k] /= I[k];                  /* w~ = I^-1 L~ */
-    int st = mb_rigid_orientation(p, q);
+    q[0] = 1.0;
+    q[1] = q[2] = q[3] = 0.0;
+    return mb_rigid_orientation(p, q);
+}
+
+static int setup(const mb_options *p, mb_system **out)
+{
+    double I[3], q[4], wb[3];
+    int st = initial_state(p, I, q, wb);
     if (st != MB_SUCCESS)
         return st;
     mb_system *sys = mb_system_alloc(1);
@@ -44,11 +57,26 @@ static int setup(const mb_options *p, mb_system **out)
     return MB_SUCCESS;
 }
 
+/* q(t) and the body angular velocity from mb_closed_asymtop (closed_asymtop.c) */
+static int exact(const mb_options *p, double t, mb_nodes *out)
+{
+    double I[3], q0[4], wb0[3];
+    mb_closed_rigid r;
+    int st = initial_state(p, I, q0, wb0);
+    if (st == MB_SUCCESS)
+        st = mb_closed_asymtop(I, q0, wb0, t, &r);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_rigid_write_state(out, I, r.q, r.omega_body);
+    return MB_SUCCESS;
+}
+
 const mb_problem_type mb_problem_free_rigid_body = {
     .name = "free-rigid-body",
     .summary = "torque-free asymmetric rigid body (I1 < I2 < I3)",
     .params = params,
     .setup = setup,
-    .exact = NULL,
-    .exact_doc = "none here: Euler's equations; invariants |L| and energy",
+    .exact = exact,
+    .exact_doc = "Jacobi elliptic w~(t) (Landau & Lifshitz 37), q from L and the precession "
+                 "angle (GSL elljac, quadrature)",
 };

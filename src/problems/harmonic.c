@@ -1,6 +1,8 @@
 /* harmonic.c -- the undamped linear oscillator m x'' = -k x along the x axis.
  * Closed form: x(t) = x0 cos(w t) + (v0/w) sin(w t), v(t) = -x0 w sin(w t) + v0 cos(w t),
- * w = sqrt(k/m).  One node tied to the origin by a zero-rest-length spring. */
+ * w = sqrt(k/m), evaluated by mb_closed_harmonic (closed_oscillator.c).  One node tied
+ * to the origin by a zero-rest-length spring. */
+#include "mb_closed.h"
 #include "mb_oscillator_setup.h"
 #include "mb_problem.h"
 #include "mb_status.h"
@@ -41,12 +43,9 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     int st = check_rate(p);
     if (st != MB_SUCCESS)
         return st;
-    double w = sqrt(k / m), c = cos(w * t), s = sin(w * t);
     for (int a = 0; a < 3; a++)
         out->x[a] = out->v[a] = 0.0;
-    out->x[0] = x0 * c + v0 / w * s;
-    out->v[0] = -x0 * w * s + v0 * c;
-    return MB_SUCCESS;
+    return mb_closed_harmonic(sqrt(k / m), x0, v0, t, &out->x[0], &out->v[0]);
 }
 
 const mb_problem_type mb_problem_harmonic = {

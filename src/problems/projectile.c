@@ -3,9 +3,10 @@
  * Closed form with lambda = D/m and z = -lambda t:
  *   v(t) = v0 e^{z} + g t phi1(z),         phi1(z) = (e^z - 1)/z
  *   x(t) = x0 + v0 t phi1(z) + g t^2 phi2(z),  phi2(z) = (e^z - 1 - z)/z^2
- * phi1 is expm1(z)/z; phi2 uses its Taylor series for |z| < 0.1 (truncation after the
- * z^8 term: relative error below 0.1^9/11! < 1e-16) so the drag-free limit D -> 0
- * (phi1 = 1, phi2 = 1/2: the parabola) is reproduced without cancellation. */
+ * evaluated by mb_closed_drag_projectile (closed_ballistic.c), which sums phi2 as a series
+ * near z = 0 so that the drag-free limit D -> 0 (phi1 = 1, phi2 = 1/2: the parabola) is
+ * reproduced without cancellation. */
+#include "mb_closed.h"
 #include "mb_problem.h"
 #include "mb_status.h"
 
@@ -57,21 +58,7 @@ static int setup(const mb_options *p, mb_system **out)
     return MB_SUCCESS;
 }
 
-static double phi1(double z) { return z == 0.0 ? 1.0 : expm1(z) / z; }
-
-static double phi2(double z)
-{
-    if (fabs(z) >= 0.1)
-        return (expm1(z) - z) / (z * z);
-    /* sum_{j>=0} z^j / (j+2)! through z^8, Horner */
-    double s = 1.0 / 3628800.0;                     /* 1/10! */
-    static const double inv_fact[] = { 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720,
-                                       1.0 / 5040, 1.0 / 40320, 1.0 / 362880 };
-    for (int j = 7; j >= 0; j--)
-        s = inv_fact[j] + z * s;
-    return s;
-}
-
+/* x(t), v(t) from mb_closed_drag_projectile (closed_ballistic.c) */
 static int exact(const mb_options *p, double t, mb_nodes *out)
 {
     double m = mb_options_double(p, "mass"), D = mb_options_double(p, "D");
@@ -81,12 +68,7 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 };
     double x0[3] = { mb_options_double(p, "x0"), mb_options_double(p, "y0"), 0.0 };
     double v0[3] = { mb_options_double(p, "vx0"), mb_options_double(p, "vy0"), 0.0 };
-    double z = -D / m * t, e = exp(z), p1 = phi1(z), p2 = phi2(z);
-    for (int a = 0; a < 3; a++) {
-        out->v[a] = v0[a] * e + g[a] * t * p1;
-        out->x[a] = x0[a] + v0[a] * t * p1 + g[a] * t * t * p2;
-    }
-    return MB_SUCCESS;
+    return mb_closed_drag_projectile(D / m, g, x0, v0, t, out->x, out->v);
 }
 
 const mb_problem_type mb_problem_projectile = {

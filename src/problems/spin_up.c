@@ -2,6 +2,7 @@
  * torque T from an initial spin w0 along T/|T|.  The axis n = T/|T| never changes, so
  *   w(t) = (w0 + |T| t / I) n,   q(t) = Quaternion((w0 t + |T| t^2 / (2 I)) n),
  *   L(t) = I w(t),  and the torque's external work is I (w(t)^2 - w0^2) / 2. */
+#include "mb_closed.h"
 #include "mb_force_torque.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
@@ -70,12 +71,14 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     int st = spin_params(p, &s);
     if (st != MB_SUCCESS)
         return st;
-    double I[3] = { s.I, s.I, s.I }, q[4], th[3], wb[3];
-    mb_v3_scale(th, s.w0 * t + s.Tn * t * t / (2.0 * s.I), s.n);
-    mb_q_from_rotvec(q, th);
-    /* body w = R^T w = w, because w is along the rotation axis of q */
-    mb_v3_scale(wb, s.w0 + s.Tn * t / s.I, s.n);
-    mb_rigid_write_state(out, I, q, wb);
+    /* the sphere starts at the identity: mb_closed_spinup (closed_spinup.c) */
+    double I[3] = { s.I, s.I, s.I }, q0[4];
+    mb_closed_rigid r;
+    mb_q_identity(q0);
+    st = mb_closed_spinup(s.I, s.Tn, s.w0, s.n, q0, t, &r);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_rigid_write_state(out, I, r.q, r.omega_body);
     return MB_SUCCESS;
 }
 

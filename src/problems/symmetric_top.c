@@ -9,6 +9,7 @@
  * of the body about L at |L|/I1 while it spins back about its own axis at -W.
  * Check: body w~ = R^T L / I1 - W e3 = (w1~, w2~, (I3/I1) w3~ - W) = (w1~, w2~, w3~).
  * The global angular velocity is w = R I^-1 R^T L. */
+#include "mb_closed.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
@@ -46,27 +47,22 @@ static int setup(const mb_options *p, mb_system **out)
     return MB_SUCCESS;
 }
 
+/* q(t), body angular velocity from mb_closed_symtop_free (closed_symtop.c), which takes
+ * the initial angular velocity in the global frame */
 static int exact(const mb_options *p, double t, mb_nodes *out)
 {
     double I[3], q0[4] = { 1, 0, 0, 0 }, wb0[3] = { mb_options_double(p, "w1"), mb_options_double(p, "w2"),
-                                   mb_options_double(p, "w3") };
+                                   mb_options_double(p, "w3") }, w0[3];
     moments(p, I);
     int st = mb_rigid_orientation(p, q0);
     if (st != MB_SUCCESS)
         return st;
-    double Lb[3] = { I[0] * wb0[0], I[1] * wb0[1], I[2] * wb0[2] }, L[3];
-    mb_q_rotate(L, q0, Lb);
-    double W = (I[2] - I[0]) * wb0[2] / I[0];
-    double th_p[3], th_s[3] = { 0.0, 0.0, -W * t }, qp[4], qs[4], q[4];
-    mb_v3_scale(th_p, t / I[0], L);
-    mb_q_from_rotvec(qp, th_p);
-    mb_q_from_rotvec(qs, th_s);
-    mb_q_mul(q, qp, q0);
-    mb_q_mul(q, q, qs);
-    /* body angular velocity in closed form: transverse part rotated by +W t */
-    double c = cos(W * t), s = sin(W * t);
-    double wb[3] = { wb0[0] * c - wb0[1] * s, wb0[0] * s + wb0[1] * c, wb0[2] };
-    mb_rigid_write_state(out, I, q, wb);
+    mb_q_rotate(w0, q0, wb0);
+    mb_closed_rigid r;
+    st = mb_closed_symtop_free(I[0], I[2], q0, w0, t, &r);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_rigid_write_state(out, I, r.q, r.omega_body);
     return MB_SUCCESS;
 }
 

@@ -30,8 +30,9 @@ int mb_closed_damped_params(double m, double k, double c, double *omega0, double
 {
     if (!(m > 0.0) || !(k > 0.0) || !(c >= 0.0) || !isfinite(m) || !isfinite(k) || !isfinite(c))
         MB_ERROR(MB_EDOM, "damped oscillator: need m > 0, k > 0, c >= 0 (got %g, %g, %g)", m, k, c);
+    /* zeta = (c / 2m) / w0: k m itself may overflow where k/m and c/m do not */
     *omega0 = sqrt(k / m);
-    *zeta = c / (2.0 * sqrt(k * m));
+    *zeta = c / (2.0 * m) / *omega0;
     return MB_SUCCESS;
 }
 

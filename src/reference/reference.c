@@ -132,6 +132,35 @@ static int closed_form_estimate(const mb_problem_type *pt, const mb_options *par
     return st;
 }
 
+/* A reference state is a finite state: a closed form or integration that overflows
+ * (or meets 0 * inf) is refused with the first non-finite component named, never
+ * printed or held against a scheme. */
+static int first_non_finite(const double *a, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(a[k]))
+            return (int)k;
+    return -1;
+}
+
+static int check_finite_state(const mb_problem_type *pt, double t, const mb_nodes *s)
+{
+    const struct { const char *name; const double *a; size_t per_node; } part[] = {
+        { "x", s->x, 3 }, { "v", s->v, 3 }, { "q", s->q, 4 }, { "omega", s->omega, 3 },
+        { "angmom", s->angmom, 3 },
+    };
+    for (size_t k = 0; k < sizeof part / sizeof part[0]; k++) {
+        int at = first_non_finite(part[k].a, part[k].per_node * s->n);
+        if (at >= 0)
+            MB_ERROR(MB_EDOM, "problem '%s': the reference state is not finite at t = %g "
+                              "(node %zu, %s[%zu] = %g): the parameters are outside the range "
+                              "the reference can represent in double", pt->name, t,
+                     (size_t)at / part[k].per_node, part[k].name, (size_t)at % part[k].per_node,
+                     part[k].a[at]);
+    }
+    return MB_SUCCESS;
+}
+
 int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
                         const mb_reference_request *req, size_t n, const double *times,
                         mb_nodes *const *outs, mb_reference_kind *used, double *err)
@@ -145,6 +174,8 @@ int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
             MB_ERROR(MB_EUNSUP, "problem '%s' has no closed-form solution (use ode or mpfr)", pt->name);
         for (size_t i = 0; i < n; i++) {
             int st = pt->exact(params, times[i], outs[i]);
+            if (st == MB_SUCCESS)
+                st = check_finite_state(pt, times[i], outs[i]);
             if (st == MB_SUCCESS)
                 st = closed_form_estimate(pt, params, times[i], outs[i], &err[i]);
             if (st != MB_SUCCESS)
@@ -165,6 +196,8 @@ int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
         st = mb_ode_reference(sys, n, times, outs, err, NULL, NULL);
     else if (st == MB_SUCCESS)
         st = mpfr_states(sys, req->mpfr_bits, n, times, outs, err);
+    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
+        st = check_finite_state(pt, times[i], outs[i]);
     mb_system_free(sys);
     return st;
 }

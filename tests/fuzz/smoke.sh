@@ -13,10 +13,21 @@ build=${MB_BUILDDIR:-.}
 corpus=$src/tests/fuzz/corpus
 runs=${MB_FUZZ_RUNS:-3000}
 if sh "$src/tests/fuzz/build.sh" "$build/fuzz-build" > "$build/fuzz-build.log" 2>&1; then
-    scratch=$(mktemp -d /tmp/mb-fuzz-XXXXXX)
-    "$build/fuzz-build/fuzz_case_file" -runs="$runs" -seed=12385 -max_len=65536 \
-        -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 "$scratch" "$corpus" 2>&1 | tail -n 12
-    st=$?
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/mb-fuzz-XXXXXX")
+    mkdir "$scratch/new"
+    # a finding (crash, leak, timeout) is written into the scratch directory, copied
+    # next to the build log and named; the fuzzer's own exit status is the verdict
+    LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
+        "$build/fuzz-build/fuzz_case_file" -runs="$runs" -seed=12385 -max_len=65536 \
+        -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \
+        -artifact_prefix="$scratch/" "$scratch/new" "$corpus" > "$scratch/log" 2>&1 &&
+        st=0 || st=$?
+    tail -n 12 "$scratch/log"
+    for a in "$scratch"/crash-* "$scratch"/leak-* "$scratch"/timeout-* "$scratch"/oom-*; do
+        [ -f "$a" ] || continue
+        cp "$a" "$build/fuzz-finding-$(basename "$a")"
+        echo "smoke.sh: finding kept as $build/fuzz-finding-$(basename "$a")"
+    done
     rm -rf "$scratch"
     exit $st
 fi
