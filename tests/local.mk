@@ -87,6 +87,16 @@ TESTS += tests/test_man_page.sh tests/test_doc_figures.sh
 EXTRA_DIST += tests/test_man_page.sh tests/test_doc_figures.sh tests/mutants/catalogue tests/mutants/run.sh
 TESTS += tests/test_cli_bad_args.sh
 EXTRA_DIST += tests/test_cli_bad_args.sh
+TESTS += tests/test_run_summary.sh
+EXTRA_DIST += tests/test_run_summary.sh
+TESTS += tests/test_metrics_doc.sh
+TESTS += tests/test_check_formats.sh
+TESTS += tests/test_plot.sh
+EXTRA_DIST += tests/test_plot.sh
+TESTS += tests/test_report.sh tests/test_report_screenshot.sh
+EXTRA_DIST += tests/test_report.sh tests/test_report_screenshot.sh
+EXTRA_DIST += tests/test_check_formats.sh
+EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md doc/results.md tests/cli_test_lib.sh
 
 check_PROGRAMS += tests/test_bench_mpfr_twin
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c

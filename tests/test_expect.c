@@ -111,3 +111,20 @@ Test(expect, canonical_spec)
     cr_expect_neq(mb_case_canonical_spec("leapfrg", out, sizeof out), 0);
     cr_expect(strstr(mb_last_error(), "did you mean 'leapfrog'") != NULL, "%s", mb_last_error());
 }
+
+/* Order flags are words too: the eight forms order.<q>.flags writes, and nothing else
+ * (not another order of the same flags, not a misspelling). */
+Test(expect, order_flags_words)
+{
+    mb_expectation e;
+    cr_assert_eq(mb_expect_parse_value("excluded+short-range", &e), 0);
+    cr_expect(e.op == MB_EXPECT_WORD && !strcmp(e.word, "excluded+short-range"));
+    cr_assert_eq(mb_expect_parse_value("excluded+non-monotone+short-range", &e), 0);
+    cr_expect_str_eq(e.word, "excluded+non-monotone+short-range");
+    cr_assert_eq(mb_expect_parse_value("none", &e), 0);
+    cr_expect(mb_expect_flags_word("none") && !mb_expect_status_word("none"));
+    cr_expect(mb_expect_status_word("ok") && !mb_expect_flags_word("ok"));
+    cr_expect_neq(mb_expect_parse_value("short-range+excluded", &e), 0);
+    cr_expect_neq(mb_expect_parse_value("exclude", &e), 0);
+    cr_expect(strstr(mb_last_error(), "did you mean 'excluded'") != NULL, "%s", mb_last_error());
+}

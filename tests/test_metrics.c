@@ -271,6 +271,29 @@ Test(names, known_and_tolerances)
     cr_expect(rel && tol == 1e-6);
     mb_metric_default_tolerance("status", &rel, &tol);
     cr_expect(!rel && tol == 0.0);
+    /* names observed by problems are declared too, so a case file can be checked at load */
+    cr_expect(mb_metric_known("contact.duration_error"));
+    cr_expect(mb_metric_is_word("order.velocity.flags"));
+}
+
+/* The table itself: unique names, every row documented, counts and words exact, errors
+ * one-sided, orders absolute. */
+Test(names, table_is_consistent)
+{
+    size_t n;
+    const mb_metric_info *t = mb_metric_infos(&n);
+    cr_assert(n > 40);
+    for (size_t k = 0; k < n; k++) {
+        cr_expect(t[k].doc && t[k].doc[0] && t[k].unit && t[k].unit[0], "%s", t[k].name);
+        cr_expect_eq(mb_metric_lookup(t[k].name), &t[k], "%s declared twice", t[k].name);
+        if (t[k].kind == MB_METRIC_COUNT || t[k].kind == MB_METRIC_STATUS)
+            cr_expect(t[k].compare == MB_COMPARE_EXACT && t[k].tol == 0.0, "%s", t[k].name);
+        if (t[k].kind == MB_METRIC_ERROR)
+            cr_expect(t[k].one_sided && t[k].compare == MB_COMPARE_REL, "%s", t[k].name);
+        if (t[k].kind == MB_METRIC_ORDER)
+            cr_expect(t[k].compare == MB_COMPARE_ABS, "%s", t[k].name);
+    }
+    cr_expect_null(mb_metric_lookup("error.positon"));
 }
 
 /* A system released from rest at zero potential has E0 = 0 up to round-off: the scale

@@ -124,3 +124,65 @@ Test(order_fit, too_few_points)
     cr_expect_eq(f.points, 0);
     cr_expect_eq(f.excluded_saturated, 2);   /* equal errors: a plateau */
 }
+
+/* A round-off point above the floor at a finer step than a point below it (round-off grows
+ * with the number of steps) is round-off too: e = dt^4 down to dt = 0.0125, then 3e-14
+ * (below the floor 1e-13) and 6e-13 at the two finer steps.  Without the rule the 6e-13
+ * point would join the fit and drag the order from 4 towards 0. */
+Test(order_fit, finer_than_roundoff_is_roundoff)
+{
+    double dt[6] = { 0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125 };
+    double e[6] = { 1e-4, 6.25e-6, 3.90625e-7, 2.44140625e-8, 3e-14, 6e-13 };
+    mb_order_fit f;
+    mb_order_fit_compute(6, dt, e, NULL, 1e-13, &f);
+    cr_expect_eq(f.excluded_roundoff, 2, "%zu", f.excluded_roundoff);
+    cr_expect_eq(f.points, 4);
+    cr_expect(fabs(f.order - 4.0) < 1e-12, "order %.17g", f.order);
+    cr_expect_eq(f.flags, MB_ORDER_FLAG_EXCLUDED);
+    cr_expect_str_eq(mb_order_flags_word(f.flags), "excluded");
+}
+
+/* Per-point floors: the same error 1e-12 is truncation at 100 steps and round-off at
+ * 10^6 steps, with the floor K u S sqrt(N d): K = 10, u = 2^-53, S = 1, d = 6 gives
+ * 2.72e-14 at N = 100 and 2.72e-12 at N = 10^6 (1.1102e-16 * 10 * sqrt(600) = 2.7195e-14). */
+Test(order_fit, roundoff_floor_scales_with_steps_and_state)
+{
+    cr_expect(fabs(mb_roundoff_floor(1.0, 100, 6) / 2.71947991102104e-14 - 1.0) < 1e-12,
+              "%.15g", mb_roundoff_floor(1.0, 100, 6));
+    cr_expect(fabs(mb_roundoff_floor(2.0, 400, 24) / mb_roundoff_floor(1.0, 100, 6) - 8.0)
+              < 1e-12);
+    double dt[3] = { 1e-2, 1e-3, 1e-4 }, e[3] = { 1e-8, 1e-10, 1e-12 };
+    double floor[3] = { mb_roundoff_floor(1.0, 100, 6), mb_roundoff_floor(1.0, 1000, 6),
+                        mb_roundoff_floor(1.0, 1000000, 6) };
+    mb_order_fit f;
+    mb_order_fit_compute_floors(3, dt, e, NULL, floor, &f);
+    cr_expect_eq(f.excluded_roundoff, 1);
+    cr_expect_eq(f.why[0], MB_ORDER_ROUNDOFF);   /* sorted: dt = 1e-4 first */
+}
+
+/* Flags: pairwise orders 2, 2.5, 2 rise and fall by 0.5 > 0.1 (non-monotone); a fit over
+ * one decade of the three asked for is short-range; a clean second-order sweep has none. */
+Test(order_fit, flags_non_monotone_and_short_range)
+{
+    double dt[4] = { 0.8, 0.4, 0.2, 0.1 };
+    double e[4];
+    e[3] = 1e-2;                                  /* dt = 0.1 */
+    e[2] = e[3] * 4.0;                            /* pairwise 2 */
+    e[1] = e[2] * pow(2.0, 2.5);                  /* pairwise 2.5 */
+    e[0] = e[1] * 4.0;                            /* pairwise 2 */
+    mb_order_fit f;
+    mb_order_fit_compute(4, dt, e, NULL, 1e-13, &f);
+    cr_expect_eq(f.flags, MB_ORDER_FLAG_NON_MONOTONE, "flags %u", f.flags);
+    cr_expect_str_eq(mb_order_flags_word(f.flags), "non-monotone");
+    double dt2[4] = { 1.0, 0.1, 0.01, 0.001 }, e2[4] = { 1.0, 1.0, 1e-4, 1e-6 };
+    mb_order_fit g;
+    mb_order_fit_compute(4, dt2, e2, NULL, 1e-13, &g);
+    cr_expect_eq(g.points, 2);
+    cr_expect_eq(g.flags, MB_ORDER_FLAG_EXCLUDED | MB_ORDER_FLAG_SHORT_RANGE, "flags %u", g.flags);
+    cr_expect_str_eq(mb_order_flags_word(g.flags), "excluded+short-range");
+    double e3[4] = { 0.64, 0.16, 0.04, 0.01 };
+    mb_order_fit h;
+    mb_order_fit_compute(4, dt, e3, NULL, 1e-13, &h);
+    cr_expect_eq(h.flags, 0);
+    cr_expect_str_eq(mb_order_flags_word(h.flags), "none");
+}

@@ -85,17 +85,38 @@ Test(runner, deterministic_across_runs_and_jobs)
                     cases, tmp), 1);
     cr_expect_eq(sh("cd '%s' && '%s' run %s -o '%s/j2b' --jobs 2 --quiet 2>/dev/null", data,
                     prog, cases, tmp), 1);
-    char d1[512], d2[512], d3[512];
+    /* repetitions for timing change nothing but timing.csv */
+    cr_expect_eq(sh("cd '%s' && '%s' run %s -o '%s/r3' --jobs 2 --repeat 3 --quiet 2>/dev/null",
+                    data, prog, cases, tmp), 1);
+    char d1[512], d2[512], d3[512], d4[512];
     snprintf(d1, sizeof d1, "%s/j1", tmp);
     snprintf(d2, sizeof d2, "%s/j2", tmp);
     snprintf(d3, sizeof d3, "%s/j2b", tmp);
+    snprintf(d4, sizeof d4, "%s/r3", tmp);
     for (int k = 0; k < 3; k++) {
         expect_same_file(d1, d2, reports[k]);
         expect_same_file(d2, d3, reports[k]);
+        expect_same_file(d1, d4, reports[k]);
     }
     size_t n;
     char *t = slurp(d1, "timing.csv", &n);      /* exists; its content is not compared */
-    cr_expect(strncmp(t, "case,integrator,precision,dt,steps,wall_s,cpu_s", 47) == 0);
+    const char *head = "case,integrator,precision,dt,steps,repeats,wall_min_s,wall_median_s,"
+                       "cpu_min_s,cpu_median_s,ns_per_step\r\n";
+    cr_expect(strncmp(t, head, strlen(head)) == 0, "%.120s", t);
+    free(t);
+    /* osc-a, first row: 530 steps done, 3 repeats, then the minimum <= the median */
+    t = slurp(d4, "timing.csv", &n);
+    double wmin, wmed, cmin, cmed;
+    const char *row = strstr(t, "\r\nosc-a,explicit-euler,double,");
+    cr_assert(row != NULL, "%s", t);
+    row = strchr(row + 2, ',');
+    for (int k = 0; k < 3 && row; k++)
+        row = strchr(row + 1, ',');
+    int steps = 0, reps = 0;
+    cr_assert(row && sscanf(row, ",%d,%d,%lf,%lf,%lf,%lf", &steps, &reps, &wmin, &wmed, &cmin,
+                            &cmed) == 6, "%s", t);
+    cr_expect_eq(reps, 3);
+    cr_expect(wmin <= wmed && cmin <= cmed, "%s", t);
     free(t);
 }
 
@@ -205,13 +226,16 @@ Test(runner, check_against_baseline)
     cr_expect_eq(sh("'%s' check --baseline '%s/base' '%s/p' > '%s/out'", prog, tmp, tmp, tmp), 1);
     size_t n;
     char *out = slurp(tmp, "out", &n);
-    cr_expect(strstr(out, "regression: osc-a explicit-euler double dt=0.01 error.position: "
+    cr_expect(strstr(out, "  osc-a  explicit-euler: 1 row\n    error.position dt=0.01: "
                           "baseline 0.") != NULL, "%s", out);
-    cr_expect(strstr(out, "1 regression") != NULL, "%s", out);
+    cr_expect(strstr(out, " baseline metrics compared: 1 regression (0 missing) "
+                      "in 1 case,") != NULL, "%s", out);
     free(out);
-    /* the same change downwards (baseline 0.1..., now 0.0...) is a regression too: the
-     * check is two-sided */
-    cr_expect_eq(sh("'%s' check --baseline '%s/p' '%s/new' >/dev/null", prog, tmp, tmp), 1);
+    /* the same change downwards (baseline 0.1..., now 0.0...) is an improvement of an
+     * error (one-sided by default, doc/results.md), a regression with --two-sided */
+    cr_expect_eq(sh("'%s' check --baseline '%s/p' '%s/new' >/dev/null", prog, tmp, tmp), 0);
+    cr_expect_eq(sh("'%s' check --two-sided --baseline '%s/p' '%s/new' >/dev/null", prog, tmp,
+                    tmp), 1);
     /* a change of 1 unit in the 15th digit stays inside rel 1e-6 */
     cr_assert_eq(sh("mkdir '%s/q' && sed '0,/,error.position,\\([0-9.]*\\)[0-9]\\([0-9]\\),/"
                     "s//,error.position,\\11\\2,/' '%s/new/metrics.csv' > '%s/q/metrics.csv'",

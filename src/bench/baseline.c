@@ -1,5 +1,8 @@
-/* baseline.c -- the regression check of metrics.csv against a baseline (mb_baseline.h). */
+/* baseline.c -- the regression check of metrics.csv against a baseline (mb_baseline.h).
+ * Each row gets a verdict (same, regression, improvement, missing, new); printing and CI
+ * formats are the program's business (src/cli/cmd_check.c). */
 #include "mb_baseline.h"
+#include "mb_metrics.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -176,12 +179,6 @@ static int within(const char *old_s, const char *new_s, const char *tol_s)
     return d <= tol * fmax(fabs(o), fabs(n)) || d <= MB_BASELINE_ROUNDOFF_FLOOR;
 }
 
-static void print_key(FILE *out, const row *r)
-{
-    fprintf(out, "%s %s %s%s%s %s", r->f[F_CASE], r->f[F_INTEGRATOR], r->f[F_PRECISION],
-            r->f[F_DT][0] ? " dt=" : "", r->f[F_DT], r->f[F_METRIC]);
-}
-
 /* The row of t with the key of `key` not matched yet (rows usually sit at the same
  * index in both files, so that index is tried first). */
 static row *find(const mb_metric_table *t, const row *key, size_t hint)
@@ -194,8 +191,29 @@ static row *find(const mb_metric_table *t, const row *key, size_t hint)
     return NULL;
 }
 
+/* The verdict on a baseline row b and its current row c whose values differ beyond the
+ * tolerance: for one-sided metrics (metrics.def) a smaller magnitude is an improvement. */
+static mb_row_verdict moved(const row *b, const row *c, int two_sided)
+{
+    const mb_metric_info *info = mb_metric_lookup(b->f[F_METRIC]);
+    double o, n;
+    if (two_sided || info == NULL || !info->one_sided || !number(b->f[F_VALUE], &o)
+        || !number(c->f[F_VALUE], &n) || isnan(o) || isnan(n))
+        return MB_ROW_REGRESSION;
+    return fabs(n) < fabs(o) ? MB_ROW_IMPROVEMENT : MB_ROW_REGRESSION;
+}
+
+static void report(mb_baseline_visitor fn, void *ctx, const row *key, const char *old_value,
+                   const char *new_value, const char *tol, mb_row_verdict v)
+{
+    mb_baseline_row r = { key->f[F_CASE], key->f[F_INTEGRATOR], key->f[F_PRECISION],
+                          key->f[F_DT], key->f[F_METRIC], old_value, new_value, tol, v };
+    fn(ctx, &r);
+}
+
 int mb_baseline_compare(const mb_metric_table *baseline, const mb_metric_table *current,
-                        FILE *out, mb_baseline_summary *s)
+                        int two_sided, mb_baseline_visitor fn, void *ctx,
+                        mb_baseline_summary *s)
 {
     memset(s, 0, sizeof *s);
     for (size_t k = 0; k < current->n; k++)
@@ -207,32 +225,22 @@ int mb_baseline_compare(const mb_metric_table *baseline, const mb_metric_table *
         if (c == NULL) {
             s->regressions++;
             s->missing++;
-            fprintf(out, "regression: ");
-            print_key(out, b);
-            fprintf(out, ": missing (baseline %s)\n", b->f[F_VALUE]);
+            report(fn, ctx, b, b->f[F_VALUE], NULL, b->f[F_TOL], MB_ROW_MISSING);
             continue;
         }
         c->matched = 1;
         const char *tol = c->f[F_TOL][0] ? c->f[F_TOL] : b->f[F_TOL];
-        if (!within(b->f[F_VALUE], c->f[F_VALUE], tol)) {
-            s->regressions++;
-            fprintf(out, "regression: ");
-            print_key(out, b);
-            char change[48] = "";
-            double o, n;
-            if (number(b->f[F_VALUE], &o) && number(c->f[F_VALUE], &n) && o != 0.0
-                && isfinite(o) && isfinite(n))
-                snprintf(change, sizeof change, "change %+.3g relative, ", (n - o) / fabs(o));
-            fprintf(out, ": baseline %s, now %s (%stolerance %s)\n", b->f[F_VALUE],
-                    c->f[F_VALUE], change, tol[0] ? tol : "exact");
-        }
+        mb_row_verdict v = within(b->f[F_VALUE], c->f[F_VALUE], tol) ? MB_ROW_SAME
+                                                                    : moved(b, c, two_sided);
+        s->regressions += v == MB_ROW_REGRESSION;
+        s->improvements += v == MB_ROW_IMPROVEMENT;
+        report(fn, ctx, b, b->f[F_VALUE], c->f[F_VALUE], tol, v);
     }
     for (size_t k = 0; k < current->n; k++)
         if (!current->rows[k].matched) {
             s->added++;
-            fprintf(out, "new (not in the baseline): ");
-            print_key(out, &current->rows[k]);
-            fprintf(out, " = %s\n", current->rows[k].f[F_VALUE]);
+            report(fn, ctx, &current->rows[k], NULL, current->rows[k].f[F_VALUE],
+                   current->rows[k].f[F_TOL], MB_ROW_NEW);
         }
     return MB_SUCCESS;
 }

@@ -9,18 +9,21 @@
  *   order.q.excluded  points excluded (detail: how many for each reason)
  *   order.q.pairwise  one row per consecutive pair of used points, keyed by the finer dt
  *                     of the pair (detail: the dt pair)
- * A quantity whose errors are all below the floor gets no rows.  The round-off floor of q is 1e-13 times the scale of q in the reference (max norm of
- * the reference position, velocity, ... over nodes; 1 rad for orientations). */
+ *   order.q.flags     "none" or the warnings on the fit (excluded, non-monotone,
+ *                     short-range; src/metrics/order_fit.c)
+ * A quantity whose errors are all below the floor gets no rows.  The round-off floor of
+ * the run with N steps is mb_roundoff_floor(S, N, d): S the scale of q in the reference
+ * (max norm of the reference position, velocity, ... over nodes and runs; 1 rad for
+ * orientations), d the size of the state. */
 #include "mb_metrics.h"
 #include "mb_runner.h"
 #include "mb_status.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ROUNDOFF_FLOOR 1e-13
 
 static const char *const quantities[4] = { "position", "velocity", "orientation",
                                            "angular_velocity" };
@@ -43,20 +46,34 @@ static mb_metric_value *push(mb_case_result *r, size_t i, size_t *cap)
 static mb_metric_value *emit(mb_case_result *r, size_t i, size_t *cap, const char *q,
                              const char *suffix, double v, const char *detail)
 {
-    mb_metric_value *m = push(r, i, cap);
+    char name[64];
+    snprintf(name, sizeof name, "order.%s%s", q, suffix);
+    /* only metrics declared in src/metrics/metrics.def can be produced */
+    assert(mb_metric_known(name));
+    mb_metric_value *m = mb_metric_known(name) ? push(r, i, cap) : NULL;
     if (m == NULL)
         return NULL;
-    snprintf(m->name, sizeof m->name, "order.%s%s", q, suffix);
+    snprintf(m->name, sizeof m->name, "%s", name);
     m->value = v;
     snprintf(m->detail, sizeof m->detail, "%s", detail ? detail : "");
     return m;
+}
+
+static void emit_flags(mb_case_result *r, size_t i, size_t *cap, const char *q,
+                       const mb_order_fit *f)
+{
+    mb_metric_value *m = emit(r, i, cap, q, ".flags", NAN, NULL);
+    if (m)
+        m->word = mb_order_flags_word(f->flags);
 }
 
 static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
 {
     const mb_case *c = r->c;
     double dt[MB_ORDER_MAX_POINTS], err[MB_ORDER_MAX_POINTS], scale = 0.0;
+    double floor[MB_ORDER_MAX_POINTS], floor_lo = INFINITY, floor_hi = 0.0;
     int valid[MB_ORDER_MAX_POINTS], present = 0;
+    size_t state_size = 0;
     for (size_t j = 0; j < c->n_dt; j++) {
         const mb_run_result *run = &r->runs[i * c->n_dt + j];
         dt[j] = c->dt[j];
@@ -66,13 +83,19 @@ static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
             present |= q < 2 ? run->translates : run->rotates;
             if (run->scale[q] > scale)
                 scale = run->scale[q];
+            if (run->state_size > state_size)
+                state_size = run->state_size;
         }
     }
     if (!present)
         return;
+    for (size_t j = 0; j < c->n_dt; j++) {
+        floor[j] = mb_roundoff_floor(scale, c->steps[j], state_size);
+        floor_lo = fmin(floor_lo, floor[j]);
+        floor_hi = fmax(floor_hi, floor[j]);
+    }
     mb_order_fit f;
-    if (mb_order_fit_compute(c->n_dt, dt, err, valid, ROUNDOFF_FLOOR * (scale > 0 ? scale : 1),
-                             &f) != MB_SUCCESS)
+    if (mb_order_fit_compute_floors(c->n_dt, dt, err, valid, floor, &f) != MB_SUCCESS)
         return;
     /* every error at round-off: the problem does not exercise this quantity (a rigid body
      * at rest in translation, a scheme exact on the problem): no order to report */
@@ -92,9 +115,9 @@ static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
     emit(r, i, cap, quantities[q], "", f.order, detail);
     emit(r, i, cap, quantities[q], ".stderr", f.stderr_, f.points < 3 ? "needs 3 points" : NULL);
     emit(r, i, cap, quantities[q], ".points", (double)f.points, NULL);
-    snprintf(detail, sizeof detail, "not finished %zu; below round-off floor %.3g: %zu; "
-             "saturated %zu", f.excluded_invalid, ROUNDOFF_FLOOR * (scale > 0 ? scale : 1),
-             f.excluded_roundoff, f.excluded_saturated);
+    snprintf(detail, sizeof detail, "not finished %zu; below round-off floor %.3g..%.3g: %zu; "
+             "saturated %zu", f.excluded_invalid, floor_lo, floor_hi, f.excluded_roundoff,
+             f.excluded_saturated);
     emit(r, i, cap, quantities[q], ".excluded",
          (double)(f.excluded_invalid + f.excluded_roundoff + f.excluded_saturated), detail);
     for (size_t k = 0; k < f.n_pairwise; k++) {
@@ -104,6 +127,7 @@ static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
         if (m)
             m->at_dt = f.pairwise_dt[k][0];
     }
+    emit_flags(r, i, cap, quantities[q], &f);
 }
 
 int mb_case_aggregate(mb_case_result *r)

@@ -2,13 +2,18 @@
  *
  *   expect value :=  NUMBER "+-" NUMBER       |value - v| <= tol
  *                 |  ("<" | "<=" | ">" | ">=") NUMBER
- *                 |  WORD                     status words: ok | diverged | failed | skipped
+ *                 |  WORD                     status words: ok | diverged | failed | skipped,
+ *                                             or order flags: none | excluded |
+ *                                             non-monotone | short-range, joined by '+' in
+ *                                             that order
  *   tolerance    :=  ("rel" | "abs") NUMBER   NUMBER >= 0 */
 #include "mb_case.h"
 #include "mb_input.h"
+#include "mb_metrics.h"
 #include "mb_status.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,21 +44,44 @@ static int parse_number(const char *s, double *out, const char **stop)
     return 1;
 }
 
-static const char *const words[] = { "ok", "diverged", "failed", "skipped", NULL };
+static const char *const status_words[] = { "ok", "diverged", "failed", "skipped", NULL };
+
+int mb_expect_status_word(const char *w)
+{
+    for (const char *const *s = status_words; *s; s++)
+        if (strcmp(w, *s) == 0)
+            return 1;
+    return 0;
+}
+
+int mb_expect_flags_word(const char *w)
+{
+    for (unsigned f = 0; f < 8; f++)
+        if (strcmp(w, mb_order_flags_word(f)) == 0)
+            return 1;
+    return 0;
+}
 
 static int parse_word(const char *text, mb_expectation *e)
 {
-    for (const char *const *w = words; *w; w++)
-        if (strcmp(text, *w) == 0) {
-            e->op = MB_EXPECT_WORD;
-            strcpy(e->word, *w);
-            return MB_SUCCESS;
-        }
+    if (mb_expect_status_word(text) || mb_expect_flags_word(text)) {
+        e->op = MB_EXPECT_WORD;
+        snprintf(e->word, sizeof e->word, "%s", text);
+        return MB_SUCCESS;
+    }
+    const char *words[sizeof status_words / sizeof *status_words + 8];
+    size_t n = 0;
+    for (const char *const *s = status_words; *s; s++)
+        words[n++] = *s;
+    for (unsigned f = 0; f < 8; f++)
+        words[n++] = mb_order_flags_word(f);
+    words[n] = NULL;
     const char *hint = mb_suggest(text, words);
     if (hint)
-        MB_ERROR(MB_EINVAL, "'%s' is not a status (did you mean '%s'?)", text, hint);
-    MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V "
-             "or a status (ok, diverged, failed, skipped)", text);
+        MB_ERROR(MB_EINVAL, "'%s' is not a status or order flags (did you mean '%s'?)", text, hint);
+    MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V, "
+             "a status (ok, diverged, failed, skipped) or order flags (none, excluded, ...)",
+             text);
 }
 
 int mb_expect_parse_value(const char *text, mb_expectation *e)

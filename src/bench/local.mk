@@ -6,6 +6,7 @@ libmotionbench_la_SOURCES += src/bench/run_one.c
 libmotionbench_la_SOURCES += src/bench/runner.c
 libmotionbench_la_SOURCES += src/bench/case_aggregate.c
 libmotionbench_la_SOURCES += src/bench/expect_eval.c
+libmotionbench_la_SOURCES += src/bench/checks.c
 libmotionbench_la_SOURCES += src/bench/report_csv.c
 libmotionbench_la_SOURCES += src/bench/reports.c
 libmotionbench_la_SOURCES += src/bench/csv_read.c

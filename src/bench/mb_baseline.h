@@ -5,7 +5,10 @@
  * changed, or when a number moved by more than the row's tolerance: "rel:T" means
  * |new - old| <= T max(|old|, |new|), "abs:T" means |new - old| <= T.  The tolerance is
  * the one the new metrics.csv carries (the current case files, [check] overrides
- * included), else the baseline's.  NaN equals only NaN. */
+ * included), else the baseline's.  NaN equals only NaN.
+ * One-sided metrics (src/metrics/metrics.def: errors, drifts, standard errors) that moved
+ * beyond the tolerance towards a smaller magnitude are improvements, not regressions,
+ * unless two_sided is asked. */
 #ifndef MB_BASELINE_H
 #define MB_BASELINE_H
 
@@ -19,12 +22,26 @@ void mb_metric_table_free(mb_metric_table *t);
 size_t mb_metric_table_rows(const mb_metric_table *t);
 
 typedef struct mb_baseline_summary {
-    size_t compared, regressions, missing, added;
+    size_t compared, regressions, improvements, missing, added;  /* missing: in regressions */
 } mb_baseline_summary;
 
-/* Compare; print one line per regression (and per added metric) to out. */
+typedef enum {
+    MB_ROW_SAME, MB_ROW_REGRESSION, MB_ROW_IMPROVEMENT, MB_ROW_MISSING, MB_ROW_NEW
+} mb_row_verdict;
+
+/* One compared row; old_value is NULL for a new row, new_value NULL for a missing one. */
+typedef struct mb_baseline_row {
+    const char *case_name, *integrator, *precision, *dt, *metric;
+    const char *old_value, *new_value, *tolerance;
+    mb_row_verdict verdict;
+} mb_baseline_row;
+typedef void (*mb_baseline_visitor)(void *ctx, const mb_baseline_row *row);
+
+/* Compare: fn sees every baseline row in the baseline's order, then every new row; the
+ * strings live as long as the tables. */
 int mb_baseline_compare(const mb_metric_table *baseline, const mb_metric_table *current,
-                        FILE *out, mb_baseline_summary *summary);
+                        int two_sided, mb_baseline_visitor fn, void *ctx,
+                        mb_baseline_summary *summary);
 
 /* Parse one RFC 4180 record from f into at most max fields (malloc'd, caller frees);
  * returns the number of fields, 0 at end of file, negative on a malformed record. */

@@ -15,7 +15,7 @@
 typedef enum {
     MB_EXPECT_APPROX,  /* value +- tol */
     MB_EXPECT_LT, MB_EXPECT_LE, MB_EXPECT_GT, MB_EXPECT_GE,
-    MB_EXPECT_WORD     /* a status word: ok | diverged | failed */
+    MB_EXPECT_WORD     /* a word: a status (ok | diverged | failed) or order flags */
 } mb_expect_op;
 
 typedef struct mb_expectation {
@@ -23,7 +23,7 @@ typedef struct mb_expectation {
     char *metric;        /* metric name (DESIGN 6) */
     mb_expect_op op;
     double value, tol;
-    char word[16];
+    char word[40];       /* longest: "excluded+non-monotone+short-range" */
     char *text;          /* "key = value" as written, for reports */
     int line;
     long dt_index;       /* "@DT" selects one time step of the list; -1: every one */
@@ -89,8 +89,13 @@ int mb_case_split_key(const mb_case *c, const char *key, const char **integrator
  * form). */
 int mb_case_canonical_spec(const char *spec, char *out, size_t size);
 
-/* Parse the value of an [expect] entry into e (op, value, tol, word). */
+/* Parse the value of an [expect] entry into e (op, value, tol, word).  Words are the
+ * statuses ok, diverged, failed and the order flags (none, excluded, non-monotone,
+ * short-range and their joins, as order.<q>.flags writes them). */
 int mb_expect_parse_value(const char *text, mb_expectation *e);
+/* 1 when w is a status word (ok, diverged, failed) / an order flags word. */
+int mb_expect_status_word(const char *w);
+int mb_expect_flags_word(const char *w);
 /* Parse "rel 1e-6" | "abs 0.01" into t. */
 int mb_tolerance_parse(const char *text, mb_tolerance *t);
 

@@ -34,6 +34,14 @@ typedef struct mb_series_sample {
     double t, energy_rel, balance_rel, x[3], v[3];
 } mb_series_sample;
 
+/* The work of a run, counted inside its steps (deterministic, unlike timings):
+ * whole-field force evaluations, Jacobian assemblies and the scheme's iteration counters
+ * (mb_stepper_stats).  Twin runs count their MPFR evaluations; their stats hook is empty. */
+typedef struct mb_run_cost {
+    unsigned long force_evaluations, jacobian_evaluations;
+    unsigned long newton_iterations, linear_iterations, constraint_sweeps;
+} mb_run_cost;
+
 typedef struct mb_run_result {
     mb_run_status status;
     char message[256];
@@ -47,9 +55,14 @@ typedef struct mb_run_result {
     /* errors and their scales (NaN when the run did not finish) */
     double err[4], scale[4]; /* position, velocity, orientation, angular velocity */
     int translates, rotates;
+    size_t state_size;       /* doubles in the state advanced: 6 per node, 13 if it rotates */
     size_t n_metrics;
     mb_metric_value metrics[MB_RUN_MAX_METRICS];
-    double wall, cpu;        /* seconds */
+    mb_run_cost cost;
+    double wall, cpu;        /* seconds, of this run */
+    /* with --repeat N: minimum and median over the N runs (N = 1: this run's times) */
+    double wall_min, wall_median, cpu_min, cpu_median;
+    int repeats;
     size_t n_series, cap_series;
     mb_series_sample *series;
     int series_incomplete;   /* a sample could not be kept (out of memory) */
@@ -64,10 +77,15 @@ typedef struct mb_case_result {
     mb_metric_value **agg;        /* per integrator */
 } mb_case_result;
 
+#define MB_RUNNER_MAX_REPEAT 1000
+
 typedef struct mb_runner_options {
     int jobs;                     /* threads, >= 1 */
     int progress;                 /* print a progress line on stderr */
     int series;                   /* keep time series */
+    int repeat;                   /* runs of each job for its timing, 1..MB_RUNNER_MAX_REPEAT
+                                     (0 counts as 1); results come from the first, which
+                                     every repetition reproduces bit for bit */
 } mb_runner_options;
 
 /* Runs stop at the next step and report INTERRUPTED once mb_cancel_requested()
@@ -97,5 +115,23 @@ int mb_case_aggregate(mb_case_result *r);
 typedef enum { MB_VERDICT_PASS = 0, MB_VERDICT_FAIL, MB_VERDICT_MISSING, MB_VERDICT_SKIPPED } mb_verdict;
 const char *mb_verdict_name(mb_verdict v);
 mb_verdict mb_expectation_holds(const mb_expectation *e, const mb_metric_value *m);
+
+/* ---- every verdict of a case (checks.c) ---- */
+/* The status of a run as a metric (detail: where and why it stopped), its step count. */
+mb_metric_value mb_run_status_value(const mb_run_result *u);
+mb_metric_value mb_run_steps_value(const mb_run_result *u);
+/* A per-run metric / an order-family metric of integrator a by name, or NULL. */
+const mb_metric_value *mb_run_find_metric(const mb_run_result *u, const char *name);
+const mb_metric_value *mb_case_find_aggregate(const mb_case_result *r, size_t a,
+                                              const char *name);
+/* Called once per verdict: expectation e on the value m (NULL: missing) of the run with
+ * time step index j (-1: an order over the dt list). */
+typedef void (*mb_check_visitor)(void *ctx, const mb_case_result *r, const mb_expectation *e,
+                                 long j, const mb_metric_value *m, mb_verdict v);
+/* Every [expect] entry of the case in file order, then the implied "status = ok" of each
+ * run that stopped early although no entry expects its status (text of such entries:
+ * mb_implied_status_text). */
+void mb_case_visit_checks(const mb_case_result *r, mb_check_visitor fn, void *ctx);
+extern const char *const mb_implied_status_text;
 
 #endif

@@ -73,18 +73,17 @@ static void dt_field(FILE *f, const mb_case *c, long j)
 /* the value of a per-run metric, or an empty field */
 static void run_metric(FILE *f, const mb_run_result *u, const char *name)
 {
-    for (size_t m = 0; m < u->n_metrics; m++)
-        if (strcmp(u->metrics[m].name, name) == 0) {
-            mb_csv_number(f, u->metrics[m].value);
-            return;
-        }
+    const mb_metric_value *m = mb_run_find_metric(u, name);
+    if (m)
+        mb_csv_number(f, m->value);
 }
 
 static void write_runs(FILE *f, const mb_case_result *r, size_t n)
 {
     fputs("case,integrator,precision,dt,steps,steps_done,status,diverged_step,diverged_time,"
           "t_final,reference,reference_error,error.position,error.velocity,error.orientation,"
-          "error.angular_velocity,energy.max_rel_error,angmom.max_rel_error,message", f);
+          "error.angular_velocity,energy.max_rel_error,angmom.max_rel_error,force_evaluations,"
+          "jacobian_evaluations,newton_iterations,linear_iterations,constraint_sweeps,message", f);
     mb_csv_end(f);
     for (size_t i = 0; i < n; i++) {
         const mb_case *c = r[i].c;
@@ -126,6 +125,9 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
                 mb_csv_sep(f);
                 run_metric(f, u, "angmom.max_rel_error");
                 mb_csv_sep(f);
+                fprintf(f, "%lu,%lu,%lu,%lu,%lu,", u->cost.force_evaluations,
+                        u->cost.jacobian_evaluations, u->cost.newton_iterations,
+                        u->cost.linear_iterations, u->cost.constraint_sweeps);
                 mb_csv_text(f, u->message);
                 mb_csv_end(f);
             }
@@ -165,29 +167,6 @@ static void metric_row(FILE *f, const mb_case *c, const char *prec, size_t a, lo
     mb_csv_end(f);
 }
 
-static mb_metric_value status_value(const mb_run_result *u)
-{
-    mb_metric_value m;
-    memset(&m, 0, sizeof m);
-    strcpy(m.name, "status");
-    m.word = mb_run_status_name(u->status);
-    if (u->diverged_step)
-        snprintf(m.detail, sizeof m.detail, "step %ld, t = %.17g: %.200s", u->diverged_step,
-                 u->diverged_time, u->message);
-    else if (u->status != MB_RUN_OK)
-        snprintf(m.detail, sizeof m.detail, "%.250s", u->message);
-    return m;
-}
-
-static mb_metric_value steps_value(const mb_run_result *u)
-{
-    mb_metric_value m;
-    memset(&m, 0, sizeof m);
-    strcpy(m.name, "steps");
-    m.value = (double)u->steps;
-    return m;
-}
-
 static void write_metrics(FILE *f, const mb_case_result *r, size_t n)
 {
     fputs("case,integrator,precision,dt,metric,value,tolerance,detail", f);
@@ -199,7 +178,7 @@ static void write_metrics(FILE *f, const mb_case_result *r, size_t n)
         for (size_t a = 0; a < c->n_integrators; a++) {
             for (size_t j = 0; j < c->n_dt; j++) {
                 const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
-                mb_metric_value s = status_value(u), st = steps_value(u);
+                mb_metric_value s = mb_run_status_value(u), st = mb_run_steps_value(u);
                 metric_row(f, c, prec, a, (long)j, &s);
                 metric_row(f, c, prec, a, (long)j, &st);
                 for (size_t m = 0; m < u->n_metrics; m++)
@@ -213,19 +192,20 @@ static void write_metrics(FILE *f, const mb_case_result *r, size_t n)
 
 /* ---- checks.csv ---- */
 
-static void check_row(FILE *f, const mb_case *c, const mb_expectation *e, long j,
-                      const mb_metric_value *m, int skipped, mb_report_summary *s)
+typedef struct check_rows { FILE *f; mb_report_summary *s; } check_rows;
+
+static void check_row(void *ctx, const mb_case_result *r, const mb_expectation *e, long j,
+                      const mb_metric_value *m, mb_verdict v)
 {
-    /* a value of a skipped run is not there to judge, except the status word itself */
-    mb_verdict v = skipped && strcmp(e->metric, "status") != 0 ? MB_VERDICT_SKIPPED
-                                                                 : mb_expectation_holds(e, m);
-    s->checks++;
-    s->skipped += v == MB_VERDICT_SKIPPED;
-    s->failed += v == MB_VERDICT_FAIL;
-    s->missing += v == MB_VERDICT_MISSING;
-    mb_csv_text(f, c->name); mb_csv_sep(f);
+    check_rows *w = ctx;
+    FILE *f = w->f;
+    w->s->checks++;
+    w->s->skipped += v == MB_VERDICT_SKIPPED;
+    w->s->failed += v == MB_VERDICT_FAIL;
+    w->s->missing += v == MB_VERDICT_MISSING;
+    mb_csv_text(f, r->c->name); mb_csv_sep(f);
     mb_csv_text(f, e->integrator); mb_csv_sep(f);
-    dt_field(f, c, j); mb_csv_sep(f);
+    dt_field(f, r->c, j); mb_csv_sep(f);
     mb_csv_text(f, e->text); mb_csv_sep(f);
     if (m && m->word)
         mb_csv_text(f, m->word);
@@ -236,56 +216,13 @@ static void check_row(FILE *f, const mb_case *c, const mb_expectation *e, long j
     mb_csv_end(f);
 }
 
-static size_t integrator_index(const mb_case *c, const char *spec)
-{
-    for (size_t a = 0; a < c->n_integrators; a++)
-        if (strcmp(c->integrators[a], spec) == 0)
-            return a;
-    return 0;   /* the case file guarantees the spec is listed */
-}
-
-/* Orders are one row per integrator; every other metric is checked on every run (one
- * row per dt), and a run that lacks it (it diverged, say) gives the verdict "missing". */
-static void write_checks_of(FILE *f, const mb_case_result *r, const mb_expectation *e,
-                            mb_report_summary *s)
-{
-    const mb_case *c = r->c;
-    size_t a = integrator_index(c, e->integrator);
-    if (strncmp(e->metric, "order.", 6) == 0) {
-        const mb_metric_value *found = NULL;
-        for (size_t m = 0; m < r->n_agg[a] && !found; m++)
-            if (strcmp(r->agg[a][m].name, e->metric) == 0)
-                found = &r->agg[a][m];
-        int skipped = 0;
-        for (size_t j = 0; j < c->n_dt; j++)
-            skipped |= r->runs[a * c->n_dt + j].status == MB_RUN_SKIPPED;
-        check_row(f, c, e, -1, found, skipped, s);
-        return;
-    }
-    for (size_t j = 0; j < c->n_dt; j++) {
-        if (e->dt_index >= 0 && (size_t)e->dt_index != j)
-            continue;
-        const mb_run_result *u = &r->runs[a * c->n_dt + j];
-        mb_metric_value st = status_value(u), steps = steps_value(u);
-        const mb_metric_value *found = NULL;
-        if (strcmp(e->metric, "status") == 0)
-            found = &st;
-        else if (strcmp(e->metric, "steps") == 0)
-            found = &steps;
-        for (size_t m = 0; m < u->n_metrics && !found; m++)
-            if (strcmp(u->metrics[m].name, e->metric) == 0)
-                found = &u->metrics[m];
-        check_row(f, c, e, (long)j, found, u->status == MB_RUN_SKIPPED, s);
-    }
-}
-
 static void write_checks(FILE *f, const mb_case_result *r, size_t n, mb_report_summary *s)
 {
     fputs("case,integrator,dt,expectation,value,verdict", f);
     mb_csv_end(f);
+    check_rows w = { f, s };
     for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < r[i].c->n_expect; k++)
-            write_checks_of(f, &r[i], &r[i].c->expect[k], s);
+        mb_case_visit_checks(&r[i], check_row, &w);
 }
 
 /* Runs of outside programs that failed: defects of those programs, counted apart. */
@@ -303,7 +240,8 @@ static void count_external_failures(const mb_case_result *r, size_t n, mb_report
 
 static void write_timing(FILE *f, const mb_case_result *r, size_t n)
 {
-    fputs("case,integrator,precision,dt,steps,wall_s,cpu_s,ns_per_step", f);
+    fputs("case,integrator,precision,dt,steps,repeats,wall_min_s,wall_median_s,cpu_min_s,"
+          "cpu_median_s,ns_per_step", f);
     mb_csv_end(f);
     for (size_t i = 0; i < n; i++) {
         const mb_case *c = r[i].c;
@@ -316,8 +254,9 @@ static void write_timing(FILE *f, const mb_case_result *r, size_t n)
                 mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
                 mb_csv_text(f, prec); mb_csv_sep(f);
                 mb_csv_number(f, c->dt[j]);
-                fprintf(f, ",%ld,%.6f,%.6f,%.1f", u->steps_done, u->wall, u->cpu,
-                        u->steps_done ? 1e9 * u->cpu / (double)u->steps_done : 0.0);
+                fprintf(f, ",%ld,%d,%.6f,%.6f,%.6f,%.6f,%.1f", u->steps_done, u->repeats,
+                        u->wall_min, u->wall_median, u->cpu_min, u->cpu_median,
+                        u->steps_done ? 1e9 * u->cpu_min / (double)u->steps_done : 0.0);
                 mb_csv_end(f);
             }
     }

@@ -62,9 +62,11 @@ typedef struct driver {
     size_t row;                /* its row in sys->nodes */
     int mid_step;              /* its velocities are mid-step values */
     double h;
+    mb_forces_counts in_steps; /* force field work done inside the steps only (the on-step
+                                  synchronisation for samples is observation, not cost) */
 } driver;
 
-static int drv_step(driver *d, double h)
+static int drv_advance(driver *d, double h)
 {
     if (d->tr) {
         if (d->row + 1 >= d->tr->n_rows)
@@ -82,6 +84,16 @@ static int drv_step(driver *d, double h)
         return s;
     }
     return mb_stepper_step(d->st, d->sys, h);
+}
+
+static int drv_step(driver *d, double h)
+{
+    mb_forces_counts before = mb_forces_get_counts(d->sys->forces);
+    int s = drv_advance(d, h);
+    mb_forces_counts after = mb_forces_get_counts(d->sys->forces);
+    d->in_steps.evaluations += after.evaluations - before.evaluations;
+    d->in_steps.jacobians += after.jacobians - before.jacobians;
+    return s;
 }
 
 static int drv_on_step(driver *d)
@@ -120,8 +132,16 @@ typedef struct trackers {
     void *observer;
 } trackers;
 
+/* Only metrics declared in src/metrics/metrics.def can be produced: any other name ends
+ * the run as "failed" with the name in its message. */
 static void add_metric(mb_run_result *r, const char *name, double value, const char *detail)
 {
+    if (!mb_metric_known(name)) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "metric '%.64s' is not declared in "
+                 "src/metrics/metrics.def", name);
+        return;
+    }
     if (r->n_metrics == MB_RUN_MAX_METRICS)
         return;
     mb_metric_value *m = &r->metrics[r->n_metrics++];
@@ -478,6 +498,7 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     /* torques at t = 0 decide whether the problem rotates (on is a scratch copy) */
     if (mb_forces_eval(d->sys->forces, d->on, 0.0) == MB_SUCCESS)
         r->rotates = mb_nodes_rotates(d->on);
+    r->state_size = d->on->n * (r->rotates ? 13 : 6);
     T.ref = mb_nodes_alloc(d->on->n, 53);
     if (T.ref)
         mb_nodes_copy(T.ref, d->on);
@@ -493,6 +514,10 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     mb_stepper_stats stats = { 0 };
     if (d->st)
         mb_stepper_get_stats(d->st, &stats);
+    /* a replayed trajectory did its work elsewhere: its counts stay 0 */
+    r->cost = (mb_run_cost){ d->in_steps.evaluations, d->in_steps.jacobians,
+                             stats.newton_iterations, stats.linear_iterations,
+                             stats.constraint_sweeps };
     if (stats.quat_norm_error_max > T.rotation.max_quat_norm_error)
         T.rotation.max_quat_norm_error = stats.quat_norm_error_max;
     if (r->status == MB_RUN_OK) {

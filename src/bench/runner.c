@@ -2,13 +2,18 @@
  *
  * Jobs are numbered in report order; each worker takes the next number and writes its
  * result into the slot of that number, so results (and hence reports) do not depend on
- * --jobs or on timing.  A progress line (case, integrator, dt, elapsed, estimated time
+ * --jobs or on timing.  With repeat = N each job runs N times in its worker, one after
+ * the other, and its timing row gives the minimum and the median of the N wall and CPU
+ * times (the minimum is the least disturbed by other processes; the median shows the
+ * spread); the results are those of the first run.  A progress line (case, integrator, dt, elapsed, estimated time
  * remaining from the mean wall time per finished run) goes to stderr when asked. */
 #include "mb_init.h"
 #include "mb_cancel.h"
 #include "mb_runner.h"
 #include "mb_status.h"
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <mpfr.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -46,6 +51,35 @@ static void progress(pool *P, const job *j)
     fflush(stderr);
 }
 
+static double median_of(double *x, size_t n)
+{
+    gsl_sort(x, 1, n);
+    return gsl_stats_median_from_sorted_data(x, 1, n);
+}
+
+/* Run job j repeat times: the first run's result, the others only for their times. */
+static void run_repeated(const mb_case *c, const job *j, const mb_runner_options *opt,
+                         mb_run_result *r)
+{
+    int asked = opt->repeat > 1 ? opt->repeat : 1, n = 1;
+    double wall[MB_RUNNER_MAX_REPEAT], cpu[MB_RUNNER_MAX_REPEAT];
+    mb_run_one(c, j->integrator, j->dt, opt->series, r);
+    wall[0] = r->wall;
+    cpu[0] = r->cpu;
+    for (; n < asked && n < MB_RUNNER_MAX_REPEAT && !mb_cancel_requested(); n++) {
+        mb_run_result again;
+        mb_run_one(c, j->integrator, j->dt, 0, &again);
+        wall[n] = again.wall;
+        cpu[n] = again.cpu;
+        free(again.series);
+    }
+    r->repeats = n;
+    r->wall_min = gsl_stats_min(wall, 1, (size_t)n);
+    r->cpu_min = gsl_stats_min(cpu, 1, (size_t)n);
+    r->wall_median = median_of(wall, (size_t)n);
+    r->cpu_median = median_of(cpu, (size_t)n);
+}
+
 static void *worker(void *arg)
 {
     pool *P = arg;
@@ -58,7 +92,7 @@ static void *worker(void *arg)
         const job *j = &P->jobs[k];
         const mb_case *c = P->cases[j->case_index];
         mb_run_result *r = &P->results[j->case_index].runs[j->integrator * c->n_dt + j->dt];
-        mb_run_one(c, j->integrator, j->dt, P->opt->series, r);
+        run_repeated(c, j, P->opt, r);
         pthread_mutex_lock(&P->lock);
         P->done++;
         if (P->opt->progress)

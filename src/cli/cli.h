@@ -4,6 +4,9 @@
 #ifndef MB_CLI_H
 #define MB_CLI_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 enum { MB_EXIT_OK = 0, MB_EXIT_FAIL = 1, MB_EXIT_USAGE = 2 };
 
 int mb_cmd_list(int argc, char **argv);
@@ -13,6 +16,17 @@ int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);
 int mb_cmd_score(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);
+int mb_cmd_plot(int argc, char **argv);
+int mb_cmd_report(int argc, char **argv);
+
+/* Parse "REPORT_DIR [-o DIR]" (DIR defaults to REPORT_DIR/default_sub, written into
+ * out_buf): 0 parsed, 1 help printed, 2 usage error (reported on stderr). */
+int mb_cli_report_args(int argc, char **argv, const char *command, void (*help)(FILE *),
+                       const char *default_sub, char *out_buf, size_t out_size,
+                       const char **dir, const char **out);
+
+/* The plots of a report directory into out_dir (NULL: REPORT_DIR/plots); an exit status. */
+int mb_cli_plot_dir(const char *report_dir, const char *out_dir);
 
 /* benchmark entry points, one per line of benches.def: int fn(int argc, char **argv) */
 #define MB_BENCH(name, fn, summary) int fn(int argc, char **argv);

@@ -1,70 +1,326 @@
 /* cmd_check.c -- `motionbench check --baseline BASEDIR [DIR]`: the CI regression check of
  * DIR/metrics.csv (default reports/) against BASEDIR/metrics.csv (DESIGN 8).
- * Exit: 0 no regression, 1 some regression (each printed with old and new value),
- * 2 usage or unreadable/malformed files. */
+ *
+ * Output: one summary line first, then the regressions grouped by case and integrator,
+ * each metric once (with how many time steps it moved at and the worst of them), then
+ * the improvements (one-sided metrics that fell beyond their tolerance), then the new
+ * metrics.  --update replaces the baseline by the current metrics.csv after saying what
+ * changed; --junit FILE / --tap give one test per baseline row, grouped by case.
+ * Exit: 0 no regression (or --update done), 1 some regression, 2 usage or unreadable /
+ * malformed files. */
 #include "cli.h"
+#include "ci_log.h"
 #include "mb_baseline.h"
+#include "mb_report.h"
 #include "mb_status.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void help(FILE *out)
 {
     fprintf(out,
-        "usage: motionbench check [--baseline BASEDIR] [DIR]\n\n"
+        "usage: motionbench check [--baseline BASEDIR] [DIR] [--two-sided] [--update]\n"
+        "                         [--junit FILE] [--tap] [--quiet]\n\n"
         "Compare DIR/metrics.csv (default DIR: reports) with BASEDIR/metrics.csv.\n"
         "A regression is a baseline metric that is missing now, a changed status, or a\n"
         "value that moved by more than its tolerance (the tolerance column of the new\n"
         "metrics.csv: rel:T relative, abs:T absolute; set per case in [check]).\n"
+        "Error-like metrics (errors, drifts, standard errors; see 'motionbench list\n"
+        "metrics') are one-sided: a fall beyond the tolerance is an improvement, reported\n"
+        "with a suggestion to refresh the baseline, not a regression.\n"
         "Metrics that are new (not in the baseline) are listed but are not regressions.\n\n"
         "  -b, --baseline BASEDIR  directory of the baseline metrics.csv (default: the\n"
         "                          committed baseline, %s/reports/baseline)\n"
-        "  -q, --quiet             print regressions only\n"
+        "      --two-sided         any move beyond the tolerance is a regression\n"
+        "      --update            after the comparison, replace BASEDIR/metrics.csv by\n"
+        "                          DIR/metrics.csv (exit 0 unless that fails)\n"
+        "      --junit FILE        write one JUnit test per baseline row, by case\n"
+        "      --tap               print one TAP test per baseline row on standard output\n"
+        "                          (the report then goes to standard error)\n"
+        "  -q, --quiet             the summary line and the regressions only\n"
         "  -h, --help              this text\n\n"
         "Exit status: 0 no regression, 1 regressions, 2 usage or bad input.\n",
         mb_cli_datadir());
 }
 
-int mb_cmd_check(int argc, char **argv)
+typedef struct check_args {
+    const char *base, *dir, *junit;
+    int quiet, two_sided, update, tap;
+} check_args;
+
+static int usage_error(const char *fmt, const char *arg)
 {
-    const char *base = NULL, *dir = NULL;
-    int quiet = 0;
+    fprintf(stderr, "motionbench: check: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return MB_EXIT_USAGE;
+}
+
+/* 0 parsed, 1 help printed, 2 usage error (reported) */
+static int parse_args(int argc, char **argv, check_args *A)
+{
     for (int k = 1; k < argc; k++) {
-        if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
+        const char *a = argv[k];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             help(stdout);
-            return MB_EXIT_OK;
-        } else if (!strcmp(argv[k], "-b") || !strcmp(argv[k], "--baseline")) {
-            if (++k == argc) {
-                fprintf(stderr, "motionbench: check: --baseline needs a directory\n");
-                return MB_EXIT_USAGE;
-            }
-            if (argv[k][0] == '\0') {
-                fprintf(stderr, "motionbench: check: %s: empty directory name\n", argv[k - 1]);
-                return MB_EXIT_USAGE;
-            }
-            base = argv[k];
-        } else if (!strcmp(argv[k], "-q") || !strcmp(argv[k], "--quiet")) {
-            quiet = 1;
-        } else if (argv[k][0] == '-') {
-            fprintf(stderr, "motionbench: check: unknown option '%s' (see --help)\n", argv[k]);
-            return MB_EXIT_USAGE;
-        } else if (argv[k][0] == '\0') {
-            fprintf(stderr, "motionbench: check: empty report directory name\n");
-            return MB_EXIT_USAGE;
-        } else if (dir == NULL) {
-            dir = argv[k];
+            return 1;
+        } else if (!strcmp(a, "-b") || !strcmp(a, "--baseline") || !strcmp(a, "--junit")) {
+            int junit = !strcmp(a, "--junit");
+            if (++k == argc)
+                return usage_error(junit ? "%s needs a file name" : "%s needs a directory", a);
+            if (argv[k][0] == '\0')
+                return usage_error(junit ? "%s: empty file name" : "%s: empty directory name", a);
+            *(junit ? &A->junit : &A->base) = argv[k];
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            A->quiet = 1;
+        } else if (!strcmp(a, "--two-sided")) {
+            A->two_sided = 1;
+        } else if (!strcmp(a, "--update")) {
+            A->update = 1;
+        } else if (!strcmp(a, "--tap")) {
+            A->tap = 1;
+        } else if (a[0] == '-') {
+            return usage_error("unknown option '%s' (see --help)", a);
+        } else if (a[0] == '\0') {
+            return usage_error("empty report directory name%s", "");
+        } else if (A->dir == NULL) {
+            A->dir = a;
         } else {
-            fprintf(stderr, "motionbench: check: one report directory only ('%s')\n", argv[k]);
-            return MB_EXIT_USAGE;
+            return usage_error("one report directory only ('%s')", a);
         }
     }
-    char bpath[4096], cpath[4096];
-    if (base)
-        snprintf(bpath, sizeof bpath, "%s/metrics.csv", base);
+    if (A->base == NULL) {
+        static char default_base[4096];
+        snprintf(default_base, sizeof default_base, "%s/reports/baseline", mb_cli_datadir());
+        A->base = default_base;
+    }
+    return 0;
+}
+
+/* ---- the compared rows ---- */
+
+typedef struct row_list {
+    size_t n, cap;
+    mb_baseline_row *rows;
+    int oom;
+} row_list;
+
+static void collect(void *ctx, const mb_baseline_row *r)
+{
+    row_list *L = ctx;
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 1024;
+        mb_baseline_row *p = realloc(L->rows, cap * sizeof *p);
+        if (p == NULL) {
+            L->oom = 1;
+            return;
+        }
+        L->rows = p;
+        L->cap = cap;
+    }
+    L->rows[L->n++] = *r;
+}
+
+static int is_bad(mb_row_verdict v) { return v == MB_ROW_REGRESSION || v == MB_ROW_MISSING; }
+
+static int in_block(const mb_baseline_row *r, int block)
+{
+    return block == MB_ROW_REGRESSION ? is_bad(r->verdict) : (int)r->verdict == block;
+}
+
+static int same_group(const mb_baseline_row *a, const mb_baseline_row *b)
+{
+    return !strcmp(a->case_name, b->case_name) && !strcmp(a->integrator, b->integrator)
+           && !strcmp(a->precision, b->precision);
+}
+
+/* relative size of a change (0 when not two finite numbers) */
+static double change_of(const mb_baseline_row *r)
+{
+    char *e1, *e2;
+    if (!r->old_value || !r->new_value)
+        return 0.0;
+    double o = strtod(r->old_value, &e1), n = strtod(r->new_value, &e2);
+    if (*e1 || *e2 || !isfinite(o) || !isfinite(n) || fmax(fabs(o), fabs(n)) == 0.0)
+        return 0.0;
+    return (n - o) / fmax(fabs(o), 1e-300);
+}
+
+/* a number in at most 6 significant digits, a word as it is */
+static const char *short_value(const char *v, char *buf, size_t size)
+{
+    char *end;
+    double x = v ? strtod(v, &end) : 0.0;
+    if (v == NULL || *v == '\0' || *end != '\0')
+        return v ? v : "";
+    snprintf(buf, size, "%.6g", x);
+    return buf;
+}
+
+static void print_change(FILE *out, const mb_baseline_row *w, size_t count)
+{
+    char b1[32], b2[32], b3[32];
+    const char *dt = short_value(w->dt, b3, sizeof b3);
+    if (count > 1)
+        fprintf(out, "    %s at %zu time steps, worst dt=%s: ", w->metric, count, dt);
+    else if (dt[0])
+        fprintf(out, "    %s dt=%s: ", w->metric, dt);
     else
-        snprintf(bpath, sizeof bpath, "%s/reports/baseline/metrics.csv", mb_cli_datadir());
-    snprintf(cpath, sizeof cpath, "%s/metrics.csv", dir ? dir : "reports");
+        fprintf(out, "    %s: ", w->metric);
+    if (w->verdict == MB_ROW_MISSING) {
+        fprintf(out, "missing (baseline %s)\n", short_value(w->old_value, b1, sizeof b1));
+        return;
+    }
+    if (w->verdict == MB_ROW_NEW) {
+        fprintf(out, "%s\n", short_value(w->new_value, b2, sizeof b2));
+        return;
+    }
+    fprintf(out, "baseline %s, now %s", short_value(w->old_value, b1, sizeof b1),
+            short_value(w->new_value, b2, sizeof b2));
+    const char *tol = w->tolerance[0] ? w->tolerance : "exact";
+    double ch = change_of(w);
+    if (ch == 0.0)
+        fprintf(out, " (tolerance %s)\n", tol);
+    else if (strncmp(tol, "abs:", 4) == 0)
+        fprintf(out, " (%+.3g; tolerance %s)\n", strtod(w->new_value, NULL)
+                - strtod(w->old_value, NULL), tol);
+    else
+        fprintf(out, " (%+.3g%%; tolerance %s)\n", 100.0 * ch, tol);
+}
+
+/* The rows of one case and integrator [first, end) that belong to block, one line per
+ * metric: the row with the largest change stands for the others. */
+static void print_group(FILE *out, const row_list *L, size_t first, size_t end, int block)
+{
+    size_t count = 0;
+    for (size_t k = first; k < end; k++)
+        count += in_block(&L->rows[k], block);
+    if (count == 0)
+        return;
+    const mb_baseline_row *g = &L->rows[first];
+    fprintf(out, "  %s  %s%s%s: %zu row%s\n", g->case_name, g->integrator,
+            strcmp(g->precision, "double") ? " " : "", strcmp(g->precision, "double")
+            ? g->precision : "", count, count == 1 ? "" : "s");
+    for (size_t k = first; k < end; k++) {
+        const mb_baseline_row *r = &L->rows[k];
+        int seen = 0;
+        for (size_t p = first; p < k && !seen; p++)
+            seen = in_block(&L->rows[p], block) && !strcmp(L->rows[p].metric, r->metric);
+        if (!in_block(r, block) || seen)
+            continue;
+        const mb_baseline_row *worst = r;
+        size_t same = 0;
+        for (size_t p = k; p < end; p++)
+            if (in_block(&L->rows[p], block) && !strcmp(L->rows[p].metric, r->metric)) {
+                same++;
+                if (fabs(change_of(&L->rows[p])) > fabs(change_of(worst)))
+                    worst = &L->rows[p];
+            }
+        print_change(out, worst, same);
+    }
+}
+
+static void print_block(FILE *out, const row_list *L, int block, const char *title)
+{
+    size_t count = 0;
+    for (size_t k = 0; k < L->n; k++)
+        count += in_block(&L->rows[k], block);
+    if (count == 0)
+        return;
+    fprintf(out, "%s\n", title);
+    for (size_t first = 0, end; first < L->n; first = end) {
+        end = first + 1;
+        while (end < L->n && same_group(&L->rows[first], &L->rows[end]))
+            end++;
+        print_group(out, L, first, end, block);
+    }
+}
+
+static size_t cases_with_regressions(const row_list *L)
+{
+    size_t n = 0;
+    const char *last = NULL;
+    for (size_t k = 0; k < L->n; k++)
+        if (is_bad(L->rows[k].verdict) && (!last || strcmp(last, L->rows[k].case_name))) {
+            n++;
+            last = L->rows[k].case_name;
+        }
+    return n;
+}
+
+static void print_report(FILE *out, const row_list *L, const mb_baseline_summary *s,
+                         const check_args *A)
+{
+    size_t nc = cases_with_regressions(L);
+    fprintf(out, "%zu baseline metrics compared: %zu regression%s (%zu missing) in %zu case%s, "
+            "%zu improvement%s, %zu new%s\n", s->compared, s->regressions,
+            s->regressions == 1 ? "" : "s", s->missing, nc, nc == 1 ? "" : "s", s->improvements,
+            s->improvements == 1 ? "" : "s", s->added, A->two_sided ? " (two-sided)" : "");
+    print_block(out, L, MB_ROW_REGRESSION, "regressions (by case and integrator):");
+    if (A->quiet)
+        return;
+    print_block(out, L, MB_ROW_IMPROVEMENT, "improvements beyond tolerance (if intended, refresh "
+                "the baseline: motionbench check --baseline BASEDIR DIR --update):");
+    print_block(out, L, MB_ROW_NEW, "new (not in the baseline):");
+}
+
+/* ---- CI formats ---- */
+
+static int ci_outputs(const row_list *L, const check_args *A)
+{
+    if (!A->junit && !A->tap)
+        return MB_SUCCESS;
+    mb_ci_log log = { 0, 0, NULL };
+    int st = MB_SUCCESS;
+    for (size_t k = 0; k < L->n && st == MB_SUCCESS; k++) {
+        const mb_baseline_row *r = &L->rows[k];
+        if (r->verdict == MB_ROW_NEW)
+            continue;
+        char name[512], why[512];
+        snprintf(name, sizeof name, "%s %s%s%s %s", r->integrator, r->precision,
+                 r->dt[0] ? " dt=" : "", r->dt, r->metric);
+        if (r->verdict == MB_ROW_MISSING)
+            snprintf(why, sizeof why, "missing (baseline %s)", r->old_value);
+        else
+            snprintf(why, sizeof why, "baseline %s, now %s (tolerance %s)", r->old_value,
+                     r->new_value, r->tolerance[0] ? r->tolerance : "exact");
+        st = mb_ci_add(&log, r->case_name, name, is_bad(r->verdict) ? why : NULL, 0);
+    }
+    if (st == MB_SUCCESS && A->junit)
+        st = mb_ci_write_junit(&log, A->junit, "motionbench check");
+    if (st == MB_SUCCESS && A->tap)
+        mb_ci_write_tap(&log, stdout);
+    mb_ci_free(&log);
+    return st;
+}
+
+/* Replace BASEDIR/metrics.csv by a copy of the current one, atomically. */
+static int update_baseline(const char *base, const char *current)
+{
+    FILE *in = fopen(current, "rb");
+    if (in == NULL)
+        MB_ERROR(MB_EIO, "%s: cannot read", current);
+    mb_atomic_file af;
+    int st = mb_atomic_open(&af, base, "metrics.csv");
+    if (st == MB_SUCCESS) {
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, af.f);
+        st = ferror(in) ? MB_EIO : mb_atomic_close(&af);
+        if (st == MB_SUCCESS)
+            st = mb_atomic_commit(&af);
+        mb_atomic_discard(&af);
+    }
+    fclose(in);
+    return st;
+}
+
+static int compare(const check_args *A, const char *bpath, const char *cpath)
+{
     mb_metric_table *b = NULL, *c = NULL;
     if (mb_metric_table_read(bpath, &b) != MB_SUCCESS)
         return mb_cli_fail("check");
@@ -72,13 +328,44 @@ int mb_cmd_check(int argc, char **argv)
         mb_metric_table_free(b);
         return mb_cli_fail("check");
     }
+    row_list L = { 0, 0, NULL, 0 };
     mb_baseline_summary s;
-    FILE *out = stdout;
-    mb_baseline_compare(b, c, out, &s);
-    if (!quiet || s.regressions)
-        printf("%zu baseline metrics compared: %zu regression%s (%zu missing), %zu new\n",
-               s.compared, s.regressions, s.regressions == 1 ? "" : "s", s.missing, s.added);
+    mb_baseline_compare(b, c, A->two_sided, collect, &L, &s);
+    int code = s.regressions ? MB_EXIT_FAIL : MB_EXIT_OK;
+    if (L.oom) {
+        fprintf(stderr, "motionbench: check: out of memory\n");
+        code = MB_EXIT_USAGE;
+    } else if (ci_outputs(&L, A) != MB_SUCCESS) {
+        code = mb_cli_fail("check");
+    } else {
+        print_report(A->tap ? stderr : stdout, &L, &s, A);
+    }
+    if (code != MB_EXIT_USAGE && A->update) {
+        if (update_baseline(A->base, cpath) != MB_SUCCESS) {
+            code = mb_cli_fail("check --update");
+        } else {
+            printf("baseline %s updated: %zu regression%s, %zu improvement%s and %zu new row%s "
+                   "taken over, %zu row%s no longer produced dropped\n", bpath, s.regressions -
+                   s.missing, s.regressions - s.missing == 1 ? "" : "s", s.improvements,
+                   s.improvements == 1 ? "" : "s", s.added, s.added == 1 ? "" : "s", s.missing,
+                   s.missing == 1 ? "" : "s");
+            code = MB_EXIT_OK;
+        }
+    }
+    free(L.rows);
     mb_metric_table_free(b);
     mb_metric_table_free(c);
-    return s.regressions ? MB_EXIT_FAIL : MB_EXIT_OK;
+    return code;
+}
+
+int mb_cmd_check(int argc, char **argv)
+{
+    check_args A = { NULL, NULL, NULL, 0, 0, 0, 0 };
+    int p = parse_args(argc, argv, &A);
+    if (p != 0)
+        return p == 1 ? MB_EXIT_OK : MB_EXIT_USAGE;
+    char bpath[4096], cpath[4096];
+    snprintf(bpath, sizeof bpath, "%s/metrics.csv", A.base);
+    snprintf(cpath, sizeof cpath, "%s/metrics.csv", A.dir ? A.dir : "reports");
+    return compare(&A, bpath, cpath);
 }

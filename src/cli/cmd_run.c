@@ -1,11 +1,16 @@
-/* cmd_run.c -- `motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]`.
+/* cmd_run.c -- `motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]
+ *               [--junit FILE] [--tap]`.
  *
  * Every case file is read and validated before anything runs; a bad file stops the
  * command with "file:line: message" and exit 2, and no report file is touched.  Then
- * every (case, integrator, dt) runs, and the reports are written as a whole.
- * Exit: 0 every expectation holds, 1 one failed (or its metric is missing), 2 bad input,
+ * every (case, integrator, dt) runs, the reports are written as a whole and a summary
+ * (run_summary.h) is printed.
+ * Exit: 0 every expectation holds, 1 one failed (or its metric is missing, or a run stopped
+ * early where the case does not expect it), 2 bad input,
  * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
 #include "cli.h"
+#include "ci_log.h"
+#include "run_summary.h"
 #include "mb_cancel.h"
 #include "mb_case.h"
 #include "mb_memory.h"
@@ -29,6 +34,7 @@ static void help(FILE *out)
 {
     fprintf(out,
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
+        "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n"
         "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every *.case of the default case library (%s/cases: the source tree's when run\n"
@@ -38,7 +44,15 @@ static void help(FILE *out)
         "  -o, --output DIR  report directory (created if missing)\n"
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
         "      --series      also write one time series per run under DIR/series/\n"
-        "  -q, --quiet       no progress line (it is shown only on a terminal anyway)\n"
+        "      --plots       also draw the plots into DIR/plots (implies --series; needs\n"
+        "                    gnuplot: see motionbench plot --help)\n"
+        "      --repeat N    run each job N times for timing.csv (minimum and median of\n"
+        "                    wall and CPU time; results come from the first run); time\n"
+        "                    with --jobs 1 for figures that do not share the processor\n"
+        "  -q, --quiet       no per-case tables: only failures and the closing line\n"
+        "      --junit FILE  also write the verdicts as JUnit XML (one test per check)\n"
+        "      --tap         print the verdicts as TAP on standard output (the summary\n"
+        "                    then goes to standard error)\n"
         "      --plugin FILE load the integrators of a plugin (repeatable; doc/plugins.md)\n"
         "      --memory-limit SIZE  refuse runs whose estimated memory exceeds SIZE\n"
         "                    (e.g. 8G; default: MemAvailable, or a lower ulimit -v/-d\n"
@@ -48,6 +62,10 @@ static void help(FILE *out)
         "      --timeout S   time limit of each run of an outside program, seconds\n"
         "                    (overrides the case's [run] timeout and the descriptor's)\n"
         "  -h, --help        this text\n\n"
+        "After the run: one table per case (runs finished, orders +- standard error, or the\n"
+        "values its expectations name), then every failed or missing expectation with its\n"
+        "value and bound.  A run that diverges or fails is a failure unless the case expects\n"
+        "that status (INTEGRATOR.status = diverged).  A progress line is shown on a terminal.\n\n"
         "Exit status: 0 all expectations hold, 1 an expectation failed or a run of an\n"
         "outside program failed (skipped runs do not count),\n"
         "2 bad case file, usage, I/O error or interrupted (the previous report is kept).\n",
@@ -137,8 +155,8 @@ static int load_cases(const paths *P, mb_case **cases)
 }
 
 typedef struct run_args {
-    const char *out;
-    int jobs, series, quiet;
+    const char *out, *junit;
+    int jobs, series, quiet, tap, repeat, plots;
     paths files;
     double memory_limit;         /* bytes; 0: the memory available */
     double timeout;          /* --timeout, 0: not given */
@@ -177,6 +195,23 @@ static int parse_args(int argc, char **argv, run_args *A)
                 MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
             if (mb_plugin_load(argv[k]) != MB_SUCCESS)
                 return -1;
+        } else if (!strcmp(a, "--junit")) {
+            if (++k == argc || argv[k][0] == '\0')
+                MB_ERROR(MB_EINVAL, "--junit needs a file name");
+            A->junit = argv[k];
+        } else if (!strcmp(a, "--repeat")) {
+            char *end;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "%s needs a number", a);
+            long r = strtol(argv[k], &end, 10);
+            if (end == argv[k] || *end || r < 1 || r > MB_RUNNER_MAX_REPEAT)
+                MB_ERROR(MB_EINVAL, "--repeat '%s': give a whole number in [1, %d]", argv[k],
+                         MB_RUNNER_MAX_REPEAT);
+            A->repeat = (int)r;
+        } else if (!strcmp(a, "--tap")) {
+            A->tap = 1;
+        } else if (!strcmp(a, "--plots")) {
+            A->plots = A->series = 1;
         } else if (!strcmp(a, "--memory-limit")) {
             if (mb_cli_once(seen, &n_seen, "--memory-limit", "run"))
                 return 2;
@@ -212,6 +247,20 @@ static int parse_args(int argc, char **argv, run_args *A)
         }
     }
     return 0;
+}
+
+static int ci_outputs(const run_args *A, const mb_case_result *results, size_t n)
+{
+    if (!A->junit && !A->tap)
+        return MB_SUCCESS;
+    mb_ci_log L = { 0, 0, NULL };
+    int st = mb_run_summary_ci(&L, results, n);
+    if (st == MB_SUCCESS && A->junit)
+        st = mb_ci_write_junit(&L, A->junit, "motionbench run");
+    if (st == MB_SUCCESS && A->tap)
+        mb_ci_write_tap(&L, stdout);
+    mb_ci_free(&L);
+    return st;
 }
 
 /* Refuse, before anything runs, what would not fit: the estimate of the runs held at
@@ -277,7 +326,8 @@ static int run_cases(run_args *A)
     mb_cancel_catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series };
+    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series,
+                              A->repeat };
     if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
         goto done;
@@ -290,6 +340,12 @@ static int run_cases(run_args *A)
     if (mb_cancel_requested())   /* the signal came during the commit, which completed */
         fprintf(stderr, "motionbench: run: interrupted while the reports were being renamed "
                 "into place; the new report is complete\n");
+    if (ci_outputs(A, results, n) != MB_SUCCESS) {
+        mb_cli_fail("run");
+        goto done;
+    }
+    mb_run_summary_print(A->tap ? stderr : stdout, results, n, A->quiet);
+    fflush(stdout);     /* the tables before the closing line, also through a pipe */
     struct timespec end;
     clock_gettime(CLOCK_MONOTONIC, &end);
     double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
@@ -304,6 +360,9 @@ static int run_cases(run_args *A)
                 sum.external_failed == 1 ? "" : "s", sum.skipped, sum.skipped == 1 ? "" : "s",
                 A->out);
     code = sum.failed || sum.missing || sum.external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
+    /* plots last: a missing gnuplot is exit 2 with the reports already in place */
+    if (A->plots && mb_cli_plot_dir(A->out, NULL) != MB_EXIT_OK)
+        code = MB_EXIT_USAGE;
 done:
     mb_case_result_free(results, n);
     for (size_t k = 0; k < n; k++)
@@ -315,7 +374,8 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", cores > 0 ? (int)cores : 1, 0, 0, { 0, 0, NULL }, 0.0, 0.0 };
+    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, { 0, 0, NULL },
+                   0.0, 0.0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);

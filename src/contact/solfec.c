@@ -208,6 +208,7 @@ static int sf_forces(sf_state *s, const mb_system *sys, double t)
     memset(w->f, 0, 3 * s->n * sizeof(double));
     memset(w->torque, 0, 3 * s->n * sizeof(double));
     const mb_forces *F = sys->forces;
+    mb_forces_count_evaluation(F);
     for (size_t m = 0; m < F->count; m++) {
         if (F->items[m].type == mb_force_scene)
             continue;
@@ -311,9 +312,9 @@ static int sf_constraints(sf_state *s, mb_scene *sc, double h, mb_solver_result 
 /* book the solver figures of a committed step in the stepper and the scene */
 static void sf_book_solver(sf_state *s, mb_scene *sc, const mb_solver_result *res)
 {
-    s->st.solver_iterations += (unsigned long)res->iterations;
-    s->st.solver_not_converged += res->converged ? 0 : 1;
-    s->st.solver_merit_max = fmax(s->st.solver_merit_max, res->merit);
+    s->st.constraint_sweeps += (unsigned long)res->iterations;
+    s->st.not_converged += res->converged ? 0 : 1;
+    s->st.residual_max = fmax(s->st.residual_max, res->merit);
     sc->stats.steps++;
     sc->stats.iterations_total += (unsigned long)res->iterations;
     sc->stats.iterations_last = res->iterations;

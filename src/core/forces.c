@@ -9,6 +9,10 @@
 mb_forces *mb_forces_alloc(void)
 {
     mb_forces *F = calloc(1, sizeof *F);
+    if (F != NULL && (F->counts = calloc(1, sizeof *F->counts)) == NULL) {
+        free(F);
+        F = NULL;
+    }
     if (F == NULL)
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a force field");
     return F;
@@ -22,7 +26,18 @@ void mb_forces_free(mb_forces *F)
         if (F->items[m].type->free)
             F->items[m].type->free(F->items[m].params);
     free(F->items);
+    free(F->counts);
     free(F);
+}
+
+mb_forces_counts mb_forces_get_counts(const mb_forces *F)
+{
+    return *F->counts;
+}
+
+void mb_forces_count_evaluation(const mb_forces *F)
+{
+    F->counts->evaluations++;
 }
 
 int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params)
@@ -69,6 +84,7 @@ static int all_finite(const double *a, size_t count)
 
 int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t)
 {
+    F->counts->evaluations++;
     memset(s->f, 0, 3 * s->n * sizeof(double));
     memset(s->torque, 0, 3 * s->n * sizeof(double));
     for (size_t m = 0; m < F->count; m++) {
@@ -83,6 +99,7 @@ int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t)
 
 int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t)
 {
+    F->counts->evaluations++;
     for (size_t k = 0; k < 3 * s->n; k++) {
         mpfr_set_zero(&s->f[k], 1);
         mpfr_set_zero(&s->torque[k], 1);
@@ -142,6 +159,7 @@ double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t)
 
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J)
 {
+    F->counts->jacobians++;
     mb_jacobian_clear(J);
     for (size_t m = 0; m < F->count; m++) {
         if (F->items[m].type->jacobian == NULL)
@@ -155,6 +173,7 @@ int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J)
 
 int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J)
 {
+    F->counts->jacobians++;
     mb_jacobian_mpfr_clear(J);
     for (size_t m = 0; m < F->count; m++) {
         if (F->items[m].type->jacobian == NULL)

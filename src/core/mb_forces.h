@@ -46,9 +46,17 @@ typedef struct mb_force {
     void *params;
 } mb_force;
 
+/* Work done on a field, for the cost columns of the reports: whole-field force
+ * evaluations (double and MPFR) and Jacobian assemblies.  The counters live outside the
+ * field so that evaluating a const field still counts; one field belongs to one run. */
+typedef struct mb_forces_counts {
+    unsigned long evaluations, jacobians;
+} mb_forces_counts;
+
 typedef struct mb_forces {
     size_t count, cap;
     mb_force *items;
+    mb_forces_counts *counts;   /* owned */
 } mb_forces;
 
 mb_forces *mb_forces_alloc(void);
@@ -58,6 +66,10 @@ void mb_forces_free(mb_forces *F);
  * NULL (a constructor that refused) returns the status that constructor recorded. */
 int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params);
 
+/* The counters of F so far; a scheme that sums the models itself (solfec) records each
+ * whole-field evaluation with mb_forces_count_evaluation. */
+mb_forces_counts mb_forces_get_counts(const mb_forces *F);
+void mb_forces_count_evaluation(const mb_forces *F);
 /* Zero s->f and s->torque, sum every model at time t; MB_EDIVERGED on NaN/Inf. */
 int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t);
 int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t);

@@ -37,18 +37,18 @@ enum {
     MB_STEPPER_CELL = 32         /* integrates in a system's deforming cell (mb_cell.h) */
 };
 
-/* Counters a scheme may report (implicit solvers, iterations). */
+/* Cost counters a scheme reports, generic across scheme families and summed over steps
+ * (zero where a scheme does no such work).  Force evaluations are counted by the force
+ * field itself (mb_forces_get_counts), so no scheme has to report them. */
 typedef struct mb_stepper_stats {
     unsigned long steps;
-    unsigned long newton_iterations;   /* summed over steps */
-    unsigned long linear_iterations;   /* summed over steps (iterative solvers) */
-    unsigned long max_newton_iterations;
+    unsigned long newton_iterations;   /* nonlinear (Newton) iterations */
+    unsigned long max_newton_iterations; /* most Newton iterations in one step */
+    unsigned long linear_iterations;   /* iterations of iterative linear solvers */
+    unsigned long constraint_sweeps;   /* sweeps of constraint/contact solvers (Gauss-Seidel) */
+    unsigned long not_converged;       /* steps whose iteration stopped at its limit */
+    double residual_max;               /* largest final residual (merit) of an iteration */
     double quat_norm_error_max;        /* max | |q| - 1 | before normalisation (rotation schemes) */
-    /* constraint solvers (solfec): Gauss-Seidel sweeps summed over steps, steps that hit
-     * maxiter, max merit value over steps */
-    unsigned long solver_iterations;
-    unsigned long solver_not_converged;
-    double solver_merit_max;
 } mb_stepper_stats;
 
 typedef struct mb_stepper_type {

@@ -1,5 +1,5 @@
 # metrics module: one measure per file (DESIGN 6).
-libmotionbench_la_SOURCES += src/metrics/metric_names.c
+libmotionbench_la_SOURCES += src/metrics/metric_table.c
 libmotionbench_la_SOURCES += src/metrics/error_norms.c
 libmotionbench_la_SOURCES += src/metrics/order_fit.c
 libmotionbench_la_SOURCES += src/metrics/energy_track.c
@@ -8,3 +8,4 @@ libmotionbench_la_SOURCES += src/metrics/rotation_track.c
 libmotionbench_la_SOURCES += src/metrics/damping_track.c
 libmotionbench_la_SOURCES += src/metrics/error_growth.c
 motionbenchinclude_HEADERS += src/metrics/mb_metrics.h
+noinst_HEADERS += src/metrics/metrics.def

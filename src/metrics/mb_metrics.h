@@ -1,6 +1,6 @@
 /* mb_metrics.h -- the measures of the case runner (DESIGN 6), one concept per file.
  *
- *   metric_names.c   the stable metric names, validation and suggestions
+ *   metric_table.c   every metric as data (metrics.def): name, unit, kind, comparison
  *   error_norms.c    error.position / velocity / orientation / angular_velocity
  *   order_fit.c      order.<quantity>: least-squares slope of log error vs log dt
  *   energy_track.c   energy.max_rel_error / drift_rate / balance_residual
@@ -18,15 +18,34 @@
 #include "mb_energy.h"
 #include "mb_nodes.h"
 
-/* ---- names ---- */
-/* NULL-terminated list of the fixed metric names accepted in [expect] and [check]. */
+/* ---- the metric table (metrics.def) ---- */
+typedef enum {
+    MB_METRIC_ERROR, MB_METRIC_ORDER, MB_METRIC_DRIFT, MB_METRIC_RATIO, MB_METRIC_COUNT,
+    MB_METRIC_STATUS
+} mb_metric_kind;
+typedef enum { MB_COMPARE_REL, MB_COMPARE_ABS, MB_COMPARE_EXACT } mb_metric_compare;
+
+typedef struct mb_metric_info {
+    const char *name, *unit;
+    mb_metric_kind kind;
+    mb_metric_compare compare;  /* how check compares it with the baseline */
+    double tol;                 /* default tolerance of that comparison */
+    int one_sided;              /* 1: only a growth of |value| is a regression */
+    const char *doc;
+} mb_metric_info;
+
+/* The whole table (n rows) and one row by name (NULL: not a metric). */
+const mb_metric_info *mb_metric_infos(size_t *n);
+const mb_metric_info *mb_metric_lookup(const char *name);
+const char *mb_metric_kind_name(mb_metric_kind k);
+const char *mb_metric_compare_name(mb_metric_compare c);
+/* NULL-terminated list of every metric name (for suggestions). */
 const char *const *mb_metric_names(void);
-/* 1 when name is a known metric. */
+/* 1 when name is in the table. */
 int mb_metric_known(const char *name);
-/* 1 for metrics whose value is a word (status). */
+/* 1 for metrics whose value is a word (kind STATUS). */
 int mb_metric_is_word(const char *name);
-/* Default baseline tolerance of a metric: *relative = 1 and tol for errors, drifts and
- * ratios, 0 and tol for orders (absolute); counts and words compare exactly (tol 0). */
+/* Default baseline tolerance: *relative = 1 for REL, 0 for ABS and EXACT (tol 0). */
 void mb_metric_default_tolerance(const char *name, int *relative, double *tol);
 
 /* ---- error norms at t_end: max over nodes of the Euclidean norm ---- */
@@ -61,7 +80,21 @@ typedef struct mb_order_fit {
     size_t n_pairwise;                /* consecutive used points */
     double pairwise[MB_ORDER_MAX_POINTS];      /* log(e_j/e_i) / log(dt_j/dt_i) */
     double pairwise_dt[MB_ORDER_MAX_POINTS][2];
+    unsigned flags;                   /* MB_ORDER_FLAG_* */
 } mb_order_fit;
+
+/* Warnings on a fit (order.<q>.flags): some point excluded; pairwise orders that rise and
+ * fall by more than MB_ORDER_MONOTONE_SLACK; used points spanning less than half of the
+ * decades of dt asked for. */
+enum { MB_ORDER_FLAG_EXCLUDED = 1, MB_ORDER_FLAG_NON_MONOTONE = 2, MB_ORDER_FLAG_SHORT_RANGE = 4 };
+#define MB_ORDER_MONOTONE_SLACK 0.1   /* the tolerance of a theory expectation on an order */
+/* "none", or the flags joined by '+' ("excluded+non-monotone"); a static string. */
+const char *mb_order_flags_word(unsigned flags);
+
+/* Round-off floor K u scale sqrt(steps state_size), u = 2^-53, K = MB_ROUNDOFF_SAFETY
+ * (derivation in order_fit.c and doc/results.md). */
+#define MB_ROUNDOFF_SAFETY 10.0
+double mb_roundoff_floor(double scale, long steps, size_t state_size);
 
 /* Fit the observed order of n (dt, err) pairs; valid[k] = 0 marks a run that did not
  * finish (diverged, failed) or a non-finite error.  Points with err < floor are
@@ -69,6 +102,9 @@ typedef struct mb_order_fit {
  * are saturated.  Returns MB_EINVAL when n > MB_ORDER_MAX_POINTS. */
 int mb_order_fit_compute(size_t n, const double *dt, const double *err, const int *valid,
                          double floor, mb_order_fit *fit);
+/* The same with one floor per point (floor[k] for dt[k]). */
+int mb_order_fit_compute_floors(size_t n, const double *dt, const double *err,
+                                const int *valid, const double *floor, mb_order_fit *fit);
 const char *mb_order_point_reason(mb_order_point_status s);
 
 /* ---- energy ---- */

@@ -1,0 +1,170 @@
+/* ci_log.c -- JUnit XML and TAP output of test outcomes (ci_log.h).
+ *
+ * JUnit XML follows the schema JUnit's Ant task writes and CI systems read
+ * (testsuites > testsuite > testcase > failure | skipped); tests of one suite are
+ * consecutive in the log (callers add them case by case).  TAP follows the TAP 13
+ * specification (testanything.org): a version line, the plan "1..N", then one line per
+ * test. */
+#include "ci_log.h"
+#include "mb_report.h"
+#include "mb_status.h"
+
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mb_ci_add(mb_ci_log *L, const char *suite, const char *name, const char *failure,
+              int skipped)
+{
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 64;
+        mb_ci_test *t = realloc(L->tests, cap * sizeof *t);
+        if (t == NULL)
+            MB_ERROR(MB_ENOMEM, "out of memory");
+        L->tests = t;
+        L->cap = cap;
+    }
+    mb_ci_test *t = &L->tests[L->n];
+    t->suite = strdup(suite);
+    t->name = strdup(name);
+    t->failure = failure ? strdup(failure) : NULL;
+    t->skipped = skipped;
+    if (!t->suite || !t->name || (failure && !t->failure)) {
+        free(t->suite);
+        free(t->name);
+        free(t->failure);
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    }
+    L->n++;
+    return MB_SUCCESS;
+}
+
+void mb_ci_free(mb_ci_log *L)
+{
+    for (size_t k = 0; k < L->n; k++) {
+        free(L->tests[k].suite);
+        free(L->tests[k].name);
+        free(L->tests[k].failure);
+    }
+    free(L->tests);
+    memset(L, 0, sizeof *L);
+}
+
+/* XML character data and attribute values: the five predefined entities; control
+ * characters other than tab and line ends are not allowed in XML 1.0 and become '?'. */
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default: fputc(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c, f);
+        }
+    }
+}
+
+/* the tests of the suite that starts at index first: [first, *end) */
+static void suite_counts(const mb_ci_log *L, size_t first, size_t *end, size_t *failures,
+                         size_t *skipped)
+{
+    size_t k = first;
+    *failures = *skipped = 0;
+    while (k < L->n && strcmp(L->tests[k].suite, L->tests[first].suite) == 0) {
+        *failures += L->tests[k].failure != NULL;
+        *skipped += L->tests[k].skipped;
+        k++;
+    }
+    *end = k;
+}
+
+static void write_testcase(FILE *f, const mb_ci_test *t)
+{
+    fputs("    <testcase classname=\"", f);
+    xml_text(f, t->suite);
+    fputs("\" name=\"", f);
+    xml_text(f, t->name);
+    fputs("\" time=\"0\"", f);
+    if (t->failure == NULL && !t->skipped) {
+        fputs("/>\n", f);
+        return;
+    }
+    fputs(">\n", f);
+    if (t->skipped) {
+        fputs("      <skipped message=\"", f);
+        xml_text(f, t->failure ? t->failure : "");
+        fputs("\"/>\n", f);
+    } else {
+        fputs("      <failure message=\"", f);
+        xml_text(f, t->failure);
+        fputs("\" type=\"expectation\">", f);
+        xml_text(f, t->failure);
+        fputs("</failure>\n", f);
+    }
+    fputs("    </testcase>\n", f);
+}
+
+static void write_junit_body(FILE *f, const mb_ci_log *L, const char *name)
+{
+    size_t failures = 0, skipped = 0;
+    for (size_t k = 0; k < L->n; k++) {
+        failures += L->tests[k].failure != NULL && !L->tests[k].skipped;
+        skipped += L->tests[k].skipped;
+    }
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", f);
+    xml_text(f, name);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", L->n,
+            failures, skipped);
+    for (size_t first = 0, end; first < L->n; first = end) {
+        size_t nf, ns;
+        suite_counts(L, first, &end, &nf, &ns);
+        fputs("  <testsuite name=\"", f);
+        xml_text(f, L->tests[first].suite);
+        fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+                end - first, nf - ns, ns);
+        for (size_t k = first; k < end; k++)
+            write_testcase(f, &L->tests[k]);
+        fputs("  </testsuite>\n", f);
+    }
+    fputs("</testsuites>\n", f);
+}
+
+int mb_ci_write_junit(const mb_ci_log *L, const char *path, const char *name)
+{
+    char *d = strdup(path), *b = strdup(path);
+    if (!d || !b) {
+        free(d);
+        free(b);
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    }
+    mb_atomic_file af;
+    int st = mb_atomic_open(&af, dirname(d), basename(b));
+    if (st == MB_SUCCESS) {
+        write_junit_body(af.f, L, name);
+        st = mb_atomic_close(&af);
+        if (st == MB_SUCCESS)
+            st = mb_atomic_commit(&af);
+        mb_atomic_discard(&af);
+    }
+    free(d);
+    free(b);
+    return st;
+}
+
+void mb_ci_write_tap(const mb_ci_log *L, FILE *out)
+{
+    fprintf(out, "TAP version 13\n1..%zu\n", L->n);
+    for (size_t k = 0; k < L->n; k++) {
+        const mb_ci_test *t = &L->tests[k];
+        fprintf(out, "%s %zu - %s: %s", t->failure && !t->skipped ? "not ok" : "ok", k + 1,
+                t->suite, t->name);
+        if (t->skipped)
+            fprintf(out, " # SKIP %s", t->failure ? t->failure : "");
+        fputc('\n', out);
+        if (t->failure && !t->skipped)
+            fprintf(out, "  # %s\n", t->failure);
+    }
+}

@@ -1,0 +1,34 @@
+/* ci_log.h -- test outcomes for CI systems: JUnit XML and TAP (run --junit/--tap,
+ * check --junit/--tap).
+ *
+ * One test per expectation (run) or per baseline row (check), grouped by case: a JUnit
+ * <testsuite> per case, <testcase classname="CASE" name="..."> with a <failure> that
+ * carries the value and the bound.  TAP version 13 prints one "ok N - CASE: NAME" or
+ * "not ok N - ..." line per test with the reason as a YAML-less "# " comment below. */
+#ifndef MB_CI_LOG_H
+#define MB_CI_LOG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct mb_ci_test {
+    char *suite;       /* the case */
+    char *name;        /* integrator, dt and expectation / metric */
+    char *failure;     /* NULL: passed */
+    int skipped;       /* counted as skipped (JUnit <skipped/>, TAP "# SKIP") */
+} mb_ci_test;
+
+typedef struct mb_ci_log {
+    size_t n, cap;
+    mb_ci_test *tests;
+} mb_ci_log;
+
+/* Append a test (strings are copied); failure NULL for a pass.  MB_ENOMEM on failure. */
+int mb_ci_add(mb_ci_log *L, const char *suite, const char *name, const char *failure,
+              int skipped);
+void mb_ci_free(mb_ci_log *L);
+/* Write the JUnit XML file at path (replaced only when complete). */
+int mb_ci_write_junit(const mb_ci_log *L, const char *path, const char *name);
+void mb_ci_write_tap(const mb_ci_log *L, FILE *out);
+
+#endif

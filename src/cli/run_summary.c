@@ -1,0 +1,197 @@
+/* run_summary.c -- the terminal summary and CI log of `motionbench run` (run_summary.h). */
+#include "run_summary.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const quantities[4] = { "position", "velocity", "orientation",
+                                           "angular_velocity" };
+
+/* "dt=0.01 " or "" for an order over the dt list */
+static void dt_label(const mb_case *c, long j, char *buf, size_t size)
+{
+    if (j >= 0)
+        snprintf(buf, size, " dt=%.6g", c->dt[j]);
+    else
+        buf[0] = '\0';
+}
+
+static void value_text(const mb_metric_value *m, char *buf, size_t size)
+{
+    if (m == NULL)
+        snprintf(buf, size, "no value");
+    else if (m->word)
+        snprintf(buf, size, "%s", m->word);
+    else
+        snprintf(buf, size, "%.6g", m->value);
+}
+
+/* Why a value is missing: the runs of that integrator that did not finish. */
+static void missing_reason(const mb_case_result *r, const mb_expectation *e, long j,
+                           char *buf, size_t size)
+{
+    const mb_case *c = r->c;
+    size_t a = 0;
+    while (a < c->n_integrators && strcmp(c->integrators[a], e->integrator) != 0)
+        a++;
+    buf[0] = '\0';
+    for (size_t k = 0; k < c->n_dt && a < c->n_integrators; k++) {
+        const mb_run_result *u = &r->runs[a * c->n_dt + k];
+        if ((j >= 0 && (size_t)j != k) || u->status == MB_RUN_OK)
+            continue;
+        snprintf(buf, size, "; the run at dt=%.6g %s: %.160s", c->dt[k],
+                 mb_run_status_name(u->status), mb_run_status_value(u).detail);
+        return;
+    }
+    if (strncmp(e->metric, "order.", 6) == 0)
+        snprintf(buf, size, "; no order fitted (fewer than 2 usable points, or every error "
+                 "below the round-off floor)");
+    else
+        snprintf(buf, size, "; the run does not produce this metric");
+}
+
+/* "FAILED integrator dt=...: expectation: value V" with the reason when missing */
+static void verdict_line(const mb_case_result *r, const mb_expectation *e, long j,
+                         const mb_metric_value *m, mb_verdict v, char *buf, size_t size)
+{
+    char dt[48], val[64], why[240] = "";
+    dt_label(r->c, j, dt, sizeof dt);
+    value_text(m, val, sizeof val);
+    if (v == MB_VERDICT_MISSING)
+        missing_reason(r, e, j, why, sizeof why);
+    else if (m && m->word && m->detail[0])
+        snprintf(why, sizeof why, " (%.200s)", m->detail);
+    snprintf(buf, size, "%s%s: expected %s, got %s%s", e->integrator, dt, e->text, val, why);
+}
+
+static void print_failure(void *ctx, const mb_case_result *r, const mb_expectation *e, long j,
+                          const mb_metric_value *m, mb_verdict v)
+{
+    if (v == MB_VERDICT_PASS || v == MB_VERDICT_SKIPPED)   /* skipped: counted apart */
+        return;
+    char line[700];
+    verdict_line(r, e, j, m, v, line, sizeof line);
+    fprintf((FILE *)ctx, "  %s %s: %s\n", v == MB_VERDICT_FAIL ? "FAILED " : "MISSING", r->c->name,
+            line);
+}
+
+static void count_failure(void *ctx, const mb_case_result *r, const mb_expectation *e, long j,
+                          const mb_metric_value *m, mb_verdict v)
+{
+    (void)r, (void)e, (void)j, (void)m;
+    *(size_t *)ctx += v == MB_VERDICT_FAIL || v == MB_VERDICT_MISSING;
+}
+
+/* the value an expectation of this integrator names, at the finest dt */
+static const mb_metric_value *named_value(const mb_case_result *r, size_t a, const char *metric)
+{
+    const mb_case *c = r->c;
+    if (strncmp(metric, "order.", 6) == 0)
+        return mb_case_find_aggregate(r, a, metric);
+    return mb_run_find_metric(&r->runs[a * c->n_dt + c->n_dt - 1], metric);
+}
+
+static void print_orders(FILE *out, const mb_case_result *r, size_t a)
+{
+    for (int q = 0; q < 4; q++) {
+        char name[64];
+        snprintf(name, sizeof name, "order.%s", quantities[q]);
+        const mb_metric_value *o = mb_case_find_aggregate(r, a, name);
+        if (o == NULL)
+            continue;
+        snprintf(name, sizeof name, "order.%s.stderr", quantities[q]);
+        const mb_metric_value *se = mb_case_find_aggregate(r, a, name);
+        if (se && isfinite(se->value))
+            fprintf(out, "  %s %.3f +- %.2g", quantities[q], o->value, se->value);
+        else
+            fprintf(out, "  %s %.3f", quantities[q], o->value);
+        snprintf(name, sizeof name, "order.%s.flags", quantities[q]);
+        const mb_metric_value *fl = mb_case_find_aggregate(r, a, name);
+        if (fl && fl->word && strcmp(fl->word, "none") != 0)
+            fprintf(out, " [%s]", fl->word);
+    }
+}
+
+static void print_expected_values(FILE *out, const mb_case_result *r, size_t a)
+{
+    const mb_case *c = r->c;
+    for (size_t k = 0; k < c->n_expect; k++) {
+        const mb_expectation *e = &c->expect[k];
+        if (strcmp(e->integrator, c->integrators[a]) != 0 || e->dt_index >= 0
+            || !strcmp(e->metric, "status"))
+            continue;
+        int seen = 0;   /* each metric once */
+        for (size_t p = 0; p < k && !seen; p++)
+            seen = !strcmp(c->expect[p].integrator, e->integrator)
+                   && !strcmp(c->expect[p].metric, e->metric) && c->expect[p].dt_index < 0;
+        if (seen)
+            continue;
+        char val[64];
+        value_text(named_value(r, a, e->metric), val, sizeof val);
+        fprintf(out, "  %s %s", e->metric, val);
+    }
+}
+
+static void print_case_table(FILE *out, const mb_case_result *r)
+{
+    const mb_case *c = r->c;
+    int width = 10;
+    for (size_t a = 0; a < c->n_integrators; a++)
+        if ((int)strlen(c->integrators[a]) > width)
+            width = (int)strlen(c->integrators[a]);
+    fprintf(out, "%s (%s, %zu dt%s)\n", c->name, c->problem->name, c->n_dt,
+            c->n_dt == 1 ? "" : "s");
+    for (size_t a = 0; a < c->n_integrators; a++) {
+        size_t ok = 0;
+        for (size_t j = 0; j < c->n_dt; j++)
+            ok += r->runs[a * c->n_dt + j].status == MB_RUN_OK;
+        fprintf(out, "  %-*s  %zu/%zu ok", width, c->integrators[a], ok, c->n_dt);
+        if (r->n_agg[a] > 0)
+            print_orders(out, r, a);
+        else
+            print_expected_values(out, r, a);
+        fputc('\n', out);
+    }
+}
+
+void mb_run_summary_print(FILE *out, const mb_case_result *r, size_t n, int quiet)
+{
+    if (!quiet)
+        for (size_t i = 0; i < n; i++)
+            print_case_table(out, &r[i]);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        mb_case_visit_checks(&r[i], count_failure, &bad);
+    if (bad)
+        fprintf(out, "%s%zu expectation%s not met:\n", quiet ? "" : "\n", bad,
+                bad == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++)
+        mb_case_visit_checks(&r[i], print_failure, out);
+}
+
+typedef struct ci_adder { mb_ci_log *L; int status; } ci_adder;
+
+static void add_test(void *ctx, const mb_case_result *r, const mb_expectation *e, long j,
+                     const mb_metric_value *m, mb_verdict v)
+{
+    ci_adder *w = ctx;
+    char name[400], dt[48], line[700];
+    dt_label(r->c, j, dt, sizeof dt);
+    snprintf(name, sizeof name, "%s%s: %s", e->integrator, dt, e->text);
+    if (v == MB_VERDICT_FAIL || v == MB_VERDICT_MISSING)
+        verdict_line(r, e, j, m, v, line, sizeof line);
+    if (v == MB_VERDICT_SKIPPED)
+        snprintf(line, sizeof line, "the run was skipped (an outside program declined)");
+    if (w->status == MB_SUCCESS)
+        w->status = mb_ci_add(w->L, r->c->name, name, v == MB_VERDICT_PASS ? NULL : line,
+                              v == MB_VERDICT_SKIPPED);
+}
+
+int mb_run_summary_ci(mb_ci_log *L, const mb_case_result *r, size_t n)
+{
+    ci_adder w = { L, MB_SUCCESS };
+    for (size_t i = 0; i < n; i++)
+        mb_case_visit_checks(&r[i], add_test, &w);
+    return w.status;
+}

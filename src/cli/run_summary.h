@@ -1,0 +1,21 @@
+/* run_summary.h -- what `motionbench run` tells a person and a CI system after a run.
+ *
+ * The terminal summary is one compact table per case (integrator x runs finished and
+ * the orders with their standard errors, or the values its expectations name), then
+ * every failed or missing expectation with its value and its bound, and every run that
+ * stopped early without the case expecting it, with the step and the reason.  The same
+ * verdicts (mb_case_visit_checks) feed the CI log, one test per verdict. */
+#ifndef MB_RUN_SUMMARY_H
+#define MB_RUN_SUMMARY_H
+
+#include <stdio.h>
+
+#include "ci_log.h"
+#include "mb_runner.h"
+
+/* The tables of every case (omitted when quiet) and the list of failures. */
+void mb_run_summary_print(FILE *out, const mb_case_result *r, size_t n, int quiet);
+/* One test per verdict, suite = case. */
+int mb_run_summary_ci(mb_ci_log *L, const mb_case_result *r, size_t n);
+
+#endif
