@@ -22,3 +22,5 @@ motionbenchinclude_HEADERS += src/bench/mb_output.h
 motionbenchinclude_HEADERS += src/bench/mb_memory.h
 libmotionbench_la_SOURCES += src/bench/case_scene.c
 noinst_HEADERS += src/bench/mb_case_scene.h
+libmotionbench_la_SOURCES += src/bench/series_keep.c
+noinst_HEADERS += src/bench/mb_series.h

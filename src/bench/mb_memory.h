@@ -4,7 +4,7 @@
  * twin at the case's precision), the reference (GSL rk8pd, or Gragg-Bulirsch-Stoer
  * extrapolation in MPFR, whose tableau holds 2 max_columns state vectors), the kept
  * samples of the error growth (at most 2 MB_GROWTH_MAX_POINTS + 2 position sets) and,
- * with --series, one sample per sample_every steps.  Runs of --jobs threads are held at
+ * with --series, at most MB_SERIES_MAX_ROWS + 1 samples (mb_series.h).  Runs of --jobs threads are held at
  * once.  The per-node constants are upper bounds measured with peak resident set sizes
  * (doc/limits.md gives the commands); the estimate errs on the high side. */
 #ifndef MB_MEMORY_H
@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "mb_case.h"
+#include "mb_reference.h"
 
 /* Parts of the estimate of one run, in bytes. */
 typedef struct mb_memory_estimate {
@@ -21,6 +22,13 @@ typedef struct mb_memory_estimate {
 
 /* Estimate of run (integrator a, dt index j) of c; series: --series is on. */
 void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_estimate *e);
+/* Estimate of `simulate` on nodes nodes (twin_bits > 0: an MPFR twin); its rows are
+ * streamed to the output, so it keeps no series. */
+void mb_memory_estimate_simulate(size_t nodes, long twin_bits, mb_memory_estimate *e);
+/* Estimate of `reference` on nodes nodes with method kind (resolved: analytic, ode or
+ * mpfr at mpfr_bits, 0 for the default). */
+void mb_memory_estimate_reference(size_t nodes, mb_reference_kind kind, long mpfr_bits,
+                                  mb_memory_estimate *e);
 /* Peak estimate of running every case with `jobs` threads (the jobs largest runs at
  * once); *worst names the largest run (case index, dt index) for messages. */
 double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,
@@ -30,12 +38,16 @@ double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int s
  * limits (ulimit -v, -d) and to the room left under the control group's memory.max;
  * *source names the one that applies, for messages.  MB_EIO when nothing is known. */
 int mb_memory_available(double *bytes, const char **source);
+/* The limit to compare with: option (--memory-limit) when > 0, else the memory
+ * available (mb_memory_available); *source names it for messages. */
+int mb_memory_limit(double option, double *limit, const char **source);
+/* Always MB_EINVAL, with the message of a refusal: need exceeds source's limit with
+ * at_once runs held; what names the largest run, w its parts. */
+int mb_memory_refuse(double need, double limit, const char *source, int at_once,
+                     const char *what, const mb_memory_estimate *w);
 /* "8G", "512M", "1.5T", "100000000" (bytes; K, M, G, T are powers of 1024). */
 int mb_memory_parse_size(const char *text, double *bytes);
 /* "1.2 GiB" style text of a byte count. */
 void mb_memory_format(double bytes, char *buf, size_t size);
-
-/* Samples of a --series run above this many are refused (raise sample_every). */
-#define MB_SERIES_MAX_SAMPLES 10000000L
 
 #endif

@@ -66,6 +66,8 @@ typedef struct mb_run_result {
     size_t n_series, cap_series;
     mb_series_sample *series;
     int series_incomplete;   /* a sample could not be kept (out of memory) */
+    long series_offered, series_stride;   /* decimation (mb_series.h) */
+    int series_held;         /* series[n_series] holds the last offer, skipped so far */
 } mb_run_result;
 
 /* Results of one case: runs[i * n_dt + j] for integrator i and dt j, and the metrics

@@ -17,6 +17,7 @@
 #include "mb_memory.h"
 #include "mb_metrics.h"
 #include "mb_runner.h"
+#include "mb_series.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 
@@ -53,23 +54,38 @@ static double mpfr_reference_bytes(double nodes, long bits)
            * mpfr_number_bytes((double)bits + MPFR_GUARD_BITS(columns));
 }
 
+/* The reference of a run on n nodes: closed form (0), rk8pd, or rk8pd beside MPFR. */
+static double reference_bytes(double n, mb_reference_kind kind, int closed, long mpfr_bits)
+{
+    if (closed)
+        return 0.0;
+    double bytes = n * ODE_PER_NODE;        /* rk8pd runs beside an mpfr reference too */
+    if (kind != MB_REF_ODE)
+        bytes += mpfr_reference_bytes(n, mpfr_bits > 0 ? mpfr_bits : MPFR_REF_BITS_DEFAULT);
+    return bytes;
+}
+
+static double twin_bytes(double n, long bits)
+{
+    return bits > 0 ? n * STATE_NUMBERS_PER_NODE * TWIN_COPIES * mpfr_number_bytes((double)bits)
+                    : 0.0;
+}
+
+static void add_total(mb_memory_estimate *e)
+{
+    e->total = e->state + e->twin + e->reference + e->growth + e->series;
+}
+
 void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_estimate *e)
 {
     double n = (double)c->nodes;
     memset(e, 0, sizeof *e);
     e->state = n * STATE_DOUBLE_PER_NODE;
-    if (c->precision_bits > 0)
-        e->twin = n * STATE_NUMBERS_PER_NODE * TWIN_COPIES
-                  * mpfr_number_bytes((double)c->precision_bits);
+    e->twin = twin_bytes(n, c->precision_bits);
     if (c->has_reference) {
         int closed = c->problem->exact != NULL
                      && (c->reference.kind == MB_REF_AUTO || c->reference.kind == MB_REF_ANALYTIC);
-        if (!closed)
-            e->reference = n * ODE_PER_NODE;      /* rk8pd runs beside an mpfr reference too */
-        if (!closed && c->reference.kind != MB_REF_ODE) {
-            long bits = c->reference.mpfr_bits > 0 ? c->reference.mpfr_bits : MPFR_REF_BITS_DEFAULT;
-            e->reference += mpfr_reference_bytes(n, bits);
-        }
+        e->reference = reference_bytes(n, c->reference.kind, closed, c->reference.mpfr_bits);
         if (c->precision_bits > 0)               /* the twin split integrates a reference too */
             e->reference += mpfr_reference_bytes(n, c->precision_bits);
     }
@@ -82,9 +98,58 @@ void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_es
                     + fmin(held, MB_GROWTH_MAX_POINTS) * n * STATE_NUMBERS_PER_NODE * 2.0
                       * sizeof(double);
     }
-    if (series)
-        e->series = samples * 2.0 * sizeof(mb_series_sample);   /* doubling growth */
-    e->total = e->state + e->twin + e->reference + e->growth + e->series;
+    if (series)    /* doubling growth, capped at MB_SERIES_MAX_ROWS + 1 rows (mb_series.h) */
+        e->series = fmin(2.0 * samples, (double)MB_SERIES_MAX_ROWS + 1.0)
+                    * sizeof(mb_series_sample);
+    add_total(e);
+}
+
+void mb_memory_estimate_simulate(size_t nodes, long twin_bits, mb_memory_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    e->state = (double)nodes * STATE_DOUBLE_PER_NODE;
+    e->twin = twin_bytes((double)nodes, twin_bits);
+    add_total(e);
+}
+
+void mb_memory_estimate_reference(size_t nodes, mb_reference_kind kind, long mpfr_bits,
+                                  mb_memory_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    e->state = (double)nodes * STATE_DOUBLE_PER_NODE;
+    if (kind == MB_REF_MPFR)      /* the mpfr method integrates in MPFR alone */
+        e->reference = mpfr_reference_bytes((double)nodes,
+                                            mpfr_bits > 0 ? mpfr_bits : MPFR_REF_BITS_DEFAULT);
+    else if (kind == MB_REF_ODE)
+        e->reference = (double)nodes * ODE_PER_NODE;
+    add_total(e);
+}
+
+int mb_memory_limit(double option, double *limit, const char **source)
+{
+    if (option > 0.0) {
+        *limit = option;
+        *source = "--memory-limit";
+        return MB_SUCCESS;
+    }
+    return mb_memory_available(limit, source);
+}
+
+int mb_memory_refuse(double need, double limit, const char *source, int at_once,
+                     const char *what, const mb_memory_estimate *w)
+{
+    char a[32], b[32], s[32], r[32], t[32], g[32], q[32];
+    mb_memory_format(need, a, sizeof a);
+    mb_memory_format(limit, b, sizeof b);
+    mb_memory_format(w->state, s, sizeof s);
+    mb_memory_format(w->reference, r, sizeof r);
+    mb_memory_format(w->twin, t, sizeof t);
+    mb_memory_format(w->growth, g, sizeof g);
+    mb_memory_format(w->series, q, sizeof q);
+    MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
+             "%s needs state %s, reference %s, twin %s, error growth %s, series %s.  Use "
+             "fewer --jobs, a smaller problem or a cheaper reference, or raise --memory-limit",
+             a, source, b, at_once, at_once == 1 ? "" : "s", what, s, r, t, g, q);
 }
 
 double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,

@@ -25,6 +25,7 @@
 #include "mb_metrics.h"
 #include "mb_mpfr_extra.h"
 #include "mb_runner.h"
+#include "mb_series.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 #include "mb_twin.h"
@@ -155,22 +156,13 @@ static void add_metric(mb_run_result *r, const char *name, double value, const c
 static void keep_sample(mb_run_result *r, double t, const trackers *T, const mb_energy *e,
                         const mb_nodes *on)
 {
-    if (r->n_series == r->cap_series) {
-        size_t cap = r->cap_series ? 2 * r->cap_series : 256;
-        mb_series_sample *s = realloc(r->series, cap * sizeof *s);
-        if (s == NULL) {
-            r->series_incomplete = 1;    /* the report writer refuses a series with gaps */
-            return;
-        }
-        r->series = s;
-        r->cap_series = cap;
-    }
-    mb_series_sample *s = &r->series[r->n_series++];
-    s->t = t;
-    s->energy_rel = (e->total - T->energy.e0) / T->energy.scale;
-    s->balance_rel = (e->total + e->dissipated - e->external - T->energy.e0) / T->energy.scale;
-    memcpy(s->x, on->x, sizeof s->x);
-    memcpy(s->v, on->v, sizeof s->v);
+    mb_series_sample s;
+    s.t = t;
+    s.energy_rel = (e->total - T->energy.e0) / T->energy.scale;
+    s.balance_rel = (e->total + e->dissipated - e->external - T->energy.e0) / T->energy.scale;
+    memcpy(s.x, on->x, sizeof s.x);
+    memcpy(s.v, on->v, sizeof s.v);
+    mb_series_offer(r, &s);
 }
 
 static double damping_signal(const mb_case *c, const mb_nodes *s)
@@ -649,6 +641,7 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
             mb_run_trajectory(c, dt_index, c->replay[dt_index], c->replay_mid_step, keep_series, r);
         else
             run_external(c, integrator, dt_index, keep_series, r);
+        mb_series_finish(r);
         r->wall = seconds(CLOCK_MONOTONIC) - wall0;
         r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
         return MB_SUCCESS;
@@ -669,6 +662,7 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
         mb_mpfr_restore_range(saved);
     if (c->precision_bits > 0 && c->has_reference && r->status == MB_RUN_OK)
         twin_split(c, c->integrators[integrator], h, r);
+    mb_series_finish(r);
     r->wall = seconds(CLOCK_MONOTONIC) - wall0;
     r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
     return MB_SUCCESS;

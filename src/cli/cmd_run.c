@@ -264,45 +264,26 @@ static int ci_outputs(const run_args *A, const mb_case_result *results, size_t n
 }
 
 /* Refuse, before anything runs, what would not fit: the estimate of the runs held at
- * once (mb_memory.h) against --memory-limit or the memory available; and series longer
- * than MB_SERIES_MAX_SAMPLES samples. */
+ * once (mb_memory.h) against --memory-limit or the memory available. */
 static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
 {
     size_t wc, wd;
     mb_memory_estimate w;
     double need = mb_memory_estimate_cases(cases, n, A->jobs, A->series, &wc, &wd, &w);
-    double limit = A->memory_limit;
-    const char *what = "--memory-limit";
-    if (!(limit > 0.0)) {
-        if (mb_memory_available(&limit, &what) != MB_SUCCESS)
-            return mb_last_error_code();
-    }
-    for (size_t i = 0; A->series && i < n; i++)
-        for (size_t j = 0; j < cases[i]->n_dt; j++)
-            if (cases[i]->steps[j] / cases[i]->sample_every > MB_SERIES_MAX_SAMPLES)
-                MB_ERROR(MB_EINVAL, "%s: --series would keep %ld samples per run at dt = %g "
-                         "(at most %ld): raise sample_every", cases[i]->path,
-                         cases[i]->steps[j] / cases[i]->sample_every + 1, cases[i]->dt[j],
-                         MB_SERIES_MAX_SAMPLES);
+    double limit;
+    const char *source;
+    if (mb_memory_limit(A->memory_limit, &limit, &source) != MB_SUCCESS)
+        return mb_last_error_code();
     if (need <= limit)
         return MB_SUCCESS;
     size_t runs = 0;
     for (size_t i = 0; i < n; i++)
         runs += cases[i]->n_integrators * cases[i]->n_dt;
     int at_once = (size_t)A->jobs < runs ? A->jobs : (int)runs;
-    char a[32], b[32], s[32], r[32], t[32], g[32], q[32];
-    mb_memory_format(need, a, sizeof a);
-    mb_memory_format(limit, b, sizeof b);
-    mb_memory_format(w.state, s, sizeof s);
-    mb_memory_format(w.reference, r, sizeof r);
-    mb_memory_format(w.twin, t, sizeof t);
-    mb_memory_format(w.growth, g, sizeof g);
-    mb_memory_format(w.series, q, sizeof q);
-    MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
-             "%s (%zu nodes) at dt = %g needs state %s, reference %s, twin %s, error growth "
-             "%s, series %s.  Use fewer --jobs, a smaller problem or a cheaper reference, "
-             "or raise --memory-limit", a, what, b, at_once, at_once == 1 ? "" : "s",
-             cases[wc]->path, cases[wc]->nodes, cases[wc]->dt[wd], s, r, t, g, q);
+    char what[4200];
+    snprintf(what, sizeof what, "%s (%zu nodes) at dt = %g", cases[wc]->path, cases[wc]->nodes,
+             cases[wc]->dt[wd]);
+    return mb_memory_refuse(need, limit, source, at_once, what, &w);
 }
 
 static int run_cases(run_args *A)

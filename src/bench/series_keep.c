@@ -1,0 +1,59 @@
+/* series_keep.c -- keeping a run's --series samples within MB_SERIES_MAX_ROWS (mb_series.h).
+ *
+ * Offered sample m (0, 1, 2, ...) is kept when m is a multiple of the stride.  With
+ * MB_SERIES_MAX_ROWS rows held (offers 0, s, ..., (MAX - 1) s) the rows of even index are
+ * kept and the stride doubles, so the next kept offer, MAX s, is again on the grid.  An
+ * offer the stride skips is written in the slot after the last row and kept there by
+ * mb_series_finish if no later offer replaces it. */
+#include "mb_series.h"
+
+#include <stdlib.h>
+
+/* room for n + 1 rows (the kept ones and the held-aside last offer) */
+static int reserve(mb_run_result *r)
+{
+    if (r->n_series < r->cap_series)
+        return 1;
+    size_t cap = r->cap_series ? 2 * r->cap_series : 256;
+    if (cap > (size_t)MB_SERIES_MAX_ROWS + 1)
+        cap = (size_t)MB_SERIES_MAX_ROWS + 1;
+    mb_series_sample *s = realloc(r->series, cap * sizeof *s);
+    if (s == NULL) {
+        r->series_incomplete = 1;    /* the report writer refuses a series with gaps */
+        return 0;
+    }
+    r->series = s;
+    r->cap_series = cap;
+    return 1;
+}
+
+static void halve(mb_run_result *r)
+{
+    for (size_t k = 0; 2 * k < r->n_series; k++)
+        r->series[k] = r->series[2 * k];
+    r->n_series = (r->n_series + 1) / 2;
+    r->series_stride = 2 * (r->series_stride ? r->series_stride : 1);
+}
+
+void mb_series_offer(mb_run_result *r, const mb_series_sample *s)
+{
+    long m = r->series_offered++;
+    if (r->series_stride == 0)
+        r->series_stride = 1;
+    if (m % r->series_stride == 0 && r->n_series == (size_t)MB_SERIES_MAX_ROWS)
+        halve(r);
+    if (!reserve(r))
+        return;
+    r->series[r->n_series] = *s;
+    r->series_held = m % r->series_stride != 0;
+    if (!r->series_held)
+        r->n_series++;
+}
+
+void mb_series_finish(mb_run_result *r)
+{
+    if (r->series_held) {
+        r->n_series++;
+        r->series_held = 0;
+    }
+}
