@@ -42,7 +42,8 @@ int mb_memory_available(double *bytes, const char **source);
  * available (mb_memory_available); *source names it for messages. */
 int mb_memory_limit(double option, double *limit, const char **source);
 /* Always MB_EINVAL, with the message of a refusal: need exceeds source's limit with
- * at_once runs held; what names the largest run, w its parts. */
+ * at_once runs held (0: one computation, not a run of a case file); what names the
+ * largest run, w its parts. */
 int mb_memory_refuse(double need, double limit, const char *source, int at_once,
                      const char *what, const mb_memory_estimate *w);
 /* "8G", "512M", "1.5T", "100000000" (bytes; K, M, G, T are powers of 1024). */

@@ -146,6 +146,10 @@ int mb_memory_refuse(double need, double limit, const char *source, int at_once,
     mb_memory_format(w->twin, t, sizeof t);
     mb_memory_format(w->growth, g, sizeof g);
     mb_memory_format(w->series, q, sizeof q);
+    if (at_once <= 0)
+        MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s: %s needs state %s, reference "
+                 "%s, twin %s.  Use a smaller problem or a cheaper method or precision, or "
+                 "raise --memory-limit", a, source, b, what, s, r, t);
     MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
              "%s needs state %s, reference %s, twin %s, error growth %s, series %s.  Use "
              "fewer --jobs, a smaller problem or a cheaper reference, or raise --memory-limit",

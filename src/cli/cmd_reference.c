@@ -8,6 +8,7 @@
  * method's error estimate.  Exit 0, or 2 on bad input or a failed reference. */
 #include "cli.h"
 #include "mb_cancel.h"
+#include "mb_memory.h"
 #include "mb_reference.h"
 #include "mb_status.h"
 
@@ -22,12 +23,15 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: motionbench reference -p PROBLEM --t-end T [--set key=value]...\n"
             "                             [--method analytic|ode|mpfr[:BITS]|auto]\n"
+            "                             [--memory-limit SIZE]\n"
             "  Prints the reference state of PROBLEM at time T and its error estimate.\n"
             "  analytic  the problem's closed form (double)\n"
             "  ode       GSL rk8pd at tolerances 1e-12 and 1e-14; estimate = their difference\n"
             "  mpfr      Gragg-Bulirsch-Stoer extrapolation in MPFR (default 256 bits, >= 113);\n"
             "            estimate by step halving\n"
             "  auto      analytic when the problem has a closed form, else mpfr (default)\n"
+            "  --memory-limit SIZE  refuse a reference whose estimated memory exceeds SIZE\n"
+            "            (e.g. 8G; default: the memory available)\n"
             "  Problems and their parameters: motionbench list problems --verbose\n");
 }
 
@@ -95,6 +99,7 @@ struct ref_args {
     double t_end;
     int have_t;
     mb_options *set;
+    double memory_limit;     /* --memory-limit (0: the memory available) */
 };
 
 static int parse_args(int argc, char **argv, struct ref_args *a)
@@ -122,6 +127,11 @@ static int parse_args(int argc, char **argv, struct ref_args *a)
             }
         } else if (!strcmp(arg, "--method") && more) {
             a->method = argv[++k];
+        } else if (!strcmp(arg, "--memory-limit") && more) {
+            if (mb_memory_parse_size(argv[++k], &a->memory_limit) != MB_SUCCESS) {
+                fprintf(stderr, "motionbench reference: --memory-limit: %s\n", mb_last_error());
+                return -1;
+            }
         } else {
             fprintf(stderr, "motionbench reference: unexpected or incomplete argument '%s'\n", arg);
             usage(stderr);
@@ -143,15 +153,40 @@ static void print_header(const mb_problem_type *pt, double t)
     printf("problem %s\nt       %.17g\n", pt->name, t);
 }
 
-static int run_mpfr(const mb_problem_type *pt, const mb_options *params, double t, long bits)
+/* The estimate of the method's memory (mb_memory.h) on sys against --memory-limit or
+ * the memory available, before the method allocates anything. */
+static int fits_in_memory(const struct ref_args *a, const mb_system *sys,
+                          mb_reference_kind kind, long mpfr_bits)
 {
+    mb_memory_estimate e;
+    size_t nodes = sys->nodes->n;
+    mb_memory_estimate_reference(nodes, kind, mpfr_bits, &e);
+    double limit;
+    const char *source;
+    if (mb_memory_limit(a->memory_limit, &limit, &source) != MB_SUCCESS)
+        return MB_EIO;
+    if (e.total <= limit)
+        return MB_SUCCESS;
+    char what[160];
+    snprintf(what, sizeof what, "-p %s (%zu node%s) --method %s", a->problem, nodes,
+             nodes == 1 ? "" : "s", a->method);
+    return mb_memory_refuse(e.total, limit, source, 0, what, &e);
+}
+
+static int run_mpfr(const struct ref_args *a, const mb_problem_type *pt,
+                    const mb_options *params, long bits)
+{
+    double t = a->t_end;
+    mb_system *sys = NULL;
+    if (pt->setup(params, &sys) != MB_SUCCESS || fits_in_memory(a, sys, MB_REF_MPFR, bits)
+        != MB_SUCCESS) {
+        mb_system_free(sys);
+        return mb_cli_fail("reference");
+    }
     mb_nodes_mpfr *m;
     double err;
-    if (mb_reference_state_mpfr(pt, params, t, bits, &m, &err) != MB_SUCCESS)
-        return mb_cli_fail("reference");
-    mb_system *sys = NULL;
-    if (pt->setup(params, &sys) != MB_SUCCESS) {
-        mb_nodes_mpfr_free(m);
+    if (mb_reference_state_mpfr(pt, params, t, bits, &m, &err) != MB_SUCCESS) {
+        mb_system_free(sys);
         return mb_cli_fail("reference");
     }
     mb_nodes *shape = mb_nodes_alloc(m->n, 53);
@@ -168,12 +203,16 @@ static int run_mpfr(const mb_problem_type *pt, const mb_options *params, double 
     return MB_EXIT_OK;
 }
 
-static int run_double(const mb_problem_type *pt, const mb_options *params,
-                      const mb_reference_request *req, double t)
+static int run_double(const struct ref_args *a, const mb_problem_type *pt,
+                      const mb_options *params, const mb_reference_request *req,
+                      mb_reference_kind kind)
 {
+    double t = a->t_end;
     mb_system *sys = NULL;
-    if (pt->setup(params, &sys) != MB_SUCCESS)
+    if (pt->setup(params, &sys) != MB_SUCCESS || fits_in_memory(a, sys, kind, 0) != MB_SUCCESS) {
+        mb_system_free(sys);
         return mb_cli_fail("reference");
+    }
     mb_nodes *out = mb_nodes_alloc(sys->nodes->n, 53);
     mb_nodes_copy(out, sys->nodes);
     mb_reference_kind used;
@@ -199,7 +238,7 @@ static int run_double(const mb_problem_type *pt, const mb_options *params,
 
 int mb_cmd_reference(int argc, char **argv)
 {
-    struct ref_args a = { NULL, "auto", 0.0, 0, mb_options_new() };
+    struct ref_args a = { NULL, "auto", 0.0, 0, mb_options_new(), 0.0 };
     int rc = parse_args(argc, argv, &a);
     if (rc != 0) {
         mb_options_free(a.set);
@@ -217,9 +256,9 @@ int mb_cmd_reference(int argc, char **argv)
     mb_reference_kind kind = mb_reference_resolve(pt, req.kind);
     mb_cancel_catch_signals();   /* SIGINT/SIGTERM stop the integration: exit 2 */
     if (kind == MB_REF_MPFR)
-        rc = run_mpfr(pt, params, a.t_end, req.mpfr_bits);
+        rc = run_mpfr(&a, pt, params, req.mpfr_bits);
     else
-        rc = run_double(pt, params, &req, a.t_end);
+        rc = run_double(&a, pt, params, &req, kind);
     mb_options_free(a.set);
     mb_options_free(params);
     return rc;

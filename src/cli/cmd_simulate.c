@@ -19,6 +19,7 @@
 #include "mb_stepper.h"
 #include "mb_cancel.h"
 #include "mb_input.h"
+#include "mb_memory.h"
 #include "mb_output.h"
 
 #include <errno.h>
@@ -37,6 +38,7 @@ struct sim_args {
     long every;
     long mpfr_bits;             /* 0: double */
     int stats;
+    double memory_limit;        /* --memory-limit (0: the memory available) */
     mb_options *params;
 };
 
@@ -45,6 +47,7 @@ static void sim_usage(FILE *out)
     fprintf(out,
         "usage: motionbench simulate -p PROBLEM -i SPEC --dt DT --t-end T [--set key=value]...\n"
         "                            [--every N] [-o FILE] [--precision double|mpfr:BITS] [--stats]\n"
+        "                            [--memory-limit SIZE]\n"
         "  Integrates PROBLEM (motionbench list problems) with the integrator SPEC\n"
         "  (\"name[k=v,...]\", motionbench list integrators) from t = 0 to T in steps DT (the\n"
         "  last step is shortened when T is not a multiple of DT) and writes a CSV:\n"
@@ -63,6 +66,8 @@ static void sim_usage(FILE *out)
         "  -o FILE           output file (default: standard output)\n"
         "  --precision P     double (default) or mpfr:BITS to run the scheme's MPFR twin\n"
         "  --stats           print step/iteration counters to standard error\n"
+        "  --memory-limit SIZE  refuse a run whose estimated memory exceeds SIZE (e.g. 8G;\n"
+        "                    default: the memory available); rows are written as they come\n"
         "Exit status: 0 success, 2 bad usage or input, or a failed step.\n");
 }
 
@@ -185,6 +190,10 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
             rc = parse_long("--every", v, 1, 1000000000L, &a->every);
         else if (!strcmp(o, "--precision"))
             rc = parse_precision(v, &a->mpfr_bits);
+        else if (!strcmp(o, "--memory-limit")) {
+            if (mb_memory_parse_size(v, &a->memory_limit) != MB_SUCCESS)
+                rc = mb_cli_fail("simulate: --memory-limit");
+        }
         else if (!strcmp(o, "--set")) {
             if (mb_options_add_pair(a->params, v, "--set") != MB_SUCCESS)
                 return mb_cli_fail("simulate: --set");
@@ -428,6 +437,23 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
     return run_fixed(r, a, out, rotation, p_prev);
 }
 
+/* The estimate of the scheme's memory (mb_memory.h) against --memory-limit or the memory
+ * available, once the problem is built and before the scheme allocates anything. */
+static int fits_in_memory(size_t nodes, const struct sim_args *a)
+{
+    mb_memory_estimate e;
+    mb_memory_estimate_simulate(nodes, a->mpfr_bits, &e);
+    double limit;
+    const char *source;
+    if (mb_memory_limit(a->memory_limit, &limit, &source) != MB_SUCCESS)
+        return MB_EIO;
+    if (e.total <= limit)
+        return MB_SUCCESS;
+    char what[160];
+    snprintf(what, sizeof what, "-p %s (%zu node%s)", a->problem, nodes, nodes == 1 ? "" : "s");
+    return mb_memory_refuse(e.total, limit, source, 0, what, &e);
+}
+
 static int prepare_run(struct sim_run *r, const struct sim_args *a)
 {
     const mb_problem_type *pt;
@@ -438,6 +464,8 @@ static int prepare_run(struct sim_run *r, const struct sim_args *a)
     mb_options_free(p);
     if (s != MB_SUCCESS)
         return mb_cli_fail("simulate: problem setup");
+    if (fits_in_memory(r->sys->nodes->n, a) != MB_SUCCESS)
+        return mb_cli_fail("simulate");
     r->on = mb_nodes_alloc(r->sys->nodes->n, 53);
     if (a->mpfr_bits) {
         r->tw = mb_system_mpfr_alloc_twin(r->sys, (mpfr_prec_t)a->mpfr_bits);
