@@ -666,7 +666,7 @@ static const series_plot rotation_plots[4] = {
       "quaternion norm error before normalisation",
       "largest | |q| - 1 | up to t, before normalisation (1)", 1 },
     { "flip", "omega_body_mid", "rotation.flip_period",
-      "intermediate-axis body angular velocity (the flips)",
+      "intermediate-axis body angular velocity, the component that flips",
       "body-frame angular velocity of node 0, intermediate axis (rad/T)", 0 },
 };
 
