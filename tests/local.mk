@@ -348,3 +348,8 @@ tests_test_contact_boxes_LDFLAGS = $(MB_TESTLINK)
 # malformed scenes end to end: exit 2, file:line message, no report written (shell)
 TESTS += tests/test_scene_bad_input.sh
 EXTRA_DIST += tests/test_scene_bad_input.sh
+check_PROGRAMS += tests/test_scene_presets
+tests_test_scene_presets_SOURCES = tests/test_scene_presets.c
+tests_test_scene_presets_CFLAGS = $(MB_TESTCC)
+tests_test_scene_presets_LDADD = $(MB_TESTLIBS)
+tests_test_scene_presets_LDFLAGS = $(MB_TESTLINK)
