@@ -48,7 +48,9 @@ static void same_array(const char *what, const double *a, const double *b, size_
         cr_expect(a[k] == b[k], "%s[%zu]: preset %.17g, scene %.17g", what, k, a[k], b[k]);
 }
 
-static void same_nodes(const mb_nodes *a, const mb_nodes *b)
+/* every array; the radius only with_radius (a preset's rigid body has no shape, radius 0,
+ * where a scene body has the radius of its shape) */
+static void same_nodes(const mb_nodes *a, const mb_nodes *b, int with_radius)
 {
     size_t n = a->n;
     cr_assert_eq(n, b->n);
@@ -60,7 +62,8 @@ static void same_nodes(const mb_nodes *a, const mb_nodes *b)
     same_array("q", a->q, b->q, 4 * n);
     same_array("omega", a->omega, b->omega, 3 * n);
     same_array("angmom", a->angmom, b->angmom, 3 * n);
-    same_array("radius", a->radius, b->radius, n);
+    if (with_radius)
+        same_array("radius", a->radius, b->radius, n);
     cr_expect_eq(memcmp(a->blocked, b->blocked, n), 0);
     cr_expect_eq(memcmp(a->vel_mid, b->vel_mid, n), 0);
     cr_expect_eq(memcmp(a->aspherical, b->aspherical, n), 0);
@@ -96,7 +99,7 @@ static void same_forces(mb_system *a, mb_system *b)
 static void preset_is_scene(const char *name, const char *text)
 {
     mb_system *a = preset(name), *b = scene(text);
-    same_nodes(a->nodes, b->nodes);
+    same_nodes(a->nodes, b->nodes, 1);
     same_forces(a, b);
     mb_system_free(a);
     mb_system_free(b);
@@ -143,4 +146,83 @@ Test(scene_presets, spring_pair)
                                    "[body b]\ntype = point\nmass = 0.77\nposition = 0.37, 0, 0\n"
                                    "velocity = -0.55, 0, 0\n"
                                    "[force s]\ntype = spring\nbody = a\nto = b\nk = 43.1\nrest = 0\n");
+}
+
+/* a rigid preset: the same node but its radius, the same force field */
+static void rigid_preset_is_scene(const char *name, const char *text)
+{
+    mb_system *a = preset(name), *b = scene(text);
+    same_nodes(a->nodes, b->nodes, 0);
+    same_forces(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
+}
+
+/* symmetric-top: I = (1.7, 1.7, 3.1), w~ = (0.6, -0.35, 2.385), turned by 0.7 rad about
+ * (0.3, -0.5, 0.81), mass 1 (the preset's body has no other mass) */
+Test(scene_presets, symmetric_top)
+{
+    rigid_preset_is_scene("symmetric-top", "[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
+                          "inertia = 1.7, 1.7, 3.1\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
+                          "angular_velocity_body = 0.6, -0.35, 2.385\n");
+}
+
+/* free-rigid-body: I = (1.3, 2.385, 3.7), w~ = (0.9, 0.35, -0.6), the same orientation */
+Test(scene_presets, free_rigid_body)
+{
+    rigid_preset_is_scene("free-rigid-body", "[body b]\ntype = sphere\nradius = 1\nmass = 1\n"
+                          "inertia = 1.3, 2.385, 3.7\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
+                          "angular_velocity_body = 0.9, 0.35, -0.6\n");
+}
+
+/* The torque presets share the body path; their constant torques are the dedicated
+ * models (mb_force_torque, mb_force_body_torque) where a scene's [force] type = torque is
+ * an expression model, so the force fields are compared by evaluation: a global constant
+ * is the same number; R(q) T~ from the matrix entries and from the quaternion rotation
+ * differ by round-off, a few ulps of |T| (bound 8 eps |T|). */
+static void same_torque(mb_system *a, mb_system *b)
+{
+    double Tn = 0.0;
+    cr_assert_eq(mb_forces_eval(a->forces, a->nodes, 0.0), MB_SUCCESS);
+    cr_assert_eq(mb_forces_eval(b->forces, b->nodes, 0.0), MB_SUCCESS);
+    for (int k = 0; k < 3; k++)
+        Tn = fmax(Tn, fabs(a->nodes->torque[k]));
+    for (int k = 0; k < 3; k++) {
+        cr_expect(fabs(a->nodes->torque[k] - b->nodes->torque[k]) <= 8 * 2.220446049250313e-16 * Tn,
+                  "torque[%d]: preset %.17g, scene %.17g", k, a->nodes->torque[k], b->nodes->torque[k]);
+        cr_expect_eq(a->nodes->f[k], b->nodes->f[k]);
+    }
+}
+
+/* spin-up: a sphere m = 1.3, r = 0.25, I = 2/5 m r^2 = 0.0325, spun at w0 = 1.1 along
+ * n = T/|T|, T = (0.03, -0.02, 0.07) */
+Test(scene_presets, spin_up)
+{
+    double T[3] = { 0.03, -0.02, 0.07 }, Tn = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]);
+    double I = 0.4 * 1.3 * 0.25 * 0.25;
+    char text[600];
+    snprintf(text, sizeof text, "[body s]\ntype = sphere\nradius = 0.25\nmass = 1.3\n"
+             "inertia = %.17g, %.17g, %.17g\nangular_velocity = %.17g, %.17g, %.17g\n"
+             "[force t]\ntype = torque\nbody = s\ntorque = 0.03, -0.02, 0.07\n",
+             I, I, I, 1.1 * (T[0] / Tn), 1.1 * (T[1] / Tn), 1.1 * (T[2] / Tn));
+    mb_system *a = preset("spin-up"), *b = scene(text);
+    same_nodes(a->nodes, b->nodes, 1);
+    same_torque(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
+}
+
+/* axial-torque-top: I = (1.7, 1.7, 3.1), w~ = (0.6, -0.35, 1.2), the same orientation,
+ * torque tau = 0.45 about the body axis e3 */
+Test(scene_presets, axial_torque_top)
+{
+    mb_system *a = preset("axial-torque-top"),
+              *b = scene("[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
+                         "inertia = 1.7, 1.7, 3.1\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
+                         "angular_velocity_body = 0.6, -0.35, 1.2\n"
+                         "[force t]\ntype = torque\nbody = top\ntorque = 0, 0, 0.45\nframe = body\n");
+    same_nodes(a->nodes, b->nodes, 0);
+    same_torque(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
 }
