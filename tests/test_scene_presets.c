@@ -16,17 +16,12 @@
 #include "mb_problem.h"
 #include "mb_scene_build.h"
 #include "mb_status.h"
+#include "mb_test_scene_text.h"
 
 static mb_system *scene(const char *text)
 {
-    char path[] = "/tmp/mb-scene-preset-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
     mb_system *sys = NULL;
-    int st = mb_scene_build(path, &sys);
-    unlink(path);
+    int st = mb_test_scene_text(text, &sys);
     cr_assert_eq(st, MB_SUCCESS, "%s", mb_last_error());
     return sys;
 }
@@ -96,13 +91,19 @@ static void same_forces(mb_system *a, mb_system *b)
     cr_expect(va == vb, "potential: preset %.17g, scene %.17g", va, vb);
 }
 
-static void preset_is_scene(const char *name, const char *text)
+/* the preset and the scene: the same nodes (the radius only with_radius) and force field */
+static void preset_is_scene_radius(const char *name, const char *text, int with_radius)
 {
     mb_system *a = preset(name), *b = scene(text);
-    same_nodes(a->nodes, b->nodes, 1);
+    same_nodes(a->nodes, b->nodes, with_radius);
     same_forces(a, b);
     mb_system_free(a);
     mb_system_free(b);
+}
+
+static void preset_is_scene(const char *name, const char *text)
+{
+    preset_is_scene_radius(name, text, 1);
 }
 
 /* free-fall: mass 1.7 at z0 = 10.3 with v0 = (0.83, 0, 2.385), g = 9.81 along -z */
@@ -151,11 +152,7 @@ Test(scene_presets, spring_pair)
 /* a rigid preset: the same node but its radius, the same force field */
 static void rigid_preset_is_scene(const char *name, const char *text)
 {
-    mb_system *a = preset(name), *b = scene(text);
-    same_nodes(a->nodes, b->nodes, 0);
-    same_forces(a, b);
-    mb_system_free(a);
-    mb_system_free(b);
+    preset_is_scene_radius(name, text, 0);
 }
 
 /* symmetric-top: I = (1.7, 1.7, 3.1), w~ = (0.6, -0.35, 2.385), turned by 0.7 rad about
@@ -194,6 +191,15 @@ static void same_torque(mb_system *a, mb_system *b)
     }
 }
 
+static void torque_preset_is_scene(const char *name, const char *text, int with_radius)
+{
+    mb_system *a = preset(name), *b = scene(text);
+    same_nodes(a->nodes, b->nodes, with_radius);
+    same_torque(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
+}
+
 /* spin-up: a sphere m = 1.3, r = 0.25, I = 2/5 m r^2 = 0.0325, spun at w0 = 1.1 along
  * n = T/|T|, T = (0.03, -0.02, 0.07) */
 Test(scene_presets, spin_up)
@@ -205,24 +211,16 @@ Test(scene_presets, spin_up)
              "inertia = %.17g, %.17g, %.17g\nangular_velocity = %.17g, %.17g, %.17g\n"
              "[force t]\ntype = torque\nbody = s\ntorque = 0.03, -0.02, 0.07\n",
              I, I, I, 1.1 * (T[0] / Tn), 1.1 * (T[1] / Tn), 1.1 * (T[2] / Tn));
-    mb_system *a = preset("spin-up"), *b = scene(text);
-    same_nodes(a->nodes, b->nodes, 1);
-    same_torque(a, b);
-    mb_system_free(a);
-    mb_system_free(b);
+    torque_preset_is_scene("spin-up", text, 1);
 }
 
 /* axial-torque-top: I = (1.7, 1.7, 3.1), w~ = (0.6, -0.35, 1.2), the same orientation,
  * torque tau = 0.45 about the body axis e3 */
 Test(scene_presets, axial_torque_top)
 {
-    mb_system *a = preset("axial-torque-top"),
-              *b = scene("[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
-                         "inertia = 1.7, 1.7, 3.1\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
-                         "angular_velocity_body = 0.6, -0.35, 1.2\n"
-                         "[force t]\ntype = torque\nbody = top\ntorque = 0, 0, 0.45\nframe = body\n");
-    same_nodes(a->nodes, b->nodes, 0);
-    same_torque(a, b);
-    mb_system_free(a);
-    mb_system_free(b);
+    torque_preset_is_scene("axial-torque-top",
+                           "[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
+                           "inertia = 1.7, 1.7, 3.1\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
+                           "angular_velocity_body = 0.6, -0.35, 1.2\n"
+                           "[force t]\ntype = torque\nbody = top\ntorque = 0, 0, 0.45\nframe = body\n", 0);
 }
