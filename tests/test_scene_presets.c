@@ -26,14 +26,19 @@ static mb_system *scene(const char *text)
     return sys;
 }
 
-static mb_system *preset(const char *name)
+/* the problem of a spec "name" or "name[k=v,...]", set up with those parameters */
+static mb_system *preset(const char *spec)
 {
     const mb_problem_type *pt;
-    mb_options *params;
+    mb_options *given, *params;
     mb_system *sys = NULL;
-    cr_assert_eq(mb_problem_prepare(name, NULL, &pt, &params), MB_SUCCESS, "%s", mb_last_error());
+    char *name;
+    cr_assert_eq(mb_spec_split(spec, &name, &given), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(mb_problem_prepare(name, given, &pt, &params), MB_SUCCESS, "%s", mb_last_error());
     cr_assert_eq(pt->setup(params, &sys), MB_SUCCESS, "%s", mb_last_error());
     mb_options_free(params);
+    mb_options_free(given);
+    free(name);
     return sys;
 }
 
@@ -170,6 +175,15 @@ Test(scene_presets, free_rigid_body)
     rigid_preset_is_scene("free-rigid-body", "[body b]\ntype = sphere\nradius = 1\nmass = 1\n"
                           "inertia = 1.3, 2.385, 3.7\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
                           "angular_velocity_body = 0.9, 0.35, -0.6\n");
+}
+
+/* free-rigid-body with given = momentum: w1..w3 are the body angular momentum L~ */
+Test(scene_presets, free_rigid_body_momentum)
+{
+    rigid_preset_is_scene("free-rigid-body[given=momentum,w1=0.4,w2=-1.1,w3=2.5,angle=-2.2]",
+                          "[body b]\ntype = sphere\nradius = 1\nmass = 1\n"
+                          "inertia = 1.3, 2.385, 3.7\naxis = 0.3, -0.5, 0.81\nangle = -2.2\n"
+                          "angular_momentum_body = 0.4, -1.1, 2.5\n");
 }
 
 /* The torque presets share the body path; their constant torques are the dedicated
