@@ -336,7 +336,7 @@ tests_test_external_LDFLAGS = $(MB_TESTLINK)
 TESTS += tests/test_peers_adapters.py
 EXTRA_DIST += tests/test_peers_adapters.py
 check_PROGRAMS += tests/test_scene
-tests_test_scene_SOURCES = tests/test_scene.c
+tests_test_scene_SOURCES = tests/test_scene.c tests/mb_test_scene_text.h
 tests_test_scene_CFLAGS = $(MB_TESTCC)
 tests_test_scene_LDADD = $(MB_TESTLIBS)
 tests_test_scene_LDFLAGS = $(MB_TESTLINK)
@@ -348,3 +348,8 @@ tests_test_contact_boxes_LDFLAGS = $(MB_TESTLINK)
 # malformed scenes end to end: exit 2, file:line message, no report written (shell)
 TESTS += tests/test_scene_bad_input.sh
 EXTRA_DIST += tests/test_scene_bad_input.sh
+check_PROGRAMS += tests/test_scene_presets
+tests_test_scene_presets_SOURCES = tests/test_scene_presets.c tests/mb_test_scene_text.h
+tests_test_scene_presets_CFLAGS = $(MB_TESTCC)
+tests_test_scene_presets_LDADD = $(MB_TESTLIBS)
+tests_test_scene_presets_LDFLAGS = $(MB_TESTLINK)
