@@ -353,3 +353,8 @@ tests_test_scene_presets_SOURCES = tests/test_scene_presets.c tests/mb_test_scen
 tests_test_scene_presets_CFLAGS = $(MB_TESTCC)
 tests_test_scene_presets_LDADD = $(MB_TESTLIBS)
 tests_test_scene_presets_LDFLAGS = $(MB_TESTLINK)
+# the smoke-fuzz builds its libFuzzer target beside the tests (tests/fuzz/smoke.sh)
+clean-local: clean-fuzz
+clean-fuzz:
+	-rm -rf fuzz-build fuzz-build.log fuzz-finding-*
+.PHONY: clean-fuzz
