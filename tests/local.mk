@@ -310,8 +310,8 @@ tests_test_hardening_SOURCES = tests/test_hardening.c
 tests_test_hardening_CFLAGS = $(MB_TESTCC)
 tests_test_hardening_LDADD = $(MB_TESTLIBS)
 tests_test_hardening_LDFLAGS = $(MB_TESTLINK)
-TESTS += tests/hostile/run.sh tests/fuzz/smoke.sh
-EXTRA_DIST += tests/hostile tests/fuzz/build.sh tests/fuzz/smoke.sh tests/fuzz/lsan.supp tests/fuzz/corpus
+TESTS += tests/test_hostile.sh tests/fuzz/smoke.sh
+EXTRA_DIST += tests/test_hostile.sh tests/hostile tests/fuzz/build.sh tests/fuzz/smoke.sh tests/fuzz/lsan.supp tests/fuzz/corpus
 check_PROGRAMS += tests/test_leapfrog_still
 tests_test_leapfrog_still_SOURCES = tests/test_leapfrog_still.c
 tests_test_leapfrog_still_CFLAGS = $(MB_TESTCC)
@@ -336,7 +336,7 @@ tests_test_external_LDFLAGS = $(MB_TESTLINK)
 TESTS += tests/test_peers_adapters.py
 EXTRA_DIST += tests/test_peers_adapters.py
 check_PROGRAMS += tests/test_scene
-tests_test_scene_SOURCES = tests/test_scene.c
+tests_test_scene_SOURCES = tests/test_scene.c tests/mb_test_scene_text.h
 tests_test_scene_CFLAGS = $(MB_TESTCC)
 tests_test_scene_LDADD = $(MB_TESTLIBS)
 tests_test_scene_LDFLAGS = $(MB_TESTLINK)
@@ -348,3 +348,13 @@ tests_test_contact_boxes_LDFLAGS = $(MB_TESTLINK)
 # malformed scenes end to end: exit 2, file:line message, no report written (shell)
 TESTS += tests/test_scene_bad_input.sh
 EXTRA_DIST += tests/test_scene_bad_input.sh
+check_PROGRAMS += tests/test_scene_presets
+tests_test_scene_presets_SOURCES = tests/test_scene_presets.c tests/mb_test_scene_text.h
+tests_test_scene_presets_CFLAGS = $(MB_TESTCC)
+tests_test_scene_presets_LDADD = $(MB_TESTLIBS)
+tests_test_scene_presets_LDFLAGS = $(MB_TESTLINK)
+# the smoke-fuzz builds its libFuzzer target beside the tests (tests/fuzz/smoke.sh)
+clean-local: clean-fuzz
+clean-fuzz:
+	-rm -rf fuzz-build fuzz-build.log fuzz-finding-*
+.PHONY: clean-fuzz

@@ -16,31 +16,21 @@
 #include "mb_scene.h"
 #include "mb_scene_build.h"
 #include "mb_status.h"
+#include "mb_test_scene_text.h"
 #include "mb_vec.h"
 
 static mb_system *build(const char *text)
 {
-    char path[] = "/tmp/mb-scene-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
     mb_system *sys = NULL;
-    int st = mb_scene_build(path, &sys);
-    unlink(path);
+    int st = mb_test_scene_text(text, &sys);
     cr_assert_eq(st, MB_SUCCESS, "%s", mb_last_error());
     return sys;
 }
 
 static int build_fails(const char *text, const char *fragment)
 {
-    char path[] = "/tmp/mb-scene-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
     mb_system *sys = NULL;
-    int st = mb_scene_build(path, &sys);
-    unlink(path);
+    int st = mb_test_scene_text(text, &sys);
     cr_expect_null(sys);
     cr_expect_not_null(strstr(mb_last_error(), fragment), "%s", mb_last_error());
     return st;

@@ -30,8 +30,14 @@ typedef struct mb_metric_value {
 #define MB_RUN_MAX_METRICS 64
 
 /* A time series sample (with --series). */
+/* One row of series/: node 0's position and velocity; the angular-momentum errors at the
+ * sample (NaN when L0 = 0); for rotating runs the largest | |q| - 1 | so far (before
+ * normalisation where the scheme normalises: quat.norm_error_max restricted to [0, t]) and
+ * the body-frame angular velocity of node 0 on its intermediate principal axis (NaN
+ * without three distinct moments). */
 typedef struct mb_series_sample {
     double t, energy_rel, balance_rel, x[3], v[3];
+    double angmom_rel, angmom_angle, quat_norm_max, omega_body_mid;
 } mb_series_sample;
 
 /* The work of a run, counted inside its steps (deterministic, unlike timings):

@@ -276,13 +276,15 @@ static void series_name(const mb_case *c, size_t a, size_t j, char *buf, size_t 
 
 static void write_series_file(FILE *f, const mb_run_result *u)
 {
-    fputs("t,energy_rel_error,balance_rel_residual,x,y,z,vx,vy,vz", f);
+    fputs("t,energy_rel_error,balance_rel_residual,x,y,z,vx,vy,vz,angmom_rel_error,"
+          "angmom_direction_error,quat_norm_error_max,omega_body_mid", f);
     mb_csv_end(f);
     for (size_t k = 0; k < u->n_series; k++) {
         const mb_series_sample *s = &u->series[k];
-        double v[9] = { s->t, s->energy_rel, s->balance_rel, s->x[0], s->x[1], s->x[2],
-                        s->v[0], s->v[1], s->v[2] };
-        for (int m = 0; m < 9; m++) {
+        double v[13] = { s->t, s->energy_rel, s->balance_rel, s->x[0], s->x[1], s->x[2],
+                         s->v[0], s->v[1], s->v[2], s->angmom_rel, s->angmom_angle,
+                         s->quat_norm_max, s->omega_body_mid };
+        for (int m = 0; m < 13; m++) {
             if (m)
                 mb_csv_sep(f);
             mb_csv_number(f, v[m]);

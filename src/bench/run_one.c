@@ -153,15 +153,31 @@ static void add_metric(mb_run_result *r, const char *name, double value, const c
         snprintf(m->detail, sizeof m->detail, "%s", detail);
 }
 
-static void keep_sample(mb_run_result *r, double t, const trackers *T, const mb_energy *e,
-                        const mb_nodes *on)
+/* quat.norm_error_max over [0, t]: the stored norms tracked so far, or the scheme's own
+ * figure before normalisation when that is larger (as final_metrics reports it) */
+static double quat_norm_error_so_far(const trackers *T, const driver *d)
 {
+    mb_stepper_stats stats = { 0 };
+    if (d->st)
+        mb_stepper_get_stats(d->st, &stats);
+    return fmax(T->rotation.max_quat_norm_error, stats.quat_norm_error_max);
+}
+
+static void keep_sample(mb_run_result *r, double t, const trackers *T, const mb_energy *e,
+                        const driver *d)
+{
+    const mb_nodes *on = d->on;
     mb_series_sample s;
     s.t = t;
     s.energy_rel = (e->total - T->energy.e0) / T->energy.scale;
     s.balance_rel = (e->total + e->dissipated - e->external - T->energy.e0) / T->energy.scale;
     memcpy(s.x, on->x, sizeof s.x);
     memcpy(s.v, on->v, sizeof s.v);
+    int has_L = T->angmom.norm0 > 0.0;
+    s.angmom_rel = has_L ? T->angmom.rel : NAN;
+    s.angmom_angle = has_L ? T->angmom.angle : NAN;
+    s.quat_norm_max = r->rotates ? quat_norm_error_so_far(T, d) : NAN;
+    s.omega_body_mid = r->rotates && T->rotation.mid_axis >= 0 ? T->rotation.prev_w : NAN;
     mb_series_offer(r, &s);
 }
 
@@ -190,7 +206,7 @@ static void sample(const mb_case *c, mb_run_result *r, trackers *T, driver *d, d
     if (c->error_growth && T->growth_status == MB_SUCCESS)
         T->growth_status = mb_growth_track_add(&T->growth, t, d->on);
     if (keep)
-        keep_sample(r, t, T, e, d->on);
+        keep_sample(r, t, T, e, d);
 }
 
 static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driver *d,
@@ -212,7 +228,7 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
             mb_damping_track_add(&T->damping_ref, 0.0, damping_signal(c, d->on));
     }
     if (keep)
-        keep_sample(r, 0.0, T, &e0, d->on);
+        keep_sample(r, 0.0, T, &e0, d);
 }
 
 /* The stepping loop.  Returns the status of the run. */

@@ -364,7 +364,7 @@ int mb_cmd_check(int argc, char **argv)
     int p = parse_args(argc, argv, &A);
     if (p != 0)
         return p == 1 ? MB_EXIT_OK : MB_EXIT_USAGE;
-    char bpath[4096], cpath[4096];
+    char bpath[4096 + 16], cpath[4096];
     snprintf(bpath, sizeof bpath, "%s/metrics.csv", A.base);
     snprintf(cpath, sizeof cpath, "%s/metrics.csv", A.dir ? A.dir : "reports");
     return compare(&A, bpath, cpath);

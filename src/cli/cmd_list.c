@@ -143,6 +143,19 @@ static void list_metrics_markdown(void)
     }
 }
 
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: motionbench list integrators|problems|metrics [--verbose] [--plugin FILE.so ...]\n"
+            "       motionbench list metrics --markdown\n"
+            "  Lists the registered schemes, test problems or metrics; --verbose adds\n"
+            "  equations, sources, options and parameters with their defaults and ranges\n"
+            "  (for metrics: what each means); --markdown prints the metrics reference\n"
+            "  page (doc/metrics.md).  Orders are the nominal global orders of translation\n"
+            "  and rotation (with the default options).  --plugin loads a plugin's\n"
+            "  integrators first.\n");
+}
+
 int mb_cmd_list(int argc, char **argv)
 {
     int verbose = 0, markdown = 0;
@@ -153,14 +166,7 @@ int mb_cmd_list(int argc, char **argv)
         } else if (!strcmp(argv[k], "--markdown")) {
             markdown = 1;
         } else if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            printf("usage: motionbench list integrators|problems|metrics [--verbose] [--plugin FILE.so ...]\n"
-                   "       motionbench list metrics --markdown\n"
-                   "  Lists the registered schemes, test problems or metrics; --verbose adds\n"
-                   "  equations, sources, options and parameters with their defaults and ranges\n"
-                   "  (for metrics: what each means); --markdown prints the metrics reference\n"
-                   "  page (doc/metrics.md).  Orders are the nominal global orders of translation\n"
-                   "  and rotation (with the default options).  --plugin loads a plugin's\n"
-                   "  integrators first.\n");
+            usage(stdout);
             return MB_EXIT_OK;
         } else if (!strcmp(argv[k], "--plugin")) {
             if (++k == argc) {
@@ -187,14 +193,7 @@ int mb_cmd_list(int argc, char **argv)
         else
             list_metrics(verbose);
     } else {
-            printf("usage: motionbench list integrators|problems|metrics [--verbose] [--plugin FILE.so ...]\n"
-                   "       motionbench list metrics --markdown\n"
-                   "  Lists the registered schemes, test problems or metrics; --verbose adds\n"
-                   "  equations, sources, options and parameters with their defaults and ranges\n"
-                   "  (for metrics: what each means); --markdown prints the metrics reference\n"
-                   "  page (doc/metrics.md).  Orders are the nominal global orders of translation\n"
-                   "  and rotation (with the default options).  --plugin loads a plugin's\n"
-                   "  integrators first.\n");
+        fprintf(stderr, "usage: motionbench list integrators|problems|metrics [--verbose] [--plugin FILE.so ...]\n");
         return MB_EXIT_USAGE;
     }
     return MB_EXIT_OK;

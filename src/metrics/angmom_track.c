@@ -57,6 +57,8 @@ void mb_angmom_track_add(mb_angmom_track *tr, const mb_nodes *s)
     double d[3] = { L[0] - tr->L0[0], L[1] - tr->L0[1], L[2] - tr->L0[2] };
     double rel = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / tr->norm0;
     double ang = angle_between(L, tr->L0);
+    tr->rel = rel;
+    tr->angle = ang;
     if (!(rel <= tr->max_rel))
         tr->max_rel = rel;
     if (!(ang <= tr->max_angle))

@@ -135,13 +135,14 @@ void mb_angmom_total(const mb_nodes *s, double L[3]);
 typedef struct mb_angmom_track {
     double L0[3], norm0;
     double max_rel, max_angle;
+    double rel, angle;            /* the same at the latest sample (series) */
 } mb_angmom_track;
 void mb_angmom_track_begin(mb_angmom_track *tr, const mb_nodes *s);
 void mb_angmom_track_add(mb_angmom_track *tr, const mb_nodes *s);
 
 /* ---- rotation ---- */
 typedef struct mb_rotation_track {
-    double max_quat_norm_error;   /* max | |q| - 1 | over nodes and samples */
+    double max_quat_norm_error;   /* max | |q| - 1 | over nodes and samples so far */
     double omega0[3], omega0_norm;/* node 0, global */
     double max_axis_angle;        /* max angle between omega(t) and omega(0), node 0 */
     int mid_axis;                 /* index of the intermediate principal moment, -1: none */

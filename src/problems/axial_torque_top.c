@@ -16,6 +16,7 @@
 #include "mb_force_torque.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -72,14 +73,19 @@ static int setup(const mb_options *p, mb_system **out)
 {
     struct top tp;
     top_params(p, &tp);
-    double I[3] = { tp.I1, tp.I1, tp.I3 }, q[4] = { 1, 0, 0, 0 }, Tb[3] = { 0.0, 0.0, tp.tau };
-    int st = mb_rigid_orientation(p, q);
+    double Tb[3] = { 0.0, 0.0, tp.tau };
+    mb_scene_pose body;                 /* [body]: inertia, axis + angle, angular_velocity_body */
+    mb_scene_pose_init(&body);
+    mb_v3_set(body.inertia, tp.I1, tp.I1, tp.I3);
+    mb_v3_copy(body.spin, tp.w0);
+    body.spin_form = MB_SPIN_OMEGA_BODY;
+    int st = mb_rigid_orientation(p, body.q);
     if (st != MB_SUCCESS)
         return st;
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_rigid_set_spin(sys->nodes, 0, I, q, tp.w0);
+    mb_scene_place_body(sys->nodes, 0, &body);
     st = mb_forces_add(sys->forces, mb_force_body_torque, mb_body_torque_new(Tb));
     if (st != MB_SUCCESS) {
         mb_system_free(sys);

@@ -1,9 +1,11 @@
 /* free_fall.c -- a point mass in uniform gravity g along -z.
  * Closed form: x(t) = x0 + v0 t + 1/2 g t^2,  v(t) = v0 + g t,  g = (0, 0, -g).
  * Leap-frog with the first-step adjustment reproduces it to round-off (constant
- * acceleration: the mid-point velocity is exact), which is what makes it a test. */
+ * acceleration: the mid-point velocity is exact), which is what makes it a test.
+ * A scene special case: built by the scene path (mb_scene_place.h). */
 #include "mb_closed.h"
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 
 static const mb_option_spec params[] = {
@@ -20,12 +22,15 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
-    sys->nodes->x[2] = mb_options_double(p, "z0");
-    sys->nodes->v[0] = mb_options_double(p, "vx0");
-    sys->nodes->v[2] = mb_options_double(p, "vz0");
+    mb_scene_pose body;                 /* [body] type = point */
+    mb_scene_pose_init(&body);
+    body.mass = mb_options_double(p, "mass");
+    body.x[2] = mb_options_double(p, "z0");
+    body.v[0] = mb_options_double(p, "vx0");
+    body.v[2] = mb_options_double(p, "vz0");
+    mb_scene_place_body(sys->nodes, 0, &body);
     double g[3] = { 0.0, 0.0, -mb_options_double(p, "g") };
-    int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g));
+    int st = mb_scene_add_gravity(sys, g);
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;

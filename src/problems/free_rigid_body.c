@@ -6,7 +6,9 @@
 #include "mb_closed.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
+#include "mb_vec.h"
 
 #include <string.h>
 
@@ -23,36 +25,32 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
-/* moments I, initial orientation q and body angular velocity wb from the parameters */
-static int initial_state(const mb_options *p, double I[3], double q[4], double wb[3])
+/* the body as a scene body: inertia, axis + angle, angular_velocity_body or
+ * angular_momentum_body */
+static int initial_pose(const mb_options *p, mb_scene_pose *b)
 {
-    I[0] = mb_options_double(p, "I1");
-    I[1] = mb_options_double(p, "I2");
-    I[2] = mb_options_double(p, "I3");
+    double *I = b->inertia;
+    mb_scene_pose_init(b);
+    mb_v3_set(I, mb_options_double(p, "I1"), mb_options_double(p, "I2"), mb_options_double(p, "I3"));
     if (!(I[0] < I[1] && I[1] < I[2]))
         MB_ERROR(MB_EDOM, "problem 'free-rigid-body': need I1 < I2 < I3 (got %g, %g, %g); "
                           "use symmetric-top for equal moments", I[0], I[1], I[2]);
-    wb[0] = mb_options_double(p, "w1");
-    wb[1] = mb_options_double(p, "w2");
-    wb[2] = mb_options_double(p, "w3");
-    if (!strcmp(mb_options_string(p, "given"), "momentum"))
-        for (int k = 0; k < 3; k++)
-            wb[k] /= I[k];                  /* w~ = I^-1 L~ */
-    q[0] = 1.0;
-    q[1] = q[2] = q[3] = 0.0;
-    return mb_rigid_orientation(p, q);
+    mb_v3_set(b->spin, mb_options_double(p, "w1"), mb_options_double(p, "w2"), mb_options_double(p, "w3"));
+    b->spin_form = strcmp(mb_options_string(p, "given"), "momentum") ? MB_SPIN_OMEGA_BODY
+                                                                      : MB_SPIN_MOMENTUM_BODY;
+    return mb_rigid_orientation(p, b->q);
 }
 
 static int setup(const mb_options *p, mb_system **out)
 {
-    double I[3], q[4], wb[3];
-    int st = initial_state(p, I, q, wb);
+    mb_scene_pose body;
+    int st = initial_pose(p, &body);
     if (st != MB_SUCCESS)
         return st;
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_rigid_set_spin(sys->nodes, 0, I, q, wb);
+    mb_scene_place_body(sys->nodes, 0, &body);
     *out = sys;
     return MB_SUCCESS;
 }
@@ -60,14 +58,16 @@ static int setup(const mb_options *p, mb_system **out)
 /* q(t) and the body angular velocity from mb_closed_asymtop (closed_asymtop.c) */
 static int exact(const mb_options *p, double t, mb_nodes *out)
 {
-    double I[3], q0[4], wb0[3];
+    mb_scene_pose body;
+    double wb0[3];
     mb_closed_rigid r;
-    int st = initial_state(p, I, q0, wb0);
+    int st = initial_pose(p, &body);
+    mb_scene_body_omega(&body, wb0);
     if (st == MB_SUCCESS)
-        st = mb_closed_asymtop(I, q0, wb0, t, &r);
+        st = mb_closed_asymtop(body.inertia, body.q, wb0, t, &r);
     if (st != MB_SUCCESS)
         return st;
-    mb_rigid_write_state(out, I, r.q, r.omega_body);
+    mb_rigid_write_state(out, body.inertia, r.q, r.omega_body);
     return MB_SUCCESS;
 }
 

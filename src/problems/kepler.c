@@ -7,8 +7,8 @@
  *   vx = -a n sin E / (1 - e cos E),   vy = a n sqrt(1 - e^2) cos E / (1 - e cos E).
  * Energy -mu m / (2 a) and angular momentum m sqrt(mu a (1 - e^2)) are invariants. */
 #include "mb_closed.h"
-#include "mb_force_central.h"
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -44,10 +44,13 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
-    sys->nodes->x[0] = a * (1.0 - e);
-    sys->nodes->v[1] = sqrt(mu * (1.0 + e) / (a * (1.0 - e)));
-    int st = mb_forces_add(sys->forces, mb_force_central, mb_central_new(mu));
+    mb_scene_pose body;                 /* [body] type = point, started at periapsis */
+    mb_scene_pose_init(&body);
+    body.mass = mb_options_double(p, "mass");
+    body.x[0] = a * (1.0 - e);
+    body.v[1] = sqrt(mu * (1.0 + e) / (a * (1.0 - e)));
+    mb_scene_place_body(sys->nodes, 0, &body);
+    int st = mb_scene_add_central(sys, mu);
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;

@@ -41,3 +41,5 @@ noinst_HEADERS += src/problems/mb_scene_build.h
 libmotionbench_la_SOURCES += src/problems/scene_contact.c
 noinst_HEADERS += src/problems/mb_scene_contact.h
 libmotionbench_la_SOURCES += src/problems/scene_exact.c
+libmotionbench_la_SOURCES += src/problems/scene_place.c
+noinst_HEADERS += src/problems/mb_scene_place.h

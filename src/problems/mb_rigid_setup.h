@@ -5,6 +5,7 @@
 #define MB_RIGID_SETUP_H
 
 #include "mb_options.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 #include "mb_system.h"
 #include "mb_vec.h"
@@ -16,21 +17,15 @@
     { "az", MB_OPT_DOUBLE, "0.81", -1e6, 1e6, NULL, "initial orientation: rotation axis z" }, \
     { "angle", MB_OPT_DOUBLE, "0.7", -100, 100, NULL, "initial orientation: rotation angle about the axis (rad)" }
 
-/* q0 = Quaternion(angle * axis / |axis|); a zero axis is an error unless angle = 0. */
+/* q0 = Quaternion(angle * axis / |axis|) by the scene's axis + angle (mb_scene_axis_angle);
+ * a zero axis is an error unless angle = 0. */
 static inline int mb_rigid_orientation(const mb_options *p, double q[4])
 {
     double axis[3] = { mb_options_double(p, "ax"), mb_options_double(p, "ay"),
                        mb_options_double(p, "az") };
-    double angle = mb_options_double(p, "angle"), n = mb_v3_norm(axis);
-    if (angle == 0.0) {
-        mb_q_identity(q);
-        return MB_SUCCESS;
-    }
-    if (!(n > 0.0))
+    double angle = mb_options_double(p, "angle");
+    if (mb_scene_axis_angle(axis, angle, q) != MB_SUCCESS)
         MB_ERROR(MB_EDOM, "orientation axis (ax, ay, az) = (0, 0, 0) is undefined for angle %g", angle);
-    double th[3];
-    mb_v3_scale(th, angle / n, axis);
-    mb_q_from_rotvec(q, th);
     return MB_SUCCESS;
 }
 

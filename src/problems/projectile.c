@@ -8,6 +8,7 @@
  * reproduced without cancellation. */
 #include "mb_closed.h"
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -41,15 +42,18 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
-    sys->nodes->x[0] = mb_options_double(p, "x0");
-    sys->nodes->x[1] = mb_options_double(p, "y0");
-    sys->nodes->v[0] = mb_options_double(p, "vx0");
-    sys->nodes->v[1] = mb_options_double(p, "vy0");
+    mb_scene_pose body;                 /* [body] type = point */
+    mb_scene_pose_init(&body);
+    body.mass = mb_options_double(p, "mass");
+    body.x[0] = mb_options_double(p, "x0");
+    body.x[1] = mb_options_double(p, "y0");
+    body.v[0] = mb_options_double(p, "vx0");
+    body.v[1] = mb_options_double(p, "vy0");
+    mb_scene_place_body(sys->nodes, 0, &body);
     double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 };
-    int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g));
+    int st = mb_scene_add_gravity(sys, g);
     if (st == MB_SUCCESS && mb_options_double(p, "D") > 0.0)
-        st = mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(mb_options_double(p, "D")));
+        st = mb_scene_add_drag(sys, mb_options_double(p, "D"));
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;

@@ -14,6 +14,7 @@
  * equations do not need it, and verification bodies such as I = (2, 1, 2/3) violate it). */
 #include "mb_clump.h"
 #include "mb_scene_build.h"
+#include "mb_scene_place.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -156,29 +157,26 @@ static int read_orientation(const mb_scene_doc *d, mb_scene_section *s, double q
             return st;
         mb_q_from_rotvec(q, th);
     } else if (A || G) {
-        double axis[3], angle, th[3];
+        double axis[3], angle;
         if (!A || !G)
             return mb_scene_fail(d, (A ? A : G)->line, "give both 'axis' and 'angle'");
         if ((st = mb_scene_vector(d, A, axis, 3)) || (st = mb_scene_double(d, G, &angle)))
             return st;
         if (!(mb_v3_norm(axis) > 0))
             return mb_scene_fail(d, A->line, "axis: zero vector");
-        mb_v3_scale(th, angle / mb_v3_norm(axis), axis);
-        mb_q_from_rotvec(q, th);
+        mb_scene_axis_angle(axis, angle, q);
     }
     return MB_SUCCESS;
 }
 
-/* body angular velocity from one of the four ways to give the spin */
+/* the spin, given one of four ways (converted by mb_scene_place_body) */
 static int read_spin(const mb_scene_doc *d, mb_scene_section *s, const mb_scene_body *b,
-                     const double q[4], double wb[3])
+                     mb_scene_pose *pose)
 {
     static const char *const keys[] = { "angular_velocity", "angular_velocity_body",
                                         "angular_momentum", "angular_momentum_body" };
     mb_scene_entry *e = NULL;
-    int which = -1, st;
-    double w[3];
-    mb_v3_set(wb, 0, 0, 0);
+    int which = MB_SPIN_OMEGA_BODY;
     for (int k = 0; k < 4; k++) {
         mb_scene_entry *x = mb_scene_get(s, keys[k]);
         if (x && e)
@@ -188,20 +186,13 @@ static int read_spin(const mb_scene_doc *d, mb_scene_section *s, const mb_scene_
             which = k;
         }
     }
+    pose->spin_form = which;
+    mb_v3_set(pose->spin, 0, 0, 0);
     if (e == NULL)
         return MB_SUCCESS;
     if (b->type == MB_SCENE_POINT)
         return mb_scene_fail(d, e->line, "%s: a point does not rotate", e->key);
-    if ((st = mb_scene_vector(d, e, w, 3)) != MB_SUCCESS)
-        return st;
-    if (which == 0 || which == 2)
-        mb_q_rotate_inv(wb, q, w);          /* to the body frame */
-    else
-        mb_v3_copy(wb, w);
-    if (which >= 2)
-        for (int k = 0; k < 3; k++)
-            wb[k] /= b->inertia[k];         /* L~ = I w~ */
-    return MB_SUCCESS;
+    return mb_scene_vector(d, e, pose->spin, 3);
 }
 
 static int read_blocked(const mb_scene_doc *d, mb_scene_section *s, unsigned char *bits)
@@ -298,25 +289,28 @@ int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sy
                              "ellipsoid)", s->name);
     if ((b->type = type_index(d, t)) < 0)
         return MB_EINVAL;
-    double volume, Iunit[3], qP[4], qu[4], q[4], wb[3];
+    double volume, Iunit[3], qP[4], qu[4];
+    mb_scene_pose pose;
     mb_nodes *n = sys->nodes;
+    mb_scene_pose_init(&pose);
     if (b->type == MB_SCENE_CLUMP) {
-        if ((st = read_orientation(d, s, qu)) || (st = place_clump(d, s, n, i, b, qu, q)))
+        if ((st = read_orientation(d, s, qu)) || (st = place_clump(d, s, n, i, b, qu, pose.q)))
             return st;
+        mb_v3_copy(pose.x, &n->x[3 * i]);
     } else {
         if ((st = shape_properties(d, s, b, &volume, Iunit)) || (st = read_mass(d, s, b, volume))
             || (st = read_inertia(d, s, b, Iunit, qP)) || (st = read_orientation(d, s, qu))
-            || (st = mb_scene_opt_vector(d, s, "position", &n->x[3 * i], 3)))
+            || (st = mb_scene_opt_vector(d, s, "position", pose.x, 3)))
             return st;
-        mb_q_mul(q, qu, qP);
+        mb_q_mul(pose.q, qu, qP);
     }
-    if ((st = mb_scene_opt_vector(d, s, "velocity", &n->v[3 * i], 3))
-        || (st = read_spin(d, s, b, q, wb)) || (st = read_blocked(d, s, &n->blocked[i])))
+    if ((st = mb_scene_opt_vector(d, s, "velocity", pose.v, 3))
+        || (st = read_spin(d, s, b, &pose)) || (st = read_blocked(d, s, &pose.blocked)))
         return st;
-    mb_nodes_set_mass(n, i, b->mass);
-    mb_rigid_set_spin(n, i, b->inertia, q, wb);
-    n->radius[i] = b->radius;
-    n->vel_mid[i] = 0;
+    pose.mass = b->mass;
+    memcpy(pose.inertia, b->inertia, sizeof pose.inertia);
+    pose.radius = b->radius;
+    mb_scene_place_body(n, i, &pose);
     return MB_SUCCESS;
 }
 

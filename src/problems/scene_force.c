@@ -10,7 +10,7 @@
  * Constant loads are written as expressions (a body-frame vector T~ becomes R T~ in terms
  * of r11..r33), so one model, mb_force_expr, carries every per-body load. */
 #include "mb_scene_build.h"
-#include "mb_force_central.h"
+#include "mb_scene_place.h"
 #include "mb_options.h"
 #include "mb_force_expr.h"
 #include "mb_status.h"
@@ -38,6 +38,12 @@ static int add(const mb_scene_doc *d, const mb_scene_section *s, mb_system *sys,
     return st == MB_SUCCESS ? st : mb_scene_fail(d, s->line, "[force %s]: %s", s->name, mb_last_error());
 }
 
+/* the status of a shared force constructor, its error at the section's line */
+static int added(const mb_scene_doc *d, const mb_scene_section *s, int st)
+{
+    return st == MB_SUCCESS ? st : mb_scene_fail(d, s->line, "[force %s]: %s", s->name, mb_last_error());
+}
+
 static int body_of(const mb_scene_doc *d, mb_scene_section *s, size_t *i)
 {
     mb_scene_entry *e = mb_scene_get(s, "body");
@@ -52,7 +58,7 @@ static int read_gravity(const mb_scene_doc *d, mb_scene_section *s, mb_system *s
     int st = mb_scene_check_keys(d, s, gravity_keys);
     if (st || (st = mb_scene_req_vector(d, s, "g", g, 3)))
         return st;
-    return add(d, s, sys, mb_force_gravity, mb_gravity_new(g));
+    return added(d, s, mb_scene_add_gravity(sys, g));
 }
 
 static int read_drag(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys)
@@ -63,7 +69,7 @@ static int read_drag(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys)
         return st;
     if (!(D >= 0))
         return mb_scene_fail(d, mb_scene_get(s, "D")->line, "D must be >= 0");
-    return add(d, s, sys, mb_force_drag, mb_drag_new(D));
+    return added(d, s, mb_scene_add_drag(sys, D));
 }
 
 static int read_central(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys)
@@ -74,7 +80,7 @@ static int read_central(const mb_scene_doc *d, mb_scene_section *s, mb_system *s
         return st;
     if (!(mu > 0))
         return mb_scene_fail(d, mb_scene_get(s, "mu")->line, "mu must be > 0");
-    return add(d, s, sys, mb_force_central, mb_central_new(mu));
+    return added(d, s, mb_scene_add_central(sys, mu));
 }
 
 static int read_spring(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys)
@@ -104,10 +110,7 @@ static int read_spring(const mb_scene_doc *d, mb_scene_section *s, mb_system *sy
     sp.has_arms = at != NULL || to_at != NULL;
     if (!(sp.k > 0) || !(sp.rest >= 0) || !(sp.c >= 0))
         return mb_scene_fail(d, s->line, "[force %s]: need k > 0, rest >= 0, c >= 0", s->name);
-    void *model = mb_springs_new();
-    if (model && mb_springs_add(model, &sp) != MB_SUCCESS)
-        return mb_scene_fail(d, s->line, "[force %s]: %s", s->name, mb_last_error());
-    return add(d, s, sys, mb_force_springs, model);
+    return added(d, s, mb_scene_add_spring(sys, &sp));
 }
 
 /* parse one expression key (absent: NULL, no error) */

@@ -6,6 +6,7 @@
 #include "mb_force_torque.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -48,12 +49,14 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "mass"));
-    sys->nodes->radius[0] = mb_options_double(p, "radius");
-    double I[3] = { s.I, s.I, s.I }, q[4], wb[3];
-    mb_q_identity(q);
-    mb_v3_scale(wb, s.w0, s.n);
-    mb_rigid_set_spin(sys->nodes, 0, I, q, wb);
+    mb_scene_pose body;                 /* [body] type = sphere, inertia, angular_velocity */
+    mb_scene_pose_init(&body);
+    body.mass = mb_options_double(p, "mass");
+    body.radius = mb_options_double(p, "radius");
+    mb_v3_set(body.inertia, s.I, s.I, s.I);
+    body.spin_form = MB_SPIN_OMEGA;
+    mb_v3_scale(body.spin, s.w0, s.n);
+    mb_scene_place_body(sys->nodes, 0, &body);
     double T[3];
     mb_v3_scale(T, s.Tn, s.n);
     st = mb_forces_add(sys->forces, mb_force_torque, mb_torque_new(T));

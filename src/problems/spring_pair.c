@@ -9,6 +9,7 @@
  * r - L = A cos(wt - phi), A = |(d - L, (u1 - u0)/w)|, phi = atan2((u1 - u0)/w, d - L),
  * r first reaches 0 (when A >= L) at w t_m = phi + acos(-L/A); exact() refuses t >= t_m. */
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -45,19 +46,18 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(2);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, mb_options_double(p, "m0"));
-    mb_nodes_set_mass(sys->nodes, 1, mb_options_double(p, "m1"));
-    sys->nodes->x[3] = mb_options_double(p, "d");
-    sys->nodes->v[0] = mb_options_double(p, "u0");
-    sys->nodes->v[3] = mb_options_double(p, "u1");
-    void *springs = mb_springs_new();
+    mb_scene_pose body[2];              /* two [body] type = point */
+    for (size_t i = 0; i < 2; i++) {
+        mb_scene_pose_init(&body[i]);
+        body[i].mass = mb_options_double(p, i ? "m1" : "m0");
+        body[i].v[0] = mb_options_double(p, i ? "u1" : "u0");
+    }
+    body[1].x[0] = mb_options_double(p, "d");
+    for (size_t i = 0; i < 2; i++)
+        mb_scene_place_body(sys->nodes, i, &body[i]);
     mb_spring sp = { .i = 0, .j = 1, .k = mb_options_double(p, "k"),
                      .rest = mb_options_double(p, "rest"), .c = 0.0 };
-    int st = springs ? mb_springs_add(springs, &sp) : MB_ENOMEM;
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_springs, springs);
-    else if (springs)
-        mb_force_springs->free(springs);
+    int st = mb_scene_add_spring(sys, &sp);
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;

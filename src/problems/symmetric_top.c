@@ -12,6 +12,7 @@
 #include "mb_closed.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -33,16 +34,18 @@ static void moments(const mb_options *p, double I[3])
 
 static int setup(const mb_options *p, mb_system **out)
 {
-    double I[3], q[4] = { 1, 0, 0, 0 }, wb[3] = { mb_options_double(p, "w1"), mb_options_double(p, "w2"),
-                                 mb_options_double(p, "w3") };
-    moments(p, I);
-    int st = mb_rigid_orientation(p, q);
+    mb_scene_pose body;                 /* [body]: inertia, axis + angle, angular_velocity_body */
+    mb_scene_pose_init(&body);
+    moments(p, body.inertia);
+    body.spin_form = MB_SPIN_OMEGA_BODY;
+    mb_v3_set(body.spin, mb_options_double(p, "w1"), mb_options_double(p, "w2"), mb_options_double(p, "w3"));
+    int st = mb_rigid_orientation(p, body.q);
     if (st != MB_SUCCESS)
         return st;
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_rigid_set_spin(sys->nodes, 0, I, q, wb);
+    mb_scene_place_body(sys->nodes, 0, &body);
     *out = sys;
     return MB_SUCCESS;
 }

@@ -1,4 +1,5 @@
-/* plot_gnuplot.c -- convergence, work-precision and energy plots (mb_plot.h).
+/* plot_gnuplot.c -- convergence, work-precision, energy, damping and rotation plots
+ * (mb_plot.h).
  *
  * Styles are chosen for print and grey scale: every integrator has its own point shape
  * and dash pattern besides its colour, used points are filled and excluded ones open. */
@@ -6,6 +7,8 @@
 #include "mb_status.h"
 
 #include <errno.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,25 +69,31 @@ static void gp_text(FILE *f, const char *s)
     }
 }
 
-enum { POINTS_FILLED, POINTS_OPEN, LINES, LINESPOINTS };
+/* ENVELOPE: a heavier line; MARKED: a line with a point every few samples, so that long
+ * series stay apart in grey scale */
+enum { POINTS_FILLED, POINTS_OPEN, LINES, LINESPOINTS, ENVELOPE, MARKED };
 
 static void style(FILE *f, size_t k, int how)
 {
-    fprintf(f, "lc rgb \"%s\" lw 1.5", colours[k % 8]);
-    if (how != LINES)
+    fprintf(f, "lc rgb \"%s\" lw %s", colours[k % 8], how == ENVELOPE ? "2.5" : "1.5");
+    if (how != LINES && how != ENVELOPE)
         fprintf(f, " pt %d ps 1.3", how == POINTS_OPEN ? open_pt[k % 6] : filled[k % 6]);
-    if (how == LINES || how == LINESPOINTS)
+    if (how != POINTS_FILLED && how != POINTS_OPEN)
         fprintf(f, " dt %zu", k % 5 + 1);
 }
 
 /* One plot clause: source (a file), select ("index 3", "skip 1 using 1:2"), the style of
- * series k, and its legend title (NULL: none). */
-static void clause(FILE *g, int *first, const char *source, const char *select, size_t k,
-                   int how, const char *title)
+ * series k, and its legend title (NULL: none); every: with MARKED, a point every every-th
+ * sample. */
+static void clause_every(FILE *g, int *first, const char *source, const char *select, size_t k,
+                         int how, const char *title, size_t every)
 {
-    static const char *const with[] = { "points", "points", "lines", "linespoints" };
+    static const char *const with[] = { "points", "points", "lines", "linespoints", "lines",
+                                        "linespoints" };
     fprintf(g, "%s  \"%s\" %s with %s ", *first ? "" : ", \\\n", source, select, with[how]);
     style(g, k, how);
+    if (how == MARKED)
+        fprintf(g, " pi %zu", every);
     if (title) {
         fprintf(g, " title \"");
         gp_text(g, title);
@@ -93,6 +102,12 @@ static void clause(FILE *g, int *first, const char *source, const char *select, 
         fprintf(g, " notitle");
     }
     *first = 0;
+}
+
+static void clause(FILE *g, int *first, const char *source, const char *select, size_t k,
+                   int how, const char *title)
+{
+    clause_every(g, first, source, select, k, how, title, 1);
 }
 
 /* ---- data of one case ---- */
@@ -479,24 +494,53 @@ static int plot_energy(const mb_results *r, const char *c, const char *dir,
 
 /* ---- damping: the signal and its envelope (series/) ---- */
 
-/* 1 when (case, integrator) has a damping metric at some time step */
-static int has_damping(const mb_results *r, const char *c, const char *spec)
+/* 1 when (case, integrator) has a metric whose name starts with prefix at some time step */
+static int has_metric(const mb_results *r, const char *c, const char *spec, const char *prefix)
 {
     const mb_csv_table *t = r->metrics;
     int cc = mb_csv_col(t, "case"), ci = mb_csv_col(t, "integrator"), cm = mb_csv_col(t, "metric");
+    size_t len = strlen(prefix);
     for (size_t k = 0; k < t->n_rows; k++)
-        if (!strncmp(mb_csv_cell(t, k, cm), "damping.", 8) && !strcmp(mb_csv_cell(t, k, cc), c)
+        if (!strncmp(mb_csv_cell(t, k, cm), prefix, len) && !strcmp(mb_csv_cell(t, k, cc), c)
             && !strcmp(mb_csv_cell(t, k, ci), spec))
             return 1;
     return 0;
 }
 
-/* Write block: t and the coordinate of node 0 that moves most (the damped signal), then
- * a block of its positive peaks (local maxima): the measured envelope.  Returns the number
- * of peaks, -1 when the series cannot be read. */
-static int damping_data(FILE *d, const char *path)
+/* The envelope of the peaks (t_k, a_k): the least-squares line through (t_k, ln a_k),
+ * a(t) = exp(c0 + c1 t) = A e^{-lambda t}, lambda = -c1 (the exponential decay of a
+ * viscously damped oscillator, a(t) = A e^{-zeta omega_n t}); written as a block of 101
+ * points over [t0, t1].  Returns lambda, NaN with fewer than 2 peaks. */
+static double envelope_fit(FILE *d, const double *pt, const double *pa, size_t n, double t0,
+                           double t1)
+{
+    if (n < 2)
+        return NAN;
+    double *la = malloc(n * sizeof *la), c0, c1, cov00, cov01, cov11, sumsq;
+    if (la == NULL)
+        return NAN;
+    for (size_t k = 0; k < n; k++)
+        la[k] = log(pa[k]);
+    int st = gsl_fit_linear(pt, 1, la, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    free(la);
+    if (st != GSL_SUCCESS)
+        return NAN;
+    for (int k = 0; k <= 100; k++) {
+        double t = t0 + (t1 - t0) * k / 100.0;
+        fprintf(d, "%.17g %.17g\n", t, exp(c0 + c1 * t));
+    }
+    fprintf(d, "\n\n");
+    return -c1;
+}
+
+/* Write blocks: t and the coordinate of node 0 that moves most (the damped signal), its
+ * positive peaks (local maxima), and (with 2 peaks or more) the fitted exponential
+ * envelope of the peaks (*lambda its decay rate, else NaN).  Returns the number of
+ * peaks, -1 when the series cannot be read. */
+static int damping_data(FILE *d, const char *path, double *lambda)
 {
     mb_csv_table *s = NULL;
+    *lambda = NAN;
     if (mb_csv_table_read(path, 0, &s) != MB_SUCCESS)
         return -1;
     int ct = mb_csv_col(s, "t"), best = -1;
@@ -514,22 +558,36 @@ static int damping_data(FILE *d, const char *path)
             best = col;
         }
     }
-    int peaks = 0;
+    double *pt = malloc((s->n_rows + 1) * sizeof *pt), *pa = malloc((s->n_rows + 1) * sizeof *pa);
+    if (pt == NULL || pa == NULL) {
+        free(pt);
+        free(pa);
+        mb_csv_table_free(s);
+        return -1;
+    }
+    size_t peaks = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t k = 0; best >= 0 && k < s->n_rows; k++) {
             double v = mb_results_number(mb_csv_cell(s, k, best));
             int peak = k > 0 && k + 1 < s->n_rows && v > 0
                        && v > mb_results_number(mb_csv_cell(s, k - 1, best))
                        && v >= mb_results_number(mb_csv_cell(s, k + 1, best));
-            if (pass == 0 || peak) {
+            if (pass == 0 || peak)
                 fprintf(d, "%s %.17g\n", mb_csv_cell(s, k, ct), v);
-                peaks += pass && peak;
+            if (pass && peak) {
+                pt[peaks] = mb_results_number(mb_csv_cell(s, k, ct));
+                pa[peaks++] = v;
             }
         }
         fprintf(d, "\n\n");
     }
+    if (s->n_rows > 0)
+        *lambda = envelope_fit(d, pt, pa, peaks, mb_results_number(mb_csv_cell(s, 0, ct)),
+                               mb_results_number(mb_csv_cell(s, s->n_rows - 1, ct)));
+    free(pt);
+    free(pa);
     mb_csv_table_free(s);
-    return peaks;
+    return (int)peaks;
 }
 
 static int plot_damping(const mb_results *r, const char *c, const char *dir,
@@ -544,30 +602,37 @@ static int plot_damping(const mb_results *r, const char *c, const char *dir,
     int first = 1, next = 0;
     for (size_t i = 0; specs && i < ni && *status == MB_SUCCESS; i++) {
         double dt;
-        if (!has_damping(r, c, specs[i])
+        if (!has_metric(r, c, specs[i], "damping.")
             || !finest_series(r, c, specs[i], path, sizeof path, &dt))
             continue;
         if (g == NULL) {
             if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS)
                 break;
             char title[600];
-            snprintf(title, sizeof title, "%s: damped displacement of node 0 and its peaks "
-                     "(the envelope)", c);
+            snprintf(title, sizeof title, "%s: damped displacement of node 0, its peaks and "
+                     "their fitted exponential envelope", c);
             begin_script(g, stem, title, "time t (T)", "displacement of node 0 along its "
                          "axis of largest motion (L)", 0, 0);
             fprintf(g, "plot \\\n");
         }
-        int peaks = damping_data(d, path);
+        double lambda;
+        int peaks = damping_data(d, path, &lambda);
         if (peaks < 0) {
             *status = MB_EIO;
             break;
         }
-        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], dt);
+        snprintf(legend, sizeof legend, "%s, dt = %.4g: displacement", specs[i], dt);
         snprintf(select, sizeof select, "index %d", next++);
         clause(g, &first, source, select, i, LINES, legend);
         snprintf(legend, sizeof legend, "%s: peaks (%d)", specs[i], peaks);
         snprintf(select, sizeof select, "index %d", next++);
-        clause(g, &first, source, select, i, LINESPOINTS, legend);
+        clause(g, &first, source, select, i, POINTS_FILLED, legend);
+        if (isfinite(lambda)) {
+            snprintf(legend, sizeof legend, "%s: fitted envelope A exp(-λ t), λ = %.4g /T",
+                     specs[i], lambda);
+            snprintf(select, sizeof select, "index %d", next++);
+            clause(g, &first, source, select, i, ENVELOPE, legend);
+        }
     }
     free(specs);
     if (d)
@@ -581,6 +646,119 @@ static int plot_damping(const mb_results *r, const char *c, const char *dir,
         return 0;
     *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
     return *status == MB_SUCCESS;
+}
+
+/* ---- rotation invariants against time (series/) ---- */
+
+/* One plot of a column of series/ against time, for every integrator that has the gate
+ * metric (a name prefix in metrics.csv), at its finest finished time step. */
+typedef struct series_plot {
+    const char *kind, *column, *gate, *what, *ylabel;
+    int logy;   /* log axis: only positive samples are drawn */
+} series_plot;
+
+static const series_plot rotation_plots[4] = {
+    { "angmom-error", "angmom_rel_error", "angmom.", "relative angular-momentum error",
+      "relative angular-momentum error |L(t) - L(0)| / |L(0)| (1)", 1 },
+    { "angmom-direction", "angmom_direction_error", "angmom.",
+      "angular-momentum direction error", "angle between L(t) and L(0) (rad)", 1 },
+    { "quat-norm", "quat_norm_error_max", "quat.norm_error_max",
+      "quaternion norm error before normalisation",
+      "largest | |q| - 1 | up to t, before normalisation (1)", 1 },
+    { "flip", "omega_body_mid", "rotation.flip_period",
+      "intermediate-axis body angular velocity, the component that flips",
+      "body-frame angular velocity of node 0, intermediate axis (rad/T)", 0 },
+};
+
+/* markers along a series: about this many per curve */
+#define MARKS_PER_CURVE 15
+
+/* Write the block (t, column) of one series file: finite samples (positive ones on a log
+ * axis).  Returns the rows written, -1 when the file cannot be read or has no such
+ * column. */
+static long series_block(FILE *d, const char *path, const series_plot *sp)
+{
+    mb_csv_table *s = NULL;
+    if (mb_csv_table_read(path, 0, &s) != MB_SUCCESS)
+        return -1;
+    int ct = mb_csv_col(s, "t"), cv = mb_csv_col(s, sp->column);
+    long rows = cv < 0 ? -1 : 0;
+    for (size_t k = 0; cv >= 0 && k < s->n_rows; k++) {
+        double v = mb_results_number(mb_csv_cell(s, k, cv));
+        if (isfinite(v) && (!sp->logy || v > 0)) {
+            fprintf(d, "%s %.17g\n", mb_csv_cell(s, k, ct), v);
+            rows++;
+        }
+    }
+    if (rows > 0)
+        fprintf(d, "\n\n");
+    mb_csv_table_free(s);
+    return rows;
+}
+
+static int plot_series(const mb_results *r, const char *c, const series_plot *sp,
+                       const char *dir, const char *gnuplot, int *status)
+{
+    size_t ni;
+    const char **specs = mb_results_integrators(r, c, &ni);
+    char stem[512], path[4096], source[600], select[32], legend[450];
+    mb_plot_stem(c, sp->kind, stem, sizeof stem);
+    snprintf(source, sizeof source, "%s.dat", stem);
+    FILE *d = NULL, *g = NULL;
+    int first = 1, next = 0;
+    for (size_t i = 0; specs && i < ni && *status == MB_SUCCESS; i++) {
+        double dt;
+        if (!has_metric(r, c, specs[i], sp->gate)
+            || !finest_series(r, c, specs[i], path, sizeof path, &dt))
+            continue;
+        if (g == NULL) {
+            if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS)
+                break;
+            char title[600];
+            snprintf(title, sizeof title, "%s: %s (finest dt of each integrator)", c,
+                     sp->what);
+            begin_script(g, stem, title, "time t (T)", sp->ylabel, 0, sp->logy);
+            fprintf(g, "plot \\\n");
+        }
+        long rows = series_block(d, path, sp);
+        if (rows < 0) {
+            *status = mb_error_record(MB_EIO, __FILE__, __LINE__, "%s: no readable column "
+                                      "%s (series written by an older motionbench? run "
+                                      "again with --series)", path, sp->column);
+            break;
+        }
+        if (rows == 0)      /* nothing to draw (e.g. exactly 0 at every sample, log axis) */
+            continue;
+        snprintf(legend, sizeof legend, "%s, dt = %.4g", specs[i], dt);
+        snprintf(select, sizeof select, "index %d", next++);
+        clause_every(g, &first, source, select, i, MARKED, legend,
+                     (size_t)(rows / MARKS_PER_CURVE) + 1);
+    }
+    free(specs);
+    if (d)
+        fclose(d);
+    if (g == NULL)
+        return 0;
+    fprintf(g, "\n");
+    finish_script(g, stem);
+    fclose(g);
+    if (*status != MB_SUCCESS || first)
+        return 0;
+    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
+    return *status == MB_SUCCESS;
+}
+
+/* 1 when some integrator of the case rotates (metrics.csv holds quat.norm_error_max only
+ * for runs that rotate) */
+static int case_rotates(const mb_results *r, const char *c)
+{
+    size_t ni;
+    const char **specs = mb_results_integrators(r, c, &ni);
+    int yes = 0;
+    for (size_t i = 0; specs && i < ni && !yes; i++)
+        yes = has_metric(r, c, specs[i], "quat.norm_error_max");
+    free(specs);
+    return yes;
 }
 
 static int make_dir(const char *dir)
@@ -618,6 +796,8 @@ int mb_plot_report(const mb_results *r, const char *out_dir, size_t *n_plots)
             *n_plots += (size_t)plot_energy(r, c, out_dir, gnuplot, &st);
         if (st == MB_SUCCESS)
             *n_plots += (size_t)plot_damping(r, c, out_dir, gnuplot, &st);
+        for (int k = 0; k < 4 && st == MB_SUCCESS && case_rotates(r, c); k++)
+            *n_plots += (size_t)plot_series(r, c, &rotation_plots[k], out_dir, gnuplot, &st);
     }
     return st;
 }

@@ -21,11 +21,11 @@ while IFS='|' read -r name code msg cmd; do
     start=$(date +%s.%N)
     timeout 60 sh -c "$cmd" > "$T/.out" 2>&1 < /dev/null
     got=$?
-    took=$(echo "$(date +%s.%N) - $start" | bc)
+    took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
     ok=1
     [ "$got" = "$code" ] || ok=0
     if [ "$msg" != "-" ] && ! grep -qF -- "$msg" "$T/.out"; then ok=0; fi
-    [ "$(echo "$took < $limit" | bc)" = 1 ] || ok=0
+    [ "$(awk -v t="$took" -v l="$limit" 'BEGIN { print (t < l) }')" = 1 ] || ok=0
     if [ $ok = 1 ]; then
         echo "ok   $name (exit $got, ${took}s)"
     else
