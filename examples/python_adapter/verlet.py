@@ -52,13 +52,13 @@ def main(run_path, traj_path):
         run = json.load(fh)
     for model in run["forces"]:
         if model["model"] not in SUPPORTED:
-            decline("force model '%s' is not implemented" % model.get("name", model["model"]))
+            decline("force model '%s' is outside this example" % model.get("name", model["model"]))
         if model["model"] == "springs" and any(s["c"] for s in model["springs"]):
-            decline("springs with dashpots are not implemented")
+            decline("springs with dashpots are outside this example")
     if run["rotation"] or any(node["blocked"] for node in run["nodes"]):
-        decline("rotation and blocked degrees of freedom are not implemented")
+        decline("rotation and blocked degrees of freedom are outside this example")
     if any(node["mass"] is None for node in run["nodes"]):
-        decline("fixed nodes (infinite mass) are not implemented")
+        decline("fixed nodes (infinite mass) are outside this example")
     h, steps = run["time"]["dt"], run["time"]["steps"]
     every = run["time"]["sample_every"]
     x = [list(node["position"]) for node in run["nodes"]]
