@@ -90,7 +90,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
         } else if ((!strcmp(arg, "-p") || !strcmp(arg, "--problem")) && more) {
             a->problem = argv[++k];
         } else if (!strcmp(arg, "--set") && more) {
-            if (mb_options_set_pair(a->set, argv[++k]) != MB_SUCCESS) {
+            if (mb_options_add_pair(a->set, argv[++k], "--set") != MB_SUCCESS) {
                 fprintf(stderr, "motionbench bench mpfr-twin: --set: %s\n", mb_last_error());
                 return -1;
             }

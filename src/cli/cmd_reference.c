@@ -104,6 +104,8 @@ struct ref_args {
 
 static int parse_args(int argc, char **argv, struct ref_args *a)
 {
+    const char *seen[8];   /* the valued options given so far (each may be given once) */
+    int n_seen = 0;
     for (int k = 1; k < argc; k++) {
         const char *arg = argv[k];
         int more = k + 1 < argc;
@@ -111,8 +113,12 @@ static int parse_args(int argc, char **argv, struct ref_args *a)
             usage(stdout);
             return 1;
         } else if ((!strcmp(arg, "-p") || !strcmp(arg, "--problem")) && more) {
+            if (mb_cli_once(seen, &n_seen, "--problem", "reference"))
+                return -1;
             a->problem = argv[++k];
         } else if ((!strcmp(arg, "--t-end") || !strcmp(arg, "-t")) && more) {
+            if (mb_cli_once(seen, &n_seen, "--t-end", "reference"))
+                return -1;
             char *end;
             a->t_end = strtod(argv[++k], &end);
             if (*argv[k] == '\0' || *end != '\0' || !isfinite(a->t_end) || a->t_end < 0) {
@@ -121,13 +127,17 @@ static int parse_args(int argc, char **argv, struct ref_args *a)
             }
             a->have_t = 1;
         } else if (!strcmp(arg, "--set") && more) {
-            if (mb_options_set_pair(a->set, argv[++k]) != MB_SUCCESS) {
+            if (mb_options_add_pair(a->set, argv[++k], "--set") != MB_SUCCESS) {
                 fprintf(stderr, "motionbench reference: --set: %s\n", mb_last_error());
                 return -1;
             }
         } else if (!strcmp(arg, "--method") && more) {
+            if (mb_cli_once(seen, &n_seen, "--method", "reference"))
+                return -1;
             a->method = argv[++k];
         } else if (!strcmp(arg, "--memory-limit") && more) {
+            if (mb_cli_once(seen, &n_seen, "--memory-limit", "reference"))
+                return -1;
             if (mb_memory_parse_size(argv[++k], &a->memory_limit) != MB_SUCCESS) {
                 fprintf(stderr, "motionbench reference: --memory-limit: %s\n", mb_last_error());
                 return -1;

@@ -73,7 +73,7 @@ static int parse_args(int argc, char **argv, score_args *A)
             else if (!strcmp(o, "--reference"))
                 A->reference = v;
             else if (!strcmp(o, "--set")) {
-                if (mb_options_set_pair(A->params, v) != MB_SUCCESS)
+                if (mb_options_add_pair(A->params, v, "--set") != MB_SUCCESS)
                     return -1;
             } else if (!strcmp(o, "--t-end")) {
                 A->t_end = strtod(v, &end);
