@@ -47,8 +47,6 @@ int mb_options_bool(const mb_options *o, const char *key);
 const char *mb_options_string(const mb_options *o, const char *key);
 /* Was the key given explicitly (not defaulted)? */
 int mb_options_given(const mb_options *o, const char *key);
-/* Canonical "k=v,k=v" of the explicitly given keys in the order of specs (for reports). */
-int mb_options_canonical(const mb_options *o, const mb_option_spec *specs, char *buf, size_t size);
 mb_options *mb_options_copy(const mb_options *o);
 size_t mb_options_count(const mb_options *o);
 

@@ -311,22 +311,6 @@ int mb_options_given(const mb_options *o, const char *key)
     return p ? p->given : 0;
 }
 
-int mb_options_canonical(const mb_options *o, const mb_option_spec *specs, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (const mb_option_spec *s = specs; s && s->name; s++) {
-        const struct mb_pair *p = find(o, s->name);
-        if (p == NULL || !p->given)
-            continue;
-        int w = snprintf(buf + used, size - used, "%s%s=%s", used ? "," : "", p->key, p->value);
-        if (w < 0 || (size_t)w >= size - used)
-            MB_ERROR(MB_EINVAL, "option list too long");
-        used += (size_t)w;
-    }
-    return MB_SUCCESS;
-}
-
 mb_options *mb_options_copy(const mb_options *o)
 {
     mb_options *c = mb_options_new();

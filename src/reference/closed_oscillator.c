@@ -36,13 +36,6 @@ int mb_closed_damped_params(double m, double k, double c, double *omega0, double
     return MB_SUCCESS;
 }
 
-mb_damped_regime mb_closed_damped_regime(double zeta)
-{
-    if (zeta < 1.0)
-        return MB_DAMPED_UNDER;
-    return zeta == 1.0 ? MB_DAMPED_CRITICAL : MB_DAMPED_OVER;
-}
-
 /* C and S by their series in z = D t^2 (|z| <= 1: terms fall like 1/(2k)!, 24 terms
  * leave < 1e-40 relative). */
 static void cs_series(double D, double t, double *C, double *S)

@@ -16,11 +16,8 @@
 /* x'' = -w^2 x:  x = x0 cos wt + (v0/w) sin wt,  v = -x0 w sin wt + v0 cos wt. */
 int mb_closed_harmonic(double omega, double x0, double v0, double t, double *x, double *v);
 
-typedef enum { MB_DAMPED_UNDER, MB_DAMPED_CRITICAL, MB_DAMPED_OVER } mb_damped_regime;
-
 /* w0 = sqrt(k/m), zeta = c / (2 sqrt(k m)) for m x'' + c x' + k x = 0. */
 int mb_closed_damped_params(double m, double k, double c, double *omega0, double *zeta);
-mb_damped_regime mb_closed_damped_regime(double zeta);
 /* x'' + 2 zeta w0 x' + w0^2 x = 0 in all three regimes, continuous through zeta = 1
  * (no cancellation near critical damping: see closed_oscillator.c). */
 int mb_closed_damped(double omega0, double zeta, double x0, double v0, double t,
