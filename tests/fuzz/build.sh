@@ -1,12 +1,13 @@
 #!/bin/sh
-# build.sh -- build the libFuzzer target of the case-file loader (doc/hardening.md).
+# build.sh -- build the libFuzzer targets of the case-file loader and of the trajectory
+# reader of outside integrators (doc/hardening.md).
 #
 #   tests/fuzz/build.sh [BUILDDIR]      (default BUILDDIR: fuzz-build)
 #
 # Compiles every libmotionbench source (the list of src/*/local.mk) with clang,
 # -fsanitize=fuzzer-no-link,address,undefined (coverage for the fuzzer, ASan and UBSan
-# for its findings), and links tests/fuzz/fuzz_case_file.c with -fsanitize=fuzzer into
-# BUILDDIR/fuzz_case_file.  Objects are rebuilt only when a source or header is newer.
+# for its findings), and links tests/fuzz/fuzz_case_file.c and fuzz_trajectory.c with
+# -fsanitize=fuzzer into BUILDDIR/.  Objects are rebuilt only when a source or header is newer.
 # Needs clang with the libFuzzer runtime (Debian: clang; `./bootstrap --deps=fuzz`
 # installs it) and a configured tree (config.h).  Then, for a campaign:
 #   fuzz-build/fuzz_case_file -max_total_time=3600 -rss_limit_mb=4096 \
@@ -40,8 +41,10 @@ for f in $(sed -n 's/^libmotionbench_la_SOURCES += //p' "$src"/src/*/local.mk); 
             -ffp-contract=off -fsanitize=fuzzer-no-link $SAN -c "$src/$f" -o "$o"
     fi
 done
-# shellcheck disable=SC2086
-"$CLANG" $inc -std=gnu11 -g -O1 -fsanitize=fuzzer $SAN "$src/tests/fuzz/fuzz_case_file.c" \
-    $objs -lgsl -lgslcblas -lmpfr -lgmp -linih -ljansson -lmatheval -lm -lpthread \
-    -o "$out/fuzz_case_file"
-echo "build.sh: $out/fuzz_case_file"
+for target in fuzz_case_file fuzz_trajectory; do
+    # shellcheck disable=SC2086
+    "$CLANG" $inc -std=gnu11 -g -O1 -fsanitize=fuzzer $SAN "$src/tests/fuzz/$target.c" \
+        $objs -lgsl -lgslcblas -lmpfr -lgmp -linih -ljansson -lmatheval -lm -lpthread \
+        -o "$out/$target"
+    echo "build.sh: $out/$target"
+done
