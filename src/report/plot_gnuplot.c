@@ -220,6 +220,33 @@ static void finish_script(FILE *f, const char *stem)
                "set output \"%s.svg\"\nreplot\nunset output\n", stem);
 }
 
+/* End a plot: close its data file d (may be NULL), finish and close its script g (NULL:
+ * nothing was opened), then run gnuplot on it when `draw` and nothing failed so far.
+ * Every write and close is checked, so gnuplot never reads a truncated script.  1 when
+ * the plot was drawn, 0 otherwise (*status says whether that is an error). */
+static int close_and_draw(FILE *g, FILE *d, const char *gnuplot, const char *dir, char *stem,
+                          int draw, int *status)
+{
+    int bad = 0;
+    if (d != NULL) {
+        bad |= ferror(d);
+        bad |= fclose(d) != 0;
+    }
+    if (g == NULL)
+        return 0;
+    fprintf(g, "\n");
+    finish_script(g, stem);
+    bad |= ferror(g);
+    bad |= fclose(g) != 0;
+    if (bad && *status == MB_SUCCESS)
+        *status = mb_error_record(MB_EIO, __FILE__, __LINE__, "cannot write the plot %s/%s: "
+                                  "%s", dir, stem, strerror(errno));
+    if (!draw || *status != MB_SUCCESS)
+        return 0;
+    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
+    return *status == MB_SUCCESS;
+}
+
 static FILE *open_in(const char *dir, const char *name, const char *ext)
 {
     char path[4096];
@@ -347,14 +374,8 @@ static int plot_convergence(const mb_results *r, const char *c, int q, const cha
                 clause(g, &first, source, select, i, how[b], title[b]);
             }
     }
-    fprintf(g, "\n");
-    finish_script(g, stem);
-    fclose(d);
-    fclose(g);
     free(specs);
-    if (first)
-        return 0;
-    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
+    return close_and_draw(g, d, gnuplot, dir, stem, !first, status);
     return *status == MB_SUCCESS;
 }
 
@@ -410,13 +431,8 @@ static int plot_work_precision(const mb_results *r, const char *c, const char *d
         snprintf(select, sizeof select, "index %d", next++);
         clause(g, &first, source, select, i, LINESPOINTS, specs[i]);
     }
-    fprintf(g, "\n");
-    finish_script(g, stem);
-    fclose(d);
-    fclose(g);
     free(specs);
-    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
-    return *status == MB_SUCCESS;
+    return close_and_draw(g, d, gnuplot, dir, stem, 1, status);
 }
 
 /* ---- energy against time (series/) ---- */
@@ -483,13 +499,7 @@ static int plot_energy(const mb_results *r, const char *c, const char *dir,
         clause(g, &first, abs_path, "skip 1 using 1:2", i, LINES, legend);
     }
     free(specs);
-    if (g == NULL)
-        return 0;
-    fprintf(g, "\n");
-    finish_script(g, stem);
-    fclose(g);
-    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
-    return *status == MB_SUCCESS;
+    return close_and_draw(g, NULL, gnuplot, dir, stem, 1, status);
 }
 
 /* ---- damping: the signal and its envelope (series/) ---- */
@@ -635,17 +645,7 @@ static int plot_damping(const mb_results *r, const char *c, const char *dir,
         }
     }
     free(specs);
-    if (d)
-        fclose(d);
-    if (g == NULL)
-        return 0;
-    fprintf(g, "\n");
-    finish_script(g, stem);
-    fclose(g);
-    if (*status != MB_SUCCESS)
-        return 0;
-    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
-    return *status == MB_SUCCESS;
+    return close_and_draw(g, d, gnuplot, dir, stem, 1, status);
 }
 
 /* ---- rotation invariants against time (series/) ---- */
@@ -735,17 +735,7 @@ static int plot_series(const mb_results *r, const char *c, const series_plot *sp
                      (size_t)(rows / MARKS_PER_CURVE) + 1);
     }
     free(specs);
-    if (d)
-        fclose(d);
-    if (g == NULL)
-        return 0;
-    fprintf(g, "\n");
-    finish_script(g, stem);
-    fclose(g);
-    if (*status != MB_SUCCESS || first)
-        return 0;
-    *status = run_gnuplot(gnuplot, dir, strcat(stem, ".gp"));
-    return *status == MB_SUCCESS;
+    return close_and_draw(g, d, gnuplot, dir, stem, !first, status);
 }
 
 /* 1 when some integrator of the case rotates (metrics.csv holds quat.norm_error_max only
