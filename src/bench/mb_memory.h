@@ -46,6 +46,9 @@ int mb_memory_limit(double option, double *limit, const char **source);
  * largest run, w its parts. */
 int mb_memory_refuse(double need, double limit, const char *source, int at_once,
                      const char *what, const mb_memory_estimate *w);
+/* One computation (not a run of a case file) against the limit of mb_memory_limit(option):
+ * MB_SUCCESS when e->total fits, else the refusal of mb_memory_refuse naming `what`. */
+int mb_memory_check(const mb_memory_estimate *e, double option, const char *what);
 /* "8G", "512M", "1.5T", "100000000" (bytes; K, M, G, T are powers of 1024). */
 int mb_memory_parse_size(const char *text, double *bytes);
 /* "1.2 GiB" style text of a byte count. */

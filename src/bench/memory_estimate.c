@@ -156,6 +156,17 @@ int mb_memory_refuse(double need, double limit, const char *source, int at_once,
              a, source, b, at_once, at_once == 1 ? "" : "s", what, s, r, t, g, q);
 }
 
+int mb_memory_check(const mb_memory_estimate *e, double option, const char *what)
+{
+    double limit;
+    const char *source;
+    if (mb_memory_limit(option, &limit, &source) != MB_SUCCESS)
+        return MB_EIO;
+    if (e->total <= limit)
+        return MB_SUCCESS;
+    return mb_memory_refuse(e->total, limit, source, 0, what, e);
+}
+
 double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,
                                 size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst)
 {

@@ -171,16 +171,10 @@ static int fits_in_memory(const struct ref_args *a, const mb_system *sys,
     mb_memory_estimate e;
     size_t nodes = sys->nodes->n;
     mb_memory_estimate_reference(nodes, kind, mpfr_bits, &e);
-    double limit;
-    const char *source;
-    if (mb_memory_limit(a->memory_limit, &limit, &source) != MB_SUCCESS)
-        return MB_EIO;
-    if (e.total <= limit)
-        return MB_SUCCESS;
     char what[160];
     snprintf(what, sizeof what, "-p %s (%zu node%s) --method %s", a->problem, nodes,
              nodes == 1 ? "" : "s", a->method);
-    return mb_memory_refuse(e.total, limit, source, 0, what, &e);
+    return mb_memory_check(&e, a->memory_limit, what);
 }
 
 static int run_mpfr(const struct ref_args *a, const mb_problem_type *pt,

@@ -443,15 +443,9 @@ static int fits_in_memory(size_t nodes, const struct sim_args *a)
 {
     mb_memory_estimate e;
     mb_memory_estimate_simulate(nodes, a->mpfr_bits, &e);
-    double limit;
-    const char *source;
-    if (mb_memory_limit(a->memory_limit, &limit, &source) != MB_SUCCESS)
-        return MB_EIO;
-    if (e.total <= limit)
-        return MB_SUCCESS;
     char what[160];
     snprintf(what, sizeof what, "-p %s (%zu node%s)", a->problem, nodes, nodes == 1 ? "" : "s");
-    return mb_memory_refuse(e.total, limit, source, 0, what, &e);
+    return mb_memory_check(&e, a->memory_limit, what);
 }
 
 static int prepare_run(struct sim_run *r, const struct sim_args *a)
