@@ -363,3 +363,15 @@ clean-local: clean-fuzz
 clean-fuzz:
 	-rm -rf fuzz-build fuzz-build.log fuzz-finding-*
 .PHONY: clean-fuzz
+
+check_PROGRAMS += tests/test_blocktri
+tests_test_blocktri_SOURCES = tests/test_blocktri.c tests/test_helpers.h
+tests_test_blocktri_CFLAGS = $(MB_TESTCC)
+tests_test_blocktri_LDADD = $(MB_TESTLIBS)
+tests_test_blocktri_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_eval_jacobian
+tests_test_eval_jacobian_SOURCES = tests/test_eval_jacobian.c tests/test_helpers.h
+tests_test_eval_jacobian_CFLAGS = $(MB_TESTCC)
+tests_test_eval_jacobian_LDADD = $(MB_TESTLIBS)
+tests_test_eval_jacobian_LDFLAGS = $(MB_TESTLINK)

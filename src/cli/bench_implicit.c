@@ -138,7 +138,7 @@ static int bench_system(const char *problem, double n, mb_system **sys, size_t *
  * uses; allocated for one system. */
 struct assembly {
     mb_jacobian *J;
-    mb_band *band;
+    mb_blocktri *btri;
     mb_csr *csr;
     double *b, tmp[2];
 };
@@ -146,7 +146,7 @@ struct assembly {
 static void assembly_free(struct assembly *a)
 {
     mb_jacobian_free(a->J);
-    mb_band_free(a->band);
+    mb_blocktri_free(a->btri);
     mb_csr_free(a->csr);
     free(a->b);
 }
@@ -156,15 +156,13 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
 {
     mb_nodes *s = sys->nodes;
     double t0 = mb_bench_now();
-    if (mb_forces_eval(sys->forces, s, sys->t) != MB_SUCCESS
-        || mb_forces_jacobian(sys->forces, s, a->J) != MB_SUCCESS)
+    if (mb_forces_eval_jacobian(sys->forces, s, sys->t, a->J) != MB_SUCCESS)
         return -1.0;
     mb_linsys_be_rhs(s, a->J, h, a->b, a->tmp);
-    size_t w = mb_band_halfwidth(a->J);
-    if (w <= MB_BAND_AUTO_MAX_HALFWIDTH) {
-        if (a->band == NULL && (a->band = mb_band_alloc(3 * s->n, w)) == NULL)
+    if (mb_blocktri_fits(a->J)) {
+        if (a->btri == NULL && (a->btri = mb_blocktri_alloc(s->n)) == NULL)
             return -1.0;
-        mb_band_assemble(a->band, s, a->J, h);
+        mb_blocktri_assemble(a->btri, s, a->J, h);
     } else {
         if (a->csr == NULL && ((a->csr = mb_csr_alloc()) == NULL
                                || mb_csr_pattern(a->csr, a->J) != MB_SUCCESS))
@@ -174,37 +172,38 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
     return mb_bench_now() - t0;
 }
 
-/* Seconds of the fastest of `repeat` block Thomas solves of the last assembled banded
- * matrix, and in *diff the largest |x_peer - x_band| / max|x_band|; NAN when the matrix
- * is not banded (or not block-tridiagonal). */
+/* Seconds of the fastest of `repeat` peer block Thomas solves of the last assembled
+ * block-tridiagonal matrix, and in *diff the largest |x_peer - x_lib| / max|x_lib| against
+ * the library's block-tridiagonal solve; NAN when the matrix is not block-tridiagonal. */
 static double blocktri_seconds(struct assembly *a, long repeat, double *diff)
 {
     *diff = NAN;
-    if (a->band == NULL || a->csr != NULL)
+    if (a->btri == NULL || a->csr != NULL)
         return NAN;
-    mb_blocktri *T = mb_blocktri_from_band(a->band);
-    size_t n3 = a->band->n;
-    double *x = malloc(n3 * sizeof(double)), *xb = malloc(n3 * sizeof(double));
+    mb_blocktri *L = a->btri;
+    bench_thomas *T = bench_thomas_from_blocks(L->n, L->D, L->L, L->U);
+    size_t n3 = 3 * L->n;
+    double *x = malloc(n3 * sizeof(double)), *xl = malloc(n3 * sizeof(double));
     double best = NAN;
-    if (T && x && xb && mb_band_solve(a->band, a->b, xb) == MB_SUCCESS) {
+    if (T && x && xl && mb_blocktri_solve(L, a->b, xl) == MB_SUCCESS) {
         best = INFINITY;
         for (long k = 0; k < repeat && !isnan(best); k++) {
             double t0 = mb_bench_now();
-            if (mb_blocktri_solve(T, a->b, x) != 0)
+            if (bench_thomas_solve(T, a->b, x) != 0)
                 best = NAN;
             double t1 = mb_bench_now() - t0;
             best = t1 < best ? t1 : best;
         }
         double dmax = 0.0, xmax = 0.0;
         for (size_t k = 0; k < n3; k++) {
-            dmax = fmax(dmax, fabs(x[k] - xb[k]));
-            xmax = fmax(xmax, fabs(xb[k]));
+            dmax = fmax(dmax, fabs(x[k] - xl[k]));
+            xmax = fmax(xmax, fabs(xl[k]));
         }
         *diff = xmax > 0.0 ? dmax / xmax : dmax;
     }
-    mb_blocktri_free(T);
+    bench_thomas_free(T);
     free(x);
-    free(xb);
+    free(xl);
     return best;
 }
 

@@ -39,6 +39,11 @@ typedef struct mb_force_type {
      * words of the external-program protocol (doc/external.md, "run.json"); NULL: the
      * model is described as {"model": "opaque", "name": ...} */
     int (*describe)(const void *params, struct json_t *model);
+    /* eval and jacobian in one pass (NULL: eval, then jacobian): adds to s->f, s->torque
+     * and appends to J bit for bit what eval and jacobian would (mb_forces_eval_jacobian) */
+    int (*eval_jacobian)(const void *params, mb_nodes *s, double t, mb_jacobian *J);
+    int (*eval_jacobian_mpfr)(const void *params, mb_nodes_mpfr *s, double t,
+                              mb_jacobian_mpfr *J);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -82,6 +87,12 @@ double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t)
 /* Clear J and append every model's blocks. */
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J);
 int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);
+/* mb_forces_eval, then mb_forces_jacobian, in one pass over the models (each model's
+ * eval_jacobian where it has one): the same forces, torques and blocks bit for bit, and
+ * the same counts. */
+int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobian *J);
+int mb_forces_mpfr_eval_jacobian(const mb_forces *F, mb_nodes_mpfr *s, double t,
+                                 mb_jacobian_mpfr *J);
 /* Per node and axis summed stiffness (3n array, zeroed first). */
 void mb_forces_stiffness(const mb_forces *F, const mb_nodes *s, double *k);
 

@@ -69,9 +69,7 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
 {
     struct FUNCTION(ieuler, state) *w = vstate;
     TYPE(mb_nodes) *s = sys->nodes;
-    int st = FUNCTION(mb_forces, eval)(sys->forces, s, sys->t);
-    if (st == MB_SUCCESS)
-        st = FUNCTION(mb_forces, jacobian)(sys->forces, s, w->J);
+    int st = FUNCTION(mb_forces, eval_jacobian)(sys->forces, s, sys->t, w->J);
     if (st != MB_SUCCESS)
         return st;
     FUNCTION(mb_linsys, be_rhs)(s, w->J, h, w->b, w->tmp);
