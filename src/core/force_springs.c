@@ -161,3 +161,8 @@ int mb_springs_add(void *springs, const mb_spring *sp)
 }
 
 size_t mb_springs_count(const void *springs) { return ((const struct spring_set *)springs)->count; }
+
+const mb_spring *mb_springs_items(const void *springs)
+{
+    return ((const struct spring_set *)springs)->items;
+}

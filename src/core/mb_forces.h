@@ -126,5 +126,7 @@ typedef struct mb_spring {
 void *mb_springs_new(void);
 int mb_springs_add(void *springs, const mb_spring *sp);
 size_t mb_springs_count(const void *springs);
+/* the springs added so far, in order (mb_springs_count of them; read-only) */
+const mb_spring *mb_springs_items(const void *springs);
 
 #endif
