@@ -40,6 +40,8 @@
 /* ---- double ---- */
 /* 1 when degree of freedom k (0..3n-1) of s is fixed: blocked axis or infinite mass. */
 int mb_linsys_fixed(const mb_nodes *s, size_t k);
+/* 1 when some degree of freedom of node i is fixed: a cheap test before the per-axis one. */
+int mb_linsys_node_fixed(const mb_nodes *s, size_t i);
 
 /* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
  * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
@@ -61,6 +63,8 @@ int mb_gauss_solve(double *A, size_t n, double *b, double *x, size_t *piv, doubl
 /* ---- MPFR (same layout; every number an mpfr_t of precision prec) ---- */
 /* 1 when degree of freedom k (0..3n-1) of s is fixed: blocked axis or infinite mass. */
 int mb_linsys_mpfr_fixed(const mb_nodes_mpfr *s, size_t k);
+/* 1 when some degree of freedom of node i is fixed: a cheap test before the per-axis one. */
+int mb_linsys_mpfr_node_fixed(const mb_nodes_mpfr *s, size_t i);
 
 /* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
  * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
