@@ -177,13 +177,16 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
     long b = FUNCTION(mb_jacobian, append_block)(J, r, c);
     if (b < 0)
         return MB_ENOMEM;
-    for (int k = 0; k < 9; k++) {
-        if (negate) {
-            R_NEG(&J->dfdx[9 * b + k], &K[k]);
-            R_NEG(&J->dfdv[9 * b + k], &Dv[k]);
-        } else {
-            R_SET(&J->dfdx[9 * b + k], &K[k]);
-            R_SET(&J->dfdv[9 * b + k], &Dv[k]);
+    REAL *jx = &J->dfdx[9 * b], *jv = &J->dfdv[9 * b];
+    if (negate) {
+        for (int k = 0; k < 9; k++) {
+            R_NEG(&jx[k], &K[k]);
+            R_NEG(&jv[k], &Dv[k]);
+        }
+    } else {
+        for (int k = 0; k < 9; k++) {
+            R_SET(&jx[k], &K[k]);
+            R_SET(&jv[k], &Dv[k]);
         }
     }
     return MB_SUCCESS;

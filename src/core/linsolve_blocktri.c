@@ -84,11 +84,10 @@ void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *
             T->D[9 * i + 4 * a] = s->mass[i];
     for (size_t b = 0; b < J->count; b++) {
         const double *C = &J->dfdv[9 * b], *K = &J->dfdx[9 * b];
-        double *A = blocktri_block(T, J->row[b], J->col[b]);
-        for (int k = 0; k < 9; k++) {
-            A[k] -= h * C[k];
-            A[k] -= h2 * K[k];
-        }
+        double *A = blocktri_block(T, J->row[b], J->col[b]), a[9];
+        for (int k = 0; k < 9; k++)         /* in registers: A cannot alias C or K here */
+            a[k] = (A[k] - h * C[k]) - h2 * K[k];
+        memcpy(A, a, sizeof a);
     }
     for (size_t i = 0; i < T->n; i++)
         for (int a = 0; a < 3 && mb_linsys_node_fixed(s, i); a++)
@@ -138,7 +137,7 @@ static int lu3(double *a, int p[3])
 }
 
 /* x = S^-1 v with S's factors (lu, p); x may alias v */
-static void lu3_solve(const double *lu, const int p[3], const double *v, double *x)
+static inline void lu3_solve(const double *lu, const int p[3], const double *v, double *x)
 {
     double y0 = v[p[0]], y1 = v[p[1]], y2 = v[p[2]];
     y1 -= lu[3] * y0;
@@ -163,7 +162,7 @@ static double inverse_norm1(const double *lu, const int p[3])
 }
 
 /* out = v - B w (3x3 B, row-major) */
-static void sub_mat_vec(const double *v, const double *B, const double *w, double *out)
+static inline void sub_mat_vec(const double *v, const double *B, const double *w, double *out)
 {
     for (int r = 0; r < 3; r++)
         out[r] = v[r] - (B[3 * r] * w[0] + B[3 * r + 1] * w[1] + B[3 * r + 2] * w[2]);
