@@ -4,22 +4,34 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* In the child: stdin from /dev/null, stdout to the pipe, then exec; never returns. */
-static void exec_peer(const char *program, char *const argv[], int out_fd)
+extern char **environ;
+
+/* Start the child with stdin from /dev/null and stdout into the pipe fds.  posix_spawn,
+ * not fork: a fork would mark every page of this process copy-on-write, and the
+ * benchmark's next writes to its (gigabyte) arrays would fault page by page inside the
+ * timed batches.  0, or the error number. */
+static int spawn_peer(pid_t *pid, const char *program, char *const argv[], const int fds[2])
 {
-    int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0)
-        dup2(null_fd, STDIN_FILENO);
-    dup2(out_fd, STDOUT_FILENO);
-    execvp(program, argv);
-    fprintf(stderr, "motionbench bench: cannot run peer '%s': %s\n", program, strerror(errno));
-    _exit(127);
+    posix_spawn_file_actions_t actions;
+    int err = posix_spawn_file_actions_init(&actions);
+    if (err != 0)
+        return err;
+    err = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (err == 0)
+        err = posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    if (err == 0)
+        err = posix_spawn_file_actions_addclose(&actions, fds[0]);
+    if (err == 0)
+        err = posix_spawnp(pid, program, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    return err;
 }
 
 /* Read what the child prints (at most size - 1 bytes) and wait for it; its exit status,
@@ -52,16 +64,12 @@ double mb_bench_peer_rate(const char *program, size_t n, double seconds)
                 strerror(errno));
         return -1.0;
     }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        exec_peer(program, argv, fds[1]);
-    }
+    pid_t pid;
+    int err = spawn_peer(&pid, program, argv, fds);
     close(fds[1]);
-    if (pid < 0) {
+    if (err != 0) {
         close(fds[0]);
-        fprintf(stderr, "motionbench bench: cannot start peer '%s': %s\n", program, strerror(errno));
+        fprintf(stderr, "motionbench bench: cannot run peer '%s': %s\n", program, strerror(err));
         return -1.0;
     }
     int status = collect(pid, fds[0], text, sizeof text);

@@ -90,7 +90,8 @@ static inline int FUNCTION(lf, kick_drift)(REAL *restrict xo, REAL *restrict vo,
 /* Fast path (every node mid-step, nothing blocked, no damping), seed 002 eq. (28):
  *   v(t+h/2) = v(t-hp/2) + a(t) (hp + h)/2,   x(t+h) = x(t) + v(t+h/2) h,   a = F / m,
  * hp the previous step (= h for constant steps, where (hp + h)/2 = h exactly).
- * Same operations in the same order as the general path.  Returns 1 on NaN/Inf. */
+ * Same operations in the same order as the general path; stores too large for the
+ * caches write with non-temporal stores (leapfrog_stream.h).  Returns 1 on NaN/Inf. */
 static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict x_out,
                                         REAL *restrict v_out, double hp, double h)
 {
@@ -99,10 +100,15 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
     const REAL *restrict im = s->inv_mass;
     const size_t n = s->n;
     int bad = 0;
+    size_t i = 0;
+#if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
+    if (n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out) && lf_stream_aligned(v_out))
+        i = lf_translate_stream_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad);
+#endif
     REAL a[1], t[1];
     R_INIT(a, s->prec);
     R_INIT(t, s->prec);
-    for (size_t i = 0; i < n; i++) {
+    for (; i < n; i++) {
         const size_t j = 3 * i;
         bad |= FUNCTION(lf, kick_drift)(&x_out[j], &v_out[j], &x[j], &v[j], &f[j], &im[i], hk, h, a, t);
         bad |= FUNCTION(lf, kick_drift)(&x_out[j + 1], &v_out[j + 1], &x[j + 1], &v[j + 1],
