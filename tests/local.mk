@@ -375,3 +375,14 @@ tests_test_eval_jacobian_SOURCES = tests/test_eval_jacobian.c tests/test_helpers
 tests_test_eval_jacobian_CFLAGS = $(MB_TESTCC)
 tests_test_eval_jacobian_LDADD = $(MB_TESTLIBS)
 tests_test_eval_jacobian_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_forces_eval
+tests_test_forces_eval_SOURCES = tests/test_forces_eval.c
+tests_test_forces_eval_CFLAGS = $(MB_TESTCC)
+tests_test_forces_eval_LDADD = $(MB_TESTLIBS)
+tests_test_forces_eval_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_leapfrog_stream
+tests_test_leapfrog_stream_SOURCES = tests/test_leapfrog_stream.c
+tests_test_leapfrog_stream_CFLAGS = $(MB_TESTCC)
+tests_test_leapfrog_stream_LDADD = $(MB_TESTLIBS)
+tests_test_leapfrog_stream_LDFLAGS = $(MB_TESTLINK)
