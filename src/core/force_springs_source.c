@@ -151,25 +151,6 @@ static void FUNCTION(springs, force)(const mb_spring *sp, struct FUNCTION(spring
         R_MUL(&w->F[k], &w->n[k], w->m);
 }
 
-static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double t)
-{
-    const struct spring_set *set = params;
-    struct FUNCTION(springs, scratch) w;
-    int status = MB_SUCCESS;
-    (void)t;
-    FUNCTION(springs, scratch_init)(&w, s->prec);
-    for (size_t m = 0; m < set->count && status == MB_SUCCESS; m++) {
-        const mb_spring *sp = &set->items[m];
-        status = FUNCTION(springs, geometry)(sp, s, &w, sp->rest != 0.0 || sp->c != 0.0);
-        if (status != MB_SUCCESS)
-            break;
-        FUNCTION(springs, force)(sp, &w);
-        FUNCTION(springs, apply)(sp, s, w.F, &w);
-    }
-    FUNCTION(springs, scratch_clear)(&w);
-    return status;
-}
-
 /* Append the blocks (K, Dv), negated when asked, as block (r, c) of J: each value written once. */
 static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
                                   const REAL *K, const REAL *Dv, int negate)
@@ -288,10 +269,14 @@ static void FUNCTION(springs, blocks_clear)(struct FUNCTION(springs, blocks) *B)
         R_CLEAR(&B->pdv[k]);
 }
 
-static int FUNCTION(springs, jacobian)(const void *params, const TYPE(mb_nodes) *s,
-                                       TYPE(mb_jacobian) *J)
+/* One pass over the springs: each spring's geometry once, then its force added to s
+ * when add_force, then its blocks appended to J when J is not NULL.  Forces and blocks
+ * come from the same operations whichever of them a pass makes, so the one-pass
+ * eval_jacobian is bit-identical to eval followed by jacobian.  s is written only when
+ * add_force. */
+static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) *s,
+                                   TYPE(mb_jacobian) *J, int add_force)
 {
-    const struct spring_set *set = params;
     struct FUNCTION(springs, scratch) w;
     struct FUNCTION(springs, blocks) B;
     int st = MB_SUCCESS;
@@ -302,38 +287,36 @@ static int FUNCTION(springs, jacobian)(const void *params, const TYPE(mb_nodes) 
         st = FUNCTION(springs, geometry)(sp, s, &w, sp->rest != 0.0 || sp->c != 0.0);
         if (st != MB_SUCCESS)
             break;
-        FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
-        st = FUNCTION(springs, put_all)(J, sp, B.K, B.Dv);
+        if (add_force) {
+            FUNCTION(springs, force)(sp, &w);
+            FUNCTION(springs, apply)(sp, s, w.F, &w);
+        }
+        if (J != NULL) {
+            FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
+            st = FUNCTION(springs, put_all)(J, sp, B.K, B.Dv);
+        }
     }
     FUNCTION(springs, blocks_clear)(&B);
     FUNCTION(springs, scratch_clear)(&w);
     return st;
 }
 
-/* eval and jacobian in one pass: each spring's geometry is computed once, its force
- * added and its blocks appended from it -- the same operations in the same order as the
- * two passes, so forces and blocks are bit-identical to theirs. */
+static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    (void)t;
+    return FUNCTION(springs, pass)(params, s, NULL, 1);
+}
+
+static int FUNCTION(springs, jacobian)(const void *params, const TYPE(mb_nodes) *s,
+                                       TYPE(mb_jacobian) *J)
+{
+    return FUNCTION(springs, pass)(params, (TYPE(mb_nodes) *)s, J, 0);  /* s only read */
+}
+
+/* eval and jacobian in one pass */
 static int FUNCTION(springs, eval_jacobian)(const void *params, TYPE(mb_nodes) *s, double t,
                                             TYPE(mb_jacobian) *J)
 {
-    const struct spring_set *set = params;
-    struct FUNCTION(springs, scratch) w;
-    struct FUNCTION(springs, blocks) B;
-    int st = MB_SUCCESS;
     (void)t;
-    FUNCTION(springs, scratch_init)(&w, s->prec);
-    FUNCTION(springs, blocks_init)(&B, s->prec);
-    for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
-        const mb_spring *sp = &set->items[m];
-        st = FUNCTION(springs, geometry)(sp, s, &w, sp->rest != 0.0 || sp->c != 0.0);
-        if (st != MB_SUCCESS)
-            break;
-        FUNCTION(springs, force)(sp, &w);
-        FUNCTION(springs, apply)(sp, s, w.F, &w);
-        FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
-        st = FUNCTION(springs, put_all)(J, sp, B.K, B.Dv);
-    }
-    FUNCTION(springs, blocks_clear)(&B);
-    FUNCTION(springs, scratch_clear)(&w);
-    return st;
+    return FUNCTION(springs, pass)(params, s, J, 1);
 }
