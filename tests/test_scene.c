@@ -229,6 +229,22 @@ Test(scene, constant_torque_acts_on_its_body_only)
     mb_system_free(sys);
 }
 
+/* a body reaching below a plane by at most 1e-8 of its bounding radius touches it (box
+ * half-extents 0.3, 0.2, 0.1: radius sqrt(0.14) = 0.374, so 1e-9 m is 2.7e-9 of it and
+ * accepted); 1e-8 m (2.7e-8) is inside and refused */
+Test(scene, touching_a_plane_is_not_inside_it)
+{
+    static const char *fmt = "[body box]\ntype = box\nhalf_extents = 0.3, 0.2, 0.1\nmass = 1\n"
+                             "position = 0, 0, %.17g\n[obstacle floor]\ntype = plane\n"
+                             "point = 0, 0, 0\nnormal = 0, 0, 1\n";
+    char text[400];
+    snprintf(text, sizeof text, fmt, 0.1 - 1e-9);
+    mb_system *sys = build(text);
+    mb_system_free(sys);
+    snprintf(text, sizeof text, fmt, 0.1 - 1e-8);
+    cr_expect_eq(build_fails(text, "is inside obstacle 'floor'"), MB_EINVAL);
+}
+
 /* Jacobian blocks from the symbolic derivatives: f = (-2 x^3 + vy, sin(y) z, 0) */
 Test(scene, expression_jacobian_is_the_symbolic_derivative)
 {
