@@ -32,22 +32,16 @@ static double rd(const mb_options *p, const char *k) { return mb_options_double(
 static int setup(const mb_options *p, mb_system **out)
 {
     double m = rd(p, "mass"), r = rd(p, "radius"), I = 0.4 * m * r * r;
-    mb_scene_body ball = { .type = MB_SCENE_SPHERE, .mass = m, .extent = { r, r, r } };
+    mb_scene_body ball = { .type = MB_SCENE_SPHERE, .extent = { r, r, r } };
     mb_scene_pose pose;
-    double volume, Iunit[3], gv[3] = { 0, 0, -rd(p, "g") }, o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
-    mb_scene_shape(&ball, &volume, Iunit);
+    mb_scene *s;
+    double gv[3] = { 0, 0, -rd(p, "g") };
     mb_scene_pose_init(&pose);
     pose.mass = m;
     mb_v3_set(pose.inertia, I, I, I);
     pose.x[2] = r + rd(p, "height");
-    pose.radius = ball.radius;
-    mb_scene *s;
     int st = mb_scene_place_solfec_body(&ball, &pose, gv, 0.0, rd(p, "e"), out, &s);
-    if (st == MB_SUCCESS && (st = mb_scene_place_plane(s, o, n, 0)) != MB_SUCCESS) {
-        mb_system_free(*out);
-        *out = NULL;
-    }
-    return st;
+    return st == MB_SUCCESS ? mb_scene_place_floor(out, s) : st;
 }
 
 typedef struct obs {

@@ -38,23 +38,17 @@ static int setup(const mb_options *p, mb_system **out)
     if (!(mu * c < a))
         MB_ERROR(MB_EDOM, "problem 'box-on-plane': mu c = %g >= a = %g, the box would tip over",
                  mu * c, a);
-    mb_scene_body box = { .type = MB_SCENE_BOX, .mass = m, .extent = { a, b, c } };
+    mb_scene_body box = { .type = MB_SCENE_BOX, .extent = { a, b, c } };
     mb_scene_pose pose;
-    double volume, Iunit[3], gv[3] = { 0, 0, -rd(p, "g") }, o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
-    mb_scene_shape(&box, &volume, Iunit);
+    mb_scene *s;
+    double gv[3] = { 0, 0, -rd(p, "g") };
     mb_scene_pose_init(&pose);
     pose.mass = m;
     mb_v3_set(pose.inertia, m * (b * b + c * c) / 3.0, m * (a * a + c * c) / 3.0, m * (a * a + b * b) / 3.0);
     pose.x[2] = c - 1e-9;
     pose.v[0] = rd(p, "v0");
-    pose.radius = box.radius;
-    mb_scene *s;
     int st = mb_scene_place_solfec_body(&box, &pose, gv, mu, 0.0, out, &s);
-    if (st == MB_SUCCESS && (st = mb_scene_place_plane(s, o, n, 0)) != MB_SUCCESS) {
-        mb_system_free(*out);
-        *out = NULL;
-    }
-    return st;
+    return st == MB_SUCCESS ? mb_scene_place_floor(out, s) : st;
 }
 
 static int exact(const mb_options *p, double t, mb_nodes *out)

@@ -66,11 +66,15 @@ int mb_scene_place_plane(mb_scene *sc, const double point[3], const double norma
  * materials, and the material of every node. */
 int mb_scene_place_laws(mb_scene *sc, size_t count, const double *mu, const double *e,
                         const int *node_material);
-/* A system of one body (its shape, and its state placed by mb_scene_place_body) under
- * gravity g, with its solfec constraint scene and one Signorini law (mu, e) for every
- * contact: what the sections [body], [force] type = gravity and [contact] build, and
- * the common set-up of the solfec presets.  On failure *sys is NULL. */
+/* A system of one body (its shape, which sets the bounding radius, and its state placed
+ * by mb_scene_place_body) under gravity g, with its solfec constraint scene and one
+ * Signorini law (mu, e) for every contact: what the sections [body], [force] type =
+ * gravity and [contact] build, and the common set-up of the solfec presets.  On failure
+ * *sys is NULL. */
 int mb_scene_place_solfec_body(const mb_scene_body *body, const mb_scene_pose *pose,
                                const double g[3], double mu, double e, mb_system **sys,
                                mb_scene **sc);
+/* The plane obstacle z = 0, normal +z, of the default material; on failure *sys is freed
+ * and set to NULL. */
+int mb_scene_place_floor(mb_system **sys, mb_scene *sc);
 #endif

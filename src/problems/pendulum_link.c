@@ -31,16 +31,14 @@ static double rd(const mb_options *p, const char *k) { return mb_options_double(
 static int setup(const mb_options *p, mb_system **out)
 {
     double m = rd(p, "mass"), l = rd(p, "length"), th = rd(p, "theta0"), I = 0.4 * m * 0.01 * l * l;
-    mb_scene_body ball = { .type = MB_SCENE_SPHERE, .mass = m, .extent = { 0.1 * l, 0.1 * l, 0.1 * l } };
+    mb_scene_body ball = { .type = MB_SCENE_SPHERE, .extent = { 0.1 * l, 0.1 * l, 0.1 * l } };
     mb_scene_pose pose;
-    double volume, Iunit[3], gv[3] = { 0, 0, -rd(p, "g") }, pivot[3] = { 0, 0, 0 };
-    mb_scene_shape(&ball, &volume, Iunit);
+    mb_scene *s;
+    double gv[3] = { 0, 0, -rd(p, "g") }, pivot[3] = { 0, 0, 0 };
     mb_scene_pose_init(&pose);
     pose.mass = m;
     mb_v3_set(pose.inertia, I, I, I);
     mb_v3_set(pose.x, l * sin(th), 0.0, -l * cos(th));
-    pose.radius = ball.radius;
-    mb_scene *s;
     int st = mb_scene_place_solfec_body(&ball, &pose, gv, 0.0, 0.0, out, &s);
     if (st == MB_SUCCESS
         && (st = mb_scene_rigid_link(s, (*out)->nodes, 0, MB_CON_GROUND, pose.x, pivot)) != MB_SUCCESS) {

@@ -41,16 +41,32 @@ int mb_scene_place_solfec_body(const mb_scene_body *body, const mb_scene_pose *p
                                mb_scene **sc)
 {
     int material = 0, st;
+    mb_scene_body shape = *body;
+    mb_scene_pose placed = *pose;
+    double volume, Iunit[3];
+    mb_scene_shape(&shape, &volume, Iunit);
+    placed.radius = shape.radius;
     *sys = mb_system_alloc(1);
     *sc = NULL;
     if (*sys == NULL)
         return MB_ENOMEM;
-    mb_scene_place_body((*sys)->nodes, 0, pose);
+    mb_scene_place_body((*sys)->nodes, 0, &placed);
     st = mb_scene_add_gravity(*sys, g);
-    if (st == MB_SUCCESS && (*sc = mb_scene_place_solfec(*sys, body)) == NULL)
+    if (st == MB_SUCCESS && (*sc = mb_scene_place_solfec(*sys, &shape)) == NULL)
         st = mb_last_error_code();
     if (st == MB_SUCCESS)
         st = mb_scene_place_laws(*sc, 1, &mu, &e, &material);
+    if (st != MB_SUCCESS) {
+        mb_system_free(*sys);
+        *sys = NULL;
+    }
+    return st;
+}
+
+int mb_scene_place_floor(mb_system **sys, mb_scene *sc)
+{
+    double o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
+    int st = mb_scene_place_plane(sc, o, n, 0);
     if (st != MB_SUCCESS) {
         mb_system_free(*sys);
         *sys = NULL;
