@@ -141,41 +141,59 @@ static int bench_system(const char *problem, double n, mb_system **sys, size_t *
     return st;
 }
 
-/* What a linear-implicit step assembles, with the matrix in the storage solver=auto
- * uses; allocated for one system. */
+/* What a linear-implicit step assembles, through the solver solver=auto builds: the
+ * matrix in its storage (block-tridiagonal on chains, else CSR), the right-hand side b;
+ * allocated for one system. */
 struct assembly {
+    mb_implicit_solver *S;
     mb_jacobian *J;
-    mb_blocktri *btri;
-    mb_csr *csr;
-    double *b, tmp[2];
+    double *b, *x;
+    int primed;                 /* one assembly and solve made: the storage is chosen */
 };
 
 static void assembly_free(struct assembly *a)
 {
+    mb_implicit_solver_free(a->S);
     mb_jacobian_free(a->J);
-    mb_blocktri_free(a->btri);
-    mb_csr_free(a->csr);
     free(a->b);
+    free(a->x);
 }
 
-/* Seconds of one assembly at the system's state, or -1 on failure. */
+static int assembly_alloc(struct assembly *a, size_t n)
+{
+    mb_options *o = mb_options_new();
+    const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
+    int st = o ? mb_options_validate(o, specs, "implicit-euler") : MB_ENOMEM;
+    if (st == MB_SUCCESS)
+        st = mb_implicit_solver_alloc(&a->S, o, n);
+    mb_options_free(o);
+    a->J = mb_jacobian_alloc(n, 53);
+    a->b = malloc(3 * n * sizeof(double));
+    a->x = malloc(3 * n * sizeof(double));
+    return st == MB_SUCCESS && a->J && a->b && a->x ? MB_SUCCESS : MB_ENOMEM;
+}
+
+/* the block-tridiagonal storage holding A, or NULL when A is in CSR */
+static const mb_blocktri *assembly_btri(const struct assembly *a)
+{
+    return a->S->chain_last ? a->S->btri : NULL;
+}
+
+/* Seconds of one assembly at the system's state (mb_implicit_solver_assemble: forces,
+ * matrix and right-hand side, as the step makes them), or -1 on failure.  The first call
+ * also solves once, untimed, so that the solver has chosen its storage as in a step. */
 static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
 {
     mb_nodes *s = sys->nodes;
-    double t0 = mb_bench_now();
-    if (mb_forces_eval_jacobian(sys->forces, s, sys->t, a->J) != MB_SUCCESS)
-        return -1.0;
-    mb_linsys_be_rhs(s, a->J, h, a->b, a->tmp);
-    if (mb_blocktri_fits(a->J)) {
-        if (a->btri == NULL && (a->btri = mb_blocktri_alloc(s->n)) == NULL)
+    if (!a->primed) {
+        if (mb_implicit_solver_assemble(a->S, sys->forces, s, sys->t, h, a->J, a->b) != MB_SUCCESS
+            || mb_implicit_solver_solve(a->S, s, a->J, h, a->b, a->x) != MB_SUCCESS)
             return -1.0;
-        mb_blocktri_assemble(a->btri, s, a->J, h);
-    } else {
-        if (a->csr == NULL && ((a->csr = mb_csr_alloc()) == NULL
-                               || mb_csr_pattern(a->csr, a->J) != MB_SUCCESS))
-            return -1.0;
-        mb_csr_assemble(a->csr, s, a->J, h);
+        a->primed = 1;
     }
+    double t0 = mb_bench_now();
+    if (mb_implicit_solver_assemble(a->S, sys->forces, s, sys->t, h, a->J, a->b) != MB_SUCCESS)
+        return -1.0;
     return mb_bench_now() - t0;
 }
 
@@ -185,9 +203,9 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
 static double blocktri_seconds(struct assembly *a, long repeat, double *diff)
 {
     *diff = NAN;
-    if (a->btri == NULL || a->csr != NULL)
+    if (assembly_btri(a) == NULL)
         return NAN;
-    mb_blocktri *L = a->btri;
+    mb_blocktri *L = a->S->btri;
     bench_thomas *T = bench_thomas_from_blocks(L->n, L->D, L->L, L->U);
     size_t n3 = 3 * L->n;
     double *x = malloc(n3 * sizeof(double)), *xl = malloc(n3 * sizeof(double));
@@ -219,7 +237,8 @@ static double blocktri_seconds(struct assembly *a, long repeat, double *diff)
 static double rebuild_seconds(bench_rebuild **R, const struct assembly *a, mb_system *sys,
                               const double g[3], double D, double h)
 {
-    if (*R == NULL && (*R = bench_rebuild_alloc(sys, g, D, a->csr)) == NULL)
+    const mb_csr *csr = assembly_btri(a) ? NULL : a->S->csr;
+    if (*R == NULL && (*R = bench_rebuild_alloc(sys, g, D, csr)) == NULL)
         return -1.0;
     double t0 = mb_bench_now();
     bench_rebuild_run(*R, sys->nodes, h);
@@ -242,13 +261,14 @@ static double relative_difference(const double *p, const double *q, size_t n)
 static double rebuild_difference(const bench_rebuild *R, const struct assembly *a)
 {
     double dA;
-    if (a->csr != NULL) {
-        dA = relative_difference(R->vals, a->csr->A->data, R->nvals);
+    const mb_blocktri *T = assembly_btri(a);
+    if (T == NULL) {
+        dA = relative_difference(R->vals, a->S->csr->A->data, R->nvals);
     } else {
         size_t n9 = 9 * R->n;
-        dA = fmax(relative_difference(R->vals, a->btri->D, n9),
-                  fmax(relative_difference(R->vals + n9, a->btri->L, n9),
-                       relative_difference(R->vals + 2 * n9, a->btri->U, n9)));
+        dA = fmax(relative_difference(R->vals, T->D, n9),
+                  fmax(relative_difference(R->vals + n9, T->L, n9),
+                       relative_difference(R->vals + 2 * n9, T->U, n9)));
     }
     return fmax(dA, relative_difference(R->b, a->b, 3 * R->n));
 }
@@ -272,9 +292,8 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n, 
     st = mb_stepper_step(stp, sys, o->dt);
     mb_stepper_stats s0, s1;
     mb_stepper_get_stats(stp, &s0);
-    struct assembly a = { .J = mb_jacobian_alloc(sys->nodes->n, 53),
-                          .b = malloc(3 * sys->nodes->n * sizeof(double)) };
-    if (a.J == NULL || a.b == NULL)
+    struct assembly a = { 0 };
+    if (assembly_alloc(&a, sys->nodes->n) != MB_SUCCESS)
         st = MB_ENOMEM;
     *cost = *assembly_cost = *rebuild_cost = INFINITY;
     int plain = 1;

@@ -2,6 +2,7 @@
  * an optional dashpot along the spring (seed 004: f0 = k (x1 - x0), f1 = -f0). */
 #include "mb_forces.h"
 #include "mb_json.h"
+#include "mb_linsys_sink.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -124,6 +125,7 @@ static const mb_force_type springs_type = {
     .jacobian_mpfr = springs_mpfr_jacobian,
     .eval_jacobian = springs_eval_jacobian,
     .eval_jacobian_mpfr = springs_mpfr_eval_jacobian,
+    .eval_assemble = springs_eval_assemble,
     .stiffness = springs_stiffness,
     .free = springs_free,
     .describe = springs_describe,

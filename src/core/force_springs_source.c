@@ -244,6 +244,25 @@ static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const mb_spring *sp,
     return st;
 }
 
+#if !IS_MPFR
+/* The blocks of spring sp handed to the sink in the order and with the signs of put_all:
+ * (i, i) -(K, Dv), then (i, j), (j, i) (K, Dv) and (j, j) -(K, Dv) unless anchored. */
+static void springs_sink_all(mb_linsys_sink *k, const mb_spring *sp, const double *K,
+                             const double *Dv)
+{
+    if (!sp->anchored) {
+        mb_linsys_sink_pair(k, sp->i, sp->j, Dv, K);
+        return;
+    }
+    double nK[9], nDv[9];
+    for (int q = 0; q < 9; q++) {
+        nK[q] = -K[q];
+        nDv[q] = -Dv[q];
+    }
+    mb_linsys_sink_block(k, sp->i, sp->i, nDv, nK);
+}
+#endif
+
 /* K, Dv (9 each) and pdv (3): the blocks of one spring and a 3-vector scratch */
 struct FUNCTION(springs, blocks) {
     REAL K[9], Dv[9], pdv[3];
@@ -270,12 +289,13 @@ static void FUNCTION(springs, blocks_clear)(struct FUNCTION(springs, blocks) *B)
 }
 
 /* One pass over the springs: each spring's geometry once, then its force added to s
- * when add_force, then its blocks appended to J when J is not NULL.  Forces and blocks
- * come from the same operations whichever of them a pass makes, so the one-pass
- * eval_jacobian is bit-identical to eval followed by jacobian.  s is written only when
- * add_force. */
+ * when add_force, then its blocks appended to J when J is not NULL, or handed to the sink
+ * k when k is not NULL (double only).  Forces and blocks come from the same operations
+ * whichever of them a pass makes, so the one-pass eval_jacobian and eval_assemble are
+ * bit-identical to eval followed by jacobian.  s is written only when add_force. */
 static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) *s,
-                                   TYPE(mb_jacobian) *J, int add_force)
+                                   TYPE(mb_jacobian) *J, struct mb_linsys_sink *k,
+                                   int add_force)
 {
     struct FUNCTION(springs, scratch) w;
     struct FUNCTION(springs, blocks) B;
@@ -295,6 +315,14 @@ static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) 
             FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
             st = FUNCTION(springs, put_all)(J, sp, B.K, B.Dv);
         }
+#if !IS_MPFR
+        else if (k != NULL) {
+            FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
+            springs_sink_all(k, sp, B.K, B.Dv);
+        }
+#else
+        (void)k;
+#endif
     }
     FUNCTION(springs, blocks_clear)(&B);
     FUNCTION(springs, scratch_clear)(&w);
@@ -304,13 +332,13 @@ static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) 
 static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double t)
 {
     (void)t;
-    return FUNCTION(springs, pass)(params, s, NULL, 1);
+    return FUNCTION(springs, pass)(params, s, NULL, NULL, 1);
 }
 
 static int FUNCTION(springs, jacobian)(const void *params, const TYPE(mb_nodes) *s,
                                        TYPE(mb_jacobian) *J)
 {
-    return FUNCTION(springs, pass)(params, (TYPE(mb_nodes) *)s, J, 0);  /* s only read */
+    return FUNCTION(springs, pass)(params, (TYPE(mb_nodes) *)s, J, NULL, 0);  /* s only read */
 }
 
 /* eval and jacobian in one pass */
@@ -318,5 +346,14 @@ static int FUNCTION(springs, eval_jacobian)(const void *params, TYPE(mb_nodes) *
                                             TYPE(mb_jacobian) *J)
 {
     (void)t;
-    return FUNCTION(springs, pass)(params, s, J, 1);
+    return FUNCTION(springs, pass)(params, s, J, NULL, 1);
 }
+
+#if !IS_MPFR
+/* eval and the blocks handed to the sink, in one pass (mb_forces_assemble) */
+static int springs_eval_assemble(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+{
+    (void)t;
+    return FUNCTION(springs, pass)(params, s, NULL, k, 1);
+}
+#endif

@@ -1,6 +1,7 @@
 /* forces.c -- the force field of a system: a list of models summed in order. */
 #include "array_scan.h"
 #include "mb_forces.h"
+#include "mb_linsys_sink.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -251,6 +252,38 @@ int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobi
             st = type->jacobian(p, s, J);
         if (st != MB_SUCCESS)
             return st;
+    }
+    return mb_forces_check(s, t);
+}
+
+/* hand the blocks of J to the sink k in list order */
+static void forces_hand_over(const mb_jacobian *J, mb_linsys_sink *k)
+{
+    for (size_t b = 0; b < J->count; b++)
+        mb_linsys_sink_block(k, J->row[b], J->col[b], &J->dfdv[9 * b], &J->dfdx[9 * b]);
+}
+
+int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink *k,
+                       mb_jacobian *J)
+{
+    F->counts->evaluations++;
+    F->counts->jacobians++;
+    memset(s->f, 0, 3 * s->n * sizeof(double));
+    memset(s->torque, 0, 3 * s->n * sizeof(double));
+    for (size_t m = 0; m < F->count; m++) {
+        const mb_force_type *type = F->items[m].type;
+        void *p = F->items[m].params;
+        int st;
+        mb_jacobian_clear(J);
+        if (type->eval_assemble)
+            st = type->eval_assemble(p, s, t, k);
+        else if (type->eval_jacobian)
+            st = type->eval_jacobian(p, s, t, J);
+        else if ((st = type->eval(p, s, t)) == MB_SUCCESS && type->jacobian)
+            st = type->jacobian(p, s, J);
+        if (st != MB_SUCCESS)
+            return st;
+        forces_hand_over(J, k);
     }
     return mb_forces_check(s, t);
 }

@@ -82,6 +82,21 @@ void mb_band_assemble(mb_band *B, const mb_nodes *s, const mb_jacobian *J, doubl
         }
 }
 
+void mb_band_from_blocktri(mb_band *B, const mb_blocktri *T)
+{
+    gsl_matrix_set_zero(B->AB);
+    for (size_t i = 0; i < T->n; i++)
+        for (size_t a = 0; a < 3; a++)
+            for (size_t e = 0; e < 3; e++) {
+                size_t r = 3 * i + a;
+                *band_at(B, r, 3 * i + e) = T->D[9 * i + 3 * a + e];
+                if (B->w >= 5 && i > 0)
+                    *band_at(B, r, 3 * (i - 1) + e) = T->L[9 * i + 3 * a + e];
+                if (B->w >= 5 && i + 1 < T->n)
+                    *band_at(B, r, 3 * (i + 1) + e) = T->U[9 * i + 3 * a + e];
+            }
+}
+
 int mb_band_solve(mb_band *B, const double *b, double *x)
 {
     gsl_linalg_LU_band_decomp(B->n, B->w, B->w, B->AB, B->piv);

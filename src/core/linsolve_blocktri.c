@@ -67,28 +67,20 @@ int mb_blocktri_fits(const mb_jacobian *J)
     return 1;
 }
 
-/* the 3x3 block of A holding (r, c), |r - c| <= 1 */
-static double *blocktri_block(mb_blocktri *T, size_t r, size_t c)
+/* A = M: the blocks zeroed and the masses on the diagonal (the start of every entry) */
+void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s)
 {
-    return r == c ? &T->D[9 * r] : c < r ? &T->L[9 * r] : &T->U[9 * r];
-}
-
-void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h)
-{
-    const double h2 = h * h;
     memset(T->D, 0, 9 * T->n * sizeof(double));
     memset(T->L, 0, 9 * T->n * sizeof(double));
     memset(T->U, 0, 9 * T->n * sizeof(double));
     for (size_t i = 0; i < T->n; i++)
         for (int a = 0; a < 3; a++)
             T->D[9 * i + 4 * a] = s->mass[i];
-    for (size_t b = 0; b < J->count; b++) {
-        const double *C = &J->dfdv[9 * b], *K = &J->dfdx[9 * b];
-        double *A = blocktri_block(T, J->row[b], J->col[b]), a[9];
-        for (int k = 0; k < 9; k++)         /* in registers: A cannot alias C or K here */
-            a[k] = (A[k] - h * C[k]) - h2 * K[k];
-        memcpy(A, a, sizeof a);
-    }
+}
+
+/* the rows of fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass) */
+void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s)
+{
     for (size_t i = 0; i < T->n; i++)
         for (int a = 0; a < 3 && mb_linsys_node_fixed(s, i); a++)
             if (mb_linsys_fixed(s, 3 * i + (size_t)a)) {
@@ -96,6 +88,15 @@ void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *
                     T->L[9 * i + 3 * a + e] = T->D[9 * i + 3 * a + e] = T->U[9 * i + 3 * a + e] = 0.0;
                 T->D[9 * i + 4 * a] = s->inv_mass[i] == 0.0 ? 1.0 : s->mass[i];
             }
+}
+
+void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h)
+{
+    const double h2 = h * h;
+    mb_blocktri_begin(T, s);
+    for (size_t b = 0; b < J->count; b++)
+        mb_blocktri_add(T, J->row[b], J->col[b], &J->dfdv[9 * b], &J->dfdx[9 * b], h, h2);
+    mb_blocktri_fix_rows(T, s);
 }
 
 /* 1-norm (largest column sum) of a row-major 3x3 block */

@@ -146,32 +146,39 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J)
         && memcmp(c->bcol, J->col, J->count * sizeof(size_t)) == 0;
 }
 
-/* Same entry recipe as the dense assembly: m on the diagonal, then per block
- * A -= h C_b, A -= h^2 K_b, then the diagonal rows of fixed degrees of freedom. */
-void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h)
+/* A = M: the values zeroed and the masses on the diagonal (the start of every entry) */
+void mb_csr_begin(mb_csr *c, const mb_nodes *s)
 {
-    double *data = c->A->data, h2 = h * h;
+    double *data = c->A->data;
     memset(data, 0, c->A->nz * sizeof(double));
     for (size_t r = 0; r < c->n_nodes; r++)
         for (int a = 0; a < 3; a++)
             data[c->doff[r] + (size_t)a * c->stride[r] + (size_t)a] = s->mass[r];
-    for (size_t b = 0; b < J->count; b++) {
-        size_t off = c->boff[b], str = c->stride[J->row[b]];
-        const double *C = &J->dfdv[9 * b], *K = &J->dfdx[9 * b];
-        for (int a = 0; a < 3; a++)
-            for (int e = 0; e < 3; e++) {
-                double *d = &data[off + (size_t)a * str + (size_t)e];
-                *d -= h * C[3 * a + e];
-                *d -= h2 * K[3 * a + e];
-            }
-    }
+}
+
+/* the rows of fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass), as
+ * mb_linsys_dense */
+void mb_csr_fix_rows(mb_csr *c, const mb_nodes *s)
+{
+    double *data = c->A->data;
     for (size_t k = 0; k < 3 * c->n_nodes; k++)
         if (mb_linsys_node_fixed(s, k / 3) && mb_linsys_fixed(s, k)) {
             for (int p = c->A->p[k]; p < c->A->p[k + 1]; p++)
                 data[p] = 0.0;
             data[c->doff[k / 3] + (k % 3) * c->stride[k / 3] + (k % 3)] =
-                s->inv_mass[k / 3] == 0.0 ? 1.0 : s->mass[k / 3];   /* as mb_linsys_dense */
+                s->inv_mass[k / 3] == 0.0 ? 1.0 : s->mass[k / 3];
         }
+}
+
+/* Same entry recipe as the dense assembly: m on the diagonal, then per block
+ * A -= h C_b, A -= h^2 K_b, then the diagonal rows of fixed degrees of freedom. */
+void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h)
+{
+    double h2 = h * h;
+    mb_csr_begin(c, s);
+    for (size_t b = 0; b < J->count; b++)
+        mb_csr_add(c, b, J->row[b], &J->dfdv[9 * b], &J->dfdx[9 * b], h, h2);
+    mb_csr_fix_rows(c, s);
 }
 
 void mb_csr_matvec(const mb_csr *c, const double *x, double *y)

@@ -63,35 +63,48 @@ void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian)
     R_CLEAR(h2);
 }
 
-/* b = (M - h C) v + h f  (DESIGN 4.1): b_k = m v_k + h f_k, then b_r -= h (C_b v_c) per block */
-void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
-                                 double h, REAL *b, REAL *tmp)
+/* b = M v + h f: b_k = m v_k + h f_k, the start of every entry of the right-hand side */
+void FUNCTION(mb_linsys, be_rhs_begin)(const TYPE(mb_nodes) *s, double h, REAL *b, REAL *tmp)
 {
-    size_t n3 = 3 * s->n;
-    REAL *t = &tmp[0], *u = &tmp[1];
-    for (size_t k = 0; k < n3; k++) {
+    REAL *t = &tmp[0];
+    for (size_t k = 0; k < 3 * s->n; k++) {
         R_MUL(&b[k], &s->mass[k / 3], &s->v[k]);
         R_MUL_D(t, &s->f[k], h);
         R_ADD(&b[k], &b[k], t);
     }
-    for (size_t blk = 0; blk < J->count; blk++) {
-        const REAL *C = &J->dfdv[9 * blk];
-        if (R_ISZERO(&C[0]) && R_ISZERO(&C[1]) && R_ISZERO(&C[2]) && R_ISZERO(&C[3])
-            && R_ISZERO(&C[4]) && R_ISZERO(&C[5]) && R_ISZERO(&C[6]) && R_ISZERO(&C[7])
-            && R_ISZERO(&C[8]))
-            continue;                       /* no velocity dependence: nothing to add */
-        size_t r0 = 3 * J->row[blk], c0 = 3 * J->col[blk];
-        for (int a = 0; a < 3; a++) {
-            R_MUL(t, &C[3 * a], &s->v[c0]);
-            R_MUL(u, &C[3 * a + 1], &s->v[c0 + 1]);
-            R_ADD(t, t, u);
-            R_MUL(u, &C[3 * a + 2], &s->v[c0 + 2]);
-            R_ADD(t, t, u);
-            R_MUL_D(t, t, h);
-            R_SUB(&b[r0 + a], &b[r0 + a], t);
-        }
-    }
-    for (size_t k = 0; k < n3; k++) {
+}
+
+/* t = h (C v_c)_a of a block C whose column node's velocity is vc: ((C_a0 v_0 + C_a1 v_1)
+ * + C_a2 v_2) h, the term one block takes off b_{3 row + a} */
+void FUNCTION(mb_linsys, be_rhs_term)(const REAL *C, const REAL *vc, int a, double h,
+                                      REAL *t, REAL *u)
+{
+#if IS_MPFR
+    R_MUL(t, &C[3 * a], &vc[0]);
+    R_MUL(u, &C[3 * a + 1], &vc[1]);
+    R_ADD(t, t, u);
+    R_MUL(u, &C[3 * a + 2], &vc[2]);
+    R_ADD(t, t, u);
+    R_MUL_D(t, t, h);
+#else
+    (void)u;
+    *t = mb_linsys_be_rhs_term_d(C, vc, a, h);      /* the same operations, inlined */
+#endif
+}
+
+/* 1 when every entry of the 3x3 block C is zero (a block that adds nothing to b) */
+int FUNCTION(mb_linsys, block_zero)(const REAL *C)
+{
+    return R_ISZERO(&C[0]) && R_ISZERO(&C[1]) && R_ISZERO(&C[2]) && R_ISZERO(&C[3])
+           && R_ISZERO(&C[4]) && R_ISZERO(&C[5]) && R_ISZERO(&C[6]) && R_ISZERO(&C[7])
+           && R_ISZERO(&C[8]);
+}
+
+/* the rows of fixed degrees of freedom: b_k = d v_k (d as on the diagonal of A) */
+void FUNCTION(mb_linsys, be_rhs_fix_rows)(const TYPE(mb_nodes) *s, REAL *b, REAL *tmp)
+{
+    REAL *t = &tmp[0];
+    for (size_t k = 0; k < 3 * s->n; k++) {
         if (k % 3 == 0 && !FUNCTION(mb_linsys, node_fixed)(s, k / 3)) {
             k += 2;                                         /* no fixed axis on this node */
             continue;
@@ -101,6 +114,26 @@ void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian
             R_MUL(&b[k], t, &s->v[k]);
         }
     }
+}
+
+/* b = (M - h C) v + h f  (DESIGN 4.1): b_k = m v_k + h f_k, then b_r -= h (C_b v_c) per
+ * block in list order, then the fixed rows */
+void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
+                                 double h, REAL *b, REAL *tmp)
+{
+    REAL *t = &tmp[0], *u = &tmp[1];
+    FUNCTION(mb_linsys, be_rhs_begin)(s, h, b, tmp);
+    for (size_t blk = 0; blk < J->count; blk++) {
+        const REAL *C = &J->dfdv[9 * blk];
+        if (FUNCTION(mb_linsys, block_zero)(C))
+            continue;                       /* no velocity dependence: nothing to add */
+        size_t r0 = 3 * J->row[blk], c0 = 3 * J->col[blk];
+        for (int a = 0; a < 3; a++) {
+            FUNCTION(mb_linsys, be_rhs_term)(C, &s->v[c0], a, h, t, u);
+            R_SUB(&b[r0 + a], &b[r0 + a], t);
+        }
+    }
+    FUNCTION(mb_linsys, be_rhs_fix_rows)(s, b, tmp);
 }
 
 /* -R(w) = h f(x + h w, w) - M (w - v), 0 on fixed rows (their w stays v) */

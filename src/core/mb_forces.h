@@ -12,6 +12,7 @@
 #include "mb_nodes.h"
 
 struct json_t;    /* jansson's JSON value */
+struct mb_linsys_sink;    /* assembly of the implicit system (mb_linsys_sink.h) */
 
 typedef struct mb_force_type {
     const char *name;
@@ -51,6 +52,12 @@ typedef struct mb_force_type {
     int (*eval_jacobian)(const void *params, mb_nodes *s, double t, mb_jacobian *J);
     int (*eval_jacobian_mpfr)(const void *params, mb_nodes_mpfr *s, double t,
                               mb_jacobian_mpfr *J);
+    /* eval and jacobian in one pass, each block handed to the sink the moment it is
+     * computed instead of appended to a list: adds to s->f, s->torque what eval would,
+     * and gives the sink the blocks jacobian would append, in the same order
+     * (mb_forces_assemble; NULL: eval_jacobian or eval and jacobian, their blocks handed
+     * over afterwards) */
+    int (*eval_assemble)(const void *params, mb_nodes *s, double t, struct mb_linsys_sink *k);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -110,6 +117,12 @@ int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacob
  * eval_jacobian where it has one): the same forces, torques and blocks bit for bit, and
  * the same counts. */
 int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobian *J);
+/* As mb_forces_eval_jacobian, the blocks handed to the sink k in list order instead of
+ * kept (mb_linsys_sink.h): through eval_assemble where a model has one, else through J
+ * (cleared for each such model) as scratch.  Forces, torques and counts as
+ * mb_forces_eval_jacobian. */
+int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, struct mb_linsys_sink *k,
+                       mb_jacobian *J);
 int mb_forces_mpfr_eval_jacobian(const mb_forces *F, mb_nodes_mpfr *s, double t,
                                  mb_jacobian_mpfr *J);
 /* Per node and axis summed stiffness (3n array, zeroed first). */

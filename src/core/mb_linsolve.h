@@ -50,7 +50,24 @@ void mb_linsys_dense(const mb_nodes *s, const mb_jacobian *J,
                                 double h, double *A, size_t lda); /* b = (M - h C) v + h f  with f = s->f current; b_k = d v_k on fixed rows.  tmp: 2 doubles
  * initialised by the caller (no allocation here). */
 void mb_linsys_be_rhs(const mb_nodes *s, const mb_jacobian *J,
-                                 double h, double *b, double *tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
+                                 double h, double *b, double *tmp);
+/* The stages of mb_linsys_be_rhs, for assembly block by block (linsys_sink.c): b = M v + h f;
+ * the term t = h (C vc)_a one block C (column velocity vc) takes off b_{3 row + a}, u a
+ * scratch; whether C is zero (then the block is skipped); the fixed rows. */
+void mb_linsys_be_rhs_begin(const mb_nodes *s, double h, double *b, double *tmp);
+void mb_linsys_be_rhs_term(const double *C, const double *vc, int a, double h, double *t,
+                           double *u);
+/* the double instance of mb_linsys_be_rhs_term, inlined where blocks are handed over one
+ * by one: ((C_a0 v_0 + C_a1 v_1) + C_a2 v_2) h */
+static inline double mb_linsys_be_rhs_term_d(const double *C, const double *vc, int a, double h)
+{
+    double t = C[3 * a] * vc[0];
+    t = t + C[3 * a + 1] * vc[1];
+    t = t + C[3 * a + 2] * vc[2];
+    return t * h;
+}
+int mb_linsys_block_zero(const double *C);
+void mb_linsys_be_rhs_fix_rows(const mb_nodes *s, double *b, double *tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
  *     R(w) = M (w - v) - h f(x + h w, w),
  * where f = trial->f was evaluated at the trial state (x + h w, w) and v is the start
  * velocity; 0 on fixed rows.  tmp: 2 doubles. */
@@ -73,7 +90,13 @@ void mb_linsys_mpfr_dense(const mb_nodes_mpfr *s, const mb_jacobian_mpfr *J,
                                 double h, mpfr_ptr A, size_t lda); /* b = (M - h C) v + h f  with f = s->f current; b_k = d v_k on fixed rows.  tmp: 2 mpfr_t initialised by the caller
  * initialised by the caller (no allocation here). */
 void mb_linsys_mpfr_be_rhs(const mb_nodes_mpfr *s, const mb_jacobian_mpfr *J,
-                                 double h, mpfr_ptr b, mpfr_ptr tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
+                                 double h, mpfr_ptr b, mpfr_ptr tmp);
+/* the stages of mb_linsys_mpfr_be_rhs (as the double ones) */
+void mb_linsys_mpfr_be_rhs_begin(const mb_nodes_mpfr *s, double h, mpfr_ptr b, mpfr_ptr tmp);
+void mb_linsys_mpfr_be_rhs_term(mpfr_srcptr C, mpfr_srcptr vc, int a, double h, mpfr_ptr t,
+                                mpfr_ptr u);
+int mb_linsys_mpfr_block_zero(mpfr_srcptr C);
+void mb_linsys_mpfr_be_rhs_fix_rows(const mb_nodes_mpfr *s, mpfr_ptr b, mpfr_ptr tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
  *     R(w) = M (w - v) - h f(x + h w, w),
  * where f = trial->f was evaluated at the trial state (x + h w, w) and v is the start
  * velocity; 0 on fixed rows.  tmp: 2 mpfr_t initialised by the caller. */
@@ -120,6 +143,23 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
 /* A = M - h C - h^2 K into the CSR values (pattern must match), diagonal rows for
  * fixed degrees of freedom (as mb_linsys_dense). */
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
+/* The three stages of mb_csr_assemble, for assembly block by block as the force models
+ * produce them (linsys_sink.c): A = M; block b (node row r) A -= h C, A -= h^2 K;
+ * the fixed rows. */
+void mb_csr_begin(mb_csr *c, const mb_nodes *s);
+static inline void mb_csr_add(mb_csr *c, size_t b, size_t r, const double C[9],
+                              const double K[9], double h, double h2)
+{
+    double *data = c->A->data;
+    size_t off = c->boff[b], str = c->stride[r];
+    for (int a = 0; a < 3; a++)
+        for (int e = 0; e < 3; e++) {
+            double *d = &data[off + (size_t)a * str + (size_t)e];
+            *d -= h * C[3 * a + e];
+            *d -= h2 * K[3 * a + e];
+        }
+}
+void mb_csr_fix_rows(mb_csr *c, const mb_nodes *s);
 /* y = A x (A from mb_csr_assemble) */
 void mb_csr_matvec(const mb_csr *c, const double *x, double *y);
 
@@ -140,6 +180,11 @@ void mb_band_free(mb_band *B);
 void mb_band_assemble(mb_band *B, const mb_nodes *s, const mb_jacobian *J, double h);
 /* Factorise and solve A x = b; MB_ESINGULAR by the pivot-ratio test of mb_lu_solve. */
 int mb_band_solve(mb_band *B, const double *b, double *x);
+/* The matrix of a block-tridiagonal T (mb_blocktri_assemble) in band storage: the same
+ * entries mb_band_assemble forms from the blocks T was assembled from, when B->w is that
+ * list's half-bandwidth (5, or 2 when every block is diagonal and L, U are zero). */
+struct mb_blocktri;
+void mb_band_from_blocktri(mb_band *B, const struct mb_blocktri *T);
 
 /* ---- block-tridiagonal direct solve (double) ---- */
 
@@ -165,6 +210,20 @@ int mb_blocktri_fits(const mb_jacobian *J);
 /* A = M - h C - h^2 K into the blocks (J must fit), fixed rows as mb_band_assemble; the
  * entries equal those of mb_band_assemble bit for bit. */
 void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h);
+/* The three stages of mb_blocktri_assemble, for assembly block by block as the force
+ * models produce them (linsys_sink.c): A = M; A(r, c) = (A(r, c) - h C) - h^2 K
+ * (|r - c| <= 1); the fixed rows. */
+void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s);
+static inline void mb_blocktri_add(mb_blocktri *T, size_t r, size_t c, const double C[9],
+                                   const double K[9], double h, double h2)
+{
+    double *A = r == c ? &T->D[9 * r] : c < r ? &T->L[9 * r] : &T->U[9 * r], a[9];
+    for (int k = 0; k < 9; k++)         /* in registers: A cannot alias C or K here */
+        a[k] = (A[k] - h * C[k]) - h2 * K[k];
+    for (int k = 0; k < 9; k++)
+        A[k] = a[k];
+}
+void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s);
 /* Factor and solve A x = b (x must not alias b).  MB_ESINGULAR when a pivot block fails
  * the acceptance test above or x is not finite: then solve with a pivoting solver. */
 int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x);

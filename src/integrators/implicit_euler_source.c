@@ -69,10 +69,17 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
 {
     struct FUNCTION(ieuler, state) *w = vstate;
     TYPE(mb_nodes) *s = sys->nodes;
+#if IS_MPFR
     int st = FUNCTION(mb_forces, eval_jacobian)(sys->forces, s, sys->t, w->J);
     if (st != MB_SUCCESS)
         return st;
     FUNCTION(mb_linsys, be_rhs)(s, w->J, h, w->b, w->tmp);
+#else
+    /* the same forces, A and b, assembled straight into the solver's storage where it can */
+    int st = mb_implicit_solver_assemble(w->S, sys->forces, s, sys->t, h, w->J, w->b);
+    if (st != MB_SUCCESS)
+        return st;
+#endif
     for (size_t k = 0; k < w->n3; k++)
         R_SET(&w->v_new[k], &s->v[k]);                  /* initial guess (Krylov) */
 #if IS_MPFR

@@ -80,6 +80,7 @@ void mb_implicit_solver_free(mb_implicit_solver *S)
     mb_blocktri_free(S->btri);
     mb_gmres_free(S->gmres);
     mb_krylov_free(S->kry);
+    mb_linsys_sink_release(&S->sink);
     free(S);
 }
 
@@ -97,25 +98,97 @@ static int implicit_band_solve(mb_implicit_solver *S, size_t w, const mb_nodes *
     return mb_band_solve(S->band, b, x);
 }
 
-/* The block Thomas sweep; where it rejects a pivot block, GSL's banded LU with partial
- * pivoting on the same matrix (the band storage allocated at the first such step). */
+/* The block Thomas sweep on the blocks already in S->btri; where it rejects a pivot block,
+ * GSL's banded LU with partial pivoting on the same matrix, half-bandwidth w (the band
+ * storage allocated at the first such step). */
+static int implicit_blocktri_sweep(mb_implicit_solver *S, size_t w, const double *b, double *x)
+{
+    S->chain_last = 1;
+    int st = mb_blocktri_solve(S->btri, b, x);
+    if (st != MB_ESINGULAR)
+        return st;
+    S->blocktri_fallbacks++;
+    if (S->band == NULL || S->band->w != (w < S->n3 ? w : S->n3 - 1)) {
+        mb_band_free(S->band);
+        S->band = mb_band_alloc(S->n3, w);
+        if (S->band == NULL)
+            return MB_ENOMEM;
+    }
+    mb_band_from_blocktri(S->band, S->btri);
+    return mb_band_solve(S->band, b, x);
+}
+
+/* The block Thomas sweep on A assembled from J (see implicit_blocktri_sweep). */
 static int implicit_blocktri_solve(mb_implicit_solver *S, const mb_nodes *s,
                                    const mb_jacobian *J, double h, const double *b, double *x)
 {
     if (S->btri == NULL && (S->btri = mb_blocktri_alloc(S->n3 / 3)) == NULL)
         return MB_ENOMEM;
     mb_blocktri_assemble(S->btri, s, J, h);
-    int st = mb_blocktri_solve(S->btri, b, x);
-    if (st != MB_ESINGULAR)
+    return implicit_blocktri_sweep(S, mb_band_halfwidth(J), b, x);
+}
+
+/* The Krylov solver chosen by krylov= on the CSR matrix in S->csr. */
+static int implicit_krylov_solve(mb_implicit_solver *S, const double *b, double *x)
+{
+    int st;
+    switch (S->krylov) {
+    case MB_KRYLOV_GMRES:
+        st = mb_gmres_solve(S->gmres, S->csr->A, b, x);
+        S->iterations_last = S->gmres->cycles_last;
         return st;
-    S->blocktri_fallbacks++;
-    return implicit_band_solve(S, mb_band_halfwidth(J), s, J, h, b, x);
+    case MB_KRYLOV_CG:
+        st = mb_pcg_solve(S->kry, S->csr, b, x);
+        break;
+    default:
+        st = mb_bicgstab_solve(S->kry, S->csr, b, x);
+        break;
+    }
+    S->iterations_last = S->kry->iterations_last;
+    return st;
+}
+
+int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_nodes *s,
+                                double t, double h, mb_jacobian *J, double *b)
+{
+    S->assembled = 0;
+    mb_blocktri *btri = NULL;
+    mb_csr *csr = NULL;
+    if ((S->kind == MB_SOLVER_BLOCKTRI || S->auto_chain) && S->chain_last)
+        btri = S->btri;
+    else if (S->kind == MB_SOLVER_SPARSE && S->csr->A != NULL)
+        csr = S->csr;
+    if (btri != NULL || csr != NULL) {
+        mb_forces_counts counts = *F->counts;
+        mb_linsys_sink_begin(&S->sink, s, h, btri, csr);
+        int st = mb_forces_assemble(F, s, t, &S->sink, J);
+        if (st != MB_SUCCESS)
+            return st;
+        if (mb_linsys_sink_finish(&S->sink, b)) {
+            S->assembled = btri != NULL ? 1 : 2;
+            return MB_SUCCESS;
+        }
+        *F->counts = counts;            /* the blocks changed: this step from a block list */
+    }
+    int st = mb_forces_eval_jacobian(F, s, t, J);
+    if (st == MB_SUCCESS) {
+        double tmp[2];
+        mb_linsys_be_rhs(s, J, h, b, tmp);
+    }
+    return st;
 }
 
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x)
 {
+    int assembled = S->assembled;
+    S->assembled = 0;
     S->iterations_last = 0;
+    if (assembled == 1)
+        return implicit_blocktri_sweep(S, 3 * S->sink.reach + 2, b, x);
+    if (assembled == 2)
+        return implicit_krylov_solve(S, b, x);
+    S->chain_last = 0;
     if (S->kind == MB_SOLVER_DENSE) {
         mb_linsys_dense(s, J, h, S->lu->A->data, S->lu->A->tda);
         return mb_lu_solve(S->lu, b, x);
@@ -140,21 +213,7 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
             return st;
     }
     mb_csr_assemble(S->csr, s, J, h);
-    int st;
-    switch (S->krylov) {
-    case MB_KRYLOV_GMRES:
-        st = mb_gmres_solve(S->gmres, S->csr->A, b, x);
-        S->iterations_last = S->gmres->cycles_last;
-        return st;
-    case MB_KRYLOV_CG:
-        st = mb_pcg_solve(S->kry, S->csr, b, x);
-        break;
-    default:
-        st = mb_bicgstab_solve(S->kry, S->csr, b, x);
-        break;
-    }
-    S->iterations_last = S->kry->iterations_last;
-    return st;
+    return implicit_krylov_solve(S, b, x);
 }
 
 int mb_implicit_solver_mpfr_alloc(mb_implicit_solver_mpfr **out, const mb_options *opts,

@@ -26,7 +26,9 @@
 #ifndef MB_IMPLICIT_H
 #define MB_IMPLICIT_H
 
+#include "mb_forces.h"
 #include "mb_linsolve.h"
+#include "mb_linsys_sink.h"
 #include "mb_options.h"
 
 enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3, MB_SOLVER_BANDED = 4,
@@ -66,6 +68,10 @@ typedef struct mb_implicit_solver {
     mb_krylov *kry;
     mb_gmres *gmres;
     unsigned long iterations_last;  /* Krylov iterations (GMRES: cycles) of the last solve */
+    int chain_last;                 /* the last system went to the block sweep */
+    mb_linsys_sink sink;            /* assembly straight into btri or csr */
+    int assembled;                  /* A is in btri (1) or csr (2) already: set by
+                                     * mb_implicit_solver_assemble, used by the next solve */
 } mb_implicit_solver;
 
 int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, size_t n_nodes);
@@ -74,6 +80,17 @@ void mb_implicit_solver_free(mb_implicit_solver *S);
  * guess on entry (used by GMRES).  MB_ESINGULAR, MB_EMAXITER or MB_EDIVERGED on failure. */
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x);
+/* Forces of the field F at (s, t), A and b = (M - h C) v + h f of one linearised
+ * backward-Euler step, with the very bits of mb_forces_eval_jacobian followed by
+ * mb_linsys_be_rhs and the assembly of the next solve.  Where the last step's system
+ * went to the block sweep, or to the Krylov solver with the same CSR pattern, A is
+ * assembled straight into that storage while the forces are evaluated
+ * (mb_forces_assemble, mb_linsys_sink.h) and J keeps no blocks; the next
+ * mb_implicit_solver_solve then solves without assembling.  Otherwise (the first step,
+ * the dense and banded solvers, or a system whose blocks changed) J receives the blocks
+ * and the solve assembles from them as before. */
+int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_nodes *s,
+                                double t, double h, mb_jacobian *J, double *b);
 
 /* The MPFR twin's solver: dense Gaussian elimination at the twin's precision. */
 typedef struct mb_implicit_solver_mpfr {

@@ -1,0 +1,353 @@
+/* test_linsys_sink.c -- the implicit Euler system assembled straight into the solver's
+ * storage while the forces are evaluated (mb_forces_assemble, mb_linsys_sink.h) against
+ * the assembly from a block list it replaces (mb_forces_eval_jacobian, mb_linsys_be_rhs,
+ * mb_blocktri_assemble or mb_csr_assemble).
+ *
+ * Expected values: the block-list path itself.  The sink promises the same operations on
+ * every entry in the same order, so the forces, every value of A (block-tridiagonal or
+ * CSR storage) and b must be equal bit for bit (memcmp) -- no tolerance.  Systems: the
+ * chain and the cloth of the benchmarks, a mixed field (springs of every kind, anchors,
+ * gravity, drag, a blocked axis and a node of infinite mass) on a chain and beyond the
+ * neighbours.  Negative controls: the same blocks handed over in reverse order give other
+ * bits (the comparison sees the summation order), and blocks without a slot in the
+ * storage are refused.  Whole steps: the implicit-euler stepper, which assembles through
+ * the sink from its second step, against steps assembled from a block list. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mb_forces.h"
+#include "mb_implicit.h"
+#include "mb_linsys_sink.h"
+#include "mb_status.h"
+#include "mb_system.h"
+#include "test_helpers.h"
+
+#define H 0.013
+
+/* Eight nodes on a line joined to their neighbours by springs of every kind, an anchored
+ * spring, gravity and drag; node 0 of infinite mass, node 5 blocked along y.  With
+ * beyond = 1 a spring 0-7 makes A leave the block-tridiagonal form. */
+static mb_system *mixed_system(int beyond)
+{
+    const size_t n = 8;
+    mb_system *sys = mb_system_alloc(n);
+    mb_nodes *s = sys->nodes;
+    for (size_t i = 0; i < n; i++) {
+        mb_nodes_set_mass(s, i, i == 0 ? INFINITY : 0.41 + 0.37 * (double)i);
+        for (int a = 0; a < 3; a++) {
+            s->x[3 * i + a] = 0.9 * (double)i * (a == 0) + 0.31 * sin(2.3 * (double)(3 * i + a) + 1.0);
+            s->v[3 * i + a] = 0.83 * cos(1.7 * (double)(3 * i + a) + 0.4);
+        }
+    }
+    s->blocked[5] = MB_BLOCK_Y;
+    void *sp = mb_springs_new();
+    const mb_spring items[] = {
+        { .i = 0, .j = 1, .k = 31.0 },                                  /* linear */
+        { .i = 1, .j = 2, .k = 17.0, .rest = 0.7 },                     /* rest length */
+        { .i = 2, .j = 3, .k = 23.0, .rest = 0.8, .c = 0.37 },          /* and dashpot */
+        { .i = 3, .j = 4, .k = 11.0, .c = 0.21 },                       /* dashpot, L = 0 */
+        { .i = 4, .anchored = 1, .anchor = { 0.3, -0.2, 0.9 }, .k = 7.0, .rest = 0.5, .c = 0.1 },
+        { .i = 4, .j = 5, .k = 13.0, .rest = 0.6, .c = 0.05 },
+        { .i = 6, .j = 5, .k = 19.0, .rest = 0.9, .c = 0.08 },          /* i > j */
+        { .i = 6, .j = 7, .k = 29.0, .rest = 0.85, .c = 0.02 },
+        { .i = 0, .j = 7, .k = 5.0, .rest = 6.0, .c = 0.02 },           /* beyond neighbours */
+    };
+    size_t count = sizeof items / sizeof items[0] - (beyond ? 0 : 1);
+    for (size_t m = 0; m < count; m++)
+        cr_assert_eq(mb_springs_add(sp, &items[m]), MB_SUCCESS, "%s", mb_last_error());
+    const double g[3] = { 0.0, -9.81, 0.3 };
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(0.13)), MB_SUCCESS);
+    return sys;
+}
+
+/* The chain (n = 40, drag) off its straight line and moving, or the cloth (7 x 5) moving */
+static mb_system *bench_system(int cloth)
+{
+    mb_system *sys = cloth ? th_problem("cloth", (const char *const[]){ "nx=7", "ny=5", NULL })
+                           : th_problem("spring-chain", (const char *const[]){ "n=40", "D=0.03", NULL });
+    for (size_t k = 0; k < 3 * sys->nodes->n; k++) {
+        if (!cloth)
+            sys->nodes->x[k] += 0.011 * sin(1.9 * (double)k);
+        sys->nodes->v[k] = 0.3 * cos(0.8 * (double)k);
+    }
+    return sys;
+}
+
+/* The system from a block list: forces f, b, and A in btri (when J fits) or csr. */
+struct listed {
+    mb_jacobian *J;
+    mb_blocktri *btri;
+    mb_csr *csr;
+    double *f, *b;
+};
+
+static void listed_build(struct listed *L, mb_system *sys)
+{
+    mb_nodes *s = sys->nodes;
+    size_t n3 = 3 * s->n;
+    double tmp[2];
+    L->J = mb_jacobian_alloc(s->n, 53);
+    L->f = malloc(n3 * sizeof(double));
+    L->b = malloc(n3 * sizeof(double));
+    L->btri = NULL;
+    L->csr = NULL;
+    cr_assert(L->J && L->f && L->b);
+    cr_assert_eq(mb_forces_eval_jacobian(sys->forces, s, 0.25, L->J), MB_SUCCESS, "%s",
+                 mb_last_error());
+    memcpy(L->f, s->f, n3 * sizeof(double));
+    mb_linsys_be_rhs(s, L->J, H, L->b, tmp);
+    if (mb_blocktri_fits(L->J)) {
+        cr_assert_not_null(L->btri = mb_blocktri_alloc(s->n));
+        mb_blocktri_assemble(L->btri, s, L->J, H);
+    } else {
+        cr_assert_not_null(L->csr = mb_csr_alloc());
+        cr_assert_eq(mb_csr_pattern(L->csr, L->J), MB_SUCCESS);
+        mb_csr_assemble(L->csr, s, L->J, H);
+    }
+}
+
+static void listed_free(struct listed *L)
+{
+    mb_jacobian_free(L->J);
+    mb_blocktri_free(L->btri);
+    mb_csr_free(L->csr);
+    free(L->f);
+    free(L->b);
+}
+
+/* Storage of the listed system's kind (the CSR with the listed pattern), its values NaN:
+ * every value the sink leaves must be one it wrote. */
+static void storage_like(const struct listed *L, size_t n, mb_blocktri **T, mb_csr **C)
+{
+    *T = NULL;
+    *C = NULL;
+    if (L->btri) {
+        cr_assert_not_null(*T = mb_blocktri_alloc(n));
+        for (size_t k = 0; k < 9 * n; k++)
+            (*T)->D[k] = (*T)->L[k] = (*T)->U[k] = NAN;
+    } else {
+        cr_assert_not_null(*C = mb_csr_alloc());
+        cr_assert_eq(mb_csr_pattern(*C, L->J), MB_SUCCESS);
+        for (size_t k = 0; k < (*C)->A->nz; k++)
+            (*C)->A->data[k] = NAN;
+    }
+}
+
+/* 1 when the storage T or C holds the very values of the listed system */
+static int same_matrix(const struct listed *L, const mb_blocktri *T, const mb_csr *C)
+{
+    if (T) {
+        size_t bytes = 9 * T->n * sizeof(double);
+        return memcmp(T->D, L->btri->D, bytes) == 0 && memcmp(T->L, L->btri->L, bytes) == 0
+               && memcmp(T->U, L->btri->U, bytes) == 0;
+    }
+    return memcmp(C->A->data, L->csr->A->data, C->A->nz * sizeof(double)) == 0;
+}
+
+/* The sink against the block list on sys: forces, A, b and the counts of evaluations. */
+static void expect_same_system(mb_system *sys, const char *what, int expect_btri)
+{
+    mb_nodes *s = sys->nodes;
+    size_t n3 = 3 * s->n;
+    struct listed L;
+    mb_forces_counts c0 = mb_forces_get_counts(sys->forces);
+    listed_build(&L, sys);
+    mb_forces_counts c1 = mb_forces_get_counts(sys->forces);
+    cr_assert_eq(L.btri != NULL, expect_btri, "%s: storage kind", what);
+    mb_blocktri *T;
+    mb_csr *C;
+    storage_like(&L, s->n, &T, &C);
+    mb_linsys_sink k = { 0 };
+    mb_jacobian *scratch = mb_jacobian_alloc(s->n, 53);
+    double *b = malloc(n3 * sizeof(double));
+    cr_assert(scratch && b);
+    for (size_t q = 0; q < n3; q++)
+        s->f[q] = s->torque[q] = b[q] = NAN;       /* stale values must be overwritten */
+    mb_linsys_sink_begin(&k, s, H, T, C);
+    cr_assert_eq(mb_forces_assemble(sys->forces, s, 0.25, &k, scratch), MB_SUCCESS, "%s",
+                 mb_last_error());
+    cr_assert(mb_linsys_sink_finish(&k, b), "%s: the sink refused the system", what);
+    mb_forces_counts c2 = mb_forces_get_counts(sys->forces);
+    cr_expect(c2.evaluations - c1.evaluations == c1.evaluations - c0.evaluations
+              && c2.jacobians - c1.jacobians == c1.jacobians - c0.jacobians,
+              "%s: the sink's pass must count as the block list's", what);
+    cr_expect_eq(k.count, L.J->count, "%s: %zu blocks received, %zu listed", what, k.count,
+                 L.J->count);
+    cr_expect(memcmp(L.f, s->f, n3 * sizeof(double)) == 0, "%s: forces differ", what);
+    cr_expect(memcmp(L.b, b, n3 * sizeof(double)) == 0, "%s: right-hand sides differ", what);
+    cr_expect(same_matrix(&L, T, C), "%s: matrices differ", what);
+    mb_linsys_sink_release(&k);
+    mb_jacobian_free(scratch);
+    mb_blocktri_free(T);
+    mb_csr_free(C);
+    free(b);
+    listed_free(&L);
+}
+
+Test(linsys_sink, chain_and_cloth_equal_the_block_list_bit_for_bit)
+{
+    mb_system *chain = bench_system(0), *cloth = bench_system(1);
+    expect_same_system(chain, "chain", 1);
+    expect_same_system(cloth, "cloth", 0);
+    mb_system_free(chain);
+    mb_system_free(cloth);
+}
+
+Test(linsys_sink, mixed_field_equals_the_block_list_bit_for_bit)
+{
+    mb_system *on_chain = mixed_system(0), *beyond = mixed_system(1);
+    expect_same_system(on_chain, "mixed, block-tridiagonal", 1);
+    expect_same_system(beyond, "mixed, CSR", 0);
+    mb_system_free(on_chain);
+    mb_system_free(beyond);
+}
+
+/* Negative control: the listed blocks of the mixed field handed to the sink last first
+ * sum each entry in another order; the comparison must see it. */
+Test(linsys_sink, reversed_order_is_detected)
+{
+    for (int beyond = 0; beyond <= 1; beyond++) {
+        mb_system *sys = mixed_system(beyond);
+        mb_nodes *s = sys->nodes;
+        struct listed L;
+        listed_build(&L, sys);
+        mb_blocktri *T;
+        mb_csr *C;
+        storage_like(&L, s->n, &T, &C);
+        if (C) {                        /* the pattern in the reversed order */
+            mb_jacobian *R = mb_jacobian_alloc(s->n, 53);
+            for (size_t q = L.J->count; q-- > 0;)
+                cr_assert_geq(mb_jacobian_add_block(R, L.J->row[q], L.J->col[q]), 0);
+            cr_assert_eq(mb_csr_pattern(C, R), MB_SUCCESS);
+            mb_jacobian_free(R);
+        }
+        mb_linsys_sink k = { 0 };
+        double *b = malloc(3 * s->n * sizeof(double));
+        mb_linsys_sink_begin(&k, s, H, T, C);
+        for (size_t q = L.J->count; q-- > 0;)
+            mb_linsys_sink_block(&k, L.J->row[q], L.J->col[q], &L.J->dfdv[9 * q],
+                                 &L.J->dfdx[9 * q]);
+        cr_assert(mb_linsys_sink_finish(&k, b));
+        int same_b = memcmp(b, L.b, 3 * s->n * sizeof(double)) == 0;
+        int same_A = C ? memcmp(C->A->data, L.csr->A->data, C->A->nz * sizeof(double)) == 0
+                       : same_matrix(&L, T, NULL);
+        cr_expect(!same_b || !same_A, "beyond=%d: the reversed order gave the same bits", beyond);
+        mb_linsys_sink_release(&k);
+        mb_blocktri_free(T);
+        mb_csr_free(C);
+        free(b);
+        listed_free(&L);
+        mb_system_free(sys);
+    }
+}
+
+/* Blocks without a slot are refused: a coupling beyond the neighbours in block-tridiagonal
+ * storage, and a CSR pattern built for other blocks. */
+Test(linsys_sink, blocks_without_a_slot_are_refused)
+{
+    mb_system *beyond = mixed_system(1), *chain = mixed_system(0);
+    mb_nodes *s = beyond->nodes;
+    mb_blocktri *T = mb_blocktri_alloc(s->n);
+    mb_jacobian *J = mb_jacobian_alloc(s->n, 53);
+    double *b = malloc(3 * s->n * sizeof(double));
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, s, H, T, NULL);
+    cr_assert_eq(mb_forces_assemble(beyond->forces, s, 0.25, &k, J), MB_SUCCESS);
+    cr_expect_not(mb_linsys_sink_finish(&k, b), "a block 0-7 has no block-tridiagonal slot");
+    struct listed L;
+    listed_build(&L, chain);            /* its pattern, for the other system */
+    mb_csr *C = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(C, L.J), MB_SUCCESS);
+    mb_linsys_sink_begin(&k, s, H, NULL, C);
+    cr_assert_eq(mb_forces_assemble(beyond->forces, s, 0.25, &k, J), MB_SUCCESS);
+    cr_expect_not(mb_linsys_sink_finish(&k, b), "a pattern of other blocks must be refused");
+    mb_linsys_sink_begin(&k, chain->nodes, H, NULL, C);
+    cr_assert_eq(mb_forces_assemble(chain->forces, chain->nodes, 0.25, &k, J), MB_SUCCESS);
+    cr_expect(mb_linsys_sink_finish(&k, b), "its own pattern must be accepted");
+    mb_linsys_sink_release(&k);
+    listed_free(&L);
+    mb_csr_free(C);
+    mb_jacobian_free(J);
+    mb_blocktri_free(T);
+    free(b);
+    mb_system_free(beyond);
+    mb_system_free(chain);
+}
+
+/* One linearised backward-Euler step (the scheme of implicit_euler.c) assembled from a
+ * block list (the solver never sees mb_implicit_solver_assemble), or with sink = 1
+ * through mb_implicit_solver_assemble; *assembled: where that put A (0: nowhere). */
+static void one_step(mb_implicit_solver *S, mb_system *sys, mb_jacobian *J, double h, int sink,
+                     int *assembled)
+{
+    mb_nodes *s = sys->nodes;
+    size_t n3 = 3 * s->n;
+    double *b = malloc(n3 * sizeof(double)), *v = malloc(n3 * sizeof(double)), tmp[2];
+    if (sink) {
+        cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, h, J, b),
+                     MB_SUCCESS, "%s", mb_last_error());
+        *assembled = S->assembled;
+    } else {
+        cr_assert_eq(mb_forces_eval_jacobian(sys->forces, s, sys->t, J), MB_SUCCESS);
+        mb_linsys_be_rhs(s, J, h, b, tmp);
+    }
+    memcpy(v, s->v, n3 * sizeof(double));
+    cr_assert_eq(mb_implicit_solver_solve(S, s, J, h, b, v), MB_SUCCESS, "%s", mb_last_error());
+    for (size_t k = 0; k < n3; k++) {
+        if (mb_linsys_node_fixed(s, k / 3) && mb_linsys_fixed(s, k))
+            v[k] = s->v[k];
+        s->x[k] = s->x[k] + v[k] * h;
+    }
+    memcpy(s->v, v, n3 * sizeof(double));
+    mb_nodes_touch(s);
+    sys->t += h;
+    free(b);
+    free(v);
+}
+
+/* The stepper and steps through mb_implicit_solver_assemble (the sink from the second
+ * step on: block-tridiagonal storage on the chain, CSR on the cloth) against block-list
+ * steps. */
+static void expect_same_steps(int cloth)
+{
+    mb_system *a = bench_system(cloth), *r = bench_system(cloth), *k = bench_system(cloth);
+    mb_stepper *stp = mb_stepper_alloc("implicit-euler", a);
+    cr_assert_not_null(stp, "%s", mb_last_error());
+    mb_options *o = mb_options_new();     /* the defaults of implicit-euler */
+    const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
+    cr_assert_eq(mb_options_validate(o, specs, "implicit-euler"), MB_SUCCESS, "%s", mb_last_error());
+    mb_implicit_solver *S, *Sk;
+    cr_assert_eq(mb_implicit_solver_alloc(&S, o, r->nodes->n), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(mb_implicit_solver_alloc(&Sk, o, k->nodes->n), MB_SUCCESS, "%s", mb_last_error());
+    mb_jacobian *J = mb_jacobian_alloc(r->nodes->n, 53), *Jk = mb_jacobian_alloc(k->nodes->n, 53);
+    const char *what = cloth ? "cloth" : "chain";
+    for (int step = 0; step < 6; step++) {
+        int assembled = -1;
+        cr_assert_eq(mb_stepper_step(stp, a, H), MB_SUCCESS, "%s", mb_last_error());
+        one_step(S, r, J, H, 0, &assembled);
+        one_step(Sk, k, Jk, H, 1, &assembled);
+        cr_expect_eq(assembled, step == 0 ? 0 : cloth ? 2 : 1, "%s: step %d assembled in %d",
+                     what, step + 1, assembled);
+        cr_expect(th_same_state(a->nodes, r->nodes), "%s: stepper, step %d differs", what, step + 1);
+        cr_expect(th_same_state(k->nodes, r->nodes), "%s: sink, step %d differs", what, step + 1);
+    }
+    mb_jacobian_free(J);
+    mb_jacobian_free(Jk);
+    mb_implicit_solver_free(S);
+    mb_implicit_solver_free(Sk);
+    mb_options_free(o);
+    mb_stepper_free(stp);
+    mb_system_free(a);
+    mb_system_free(r);
+    mb_system_free(k);
+}
+
+Test(linsys_sink, implicit_euler_steps_equal_block_list_steps)
+{
+    expect_same_steps(0);
+    expect_same_steps(1);
+}
