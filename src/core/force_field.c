@@ -2,6 +2,7 @@
  * f(x, v) = m g - D v. */
 #include "mb_forces.h"
 #include "mb_json.h"
+#include "mb_linsys_sink.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -95,6 +96,19 @@ static int drag_describe(const void *params, json_t *model)
            ? MB_ENOMEM : MB_SUCCESS;
 }
 
+/* drag's forces, then its blocks df_i/dv_i = -D I, df_i/dx_i = 0 handed to the sink as
+ * drag_jacobian appends them (mb_forces_assemble) */
+static int drag_eval_assemble(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+{
+    const struct drag *p = params;
+    double C[9] = { 0.0 }, K[9] = { 0.0 };
+    C[0] = C[4] = C[8] = -p->D;
+    int st = drag_eval(params, s, t);
+    for (size_t i = 0; i < s->n && st == MB_SUCCESS; i++)
+        mb_linsys_sink_block(k, i, i, C, K);
+    return st;
+}
+
 static const mb_force_type gravity_type = {
     .name = "gravity",
     .eval = gravity_eval,
@@ -114,6 +128,7 @@ static const mb_force_type drag_type = {
     .dissipation = drag_dissipation,
     .jacobian = drag_jacobian,
     .jacobian_mpfr = drag_mpfr_jacobian,
+    .eval_assemble = drag_eval_assemble,
     .free = free,
     .describe = drag_describe,
     .torque_free = 1,

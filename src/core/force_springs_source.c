@@ -64,7 +64,7 @@ static void FUNCTION(springs, arm)(const TYPE(mb_nodes) *s, size_t node, const d
 
 /* d, dv and l = |d| for spring sp; n = d / l when need_n (error if l = 0). */
 static int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes) *s,
-                                       struct FUNCTION(springs, scratch) *w, int need_n)
+                                       struct FUNCTION(springs, scratch) *restrict w, int need_n)
 {
     size_t i = sp->i, j = sp->j;
     for (int k = 0; k < 3; k++) {
@@ -99,7 +99,7 @@ static int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes)
 }
 
 /* w->a = dv . n */
-static void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *w)
+static void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *restrict w)
 {
     R_MUL(w->a, &w->dv[0], &w->n[0]);
     R_MUL(w->b, &w->dv[1], &w->n[1]);
@@ -132,7 +132,8 @@ static void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REA
 
 /* w->F = the force on node i from the geometry in w: F = [k (l - L) + c dv.n] n, for
  * L = c = 0 simply F = k d.  Uses w->m, w->a, w->b. */
-static void FUNCTION(springs, force)(const mb_spring *sp, struct FUNCTION(springs, scratch) *w)
+static void FUNCTION(springs, force)(const mb_spring *sp,
+                                     struct FUNCTION(springs, scratch) *restrict w)
 {
     if (sp->rest == 0.0 && sp->c == 0.0) {
         for (int k = 0; k < 3; k++)
@@ -180,8 +181,9 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
  *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
  *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T
  * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv). */
-static void FUNCTION(springs, block)(const mb_spring *sp, struct FUNCTION(springs, scratch) *w,
-                                     REAL *K, REAL *Dv, REAL *pdv)
+static void FUNCTION(springs, block)(const mb_spring *sp,
+                                     struct FUNCTION(springs, scratch) *restrict w,
+                                     REAL *restrict K, REAL *restrict Dv, REAL *restrict pdv)
 {
     if (sp->rest == 0.0) {
         for (int k = 0; k < 9; k++)

@@ -82,7 +82,7 @@ void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s)
 void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s)
 {
     for (size_t i = 0; i < T->n; i++)
-        for (int a = 0; a < 3 && mb_linsys_node_fixed(s, i); a++)
+        for (int a = 0; a < 3 && mb_linsys_node_fixed_inline(s, i); a++)
             if (mb_linsys_fixed(s, 3 * i + (size_t)a)) {
                 for (int e = 0; e < 3; e++)
                     T->L[9 * i + 3 * a + e] = T->D[9 * i + 3 * a + e] = T->U[9 * i + 3 * a + e] = 0.0;

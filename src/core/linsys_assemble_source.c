@@ -11,7 +11,11 @@ int FUNCTION(mb_linsys, fixed)(const TYPE(mb_nodes) *s, size_t k)
 /* 1 when some degree of freedom of node i is fixed (any axis blocked, or infinite mass) */
 int FUNCTION(mb_linsys, node_fixed)(const TYPE(mb_nodes) *s, size_t i)
 {
+#if IS_MPFR
     return R_ISZERO(&s->inv_mass[i]) || s->blocked[i] != 0;
+#else
+    return mb_linsys_node_fixed_inline(s, i);
+#endif
 }
 
 /* Diagonal of the identity-like row of a fixed degree of freedom: the node's mass when

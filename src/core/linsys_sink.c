@@ -68,10 +68,10 @@ static int sink_fits(const mb_linsys_sink *k, size_t r, size_t c)
            && k->csr->bcol[k->count] == c;
 }
 
-/* block (r, c) added to A, and its term of b kept when C is not zero (nonzero = 0 says
- * it is) */
+/* block (r, c): A(r, c) = (A(r, c) - P) - Q with P = h C, Q = h^2 K, and the term of b
+ * of a nonzero C kept */
 static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
-                            const double K[9], int nonzero)
+                            const double P[9], const double Q[9], int nonzero)
 {
     if (k->misfit)
         return;
@@ -80,9 +80,9 @@ static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double 
         return;
     }
     if (k->btri)
-        mb_blocktri_add(k->btri, r, c, C, K, k->h, k->h2);
+        mb_blocktri_sub(k->btri, r, c, P, Q);
     else
-        mb_csr_add(k->csr, k->count, r, C, K, k->h, k->h2);
+        mb_csr_sub(k->csr, k->count, r, P, Q);
     size_t d = r > c ? r - c : c - r;
     k->reach = d > k->reach ? d : k->reach;
     k->count++;
@@ -99,25 +99,41 @@ static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double 
         T->t[a] = mb_linsys_be_rhs_term_d(C, vc, a, k->h);
 }
 
+/* P = h C, Q = h^2 K as mb_blocktri_add and mb_csr_add form them */
+static void sink_products(const mb_linsys_sink *k, const double C[9], const double K[9],
+                          double P[9], double Q[9])
+{
+    for (int q = 0; q < 9; q++) {
+        P[q] = k->h * C[q];
+        Q[q] = k->h2 * K[q];
+    }
+}
+
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9])
 {
-    sink_add(k, r, c, C, K, !mb_linsys_block_zero(C));
+    double P[9], Q[9];
+    sink_products(k, C, K, P, Q);
+    sink_add(k, r, c, C, P, Q, !mb_linsys_block_zero(C));
 }
 
+/* The negated blocks -(K, C) give -P, -Q exactly (h (-C) = -(h C)); their terms of b are
+ * computed from -C itself, as the block list holds it. */
 void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9],
                          const double K[9])
 {
-    double nK[9], nC[9];
+    double P[9], Q[9], nC[9], nP[9], nQ[9];
     int nonzero = !mb_linsys_block_zero(C);
+    sink_products(k, C, K, P, Q);
     for (int q = 0; q < 9; q++) {
-        nK[q] = -K[q];
         nC[q] = -C[q];
+        nP[q] = -P[q];
+        nQ[q] = -Q[q];
     }
-    sink_add(k, i, i, nC, nK, nonzero);
-    sink_add(k, i, j, C, K, nonzero);
-    sink_add(k, j, i, C, K, nonzero);
-    sink_add(k, j, j, nC, nK, nonzero);
+    sink_add(k, i, i, nC, nP, nQ, nonzero);
+    sink_add(k, i, j, C, P, Q, nonzero);
+    sink_add(k, j, i, C, P, Q, nonzero);
+    sink_add(k, j, j, nC, nP, nQ, nonzero);
 }
 
 int mb_linsys_sink_finish(mb_linsys_sink *k, double *b)

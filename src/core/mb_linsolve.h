@@ -42,6 +42,11 @@
 int mb_linsys_fixed(const mb_nodes *s, size_t k);
 /* 1 when some degree of freedom of node i is fixed: a cheap test before the per-axis one. */
 int mb_linsys_node_fixed(const mb_nodes *s, size_t i);
+/* mb_linsys_node_fixed inlined, for the loops over every node */
+static inline int mb_linsys_node_fixed_inline(const mb_nodes *s, size_t i)
+{
+    return s->inv_mass[i] == 0.0 || s->blocked[i] != 0;
+}
 
 /* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
  * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
@@ -143,21 +148,33 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
 /* A = M - h C - h^2 K into the CSR values (pattern must match), diagonal rows for
  * fixed degrees of freedom (as mb_linsys_dense). */
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
-/* The three stages of mb_csr_assemble, for assembly block by block as the force models
- * produce them (linsys_sink.c): A = M; block b (node row r) A -= h C, A -= h^2 K;
- * the fixed rows. */
+/* The stages of mb_csr_assemble, for assembly block by block as the force models
+ * produce them (linsys_sink.c): A = M; block b (node row r) A -= h C, A -= h^2 K
+ * (mb_csr_add, made of mb_csr_sub); the fixed rows. */
 void mb_csr_begin(mb_csr *c, const mb_nodes *s);
-static inline void mb_csr_add(mb_csr *c, size_t b, size_t r, const double C[9],
-                              const double K[9], double h, double h2)
+/* block b (node row r): A = (A - P) - Q entry by entry, P = h C and Q = h^2 K formed
+ * by the caller (h (-C) = -(h C) exactly, so a negated block passes -P, -Q) */
+static inline void mb_csr_sub(mb_csr *c, size_t b, size_t r, const double P[9],
+                              const double Q[9])
 {
     double *data = c->A->data;
     size_t off = c->boff[b], str = c->stride[r];
     for (int a = 0; a < 3; a++)
         for (int e = 0; e < 3; e++) {
             double *d = &data[off + (size_t)a * str + (size_t)e];
-            *d -= h * C[3 * a + e];
-            *d -= h2 * K[3 * a + e];
+            *d -= P[3 * a + e];
+            *d -= Q[3 * a + e];
         }
+}
+static inline void mb_csr_add(mb_csr *c, size_t b, size_t r, const double C[9],
+                              const double K[9], double h, double h2)
+{
+    double P[9], Q[9];
+    for (int k = 0; k < 9; k++) {
+        P[k] = h * C[k];
+        Q[k] = h2 * K[k];
+    }
+    mb_csr_sub(c, b, r, P, Q);
 }
 void mb_csr_fix_rows(mb_csr *c, const mb_nodes *s);
 /* y = A x (A from mb_csr_assemble) */
@@ -210,18 +227,29 @@ int mb_blocktri_fits(const mb_jacobian *J);
 /* A = M - h C - h^2 K into the blocks (J must fit), fixed rows as mb_band_assemble; the
  * entries equal those of mb_band_assemble bit for bit. */
 void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h);
-/* The three stages of mb_blocktri_assemble, for assembly block by block as the force
- * models produce them (linsys_sink.c): A = M; A(r, c) = (A(r, c) - h C) - h^2 K
- * (|r - c| <= 1); the fixed rows. */
+/* The stages of mb_blocktri_assemble, for assembly block by block as the force models
+ * produce them (linsys_sink.c): A = M; A(r, c) = (A(r, c) - h C) - h^2 K (|r - c| <= 1;
+ * mb_blocktri_add, made of mb_blocktri_sub); the fixed rows. */
 void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s);
+/* A(r, c) = (A(r, c) - P) - Q entry by entry, P = h C and Q = h^2 K formed by the caller
+ * (h (-C) = -(h C) exactly, so a negated block passes -P, -Q) */
+static inline void mb_blocktri_sub(mb_blocktri *T, size_t r, size_t c, const double P[9],
+                                   const double Q[9])
+{
+    double *restrict A = r == c ? &T->D[9 * r] : c < r ? &T->L[9 * r] : &T->U[9 * r];
+    const double *restrict Pr = P, *restrict Qr = Q;    /* A cannot alias P or Q here */
+    for (int k = 0; k < 9; k++)
+        A[k] = (A[k] - Pr[k]) - Qr[k];
+}
 static inline void mb_blocktri_add(mb_blocktri *T, size_t r, size_t c, const double C[9],
                                    const double K[9], double h, double h2)
 {
-    double *A = r == c ? &T->D[9 * r] : c < r ? &T->L[9 * r] : &T->U[9 * r], a[9];
-    for (int k = 0; k < 9; k++)         /* in registers: A cannot alias C or K here */
-        a[k] = (A[k] - h * C[k]) - h2 * K[k];
-    for (int k = 0; k < 9; k++)
-        A[k] = a[k];
+    double P[9], Q[9];
+    for (int k = 0; k < 9; k++) {
+        P[k] = h * C[k];
+        Q[k] = h2 * K[k];
+    }
+    mb_blocktri_sub(T, r, c, P, Q);
 }
 void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s);
 /* Factor and solve A x = b (x must not alias b).  MB_ESINGULAR when a pivot block fails
