@@ -2,7 +2,8 @@
  * (scene_body.c, scene_force.c, scene_constraint.c) and the built-in problems that are
  * special cases of a scene (doc/scenes.md, "Problems that are scenes"): a body's shape,
  * mass, principal moments, state and spin given one of four ways into node i, the scene
- * force models, and the solfec constraint scene (shapes, plane obstacles, contact laws).
+ * force models, the solfec constraint scene (shapes, plane obstacles, contact laws) and
+ * the DEM contact models (linear spring-dashpot and Hertz laws, sphere and plane pairs).
  * Private to the problems module. */
 #ifndef MB_SCENE_PLACE_H
 #define MB_SCENE_PLACE_H
@@ -77,4 +78,20 @@ int mb_scene_place_solfec_body(const mb_scene_body *body, const mb_scene_pose *p
 /* The plane obstacle z = 0, normal +z, of the default material; on failure *sys is freed
  * and set to NULL. */
 int mb_scene_place_floor(mb_system **sys, mb_scene *sc);
+
+/* A DEM normal contact law (scene_place_dem.c): linear spring-dashpot, kn with the dashpot
+ * c or (by_ratio) the damping ratio zeta, or Hertz, young and poisson with the Tsuji ratio
+ * zeta; attractive = 0 clamps the normal force at zero (no pull). */
+typedef struct mb_scene_dem_law {
+    int hertz, by_ratio, attractive;
+    double kn, c, zeta, young, poisson;
+} mb_scene_dem_law;
+/* The model of law L for sphere pairs (wall = 0) or for spheres on planes and static
+ * spheres (wall = 1, which sets E* of the Hertz law), added to sys->forces; NULL with a
+ * recorded error. */
+void *mb_scene_place_dem_model(mb_system *sys, const mb_scene_dem_law *L, int wall);
+/* Sphere i against sphere j (point NULL), or against the plane through point with the
+ * normal into the free side, in the model of mb_scene_place_dem_model. */
+int mb_scene_place_dem_pair(mb_system *sys, void *model, size_t i, size_t j, const double *point,
+                            const double *normal);
 #endif
