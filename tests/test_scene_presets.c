@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -522,4 +523,140 @@ Test(scene_presets, dem_controls)
     cr_expect_gt(dem_differences("sphere-wall[model=hertz]", text, WALL_SHIFT), 1, "poisson 0.25");
     settle_text(text, sizeof text, "law = linear\nkn = 1.01e5\nzeta = 0.3\n");
     cr_expect_gt(dem_differences("sphere-settle", text, WALL_SHIFT), 1, "kn 1.01e5");
+}
+
+/* damped: m = 1.37 on a spring k = 5.9 of rest length 0 to the origin, x0 = 0.71,
+ * v0 = -0.4, and the dashpot c = 0.83 as linear drag D = c */
+static const char damped_text[] = "[body p]\ntype = point\nmass = 1.37\nposition = 0.71, 0, 0\n"
+                                   "velocity = -0.4, 0, 0\n"
+                                   "[force s]\ntype = spring\nbody = p\nanchor = 0, 0, 0\nk = 5.9\n"
+                                   "[force dashpot]\ntype = drag\nD = 0.83\n";
+
+Test(scene_presets, damped)
+{
+    preset_is_scene("damped", damped_text);
+}
+
+/* A growing text (the scene of a spring network). */
+typedef struct text { char *s; size_t len, cap; } text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    cr_assert(n >= 0);
+    if (t->len + (size_t)n + 1 > t->cap) {
+        t->cap = 2 * (t->len + (size_t)n + 1);
+        t->s = realloc(t->s, t->cap);
+        cr_assert_not_null(t->s);
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+static void put_particle(text *t, size_t i, double m, double x, double z, int pinned)
+{
+    put(t, "[body p%zu]\ntype = point\nmass = %.17g\nposition = %.17g, 0, %.17g\n%s", i, m, x, z,
+        pinned ? "blocked = xyz\n" : "");
+}
+
+static void put_spring(text *t, size_t i, size_t j, double k, double rest, double c)
+{
+    put(t, "[force s%zu_%zu]\ntype = spring\nbody = p%zu\nto = p%zu\nk = %.17g\nrest = %.17g\n"
+        "c = %.17g\n", i, j, i, j, k, rest, c);
+}
+
+/* preset and scene: the same nodes; the number of differing models and evaluations */
+static int network_differences(const char *name, const char *scene_text)
+{
+    mb_system *a = preset(name), *b = scene(scene_text);
+    same_nodes(a->nodes, b->nodes, 1);
+    int d = field_differences(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
+    return d;
+}
+
+/* spring-chain: 16 points m = 0.0473 at x = 0.1 i, the ends pinned, 15 springs k = 812,
+ * rest 0.095, c = 0.013 (one spring set: consecutive spring sections), then gravity 9.81
+ * along -y; `odd` the rest length of spring 7-8, `between` a section placed after
+ * spring 3-4 */
+static char *chain_text(double odd, const char *between)
+{
+    text t = { 0 };
+    for (size_t i = 0; i < 16; i++)
+        put_particle(&t, i, 0.0473, (double)i * 0.1, 0, i == 0 || i == 15);
+    for (size_t i = 0; i < 15; i++) {
+        put_spring(&t, i, i + 1, 812, i == 7 ? odd : 0.095, 0.013);
+        if (i == 3)
+            put(&t, "%s", between);
+    }
+    put(&t, "[force g]\ntype = gravity\ng = 0, -9.81, 0\n");
+    return t.s;
+}
+
+Test(scene_presets, spring_chain)
+{
+    char *s = chain_text(0.095, "");
+    cr_expect_eq(network_differences("spring-chain", s), 0);
+    free(s);
+}
+
+/* cloth: 13 x 9 points m = 0.0031 at (0.025 i, 0, 0.025 j), the two corners of row 0
+ * pinned; from every point in order the structural springs to +i and +j (k = 57.3, rest
+ * h = 0.025) and the shear springs along both diagonals of its cell (k = 11.9, rest
+ * h sqrt 2), c = 0.0017; gravity 9.81 along -y and drag D = 0.0009 */
+static char *cloth_text(double c)
+{
+    const size_t nx = 13, ny = 9;
+    const double h = 0.025, diag = h * sqrt(2.0);
+    text t = { 0 };
+    for (size_t j = 0; j < ny; j++)
+        for (size_t i = 0; i < nx; i++)
+            put_particle(&t, j * nx + i, 0.0031, (double)i * h, (double)j * h,
+                         j == 0 && (i == 0 || i == nx - 1));
+    for (size_t j = 0; j < ny; j++)
+        for (size_t i = 0; i < nx; i++) {
+            size_t id = j * nx + i;
+            if (i + 1 < nx)
+                put_spring(&t, id, id + 1, 57.3, h, c);
+            if (j + 1 < ny)
+                put_spring(&t, id, id + nx, 57.3, h, c);
+            if (i + 1 < nx && j + 1 < ny) {
+                put_spring(&t, id, id + nx + 1, 11.9, diag, c);
+                put_spring(&t, id + 1, id + nx, 11.9, diag, c);
+            }
+        }
+    put(&t, "[force g]\ntype = gravity\ng = 0, -9.81, 0\n[force air]\ntype = drag\nD = 0.0009\n");
+    return t.s;
+}
+
+Test(scene_presets, cloth)
+{
+    char *s = cloth_text(0.0017);
+    cr_expect_eq(network_differences("cloth", s), 0);
+    free(s);
+}
+
+/* negative controls: one rest length off moves the forces of its two points and the
+ * potential; a dashpot off is seen only in the description (the network starts at rest);
+ * a section between two springs splits the spring set into two models; a damped preset
+ * without its dashpot lacks the drag model */
+Test(scene_presets, network_controls)
+{
+    char *s = chain_text(0.0951, "");
+    cr_expect_gt(network_differences("spring-chain", s), 2, "rest 0.0951 for spring 7-8");
+    free(s);
+    s = chain_text(0.095, "[force air]\ntype = drag\nD = 0\n");
+    cr_expect_eq(network_differences("spring-chain", s), 1, "drag between the springs");
+    free(s);
+    s = cloth_text(0.0018);
+    cr_expect_eq(network_differences("cloth", s), 1, "c 0.0018 against 0.0017");
+    free(s);
+    cr_expect_eq(network_differences("damped[c=0]", damped_text), 1, "no dashpot");
 }

@@ -52,6 +52,9 @@ int mb_scene_axis_angle(const double axis[3], double angle, double q[4]);
 int mb_scene_add_gravity(mb_system *sys, const double g[3]);
 int mb_scene_add_drag(mb_system *sys, double D);
 int mb_scene_add_central(mb_system *sys, double mu);
+/* A spring joins the spring set that is the last model of sys->forces, if it is one (so
+ * consecutive [force] type = spring sections, and a preset's springs added one after the
+ * other, make one model), else a new spring set. */
 int mb_scene_add_spring(mb_system *sys, const mb_spring *sp);
 /* A constant torque T on node i, in the global frame or (body_frame) fixed in its body
  * frame, R(q) T (mb_force_torque.h). */

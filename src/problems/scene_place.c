@@ -103,6 +103,9 @@ int mb_scene_add_central(mb_system *sys, double mu)
 
 int mb_scene_add_spring(mb_system *sys, const mb_spring *sp)
 {
+    mb_forces *F = sys->forces;
+    if (F->count > 0 && F->items[F->count - 1].type == mb_force_springs)
+        return mb_springs_add(F->items[F->count - 1].params, sp);
     void *model = mb_springs_new();
     if (model == NULL)
         return MB_ENOMEM;
