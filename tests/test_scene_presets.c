@@ -660,3 +660,12 @@ Test(scene_presets, network_controls)
     free(s);
     cr_expect_eq(network_differences("damped[c=0]", damped_text), 1, "no dashpot");
 }
+
+/* cundall-oscillator: the harmonic scene m = 2.385, k = 7.31, x0 = 0.413 from rest; its
+ * Cundall damping is the scheme's (leapfrog[damping=]), not part of the system */
+Test(scene_presets, cundall_oscillator)
+{
+    preset_is_scene("cundall-oscillator", "[body p]\ntype = point\nmass = 2.385\n"
+                    "position = 0.413, 0, 0\n"
+                    "[force s]\ntype = spring\nbody = p\nanchor = 0, 0, 0\nk = 7.31\n");
+}

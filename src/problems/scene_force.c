@@ -7,6 +7,7 @@
  *   type = force       body, force = fx,fy,fz, frame = global|body
  *   type = torque      body, torque = tx,ty,tz, frame = global|body
  *   type = expression  body, fx fy fz tx ty tz (any subset), potential
+ * Consecutive spring sections make one spring set (mb_scene_add_spring).
  * A constant torque is the torque model on its body's node (mb_force_torque.h, global or
  * body frame: R(q) T~); a constant force is written as expressions (a body-frame vector F~
  * becomes R F~ in terms of r11..r33) of the expression model, mb_force_expr. */
