@@ -59,6 +59,9 @@ int mb_scene_add_spring(mb_system *sys, const mb_spring *sp);
 /* A constant torque T on node i, in the global frame or (body_frame) fixed in its body
  * frame, R(q) T (mb_force_torque.h). */
 int mb_scene_add_torque(mb_system *sys, size_t i, const double T[3], int body_frame);
+/* A constant force F on node i, in the global frame or (body_frame) fixed in its body
+ * frame, R(q) F (mb_force_constant.h). */
+int mb_scene_add_force(mb_system *sys, size_t i, const double F[3], int body_frame);
 
 /* The solfec constraint scene of sys, on sys->forces, with the contact shapes of its
  * bodies[0 .. n-1] (spheres and boxes; points, ellipsoids and clumps take part in no

@@ -7,6 +7,7 @@
  *   w~ = I^-1 R^T L (global angular momentum); then w = R w~ and L = R I w~ on-step. */
 #include "mb_scene_place.h"
 #include "mb_force_central.h"
+#include "mb_force_constant.h"
 #include "mb_force_torque.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
@@ -121,4 +122,10 @@ int mb_scene_add_torque(mb_system *sys, size_t i, const double T[3], int body_fr
 {
     return body_frame ? add(sys, mb_force_body_torque, mb_body_torque_node_new(i, T))
                       : add(sys, mb_force_torque, mb_torque_node_new(i, T));
+}
+
+int mb_scene_add_force(mb_system *sys, size_t i, const double F[3], int body_frame)
+{
+    return body_frame ? add(sys, mb_force_body_force, mb_body_force_new(i, F))
+                      : add(sys, mb_force_constant, mb_constant_force_new(i, F));
 }
