@@ -465,47 +465,35 @@ Test(scene_presets, sphere_collision)
     cr_expect_eq(dem_differences("sphere-collision[model=hertz]", text, COLLISION_SHIFT), 0);
 }
 
-/* sphere-wall: r = 0.01, rho = 2500, lowest point 1e-3 above the plane z = 0, falling at
- * v = 1; `law` the [contact] lines */
-static void wall_text(char *text, size_t size, const char *law)
+/* sphere-wall and sphere-settle: a sphere r = 0.01, rho = 2500 with its lowest point 1e-3
+ * above the plane z = 0, falling at v = 1 (wall) or at rest under g = 9.81 along -z
+ * (settle); `law` the [contact] lines */
+static void plane_text(char *text, size_t size, int settle, const char *law)
 {
     double r = 0.01, m = sphere_mass(2500, r), I = 0.4 * m * r * r;
     snprintf(text, size, "[body s]\ntype = sphere\nradius = 0.01\nmass = %.17g\n"
-             "inertia = %.17g, %.17g, %.17g\nposition = 0, 0, %.17g\nvelocity = 0, 0, -1\n"
+             "inertia = %.17g, %.17g, %.17g\nposition = 0, 0, %.17g\n%s"
              "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\n"
-             "[contact]\n%s", m, I, I, I, r + 1e-3, law);
-}
-
-/* sphere-settle: the same sphere at rest 1e-3 above the plane under g = 9.81 along -z */
-static void settle_text(char *text, size_t size, const char *law)
-{
-    double r = 0.01, m = sphere_mass(2500, r), I = 0.4 * m * r * r;
-    snprintf(text, size, "[body s]\ntype = sphere\nradius = 0.01\nmass = %.17g\n"
-             "inertia = %.17g, %.17g, %.17g\nposition = 0, 0, %.17g\n"
-             "[force g]\ntype = gravity\ng = 0, 0, -9.81\n"
-             "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\n"
-             "[contact]\n%s", m, I, I, I, r + 1e-3, law);
+             "[contact]\n%s", m, I, I, I, r + 1e-3,
+             settle ? "[force g]\ntype = gravity\ng = 0, 0, -9.81\n" : "velocity = 0, 0, -1\n", law);
 }
 
 /* the sphere moved down by the gap and 2e-4 more */
 #define WALL_SHIFT 0, 2, -1.2e-3
 
-Test(scene_presets, sphere_wall)
+Test(scene_presets, sphere_wall_and_settle)
 {
+    static const struct { const char *preset; int settle; const char *law; } cases[] = {
+        { "sphere-wall", 0, "law = linear\nkn = 1e5\nzeta = 0.1\n" },
+        { "sphere-wall[model=hertz]", 0, "law = hertz\nyoung = 1e8\npoisson = 0.3\nzeta = 0.1\n" },
+        { "sphere-settle", 1, "law = linear\nkn = 1e5\nzeta = 0.3\n" },
+        { "sphere-settle[model=hertz]", 1, "law = hertz\nyoung = 1e8\npoisson = 0.3\nzeta = 0.3\n" },
+    };
     char text[1000];
-    wall_text(text, sizeof text, "law = linear\nkn = 1e5\nzeta = 0.1\n");
-    cr_expect_eq(dem_differences("sphere-wall", text, WALL_SHIFT), 0);
-    wall_text(text, sizeof text, "law = hertz\nyoung = 1e8\npoisson = 0.3\nzeta = 0.1\n");
-    cr_expect_eq(dem_differences("sphere-wall[model=hertz]", text, WALL_SHIFT), 0);
-}
-
-Test(scene_presets, sphere_settle)
-{
-    char text[1000];
-    settle_text(text, sizeof text, "law = linear\nkn = 1e5\nzeta = 0.3\n");
-    cr_expect_eq(dem_differences("sphere-settle", text, WALL_SHIFT), 0);
-    settle_text(text, sizeof text, "law = hertz\nyoung = 1e8\npoisson = 0.3\nzeta = 0.3\n");
-    cr_expect_eq(dem_differences("sphere-settle[model=hertz]", text, WALL_SHIFT), 0);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        plane_text(text, sizeof text, cases[k].settle, cases[k].law);
+        cr_expect_eq(dem_differences(cases[k].preset, text, WALL_SHIFT), 0, "%s", cases[k].preset);
+    }
 }
 
 /* negative controls: a law that differs in one figure is seen in the described model and
@@ -519,9 +507,9 @@ Test(scene_presets, dem_controls)
     cr_expect_gt(dem_differences("sphere-collision", text, COLLISION_SHIFT), 1, "zeta 0.11 against 0.1");
     collision_text(text, sizeof text, "law = linear\nkn = 1e5\nzeta = 0.1\nattractive = yes\n");
     cr_expect_eq(dem_differences("sphere-collision", text, COLLISION_SHIFT), 2, "attractive: describe");
-    wall_text(text, sizeof text, "law = hertz\nyoung = 1e8\npoisson = 0.25\nzeta = 0.1\n");
+    plane_text(text, sizeof text, 0, "law = hertz\nyoung = 1e8\npoisson = 0.25\nzeta = 0.1\n");
     cr_expect_gt(dem_differences("sphere-wall[model=hertz]", text, WALL_SHIFT), 1, "poisson 0.25");
-    settle_text(text, sizeof text, "law = linear\nkn = 1.01e5\nzeta = 0.3\n");
+    plane_text(text, sizeof text, 1, "law = linear\nkn = 1.01e5\nzeta = 0.3\n");
     cr_expect_gt(dem_differences("sphere-settle", text, WALL_SHIFT), 1, "kn 1.01e5");
 }
 
