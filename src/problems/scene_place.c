@@ -58,12 +58,13 @@ void mb_scene_place_body(mb_nodes *n, size_t i, const mb_scene_pose *b)
 {
     double wb[3];
     mb_scene_body_omega(b, wb);
-    mb_v3_copy(&n->x[3 * i], b->x);
-    mb_v3_copy(&n->v[3 * i], b->v);
-    n->blocked[i] = b->blocked;
+    mb_store_changed(&n->x[3 * i], b->x, 3);    /* zero pages of a fresh store stay unwritten */
+    mb_store_changed(&n->v[3 * i], b->v, 3);
+    if (n->blocked[i] != b->blocked)
+        n->blocked[i] = b->blocked;
     mb_nodes_set_mass(n, i, b->mass);
     mb_rigid_set_spin(n, i, b->inertia, b->q, wb);
-    n->radius[i] = b->radius;
+    mb_store_changed(&n->radius[i], &b->radius, 1);
 }
 
 int mb_scene_axis_angle(const double axis[3], double angle, double q[4])
