@@ -46,6 +46,7 @@ struct vns_common {
 #include "templates_on.h"
 #include "scheme_util_source.c"
 #include "quat_source.c"
+#include "verlet_nosquish_lanes_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -54,6 +55,7 @@ struct vns_common {
 #include "templates_on.h"
 #include "scheme_util_source.c"
 #include "quat_source.c"
+#include "verlet_nosquish_lanes_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
