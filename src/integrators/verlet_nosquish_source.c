@@ -20,6 +20,7 @@ struct FUNCTION(vns, state) {
 struct FUNCTION(vns, tmp) {
     REAL hh[1], h2[1], a[1], t[1], dot[1];
     REAL Lb[3], tb[3];
+    int finite;     /* 0 once a value of the new state (x, v, q, omega, L) is NaN or Inf */
     struct FUNCTION(mbq, scratch) qs;
     struct FUNCTION(vns, block) blk;    /* rotating bodies waiting for their block */
 };
@@ -34,6 +35,7 @@ static void FUNCTION(vns, tmp_init)(struct FUNCTION(vns, tmp) *T, mpfr_prec_t pr
     }
     FUNCTION(mbq, scratch_init)(&T->qs, prec);
     FUNCTION(vns, block_init)(&T->blk, prec);
+    T->finite = 1;
 }
 
 static void FUNCTION(vns, tmp_clear)(struct FUNCTION(vns, tmp) *T)
@@ -151,14 +153,20 @@ static double FUNCTION(vns, norm_error)(struct FUNCTION(vns, tmp) *T, const REAL
 }
 
 /* angular velocities w = R I^-1 R^T L of the block's bodies (q in buffer `buf`) to their
- * nodes of the trial state; the block is emptied */
+ * nodes of the trial state; the block is emptied.  finite: NULL for an estimate, else
+ * cleared when a w is NaN or Inf. */
 static void FUNCTION(vns, block_omega_out)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, block) *B,
-                                           int buf)
+                                           int buf, int *finite)
 {
     FUNCTION(vns, lanes_omega)(B, buf);
+    int ok = 1;
     for (int b = 0; b < B->m; b++)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             R_SET(&s->w[3 * B->node[b] + k], &B->w[k][b]);
+            ok &= R_ISFINITE(&B->w[k][b]) != 0;
+        }
+    if (finite)
+        *finite &= ok;
     B->m = 0;
 }
 
@@ -178,11 +186,13 @@ static double FUNCTION(vns, block_rotate_out)(struct FUNCTION(vns, state) *s, st
     double qerr = 0.0;
     for (int b = 0; b < B->m; b++) {
         REAL *q = s->q + 4 * B->node[b];
-        for (int a = 0; a < 4; a++)
+        for (int a = 0; a < 4; a++) {
             R_SET(&q[a], &B->q[1][a][b]);
+            T->finite &= R_ISFINITE(&q[a]) != 0;
+        }
         qerr = fmax(qerr, FUNCTION(vns, norm_error)(T, q));
     }
-    FUNCTION(vns, block_omega_out)(s, B, 1);
+    FUNCTION(vns, block_omega_out)(s, B, 1, NULL);      /* the estimate for the loads */
     return qerr;
 }
 
@@ -202,17 +212,21 @@ static double FUNCTION(vns, first_half)(struct FUNCTION(vns, state) *s, struct F
         R_ADD(&s->v[j], &nd->v[j], T->t);                       /* v(t+h/2) */
         R_MUL(T->t, &s->v[j], T->hh);
         R_ADD(&s->x[j], &nd->x[j], T->t);                       /* x(t+h) */
+        T->finite &= R_ISFINITE(&s->x[j]) != 0;
         R_MUL(T->t, T->a, T->hh);
         R_ADD(&s->vp[j], &nd->v[j], T->t);                      /* predictor for the loads */
     }
     REAL *q = s->q + 4 * i, *L = s->L + 3 * i, *w = s->w + 3 * i;
     for (int a = 0; a < 4; a++)
         R_SET(&q[a], &nd->q[4 * i + a]);
-    if (!FUNCTION(vns, rotates)(nd, i)) {
+    if (!FUNCTION(vns, rotates)(nd, i)) {           /* q, L and omega stay as they are */
         for (int k = 0; k < 3; k++) {
             R_SET(&L[k], &nd->angmom[3 * i + k]);
             R_SET(&w[k], &nd->omega[3 * i + k]);
+            T->finite &= R_ISFINITE(&L[k]) && R_ISFINITE(&w[k]);
         }
+        for (int a = 0; a < 4; a++)
+            T->finite &= R_ISFINITE(&q[a]) != 0;
         return 0.0;
     }
     FUNCTION(vns, torque)(T->tb, s->tau_c + 3 * i, nd->blocked[i]);
@@ -237,6 +251,7 @@ static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FU
             R_MUL(T->a, &s->f[j], &nd->inv_mass[i]);
         R_MUL(T->t, T->a, T->h2);
         R_ADD(&s->v[j], &s->v[j], T->t);                        /* v(t+h) */
+        T->finite &= R_ISFINITE(&s->v[j]) != 0;
     }
     if (!FUNCTION(vns, rotates)(nd, i))
         return;
@@ -245,10 +260,11 @@ static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FU
     for (int k = 0; k < 3; k++) {
         R_MUL(T->t, &T->tb[k], T->h2);
         R_ADD(&L[k], &L[k], T->t);                              /* L(t+h) */
+        T->finite &= R_ISFINITE(&L[k]) != 0;
     }
     FUNCTION(vns, lane_in)(&T->blk, i, s->q + 4 * i, L, nd->inertia + 3 * i);
     if (T->blk.m == VNS_BLOCK)
-        FUNCTION(vns, block_omega_out)(s, &T->blk, 0);
+        FUNCTION(vns, block_omega_out)(s, &T->blk, 0, &T->finite);
 }
 
 /* the angular velocities of the last, unfilled block of the second half */
@@ -257,7 +273,7 @@ static void FUNCTION(vns, second_half_end)(struct FUNCTION(vns, state) *s, struc
     if (T->blk.m == 0)
         return;
     FUNCTION(vns, block_pad)(&T->blk);
-    FUNCTION(vns, block_omega_out)(s, &T->blk, 0);
+    FUNCTION(vns, block_omega_out)(s, &T->blk, 0, &T->finite);
 }
 
 /* make the trial state current (pointer swaps) and keep it, with its loads, as the cache */
@@ -289,7 +305,7 @@ static int FUNCTION(vns, step)(void *vs, TYPE(mb_system) *sys, double h)
 {
     struct FUNCTION(vns, state) *s = vs;
     TYPE(mb_nodes) *nd = sys->nodes;
-    size_t n = s->n, n3 = 3 * n;
+    size_t n = s->n;
     int st = MB_SUCCESS;
     if (!(h > 0.0))
         MB_ERROR(MB_EDOM, "verlet-nosquish: time step h = %g must be > 0", h);
@@ -317,12 +333,11 @@ static int FUNCTION(vns, step)(void *vs, TYPE(mb_system) *sys, double h)
             FUNCTION(vns, second_half)(s, &T, nd, i);
         FUNCTION(vns, second_half_end)(s, &T);
     }
+    int finite = T.finite;      /* checked as each value of the new state was written */
     FUNCTION(vns, tmp_clear)(&T);
     if (st != MB_SUCCESS)
         return st;
-    if (!FUNCTION(scheme, finite)(s->x, n3) || !FUNCTION(scheme, finite)(s->v, n3)
-        || !FUNCTION(scheme, finite)(s->L, n3) || !FUNCTION(scheme, finite)(s->w, n3)
-        || !FUNCTION(scheme, finite)(s->q, 4 * n))
+    if (!finite)
         MB_ERROR(MB_EDIVERGED, "verlet-nosquish: NaN or Inf at t = %.17g", sys->t + h);
     FUNCTION(vns, commit)(s, sys, h);
     s->com.steps++;
