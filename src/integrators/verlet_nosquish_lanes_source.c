@@ -13,6 +13,12 @@
 
 typedef REAL FUNCTION(vns, row)[VNS_BLOCK];
 
+/* l over lanes 0..n-1 (n even), two at a time: the compiler vectorises each pair, and a
+ * block of few bodies computes few lanes */
+#define VNS_LANES(l, n) \
+    for (int l##_pair = 0; l##_pair < (n); l##_pair += 2) \
+        for (int l = l##_pair; l < l##_pair + 2; l++)
+
 struct FUNCTION(vns, block) {
     /* two buffers: a sub-rotation reads one and writes the other; rows start on cache
      * lines (64 bytes), so no vector access to a row straddles two */
@@ -24,6 +30,7 @@ struct FUNCTION(vns, block) {
     FUNCTION(vns, row) dot, t, a, zeta, cz, sz;
     size_t node[VNS_BLOCK];           /* node index of each lane in use */
     int m;                            /* lanes in use */
+    int n;                            /* lanes computed: m rounded up to even */
 };
 
 /* every row of the block, in one list for initialisation and clearing */
@@ -76,11 +83,15 @@ static void FUNCTION(vns, lane_in)(struct FUNCTION(vns, block) *B, size_t i, con
     }
 }
 
-/* lanes m..VNS_BLOCK-1 of an unfilled block: the identity at rest with unit moments
- * (finite, no division by zero; their results are not used) */
+/* the lanes to compute, m rounded up to even; the padding lane of an odd m holds the
+ * identity at rest with unit moments, turned by the angle 0 (sin 0, cos 1, so no sincos
+ * is called for it): finite, no division by zero; its results are not used */
 static void FUNCTION(vns, block_pad)(struct FUNCTION(vns, block) *B)
 {
-    for (int b = B->m; b < VNS_BLOCK; b++) {
+    B->n = B->m + (B->m & 1);
+    for (int b = B->m; b < B->n; b++) {
+        R_SET_D(&B->sz[b], 0.0);
+        R_SET_D(&B->cz[b], 1.0);
         for (int a = 0; a < 4; a++)
             R_SET_D(&B->q[0][a][b], a == 0 ? 1.0 : 0.0);
         for (int k = 0; k < 3; k++) {
@@ -95,12 +106,12 @@ static void FUNCTION(vns, block_pad)(struct FUNCTION(vns, block) *B)
  * that it can vectorise them. */
 
 /* r = s_a a b + s_c c d in every lane, s_a, s_c = +-1 (t, u: the two products) */
-static inline void FUNCTION(vns, lanes_sum2)(REAL *restrict r, int s_a, const REAL *restrict a,
+static inline void FUNCTION(vns, lanes_sum2)(int n, REAL *restrict r, int s_a, const REAL *restrict a,
                                              const REAL *restrict b, int s_c,
                                              const REAL *restrict c, const REAL *restrict d,
                                              REAL *restrict t, REAL *restrict u)
 {
-    for (int l = 0; l < VNS_BLOCK; l++) {
+    VNS_LANES(l, n) {
         R_MUL(&t[l], &a[l], &b[l]);
         if (s_a < 0)
             R_NEG(&t[l], &t[l]);
@@ -110,36 +121,36 @@ static inline void FUNCTION(vns, lanes_sum2)(REAL *restrict r, int s_a, const RE
 }
 
 /* r = r + s_c c d in every lane (u: the product) */
-static inline void FUNCTION(vns, lanes_add1)(REAL *restrict r, int s_c, const REAL *restrict c,
+static inline void FUNCTION(vns, lanes_add1)(int n, REAL *restrict r, int s_c, const REAL *restrict c,
                                              const REAL *restrict d, REAL *restrict u)
 {
-    for (int l = 0; l < VNS_BLOCK; l++) {
+    VNS_LANES(l, n) {
         R_MUL(&u[l], &c[l], &d[l]);
         if (s_c < 0) R_SUB(&r[l], &r[l], &u[l]); else R_ADD(&r[l], &r[l], &u[l]);
     }
 }
 
 /* r = s a in every lane, s = +-1 (exact) */
-static inline void FUNCTION(vns, lanes_copy)(REAL *restrict r, int s, const REAL *restrict a)
+static inline void FUNCTION(vns, lanes_copy)(int n, REAL *restrict r, int s, const REAL *restrict a)
 {
-    for (int l = 0; l < VNS_BLOCK; l++) {
+    VNS_LANES(l, n) {
         if (s > 0) R_SET(&r[l], &a[l]); else R_NEG(&r[l], &a[l]);
     }
 }
 
 /* r = d r in every lane, d a double */
-static inline void FUNCTION(vns, lanes_scale)(REAL *restrict r, double d)
+static inline void FUNCTION(vns, lanes_scale)(int n, REAL *restrict r, double d)
 {
-    for (int l = 0; l < VNS_BLOCK; l++)
+    VNS_LANES(l, n)
         R_MUL_D(&r[l], &r[l], d);
 }
 
 /* out = (a b + c) + e in every lane (t: the partial sums) */
-static inline void FUNCTION(vns, lanes_mul_add2)(REAL *restrict out, const REAL *restrict a,
+static inline void FUNCTION(vns, lanes_mul_add2)(int n, REAL *restrict out, const REAL *restrict a,
                                                  const REAL *restrict b, const REAL *restrict c,
                                                  const REAL *restrict e, REAL *restrict t)
 {
-    for (int l = 0; l < VNS_BLOCK; l++) {
+    VNS_LANES(l, n) {
         R_MUL(&t[l], &a[l], &b[l]);
         R_ADD(&t[l], &t[l], &c[l]);
         R_ADD(&out[l], &t[l], &e[l]);
@@ -147,10 +158,10 @@ static inline void FUNCTION(vns, lanes_mul_add2)(REAL *restrict out, const REAL 
 }
 
 /* r = a / b in every lane */
-static inline void FUNCTION(vns, lanes_div)(REAL *restrict r, const REAL *restrict a,
+static inline void FUNCTION(vns, lanes_div)(int n, REAL *restrict r, const REAL *restrict a,
                                             const REAL *restrict b)
 {
-    for (int l = 0; l < VNS_BLOCK; l++)
+    VNS_LANES(l, n)
         R_DIV(&r[l], &a[l], &b[l]);
 }
 
@@ -163,31 +174,33 @@ static void FUNCTION(vns, lanes_rotate)(struct FUNCTION(vns, block) *restrict B,
                                         FUNCTION(vns, row) *v, int sign)
 {
     FUNCTION(vns, row) *u = B->u, *r = B->r, *c = B->c;
+    int n = B->n;
     for (int k = 0; k < 3; k++) {
         if (sign > 0)
-            FUNCTION(vns, lanes_copy)(u[k], +1, q[k + 1]);
+            FUNCTION(vns, lanes_copy)(n, u[k], +1, q[k + 1]);
         else
-            FUNCTION(vns, lanes_copy)(u[k], -1, q[k + 1]);
+            FUNCTION(vns, lanes_copy)(n, u[k], -1, q[k + 1]);
     }
     for (int k = 0; k < 3; k++) {
         int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-        FUNCTION(vns, lanes_sum2)(r[k], +1, u[k1], v[k2], -1, u[k2], v[k1], B->t, B->a);
-        FUNCTION(vns, lanes_scale)(r[k], 2.0);
+        FUNCTION(vns, lanes_sum2)(n, r[k], +1, u[k1], v[k2], -1, u[k2], v[k1], B->t, B->a);
+        FUNCTION(vns, lanes_scale)(n, r[k], 2.0);
     }
     for (int k = 0; k < 3; k++) {
         int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-        FUNCTION(vns, lanes_sum2)(c[k], +1, u[k1], r[k2], -1, u[k2], r[k1], B->t, B->a);
+        FUNCTION(vns, lanes_sum2)(n, c[k], +1, u[k1], r[k2], -1, u[k2], r[k1], B->t, B->a);
     }
     for (int k = 0; k < 3; k++)
-        FUNCTION(vns, lanes_mul_add2)(out[k], q[0], r[k], v[k], c[k], B->t);
+        FUNCTION(vns, lanes_mul_add2)(n, out[k], q[0], r[k], v[k], c[k], B->t);
 }
 
 /* omega = R(q) I^-1 R(q)^T L of every lane, q from buffer `buf` */
 static void FUNCTION(vns, lanes_omega)(struct FUNCTION(vns, block) *restrict B, int buf)
 {
+    int n = B->n;
     FUNCTION(vns, lanes_rotate)(B, B->Lb, B->q[buf], B->L, -1);
     for (int k = 0; k < 3; k++)
-        FUNCTION(vns, lanes_div)(B->wb[k], B->Lb[k], B->I[k]);
+        FUNCTION(vns, lanes_div)(n, B->wb[k], B->Lb[k], B->I[k]);
     FUNCTION(vns, lanes_rotate)(B, B->w, B->q[buf], B->wb, +1);
 }
 
@@ -199,19 +212,20 @@ static void FUNCTION(vns, lanes_momentum)(struct FUNCTION(vns, block) *restrict 
 {
     FUNCTION(vns, row) *q = B->q[0], *p = B->p[0], *v = B->Lb;
     REAL *t = B->t, *a = B->a;
+    int n = B->n;
     FUNCTION(vns, lanes_rotate)(B, v, q, B->L, -1);
-    FUNCTION(vns, lanes_sum2)(p[0], -1, q[1], v[0], -1, q[2], v[1], t, a);
-    FUNCTION(vns, lanes_add1)(p[0], -1, q[3], v[2], a);
-    FUNCTION(vns, lanes_sum2)(p[1], +1, q[0], v[0], +1, q[2], v[2], t, a);
-    FUNCTION(vns, lanes_add1)(p[1], -1, q[3], v[1], a);
-    FUNCTION(vns, lanes_sum2)(p[2], +1, q[0], v[1], -1, q[1], v[2], t, a);
-    FUNCTION(vns, lanes_add1)(p[2], +1, q[3], v[0], a);
-    FUNCTION(vns, lanes_sum2)(p[3], +1, q[0], v[2], +1, q[1], v[1], t, a);
-    FUNCTION(vns, lanes_add1)(p[3], -1, q[2], v[0], a);
+    FUNCTION(vns, lanes_sum2)(n, p[0], -1, q[1], v[0], -1, q[2], v[1], t, a);
+    FUNCTION(vns, lanes_add1)(n, p[0], -1, q[3], v[2], a);
+    FUNCTION(vns, lanes_sum2)(n, p[1], +1, q[0], v[0], +1, q[2], v[2], t, a);
+    FUNCTION(vns, lanes_add1)(n, p[1], -1, q[3], v[1], a);
+    FUNCTION(vns, lanes_sum2)(n, p[2], +1, q[0], v[1], -1, q[1], v[2], t, a);
+    FUNCTION(vns, lanes_add1)(n, p[2], +1, q[3], v[0], a);
+    FUNCTION(vns, lanes_sum2)(n, p[3], +1, q[0], v[2], +1, q[1], v[1], t, a);
+    FUNCTION(vns, lanes_add1)(n, p[3], -1, q[2], v[0], a);
     for (int k = 0; k < 4; k++)
-        FUNCTION(vns, lanes_scale)(p[k], 2.0);
+        FUNCTION(vns, lanes_scale)(n, p[k], 2.0);
     for (int k = 0; k < 3; k++)
-        for (int b = 0; b < VNS_BLOCK; b++)
+        VNS_LANES(b, n)
             R_MUL_D(&B->I4[k][b], &B->I[k][b], 4.0);
 }
 
@@ -232,31 +246,33 @@ static void FUNCTION(vns, rotate_block)(struct FUNCTION(vns, block) *restrict B,
     const int *from = FUNCTION(vns, perm_from)[k - 1], *neg = FUNCTION(vns, perm_neg)[k - 1];
     FUNCTION(vns, row) *q = B->q[src], *p = B->p[src], *qn = B->q[1 - src], *pn = B->p[1 - src];
     REAL *t = B->t, *u = B->a;
+    int n = B->n;
     /* dot = p . P_k q, summed in the order a = 0..3; perm_neg[.][0] = 1 */
     if (neg[1])
-        FUNCTION(vns, lanes_sum2)(B->dot, -1, p[0], q[from[0]], -1, p[1], q[from[1]], t, u);
+        FUNCTION(vns, lanes_sum2)(n, B->dot, -1, p[0], q[from[0]], -1, p[1], q[from[1]], t, u);
     else
-        FUNCTION(vns, lanes_sum2)(B->dot, -1, p[0], q[from[0]], +1, p[1], q[from[1]], t, u);
+        FUNCTION(vns, lanes_sum2)(n, B->dot, -1, p[0], q[from[0]], +1, p[1], q[from[1]], t, u);
     for (int a = 2; a < 4; a++) {
         if (neg[a])
-            FUNCTION(vns, lanes_add1)(B->dot, -1, p[a], q[from[a]], u);
+            FUNCTION(vns, lanes_add1)(n, B->dot, -1, p[a], q[from[a]], u);
         else
-            FUNCTION(vns, lanes_add1)(B->dot, +1, p[a], q[from[a]], u);
+            FUNCTION(vns, lanes_add1)(n, B->dot, +1, p[a], q[from[a]], u);
     }
-    for (int b = 0; b < VNS_BLOCK; b++) {
+    VNS_LANES(b, n) {
         R_MUL(&B->zeta[b], dt, &B->dot[b]);
         R_DIV(&B->zeta[b], &B->zeta[b], &B->I4[k - 1][b]);
     }
-    for (int b = 0; b < VNS_BLOCK; b++)     /* one call for the pair: B-> keeps the three
-                                             * apart for the compiler, which fuses them */
+    for (int b = 0; b < B->m; b++)          /* one call for the pair: B-> keeps the three
+                                             * apart for the compiler, which fuses them;
+                                             * padding lanes keep sin 0, cos 1 */
         R_SIN_COS(&B->sz[b], &B->cz[b], &B->zeta[b]);
     for (int a = 0; a < 4; a++) {
         if (neg[a]) {
-            FUNCTION(vns, lanes_sum2)(qn[a], +1, B->cz, q[a], -1, B->sz, q[from[a]], t, u);
-            FUNCTION(vns, lanes_sum2)(pn[a], +1, B->cz, p[a], -1, B->sz, p[from[a]], t, u);
+            FUNCTION(vns, lanes_sum2)(n, qn[a], +1, B->cz, q[a], -1, B->sz, q[from[a]], t, u);
+            FUNCTION(vns, lanes_sum2)(n, pn[a], +1, B->cz, p[a], -1, B->sz, p[from[a]], t, u);
         } else {
-            FUNCTION(vns, lanes_sum2)(qn[a], +1, B->cz, q[a], +1, B->sz, q[from[a]], t, u);
-            FUNCTION(vns, lanes_sum2)(pn[a], +1, B->cz, p[a], +1, B->sz, p[from[a]], t, u);
+            FUNCTION(vns, lanes_sum2)(n, qn[a], +1, B->cz, q[a], +1, B->sz, q[from[a]], t, u);
+            FUNCTION(vns, lanes_sum2)(n, pn[a], +1, B->cz, p[a], +1, B->sz, p[from[a]], t, u);
         }
     }
 }

@@ -263,8 +263,10 @@ static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FU
         T->finite &= R_ISFINITE(&L[k]) != 0;
     }
     FUNCTION(vns, lane_in)(&T->blk, i, s->q + 4 * i, L, nd->inertia + 3 * i);
-    if (T->blk.m == VNS_BLOCK)
+    if (T->blk.m == VNS_BLOCK) {
+        FUNCTION(vns, block_pad)(&T->blk);
         FUNCTION(vns, block_omega_out)(s, &T->blk, 0, &T->finite);
+    }
 }
 
 /* the angular velocities of the last, unfilled block of the second half */
@@ -289,10 +291,10 @@ static void FUNCTION(vns, commit)(struct FUNCTION(vns, state) *s, TYPE(mb_system
     FUNCTION(scheme, swap)(&nd->f, &s->f);
     FUNCTION(scheme, swap)(&nd->torque, &s->tau);
     sys->t += h;
-    for (size_t j = 0; j < n3; j++) {
+    for (size_t j = 0; j < n3; j++)     /* two plain copies (in double: memcpy speed) */
         R_SET(&s->f_c[j], &nd->f[j]);
+    for (size_t j = 0; j < n3; j++)
         R_SET(&s->tau_c[j], &nd->torque[j]);
-    }
     s->t_c = sys->t;
     s->sys_c = sys;
     s->forces_c = sys->forces;
