@@ -368,3 +368,15 @@ clean-local: clean-fuzz
 clean-fuzz:
 	-rm -rf fuzz-build fuzz-build.log fuzz-finding-*
 .PHONY: clean-fuzz
+
+check_PROGRAMS += tests/test_forces_eval
+tests_test_forces_eval_SOURCES = tests/test_forces_eval.c
+tests_test_forces_eval_CFLAGS = $(MB_TESTCC)
+tests_test_forces_eval_LDADD = $(MB_TESTLIBS)
+tests_test_forces_eval_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_leapfrog_stream
+tests_test_leapfrog_stream_SOURCES = tests/test_leapfrog_stream.c
+tests_test_leapfrog_stream_CFLAGS = $(MB_TESTCC)
+tests_test_leapfrog_stream_LDADD = $(MB_TESTLIBS)
+tests_test_leapfrog_stream_LDFLAGS = $(MB_TESTLINK)

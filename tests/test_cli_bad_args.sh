@@ -20,5 +20,12 @@ expect2 "bench implicit-chain --max-n 3000 leaves one size" "--max-n" \
     $MB bench implicit-chain --max-n 3000 --steps 1
 expect2 "bench implicit-cloth --max-n 2000 leaves one size" "--max-n" \
     $MB bench implicit-cloth --max-n 2000 --steps 1
+# a peer benchmark that cannot run, or prints something other than one rate
+expect2 "bench leapfrog --odeint with a missing program" "cannot run peer '/nonexistent/peer'" \
+    $MB bench leapfrog --max-nodes 1e3 --min-time 0.1 --odeint /nonexistent/peer
+expect2 "bench leapfrog --odeint with a program that prints no rate" "did not print one positive rate" \
+    $MB bench leapfrog --max-nodes 1e3 --min-time 0.1 --odeint echo
+expect2 "bench leapfrog --odeint with a program that fails" "exited with status 1" \
+    $MB bench leapfrog --max-nodes 1e3 --min-time 0.1 --odeint false
 rm -f err.$$
 exit $fail

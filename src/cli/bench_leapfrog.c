@@ -12,9 +12,14 @@
  *               work per particle: f = m g, v += (f / m) h, x += v h, in place;
  *   kernel      the translational kernel alone (mb_leapfrog_translate: forces given,
  *               no rotation, no bookkeeping), the figure this benchmark printed before.
+ * With --odeint PROGRAM a fourth code joins the rounds: Boost.Odeint's velocity_verlet on
+ * the same particles, in the peer program built from tools/peers/odeint_free_fall.cpp
+ * and run as a child once per round (bench_peer.h; it times its own batch, so its
+ * start-up is not counted), with the ratio whole/Odeint.
  * Figures are node-steps/s (CPU time, bench_util.h) and the ratios whole/plain and
- * kernel/plain.  Exit 1 when the
- * whole step is below 0.4x the plain loop at 10^6 nodes or more (the target of the step). */
+ * kernel/plain.  Exit 1 when the whole step is below 0.4x the plain loop, or below 1.3x
+ * Odeint when it is timed, at 10^6 nodes or more (the targets of the step). */
+#include "bench_peer.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_forces.h"
@@ -28,6 +33,7 @@
 #include <string.h>
 
 #define WHOLE_STEP_TARGET 0.4   /* whole step / plain loop at >= 10^6 nodes */
+#define ODEINT_TARGET 1.3       /* whole step / Odeint velocity_verlet at >= 10^6 nodes */
 #define BENCH_H 1e-4            /* time step: 10^4 steps keep every value finite */
 
 static const double gravity_g[3] = { 0.0, 0.0, -9.81 };
@@ -104,8 +110,9 @@ static void plain_loop_step(struct lf_bench *b, double h)
         }
 }
 
-enum lf_code { CODE_WHOLE, CODE_PLAIN, CODE_KERNEL, CODE_COUNT };
-static const char *const code_names[CODE_COUNT] = { "whole step", "plain loop", "kernel" };
+enum lf_code { CODE_WHOLE, CODE_PLAIN, CODE_KERNEL, CODE_ODEINT, CODE_COUNT };
+static const char *const code_names[CODE_COUNT] = { "whole step", "plain loop", "kernel",
+                                                    "Odeint peer" };
 
 static int run_code(struct lf_bench *b, enum lf_code code)
 {
@@ -136,15 +143,20 @@ static double batch_rate(struct lf_bench *b, enum lf_code code, double slice)
     return (double)b->n * (double)steps / dt;
 }
 
-/* rates[c]: best batch rate of code c over interleaved rounds. */
-static int measure_size(struct lf_bench *b, double min_time, double rates[CODE_COUNT])
+/* rates[c]: best batch rate of code c over interleaved rounds; the Odeint peer (in a
+ * child) only when odeint names its program. */
+static int measure_size(struct lf_bench *b, double min_time, const char *odeint,
+                        double rates[CODE_COUNT])
 {
     enum { ROUNDS = 5 };
+    const int codes = odeint ? CODE_COUNT : CODE_ODEINT;
+    const double slice = min_time / (ROUNDS * codes);
     for (int c = 0; c < CODE_COUNT; c++)
         rates[c] = 0.0;
     for (int round = 0; round < ROUNDS; round++)
-        for (int c = 0; c < CODE_COUNT; c++) {
-            double r = batch_rate(b, (enum lf_code)c, min_time / (ROUNDS * CODE_COUNT));
+        for (int c = 0; c < codes; c++) {
+            double r = c == CODE_ODEINT ? mb_bench_peer_rate(odeint, b->n, slice)
+                                        : batch_rate(b, (enum lf_code)c, slice);
             if (r < 0.0) {
                 fprintf(stderr, "motionbench bench leapfrog: %s failed at %zu nodes\n",
                         code_names[c], b->n);
@@ -159,16 +171,26 @@ static int measure_size(struct lf_bench *b, double min_time, double rates[CODE_C
 int mb_bench_leapfrog(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
+    const char *odeint = NULL;
+    if (argc >= 3 && !strcmp(argv[argc - 2], "--odeint")) {     /* last option, if given */
+        odeint = argv[argc - 1];
+        argc -= 2;
+    }
     int st = mb_bench_size_args(argc, argv, "leapfrog", &max_nodes, &min_time);
+    if (st < 0)
+        printf("  --odeint PROGRAM (last option): also time Boost.Odeint's velocity_verlet in\n"
+               "  the peer PROGRAM built from tools/peers/odeint_free_fall.cpp (its first\n"
+               "  lines give the compiler command), in a child process once per round.\n");
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
     printf("leapfrog: N free particles under gravity, single thread, node-steps/s\n"
            "whole step: mb_stepper_step(\"leapfrog\") (forces + update + bookkeeping);\n"
            "plain loop: SoA f = m g, v += f/m h, x += v h in place; kernel: translation only.\n"
            "CPU time of this thread, interleaved rounds, best batch of each; ratios against the plain loop.\n\n");
-    printf("%12s %14s %14s %14s %12s %12s\n", "nodes", "whole step", "plain loop", "kernel",
+    printf("%12s %14s %14s %14s %12s %12s", "nodes", "whole step", "plain loop", "kernel",
            "whole/plain", "kernel/plain");
-    int checked = 0, below = 0;
+    printf(odeint ? " %14s %13s\n" : "\n", "Odeint", "whole/Odeint");
+    int checked = 0, below = 0, below_odeint = 0;
     for (double nn = 1e3; nn <= max_nodes * 1.0000001; nn *= 10.0) {
         struct lf_bench b;
         size_t n = (size_t)nn;
@@ -177,23 +199,30 @@ int mb_bench_leapfrog(int argc, char **argv)
             return MB_EXIT_USAGE;
         }
         double r[CODE_COUNT];
-        int failed = measure_size(&b, min_time, r);
+        int failed = measure_size(&b, min_time, odeint, r);
         lf_bench_free(&b);
         if (failed)
             return MB_EXIT_USAGE;
         double ratio = r[CODE_WHOLE] / r[CODE_PLAIN];
-        printf("%12zu %14.4g %14.4g %14.4g %12.3f %12.3f\n", n, r[CODE_WHOLE], r[CODE_PLAIN],
+        double ratio_odeint = r[CODE_WHOLE] / r[CODE_ODEINT];
+        printf("%12zu %14.4g %14.4g %14.4g %12.3f %12.3f", n, r[CODE_WHOLE], r[CODE_PLAIN],
                r[CODE_KERNEL], ratio, r[CODE_KERNEL] / r[CODE_PLAIN]);
+        if (odeint)
+            printf(" %14.4g %13.3f", r[CODE_ODEINT], ratio_odeint);
+        printf("\n");
         fflush(stdout);
         if (n >= 1000000) {
             checked++;
             below += ratio < WHOLE_STEP_TARGET;
+            below_odeint += odeint && ratio_odeint < ODEINT_TARGET;
         }
     }
-    if (checked > 0) {
-        printf("\ncheck: whole step >= %.1fx the plain loop at >= 10^6 nodes: %s\n",
-               WHOLE_STEP_TARGET, below ? "FAIL" : "pass");
-        return below ? MB_EXIT_FAIL : MB_EXIT_OK;
-    }
-    return MB_EXIT_OK;
+    if (checked == 0)
+        return MB_EXIT_OK;
+    printf("\ncheck: whole step >= %.1fx the plain loop at >= 10^6 nodes: %s\n",
+           WHOLE_STEP_TARGET, below ? "FAIL" : "pass");
+    if (odeint)
+        printf("check: whole step >= %.1fx Odeint velocity_verlet at >= 10^6 nodes: %s\n",
+               ODEINT_TARGET, below_odeint ? "FAIL" : "pass");
+    return below || below_odeint ? MB_EXIT_FAIL : MB_EXIT_OK;
 }

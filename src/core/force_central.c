@@ -65,6 +65,7 @@ static const mb_force_type central_type = {
     .stiffness = central_stiffness,
     .free = free,
     .describe = central_describe,
+    .torque_free = 1,
 };
 
 const mb_force_type *const mb_force_central = &central_type;

@@ -84,6 +84,7 @@ static const mb_force_type contact_hertz_type = {
     .stiffness = hertz_stiffness,
     .free = mb_contact_set_free,
     .describe = mb_contact_set_describe,
+    .torque_free = 1,
 };
 
 const mb_force_type *const mb_force_contact_hertz = &contact_hertz_type;

@@ -83,6 +83,7 @@ static const mb_force_type contact_linear_type = {
     .stiffness = linear_stiffness,
     .free = mb_contact_set_free,
     .describe = mb_contact_set_describe,
+    .torque_free = 1,
 };
 
 const mb_force_type *const mb_force_contact_linear = &contact_linear_type;

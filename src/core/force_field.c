@@ -22,6 +22,26 @@ struct drag { double D; };
 #include "templates_off.h"
 #undef BASE_MPFR
 
+/* gravity_eval on a zeroed f, written rather than added (mb_force_type.eval_set):
+ * f_i = +0 + m_i g on nodes of finite mass, +0 on the others.  The +0 + keeps the sign
+ * that the sum gives a zero product (+0 + -0 = +0); the selection, not a branch, lets the
+ * loop vectorise (m g of an infinite mass is computed and dropped). */
+static int gravity_eval_set(const void *params, mb_nodes *s, double t)
+{
+    const struct gravity *p = params;
+    const double g0 = p->g[0], g1 = p->g[1], g2 = p->g[2];
+    const double *restrict m = s->mass, *restrict im = s->inv_mass;
+    double *restrict f = s->f;
+    (void)t;
+    for (size_t i = 0; i < s->n; i++) {
+        const int weighs = im[i] != 0.0;
+        f[3 * i] = 0.0 + (weighs ? m[i] * g0 : 0.0);
+        f[3 * i + 1] = 0.0 + (weighs ? m[i] * g1 : 0.0);
+        f[3 * i + 2] = 0.0 + (weighs ? m[i] * g2 : 0.0);
+    }
+    return MB_SUCCESS;
+}
+
 /* V = -sum m_i g.x_i */
 static double gravity_potential(const void *params, const mb_nodes *s)
 {
@@ -83,6 +103,8 @@ static const mb_force_type gravity_type = {
     .potential_magnitude = gravity_magnitude,
     .free = free,
     .describe = gravity_describe,
+    .eval_set = gravity_eval_set,
+    .torque_free = 1,
 };
 
 static const mb_force_type drag_type = {
@@ -94,6 +116,7 @@ static const mb_force_type drag_type = {
     .jacobian_mpfr = drag_mpfr_jacobian,
     .free = free,
     .describe = drag_describe,
+    .torque_free = 1,
 };
 
 const mb_force_type *const mb_force_gravity = &gravity_type;

@@ -1,4 +1,5 @@
 /* forces.c -- the force field of a system: a list of models summed in order. */
+#include "array_scan.h"
 #include "mb_forces.h"
 #include "mb_status.h"
 
@@ -66,35 +67,68 @@ int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params)
     return MB_SUCCESS;
 }
 
-/* Branch-free over four independent chains so that the scan runs at memory speed. */
-static int all_finite(const double *a, size_t count)
+/* 1 when some model of F may write torques. */
+static int field_writes_torque(const mb_forces *F)
 {
-    int f0 = 1, f1 = 1, f2 = 1, f3 = 1;
-    size_t k = 0;
-    for (; k + 4 <= count; k += 4) {
-        f0 &= isfinite(a[k]) != 0;
-        f1 &= isfinite(a[k + 1]) != 0;
-        f2 &= isfinite(a[k + 2]) != 0;
-        f3 &= isfinite(a[k + 3]) != 0;
-    }
-    for (; k < count; k++)
-        f0 &= isfinite(a[k]) != 0;
-    return f0 & f1 & f2 & f3;
+    for (size_t m = 0; m < F->count; m++)
+        if (!F->items[m].type->torque_free)
+            return 1;
+    return 0;
 }
 
-int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t)
+/* Sum the models into s->f, which the first model sets when it can (eval_set). */
+static int sum_forces(const mb_forces *F, mb_nodes *s, double t)
 {
-    F->counts->evaluations++;
-    memset(s->f, 0, 3 * s->n * sizeof(double));
-    memset(s->torque, 0, 3 * s->n * sizeof(double));
-    for (size_t m = 0; m < F->count; m++) {
+    size_t first = 0;
+    if (F->count > 0 && F->items[0].type->eval_set != NULL) {
+        int st = F->items[0].type->eval_set(F->items[0].params, s, t);
+        if (st != MB_SUCCESS)
+            return st;
+        first = 1;
+    } else {
+        memset(s->f, 0, 3 * s->n * sizeof(double));
+    }
+    for (size_t m = first; m < F->count; m++) {
         int st = F->items[m].type->eval(F->items[m].params, s, t);
         if (st != MB_SUCCESS)
             return st;
     }
-    if (!all_finite(s->f, 3 * s->n) || !all_finite(s->torque, 3 * s->n))
-        MB_ERROR(MB_EDIVERGED, "force or torque is NaN or Inf at t = %.17g", t);
     return MB_SUCCESS;
+}
+
+static int diverged(double t)
+{
+    MB_ERROR(MB_EDIVERGED, "force or torque is NaN or Inf at t = %.17g", t);
+}
+
+int mb_forces_check(const mb_nodes *s, double t)
+{
+    if (!mb_all_finite(s->f, 3 * s->n) || !mb_all_finite(s->torque, 3 * s->n))
+        return diverged(t);
+    return MB_SUCCESS;
+}
+
+int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torque_zero)
+{
+    F->counts->evaluations++;
+    *torque_zero = !field_writes_torque(F);
+    if (!*torque_zero || !mb_all_pos_zero(s->torque, 3 * s->n))
+        memset(s->torque, 0, 3 * s->n * sizeof(double));
+    int st = sum_forces(F, s, t);
+    if (st != MB_SUCCESS)
+        return st;
+    if (!*torque_zero && !mb_all_finite(s->torque, 3 * s->n))
+        return diverged(t);
+    return MB_SUCCESS;
+}
+
+int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t)
+{
+    int torque_zero;
+    int st = mb_forces_eval_deferred(F, s, t, &torque_zero);
+    if (st == MB_SUCCESS && !mb_all_finite(s->f, 3 * s->n))
+        return diverged(t);
+    return st;
 }
 
 int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t)
@@ -111,10 +145,23 @@ int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t)
         if (st != MB_SUCCESS)
             return st;
     }
+    return mb_forces_mpfr_check(s, t);
+}
+
+int mb_forces_mpfr_check(const mb_nodes_mpfr *s, double t)
+{
     for (size_t k = 0; k < 3 * s->n; k++)
         if (!mpfr_number_p(&s->f[k]) || !mpfr_number_p(&s->torque[k]))
-            MB_ERROR(MB_EDIVERGED, "force or torque is NaN or Inf at t = %.17g", t);
+            return diverged(t);
     return MB_SUCCESS;
+}
+
+/* The MPFR store is checked whole: its steps are not the ones that need the speed. */
+int mb_forces_mpfr_eval_deferred(const mb_forces *F, mb_nodes_mpfr *s, double t,
+                                 int *torque_zero)
+{
+    *torque_zero = 0;
+    return mb_forces_mpfr_eval(F, s, t);
 }
 
 double mb_forces_potential(const mb_forces *F, const mb_nodes *s)

@@ -54,6 +54,7 @@ noinst_HEADERS += src/core/quat_source.c
 noinst_HEADERS += src/core/force_torque_source.c
 noinst_HEADERS += src/core/force_central_source.c
 noinst_HEADERS += src/core/contact_set.h
+noinst_HEADERS += src/core/array_scan.h
 noinst_HEADERS += src/core/contact_geometry_source.c
 noinst_HEADERS += src/core/force_contact_linear_source.c
 noinst_HEADERS += src/core/force_contact_hertz_source.c

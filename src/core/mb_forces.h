@@ -39,6 +39,13 @@ typedef struct mb_force_type {
      * words of the external-program protocol (doc/external.md, "run.json"); NULL: the
      * model is described as {"model": "opaque", "name": ...} */
     int (*describe)(const void *params, struct json_t *model);
+    /* as eval, for the first model of a field: s->f holds stale values on entry, and
+     * this writes f = +0 + the model's force, bit for bit what eval adds to a zeroed f,
+     * and leaves the torques alone; saves the field a pass that zeroes f (NULL: the
+     * field zeroes f and calls eval) */
+    int (*eval_set)(const void *params, mb_nodes *s, double t);
+    /* 1: eval never writes a torque (0, the default, is always safe) */
+    int torque_free;
 } mb_force_type;
 
 typedef struct mb_force {
@@ -72,6 +79,18 @@ mb_forces_counts mb_forces_get_counts(const mb_forces *F);
 void mb_forces_count_evaluation(const mb_forces *F);
 /* Zero s->f and s->torque, sum every model at time t; MB_EDIVERGED on NaN/Inf. */
 int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t);
+/* mb_forces_eval without its scan of the forces for NaN/Inf, for a scheme that detects
+ * a non-finite force in every value it computes from one and then calls
+ * mb_forces_check for the message.  Torques are checked as by mb_forces_eval.
+ * *torque_zero receives 1 when no model of F writes torques: every torque is then +0
+ * (zeroed only where it was not), and the scheme need not read them. */
+int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torque_zero);
+int mb_forces_mpfr_eval_deferred(const mb_forces *F, mb_nodes_mpfr *s, double t,
+                                 int *torque_zero);
+/* MB_EDIVERGED, with the message of mb_forces_eval, when a force or torque of s is NaN
+ * or Inf; MB_SUCCESS otherwise. */
+int mb_forces_check(const mb_nodes *s, double t);
+int mb_forces_mpfr_check(const mb_nodes_mpfr *s, double t);
 int mb_forces_mpfr_eval(const mb_forces *F, mb_nodes_mpfr *s, double t);
 double mb_forces_potential(const mb_forces *F, const mb_nodes *s);
 /* Sum over the models of the magnitude of each potential (potential_magnitude, else

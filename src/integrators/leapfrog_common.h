@@ -4,6 +4,8 @@
 #ifndef MB_LEAPFROG_COMMON_H
 #define MB_LEAPFROG_COMMON_H
 
+#include "array_scan.h"
+#include "leapfrog_stream.h"
 #include "mb_cell.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
@@ -124,26 +126,10 @@ static inline int lf_same(const double *a, const double *b)
     return *a == *b && !signbit(*a) == !signbit(*b);
 }
 
-static inline uint64_t lf_bits(const double *a)
-{
-    uint64_t u;
-    memcpy(&u, a, sizeof u);
-    return u;
-}
-
+/* +0 everywhere (array_scan.h) */
 static inline int lf_all_pos_zero(const double *a, size_t count)
 {
-    uint64_t b0 = 0, b1 = 0, b2 = 0, b3 = 0;      /* four independent chains */
-    size_t k = 0;
-    for (; k + 4 <= count; k += 4) {
-        b0 |= lf_bits(&a[k]);
-        b1 |= lf_bits(&a[k + 1]);
-        b2 |= lf_bits(&a[k + 2]);
-        b3 |= lf_bits(&a[k + 3]);
-    }
-    for (; k < count; k++)
-        b0 |= lf_bits(&a[k]);
-    return (b0 | b1 | b2 | b3) == 0;              /* +0: the only all-0 double */
+    return mb_all_pos_zero(a, count);
 }
 
 static inline int lf_mpfr_all_pos_zero(const __mpfr_struct *a, size_t count)
@@ -156,7 +142,7 @@ static inline int lf_mpfr_all_pos_zero(const __mpfr_struct *a, size_t count)
 
 static inline int lf_minus_zero(const double *a)
 {
-    return lf_bits(a) == (uint64_t)1 << 63;
+    return mb_double_bits(a) == (uint64_t)1 << 63;
 }
 
 static inline int lf_mpfr_minus_zero(mpfr_srcptr a)

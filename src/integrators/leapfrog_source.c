@@ -90,7 +90,8 @@ static inline int FUNCTION(lf, kick_drift)(REAL *restrict xo, REAL *restrict vo,
 /* Fast path (every node mid-step, nothing blocked, no damping), seed 002 eq. (28):
  *   v(t+h/2) = v(t-hp/2) + a(t) (hp + h)/2,   x(t+h) = x(t) + v(t+h/2) h,   a = F / m,
  * hp the previous step (= h for constant steps, where (hp + h)/2 = h exactly).
- * Same operations in the same order as the general path.  Returns 1 on NaN/Inf. */
+ * Same operations in the same order as the general path; stores too large for the
+ * caches write with non-temporal stores (leapfrog_stream.h).  Returns 1 on NaN/Inf. */
 static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict x_out,
                                         REAL *restrict v_out, double hp, double h)
 {
@@ -99,10 +100,15 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
     const REAL *restrict im = s->inv_mass;
     const size_t n = s->n;
     int bad = 0;
+    size_t i = 0;
+#if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
+    if (n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out) && lf_stream_aligned(v_out))
+        i = lf_translate_stream_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad);
+#endif
     REAL a[1], t[1];
     R_INIT(a, s->prec);
     R_INIT(t, s->prec);
-    for (size_t i = 0; i < n; i++) {
+    for (; i < n; i++) {
         const size_t j = 3 * i;
         bad |= FUNCTION(lf, kick_drift)(&x_out[j], &v_out[j], &x[j], &v[j], &f[j], &im[i], hk, h, a, t);
         bad |= FUNCTION(lf, kick_drift)(&x_out[j + 1], &v_out[j + 1], &x[j + 1], &v[j + 1],
@@ -549,11 +555,12 @@ static int FUNCTION(lf, rotation_unchanged)(const TYPE(mb_nodes) *s, double *qno
  * aspherical flags are unchanged, so only the torque the force evaluation just wrote is
  * read again, and the norm deviation is the one of that test. */
 static int FUNCTION(lf, rotation_still)(const struct FUNCTION(lf, state) *w,
-                                        const TYPE(mb_nodes) *s, double *qnorm)
+                                        const TYPE(mb_nodes) *s, int torque_zero,
+                                        double *qnorm)
 {
     if (!(w->still && w->still_nodes == (const void *)s && w->still_gen == s->generation))
         return FUNCTION(lf, rotation_unchanged)(s, qnorm);
-    if (!FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n))
+    if (!torque_zero && !FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n))
         return 0;
     *qnorm = w->still_qnorm;
     return 1;
@@ -568,7 +575,15 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     const struct lf_config *cfg = &w->c.cfg;
     if (!(h > 0.0) || !isfinite(h))
         MB_ERROR(MB_EDOM, "leapfrog: time step h = %g must be finite and > 0", h);
-    int status = FUNCTION(mb_forces, eval)(sys->forces, s, sys->t);
+    /* the fast path finds a NaN or Inf force in the v and x it computes from it (f im hk
+     * is then NaN or Inf, as im > 0 or f im = NaN); the others have it checked now */
+    mb_cell *cell = cfg->cell ? sys->cell : NULL;
+    int fast = cell == NULL && cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
+               && (!cfg->adj_vel0 || lf_all_set(s->vel_mid, s->n));
+    int torque_zero;
+    int status = FUNCTION(mb_forces, eval_deferred)(sys->forces, s, sys->t, &torque_zero);
+    if (status == MB_SUCCESS && !fast)
+        status = FUNCTION(mb_forces, check)(s, sys->t);
     if (status != MB_SUCCESS)
         return status;
     REAL diss[1];
@@ -577,7 +592,6 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     /* previous step of mid-step nodes: the last step taken, or h when a mid-step state
      * arrives without one (then v is read as v(t-h/2), as in Woo) */
     const double hp = w->c.h_last > 0.0 ? w->c.h_last : h;
-    mb_cell *cell = cfg->cell ? sys->cell : NULL;
     struct lf_cellk km, kf;
     double Lm[9], Lp[9];
     if (cell != NULL) {
@@ -587,18 +601,18 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
             return status;
         }
     }
-    int fast = cell == NULL && cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
-               && (!cfg->adj_vel0 || lf_all_set(s->vel_mid, s->n));
     int bad = cell ? FUNCTION(lf, translate_cell)(cfg, &km, &kf, s, w->x_new, w->v_new, h)
             : fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
                    : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
-    int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, &qnorm);
+    int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, torque_zero, &qnorm);
     if (!rotation_unchanged)
         bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
                                         cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
     double dissipated = R_GET_D(diss);
     R_CLEAR(diss);
+    if (bad && fast && (status = FUNCTION(mb_forces, check)(s, sys->t)) != MB_SUCCESS)
+        return status;
     if (bad)
         MB_ERROR(MB_EDIVERGED, "%s: NaN or Inf at t = %.17g", LF_NAME, sys->t + h);
     if (cell != NULL && (status = mb_cell_advance(cell, Lm, Lp, h)) != MB_SUCCESS)

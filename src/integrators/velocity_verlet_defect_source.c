@@ -46,11 +46,9 @@ static void FUNCTION(vvdefect, trust_cache)(struct FUNCTION(vverlet, state) *w,
 {
     w->sys_c = sys;
     w->forces_c = sys->forces;
+    w->nodes_c = sys->nodes;
     w->t_c = sys->t;
-    for (size_t j = 0; j < w->n3; j++) {
-        R_SET(&w->x_c[j], &sys->nodes->x[j]);
-        R_SET(&w->v_c[j], &sys->nodes->v[j]);
-    }
+    w->gen_c = sys->nodes->generation;
 }
 
 /* stale-force: after a production step a_c holds a(t+h) and a_new the a(t) the step

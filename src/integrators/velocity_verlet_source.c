@@ -2,11 +2,13 @@
 
 struct FUNCTION(vverlet, state) {
     size_t n3;
-    int have;                   /* 1: a_c is the acceleration of (sys_c, t_c, x_c, v_c) */
-    const void *sys_c;          /* the system and force field the cache was taken from */
+    int have;                   /* 1: a_c is the acceleration of the state the step left */
+    const void *sys_c;          /* the system, force field and node store it left, */
     const void *forces_c;
-    double t_c;
-    REAL *x_c, *v_c, *a_c;      /* force cache: state it belongs to, acceleration */
+    const void *nodes_c;
+    double t_c;                 /* its time */
+    unsigned long gen_c;        /* and the store's generation (mb_stepper.h) */
+    REAL *a_c;                  /* force cache: acceleration a(t) */
     REAL *x_new, *v_new, *v_pred, *f_new, *a_new;  /* after a step a_new holds the a(t) used */
 };
 
@@ -15,8 +17,7 @@ static void FUNCTION(vverlet, free)(void *vstate)
     struct FUNCTION(vverlet, state) *w = vstate;
     if (w == NULL)
         return;
-    REAL **arrays[] = { &w->x_c, &w->v_c, &w->a_c, &w->x_new, &w->v_new, &w->v_pred,
-                        &w->f_new, &w->a_new };
+    REAL **arrays[] = { &w->a_c, &w->x_new, &w->v_new, &w->v_pred, &w->f_new, &w->a_new };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         FUNCTION(scheme, array_free)(*arrays[k], w->n3);
     free(w);
@@ -29,8 +30,7 @@ static int FUNCTION(vverlet, alloc)(void **out, const mb_options *opts, const TY
         MB_ERROR(MB_ENOMEM, "out of memory");
     (void)opts;
     w->n3 = 3 * sys->nodes->n;
-    REAL **arrays[] = { &w->x_c, &w->v_c, &w->a_c, &w->x_new, &w->v_new, &w->v_pred,
-                        &w->f_new, &w->a_new };
+    REAL **arrays[] = { &w->a_c, &w->x_new, &w->v_new, &w->v_pred, &w->f_new, &w->a_new };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
         *arrays[k] = FUNCTION(scheme, array)(w->n3, sys->nodes->prec);
         if (*arrays[k] == NULL) {
@@ -43,19 +43,16 @@ static int FUNCTION(vverlet, alloc)(void **out, const mb_options *opts, const TY
 }
 
 /* The cached acceleration belongs to the system's current state when the system, its
- * force field, the time and every position and velocity equal those the cache was taken
- * at (a system the scheme did not step, or one reset by its owner, is re-evaluated). */
+ * force field, its node store, the time and the store's generation are those the scheme
+ * left: any other writer of x, v or the masses bumps the generation (mb_stepper.h), so
+ * no array is compared (a system the scheme did not step, or one reset by its owner, is
+ * re-evaluated). */
 static int FUNCTION(vverlet, cache_valid)(const struct FUNCTION(vverlet, state) *w,
                                           const TYPE(mb_system) *sys)
 {
-    if (!w->have)
-        return 0;
-    if (w->sys_c != (const void *)sys || w->forces_c != (const void *)sys->forces || w->t_c != sys->t)
-        return 0;
-    for (size_t j = 0; j < w->n3; j++)
-        if (R_CMP(&w->x_c[j], &sys->nodes->x[j]) != 0 || R_CMP(&w->v_c[j], &sys->nodes->v[j]) != 0)
-            return 0;
-    return 1;
+    return w->have && w->sys_c == (const void *)sys && w->forces_c == (const void *)sys->forces
+           && w->nodes_c == (const void *)sys->nodes && w->t_c == sys->t
+           && w->gen_c == sys->nodes->generation;
 }
 
 /* Swope, Andersen, Berens & Wilson (1982), in kick-drift-kick form:
@@ -106,13 +103,11 @@ static int FUNCTION(vverlet, step)(void *vstate, TYPE(mb_system) *sys, double h)
     FUNCTION(scheme, swap)(&s->f, &w->f_new);   /* the force at the new time */
     sys->t += h;
     FUNCTION(scheme, swap)(&w->a_c, &w->a_new);
-    for (size_t j = 0; j < w->n3; j++) {
-        R_SET(&w->x_c[j], &s->x[j]);
-        R_SET(&w->v_c[j], &s->v[j]);
-    }
     w->t_c = sys->t;
     w->sys_c = sys;
     w->forces_c = sys->forces;
+    w->nodes_c = s;
+    w->gen_c = ++s->generation;     /* a step changes the generation; the scheme keeps it */
     w->have = 1;
     return MB_SUCCESS;
 }

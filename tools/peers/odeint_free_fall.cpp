@@ -5,11 +5,14 @@
 //
 //   g++ -O2 -o odeint_free_fall tools/peers/odeint_free_fall.cpp
 //   ./odeint_free_fall [MAX_NODES [MIN_TIME]]
+//   ./odeint_free_fall --rate N SECONDS
 //
-// Prints node-steps/s per size (10^3 .. MAX_NODES by decades), CPU time of the thread,
-// best of 5 batches of at least MIN_TIME / 5 seconds each, the clock and batching of
-// the motionbench step benchmarks.  Run it beside `motionbench bench leapfrog`
-// (alternating the two) and compare the whole-step column with this one.
+// The first form prints node-steps/s per size (10^3 .. MAX_NODES by decades), CPU time
+// of the thread, best of 5 batches of at least MIN_TIME / 5 seconds each, the clock and
+// batching of the motionbench step benchmarks.  The second prints the rate of one batch
+// of at least SECONDS on N particles (after one untimed step): the form that
+// `motionbench bench leapfrog --odeint ./odeint_free_fall` calls once per round, so that
+// Odeint and the library are timed alternately in one run.
 #include <boost/numeric/odeint.hpp>
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -46,10 +50,18 @@ struct gravity_acceleration {
     }
 };
 
-double rate(std::size_t n, double min_time)
+struct free_fall {
+    state x, v;
+    std::vector<double> mass;
+    boost::numeric::odeint::velocity_verlet<state> stepper;
+    double t;
+    explicit free_fall(std::size_t n);
+    // node-steps/s of one batch of at least `slice` seconds of CPU time
+    double batch_rate(double slice);
+};
+
+free_fall::free_fall(std::size_t n) : x(3 * n), v(3 * n), mass(n), t(0.0)
 {
-    state x(3 * n), v(3 * n);
-    std::vector<double> mass(n);
     for (std::size_t i = 0; i < n; i++) {
         mass[i] = 1.0 + 1e-3 * static_cast<double>(i % 97);
         for (int k = 0; k < 3; k++) {
@@ -58,28 +70,52 @@ double rate(std::size_t n, double min_time)
             v[j] = 1e-2 * static_cast<double>(j % 71) - 0.3;
         }
     }
-    boost::numeric::odeint::velocity_verlet<state> stepper;
+}
+
+double free_fall::batch_rate(double slice)
+{
     gravity_acceleration accel = { &mass };
     const double h = 1e-4;
-    double t = 0.0, best = 0.0;
-    for (int batch = 0; batch < 5; batch++) {
-        long steps = 0;
-        double t0 = cpu_now(), dt;
-        do {
-            stepper.do_step(accel, std::make_pair(std::ref(x), std::ref(v)), t, h);
-            t += h;
-            steps++;
-            dt = cpu_now() - t0;
-        } while (steps < 2 || dt < min_time / 5.0);
-        best = std::max(best, static_cast<double>(n) * static_cast<double>(steps) / dt);
-    }
+    long steps = 0;
+    double t0 = cpu_now(), dt;
+    do {
+        stepper.do_step(accel, std::make_pair(std::ref(x), std::ref(v)), t, h);
+        t += h;
+        steps++;
+        dt = cpu_now() - t0;
+    } while (steps < 2 || dt < slice);
+    return static_cast<double>(mass.size()) * static_cast<double>(steps) / dt;
+}
+
+double rate(std::size_t n, double min_time)
+{
+    free_fall system(n);
+    double best = 0.0;
+    for (int batch = 0; batch < 5; batch++)
+        best = std::max(best, system.batch_rate(min_time / 5.0));
     return best;
+}
+
+// --rate N SECONDS: one batch after one untimed step (first touch of the arrays)
+int one_batch(const char *nodes, const char *seconds)
+{
+    double n = std::atof(nodes), slice = std::atof(seconds);
+    if (!(n >= 1.0 && n <= 1e8) || !(slice > 0.0 && slice <= 60.0)) {
+        std::fprintf(stderr, "usage: odeint_free_fall --rate N in [1, 1e8] SECONDS in (0, 60]\n");
+        return 2;
+    }
+    free_fall system(static_cast<std::size_t>(n));
+    system.batch_rate(0.0);
+    std::printf("%.17g\n", system.batch_rate(slice));
+    return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && std::string(argv[1]) == "--rate")
+        return one_batch(argv[2], argv[3]);
     double max_nodes = argc > 1 ? std::atof(argv[1]) : 1e6;
     double min_time = argc > 2 ? std::atof(argv[2]) : 1.0;
     if (!(max_nodes >= 1e3 && max_nodes <= 1e8) || !(min_time > 0.0 && min_time <= 60.0)) {

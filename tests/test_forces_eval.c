@@ -1,0 +1,150 @@
+/* test_forces_eval.c -- the force field's evaluation: the first model setting the forces
+ * (eval_set), torques known to be zero, and the deferred check for NaN/Inf.
+ *
+ * Expected values do not come from the code under test:
+ *  - gravity set as the first model must give the bits of gravity summed onto a zeroed
+ *    force, which the field computes when gravity is not first (here after a drag of
+ *    D = 0 on nodes at rest, which adds +0 - +0 = +0): the two paths share no code.
+ *    Their values are also checked against IEEE arithmetic: m g exactly for one product,
+ *    +0 (not -0) where m g = -0, since +0 + -0 = +0; +0 on a node of infinite mass.
+ *  - an overflowing weight (m = 1e300, g = 1e10: m g = Inf) is a non-finite force that
+ *    the deferred evaluation must let through and mb_forces_check must report; the
+ *    leap-frog step must then fail with the field's message and leave the state as it
+ *    was (the stepper contract, mb_stepper.h), on its fast path (nothing blocked) and on
+ *    its general path (every translation blocked: the step then never reads f). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "mb_force_torque.h"
+#include "mb_forces.h"
+#include "mb_status.h"
+#include "mb_stepper.h"
+#include "mb_system.h"
+
+enum { N = 4 };
+
+static const double g_signed[3] = { 0.0, -0.0, -9.81 };
+
+/* Nodes at rest of masses 1, 2.5, 3 and Inf, with garbage in f and torque. */
+static mb_system *field_system(void)
+{
+    mb_system *sys = mb_system_alloc(N);
+    cr_assert_not_null(sys);
+    const double m[N] = { 1.0, 2.5, 3.0, INFINITY };
+    for (size_t i = 0; i < N; i++) {
+        mb_nodes_set_mass(sys->nodes, i, m[i]);
+        for (int k = 0; k < 3; k++) {
+            sys->nodes->f[3 * i + k] = NAN;
+            sys->nodes->torque[3 * i + k] = k == 0 ? -0.0 : 7.0;
+        }
+    }
+    return sys;
+}
+
+static int is_pos_zero(double a)
+{
+    return a == 0.0 && !signbit(a);
+}
+
+Test(forces_eval, gravity_set_first_matches_gravity_summed_onto_zero)
+{
+    mb_system *first = field_system(), *second = field_system();
+    cr_assert_eq(mb_forces_add(first->forces, mb_force_gravity, mb_gravity_new(g_signed)), 0);
+    cr_assert_eq(mb_forces_add(second->forces, mb_force_drag, mb_drag_new(0.0)), 0);
+    cr_assert_eq(mb_forces_add(second->forces, mb_force_gravity, mb_gravity_new(g_signed)), 0);
+    cr_assert_eq(mb_forces_eval(first->forces, first->nodes, 0.0), MB_SUCCESS);
+    cr_assert_eq(mb_forces_eval(second->forces, second->nodes, 0.0), MB_SUCCESS);
+    cr_assert(memcmp(first->nodes->f, second->nodes->f, 3 * N * sizeof(double)) == 0,
+              "gravity set first differs from gravity summed onto a zeroed force");
+    const mb_nodes *s = first->nodes;
+    for (size_t i = 0; i < N - 1; i++) {
+        cr_assert(is_pos_zero(s->f[3 * i]) && is_pos_zero(s->f[3 * i + 1]),
+                  "node %zu: m g = +-0 must sum to +0", i);
+        cr_assert_eq(s->f[3 * i + 2], s->mass[i] * -9.81);
+    }
+    for (int k = 0; k < 3; k++)
+        cr_assert(is_pos_zero(s->f[3 * (N - 1) + k]), "infinite mass: no weight");
+    mb_system_free(first);
+    mb_system_free(second);
+}
+
+Test(forces_eval, torque_free_field_reports_and_restores_zero_torque)
+{
+    mb_system *sys = field_system();
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g_signed)), 0);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(0.5)), 0);
+    int torque_zero = -1;
+    cr_assert_eq(mb_forces_eval_deferred(sys->forces, sys->nodes, 0.0, &torque_zero), MB_SUCCESS);
+    cr_assert_eq(torque_zero, 1);
+    for (size_t k = 0; k < 3 * N; k++)
+        cr_assert(is_pos_zero(sys->nodes->torque[k]), "torque %zu not reset to +0", k);
+    mb_system_free(sys);
+}
+
+Test(forces_eval, torque_model_is_not_torque_free)
+{
+    mb_system *sys = field_system();
+    const double T[3] = { 0.0, 0.0, 2.0 };
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g_signed)), 0);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_torque, mb_torque_new(T)), 0);
+    int torque_zero = -1;
+    cr_assert_eq(mb_forces_eval_deferred(sys->forces, sys->nodes, 0.0, &torque_zero), MB_SUCCESS);
+    cr_assert_eq(torque_zero, 0);
+    for (size_t i = 0; i < N; i++)
+        cr_assert_eq(sys->nodes->torque[3 * i + 2], 2.0);
+    mb_system_free(sys);
+}
+
+/* One free node of mass 1e300 under g = 1e10: its weight overflows to Inf. */
+static mb_system *overflow_system(unsigned char blocked)
+{
+    mb_system *sys = mb_system_alloc(1);
+    cr_assert_not_null(sys);
+    const double g[3] = { 0.0, 0.0, 1e10 };
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), 0);
+    mb_nodes_set_mass(sys->nodes, 0, 1e300);
+    sys->nodes->x[0] = 1.5;
+    sys->nodes->v[1] = -0.25;
+    sys->nodes->blocked[0] = blocked;
+    return sys;
+}
+
+Test(forces_eval, deferred_evaluation_leaves_the_force_check_to_the_caller)
+{
+    mb_system *sys = overflow_system(0);
+    int torque_zero;
+    cr_assert_eq(mb_forces_eval_deferred(sys->forces, sys->nodes, 0.0, &torque_zero), MB_SUCCESS);
+    cr_assert(isinf(sys->nodes->f[2]));
+    cr_assert_eq(mb_forces_check(sys->nodes, 0.0), MB_EDIVERGED);
+    cr_assert_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_EDIVERGED);
+    mb_system_free(sys);
+}
+
+static void leapfrog_fails_on_infinite_force(unsigned char blocked)
+{
+    mb_system *sys = overflow_system(blocked);
+    mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
+    cr_assert_not_null(st);
+    double x[3], v[3];
+    memcpy(x, sys->nodes->x, sizeof x);
+    memcpy(v, sys->nodes->v, sizeof v);
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_EDIVERGED);
+    cr_assert(strstr(mb_last_error(), "force or torque is NaN or Inf at t = 0") != NULL,
+              "message: %s", mb_last_error());
+    cr_assert(memcmp(x, sys->nodes->x, sizeof x) == 0 && memcmp(v, sys->nodes->v, sizeof v) == 0,
+              "the state moved");
+    cr_assert_eq(sys->t, 0.0);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+Test(forces_eval, leapfrog_fast_path_reports_an_infinite_force)
+{
+    leapfrog_fails_on_infinite_force(0);
+}
+
+Test(forces_eval, leapfrog_general_path_reports_an_infinite_force_it_never_reads)
+{
+    leapfrog_fails_on_infinite_force(MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z);
+}
