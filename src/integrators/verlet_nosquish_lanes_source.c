@@ -50,14 +50,23 @@ static void FUNCTION(vns, block_rows)(struct FUNCTION(vns, block) *B, REAL *rows
     rows[r++] = B->cz; rows[r++] = B->sz;
 }
 
-static void FUNCTION(vns, block_init)(struct FUNCTION(vns, block) *B, mpfr_prec_t prec)
+/* an empty block, its rows initialised at prec (aligned for its rows); NULL when out of
+ * memory */
+static struct FUNCTION(vns, block) *FUNCTION(vns, block_alloc)(mpfr_prec_t prec)
 {
+    size_t align = _Alignof(struct FUNCTION(vns, block)), size = sizeof(struct FUNCTION(vns, block));
+    struct FUNCTION(vns, block) *B = aligned_alloc(align, (size + align - 1) / align * align);
+    if (B == NULL)
+        return NULL;
     REAL *rows[VNS_BLOCK_ROWS];
     FUNCTION(vns, block_rows)(B, rows);
     for (int r = 0; r < VNS_BLOCK_ROWS; r++)
-        for (int b = 0; b < VNS_BLOCK; b++)
+        for (int b = 0; b < VNS_BLOCK; b++) {
             R_INIT(&rows[r][b], prec);
+            R_SET_D(&rows[r][b], 0.0);
+        }
     B->m = 0;
+    return B;
 }
 
 static void FUNCTION(vns, block_clear)(struct FUNCTION(vns, block) *B)

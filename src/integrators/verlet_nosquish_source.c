@@ -14,6 +14,9 @@ struct FUNCTION(vns, state) {
     REAL *L_c, *f_c, *tau_c;
     /* trial state */
     REAL *x, *v, *q, *w, *L, *f, *tau, *vp;
+    /* rotating bodies waiting for their block (initialised once, at allocation: in MPFR
+     * its rows are several hundred numbers) */
+    struct FUNCTION(vns, block) *blk;
 };
 
 /* per-call temporaries (initialised once per step, never per node) */
@@ -22,7 +25,7 @@ struct FUNCTION(vns, tmp) {
     REAL Lb[3], tb[3];
     int finite;     /* 0 once a value of the new state (x, v, q, omega, L) is NaN or Inf */
     struct FUNCTION(mbq, scratch) qs;
-    struct FUNCTION(vns, block) blk;    /* rotating bodies waiting for their block */
+    struct FUNCTION(vns, block) *blk;   /* the state's block */
 };
 
 static void FUNCTION(vns, tmp_init)(struct FUNCTION(vns, tmp) *T, mpfr_prec_t prec)
@@ -34,7 +37,6 @@ static void FUNCTION(vns, tmp_init)(struct FUNCTION(vns, tmp) *T, mpfr_prec_t pr
         R_INIT(&T->Lb[k], prec); R_INIT(&T->tb[k], prec);
     }
     FUNCTION(mbq, scratch_init)(&T->qs, prec);
-    FUNCTION(vns, block_init)(&T->blk, prec);
     T->finite = 1;
 }
 
@@ -47,7 +49,6 @@ static void FUNCTION(vns, tmp_clear)(struct FUNCTION(vns, tmp) *T)
         R_CLEAR(&T->Lb[k]); R_CLEAR(&T->tb[k]);
     }
     FUNCTION(mbq, scratch_clear)(&T->qs);
-    FUNCTION(vns, block_clear)(&T->blk);
 }
 
 static void FUNCTION(vns, free)(void *vs)
@@ -60,6 +61,10 @@ static void FUNCTION(vns, free)(void *vs)
     for (size_t k = 0; k < sizeof a3 / sizeof a3[0]; k++)
         FUNCTION(scheme, array_free)(a3[k], n3);
     FUNCTION(scheme, array_free)(s->q, n4);
+    if (s->blk) {
+        FUNCTION(vns, block_clear)(s->blk);
+        free(s->blk);
+    }
     free(s);
 }
 
@@ -78,6 +83,7 @@ static int FUNCTION(vns, alloc)(void **out, const mb_options *opts, const TYPE(m
     for (size_t k = 0; k < sizeof a3 / sizeof a3[0]; k++)
         ok = ok && (*a3[k] = FUNCTION(scheme, array)(n3, prec)) != NULL;
     ok = ok && (s->q = FUNCTION(scheme, array)(n4, prec)) != NULL;
+    ok = ok && (s->blk = FUNCTION(vns, block_alloc)(prec)) != NULL;
     if (!ok) {
         FUNCTION(vns, free)(s);
         MB_ERROR(MB_ENOMEM, "out of memory");
@@ -178,7 +184,7 @@ static void FUNCTION(vns, block_omega_out)(struct FUNCTION(vns, state) *s, struc
  * changes).  Returns the largest | |q| - 1 | (no normalisation is applied). */
 static double FUNCTION(vns, block_rotate_out)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T)
 {
-    struct FUNCTION(vns, block) *B = &T->blk;
+    struct FUNCTION(vns, block) *B = T->blk;
     if (B->m == 0)
         return 0.0;
     FUNCTION(vns, block_pad)(B);
@@ -234,8 +240,8 @@ static double FUNCTION(vns, first_half)(struct FUNCTION(vns, state) *s, struct F
         R_MUL(T->t, &T->tb[k], T->h2);
         R_ADD(&L[k], &L0[3 * i + k], T->t);                     /* L(t+h/2) */
     }
-    FUNCTION(vns, lane_in)(&T->blk, i, q, L, nd->inertia + 3 * i);
-    return T->blk.m == VNS_BLOCK ? FUNCTION(vns, block_rotate_out)(s, T) : 0.0;
+    FUNCTION(vns, lane_in)(T->blk, i, q, L, nd->inertia + 3 * i);
+    return T->blk->m == VNS_BLOCK ? FUNCTION(vns, block_rotate_out)(s, T) : 0.0;
 }
 
 /* second half kicks of node i with the loads at t+h; a rotating node joins the block
@@ -262,20 +268,20 @@ static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FU
         R_ADD(&L[k], &L[k], T->t);                              /* L(t+h) */
         T->finite &= R_ISFINITE(&L[k]) != 0;
     }
-    FUNCTION(vns, lane_in)(&T->blk, i, s->q + 4 * i, L, nd->inertia + 3 * i);
-    if (T->blk.m == VNS_BLOCK) {
-        FUNCTION(vns, block_pad)(&T->blk);
-        FUNCTION(vns, block_omega_out)(s, &T->blk, 0, &T->finite);
+    FUNCTION(vns, lane_in)(T->blk, i, s->q + 4 * i, L, nd->inertia + 3 * i);
+    if (T->blk->m == VNS_BLOCK) {
+        FUNCTION(vns, block_pad)(T->blk);
+        FUNCTION(vns, block_omega_out)(s, T->blk, 0, &T->finite);
     }
 }
 
 /* the angular velocities of the last, unfilled block of the second half */
 static void FUNCTION(vns, second_half_end)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T)
 {
-    if (T->blk.m == 0)
+    if (T->blk->m == 0)
         return;
-    FUNCTION(vns, block_pad)(&T->blk);
-    FUNCTION(vns, block_omega_out)(s, &T->blk, 0, &T->finite);
+    FUNCTION(vns, block_pad)(T->blk);
+    FUNCTION(vns, block_omega_out)(s, T->blk, 0, &T->finite);
 }
 
 /* make the trial state current (pointer swaps) and keep it, with its loads, as the cache */
@@ -313,6 +319,8 @@ static int FUNCTION(vns, step)(void *vs, TYPE(mb_system) *sys, double h)
         MB_ERROR(MB_EDOM, "verlet-nosquish: time step h = %g must be > 0", h);
     struct FUNCTION(vns, tmp) T;
     FUNCTION(vns, tmp_init)(&T, nd->prec);
+    T.blk = s->blk;
+    T.blk->m = 0;
     R_SET_D(T.hh, h);
     R_SET_D(T.h2, 0.5 * h);     /* exact: halving a double */
     const REAL *L0 = nd->angmom;    /* a cache hit: the store's L is the one the scheme left */
