@@ -2,9 +2,12 @@
  * by side (verlet_nosquish_lanes_source.c); no body's result may depend on that.
  *
  * Bodies without a coupling force are independent, so a body of an n-body system must
- * end, bit for bit, where the same body ends alone (a one-body system, which fills one
- * lane of its block and pads the others).  n runs over 1 .. 2 B + 1 (B = 8 bodies per
- * block): blocks partly filled, exactly full, full plus a remainder.  The bodies differ in
+ * end, bit for bit, where the same body ends alone (a one-body system: one lane of its
+ * block and one padding lane).  n runs over 1 .. 2 B + 1 (B = 16 bodies per block):
+ * blocks partly filled (odd counts padded), exactly full, full plus a remainder.  The
+ * lane-wise kernels perform the operations of the per-body quaternion algebra
+ * (quat_source.c); that a lone body still follows the scheme is checked against an
+ * independent derivation in test_verlet_nosquish.c.  The bodies differ in
  * moments, spin, orientation and velocity; some cannot rotate (a zero principal moment,
  * so they leave the block's sequence), some have blocked components, and a torque fixed
  * in each body's frame acts (a per-body load: the torque kicks and the omega estimate for
@@ -26,7 +29,7 @@
 #include "mb_system.h"
 #include "mb_vec.h"
 
-#define LANES 8                 /* VNS_BLOCK of verlet_nosquish_lanes_source.c */
+#define LANES 16                /* VNS_BLOCK of verlet_nosquish_lanes_source.c */
 #define STEPS 6
 #define H 0.0137
 

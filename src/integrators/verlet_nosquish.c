@@ -26,7 +26,7 @@
  * sub-rotations have five different angles zeta (each depends on the p and q the previous
  * one left), so no sine or cosine is shared between them; each sin/cos pair is one call
  * (sincos in double, mpfr_sin_cos in MPFR, both as rounded as the separate calls).
- * Rotating bodies are taken eight at a time: their frame changes, sub-rotations and
+ * Rotating bodies are taken sixteen at a time: their frame changes, sub-rotations and
  * omega recoveries run side by side, structure of arrays (verlet_nosquish_lanes_source.c),
  * so the dependent chain of one body overlaps with the others'; each body gets exactly
  * the operations it gets alone.  NaN/Inf is detected as the new state is written.

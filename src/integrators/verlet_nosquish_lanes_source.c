@@ -9,7 +9,7 @@
  * each loop over the lanes advances every lane's chain by one step (and the compiler
  * can vectorise it).  Each lane performs exactly the operations of one body alone, in
  * the same order, so no result depends on the block or on a body's lane. */
-#define VNS_BLOCK 8
+#define VNS_BLOCK 16
 
 typedef REAL FUNCTION(vns, row)[VNS_BLOCK];
 
