@@ -13,11 +13,17 @@
 
 typedef REAL FUNCTION(vns, row)[VNS_BLOCK];
 
-/* l over lanes 0..n-1 (n even), two at a time: the compiler vectorises each pair, and a
- * block of few bodies computes few lanes */
+/* l over the lanes computed, 0..n-1, so that a block of few bodies computes few lanes.
+ * In double two at a time (n even): the compiler vectorises each pair.  In MPFR one at a
+ * time (n = the lanes in use): a padding lane would cost as much as a body. */
+#undef VNS_LANES
+#if IS_MPFR
+#define VNS_LANES(l, n) for (int l = 0; l < (n); l++)
+#else
 #define VNS_LANES(l, n) \
     for (int l##_pair = 0; l##_pair < (n); l##_pair += 2) \
         for (int l = l##_pair; l < l##_pair + 2; l++)
+#endif
 
 struct FUNCTION(vns, block) {
     /* two buffers: a sub-rotation reads one and writes the other; rows start on cache
@@ -30,7 +36,7 @@ struct FUNCTION(vns, block) {
     FUNCTION(vns, row) dot, t, a, zeta, cz, sz;
     size_t node[VNS_BLOCK];           /* node index of each lane in use */
     int m;                            /* lanes in use */
-    int n;                            /* lanes computed: m rounded up to even */
+    int n;                            /* lanes computed: m, in double rounded up to even */
 };
 
 /* every row of the block, in one list for initialisation and clearing */
@@ -92,12 +98,12 @@ static void FUNCTION(vns, lane_in)(struct FUNCTION(vns, block) *B, size_t i, con
     }
 }
 
-/* the lanes to compute, m rounded up to even; the padding lane of an odd m holds the
- * identity at rest with unit moments, turned by the angle 0 (sin 0, cos 1, so no sincos
- * is called for it): finite, no division by zero; its results are not used */
+/* the lanes to compute: m, in double rounded up to even.  The padding lane of an odd m
+ * holds the identity at rest with unit moments, turned by the angle 0 (sin 0, cos 1, so
+ * no sincos is called for it): finite, no division by zero; its results are not used. */
 static void FUNCTION(vns, block_pad)(struct FUNCTION(vns, block) *B)
 {
-    B->n = B->m + (B->m & 1);
+    B->n = IS_MPFR ? B->m : B->m + (B->m & 1);
     for (int b = B->m; b < B->n; b++) {
         R_SET_D(&B->sz[b], 0.0);
         R_SET_D(&B->cz[b], 1.0);
