@@ -196,17 +196,19 @@ static void FUNCTION(vns, lanes_rotate)(struct FUNCTION(vns, block) *restrict B,
         else
             FUNCTION(vns, lanes_copy)(n, u[k], -1, q[k + 1]);
     }
-    for (int k = 0; k < 3; k++) {
-        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-        FUNCTION(vns, lanes_sum2)(n, r[k], +1, u[k1], v[k2], -1, u[k2], v[k1], B->t, B->a);
-        FUNCTION(vns, lanes_scale)(n, r[k], 2.0);
-    }
-    for (int k = 0; k < 3; k++) {
-        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-        FUNCTION(vns, lanes_sum2)(n, c[k], +1, u[k1], r[k2], -1, u[k2], r[k1], B->t, B->a);
-    }
+    /* component k of a x b is a[k+1] b[k+2] - a[k+2] b[k+1] (indices mod 3), written out
+     * so that every row is known to the compiler */
+    REAL *t = B->t, *a = B->a;
+    FUNCTION(vns, lanes_sum2)(n, r[0], +1, u[1], v[2], -1, u[2], v[1], t, a);
+    FUNCTION(vns, lanes_sum2)(n, r[1], +1, u[2], v[0], -1, u[0], v[2], t, a);
+    FUNCTION(vns, lanes_sum2)(n, r[2], +1, u[0], v[1], -1, u[1], v[0], t, a);
     for (int k = 0; k < 3; k++)
-        FUNCTION(vns, lanes_mul_add2)(n, out[k], q[0], r[k], v[k], c[k], B->t);
+        FUNCTION(vns, lanes_scale)(n, r[k], 2.0);
+    FUNCTION(vns, lanes_sum2)(n, c[0], +1, u[1], r[2], -1, u[2], r[1], t, a);
+    FUNCTION(vns, lanes_sum2)(n, c[1], +1, u[2], r[0], -1, u[0], r[2], t, a);
+    FUNCTION(vns, lanes_sum2)(n, c[2], +1, u[0], r[1], -1, u[1], r[0], t, a);
+    for (int k = 0; k < 3; k++)
+        FUNCTION(vns, lanes_mul_add2)(n, out[k], q[0], r[k], v[k], c[k], t);
 }
 
 /* omega = R(q) I^-1 R(q)^T L of every lane, q from buffer `buf` */
