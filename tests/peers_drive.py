@@ -74,14 +74,14 @@ def describe(problem, p, init):
     if problem == "spin-up":
         i = 0.4 * p["mass"] * p["radius"] ** 2
         return ([node(p["mass"], [i, i, i], 0, p["radius"])],
-                [{"model": "torque", "nodes": "all", "frame": "global", "torque": [p["tx"], p["ty"], p["tz"]]}])
+                [{"model": "torque", "nodes": [0], "frame": "global", "torque": [p["tx"], p["ty"], p["tz"]]}])
     if problem == "free-rigid-body":
         return [node(1.0, [p["I1"], p["I2"], p["I3"]], 0)], []
     if problem == "symmetric-top":
         return [node(1.0, [p["I1"], p["I1"], p["I3"]], 0)], []
     if problem == "axial-torque-top":
         return ([node(1.0, [p["I1"], p["I1"], p["I3"]], 0)],
-                [{"model": "torque", "nodes": "all", "frame": "body", "torque": [0, 0, p["tau"]]}])
+                [{"model": "torque", "nodes": [0], "frame": "body", "torque": [0, 0, p["tau"]]}])
     if problem == "cundall-oscillator":
         return ([node(p["mass"], [0, 0, 0], 0)],
                 [{"model": "springs", "springs": [{"i": 0, "anchor": [0, 0, 0], "k": p["k"], "rest": 0, "c": 0}]},

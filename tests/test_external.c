@@ -340,6 +340,9 @@ Test(description, spin_up_torque_and_rotation_columns, .init = make_dir, .fini =
     cr_expect_str_eq(str(r, "forces/0/model"), "torque");
     cr_expect_str_eq(str(r, "forces/0/frame"), "global");
     cr_expect_eq(num(r, "forces/0/torque/2"), 2.385);
+    /* the scene's per-body torque on the one body: "nodes": [0] */
+    cr_expect_eq(json_array_size(json_object_get(json_array_get(json_object_get(r, "forces"), 0), "nodes")), 1);
+    cr_expect_eq(num(r, "forces/0/nodes/0"), 0.0);
     cr_expect_eq(json_array_size(json_object_get(r, "columns")), 14);
     cr_expect_str_eq(str(r, "columns/13"), "n0_wz");
     cr_expect(json_is_true(json_object_get(r, "rotation")));

@@ -4,6 +4,7 @@
  * body-frame torque R T~, symbolic Jacobians).  Error messages of malformed scenes are
  * in the catalogue tests/data/bad/scene-*.case (test_case_file). */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -192,6 +193,56 @@ Test(scene, constant_loads_in_both_frames)
         cr_expect_float_eq(sys->nodes->torque[k], want[k], 1e-15);
     mb_forces_free(F);
     mb_system_free(sys);
+}
+
+/* a constant torque acts on its body only: body b turned by pi/2 about z carries
+ * R T~ = (-T~y, T~x, T~z) = (0.2, 0.1, 0.45) (round-off of cos(pi/2) = 6e-17 on |T|: 1e-15),
+ * body a nothing (exactly); run.json describes it as "nodes": [1]; a torque model on a node
+ * the system does not have refuses to evaluate */
+Test(scene, constant_torque_acts_on_its_body_only)
+{
+    mb_system *sys = build("[body a]\ntype = box\nhalf_extents = 1, 1, 1\nmass = 1\n"
+                           "[body b]\ntype = sphere\nradius = 0.5\nmass = 2\nposition = 4, 0, 0\n"
+                           "axis = 0, 0, 1\nangle = 1.5707963267948966\n"
+                           "[force t]\ntype = torque\nbody = b\nframe = body\ntorque = 0.1, -0.2, 0.45\n");
+    double want[3] = { 0.2, 0.1, 0.45 };
+    cr_assert_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_SUCCESS);
+    for (int k = 0; k < 3; k++) {
+        cr_expect_eq(sys->nodes->torque[k], 0.0);
+        cr_expect_float_eq(sys->nodes->torque[3 + k], want[k], 1e-15);
+    }
+    const mb_force *t = &sys->forces->items[0];
+    cr_assert_eq(t->type, mb_force_body_torque);
+    json_t *d = json_object();
+    cr_assert_eq(t->type->describe(t->params, d), MB_SUCCESS);
+    json_t *nodes = json_object_get(d, "nodes");
+    cr_expect(json_is_array(nodes) && json_array_size(nodes) == 1
+              && json_integer_value(json_array_get(nodes, 0)) == 1);
+    cr_expect_str_eq(json_string_value(json_object_get(d, "frame")), "body");
+    json_decref(d);
+    double T[3] = { 1, 2, 3 };
+    mb_forces *F = mb_forces_alloc();
+    cr_assert_eq(mb_forces_add(F, mb_force_torque, mb_torque_node_new(2, T)), MB_SUCCESS);
+    cr_expect_eq(mb_forces_eval(F, sys->nodes, 0.0), MB_EINVAL);
+    cr_expect_not_null(strstr(mb_last_error(), "node 2"), "%s", mb_last_error());
+    mb_forces_free(F);
+    mb_system_free(sys);
+}
+
+/* a body reaching below a plane by at most 1e-8 of its bounding radius touches it (box
+ * half-extents 0.3, 0.2, 0.1: radius sqrt(0.14) = 0.374, so 1e-9 m is 2.7e-9 of it and
+ * accepted); 1e-8 m (2.7e-8) is inside and refused */
+Test(scene, touching_a_plane_is_not_inside_it)
+{
+    static const char *fmt = "[body box]\ntype = box\nhalf_extents = 0.3, 0.2, 0.1\nmass = 1\n"
+                             "position = 0, 0, %.17g\n[obstacle floor]\ntype = plane\n"
+                             "point = 0, 0, 0\nnormal = 0, 0, 1\n";
+    char text[400];
+    snprintf(text, sizeof text, fmt, 0.1 - 1e-9);
+    mb_system *sys = build(text);
+    mb_system_free(sys);
+    snprintf(text, sizeof text, fmt, 0.1 - 1e-8);
+    cr_expect_eq(build_fails(text, "is inside obstacle 'floor'"), MB_EINVAL);
 }
 
 /* Jacobian blocks from the symbolic derivatives: f = (-2 x^3 + vy, sin(y) z, 0) */

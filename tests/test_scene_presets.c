@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "mb_problem.h"
+#include "mb_scene.h"
 #include "mb_scene_build.h"
 #include "mb_status.h"
 #include "mb_test_scene_text.h"
@@ -186,33 +187,9 @@ Test(scene_presets, free_rigid_body_momentum)
                           "angular_momentum_body = 0.4, -1.1, 2.5\n");
 }
 
-/* The torque presets share the body path; their constant torques are the dedicated
- * models (mb_force_torque, mb_force_body_torque) where a scene's [force] type = torque is
- * an expression model, so the force fields are compared by evaluation: a global constant
- * is the same number; R(q) T~ from the matrix entries and from the quaternion rotation
- * differ by round-off, a few ulps of |T| (bound 8 eps |T|). */
-static void same_torque(mb_system *a, mb_system *b)
-{
-    double Tn = 0.0;
-    cr_assert_eq(mb_forces_eval(a->forces, a->nodes, 0.0), MB_SUCCESS);
-    cr_assert_eq(mb_forces_eval(b->forces, b->nodes, 0.0), MB_SUCCESS);
-    for (int k = 0; k < 3; k++)
-        Tn = fmax(Tn, fabs(a->nodes->torque[k]));
-    for (int k = 0; k < 3; k++) {
-        cr_expect(fabs(a->nodes->torque[k] - b->nodes->torque[k]) <= 8 * 2.220446049250313e-16 * Tn,
-                  "torque[%d]: preset %.17g, scene %.17g", k, a->nodes->torque[k], b->nodes->torque[k]);
-        cr_expect_eq(a->nodes->f[k], b->nodes->f[k]);
-    }
-}
-
-static void torque_preset_is_scene(const char *name, const char *text, int with_radius)
-{
-    mb_system *a = preset(name), *b = scene(text);
-    same_nodes(a->nodes, b->nodes, with_radius);
-    same_torque(a, b);
-    mb_system_free(a);
-    mb_system_free(b);
-}
+/* The torque presets: the scene's [force] type = torque is the torque model on the one
+ * body (mb_force_torque or mb_force_body_torque on node 0), the same model and node as
+ * the preset's, so describe and evaluation agree exactly. */
 
 /* spin-up: a sphere m = 1.3, r = 0.25, I = 2/5 m r^2 = 0.0325, spun at w0 = 1.1 along
  * n = T/|T|, T = (0.03, -0.02, 0.07) */
@@ -225,16 +202,176 @@ Test(scene_presets, spin_up)
              "inertia = %.17g, %.17g, %.17g\nangular_velocity = %.17g, %.17g, %.17g\n"
              "[force t]\ntype = torque\nbody = s\ntorque = 0.03, -0.02, 0.07\n",
              I, I, I, 1.1 * (T[0] / Tn), 1.1 * (T[1] / Tn), 1.1 * (T[2] / Tn));
-    torque_preset_is_scene("spin-up", text, 1);
+    preset_is_scene("spin-up", text);
 }
 
 /* axial-torque-top: I = (1.7, 1.7, 3.1), w~ = (0.6, -0.35, 1.2), the same orientation,
  * torque tau = 0.45 about the body axis e3 */
 Test(scene_presets, axial_torque_top)
 {
-    torque_preset_is_scene("axial-torque-top",
-                           "[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
-                           "inertia = 1.7, 1.7, 3.1\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
-                           "angular_velocity_body = 0.6, -0.35, 1.2\n"
-                           "[force t]\ntype = torque\nbody = top\ntorque = 0, 0, 0.45\nframe = body\n", 0);
+    rigid_preset_is_scene("axial-torque-top",
+                          "[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
+                          "inertia = 1.7, 1.7, 3.1\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
+                          "angular_velocity_body = 0.6, -0.35, 1.2\n"
+                          "[force t]\ntype = torque\nbody = top\ntorque = 0, 0, 0.45\nframe = body\n");
+}
+
+/* The solfec presets: the constraint scene compared field by field (shapes, extents,
+ * planes with their materials, bilateral templates, contact law tables and the material
+ * of every node); the number of differing fields, each logged. */
+static int differ(const char *what, size_t k, double a, double b)
+{
+    if (a == b || (isnan(a) && isnan(b)))
+        return 0;
+    cr_log_info("%s[%zu]: preset %.17g, scene %.17g", what, k, a, b);
+    return 1;
+}
+
+static int scene_differences(const mb_scene *a, const mb_scene *b)
+{
+    int d = differ("nbodies", 0, (double)a->nbodies, (double)b->nbodies)
+          + differ("nplanes", 0, (double)a->nplanes, (double)b->nplanes)
+          + differ("nbilateral", 0, (double)a->nbilateral, (double)b->nbilateral)
+          + differ("nmaterials", 0, (double)a->nmaterials, (double)b->nmaterials);
+    if (d)
+        return d;
+    for (size_t i = 0; i < a->nbodies; i++) {
+        d += differ("shape", i, a->shape[i], b->shape[i]) + differ("material", i, a->material[i], b->material[i]);
+        for (int k = 0; k < 3; k++)
+            d += differ("extent", 3 * i + k, a->extent[3 * i + k], b->extent[3 * i + k]);
+    }
+    for (size_t p = 0; p < a->nplanes; p++) {
+        d += differ("plane.material", p, a->planes[p].material, b->planes[p].material);
+        for (int k = 0; k < 3; k++)
+            d += differ("plane.point", p, a->planes[p].point[k], b->planes[p].point[k])
+               + differ("plane.normal", p, a->planes[p].normal[k], b->planes[p].normal[k]);
+    }
+    for (size_t c = 0; c < a->nbilateral; c++) {
+        const mb_con *x = &a->bilateral[c], *y = &b->bilateral[c];
+        d += differ("con.kind", c, x->kind, y->kind) + differ("con.i", c, (double)x->i, (double)y->i)
+           + differ("con.j", c, (double)x->j, (double)y->j) + differ("con.value", c, x->value, y->value)
+           + differ("con.key", c, (double)x->key, (double)y->key);
+        for (int k = 0; k < 3; k++)
+            d += differ("con.Ai", c, x->Ai[k], y->Ai[k]) + differ("con.Aj", c, x->Aj[k], y->Aj[k])
+               + differ("con.dir", c, x->dir[k], y->dir[k]);
+    }
+    for (int m = 0; m < 2; m++)
+        for (int n = 0; n < 2; n++) {       /* the law of every pair of materials and planes */
+            double mua, ea, mub, eb;
+            mb_scene_pair_law(a, m, n, &mua, &ea);
+            mb_scene_pair_law(b, m, n, &mub, &eb);
+            d += differ("mu", 2 * (size_t)m + (size_t)n, mua, mub) + differ("e", 2 * (size_t)m + (size_t)n, ea, eb);
+            if (a->nmaterials < 2)
+                return d;
+        }
+    return d;
+}
+
+/* the same models in the same order, and bit-equal forces and potential of every model
+ * but the constraint scene (whose eval refuses: only the solfec scheme enforces it) */
+static void same_forces_but_scene(mb_system *a, mb_system *b)
+{
+    cr_assert_eq(a->forces->count, b->forces->count);
+    for (size_t k = 0; k < a->forces->count; k++) {
+        const mb_force *fa = &a->forces->items[k], *fb = &b->forces->items[k];
+        cr_assert_eq(fa->type, fb->type, "model %zu: %s and %s", k, fa->type->name, fb->type->name);
+        if (fa->type == mb_force_scene)
+            continue;
+        for (mb_nodes *n = a->nodes; n != NULL; n = n == a->nodes ? b->nodes : NULL) {
+            memset(n->f, 0, 3 * n->n * sizeof(double));
+            memset(n->torque, 0, 3 * n->n * sizeof(double));
+        }
+        cr_assert_eq(fa->type->eval(fa->params, a->nodes, 0.0), MB_SUCCESS);
+        cr_assert_eq(fb->type->eval(fb->params, b->nodes, 0.0), MB_SUCCESS);
+        same_array("f", a->nodes->f, b->nodes->f, 3 * a->nodes->n);
+        same_array("torque", a->nodes->torque, b->nodes->torque, 3 * a->nodes->n);
+        if (fa->type->potential)
+            cr_expect(fa->type->potential(fa->params, a->nodes) == fb->type->potential(fb->params, b->nodes));
+    }
+}
+
+static int solfec_differences(const char *name, const char *text)
+{
+    mb_system *a = preset(name), *b = scene(text);
+    same_nodes(a->nodes, b->nodes, 1);
+    same_forces_but_scene(a, b);
+    const mb_scene *sa = mb_scene_of(a->forces), *sb = mb_scene_of(b->forces);
+    cr_assert(sa != NULL && sb != NULL, "both have a constraint scene");
+    int d = scene_differences(sa, sb);
+    mb_system_free(a);
+    mb_system_free(b);
+    return d;
+}
+
+/* box-on-plane: m = 2.385, half-extents (0.3, 0.2, 0.1), I = m/3 (b^2 + c^2, a^2 + c^2,
+ * a^2 + b^2), its bottom 1e-9 below the plane z = 0, v0 = 1.7 along x, mu = 0.35, g = 9.81 */
+static void box_on_plane_text(char *text, size_t size, double mu)
+{
+    double m = 2.385, a = 0.3, b = 0.2, c = 0.1;
+    snprintf(text, size, "[body box]\ntype = box\nhalf_extents = 0.3, 0.2, 0.1\nmass = 2.385\n"
+             "inertia = %.17g, %.17g, %.17g\nposition = 0, 0, %.17g\nvelocity = 1.7, 0, 0\n"
+             "[force g]\ntype = gravity\ng = 0, 0, -9.81\n"
+             "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\n"
+             "[contact]\nfriction = %.17g\n",
+             m * (b * b + c * c) / 3.0, m * (a * a + c * c) / 3.0, m * (a * a + b * b) / 3.0,
+             c - 1e-9, mu);
+}
+
+Test(scene_presets, box_on_plane)
+{
+    char text[800];
+    box_on_plane_text(text, sizeof text, 0.35);
+    cr_expect_eq(solfec_differences("box-on-plane", text), 0);
+}
+
+/* bouncing-sphere: m = 0.73, r = 0.15, I = 2/5 m r^2, lowest point 1.27 above the plane
+ * z = 0, frictionless, e = 0.63, g = 9.81 */
+static void bouncing_sphere_text(char *text, size_t size, double e)
+{
+    double I = 0.4 * 0.73 * 0.15 * 0.15;
+    snprintf(text, size, "[body ball]\ntype = sphere\nradius = 0.15\nmass = 0.73\n"
+             "inertia = %.17g, %.17g, %.17g\nposition = 0, 0, %.17g\n"
+             "[force g]\ntype = gravity\ng = 0, 0, -9.81\n"
+             "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\n"
+             "[contact]\nrestitution = %.17g\n", I, I, I, 0.15 + 1.27, e);
+}
+
+Test(scene_presets, bouncing_sphere)
+{
+    char text[800];
+    bouncing_sphere_text(text, sizeof text, 0.63);
+    cr_expect_eq(solfec_differences("bouncing-sphere", text), 0);
+}
+
+/* pendulum-link: a ball m = 1.37 of radius l/10, I = 2/5 m (l/10)^2, on a rigid link of
+ * length l = 0.843 to the origin, released at theta0 = 1.1 from the downward vertical:
+ * centre (l sin theta0, 0, -l cos theta0); g = 9.81 */
+static void pendulum_link_text(char *text, size_t size, const double anchor[3])
+{
+    double l = 0.843, th = 1.1, m = 1.37, I = 0.4 * m * 0.01 * l * l;
+    snprintf(text, size, "[body ball]\ntype = sphere\nradius = %.17g\nmass = 1.37\n"
+             "inertia = %.17g, %.17g, %.17g\nposition = %.17g, 0, %.17g\n"
+             "[force g]\ntype = gravity\ng = 0, 0, -9.81\n"
+             "[constraint link]\ntype = rigid_link\nbody = ball\npoint = %.17g, 0, %.17g\n"
+             "anchor = %.17g, %.17g, %.17g\n", 0.1 * l, I, I, I, l * sin(th), -l * cos(th),
+             l * sin(th), -l * cos(th), anchor[0], anchor[1], anchor[2]);
+}
+
+Test(scene_presets, pendulum_link)
+{
+    char text[1000];
+    pendulum_link_text(text, sizeof text, (double[3]){ 0, 0, 0 });
+    cr_expect_eq(solfec_differences("pendulum-link", text), 0);
+}
+
+/* negative controls: the comparison sees a different law and a different constraint */
+Test(scene_presets, solfec_controls)
+{
+    char text[1000];
+    box_on_plane_text(text, sizeof text, 0.3);
+    cr_expect_eq(solfec_differences("box-on-plane", text), 1, "friction 0.3 against 0.35");
+    bouncing_sphere_text(text, sizeof text, 0.5);
+    cr_expect_eq(solfec_differences("bouncing-sphere", text), 1, "restitution 0.5 against 0.63");
+    pendulum_link_text(text, sizeof text, (double[3]){ 0, 0, 0.01 });
+    cr_expect_gt(solfec_differences("pendulum-link", text), 1, "anchor moved: length and arm");
 }

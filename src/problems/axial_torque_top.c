@@ -13,7 +13,6 @@
  * of order 1e-13 over the default horizons; independent of every scheme under test).
  * The torque's external work is tau (w3 t + tau t^2 / (2 I3)) = I3 (w3~(t)^2 - w3^2) / 2. */
 #include "mb_closed.h"
-#include "mb_force_torque.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
 #include "mb_scene_place.h"
@@ -86,7 +85,7 @@ static int setup(const mb_options *p, mb_system **out)
     if (sys == NULL)
         return MB_ENOMEM;
     mb_scene_place_body(sys->nodes, 0, &body);
-    st = mb_forces_add(sys->forces, mb_force_body_torque, mb_body_torque_new(Tb));
+    st = mb_scene_add_torque(sys, 0, Tb, 1);      /* [force] type = torque, frame = body */
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;

@@ -7,6 +7,7 @@
  * first impact step is e to rounding; the apex ratio carries an O(h) error from the
  * impact instant being resolved only to a step. */
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_solfec_problem.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -25,32 +26,22 @@ static const mb_option_spec params[] = {
 
 static double rd(const mb_options *p, const char *k) { return mb_options_double(p, k); }
 
+/* The scene of doc/scenes.md, "Problems that are scenes": a sphere body with the
+ * moments 2/5 m r^2 given as `inertia`, gravity, a plane obstacle z = 0 and one Signorini
+ * law (no friction, restitution e), built by the scene path. */
 static int setup(const mb_options *p, mb_system **out)
 {
-    double m = rd(p, "mass"), r = rd(p, "radius");
-    double I[3] = { 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r };
-    mb_system *sys = mb_system_alloc(1);
-    if (sys == NULL)
-        return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, m);
-    mb_nodes_set_inertia(sys->nodes, 0, I);
-    sys->nodes->radius[0] = r;
-    sys->nodes->x[2] = r + rd(p, "height");
-    double gv[3] = { 0, 0, -rd(p, "g") }, o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
-    mb_scene *s = NULL;
-    int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gv));
-    if (st == MB_SUCCESS && (s = mb_solfec_scene(sys, 0.0, rd(p, "e"))) == NULL)
-        st = mb_last_error_code();
-    if (st == MB_SUCCESS)
-        st = mb_scene_set_sphere(s, 0, r);
-    if (st == MB_SUCCESS)
-        st = mb_scene_add_plane(s, o, n);
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
-        return st;
-    }
-    *out = sys;
-    return MB_SUCCESS;
+    double m = rd(p, "mass"), r = rd(p, "radius"), I = 0.4 * m * r * r;
+    mb_scene_body ball = { .type = MB_SCENE_SPHERE, .extent = { r, r, r } };
+    mb_scene_pose pose;
+    mb_scene *s;
+    double gv[3] = { 0, 0, -rd(p, "g") };
+    mb_scene_pose_init(&pose);
+    pose.mass = m;
+    mb_v3_set(pose.inertia, I, I, I);
+    pose.x[2] = r + rd(p, "height");
+    int st = mb_scene_place_solfec_body(&ball, &pose, gv, 0.0, rd(p, "e"), out, &s);
+    return st == MB_SUCCESS ? mb_scene_place_floor(out, s) : st;
 }
 
 typedef struct obs {

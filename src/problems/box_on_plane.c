@@ -8,6 +8,7 @@
  * The bottom face starts 1e-9 below the plane so that its four contacts are active
  * from the first step (contacts with gap <= 0 at the mid-step configuration). */
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_solfec_problem.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -28,36 +29,26 @@ static const mb_option_spec params[] = {
 
 static double rd(const mb_options *p, const char *k) { return mb_options_double(p, k); }
 
+/* The scene of doc/scenes.md, "Problems that are scenes": a box body with the moments
+ * m/3 (b^2 + c^2, a^2 + c^2, a^2 + b^2) given as `inertia`, gravity, a plane obstacle
+ * z = 0 and one Signorini law (friction mu, no restitution), built by the scene path. */
 static int setup(const mb_options *p, mb_system **out)
 {
-    double m = rd(p, "mass"), a = rd(p, "a"), b = rd(p, "b"), c = rd(p, "c"), g = rd(p, "g");
-    if (!(rd(p, "mu") * c < a))
+    double m = rd(p, "mass"), a = rd(p, "a"), b = rd(p, "b"), c = rd(p, "c"), mu = rd(p, "mu");
+    if (!(mu * c < a))
         MB_ERROR(MB_EDOM, "problem 'box-on-plane': mu c = %g >= a = %g, the box would tip over",
-                 rd(p, "mu") * c, a);
-    mb_system *sys = mb_system_alloc(1);
-    if (sys == NULL)
-        return MB_ENOMEM;
-    double I[3] = { m * (b * b + c * c) / 3.0, m * (a * a + c * c) / 3.0, m * (a * a + b * b) / 3.0 };
-    double gv[3] = { 0, 0, -g }, half[3] = { a, b, c }, o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 };
-    mb_nodes_set_mass(sys->nodes, 0, m);
-    mb_nodes_set_inertia(sys->nodes, 0, I);
-    sys->nodes->x[2] = c - 1e-9;
-    sys->nodes->v[0] = rd(p, "v0");
-    sys->nodes->radius[0] = sqrt(a * a + b * b + c * c);
-    mb_scene *s = NULL;
-    int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gv));
-    if (st == MB_SUCCESS && (s = mb_solfec_scene(sys, rd(p, "mu"), 0.0)) == NULL)
-        st = mb_last_error_code();
-    if (st == MB_SUCCESS)
-        st = mb_scene_set_box(s, 0, half);
-    if (st == MB_SUCCESS)
-        st = mb_scene_add_plane(s, o, n);
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
-        return st;
-    }
-    *out = sys;
-    return MB_SUCCESS;
+                 mu * c, a);
+    mb_scene_body box = { .type = MB_SCENE_BOX, .extent = { a, b, c } };
+    mb_scene_pose pose;
+    mb_scene *s;
+    double gv[3] = { 0, 0, -rd(p, "g") };
+    mb_scene_pose_init(&pose);
+    pose.mass = m;
+    mb_v3_set(pose.inertia, m * (b * b + c * c) / 3.0, m * (a * a + c * c) / 3.0, m * (a * a + b * b) / 3.0);
+    pose.x[2] = c - 1e-9;
+    pose.v[0] = rd(p, "v0");
+    int st = mb_scene_place_solfec_body(&box, &pose, gv, mu, 0.0, out, &s);
+    return st == MB_SUCCESS ? mb_scene_place_floor(out, s) : st;
 }
 
 static int exact(const mb_options *p, double t, mb_nodes *out)

@@ -42,4 +42,5 @@ libmotionbench_la_SOURCES += src/problems/scene_contact.c
 noinst_HEADERS += src/problems/mb_scene_contact.h
 libmotionbench_la_SOURCES += src/problems/scene_exact.c
 libmotionbench_la_SOURCES += src/problems/scene_place.c
+libmotionbench_la_SOURCES += src/problems/scene_place_solfec.c
 noinst_HEADERS += src/problems/mb_scene_place.h

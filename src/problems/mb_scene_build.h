@@ -4,15 +4,8 @@
 #ifndef MB_SCENE_BUILD_H
 #define MB_SCENE_BUILD_H
 #include "mb_scene_doc.h"
+#include "mb_scene_place.h"
 #include "mb_system.h"
-
-enum { MB_SCENE_POINT = 0, MB_SCENE_SPHERE = 1, MB_SCENE_BOX = 2, MB_SCENE_ELLIPSOID = 3,
-       MB_SCENE_CLUMP = 4 };
-
-typedef struct mb_scene_body {
-    int type;               /* MB_SCENE_* */
-    double mass, inertia[3], extent[3], radius;
-} mb_scene_body;
 
 /* [body NAME] into node i (mass, inertia, position, velocity, orientation, spin, blocked). */
 int mb_scene_read_body(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,

@@ -6,6 +6,7 @@
  * The link acts on the ball's centre, so the ball does not spin. */
 #include "mb_closed.h"
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_solfec_problem.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -23,30 +24,28 @@ static const mb_option_spec params[] = {
 
 static double rd(const mb_options *p, const char *k) { return mb_options_double(p, k); }
 
+/* The scene of doc/scenes.md, "Problems that are scenes": a ball (a sphere of radius
+ * l/10 with the moments 2/5 m (l/10)^2 given as `inertia`), gravity, a rigid link from
+ * its centre to an anchor at the origin and no contact law that ever acts (one body, no
+ * obstacle), built by the scene path. */
 static int setup(const mb_options *p, mb_system **out)
 {
-    double m = rd(p, "mass"), l = rd(p, "length"), th = rd(p, "theta0"), g = rd(p, "g");
-    double I[3] = { 0.4 * m * 0.01 * l * l, 0.4 * m * 0.01 * l * l, 0.4 * m * 0.01 * l * l };
-    mb_system *sys = mb_system_alloc(1);
-    if (sys == NULL)
-        return MB_ENOMEM;
-    mb_nodes_set_mass(sys->nodes, 0, m);
-    mb_nodes_set_inertia(sys->nodes, 0, I);      /* a ball of radius l/10 */
-    sys->nodes->radius[0] = 0.1 * l;
-    mb_v3_set(sys->nodes->x, l * sin(th), 0.0, -l * cos(th));
-    double gv[3] = { 0, 0, -g }, pivot[3] = { 0, 0, 0 };
-    mb_scene *s = NULL;
-    int st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gv));
-    if (st == MB_SUCCESS && (s = mb_solfec_scene(sys, 0.0, 0.0)) == NULL)
-        st = mb_last_error_code();
-    if (st == MB_SUCCESS)
-        st = mb_scene_rigid_link(s, sys->nodes, 0, MB_CON_GROUND, sys->nodes->x, pivot);
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
-        return st;
+    double m = rd(p, "mass"), l = rd(p, "length"), th = rd(p, "theta0"), I = 0.4 * m * 0.01 * l * l;
+    mb_scene_body ball = { .type = MB_SCENE_SPHERE, .extent = { 0.1 * l, 0.1 * l, 0.1 * l } };
+    mb_scene_pose pose;
+    mb_scene *s;
+    double gv[3] = { 0, 0, -rd(p, "g") }, pivot[3] = { 0, 0, 0 };
+    mb_scene_pose_init(&pose);
+    pose.mass = m;
+    mb_v3_set(pose.inertia, I, I, I);
+    mb_v3_set(pose.x, l * sin(th), 0.0, -l * cos(th));
+    int st = mb_scene_place_solfec_body(&ball, &pose, gv, 0.0, 0.0, out, &s);
+    if (st == MB_SUCCESS
+        && (st = mb_scene_rigid_link(s, (*out)->nodes, 0, MB_CON_GROUND, pose.x, pivot)) != MB_SUCCESS) {
+        mb_system_free(*out);
+        *out = NULL;
     }
-    *out = sys;
-    return MB_SUCCESS;
+    return st;
 }
 
 static int exact(const mb_options *p, double t, mb_nodes *out)

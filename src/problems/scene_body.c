@@ -66,14 +66,7 @@ static int shape_properties(const mb_scene_doc *d, mb_scene_section *s, mb_scene
     if (!(e[0] > 0 && e[1] > 0 && e[2] > 0))
         return mb_scene_fail(d, mb_scene_get(s, key)->line, "%s must be > 0", key);
     memcpy(b->extent, e, sizeof e);
-    double a2 = e[0] * e[0], b2 = e[1] * e[1], c2 = e[2] * e[2];
-    double k = b->type == MB_SCENE_BOX ? 1.0 / 3.0 : b->type == MB_SCENE_SPHERE ? 0.4 : 0.2;
-    *volume = b->type == MB_SCENE_BOX ? 8.0 * e[0] * e[1] * e[2] : 4.0 / 3.0 * M_PI * e[0] * e[1] * e[2];
-    if (b->type == MB_SCENE_SPHERE)
-        mb_v3_set(Iunit, k * a2, k * a2, k * a2);
-    else
-        mb_v3_set(Iunit, k * (b2 + c2), k * (a2 + c2), k * (a2 + b2));
-    b->radius = b->type == MB_SCENE_BOX ? sqrt(a2 + b2 + c2) : fmax(e[0], fmax(e[1], e[2]));
+    mb_scene_shape(b, volume, Iunit);
     return MB_SUCCESS;
 }
 

@@ -8,11 +8,12 @@
  *   [contact]  friction = mu, restitution = e  (every contact)
  * Sphere and box bodies take part in contacts with their shapes; points and ellipsoids
  * do not (no contact geometry for them).  At t = 0 every body must be on the free side of
- * every plane and a rigid link's given length must equal the distance of its points. */
+ * every plane (to MB_SCENE_TOUCH of its size) and a rigid link's given length must equal
+ * the distance of its points.  The scene itself is built by the functions the solfec
+ * presets use (mb_scene_place.h). */
 #include "mb_contact_detect.h"
 #include "mb_scene_build.h"
 #include "mb_scene_contact.h"
-#include "mb_solfec_problem.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -33,6 +34,12 @@ static int count_kind(const mb_scene_doc *d, const char *kind)
         n += strcmp(d->sec[k].kind, kind) == 0;
     return n;
 }
+
+/* A body that reaches below a plane by at most this fraction of its bounding radius at
+ * t = 0 is touching it, not inside it: set on the plane a hair low so that its contacts
+ * are active from the first step (box-on-plane sets its box 1e-9 m low, 2.7e-9 of its
+ * radius).  The solfec scheme neither deepens nor corrects such a penetration. */
+#define MB_SCENE_TOUCH 1e-8
 
 /* lowest point of body i along -n relative to the plane: signed clearance */
 static double clearance(const mb_nodes *n, size_t i, const mb_scene_body *b, const mb_plane *p)
@@ -81,7 +88,7 @@ static int read_plane(const mb_scene_doc *d, mb_scene_section *s, const mb_syste
         if (sys->nodes->inv_mass[i] == 0.0)
             continue;                          /* static bodies may cross planes */
         double c = clearance(sys->nodes, i, &bodies[i], &p);
-        if (c < 0)
+        if (c < -MB_SCENE_TOUCH * bodies[i].radius)
             return mb_scene_fail(d, s->line, "body '%s' is inside obstacle '%s' at t = 0 "
                                  "(penetration %.3g)", mb_scene_body_name(d, i), s->name, -c);
     }
@@ -100,9 +107,8 @@ static int read_obstacle(const mb_scene_doc *d, mb_scene_section *s, mb_system *
     int st = read_plane(d, s, sys, bodies, M, &p);
     if (st != MB_SUCCESS)
         return st;
-    if (mb_scene_add_plane(sc, p.point, p.normal) != MB_SUCCESS)
+    if (mb_scene_place_plane(sc, p.point, p.normal, p.material) != MB_SUCCESS)
         return mb_scene_fail(d, s->line, "%s", mb_last_error());
-    sc->planes[sc->nplanes - 1].material = p.material;
     return MB_SUCCESS;
 }
 
@@ -180,17 +186,6 @@ static int read_constraint(const mb_scene_doc *d, mb_scene_section *s, mb_system
          : mb_scene_fail(d, s->line, "[constraint %s]: %s", s->name, mb_last_error());
 }
 
-static int set_shapes(mb_scene *sc, const mb_scene_body *bodies, size_t n)
-{
-    int st = MB_SUCCESS;
-    for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
-        if (bodies[i].type == MB_SCENE_SPHERE)
-            st = mb_scene_set_sphere(sc, i, bodies[i].extent[0]);
-        else if (bodies[i].type == MB_SCENE_BOX)
-            st = mb_scene_set_box(sc, i, bodies[i].extent);
-    return st;
-}
-
 /* section of node i: a body, or (after the bodies) a static obstacle */
 static const mb_scene_section *node_section(const mb_scene_doc *d, size_t i)
 {
@@ -256,10 +251,8 @@ static int build_solfec(const mb_scene_doc *d, mb_system *sys, const mb_scene_bo
                                  "are not honoured by the solfec scheme that constraints and "
                                  "obstacles need; hold the body with constraints instead",
                                  node_section(d, i)->name);
-    mb_scene *sc = mb_solfec_scene(sys, 0.0, 0.0);
-    int st;
-    if (sc == NULL || (st = set_shapes(sc, bodies, sys->nodes->n)) != MB_SUCCESS)
-        return sc == NULL ? MB_ENOMEM : st;
+    mb_scene *sc = mb_scene_place_solfec(sys, bodies);
+    int st = sc == NULL ? mb_last_error_code() : MB_SUCCESS;
     for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
         mb_scene_section *s = &d->sec[k];
         if (strcmp(s->kind, "obstacle") == 0)
@@ -271,10 +264,8 @@ static int build_solfec(const mb_scene_doc *d, mb_system *sys, const mb_scene_bo
         return st;
     double mu[MB_SCENE_MATERIALS_MAX * MB_SCENE_MATERIALS_MAX], e[MB_SCENE_MATERIALS_MAX * MB_SCENE_MATERIALS_MAX];
     mb_scene_signorini_tables(laws, nlaws, M, mu, e);
-    if ((st = mb_scene_set_materials(sc, M->count, mu, e)) != MB_SUCCESS)
+    if ((st = mb_scene_place_laws(sc, M->count, mu, e, mat)) != MB_SUCCESS)
         return st;
-    for (size_t i = 0; i < sys->nodes->n; i++)
-        mb_scene_set_material(sc, i, mat[i]);
     return check_overlaps(d, sys, sc);
 }
 

@@ -1,14 +1,37 @@
 /* scene_place.c -- bodies and force models of a scene from numbers (mb_scene_place.h).
+ * Shapes (doc/scenes.md, "Bodies"): sphere r: V = 4/3 pi r^3, I = 2/5 m r^2; box a, b, c:
+ * V = 8abc, I = m/3 (b^2+c^2, a^2+c^2, a^2+b^2), bounding radius sqrt(a^2+b^2+c^2);
+ * ellipsoid a, b, c: V = 4/3 pi abc, I = m/5 (b^2+c^2, a^2+c^2, a^2+b^2).
  * Spin conversion (doc/scenes.md, "Bodies"), with R = R(q) the body frame:
  *   w~ = R^T w (global angular velocity),  w~ = I^-1 L~ (body angular momentum),
  *   w~ = I^-1 R^T L (global angular momentum); then w = R w~ and L = R I w~ on-step. */
 #include "mb_scene_place.h"
 #include "mb_force_central.h"
+#include "mb_force_torque.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
+#include <math.h>
 #include <string.h>
+
+void mb_scene_shape(mb_scene_body *b, double *volume, double Iunit[3])
+{
+    const double *e = b->extent;
+    double a2 = e[0] * e[0], b2 = e[1] * e[1], c2 = e[2] * e[2];
+    double k = b->type == MB_SCENE_BOX ? 1.0 / 3.0 : b->type == MB_SCENE_SPHERE ? 0.4 : 0.2;
+    *volume = 0.0;
+    mb_v3_set(Iunit, 0, 0, 0);
+    b->radius = 0.0;
+    if (b->type != MB_SCENE_SPHERE && b->type != MB_SCENE_BOX && b->type != MB_SCENE_ELLIPSOID)
+        return;
+    *volume = b->type == MB_SCENE_BOX ? 8.0 * e[0] * e[1] * e[2] : 4.0 / 3.0 * M_PI * e[0] * e[1] * e[2];
+    if (b->type == MB_SCENE_SPHERE)
+        mb_v3_set(Iunit, k * a2, k * a2, k * a2);
+    else
+        mb_v3_set(Iunit, k * (b2 + c2), k * (a2 + c2), k * (a2 + b2));
+    b->radius = b->type == MB_SCENE_BOX ? sqrt(a2 + b2 + c2) : fmax(e[0], fmax(e[1], e[2]));
+}
 
 void mb_scene_pose_init(mb_scene_pose *b)
 {
@@ -89,4 +112,10 @@ int mb_scene_add_spring(mb_system *sys, const mb_spring *sp)
         return st;
     }
     return mb_forces_add(sys->forces, mb_force_springs, model);
+}
+
+int mb_scene_add_torque(mb_system *sys, size_t i, const double T[3], int body_frame)
+{
+    return body_frame ? add(sys, mb_force_body_torque, mb_body_torque_node_new(i, T))
+                      : add(sys, mb_force_torque, mb_torque_node_new(i, T));
 }

@@ -3,7 +3,6 @@
  *   w(t) = (w0 + |T| t / I) n,   q(t) = Quaternion((w0 t + |T| t^2 / (2 I)) n),
  *   L(t) = I w(t),  and the torque's external work is I (w(t)^2 - w0^2) / 2. */
 #include "mb_closed.h"
-#include "mb_force_torque.h"
 #include "mb_problem.h"
 #include "mb_rigid_setup.h"
 #include "mb_scene_place.h"
@@ -59,7 +58,7 @@ static int setup(const mb_options *p, mb_system **out)
     mb_scene_place_body(sys->nodes, 0, &body);
     double T[3];
     mb_v3_scale(T, s.Tn, s.n);
-    st = mb_forces_add(sys->forces, mb_force_torque, mb_torque_new(T));
+    st = mb_scene_add_torque(sys, 0, T, 0);       /* [force] type = torque (global frame) */
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;
