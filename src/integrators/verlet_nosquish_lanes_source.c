@@ -49,8 +49,9 @@ static void FUNCTION(vns, block_rows)(struct FUNCTION(vns, block) *B, REAL *rows
             rows[r++] = B->q[c][a]; rows[r++] = B->p[c][a];
         }
     for (int k = 0; k < 3; k++) {
-        rows[r++] = B->L[k]; rows[r++] = B->I[k]; rows[r++] = B->I4[k]; rows[r++] = B->Lb[k];
-        rows[r++] = B->wb[k]; rows[r++] = B->w[k]; rows[r++] = B->u[k]; rows[r++] = B->r[k]; rows[r++] = B->c[k];
+        rows[r++] = B->L[k]; rows[r++] = B->I[k]; rows[r++] = B->I4[k];
+        rows[r++] = B->Lb[k]; rows[r++] = B->wb[k]; rows[r++] = B->w[k];
+        rows[r++] = B->u[k]; rows[r++] = B->r[k]; rows[r++] = B->c[k];
     }
     rows[r++] = B->dot; rows[r++] = B->t; rows[r++] = B->a; rows[r++] = B->zeta;
     rows[r++] = B->cz; rows[r++] = B->sz;
@@ -60,8 +61,9 @@ static void FUNCTION(vns, block_rows)(struct FUNCTION(vns, block) *B, REAL *rows
  * memory */
 static struct FUNCTION(vns, block) *FUNCTION(vns, block_alloc)(mpfr_prec_t prec)
 {
-    size_t align = _Alignof(struct FUNCTION(vns, block)), size = sizeof(struct FUNCTION(vns, block));
-    struct FUNCTION(vns, block) *B = aligned_alloc(align, (size + align - 1) / align * align);
+    size_t align = _Alignof(struct FUNCTION(vns, block));
+    size_t size = (sizeof(struct FUNCTION(vns, block)) + align - 1) / align * align;
+    struct FUNCTION(vns, block) *B = aligned_alloc(align, size);  /* size: a multiple */
     if (B == NULL)
         return NULL;
     REAL *rows[VNS_BLOCK_ROWS];
