@@ -261,6 +261,11 @@ tests_test_verlet_nosquish_SOURCES = tests/test_verlet_nosquish.c tests/compare_
 tests_test_verlet_nosquish_CFLAGS = $(MB_TESTCC)
 tests_test_verlet_nosquish_LDADD = $(MB_TESTLIBS)
 tests_test_verlet_nosquish_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_verlet_nosquish_lanes
+tests_test_verlet_nosquish_lanes_SOURCES = tests/test_verlet_nosquish_lanes.c
+tests_test_verlet_nosquish_lanes_CFLAGS = $(MB_TESTCC)
+tests_test_verlet_nosquish_lanes_LDADD = $(MB_TESTLIBS)
+tests_test_verlet_nosquish_lanes_LDFLAGS = $(MB_TESTLINK)
 check_PROGRAMS += tests/test_step_contract
 tests_test_step_contract_SOURCES = tests/test_step_contract.c
 tests_test_step_contract_CFLAGS = $(MB_TESTCC)
@@ -364,6 +369,17 @@ clean-fuzz:
 	-rm -rf fuzz-build fuzz-build.log fuzz-finding-*
 .PHONY: clean-fuzz
 
+check_PROGRAMS += tests/test_blocktri
+tests_test_blocktri_SOURCES = tests/test_blocktri.c tests/test_helpers.h
+tests_test_blocktri_CFLAGS = $(MB_TESTCC)
+tests_test_blocktri_LDADD = $(MB_TESTLIBS)
+tests_test_blocktri_LDFLAGS = $(MB_TESTLINK)
+
+check_PROGRAMS += tests/test_eval_jacobian
+tests_test_eval_jacobian_SOURCES = tests/test_eval_jacobian.c tests/test_helpers.h
+tests_test_eval_jacobian_CFLAGS = $(MB_TESTCC)
+tests_test_eval_jacobian_LDADD = $(MB_TESTLIBS)
+tests_test_eval_jacobian_LDFLAGS = $(MB_TESTLINK)
 check_PROGRAMS += tests/test_forces_eval
 tests_test_forces_eval_SOURCES = tests/test_forces_eval.c
 tests_test_forces_eval_CFLAGS = $(MB_TESTCC)

@@ -206,11 +206,13 @@ Test(implicit_euler, chain_sparse_krylov_against_independent_solve)
     chain_against_dense("implicit-euler[solver=sparse,krylov=gmres,rtol=1e-14]");
 }
 
-/* GSL's banded LU (solver=banded), and solver=auto above dense_max on a chain, which must
- * take that banded path: an exact solve, so no Krylov iteration is counted. */
-Test(implicit_euler, chain_banded_against_independent_solve)
+/* GSL's banded LU (solver=banded), the block Thomas sweep (solver=blocktri), and
+ * solver=auto above dense_max on a chain, which must take that sweep: exact solves, so no
+ * Krylov iteration is counted. */
+Test(implicit_euler, chain_banded_and_blocktri_against_independent_solve)
 {
     chain_against_dense("implicit-euler[solver=banded]");
+    chain_against_dense("implicit-euler[solver=blocktri]");
     chain_against_dense("implicit-euler[dense_max=4]");
 }
 
@@ -228,11 +230,11 @@ static unsigned long linear_iterations_of_one_step(const char *problem, const ch
     return stats.linear_iterations;
 }
 
-Test(implicit_euler, auto_solver_is_banded_on_chains_only)
+Test(implicit_euler, auto_solver_is_direct_on_chains_only)
 {
     const char *const chain[] = { "n=40", NULL }, *const cloth[] = { "nx=8", "ny=6", NULL };
     cr_expect_eq(linear_iterations_of_one_step("spring-chain", chain, "implicit-euler"), 0,
-                 "a 40-node chain under solver=auto should take the banded direct solve");
+                 "a 40-node chain under solver=auto should take the block-tridiagonal direct solve");
     cr_expect_gt(linear_iterations_of_one_step("spring-chain", chain,
                                                "implicit-euler[solver=sparse]"), 0);
     cr_expect_gt(linear_iterations_of_one_step("cloth", cloth, "implicit-euler"), 0,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mb_blocktri_free(mb_blocktri *T)
+void bench_thomas_free(bench_thomas *T)
 {
     if (T == NULL)
         return;
@@ -18,32 +18,25 @@ void mb_blocktri_free(mb_blocktri *T)
     free(T);
 }
 
-mb_blocktri *mb_blocktri_from_band(const mb_band *B)
+bench_thomas *bench_thomas_from_blocks(size_t n, const double *D, const double *L,
+                                       const double *U)
 {
-    mb_blocktri *T = calloc(1, sizeof *T);
+    bench_thomas *T = calloc(1, sizeof *T);
     if (T == NULL)
         return NULL;
-    T->n = B->n / 3;
-    T->D = calloc(9 * T->n, sizeof(double));
-    T->L = calloc(9 * T->n, sizeof(double));
-    T->U = calloc(9 * T->n, sizeof(double));
-    T->G = calloc(9 * T->n, sizeof(double));
-    T->y = calloc(3 * T->n, sizeof(double));
+    T->n = n;
+    T->D = malloc(9 * n * sizeof(double));
+    T->L = malloc(9 * n * sizeof(double));
+    T->U = malloc(9 * n * sizeof(double));
+    T->G = calloc(9 * n, sizeof(double));
+    T->y = calloc(3 * n, sizeof(double));
     if (!T->D || !T->L || !T->U || !T->G || !T->y) {
-        mb_blocktri_free(T);
+        bench_thomas_free(T);
         return NULL;
     }
-    for (size_t i = 0; i < B->n; i++)
-        for (size_t j = i >= B->w ? i - B->w : 0; j <= i + B->w && j < B->n; j++) {
-            double a = gsl_matrix_get(B->AB, j, 2 * B->w + i - j);  /* A(i, j) */
-            size_t bi = i / 3, bj = j / 3, k = 3 * (i % 3) + j % 3;
-            if (bj == bi)
-                T->D[9 * bi + k] = a;
-            else if (bj + 1 == bi)
-                T->L[9 * bi + k] = a;
-            else if (bj == bi + 1)
-                T->U[9 * bi + k] = a;
-        }
+    memcpy(T->D, D, 9 * n * sizeof(double));
+    memcpy(T->L, L, 9 * n * sizeof(double));
+    memcpy(T->U, U, 9 * n * sizeof(double));
     return T;
 }
 
@@ -77,7 +70,7 @@ static void mat3_vec(const double *a, const double *v, double *out)
         out[r] = a[3 * r] * v[0] + a[3 * r + 1] * v[1] + a[3 * r + 2] * v[2];
 }
 
-int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
+int bench_thomas_solve(bench_thomas *T, const double *b, double *x)
 {
     double S[9], LG[9], t[3];
     memcpy(S, T->D, sizeof S);

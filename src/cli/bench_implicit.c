@@ -17,6 +17,7 @@
  * least-squares slope of log(cost) against log(N) (gsl_fit_linear); the check fails
  * (exit 1) when p > 1.15. */
 #include "bench_blocktri.h"
+#include "bench_rebuild.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_implicit.h"
@@ -110,8 +111,10 @@ static int bench_args(int argc, char **argv, struct bench_opts *o)
     return -1;
 }
 
-/* Build the problem for size n; chain: n particles, cloth: side x side with side^2 ~ n. */
-static int bench_system(const char *problem, double n, mb_system **sys, size_t *actual)
+/* Build the problem for size n; chain: n particles, cloth: side x side with side^2 ~ n.
+ * g and D: its gravity vector and drag (for the plain rebuild). */
+static int bench_system(const char *problem, double n, mb_system **sys, size_t *actual,
+                        double g[3], double *D)
 {
     const mb_problem_type *pt;
     mb_options *in = mb_options_new(), *p = NULL;
@@ -125,8 +128,12 @@ static int bench_system(const char *problem, double n, mb_system **sys, size_t *
         mb_options_set(in, "ny", buf);
     }
     int st = mb_problem_prepare(problem, in, &pt, &p);
-    if (st == MB_SUCCESS)
+    if (st == MB_SUCCESS) {
+        g[0] = g[2] = 0.0;
+        g[1] = -mb_options_double(p, "g");      /* mb_spring_network_finish: along -y */
+        *D = mb_options_double(p, "D");
         st = pt->setup(p, sys);
+    }
     mb_options_free(in);
     mb_options_free(p);
     if (st == MB_SUCCESS)
@@ -138,7 +145,7 @@ static int bench_system(const char *problem, double n, mb_system **sys, size_t *
  * uses; allocated for one system. */
 struct assembly {
     mb_jacobian *J;
-    mb_band *band;
+    mb_blocktri *btri;
     mb_csr *csr;
     double *b, tmp[2];
 };
@@ -146,7 +153,7 @@ struct assembly {
 static void assembly_free(struct assembly *a)
 {
     mb_jacobian_free(a->J);
-    mb_band_free(a->band);
+    mb_blocktri_free(a->btri);
     mb_csr_free(a->csr);
     free(a->b);
 }
@@ -156,15 +163,13 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
 {
     mb_nodes *s = sys->nodes;
     double t0 = mb_bench_now();
-    if (mb_forces_eval(sys->forces, s, sys->t) != MB_SUCCESS
-        || mb_forces_jacobian(sys->forces, s, a->J) != MB_SUCCESS)
+    if (mb_forces_eval_jacobian(sys->forces, s, sys->t, a->J) != MB_SUCCESS)
         return -1.0;
     mb_linsys_be_rhs(s, a->J, h, a->b, a->tmp);
-    size_t w = mb_band_halfwidth(a->J);
-    if (w <= MB_BAND_AUTO_MAX_HALFWIDTH) {
-        if (a->band == NULL && (a->band = mb_band_alloc(3 * s->n, w)) == NULL)
+    if (mb_blocktri_fits(a->J)) {
+        if (a->btri == NULL && (a->btri = mb_blocktri_alloc(s->n)) == NULL)
             return -1.0;
-        mb_band_assemble(a->band, s, a->J, h);
+        mb_blocktri_assemble(a->btri, s, a->J, h);
     } else {
         if (a->csr == NULL && ((a->csr = mb_csr_alloc()) == NULL
                                || mb_csr_pattern(a->csr, a->J) != MB_SUCCESS))
@@ -174,48 +179,91 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
     return mb_bench_now() - t0;
 }
 
-/* Seconds of the fastest of `repeat` block Thomas solves of the last assembled banded
- * matrix, and in *diff the largest |x_peer - x_band| / max|x_band|; NAN when the matrix
- * is not banded (or not block-tridiagonal). */
+/* Seconds of the fastest of `repeat` peer block Thomas solves of the last assembled
+ * block-tridiagonal matrix, and in *diff the largest |x_peer - x_lib| / max|x_lib| against
+ * the library's block-tridiagonal solve; NAN when the matrix is not block-tridiagonal. */
 static double blocktri_seconds(struct assembly *a, long repeat, double *diff)
 {
     *diff = NAN;
-    if (a->band == NULL || a->csr != NULL)
+    if (a->btri == NULL || a->csr != NULL)
         return NAN;
-    mb_blocktri *T = mb_blocktri_from_band(a->band);
-    size_t n3 = a->band->n;
-    double *x = malloc(n3 * sizeof(double)), *xb = malloc(n3 * sizeof(double));
+    mb_blocktri *L = a->btri;
+    bench_thomas *T = bench_thomas_from_blocks(L->n, L->D, L->L, L->U);
+    size_t n3 = 3 * L->n;
+    double *x = malloc(n3 * sizeof(double)), *xl = malloc(n3 * sizeof(double));
     double best = NAN;
-    if (T && x && xb && mb_band_solve(a->band, a->b, xb) == MB_SUCCESS) {
+    if (T && x && xl && mb_blocktri_solve(L, a->b, xl) == MB_SUCCESS) {
         best = INFINITY;
         for (long k = 0; k < repeat && !isnan(best); k++) {
             double t0 = mb_bench_now();
-            if (mb_blocktri_solve(T, a->b, x) != 0)
+            if (bench_thomas_solve(T, a->b, x) != 0)
                 best = NAN;
             double t1 = mb_bench_now() - t0;
             best = t1 < best ? t1 : best;
         }
         double dmax = 0.0, xmax = 0.0;
         for (size_t k = 0; k < n3; k++) {
-            dmax = fmax(dmax, fabs(x[k] - xb[k]));
-            xmax = fmax(xmax, fabs(xb[k]));
+            dmax = fmax(dmax, fabs(x[k] - xl[k]));
+            xmax = fmax(xmax, fabs(xl[k]));
         }
         *diff = xmax > 0.0 ? dmax / xmax : dmax;
     }
-    mb_blocktri_free(T);
+    bench_thomas_free(T);
     free(x);
-    free(xb);
+    free(xl);
     return best;
 }
 
-/* Seconds per step at size n (after one untimed step), seconds of its assembly and of
- * the block-tridiagonal peer's solve (NAN if none); Krylov iterations per timed step. */
+/* Seconds of one plain rebuild at the system's state (building R at the first call, in
+ * the storage the assembly used), or -1 when the plain loop does not handle the system. */
+static double rebuild_seconds(bench_rebuild **R, const struct assembly *a, mb_system *sys,
+                              const double g[3], double D, double h)
+{
+    if (*R == NULL && (*R = bench_rebuild_alloc(sys, g, D, a->csr)) == NULL)
+        return -1.0;
+    double t0 = mb_bench_now();
+    bench_rebuild_run(*R, sys->nodes, h);
+    return mb_bench_now() - t0;
+}
+
+/* max |p - q| / max |q| over n values */
+static double relative_difference(const double *p, const double *q, size_t n)
+{
+    double dmax = 0.0, qmax = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        dmax = fmax(dmax, fabs(p[k] - q[k]));
+        qmax = fmax(qmax, fabs(q[k]));
+    }
+    return qmax > 0.0 ? dmax / qmax : dmax;
+}
+
+/* The plain rebuild's matrix and right-hand side against the library's last assembly at
+ * the same state: the larger of the two relative differences. */
+static double rebuild_difference(const bench_rebuild *R, const struct assembly *a)
+{
+    double dA;
+    if (a->csr != NULL) {
+        dA = relative_difference(R->vals, a->csr->A->data, R->nvals);
+    } else {
+        size_t n9 = 9 * R->n;
+        dA = fmax(relative_difference(R->vals, a->btri->D, n9),
+                  fmax(relative_difference(R->vals + n9, a->btri->L, n9),
+                       relative_difference(R->vals + 2 * n9, a->btri->U, n9)));
+    }
+    return fmax(dA, relative_difference(R->b, a->b, 3 * R->n));
+}
+
+/* Seconds per step at size n (after one untimed step), seconds of its assembly, of the
+ * plain rebuild of the same system (NAN if none) and of the block-tridiagonal peer's
+ * solve (NAN if none); Krylov iterations per timed step. */
 static int bench_one(const char *problem, const struct bench_opts *o, double n, size_t *actual,
-                     double *cost, double *assembly_cost, double *peer_cost,
-                     double *peer_diff, double *cycles)
+                     double *cost, double *assembly_cost, double *rebuild_cost,
+                     double *rebuild_diff, double *peer_cost, double *peer_diff, double *cycles)
 {
     mb_system *sys = NULL;
-    int st = bench_system(problem, n, &sys, actual);
+    double g[3], D;
+    bench_rebuild *R = NULL;
+    int st = bench_system(problem, n, &sys, actual, g, &D);
     mb_stepper *stp = st == MB_SUCCESS ? mb_stepper_alloc(o->integrator, sys) : NULL;
     if (stp == NULL) {
         mb_system_free(sys);
@@ -228,7 +276,8 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n, 
                           .b = malloc(3 * sys->nodes->n * sizeof(double)) };
     if (a.J == NULL || a.b == NULL)
         st = MB_ENOMEM;
-    *cost = *assembly_cost = INFINITY;
+    *cost = *assembly_cost = *rebuild_cost = INFINITY;
+    int plain = 1;
     for (long k = 0; k < o->steps && st == MB_SUCCESS; k++) {
         double t0 = mb_bench_now();
         st = mb_stepper_step(stp, sys, o->dt);
@@ -238,7 +287,14 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n, 
         if (ta < 0.0)
             st = MB_EFAILED;
         *assembly_cost = ta < *assembly_cost ? ta : *assembly_cost;
+        double tr = st == MB_SUCCESS && plain ? rebuild_seconds(&R, &a, sys, g, D, o->dt) : -1.0;
+        plain = tr >= 0.0;
+        *rebuild_cost = tr < *rebuild_cost ? tr : *rebuild_cost;
     }
+    *rebuild_diff = plain && R ? rebuild_difference(R, &a) : NAN;
+    if (!plain)
+        *rebuild_cost = NAN;
+    bench_rebuild_free(R);
     *peer_cost = st == MB_SUCCESS ? blocktri_seconds(&a, o->steps, peer_diff) : NAN;
     assembly_free(&a);
     mb_stepper_get_stats(stp, &s1);
@@ -258,18 +314,21 @@ static int bench_run(const char *problem, int argc, char **argv)
     size_t m = 0;
     printf("# %s, integrator %s, dt %g, fastest of %ld timed steps per size\n", problem, o.integrator, o.dt,
            o.steps);
-    printf("%10s %14s %14s %14s %14s %12s %14s %12s %12s\n", "particles", "s_per_step",
-           "us_per_node", "assembly_us/n", "solve_us/n", "krylov_iter", "blocktri_us/n",
-           "blocktri_dx", "step/(a+bt)");
+    printf("%10s %12s %12s %14s %14s %12s %12s %12s %12s %14s %12s %12s\n", "particles",
+           "s_per_step", "us_per_node", "assembly_us/n", "rebuild_us/n", "asm/rebuild",
+           "rebuild_dA", "solve_us/n", "krylov_iter", "blocktri_us/n", "blocktri_dx",
+           "step/(a+bt)");
     for (double n = 1000; n <= o.max_n * 1.0001 && m < BENCH_MAX_SIZES; n *= sqrt(10.0)) {
         size_t actual;
-        double cost = NAN, assembly = NAN, peer = NAN, peer_diff = NAN, cycles = NAN;
-        if (bench_one(problem, &o, n, &actual, &cost, &assembly, &peer, &peer_diff, &cycles)
-            != MB_SUCCESS)
+        double cost = NAN, assembly = NAN, rebuild = NAN, rebuild_diff = NAN, peer = NAN,
+               peer_diff = NAN, cycles = NAN;
+        if (bench_one(problem, &o, n, &actual, &cost, &assembly, &rebuild, &rebuild_diff, &peer,
+                      &peer_diff, &cycles) != MB_SUCCESS)
             return mb_cli_fail("bench");
         double per_node = 1e6 / (double)actual;
-        printf("%10zu %14.6g %14.6g %14.6g %14.6g %12.3g %14.6g %12.3g %12.3g\n", actual, cost,
-               per_node * cost, per_node * assembly, per_node * (cost - assembly), cycles,
+        printf("%10zu %12.6g %12.6g %14.6g %14.6g %12.3g %12.3g %12.6g %12.3g %14.6g %12.3g "
+               "%12.3g\n", actual, cost, per_node * cost, per_node * assembly, per_node * rebuild,
+               assembly / rebuild, rebuild_diff, per_node * (cost - assembly), cycles,
                per_node * peer, peer_diff, cost / (assembly + peer));
         fflush(stdout);
         logn[m] = log((double)actual);

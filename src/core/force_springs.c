@@ -122,6 +122,8 @@ static const mb_force_type springs_type = {
     .dissipation = springs_dissipation,
     .jacobian = springs_jacobian,
     .jacobian_mpfr = springs_mpfr_jacobian,
+    .eval_jacobian = springs_eval_jacobian,
+    .eval_jacobian_mpfr = springs_mpfr_eval_jacobian,
     .stiffness = springs_stiffness,
     .free = springs_free,
     .describe = springs_describe,
@@ -159,3 +161,8 @@ int mb_springs_add(void *springs, const mb_spring *sp)
 }
 
 size_t mb_springs_count(const void *springs) { return ((const struct spring_set *)springs)->count; }
+
+const mb_spring *mb_springs_items(const void *springs)
+{
+    return ((const struct spring_set *)springs)->items;
+}

@@ -2,10 +2,11 @@
 
 /* Scratch of one spring evaluation: d = p_j - p_i between the attachment points (the
  * centres unless the spring has arms), its length l, unit n = d/l, dv = their relative
- * velocity, two scalars, and for springs with arms the spatial arms r_i = R(q_i) A_i,
- * r_j = R(q_j) A_j, a 3-vector temporary and the quaternion scratch. */
+ * velocity, the force F on node i and its magnitude m, two scalars, and for springs with
+ * arms the spatial arms r_i = R(q_i) A_i, r_j = R(q_j) A_j, a 3-vector temporary and the
+ * quaternion scratch. */
 struct FUNCTION(springs, scratch) {
-    REAL d[3], n[3], dv[3], l[1], a[1], b[1];
+    REAL d[3], n[3], dv[3], F[3], l[1], m[1], a[1], b[1];
     REAL ri[3], rj[3], A[3], t[3];
     struct FUNCTION(mbq, scratch) q;
 };
@@ -14,20 +15,20 @@ static void FUNCTION(springs, scratch_init)(struct FUNCTION(springs, scratch) *w
 {
     for (int k = 0; k < 3; k++) {
         R_INIT(&w->d[k], prec); R_INIT(&w->n[k], prec); R_INIT(&w->dv[k], prec);
-        R_INIT(&w->ri[k], prec); R_INIT(&w->rj[k], prec); R_INIT(&w->A[k], prec);
+        R_INIT(&w->F[k], prec); R_INIT(&w->ri[k], prec); R_INIT(&w->rj[k], prec); R_INIT(&w->A[k], prec);
         R_INIT(&w->t[k], prec);
     }
-    R_INIT(w->l, prec); R_INIT(w->a, prec); R_INIT(w->b, prec);
+    R_INIT(w->l, prec); R_INIT(w->m, prec); R_INIT(w->a, prec); R_INIT(w->b, prec);
     FUNCTION(mbq, scratch_init)(&w->q, prec);
 }
 
 static void FUNCTION(springs, scratch_clear)(struct FUNCTION(springs, scratch) *w)
 {
     for (int k = 0; k < 3; k++) {
-        R_CLEAR(&w->d[k]); R_CLEAR(&w->n[k]); R_CLEAR(&w->dv[k]);
+        R_CLEAR(&w->d[k]); R_CLEAR(&w->n[k]); R_CLEAR(&w->dv[k]); R_CLEAR(&w->F[k]);
         R_CLEAR(&w->ri[k]); R_CLEAR(&w->rj[k]); R_CLEAR(&w->A[k]); R_CLEAR(&w->t[k]);
     }
-    R_CLEAR(w->l); R_CLEAR(w->a); R_CLEAR(w->b);
+    R_CLEAR(w->l); R_CLEAR(w->m); R_CLEAR(w->a); R_CLEAR(w->b);
     FUNCTION(mbq, scratch_clear)(&w->q);
 }
 
@@ -129,55 +130,44 @@ static void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REA
         R_SUB(&s->torque[3 * sp->j + k], &s->torque[3 * sp->j + k], &w->t[k]);
 }
 
-/* f_i = [k (l - L) + c dv.n] n; for L = c = 0 simply f_i = k d. */
-static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+/* w->F = the force on node i from the geometry in w: F = [k (l - L) + c dv.n] n, for
+ * L = c = 0 simply F = k d.  Uses w->m, w->a, w->b. */
+static void FUNCTION(springs, force)(const mb_spring *sp, struct FUNCTION(springs, scratch) *w)
 {
-    const struct spring_set *set = params;
-    struct FUNCTION(springs, scratch) w;
-    int status = MB_SUCCESS;
-    (void)t;
-    FUNCTION(springs, scratch_init)(&w, s->prec);
-    for (size_t m = 0; m < set->count && status == MB_SUCCESS; m++) {
-        const mb_spring *sp = &set->items[m];
-        int linear = sp->rest == 0.0 && sp->c == 0.0;
-        status = FUNCTION(springs, geometry)(sp, s, &w, !linear);
-        if (status != MB_SUCCESS)
-            break;
-        if (linear) {
-            for (int k = 0; k < 3; k++)
-                R_MUL_D(&w.d[k], &w.d[k], sp->k);
-        } else {
-            /* magnitude b = k (l - L) + c (dv . n) */
-            R_SUB_D(w.b, w.l, sp->rest);
-            R_MUL_D(w.l, w.b, sp->k);
-            if (sp->c != 0.0) {
-                FUNCTION(springs, dv_dot_n)(&w);
-                R_MUL_D(w.a, w.a, sp->c);
-                R_ADD(w.l, w.l, w.a);
-            }
-            for (int k = 0; k < 3; k++)
-                R_MUL(&w.d[k], &w.n[k], w.l);
-        }
-        FUNCTION(springs, apply)(sp, s, w.d, &w);
+    if (sp->rest == 0.0 && sp->c == 0.0) {
+        for (int k = 0; k < 3; k++)
+            R_MUL_D(&w->F[k], &w->d[k], sp->k);
+        return;
     }
-    FUNCTION(springs, scratch_clear)(&w);
-    return status;
+    /* magnitude m = k (l - L) + c (dv . n) */
+    R_SUB_D(w->b, w->l, sp->rest);
+    R_MUL_D(w->m, w->b, sp->k);
+    if (sp->c != 0.0) {
+        FUNCTION(springs, dv_dot_n)(w);
+        R_MUL_D(w->a, w->a, sp->c);
+        R_ADD(w->m, w->m, w->a);
+    }
+    for (int k = 0; k < 3; k++)
+        R_MUL(&w->F[k], &w->n[k], w->m);
 }
 
-/* Add the block B (row-major 9) with sign to (r, c) of J. */
+/* Append the blocks (K, Dv), negated when asked, as block (r, c) of J: each value written once. */
 static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
                                   const REAL *K, const REAL *Dv, int negate)
 {
-    long b = FUNCTION(mb_jacobian, add_block)(J, r, c);
+    long b = FUNCTION(mb_jacobian, append_block)(J, r, c);
     if (b < 0)
         return MB_ENOMEM;
-    for (int k = 0; k < 9; k++) {
-        if (negate) {
-            R_NEG(&J->dfdx[9 * b + k], &K[k]);
-            R_NEG(&J->dfdv[9 * b + k], &Dv[k]);
-        } else {
-            R_SET(&J->dfdx[9 * b + k], &K[k]);
-            R_SET(&J->dfdv[9 * b + k], &Dv[k]);
+    REAL *jx = &J->dfdx[9 * b], *jv = &J->dfdv[9 * b];
+    if (negate) {
+        for (int k = 0; k < 9; k++) {
+            R_NEG(&jx[k], &K[k]);
+            R_NEG(&jv[k], &Dv[k]);
+        }
+    } else {
+        for (int k = 0; k < 9; k++) {
+            R_SET(&jx[k], &K[k]);
+            R_SET(&jv[k], &Dv[k]);
         }
     }
     return MB_SUCCESS;
@@ -190,21 +180,12 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
  *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
  *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T
  * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv). */
-static int FUNCTION(springs, block)(const mb_spring *sp, const TYPE(mb_nodes) *s,
-                                    struct FUNCTION(springs, scratch) *w, REAL *K, REAL *Dv,
-                                    REAL *pdv)
+static void FUNCTION(springs, block)(const mb_spring *sp, struct FUNCTION(springs, scratch) *w,
+                                     REAL *K, REAL *Dv, REAL *pdv)
 {
-    int linear = sp->rest == 0.0 && sp->c == 0.0;
-    int st = FUNCTION(springs, geometry)(sp, s, w, !linear);
-    if (st != MB_SUCCESS)
-        return st;
-    for (int k = 0; k < 9; k++) {
-        R_SET_D(&K[k], 0.0);
-        R_SET_D(&Dv[k], 0.0);
-    }
     if (sp->rest == 0.0) {
-        for (int k = 0; k < 3; k++)
-            R_SET_D(&K[4 * k], sp->k);
+        for (int k = 0; k < 9; k++)
+            R_SET_D(&K[k], k % 4 == 0 ? sp->k : 0.0);
     } else {
         R_D_DIV(w->b, sp->rest, w->l);          /* b = L / l */
         R_D_SUB(w->a, 1.0, w->b);                /* a = 1 - L/l */
@@ -218,8 +199,11 @@ static int FUNCTION(springs, block)(const mb_spring *sp, const TYPE(mb_nodes) *s
                     R_ADD(&K[3 * r + c], &K[3 * r + c], w->a);
             }
     }
-    if (sp->c == 0.0)
-        return MB_SUCCESS;
+    if (sp->c == 0.0) {
+        for (int k = 0; k < 9; k++)
+            R_SET_D(&Dv[k], 0.0);
+        return;
+    }
     FUNCTION(springs, dv_dot_n)(w);                 /* a = dv . n */
     for (int k = 0; k < 3; k++) {                   /* pdv = dv - (dv.n) n */
         R_MUL(w->b, w->a, &w->n[k]);
@@ -242,42 +226,97 @@ static int FUNCTION(springs, block)(const mb_spring *sp, const TYPE(mb_nodes) *s
             R_DIV(w->b, w->b, w->l);
             R_ADD(&K[3 * r + c], &K[3 * r + c], w->b);
         }
-    return MB_SUCCESS;
+}
+
+/* The four blocks of spring sp (two when anchored): df_i/d(x,v)_i = -(K, Dv), then
+ * df_i/d._j = df_j/d._i = (K, Dv) and df_j/d._j = -(K, Dv). */
+static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const mb_spring *sp,
+                                      const REAL *K, const REAL *Dv)
+{
+    int st = FUNCTION(springs, put)(J, sp->i, sp->i, K, Dv, 1);
+    if (st == MB_SUCCESS && !sp->anchored) {
+        st = FUNCTION(springs, put)(J, sp->i, sp->j, K, Dv, 0);
+        if (st == MB_SUCCESS)
+            st = FUNCTION(springs, put)(J, sp->j, sp->i, K, Dv, 0);
+        if (st == MB_SUCCESS)
+            st = FUNCTION(springs, put)(J, sp->j, sp->j, K, Dv, 1);
+    }
+    return st;
+}
+
+/* K, Dv (9 each) and pdv (3): the blocks of one spring and a 3-vector scratch */
+struct FUNCTION(springs, blocks) {
+    REAL K[9], Dv[9], pdv[3];
+};
+
+static void FUNCTION(springs, blocks_init)(struct FUNCTION(springs, blocks) *B, mpfr_prec_t prec)
+{
+    for (int k = 0; k < 9; k++) {
+        R_INIT(&B->K[k], prec);
+        R_INIT(&B->Dv[k], prec);
+    }
+    for (int k = 0; k < 3; k++)
+        R_INIT(&B->pdv[k], prec);
+}
+
+static void FUNCTION(springs, blocks_clear)(struct FUNCTION(springs, blocks) *B)
+{
+    for (int k = 0; k < 9; k++) {
+        R_CLEAR(&B->K[k]);
+        R_CLEAR(&B->Dv[k]);
+    }
+    for (int k = 0; k < 3; k++)
+        R_CLEAR(&B->pdv[k]);
+}
+
+/* One pass over the springs: each spring's geometry once, then its force added to s
+ * when add_force, then its blocks appended to J when J is not NULL.  Forces and blocks
+ * come from the same operations whichever of them a pass makes, so the one-pass
+ * eval_jacobian is bit-identical to eval followed by jacobian.  s is written only when
+ * add_force. */
+static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) *s,
+                                   TYPE(mb_jacobian) *J, int add_force)
+{
+    struct FUNCTION(springs, scratch) w;
+    struct FUNCTION(springs, blocks) B;
+    int st = MB_SUCCESS;
+    FUNCTION(springs, scratch_init)(&w, s->prec);
+    FUNCTION(springs, blocks_init)(&B, s->prec);
+    for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
+        const mb_spring *sp = &set->items[m];
+        st = FUNCTION(springs, geometry)(sp, s, &w, sp->rest != 0.0 || sp->c != 0.0);
+        if (st != MB_SUCCESS)
+            break;
+        if (add_force) {
+            FUNCTION(springs, force)(sp, &w);
+            FUNCTION(springs, apply)(sp, s, w.F, &w);
+        }
+        if (J != NULL) {
+            FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
+            st = FUNCTION(springs, put_all)(J, sp, B.K, B.Dv);
+        }
+    }
+    FUNCTION(springs, blocks_clear)(&B);
+    FUNCTION(springs, scratch_clear)(&w);
+    return st;
+}
+
+static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    (void)t;
+    return FUNCTION(springs, pass)(params, s, NULL, 1);
 }
 
 static int FUNCTION(springs, jacobian)(const void *params, const TYPE(mb_nodes) *s,
                                        TYPE(mb_jacobian) *J)
 {
-    const struct spring_set *set = params;
-    struct FUNCTION(springs, scratch) w;
-    REAL K[9], Dv[9], pdv[3];
-    int st = MB_SUCCESS;
-    FUNCTION(springs, scratch_init)(&w, s->prec);
-    for (int k = 0; k < 9; k++) {
-        R_INIT(&K[k], s->prec);
-        R_INIT(&Dv[k], s->prec);
-    }
-    for (int k = 0; k < 3; k++)
-        R_INIT(&pdv[k], s->prec);
-    for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
-        const mb_spring *sp = &set->items[m];
-        st = FUNCTION(springs, block)(sp, s, &w, K, Dv, pdv);
-        if (st == MB_SUCCESS)
-            st = FUNCTION(springs, put)(J, sp->i, sp->i, K, Dv, 1);
-        if (st == MB_SUCCESS && !sp->anchored) {
-            st = FUNCTION(springs, put)(J, sp->i, sp->j, K, Dv, 0);
-            if (st == MB_SUCCESS)
-                st = FUNCTION(springs, put)(J, sp->j, sp->i, K, Dv, 0);
-            if (st == MB_SUCCESS)
-                st = FUNCTION(springs, put)(J, sp->j, sp->j, K, Dv, 1);
-        }
-    }
-    for (int k = 0; k < 9; k++) {
-        R_CLEAR(&K[k]);
-        R_CLEAR(&Dv[k]);
-    }
-    for (int k = 0; k < 3; k++)
-        R_CLEAR(&pdv[k]);
-    FUNCTION(springs, scratch_clear)(&w);
-    return st;
+    return FUNCTION(springs, pass)(params, (TYPE(mb_nodes) *)s, J, 0);  /* s only read */
+}
+
+/* eval and jacobian in one pass */
+static int FUNCTION(springs, eval_jacobian)(const void *params, TYPE(mb_nodes) *s, double t,
+                                            TYPE(mb_jacobian) *J)
+{
+    (void)t;
+    return FUNCTION(springs, pass)(params, s, J, 1);
 }

@@ -234,6 +234,58 @@ int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacob
     return MB_SUCCESS;
 }
 
+int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobian *J)
+{
+    F->counts->evaluations++;
+    F->counts->jacobians++;
+    memset(s->f, 0, 3 * s->n * sizeof(double));
+    memset(s->torque, 0, 3 * s->n * sizeof(double));
+    mb_jacobian_clear(J);
+    for (size_t m = 0; m < F->count; m++) {
+        const mb_force_type *type = F->items[m].type;
+        void *p = F->items[m].params;
+        int st;
+        if (type->eval_jacobian)
+            st = type->eval_jacobian(p, s, t, J);
+        else if ((st = type->eval(p, s, t)) == MB_SUCCESS && type->jacobian)
+            st = type->jacobian(p, s, J);
+        if (st != MB_SUCCESS)
+            return st;
+    }
+    return mb_forces_check(s, t);
+}
+
+int mb_forces_mpfr_eval_jacobian(const mb_forces *F, mb_nodes_mpfr *s, double t,
+                                 mb_jacobian_mpfr *J)
+{
+    F->counts->evaluations++;
+    F->counts->jacobians++;
+    for (size_t k = 0; k < 3 * s->n; k++) {
+        mpfr_set_zero(&s->f[k], 1);
+        mpfr_set_zero(&s->torque[k], 1);
+    }
+    mb_jacobian_mpfr_clear(J);
+    for (size_t m = 0; m < F->count; m++) {
+        const mb_force_type *type = F->items[m].type;
+        void *p = F->items[m].params;
+        if (type->eval_mpfr == NULL)
+            MB_ERROR(MB_EUNSUP, "force model '%s' has no MPFR instance", type->name);
+        if (type->jacobian && type->jacobian_mpfr == NULL)
+            MB_ERROR(MB_EUNSUP, "force model '%s' has no MPFR Jacobian", type->name);
+        int st;
+        if (type->eval_jacobian_mpfr)
+            st = type->eval_jacobian_mpfr(p, s, t, J);
+        else if ((st = type->eval_mpfr(p, s, t)) == MB_SUCCESS && type->jacobian)
+            st = type->jacobian_mpfr(p, s, J);
+        if (st != MB_SUCCESS)
+            return st;
+    }
+    for (size_t k = 0; k < 3 * s->n; k++)
+        if (!mpfr_number_p(&s->f[k]) || !mpfr_number_p(&s->torque[k]))
+            MB_ERROR(MB_EDIVERGED, "force or torque is NaN or Inf at t = %.17g", t);
+    return MB_SUCCESS;
+}
+
 void mb_forces_stiffness(const mb_forces *F, const mb_nodes *s, double *k)
 {
     memset(k, 0, 3 * s->n * sizeof(double));

@@ -50,16 +50,24 @@ static int FUNCTION(jacobian, grow)(TYPE(mb_jacobian) *J)
     return MB_SUCCESS;
 }
 
-long FUNCTION(mb_jacobian, add_block)(TYPE(mb_jacobian) *J, size_t row, size_t col)
+long FUNCTION(mb_jacobian, append_block)(TYPE(mb_jacobian) *J, size_t row, size_t col)
 {
     if (J->count == J->cap && FUNCTION(jacobian, grow)(J) != MB_SUCCESS)
         return -1;
     size_t b = J->count++;
     J->row[b] = row;
     J->col[b] = col;
+    return (long)b;
+}
+
+long FUNCTION(mb_jacobian, add_block)(TYPE(mb_jacobian) *J, size_t row, size_t col)
+{
+    long b = FUNCTION(mb_jacobian, append_block)(J, row, col);
+    if (b < 0)
+        return -1;
     for (int k = 0; k < 9; k++) {
         R_SET_D(&J->dfdx[9 * b + k], 0.0);
         R_SET_D(&J->dfdv[9 * b + k], 0.0);
     }
-    return (long)b;
+    return b;
 }

@@ -166,7 +166,7 @@ void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double 
             }
     }
     for (size_t k = 0; k < 3 * c->n_nodes; k++)
-        if (mb_linsys_fixed(s, k)) {
+        if (mb_linsys_node_fixed(s, k / 3) && mb_linsys_fixed(s, k)) {
             for (int p = c->A->p[k]; p < c->A->p[k + 1]; p++)
                 data[p] = 0.0;
             data[c->doff[k / 3] + (k % 3) * c->stride[k / 3] + (k % 3)] =

@@ -8,6 +8,12 @@ int FUNCTION(mb_linsys, fixed)(const TYPE(mb_nodes) *s, size_t k)
     return R_ISZERO(&s->inv_mass[i]) || (s->blocked[i] & (1u << (k % 3))) != 0;
 }
 
+/* 1 when some degree of freedom of node i is fixed (any axis blocked, or infinite mass) */
+int FUNCTION(mb_linsys, node_fixed)(const TYPE(mb_nodes) *s, size_t i)
+{
+    return R_ISZERO(&s->inv_mass[i]) || s->blocked[i] != 0;
+}
+
 /* Diagonal of the identity-like row of a fixed degree of freedom: the node's mass when
  * finite (so the row has the scale of the others and pivot-ratio tests stay meaningful
  * in any units), 1 for infinite mass. */
@@ -85,11 +91,16 @@ void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian
             R_SUB(&b[r0 + a], &b[r0 + a], t);
         }
     }
-    for (size_t k = 0; k < n3; k++)
+    for (size_t k = 0; k < n3; k++) {
+        if (k % 3 == 0 && !FUNCTION(mb_linsys, node_fixed)(s, k / 3)) {
+            k += 2;                                         /* no fixed axis on this node */
+            continue;
+        }
         if (FUNCTION(mb_linsys, fixed)(s, k)) {             /* fixed row: d v+ = d v */
             FUNCTION(linsys, fixed_diag)(s, k, t);
             R_MUL(&b[k], t, &s->v[k]);
         }
+    }
 }
 
 /* -R(w) = h f(x + h w, w) - M (w - v), 0 on fixed rows (their w stays v) */

@@ -14,6 +14,7 @@ libmotionbench_la_SOURCES += src/core/linsolve_gauss.c
 libmotionbench_la_SOURCES += src/core/linsolve_lu.c
 libmotionbench_la_SOURCES += src/core/linsolve_csr.c
 libmotionbench_la_SOURCES += src/core/linsolve_band.c
+libmotionbench_la_SOURCES += src/core/linsolve_blocktri.c
 libmotionbench_la_SOURCES += src/core/linsolve_gmres.c
 libmotionbench_la_SOURCES += src/core/linsolve_krylov.c
 libmotionbench_la_SOURCES += src/core/linsolve_bicgstab.c

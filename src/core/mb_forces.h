@@ -46,6 +46,11 @@ typedef struct mb_force_type {
     int (*eval_set)(const void *params, mb_nodes *s, double t);
     /* 1: eval never writes a torque (0, the default, is always safe) */
     int torque_free;
+    /* eval and jacobian in one pass (NULL: eval, then jacobian): adds to s->f, s->torque
+     * and appends to J bit for bit what eval and jacobian would (mb_forces_eval_jacobian) */
+    int (*eval_jacobian)(const void *params, mb_nodes *s, double t, mb_jacobian *J);
+    int (*eval_jacobian_mpfr)(const void *params, mb_nodes_mpfr *s, double t,
+                              mb_jacobian_mpfr *J);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -101,6 +106,12 @@ double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t)
 /* Clear J and append every model's blocks. */
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J);
 int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);
+/* mb_forces_eval, then mb_forces_jacobian, in one pass over the models (each model's
+ * eval_jacobian where it has one): the same forces, torques and blocks bit for bit, and
+ * the same counts. */
+int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobian *J);
+int mb_forces_mpfr_eval_jacobian(const mb_forces *F, mb_nodes_mpfr *s, double t,
+                                 mb_jacobian_mpfr *J);
 /* Per node and axis summed stiffness (3n array, zeroed first). */
 void mb_forces_stiffness(const mb_forces *F, const mb_nodes *s, double *k);
 
@@ -134,5 +145,7 @@ typedef struct mb_spring {
 void *mb_springs_new(void);
 int mb_springs_add(void *springs, const mb_spring *sp);
 size_t mb_springs_count(const void *springs);
+/* the springs added so far, in order (mb_springs_count of them; read-only) */
+const mb_spring *mb_springs_items(const void *springs);
 
 #endif

@@ -24,6 +24,9 @@ void mb_jacobian_clear(mb_jacobian *J);
 /* Append a zeroed block (row, col) and return its index, or -1 when out of memory.
  * Repeated (row, col) pairs are summed by whoever assembles the matrix. */
 long mb_jacobian_add_block(mb_jacobian *J, size_t row, size_t col);
+/* Append a block (row, col) whose 18 values the caller sets (they hold stale numbers);
+ * its index, or -1 when out of memory. */
+long mb_jacobian_append_block(mb_jacobian *J, size_t row, size_t col);
 
 /* ---- MPFR (same layout; every number an mpfr_t of precision prec) ---- */
 typedef struct mb_jacobian_mpfr {
@@ -41,5 +44,8 @@ void mb_jacobian_mpfr_clear(mb_jacobian_mpfr *J);
 /* Append a zeroed block (row, col) and return its index, or -1 when out of memory.
  * Repeated (row, col) pairs are summed by whoever assembles the matrix. */
 long mb_jacobian_mpfr_add_block(mb_jacobian_mpfr *J, size_t row, size_t col);
+/* Append a block (row, col) whose 18 values the caller sets (they hold stale numbers);
+ * its index, or -1 when out of memory. */
+long mb_jacobian_mpfr_append_block(mb_jacobian_mpfr *J, size_t row, size_t col);
 
 #endif

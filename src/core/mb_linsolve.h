@@ -16,6 +16,8 @@
  *   linsolve_lu       GSL dense LU with a singularity test (double);
  *   linsolve_csr      A assembled straight into a CSR gsl_spmatrix, blocks summed (double);
  *   linsolve_band     A in band storage, GSL's banded LU: exact and O(n) on chains (double);
+ *   linsolve_blocktri A as 3x3 blocks D, L, U of a chain, block Thomas sweep: exact, O(n),
+ *                     with a stability test that sends the caller to a pivoting solver;
  *   linsolve_krylov   workspace, Jacobi preconditioner and norms of the Krylov solvers;
  *   linsolve_bicgstab Jacobi-preconditioned BiCGSTAB on that CSR matrix (double);
  *   linsolve_pcg      Jacobi-preconditioned conjugate gradients (double, SPD systems);
@@ -38,6 +40,8 @@
 /* ---- double ---- */
 /* 1 when degree of freedom k (0..3n-1) of s is fixed: blocked axis or infinite mass. */
 int mb_linsys_fixed(const mb_nodes *s, size_t k);
+/* 1 when some degree of freedom of node i is fixed: a cheap test before the per-axis one. */
+int mb_linsys_node_fixed(const mb_nodes *s, size_t i);
 
 /* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
  * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
@@ -59,6 +63,8 @@ int mb_gauss_solve(double *A, size_t n, double *b, double *x, size_t *piv, doubl
 /* ---- MPFR (same layout; every number an mpfr_t of precision prec) ---- */
 /* 1 when degree of freedom k (0..3n-1) of s is fixed: blocked axis or infinite mass. */
 int mb_linsys_mpfr_fixed(const mb_nodes_mpfr *s, size_t k);
+/* 1 when some degree of freedom of node i is fixed: a cheap test before the per-axis one. */
+int mb_linsys_mpfr_node_fixed(const mb_nodes_mpfr *s, size_t i);
 
 /* Dense A = M - h C - h^2 K (row-major, leading dimension lda, 3n x 3n); the row of a
  * fixed degree of freedom is d e_k^T (d = mass, 1 for infinite mass).  Duplicate blocks
@@ -134,6 +140,34 @@ void mb_band_free(mb_band *B);
 void mb_band_assemble(mb_band *B, const mb_nodes *s, const mb_jacobian *J, double h);
 /* Factorise and solve A x = b; MB_ESINGULAR by the pivot-ratio test of mb_lu_solve. */
 int mb_band_solve(mb_band *B, const double *b, double *x);
+
+/* ---- block-tridiagonal direct solve (double) ---- */
+
+/* Acceptance of the block Thomas sweep (linsolve_blocktri.c): every pivot block S_i needs
+ * rcond_1(S_i) >= MB_BLOCKTRI_RCOND_MIN (2^-26, about sqrt(u): at least half the digits
+ * survive each block solve) and ||S_i||_1 <= MB_BLOCKTRI_GROWTH_MAX ||A(i,i)||_1 (8 times
+ * the bound 2 that block diagonal dominance guarantees). */
+#define MB_BLOCKTRI_RCOND_MIN 0x1p-26
+#define MB_BLOCKTRI_GROWTH_MAX 16.0
+
+typedef struct mb_blocktri {
+    size_t n;                     /* nodes: 3 n unknowns */
+    double *D, *L, *U;            /* 9 n each, row-major: A(i,i), A(i,i-1), A(i,i+1) */
+    double *X, *z;                /* 9 n: S_i^-1 U_i;  3 n: forward-substituted b */
+    double rcond_min, growth_max; /* of the pivot blocks of the last (partial) solve */
+} mb_blocktri;
+
+mb_blocktri *mb_blocktri_alloc(size_t n_nodes);
+void mb_blocktri_free(mb_blocktri *T);
+/* 1 when every block of J couples a node to itself or to a neighbour (|row - col| <= 1):
+ * A is block-tridiagonal (the half-bandwidth of mb_band_halfwidth is at most 5). */
+int mb_blocktri_fits(const mb_jacobian *J);
+/* A = M - h C - h^2 K into the blocks (J must fit), fixed rows as mb_band_assemble; the
+ * entries equal those of mb_band_assemble bit for bit. */
+void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h);
+/* Factor and solve A x = b (x must not alias b).  MB_ESINGULAR when a pivot block fails
+ * the acceptance test above or x is not finite: then solve with a pivoting solver. */
+int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x);
 
 /* ---- Jacobi-preconditioned Krylov solvers on the CSR matrix (double) ---- */
 

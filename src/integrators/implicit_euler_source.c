@@ -69,9 +69,7 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
 {
     struct FUNCTION(ieuler, state) *w = vstate;
     TYPE(mb_nodes) *s = sys->nodes;
-    int st = FUNCTION(mb_forces, eval)(sys->forces, s, sys->t);
-    if (st == MB_SUCCESS)
-        st = FUNCTION(mb_forces, jacobian)(sys->forces, s, w->J);
+    int st = FUNCTION(mb_forces, eval_jacobian)(sys->forces, s, sys->t, w->J);
     if (st != MB_SUCCESS)
         return st;
     FUNCTION(mb_linsys, be_rhs)(s, w->J, h, w->b, w->tmp);
@@ -95,7 +93,7 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
     REAL *hh = &w->tmp[0];
     R_SET_D(hh, h);
     for (size_t k = 0; k < w->n3; k++) {
-        if (FUNCTION(mb_linsys, fixed)(s, k))
+        if (FUNCTION(mb_linsys, node_fixed)(s, k / 3) && FUNCTION(mb_linsys, fixed)(s, k))
             R_SET(&w->v_new[k], &s->v[k]);              /* zero acceleration, exactly */
         R_MUL(&w->tmp[1], &w->v_new[k], hh);
         R_ADD(&w->x_new[k], &s->x[k], &w->tmp[1]);

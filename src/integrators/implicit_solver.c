@@ -1,7 +1,7 @@
 /* implicit_solver.c -- dispatch of the implicit Euler linear systems (double) to GSL
- * dense LU, the templated Gaussian elimination, GSL's banded LU, or a Krylov solver on
- * CSR (BiCGSTAB by default, CG or GMRES); the MPFR twins always use the Gaussian
- * elimination.  See mb_implicit.h. */
+ * dense LU, the templated Gaussian elimination, GSL's banded LU, the block Thomas sweep
+ * (falling back to the banded LU), or a Krylov solver on CSR (BiCGSTAB by default, CG or
+ * GMRES); the MPFR twins always use the Gaussian elimination.  See mb_implicit.h. */
 #include "mb_implicit.h"
 #include "mb_status.h"
 
@@ -23,11 +23,13 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
         S->kind = MB_SOLVER_SPARSE;
     else if (!strcmp(kind, "banded"))
         S->kind = MB_SOLVER_BANDED;
+    else if (!strcmp(kind, "blocktri"))
+        S->kind = MB_SOLVER_BLOCKTRI;
     else if (n_nodes <= (size_t)mb_options_int(opts, "dense_max"))
         S->kind = MB_SOLVER_GAUSS;
     else {
         S->kind = MB_SOLVER_SPARSE;
-        S->auto_band = 1;
+        S->auto_chain = 1;
     }
     if ((S->kind == MB_SOLVER_DENSE || S->kind == MB_SOLVER_GAUSS)
         && S->n3 > MB_DENSE_MAX_UNKNOWNS) {
@@ -75,6 +77,7 @@ void mb_implicit_solver_free(mb_implicit_solver *S)
     free(S->gpiv);
     mb_csr_free(S->csr);
     mb_band_free(S->band);
+    mb_blocktri_free(S->btri);
     mb_gmres_free(S->gmres);
     mb_krylov_free(S->kry);
     free(S);
@@ -94,6 +97,21 @@ static int implicit_band_solve(mb_implicit_solver *S, size_t w, const mb_nodes *
     return mb_band_solve(S->band, b, x);
 }
 
+/* The block Thomas sweep; where it rejects a pivot block, GSL's banded LU with partial
+ * pivoting on the same matrix (the band storage allocated at the first such step). */
+static int implicit_blocktri_solve(mb_implicit_solver *S, const mb_nodes *s,
+                                   const mb_jacobian *J, double h, const double *b, double *x)
+{
+    if (S->btri == NULL && (S->btri = mb_blocktri_alloc(S->n3 / 3)) == NULL)
+        return MB_ENOMEM;
+    mb_blocktri_assemble(S->btri, s, J, h);
+    int st = mb_blocktri_solve(S->btri, b, x);
+    if (st != MB_ESINGULAR)
+        return st;
+    S->blocktri_fallbacks++;
+    return implicit_band_solve(S, mb_band_halfwidth(J), s, J, h, b, x);
+}
+
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x)
 {
@@ -107,10 +125,14 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
         memcpy(S->gb, b, S->n3 * sizeof(double));
         return mb_gauss_solve(S->gA, S->n3, S->gb, x, S->gpiv, S->gtmp);
     }
-    if (S->kind == MB_SOLVER_BANDED || S->auto_band) {
-        size_t w = mb_band_halfwidth(J);
-        if (S->kind == MB_SOLVER_BANDED || w <= MB_BAND_AUTO_MAX_HALFWIDTH)
-            return implicit_band_solve(S, w, s, J, h, b, x);
+    if (S->kind == MB_SOLVER_BANDED)
+        return implicit_band_solve(S, mb_band_halfwidth(J), s, J, h, b, x);
+    if (S->kind == MB_SOLVER_BLOCKTRI || S->auto_chain) {
+        if (mb_blocktri_fits(J))
+            return implicit_blocktri_solve(S, s, J, h, b, x);
+        if (S->kind == MB_SOLVER_BLOCKTRI)
+            MB_ERROR(MB_EDOM, "solver=blocktri: the system is not block-tridiagonal (a node "
+                     "couples beyond its neighbours in the numbering; use solver=auto)");
     }
     if (!mb_csr_matches(S->csr, J)) {
         int st = mb_csr_pattern(S->csr, J);     /* first step, or the blocks changed */

@@ -6,14 +6,18 @@
  * templated Gaussian elimination the MPFR twins use (so a 53-bit twin reproduces it bit
  * for bit on any system, and it allocates nothing per step, unlike GSL 2.7's LU_decomp
  * which allocates its pivot vector on every call), sparse a Krylov solver on CSR
- * (krylov=bicgstab by default, cg or gmres), banded GSL's banded LU (linsolve_band.c).
+ * (krylov=bicgstab by default, cg or gmres), banded GSL's banded LU (linsolve_band.c),
+ * blocktri the block Thomas sweep of block-tridiagonal systems (linsolve_blocktri.c).
  * auto takes gauss up to dense_max nodes (default 16, from the measurement in
  * doc/integrators.md: there the direct solve costs no more than
- * BiCGSTAB and is exact to round-off); above, banded while every node couples only to its neighbours in the
- * numbering (a chain: block-tridiagonal A, half-bandwidth 5 unknowns, an exact O(n)
- * solve; checked at every step, so a coupling that widens the band sends that step to
- * the Krylov solver), and sparse otherwise.  The MPFR twins always use
- * the templated dense Gaussian elimination.
+ * BiCGSTAB and is exact to round-off); above, blocktri while every node couples only to
+ * its neighbours in the numbering (a chain: block-tridiagonal A, an exact O(n) solve;
+ * checked at every step, so a coupling beyond the neighbours sends that step to the
+ * Krylov solver), and sparse otherwise.  Whenever the block sweep rejects a pivot block
+ * (mb_blocktri_solve: singular, ill-conditioned or grown), that step is solved by GSL's
+ * banded LU with partial pivoting instead (counted in blocktri_fallbacks); solver=blocktri
+ * on a system that is not block-tridiagonal is an error (MB_EDOM).  The MPFR twins
+ * always use the templated dense Gaussian elimination.
  *
  * Singular systems: the dense solvers report MB_ESINGULAR from their pivots.  The sparse
  * path reports it for a zero diagonal entry (Jacobi) or a Krylov breakdown, and
@@ -25,16 +29,16 @@
 #include "mb_linsolve.h"
 #include "mb_options.h"
 
-enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3, MB_SOLVER_BANDED = 4 };
-/* solver=auto takes the banded path up to this half-bandwidth (block-tridiagonal A) */
-#define MB_BAND_AUTO_MAX_HALFWIDTH 5
+enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3, MB_SOLVER_BANDED = 4,
+       MB_SOLVER_BLOCKTRI = 5 };
 enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
 
 /* Option table entries common to the implicit schemes (spliced into each table). */
 #define MB_IMPLICIT_SOLVER_OPTIONS \
-    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|gauss|sparse|banded", \
+    { "solver", MB_OPT_CHOICE, "auto", 1, 0, "auto|dense|gauss|sparse|banded|blocktri", \
       "linear solver: GSL dense LU, templated Gaussian elimination, Krylov on CSR, GSL " \
-      "banded LU; auto = gauss up to dense_max nodes, above banded for chains, else sparse" }, \
+      "banded LU, block Thomas sweep (chains; banded LU where a pivot block is unsafe); " \
+      "auto = gauss up to dense_max nodes, above blocktri for chains, else sparse" }, \
     { "dense_max", MB_OPT_INT, "16", 1, 2000, NULL, \
       "largest node count solved by Gaussian elimination under solver=auto" }, \
     { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
@@ -55,8 +59,10 @@ typedef struct mb_implicit_solver {
     double *gA, *gb, gtmp[3];       /* solver=gauss: matrix, right-hand side, scratch */
     size_t *gpiv;
     mb_csr *csr;
-    mb_band *band;                  /* solver=banded, or auto on a chain */
-    int auto_band;                  /* solver=auto above dense_max: banded when A allows */
+    mb_band *band;                  /* solver=banded, or the fallback of blocktri */
+    mb_blocktri *btri;              /* solver=blocktri, or auto on a chain */
+    int auto_chain;                 /* solver=auto above dense_max: blocktri when A allows */
+    unsigned long blocktri_fallbacks; /* steps the block sweep handed to the banded LU */
     mb_krylov *kry;
     mb_gmres *gmres;
     unsigned long iterations_last;  /* Krylov iterations (GMRES: cycles) of the last solve */

@@ -1,0 +1,286 @@
+/* test_blocktri.c -- the block-tridiagonal direct solve (linsolve_blocktri.c) and its
+ * place in the implicit solver (solver=auto on chains, solver=blocktri, the fallback).
+ *
+ * References: the band storage of GSL's banded LU for the assembly (bit for bit: both
+ * assemble the same entries in the same order), and GSL's Householder solve of the dense
+ * matrix (gsl_linalg_HH_solve, an algorithm none of the solvers uses) for the solution.
+ * Tolerance of the solution: a backward-stable solve of A x = b has relative forward
+ * error at most about n u kappa(A) (Higham, Accuracy and Stability of Numerical
+ * Algorithms, 2nd ed., sec. 9.3); block LU without pivoting is backward stable with an
+ * extra factor of the growth of its pivot blocks (Demmel, Higham & Schreiber 1995), at
+ * most MB_BLOCKTRI_GROWTH_MAX once accepted.  Two such solves agree to
+ *     |x - x_ref|_inf <= 2 n u kappa_inf(A) growth |x_ref|_inf,
+ * with kappa_inf(A) computed here from the inverse (GSL LU).  A sign error or a wrong
+ * block would give errors of order 1. */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <gsl/gsl_linalg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mb_implicit.h"
+#include "mb_linsolve.h"
+#include "mb_status.h"
+#include "test_helpers.h"
+
+static const double U = DBL_EPSILON / 2;
+
+/* A pinned, damped chain off its straight line and moving; stiff enough at h that
+ * h^2 k / m ~ 40 (kappa(A) ~ 10^2). */
+static mb_system *moving_chain(size_t n)
+{
+    char nn[32];
+    snprintf(nn, sizeof nn, "n=%zu", n);
+    mb_system *sys = th_problem("spring-chain", (const char *const[]){ nn, "D=0.02", NULL });
+    for (size_t k = 3; k + 3 < 3 * n; k++) {
+        sys->nodes->x[k] += 0.013 * sin(2.1 * (double)k);
+        sys->nodes->v[k] = 0.37 * cos(1.7 * (double)k);
+    }
+    return sys;
+}
+
+static mb_jacobian *jacobian_of(mb_system *sys)
+{
+    mb_jacobian *J = mb_jacobian_alloc(sys->nodes->n, 53);
+    cr_assert_not_null(J);
+    cr_assert_eq(mb_forces_eval_jacobian(sys->forces, sys->nodes, 0.0, J), MB_SUCCESS, "%s",
+                 mb_last_error());
+    return J;
+}
+
+/* x_ref by Householder on the dense A; kappa_inf(A) by GSL's LU inverse */
+static double dense_reference(const mb_nodes *s, const mb_jacobian *J, double h,
+                              const double *b, double *xref)
+{
+    size_t n3 = 3 * s->n;
+    gsl_matrix *A = gsl_matrix_alloc(n3, n3), *A2 = gsl_matrix_alloc(n3, n3),
+               *Ai = gsl_matrix_alloc(n3, n3);
+    gsl_vector *bv = gsl_vector_alloc(n3), *xv = gsl_vector_alloc(n3);
+    gsl_permutation *p = gsl_permutation_alloc(n3);
+    int sgn;
+    mb_linsys_dense(s, J, h, A->data, A->tda);
+    gsl_matrix_memcpy(A2, A);
+    memcpy(bv->data, b, n3 * sizeof(double));
+    gsl_linalg_HH_solve(A2, bv, xv);
+    memcpy(xref, xv->data, n3 * sizeof(double));
+    double na = 0.0, ni = 0.0;
+    for (size_t r = 0; r < n3; r++) {
+        double sa = 0.0;
+        for (size_t c = 0; c < n3; c++)
+            sa += fabs(gsl_matrix_get(A, r, c));
+        na = fmax(na, sa);
+    }
+    gsl_linalg_LU_decomp(A, p, &sgn);
+    gsl_linalg_LU_invert(A, p, Ai);
+    for (size_t r = 0; r < n3; r++) {
+        double si = 0.0;
+        for (size_t c = 0; c < n3; c++)
+            si += fabs(gsl_matrix_get(Ai, r, c));
+        ni = fmax(ni, si);
+    }
+    gsl_matrix_free(A);
+    gsl_matrix_free(A2);
+    gsl_matrix_free(Ai);
+    gsl_vector_free(bv);
+    gsl_vector_free(xv);
+    gsl_permutation_free(p);
+    return na * ni;
+}
+
+static void expect_close(const double *x, const double *xref, size_t n3, double kappa,
+                         double growth, const char *what)
+{
+    double xmax = 0.0, dmax = 0.0;
+    for (size_t k = 0; k < n3; k++) {
+        xmax = fmax(xmax, fabs(xref[k]));
+        dmax = fmax(dmax, fabs(x[k] - xref[k]));
+    }
+    double tol = 2.0 * (double)n3 * U * kappa * growth * xmax;
+    cr_expect(xmax > 0.0, "%s: zero solution", what);
+    cr_expect(dmax <= tol, "%s: |x - x_ref| = %g > %g (kappa %g, growth %g)", what, dmax, tol,
+              kappa, growth);
+}
+
+Test(blocktri, assembly_equals_band_storage_bit_for_bit)
+{
+    const double h = 0.05;
+    mb_system *sys = moving_chain(30);
+    mb_jacobian *J = jacobian_of(sys);
+    cr_assert(mb_blocktri_fits(J));
+    size_t n3 = 3 * sys->nodes->n;
+    mb_band *B = mb_band_alloc(n3, mb_band_halfwidth(J));
+    mb_blocktri *T = mb_blocktri_alloc(sys->nodes->n);
+    cr_assert(B && T);
+    mb_band_assemble(B, sys->nodes, J, h);
+    mb_blocktri_assemble(T, sys->nodes, J, h);
+    size_t differ = 0, nonzero = 0;
+    for (size_t r = 0; r < n3; r++)
+        for (size_t c = r >= 5 ? r - 5 : 0; c < n3 && c <= r + 5; c++) {
+            size_t bi = r / 3, bj = c / 3;
+            if (bi > bj + 1 || bj > bi + 1)
+                continue;
+            double *blk = bi == bj ? T->D : bj < bi ? T->L : T->U;
+            double t = blk[9 * bi + 3 * (r % 3) + c % 3];
+            double band = gsl_matrix_get(B->AB, c, 2 * B->w + r - c);
+            differ += memcmp(&t, &band, sizeof t) != 0;
+            nonzero += t != 0.0;
+        }
+    cr_expect_eq(differ, 0, "%zu entries differ from the band storage", differ);
+    cr_expect_gt(nonzero, 3 * n3, "the chain's blocks are missing");
+    mb_band_free(B);
+    mb_blocktri_free(T);
+    mb_jacobian_free(J);
+    mb_system_free(sys);
+}
+
+Test(blocktri, chain_against_householder)
+{
+    const double h = 0.05;
+    mb_system *sys = moving_chain(60);
+    mb_jacobian *J = jacobian_of(sys);
+    size_t n3 = 3 * sys->nodes->n;
+    double *b = malloc(n3 * sizeof(double)), *x = malloc(n3 * sizeof(double)),
+           *xref = malloc(n3 * sizeof(double)), tmp[2];
+    mb_linsys_be_rhs(sys->nodes, J, h, b, tmp);
+    mb_blocktri *T = mb_blocktri_alloc(sys->nodes->n);
+    mb_blocktri_assemble(T, sys->nodes, J, h);
+    cr_assert_eq(mb_blocktri_solve(T, b, x), MB_SUCCESS, "%s", mb_last_error());
+    double kappa = dense_reference(sys->nodes, J, h, b, xref);
+    cr_expect(kappa > 10.0, "the test chain should not be trivially conditioned (%g)", kappa);
+    cr_expect(T->growth_max <= MB_BLOCKTRI_GROWTH_MAX && T->rcond_min >= MB_BLOCKTRI_RCOND_MIN);
+    expect_close(x, xref, n3, kappa, T->growth_max, "blocktri");
+    free(b);
+    free(x);
+    free(xref);
+    mb_blocktri_free(T);
+    mb_jacobian_free(J);
+    mb_system_free(sys);
+}
+
+/* the implicit solver with solver=SPEC (dense_max=1: auto above it) */
+static mb_implicit_solver *solver_of(const char *kind, size_t n)
+{
+    static const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
+    mb_options *o = mb_options_new();
+    cr_assert_eq(mb_options_set(o, "solver", kind), MB_SUCCESS);
+    cr_assert_eq(mb_options_set(o, "dense_max", "1"), MB_SUCCESS);
+    cr_assert_eq(mb_options_validate(o, specs, "test"), MB_SUCCESS, "%s", mb_last_error());
+    mb_implicit_solver *S = NULL;
+    cr_assert_eq(mb_implicit_solver_alloc(&S, o, n), MB_SUCCESS, "%s", mb_last_error());
+    mb_options_free(o);
+    return S;
+}
+
+/* Four unit masses, h = 1, A = I - K with a chain of blocks given by hand:
+ * A(0,0) = I - K00, A(0,1) = A(1,0)^T = -R, A(i,i) = 4 I + ..., a well-posed A whose
+ * first pivot block I - K00 is chosen by the caller. */
+static void hand_chain(mb_nodes **sp, mb_jacobian **Jp, const double K00[9])
+{
+    const size_t n = 4;
+    mb_nodes *s = mb_nodes_alloc(n, 53);
+    mb_jacobian *J = mb_jacobian_alloc(n, 53);
+    cr_assert(s && J);
+    for (size_t i = 0; i < n; i++)
+        mb_nodes_set_mass(s, i, 1.0);
+    const double R[9] = { 0.9, 0.2, -0.1, 0.3, 1.1, 0.25, -0.2, 0.15, 0.8 };
+    long b = mb_jacobian_add_block(J, 0, 0);
+    memcpy(&J->dfdx[9 * b], K00, 9 * sizeof(double));
+    for (size_t i = 0; i + 1 < n; i++) {
+        b = mb_jacobian_add_block(J, i, i + 1);
+        memcpy(&J->dfdx[9 * b], R, sizeof R);
+        b = mb_jacobian_add_block(J, i + 1, i);
+        for (int a = 0; a < 3; a++)
+            for (int e = 0; e < 3; e++)
+                J->dfdx[9 * b + 3 * a + e] = R[3 * e + a] + 0.05 * (a == e);
+        b = mb_jacobian_add_block(J, i + 1, i + 1);
+        for (int a = 0; a < 3; a++)
+            J->dfdx[9 * b + 4 * a] = -3.0 - 0.1 * (double)a;
+    }
+    *sp = s;
+    *Jp = J;
+}
+
+/* The block sweep refuses this first pivot block; the implicit solver falls back to the
+ * banded LU and still solves A x = b; solver=banded agrees. */
+static void fallback_case(const double K00[9], const char *why)
+{
+    mb_nodes *s;
+    mb_jacobian *J;
+    hand_chain(&s, &J, K00);
+    const double h = 1.0;
+    double b[12], x[12], xb[12], xref[12];
+    for (int k = 0; k < 12; k++)
+        b[k] = sin(1.7 * k + 0.3);
+    mb_blocktri *T = mb_blocktri_alloc(4);
+    mb_blocktri_assemble(T, s, J, h);
+    cr_expect_eq(mb_blocktri_solve(T, b, x), MB_ESINGULAR, "%s: the sweep should refuse", why);
+    double kappa = dense_reference(s, J, h, b, xref);
+    for (int auto_kind = 1; auto_kind >= 0; auto_kind--) {
+        mb_implicit_solver *S = solver_of(auto_kind ? "auto" : "blocktri", 4);
+        cr_assert_eq(mb_implicit_solver_solve(S, s, J, h, b, x), MB_SUCCESS, "%s: %s", why,
+                     mb_last_error());
+        cr_expect_eq(S->blocktri_fallbacks, 1, "%s: one fallback expected", why);
+        expect_close(x, xref, 12, kappa, 1.0, why);
+        mb_implicit_solver_free(S);
+    }
+    mb_implicit_solver *S = solver_of("banded", 4);
+    cr_assert_eq(mb_implicit_solver_solve(S, s, J, h, b, xb), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect(memcmp(x, xb, sizeof x) == 0, "%s: the fallback is not the banded LU", why);
+    mb_implicit_solver_free(S);
+    mb_blocktri_free(T);
+    mb_jacobian_free(J);
+    mb_nodes_free(s);
+}
+
+Test(blocktri, singular_pivot_block_falls_back_to_banded_lu)
+{
+    const double K00[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };          /* A(0,0) = 0 */
+    fallback_case(K00, "singular A(0,0)");
+}
+
+Test(blocktri, ill_conditioned_pivot_block_falls_back)
+{
+    const double K00[9] = { -1, 0, 0, 0, -1, 0, 0, 0, 1 - 1e-9 }; /* A(0,0) = diag(2, 2, 1e-9) */
+    fallback_case(K00, "rcond 5e-10");
+}
+
+Test(blocktri, pivot_growth_falls_back)
+{
+    /* A(0,0) = 1e-3 I: well conditioned, but S_1 = A(1,1) - A(1,0) A(0,0)^-1 A(0,1) grows
+     * about 10^3 times A(1,1) */
+    const double K00[9] = { 1 - 1e-3, 0, 0, 0, 1 - 1e-3, 0, 0, 0, 1 - 1e-3 };
+    fallback_case(K00, "growth 1e3");
+}
+
+/* Just inside both limits: no fallback, and the solution is right. */
+Test(blocktri, accepted_pivot_blocks_do_not_fall_back)
+{
+    const double K00[9] = { -1, 0, 0, 0, -1, 0, 0, 0, 0.5 };      /* A(0,0) = diag(2, 2, 0.5) */
+    mb_nodes *s;
+    mb_jacobian *J;
+    hand_chain(&s, &J, K00);
+    double b[12], x[12], xref[12];
+    for (int k = 0; k < 12; k++)
+        b[k] = cos(0.9 * k);
+    mb_implicit_solver *S = solver_of("auto", 4);
+    cr_assert_eq(mb_implicit_solver_solve(S, s, J, 1.0, b, x), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_eq(S->blocktri_fallbacks, 0);
+    cr_assert_not_null(S->btri, "solver=auto did not take the block sweep on a chain");
+    double kappa = dense_reference(s, J, 1.0, b, xref);
+    expect_close(x, xref, 12, kappa, S->btri->growth_max, "accepted");
+    mb_implicit_solver_free(S);
+    mb_jacobian_free(J);
+    mb_nodes_free(s);
+}
+
+Test(blocktri, solver_blocktri_refuses_a_cloth)
+{
+    mb_system *sys = th_problem("cloth", (const char *const[]){ "nx=5", "ny=4", NULL });
+    mb_stepper *st = mb_stepper_alloc("implicit-euler[solver=blocktri]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_expect_eq(mb_stepper_step(st, sys, 0.01), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "block-tridiagonal") != NULL, "%s", mb_last_error());
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
