@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "mb_clump.h"
+#include "mb_force_constant.h"
 #include "mb_force_expr.h"
+#include "mb_mpfr_reference.h"
 #include "mb_problem.h"
 #include "mb_force_torque.h"
 #include "mb_scene.h"
@@ -494,5 +496,68 @@ Test(scene, spring_attached_in_the_body_frame)
             cr_expect_float_eq(-(V[0] - V[1]) / (2 * h), tau[3 * body + axis], 1e-7,
                                "tau body %d axis %d", body, axis);
         }
+    mb_system_free(sys);
+}
+
+/* a constant force is the force model on its body's node: in the body frame R(q) F~ (the
+ * rotation matrix of q times F~, to rounding: 1e-15 on |F| ~ 4), in the global frame F
+ * exactly; external power f . v; run.json describes it as "nodes": [0] with its frame */
+Test(scene, constant_force_is_a_force_model)
+{
+    mb_system *sys = build("[body a]\ntype = box\nhalf_extents = 1, 1, 1\nmass = 2\n"
+                           "rotation_vector = 0.3, -0.2, 0.9\nvelocity = 0.5, -1, 0.25\n"
+                           "[body b]\ntype = point\nmass = 1\nposition = 5, 0, 0\n"
+                           "[force fb]\ntype = force\nbody = a\nframe = body\nforce = 1, 2, 3\n"
+                           "[force fg]\ntype = force\nbody = a\nforce = 0.7, 0, -0.3\n");
+    cr_assert_eq(sys->forces->count, 2);
+    cr_expect_eq(sys->forces->items[0].type, mb_force_body_force);
+    cr_expect_eq(sys->forces->items[1].type, mb_force_constant);
+    cr_assert_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_SUCCESS);
+    double R[9], Fb[3] = { 1, 2, 3 }, G[3] = { 0.7, 0, -0.3 }, want[3], P = 0.0;
+    mb_q_to_mat(R, sys->nodes->q);
+    mb_m3_mul_v(want, R, Fb);
+    for (int k = 0; k < 3; k++) {
+        cr_expect_float_eq(sys->nodes->f[k], want[k] + G[k], 1e-15);
+        cr_expect_eq(sys->nodes->f[3 + k], 0.0, "body b carries nothing");
+        cr_expect_eq(sys->nodes->torque[k], 0.0, "a force at the centre has no torque");
+        P += (want[k] + G[k]) * sys->nodes->v[k];
+    }
+    cr_expect_float_eq(mb_forces_external_power(sys->forces, sys->nodes, 0.0), P, 1e-15);
+    cr_expect_null(sys->forces->items[0].type->potential, "no potential: external work");
+    json_t *j = json_object(), *want_j = json_pack("{s:s, s:[i], s:s, s:[f,f,f]}", "model", "force",
+                                                   "nodes", 0, "frame", "body", "force", 1.0, 2.0, 3.0);
+    cr_assert_eq(sys->forces->items[0].type->describe(sys->forces->items[0].params, j), MB_SUCCESS);
+    cr_expect(json_equal(j, want_j));
+    json_decref(j);
+    json_decref(want_j);
+    mb_system_free(sys);
+}
+
+/* The mpfr reference takes a scene with constant forces (it refused their expressions).
+ * A sphere m = 1.3 spinning at w = 2.1 about z from the identity orientation carries
+ * F~ = (F, 0, 0) in its body frame, so f(t) = F (cos wt, sin wt, 0), and a global G along z;
+ * from rest at the origin
+ *   x = F/(m w^2) (1 - cos wt),  y = F/(m w) (t - sin(wt)/w),  z = G t^2 / (2 m),
+ * whose double evaluation at t = 1.3 rounds to ~1e-16; the 256-bit reference estimates its
+ * error below 1e-50, so 1e-14 bounds the difference. */
+Test(scene, mpfr_reference_takes_constant_forces)
+{
+    const double m = 1.3, w = 2.1, F = 0.83, G = -0.41, t = 1.3;
+    mb_system *sys = build("[body s]\ntype = sphere\nradius = 0.1\nmass = 1.3\n"
+                           "angular_velocity_body = 0, 0, 2.1\n"
+                           "[force f]\ntype = force\nbody = s\nframe = body\nforce = 0.83, 0, 0\n"
+                           "[force g]\ntype = force\nbody = s\nforce = 0, 0, -0.41\n");
+    mb_nodes_mpfr *out = mb_nodes_mpfr_alloc(1, 256);
+    double err;
+    cr_assert_eq(mb_mpfr_reference(sys, 1, &t, &out, &err, NULL, NULL), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes *o = mb_nodes_alloc(1, 53);
+    mb_nodes_mpfr_get_double(o, out);
+    double want[3] = { F / (m * w * w) * (1.0 - cos(w * t)), F / (m * w) * (t - sin(w * t) / w),
+                       G * t * t / (2.0 * m) };
+    for (int k = 0; k < 3; k++)
+        cr_expect_float_eq(o->x[k], want[k], 1e-14, "x[%d] %.17g, closed form %.17g", k, o->x[k], want[k]);
+    cr_expect(err < 1e-50, "error estimate %g", err);
+    mb_nodes_free(o);
+    mb_nodes_mpfr_free(out);
     mb_system_free(sys);
 }

@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -374,4 +375,285 @@ Test(scene_presets, solfec_controls)
     cr_expect_eq(solfec_differences("bouncing-sphere", text), 1, "restitution 0.5 against 0.63");
     pendulum_link_text(text, sizeof text, (double[3]){ 0, 0, 0.01 });
     cr_expect_gt(solfec_differences("pendulum-link", text), 1, "anchor moved: length and arm");
+}
+
+/* The DEM presets: the contact model compared as the models describe themselves (law,
+ * clamp, and every pair's nodes, plane, stiffness k and dashpot c), and evaluated twice:
+ * on the initial state, where the spheres are apart and every contact force is zero, and
+ * with node `node` moved by `shift` along `axis` in both systems, into an overlap while
+ * approaching, where the spring and the dashpot of the law both act.  Returns the number
+ * of differing models, describe texts and evaluated arrays; the node stores must agree. */
+static int field_differences(mb_system *a, mb_system *b)
+{
+    int d = 0;
+    if (a->forces->count != b->forces->count)
+        return 1;
+    for (size_t k = 0; k < a->forces->count; k++) {
+        const mb_force *fa = &a->forces->items[k], *fb = &b->forces->items[k];
+        if (fa->type != fb->type) {
+            cr_log_info("model %zu: %s and %s", k, fa->type->name, fb->type->name);
+            d++;
+            continue;
+        }
+        if (fa->type->describe == NULL)
+            continue;
+        json_t *ja = json_object(), *jb = json_object();
+        cr_assert_eq(fa->type->describe(fa->params, ja), MB_SUCCESS);
+        cr_assert_eq(fb->type->describe(fb->params, jb), MB_SUCCESS);
+        if (!json_equal(ja, jb)) {
+            char *ta = json_dumps(ja, JSON_SORT_KEYS), *tb = json_dumps(jb, JSON_SORT_KEYS);
+            cr_log_info("model %zu: preset %s, scene %s", k, ta, tb);
+            free(ta);
+            free(tb);
+            d++;
+        }
+        json_decref(ja);
+        json_decref(jb);
+    }
+    cr_assert_eq(mb_forces_eval(a->forces, a->nodes, 0.0), MB_SUCCESS);
+    cr_assert_eq(mb_forces_eval(b->forces, b->nodes, 0.0), MB_SUCCESS);
+    size_t n3 = 3 * a->nodes->n;
+    for (size_t k = 0; k < n3; k++)
+        d += differ("f", k, a->nodes->f[k], b->nodes->f[k])
+           + differ("torque", k, a->nodes->torque[k], b->nodes->torque[k]);
+    return d + differ("potential", 0, mb_forces_potential(a->forces, a->nodes),
+                      mb_forces_potential(b->forces, b->nodes));
+}
+
+static int dem_differences(const char *name, const char *text, size_t node, int axis, double shift)
+{
+    mb_system *a = preset(name), *b = scene(text);
+    same_nodes(a->nodes, b->nodes, 1);
+    int d = field_differences(a, b);
+    a->nodes->x[3 * node + (size_t)axis] += shift;
+    b->nodes->x[3 * node + (size_t)axis] += shift;
+    cr_expect_eq(memcmp(a->nodes->x, b->nodes->x, 3 * a->nodes->n * sizeof(double)), 0);
+    d += field_differences(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
+    return d;
+}
+
+/* m = rho 4/3 pi r^3 and I = 2/5 m r^2 of a sphere, in the documented order of operations */
+static double sphere_mass(double rho, double r) { return rho * 4.0 / 3.0 * M_PI * r * r * r; }
+
+/* sphere-collision: two spheres r = 0.01, rho = 2500, approaching at v = 1 along x with a
+ * gap of 1e-3 and the centre of mass at rest at the origin: centres at -+L m_other / M,
+ * L = r1 + r2 + gap; `law` the [contact] lines */
+static void collision_text(char *text, size_t size, const char *law)
+{
+    double r = 0.01, m = sphere_mass(2500, r), I = 0.4 * m * r * r, M = m + m, L = r + r + 1e-3;
+    snprintf(text, size, "[body a]\ntype = sphere\nradius = 0.01\nmass = %.17g\n"
+             "inertia = %.17g, %.17g, %.17g\nposition = %.17g, 0, 0\nvelocity = %.17g, 0, 0\n"
+             "[body b]\ntype = sphere\nradius = 0.01\nmass = %.17g\n"
+             "inertia = %.17g, %.17g, %.17g\nposition = %.17g, 0, 0\nvelocity = %.17g, 0, 0\n"
+             "[contact]\n%s", m, I, I, I, -L * m / M, 1.0 * m / M, m, I, I, I, L * m / M,
+             -1.0 * m / M, law);
+}
+
+/* the gap closed and 2e-4 of overlap: sphere a moved by gap + 2e-4 along x */
+#define COLLISION_SHIFT 0, 0, 1.2e-3
+
+Test(scene_presets, sphere_collision)
+{
+    char text[1200];
+    collision_text(text, sizeof text, "law = linear\nkn = 1e5\nzeta = 0.1\n");
+    cr_expect_eq(dem_differences("sphere-collision", text, COLLISION_SHIFT), 0);
+    collision_text(text, sizeof text, "law = linear\nkn = 1e5\nc = 0.37\nattractive = yes\n");
+    cr_expect_eq(dem_differences("sphere-collision[c=0.37,clamp=false]", text, COLLISION_SHIFT), 0);
+    collision_text(text, sizeof text, "law = hertz\nyoung = 1e8\npoisson = 0.3\nzeta = 0.1\n");
+    cr_expect_eq(dem_differences("sphere-collision[model=hertz]", text, COLLISION_SHIFT), 0);
+}
+
+/* sphere-wall and sphere-settle: a sphere r = 0.01, rho = 2500 with its lowest point 1e-3
+ * above the plane z = 0, falling at v = 1 (wall) or at rest under g = 9.81 along -z
+ * (settle); `law` the [contact] lines */
+static void plane_text(char *text, size_t size, int settle, const char *law)
+{
+    double r = 0.01, m = sphere_mass(2500, r), I = 0.4 * m * r * r;
+    snprintf(text, size, "[body s]\ntype = sphere\nradius = 0.01\nmass = %.17g\n"
+             "inertia = %.17g, %.17g, %.17g\nposition = 0, 0, %.17g\n%s"
+             "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\n"
+             "[contact]\n%s", m, I, I, I, r + 1e-3,
+             settle ? "[force g]\ntype = gravity\ng = 0, 0, -9.81\n" : "velocity = 0, 0, -1\n", law);
+}
+
+/* the sphere moved down by the gap and 2e-4 more */
+#define WALL_SHIFT 0, 2, -1.2e-3
+
+Test(scene_presets, sphere_wall_and_settle)
+{
+    static const struct { const char *preset; int settle; const char *law; } cases[] = {
+        { "sphere-wall", 0, "law = linear\nkn = 1e5\nzeta = 0.1\n" },
+        { "sphere-wall[model=hertz]", 0, "law = hertz\nyoung = 1e8\npoisson = 0.3\nzeta = 0.1\n" },
+        { "sphere-settle", 1, "law = linear\nkn = 1e5\nzeta = 0.3\n" },
+        { "sphere-settle[model=hertz]", 1, "law = hertz\nyoung = 1e8\npoisson = 0.3\nzeta = 0.3\n" },
+    };
+    char text[1000];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        plane_text(text, sizeof text, cases[k].settle, cases[k].law);
+        cr_expect_eq(dem_differences(cases[k].preset, text, WALL_SHIFT), 0, "%s", cases[k].preset);
+    }
+}
+
+/* negative controls: a law that differs in one figure is seen in the described model and
+ * in the forces of the overlapping state (not in the contact-free initial one); a clamp
+ * left off changes no force of an approaching pair (the dashpot does not pull there), so
+ * only the two descriptions see it */
+Test(scene_presets, dem_controls)
+{
+    char text[1200];
+    collision_text(text, sizeof text, "law = linear\nkn = 1e5\nzeta = 0.11\n");
+    cr_expect_gt(dem_differences("sphere-collision", text, COLLISION_SHIFT), 1, "zeta 0.11 against 0.1");
+    collision_text(text, sizeof text, "law = linear\nkn = 1e5\nzeta = 0.1\nattractive = yes\n");
+    cr_expect_eq(dem_differences("sphere-collision", text, COLLISION_SHIFT), 2, "attractive: describe");
+    plane_text(text, sizeof text, 0, "law = hertz\nyoung = 1e8\npoisson = 0.25\nzeta = 0.1\n");
+    cr_expect_gt(dem_differences("sphere-wall[model=hertz]", text, WALL_SHIFT), 1, "poisson 0.25");
+    plane_text(text, sizeof text, 1, "law = linear\nkn = 1.01e5\nzeta = 0.3\n");
+    cr_expect_gt(dem_differences("sphere-settle", text, WALL_SHIFT), 1, "kn 1.01e5");
+}
+
+/* damped: m = 1.37 on a spring k = 5.9 of rest length 0 to the origin, x0 = 0.71,
+ * v0 = -0.4, and the dashpot c = 0.83 as linear drag D = c */
+static const char damped_text[] = "[body p]\ntype = point\nmass = 1.37\nposition = 0.71, 0, 0\n"
+                                   "velocity = -0.4, 0, 0\n"
+                                   "[force s]\ntype = spring\nbody = p\nanchor = 0, 0, 0\nk = 5.9\n"
+                                   "[force dashpot]\ntype = drag\nD = 0.83\n";
+
+Test(scene_presets, damped)
+{
+    preset_is_scene("damped", damped_text);
+}
+
+/* A growing text (the scene of a spring network). */
+typedef struct text { char *s; size_t len, cap; } text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    cr_assert(n >= 0);
+    if (t->len + (size_t)n + 1 > t->cap) {
+        t->cap = 2 * (t->len + (size_t)n + 1);
+        t->s = realloc(t->s, t->cap);
+        cr_assert_not_null(t->s);
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+static void put_particle(text *t, size_t i, double m, double x, double z, int pinned)
+{
+    put(t, "[body p%zu]\ntype = point\nmass = %.17g\nposition = %.17g, 0, %.17g\n%s", i, m, x, z,
+        pinned ? "blocked = xyz\n" : "");
+}
+
+static void put_spring(text *t, size_t i, size_t j, double k, double rest, double c)
+{
+    put(t, "[force s%zu_%zu]\ntype = spring\nbody = p%zu\nto = p%zu\nk = %.17g\nrest = %.17g\n"
+        "c = %.17g\n", i, j, i, j, k, rest, c);
+}
+
+/* preset and scene: the same nodes; the number of differing models and evaluations */
+static int network_differences(const char *name, const char *scene_text)
+{
+    mb_system *a = preset(name), *b = scene(scene_text);
+    same_nodes(a->nodes, b->nodes, 1);
+    int d = field_differences(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
+    return d;
+}
+
+/* spring-chain: 16 points m = 0.0473 at x = 0.1 i, the ends pinned, 15 springs k = 812,
+ * rest 0.095, c = 0.013 (one spring set: consecutive spring sections), then gravity 9.81
+ * along -y; `odd` the rest length of spring 7-8, `between` a section placed after
+ * spring 3-4 */
+static char *chain_text(double odd, const char *between)
+{
+    text t = { 0 };
+    for (size_t i = 0; i < 16; i++)
+        put_particle(&t, i, 0.0473, (double)i * 0.1, 0, i == 0 || i == 15);
+    for (size_t i = 0; i < 15; i++) {
+        put_spring(&t, i, i + 1, 812, i == 7 ? odd : 0.095, 0.013);
+        if (i == 3)
+            put(&t, "%s", between);
+    }
+    put(&t, "[force g]\ntype = gravity\ng = 0, -9.81, 0\n");
+    return t.s;
+}
+
+Test(scene_presets, spring_chain)
+{
+    char *s = chain_text(0.095, "");
+    cr_expect_eq(network_differences("spring-chain", s), 0);
+    free(s);
+}
+
+/* cloth: 13 x 9 points m = 0.0031 at (0.025 i, 0, 0.025 j), the two corners of row 0
+ * pinned; from every point in order the structural springs to +i and +j (k = 57.3, rest
+ * h = 0.025) and the shear springs along both diagonals of its cell (k = 11.9, rest
+ * h sqrt 2), c = 0.0017; gravity 9.81 along -y and drag D = 0.0009 */
+static char *cloth_text(double c)
+{
+    const size_t nx = 13, ny = 9;
+    const double h = 0.025, diag = h * sqrt(2.0);
+    text t = { 0 };
+    for (size_t j = 0; j < ny; j++)
+        for (size_t i = 0; i < nx; i++)
+            put_particle(&t, j * nx + i, 0.0031, (double)i * h, (double)j * h,
+                         j == 0 && (i == 0 || i == nx - 1));
+    for (size_t j = 0; j < ny; j++)
+        for (size_t i = 0; i < nx; i++) {
+            size_t id = j * nx + i;
+            if (i + 1 < nx)
+                put_spring(&t, id, id + 1, 57.3, h, c);
+            if (j + 1 < ny)
+                put_spring(&t, id, id + nx, 57.3, h, c);
+            if (i + 1 < nx && j + 1 < ny) {
+                put_spring(&t, id, id + nx + 1, 11.9, diag, c);
+                put_spring(&t, id + 1, id + nx, 11.9, diag, c);
+            }
+        }
+    put(&t, "[force g]\ntype = gravity\ng = 0, -9.81, 0\n[force air]\ntype = drag\nD = 0.0009\n");
+    return t.s;
+}
+
+Test(scene_presets, cloth)
+{
+    char *s = cloth_text(0.0017);
+    cr_expect_eq(network_differences("cloth", s), 0);
+    free(s);
+}
+
+/* negative controls: one rest length off moves the forces of its two points and the
+ * potential; a dashpot off is seen only in the description (the network starts at rest);
+ * a section between two springs splits the spring set into two models; a damped preset
+ * without its dashpot lacks the drag model */
+Test(scene_presets, network_controls)
+{
+    char *s = chain_text(0.0951, "");
+    cr_expect_gt(network_differences("spring-chain", s), 2, "rest 0.0951 for spring 7-8");
+    free(s);
+    s = chain_text(0.095, "[force air]\ntype = drag\nD = 0\n");
+    cr_expect_eq(network_differences("spring-chain", s), 1, "drag between the springs");
+    free(s);
+    s = cloth_text(0.0018);
+    cr_expect_eq(network_differences("cloth", s), 1, "c 0.0018 against 0.0017");
+    free(s);
+    cr_expect_eq(network_differences("damped[c=0]", damped_text), 1, "no dashpot");
+}
+
+/* cundall-oscillator: the harmonic scene m = 2.385, k = 7.31, x0 = 0.413 from rest; its
+ * Cundall damping is the scheme's (leapfrog[damping=]), not part of the system */
+Test(scene_presets, cundall_oscillator)
+{
+    preset_is_scene("cundall-oscillator", "[body p]\ntype = point\nmass = 2.385\n"
+                    "position = 0.413, 0, 0\n"
+                    "[force s]\ntype = spring\nbody = p\nanchor = 0, 0, 0\nk = 7.31\n");
 }

@@ -34,5 +34,6 @@ noinst_HEADERS += src/integrators/velocity_verlet_defect_source.c
 noinst_HEADERS += src/integrators/explicit_rk_source.c
 noinst_HEADERS += src/integrators/mb_rk_tableau.h
 noinst_HEADERS += src/integrators/verlet_nosquish_source.c
+noinst_HEADERS += src/integrators/verlet_nosquish_lanes_source.c
 libmotionbench_la_SOURCES += src/integrators/plugin.c
 motionbenchinclude_HEADERS += src/integrators/mb_plugin.h

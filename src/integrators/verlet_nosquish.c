@@ -25,7 +25,12 @@
  * mb_stepper.h; otherwise L = R I R^T omega and the loads are recomputed).  The five
  * sub-rotations have five different angles zeta (each depends on the p and q the previous
  * one left), so no sine or cosine is shared between them; each sin/cos pair is one call
- * (sincos in double, mpfr_sin_cos in MPFR, both as rounded as the separate calls).  Blocked rotations: the blocked components of the global torque
+ * (sincos in double, mpfr_sin_cos in MPFR, both as rounded as the separate calls).
+ * Rotating bodies are taken sixteen at a time: their frame changes, sub-rotations and
+ * omega recoveries run side by side, structure of arrays (verlet_nosquish_lanes_source.c),
+ * so the dependent chain of one body overlaps with the others'; each body gets exactly
+ * the operations it gets alone.  NaN/Inf is detected as the new state is written.
+ * Blocked rotations: the blocked components of the global torque
  * are zeroed; nodes with a zero principal moment do not rotate.  One template
  * (verlet_nosquish_source.c, quaternion algebra of quat_source.c) instantiated in double
  * and MPFR; the MPFR twin calls mpfr_cos/mpfr_sin where double calls libm, so at 53 bits
@@ -46,6 +51,7 @@ struct vns_common {
 #include "templates_on.h"
 #include "scheme_util_source.c"
 #include "quat_source.c"
+#include "verlet_nosquish_lanes_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -54,6 +60,7 @@ struct vns_common {
 #include "templates_on.h"
 #include "scheme_util_source.c"
 #include "quat_source.c"
+#include "verlet_nosquish_lanes_source.c"
 #include "verlet_nosquish_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR

@@ -25,12 +25,6 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
-static int add_spring(void *springs, size_t i, size_t j, double k, double rest, double c)
-{
-    mb_spring sp = { .i = i, .j = j, .k = k, .rest = rest, .c = c };
-    return mb_springs_add(springs, &sp);
-}
-
 static int setup(const mb_options *p, mb_system **out)
 {
     size_t nx = (size_t)mb_options_int(p, "nx"), ny = (size_t)mb_options_int(p, "ny");
@@ -39,37 +33,31 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(nx * ny);
     if (sys == NULL)
         return MB_ENOMEM;
+    const char *pin = mb_options_string(p, "pin");
+    int two = strcmp(pin, "none") != 0, four = strcmp(pin, "four") == 0;
     for (size_t j = 0; j < ny; j++)
         for (size_t i = 0; i < nx; i++) {
-            size_t id = j * nx + i;
-            mb_nodes_set_mass(sys->nodes, id, mb_options_double(p, "mass"));
-            sys->nodes->x[3 * id] = (double)i * h;
-            sys->nodes->x[3 * id + 2] = (double)j * h;
+            const double x[3] = { (double)i * h, 0, (double)j * h };
+            int corner = (i == 0 || i == nx - 1) && (j == 0 || j == ny - 1);
+            mb_spring_network_particle(sys, j * nx + i, mb_options_double(p, "mass"), x,
+                                       corner && (j == 0 ? two : four));
         }
-    const char *pin = mb_options_string(p, "pin");
-    unsigned char all = MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z;
-    if (strcmp(pin, "none") != 0)
-        sys->nodes->blocked[0] = sys->nodes->blocked[nx - 1] = all;
-    if (strcmp(pin, "four") == 0)
-        sys->nodes->blocked[(ny - 1) * nx] = sys->nodes->blocked[ny * nx - 1] = all;
-    void *springs = mb_springs_new();
-    int st = springs ? MB_SUCCESS : MB_ENOMEM;
+    int st = MB_SUCCESS;
     double diag = h * sqrt(2.0);
     for (size_t j = 0; j < ny && st == MB_SUCCESS; j++)
         for (size_t i = 0; i < nx && st == MB_SUCCESS; i++) {
             size_t id = j * nx + i;
             if (i + 1 < nx)
-                st = add_spring(springs, id, id + 1, k, h, c);
+                st = mb_spring_network_spring(sys, id, id + 1, k, h, c);
             if (st == MB_SUCCESS && j + 1 < ny)
-                st = add_spring(springs, id, id + nx, k, h, c);
+                st = mb_spring_network_spring(sys, id, id + nx, k, h, c);
             if (st == MB_SUCCESS && i + 1 < nx && j + 1 < ny) {
-                st = add_spring(springs, id, id + nx + 1, ks, diag, c);
+                st = mb_spring_network_spring(sys, id, id + nx + 1, ks, diag, c);
                 if (st == MB_SUCCESS)
-                    st = add_spring(springs, id + 1, id + nx, ks, diag, c);
+                    st = mb_spring_network_spring(sys, id + 1, id + nx, ks, diag, c);
             }
         }
-    return mb_spring_network_finish(sys, springs, st, mb_options_double(p, "g"),
-                                    mb_options_double(p, "D"), out);
+    return mb_spring_network_finish(sys, st, mb_options_double(p, "g"), mb_options_double(p, "D"), out);
 }
 
 const mb_problem_type mb_problem_cloth = {

@@ -34,18 +34,44 @@ int mb_contact_law_read(const mb_options *p, int wall, double meff, mb_contact_l
     return MB_SUCCESS;
 }
 
-void *mb_contact_law_model(const mb_contact_law *law, const mb_force_type **type)
+void mb_contact_law_scene(const mb_options *p, mb_scene_dem_law *out)
 {
-    if (law->hertz) {
-        mb_contact_hertz_params hp = { .estar = law->estar, .zeta = law->zeta,
-                                       .attractive = !law->clamp };
-        *type = mb_force_contact_hertz;
-        return mb_contact_hertz_new(&hp);
+    memset(out, 0, sizeof *out);
+    out->hertz = strcmp(mb_options_string(p, "model"), "hertz") == 0;
+    out->attractive = !mb_options_bool(p, "clamp");
+    out->kn = mb_options_double(p, "kn");
+    out->by_ratio = !mb_options_given(p, "c");
+    out->c = out->by_ratio ? 0.0 : mb_options_double(p, "c");
+    out->zeta = mb_options_double(p, "zeta");
+    out->young = mb_options_double(p, "young");
+    out->poisson = mb_options_double(p, "poisson");
+}
+
+void mb_contact_place_sphere(mb_system *sys, size_t i, double m, double r, const double x[3],
+                             const double v[3])
+{
+    mb_scene_pose b;
+    mb_scene_pose_init(&b);
+    b.mass = m;
+    b.inertia[0] = b.inertia[1] = b.inertia[2] = 0.4 * m * r * r;
+    b.radius = r;
+    for (int k = 0; k < 3; k++) {
+        b.x[k] = x[k];
+        b.v[k] = v[k];
     }
-    mb_contact_linear_params lp = { .kn = law->kn, .dashpot = MB_DASHPOT_COEFF, .c = law->c,
-                                    .attractive = !law->clamp };
-    *type = mb_force_contact_linear;
-    return mb_contact_linear_new(&lp);
+    mb_scene_place_body(sys->nodes, i, &b);
+}
+
+int mb_contact_place_pair(const mb_options *p, mb_system *sys, int wall, size_t i, size_t j,
+                          const double *point, const double *normal)
+{
+    mb_scene_dem_law law;
+    mb_contact_law_scene(p, &law);
+    void *model = mb_scene_place_dem_model(sys, &law, wall);
+    int st = model ? mb_scene_place_dem_pair(sys, model, i, j, point, normal) : mb_last_error_code();
+    if (st != MB_SUCCESS)
+        mb_system_free(sys);
+    return st;
 }
 
 void mb_contact_law_closed(const mb_contact_law *law, double meff, double reff, double v,

@@ -15,6 +15,7 @@
 #include "mb_closed.h"
 #include "mb_oscillator_setup.h"
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -41,7 +42,8 @@ static int check_rates(const mb_options *p)
     return MB_SUCCESS;
 }
 
-/* The oscillator plus linear drag -c v (the dashpot of m x'' + c x' + k x = 0). */
+/* The oscillator plus linear drag -c v (the dashpot of m x'' + c x' + k x = 0): a scene's
+ * point on a spring to the origin with [force] type = drag, built by the scene path. */
 static int setup(const mb_options *p, mb_system **out)
 {
     int st = check_rates(p);
@@ -53,7 +55,7 @@ static int setup(const mb_options *p, mb_system **out)
     if (st != MB_SUCCESS)
         return st;
     if (mb_options_double(p, "c") > 0.0)
-        st = mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(mb_options_double(p, "c")));
+        st = mb_scene_add_drag(sys, mb_options_double(p, "c"));
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;

@@ -43,4 +43,5 @@ noinst_HEADERS += src/problems/mb_scene_contact.h
 libmotionbench_la_SOURCES += src/problems/scene_exact.c
 libmotionbench_la_SOURCES += src/problems/scene_place.c
 libmotionbench_la_SOURCES += src/problems/scene_place_solfec.c
+libmotionbench_la_SOURCES += src/problems/scene_place_dem.c
 noinst_HEADERS += src/problems/mb_scene_place.h

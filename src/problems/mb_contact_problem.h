@@ -7,6 +7,7 @@
 
 #include "mb_contact.h"
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 
 /* The contact-law parameters, to be listed in a problem's spec table. */
 #define MB_CONTACT_LAW_SPECS(zeta_default)                                                     \
@@ -33,8 +34,19 @@ typedef struct mb_contact_law {
 
 /* Read the law (wall = 1: sphere against a rigid plane); meff is the pair's m*. */
 int mb_contact_law_read(const mb_options *p, int wall, double meff, mb_contact_law *law);
-/* A new model for the law (caller adds pairs and the model to a field). */
-void *mb_contact_law_model(const mb_contact_law *law, const mb_force_type **type);
+/* The law of the parameters as the DEM law of a scene's [contact] section: model, kn with
+ * c when given or zeta, young, poisson, clamp = not attractive (mb_scene_place_dem_model
+ * makes the same model from it as from that section). */
+void mb_contact_law_scene(const mb_options *p, mb_scene_dem_law *out);
+/* Node i of sys: a sphere of mass m and radius r (I = 2/5 m r^2 given as its principal
+ * moments) at x with velocity v, not spinning, placed by the scene path. */
+void mb_contact_place_sphere(mb_system *sys, size_t i, double m, double r, const double x[3],
+                             const double v[3]);
+/* Model of the law of p on sys->forces (wall: E* of a rigid plane) with sphere i against
+ * sphere j, or against the plane (point, normal) when point is not NULL; on failure sys
+ * is freed. */
+int mb_contact_place_pair(const mb_options *p, mb_system *sys, int wall, size_t i, size_t j,
+                          const double *point, const double *normal);
 /* Closed-form restitution and contact (overlap) duration for an impact at speed v on a pair
  * (meff, reff); NaN where none exists (damped Hertz). */
 void mb_contact_law_closed(const mb_contact_law *law, double meff, double reff, double v,

@@ -10,6 +10,8 @@
 #include "mb_system.h"
 #include "mb_vec.h"
 
+#include <string.h>
+
 /* Parameter rows for the initial orientation (axis ax, ay, az; angle in rad). */
 #define MB_RIGID_ORIENTATION_PARAMS \
     { "ax", MB_OPT_DOUBLE, "0.3", -1e6, 1e6, NULL, "initial orientation: rotation axis x (need not be unit)" }, \
@@ -29,18 +31,31 @@ static inline int mb_rigid_orientation(const mb_options *p, double q[4])
     return MB_SUCCESS;
 }
 
+/* dst[0 .. n-1] = src, writing only the entries whose bits change: a large store fresh
+ * from calloc keeps the zero pages of, say, the spin of its bodies at rest unwritten, so
+ * no memory is committed for them (80 bytes a node for a network of points). */
+static inline void mb_store_changed(double *dst, const double *src, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (memcmp(&dst[k], &src[k], sizeof(double)) != 0)
+            dst[k] = src[k];
+}
+
 /* Node i gets principal moments I, orientation q, body angular velocity wb (on-step):
  * global w = R(q) wb and global L = R(q) (I wb). */
 static inline void mb_rigid_set_spin(mb_nodes *s, size_t i, const double I[3], const double q[4],
                                      const double wb[3])
 {
-    double Lb[3] = { I[0] * wb[0], I[1] * wb[1], I[2] * wb[2] };
+    double Lb[3] = { I[0] * wb[0], I[1] * wb[1], I[2] * wb[2] }, w[3], L[3];
     mb_nodes_set_inertia(s, i, I);
     for (int k = 0; k < 4; k++)
         s->q[4 * i + k] = q[k];
-    mb_q_rotate(&s->omega[3 * i], q, wb);
-    mb_q_rotate(&s->angmom[3 * i], q, Lb);
-    s->vel_mid[i] = 0;
+    mb_q_rotate(w, q, wb);
+    mb_q_rotate(L, q, Lb);
+    mb_store_changed(&s->omega[3 * i], w, 3);
+    mb_store_changed(&s->angmom[3 * i], L, 3);
+    if (s->vel_mid[i])
+        s->vel_mid[i] = 0;
 }
 
 /* Write orientation q, body angular velocity wb, and the body at rest at the origin. */

@@ -4,6 +4,7 @@
 #define MB_SCENE_CONTACT_H
 #include "mb_options.h"
 #include "mb_scene_doc.h"
+#include "mb_scene_place.h"
 #include "mb_system.h"
 
 #define MB_SCENE_MATERIALS_MAX 16
@@ -21,9 +22,7 @@ typedef struct mb_scene_law {
     int kind;                /* MB_LAW_* */
     int ma, mb;              /* materials of the pair; -1, -1: the default law */
     double mu, e;            /* signorini */
-    double kn, c, zeta;      /* linear (c or zeta: by_ratio) and hertz (zeta) */
-    int by_ratio, attractive;
-    double young, poisson;   /* hertz */
+    mb_scene_dem_law dem;    /* linear and hertz */
     void *model[2];          /* DEM models made from it: sphere pairs, walls */
 } mb_scene_law;
 

@@ -2,7 +2,8 @@
  * (scene_body.c, scene_force.c, scene_constraint.c) and the built-in problems that are
  * special cases of a scene (doc/scenes.md, "Problems that are scenes"): a body's shape,
  * mass, principal moments, state and spin given one of four ways into node i, the scene
- * force models, and the solfec constraint scene (shapes, plane obstacles, contact laws).
+ * force models, the solfec constraint scene (shapes, plane obstacles, contact laws) and
+ * the DEM contact models (linear spring-dashpot and Hertz laws, sphere and plane pairs).
  * Private to the problems module. */
 #ifndef MB_SCENE_PLACE_H
 #define MB_SCENE_PLACE_H
@@ -51,10 +52,16 @@ int mb_scene_axis_angle(const double axis[3], double angle, double q[4]);
 int mb_scene_add_gravity(mb_system *sys, const double g[3]);
 int mb_scene_add_drag(mb_system *sys, double D);
 int mb_scene_add_central(mb_system *sys, double mu);
+/* A spring joins the spring set that is the last model of sys->forces, if it is one (so
+ * consecutive [force] type = spring sections, and a preset's springs added one after the
+ * other, make one model), else a new spring set. */
 int mb_scene_add_spring(mb_system *sys, const mb_spring *sp);
 /* A constant torque T on node i, in the global frame or (body_frame) fixed in its body
  * frame, R(q) T (mb_force_torque.h). */
 int mb_scene_add_torque(mb_system *sys, size_t i, const double T[3], int body_frame);
+/* A constant force F on node i, in the global frame or (body_frame) fixed in its body
+ * frame, R(q) F (mb_force_constant.h). */
+int mb_scene_add_force(mb_system *sys, size_t i, const double F[3], int body_frame);
 
 /* The solfec constraint scene of sys, on sys->forces, with the contact shapes of its
  * bodies[0 .. n-1] (spheres and boxes; points, ellipsoids and clumps take part in no
@@ -77,4 +84,20 @@ int mb_scene_place_solfec_body(const mb_scene_body *body, const mb_scene_pose *p
 /* The plane obstacle z = 0, normal +z, of the default material; on failure *sys is freed
  * and set to NULL. */
 int mb_scene_place_floor(mb_system **sys, mb_scene *sc);
+
+/* A DEM normal contact law (scene_place_dem.c): linear spring-dashpot, kn with the dashpot
+ * c or (by_ratio) the damping ratio zeta, or Hertz, young and poisson with the Tsuji ratio
+ * zeta; attractive = 0 clamps the normal force at zero (no pull). */
+typedef struct mb_scene_dem_law {
+    int hertz, by_ratio, attractive;
+    double kn, c, zeta, young, poisson;
+} mb_scene_dem_law;
+/* The model of law L for sphere pairs (wall = 0) or for spheres on planes and static
+ * spheres (wall = 1, which sets E* of the Hertz law), added to sys->forces; NULL with a
+ * recorded error. */
+void *mb_scene_place_dem_model(mb_system *sys, const mb_scene_dem_law *L, int wall);
+/* Sphere i against sphere j (point NULL), or against the plane through point with the
+ * normal into the free side, in the model of mb_scene_place_dem_model. */
+int mb_scene_place_dem_pair(mb_system *sys, void *model, size_t i, size_t j, const double *point,
+                            const double *normal);
 #endif

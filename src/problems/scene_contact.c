@@ -11,7 +11,6 @@
  * and E / (1 - nu^2) against a rigid plane or a static sphere, as in the sphere contact
  * problems. */
 #include "mb_scene_contact.h"
-#include "mb_contact.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -57,26 +56,28 @@ static int read_yes_no(const mb_scene_doc *d, mb_scene_entry *e, int *out)
 static int read_dem_params(const mb_scene_doc *d, mb_scene_section *s, mb_scene_law *L)
 {
     mb_scene_entry *c = mb_scene_get(s, "c"), *z = mb_scene_get(s, "zeta");
-    int st = read_yes_no(d, mb_scene_get(s, "attractive"), &L->attractive);
-    if (st || (z && (st = mb_scene_double(d, z, &L->zeta))) || (c && (st = mb_scene_double(d, c, &L->c))))
+    mb_scene_dem_law *D = &L->dem;
+    D->hertz = L->kind == MB_LAW_HERTZ;
+    int st = read_yes_no(d, mb_scene_get(s, "attractive"), &D->attractive);
+    if (st || (z && (st = mb_scene_double(d, z, &D->zeta))) || (c && (st = mb_scene_double(d, c, &D->c))))
         return st;
     if (L->kind == MB_LAW_LINEAR) {
         if (c && z)
             return mb_scene_fail(d, z->line, "give one of 'c' (line %d) and 'zeta'", c->line);
-        L->by_ratio = z != NULL;
-        if ((st = mb_scene_req_double(d, s, "kn", &L->kn)))
+        D->by_ratio = z != NULL;
+        if ((st = mb_scene_req_double(d, s, "kn", &D->kn)))
             return st;
-        if (!(L->kn > 0) || !(L->c >= 0) || !(L->zeta >= 0 && L->zeta < 1))
+        if (!(D->kn > 0) || !(D->c >= 0) || !(D->zeta >= 0 && D->zeta < 1))
             return mb_scene_fail(d, s->line, "[contact%s%s]: need kn > 0, c >= 0, 0 <= zeta < 1",
                                  s->name[0] ? " " : "", s->name);
         return MB_SUCCESS;
     }
     if (c)
         return mb_scene_fail(d, c->line, "law = hertz takes zeta (Tsuji dashpot), not c");
-    L->poisson = 0.3;
-    if ((st = mb_scene_req_double(d, s, "young", &L->young)) || (st = mb_scene_opt_double(d, s, "poisson", &L->poisson)))
+    D->poisson = 0.3;
+    if ((st = mb_scene_req_double(d, s, "young", &D->young)) || (st = mb_scene_opt_double(d, s, "poisson", &D->poisson)))
         return st;
-    if (!(L->young > 0) || !(L->poisson >= 0 && L->poisson <= 0.5) || !(L->zeta >= 0 && L->zeta < 1))
+    if (!(D->young > 0) || !(D->poisson >= 0 && D->poisson <= 0.5) || !(D->zeta >= 0 && D->zeta < 1))
         return mb_scene_fail(d, s->line, "[contact%s%s]: need young > 0, poisson in [0, 0.5], "
                              "0 <= zeta < 1", s->name[0] ? " " : "", s->name);
     return MB_SUCCESS;
@@ -183,34 +184,18 @@ int mb_scene_signorini_tables(const mb_scene_law *laws, size_t count, const mb_s
 }
 
 /* the model of law L for sphere pairs (wall 0) or walls (wall 1), made on first use */
-static void *dem_model(mb_system *sys, mb_scene_law *L, int wall, int *st)
+static void *dem_model(mb_system *sys, mb_scene_law *L, int wall)
 {
-    if (L->model[wall] != NULL)
-        return L->model[wall];
-    void *m;
-    const mb_force_type *type;
-    if (L->kind == MB_LAW_LINEAR) {
-        mb_contact_linear_params p = { .kn = L->kn, .dashpot = L->by_ratio ? MB_DASHPOT_RATIO : MB_DASHPOT_COEFF,
-                                       .c = L->c, .zeta = L->zeta, .attractive = L->attractive };
-        m = mb_contact_linear_new(&p);
-        type = mb_force_contact_linear;
-    } else {
-        double estar = L->young / ((wall ? 1.0 : 2.0) * (1.0 - L->poisson * L->poisson));
-        mb_contact_hertz_params p = { .estar = estar, .zeta = L->zeta, .attractive = L->attractive };
-        m = mb_contact_hertz_new(&p);
-        type = mb_force_contact_hertz;
-    }
-    *st = mb_forces_add(sys->forces, type, m);
-    return (L->model[wall] = *st == MB_SUCCESS ? m : NULL);
+    if (L->model[wall] == NULL)
+        L->model[wall] = mb_scene_place_dem_model(sys, &L->dem, wall);
+    return L->model[wall];
 }
 
 int mb_scene_dem_pair(const mb_scene_doc *d, mb_system *sys, mb_scene_law *L, size_t i, size_t j,
                       const double *plane_point, const double *plane_normal)
 {
-    int wall = plane_point != NULL || sys->nodes->inv_mass[j] == 0.0, st = MB_SUCCESS;
-    void *m = dem_model(sys, L, wall, &st);
-    if (m != NULL)
-        st = plane_point ? mb_contact_add_plane(m, sys->nodes, i, plane_point, plane_normal)
-                         : mb_contact_add_spheres(m, sys->nodes, i, j);
+    int wall = plane_point != NULL || sys->nodes->inv_mass[j] == 0.0;
+    void *m = dem_model(sys, L, wall);
+    int st = m ? mb_scene_place_dem_pair(sys, m, i, j, plane_point, plane_normal) : mb_last_error_code();
     return st == MB_SUCCESS ? st : mb_scene_fail(d, L->section->line, "%s", mb_last_error());
 }

@@ -7,9 +7,9 @@
  *   type = force       body, force = fx,fy,fz, frame = global|body
  *   type = torque      body, torque = tx,ty,tz, frame = global|body
  *   type = expression  body, fx fy fz tx ty tz (any subset), potential
- * A constant torque is the torque model on its body's node (mb_force_torque.h, global or
- * body frame: R(q) T~); a constant force is written as expressions (a body-frame vector F~
- * becomes R F~ in terms of r11..r33) of the expression model, mb_force_expr. */
+ * Consecutive spring sections make one spring set (mb_scene_add_spring).
+ * A constant torque or force is the torque or force model on its body's node
+ * (mb_force_torque.h, mb_force_constant.h; global or body frame: R(q) T~, R(q) F~). */
 #include "mb_scene_build.h"
 #include "mb_scene_place.h"
 #include "mb_options.h"
@@ -165,8 +165,7 @@ static int read_expression(const mb_scene_doc *d, mb_scene_section *s, mb_system
     return add_expr_model(d, s, sys, i, e);
 }
 
-/* constant torque: the torque model of the body; constant force: expressions of its global
- * components, or of R F~ for a body-frame vector */
+/* a constant torque or force: the torque or force model on the body's node */
 static int read_load(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, int torque)
 {
     const char *key = torque ? "torque" : "force";
@@ -182,23 +181,7 @@ static int read_load(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys,
     int body = frame && strcmp(frame->value, "body") == 0;
     if (frame && !body && strcmp(frame->value, "global") != 0)
         return mb_scene_fail(d, frame->line, "frame = %s: use global or body", frame->value);
-    if (torque)
-        return added(d, s, mb_scene_add_torque(sys, i, T, body));
-    char text[3][200];
-    const char *const all[] = { "r11", "r12", "r13", "r21", "r22", "r23", "r31", "r32", "r33", NULL };
-    void *e[7] = { 0 };
-    for (int a = 0; a < 3; a++) {
-        if (body)
-            snprintf(text[a], sizeof text[a], "r%d1*(%.17g)+r%d2*(%.17g)+r%d3*(%.17g)",
-                     a + 1, T[0], a + 1, T[1], a + 1, T[2]);
-        else
-            snprintf(text[a], sizeof text[a], "%.17g", T[a]);
-        if ((e[a] = mb_expr_parse(text[a], all)) == NULL) {
-            free_exprs(e, 7);
-            return mb_scene_fail(d, s->line, "[force %s]: %s", s->name, mb_last_error());
-        }
-    }
-    return add_expr_model(d, s, sys, i, e);
+    return added(d, s, torque ? mb_scene_add_torque(sys, i, T, body) : mb_scene_add_force(sys, i, T, body));
 }
 
 int mb_scene_read_forces(const mb_scene_doc *d, mb_system *sys)

@@ -7,6 +7,7 @@
  *   w~ = I^-1 R^T L (global angular momentum); then w = R w~ and L = R I w~ on-step. */
 #include "mb_scene_place.h"
 #include "mb_force_central.h"
+#include "mb_force_constant.h"
 #include "mb_force_torque.h"
 #include "mb_rigid_setup.h"
 #include "mb_status.h"
@@ -57,12 +58,13 @@ void mb_scene_place_body(mb_nodes *n, size_t i, const mb_scene_pose *b)
 {
     double wb[3];
     mb_scene_body_omega(b, wb);
-    mb_v3_copy(&n->x[3 * i], b->x);
-    mb_v3_copy(&n->v[3 * i], b->v);
-    n->blocked[i] = b->blocked;
+    mb_store_changed(&n->x[3 * i], b->x, 3);    /* zero pages of a fresh store stay unwritten */
+    mb_store_changed(&n->v[3 * i], b->v, 3);
+    if (n->blocked[i] != b->blocked)
+        n->blocked[i] = b->blocked;
     mb_nodes_set_mass(n, i, b->mass);
     mb_rigid_set_spin(n, i, b->inertia, b->q, wb);
-    n->radius[i] = b->radius;
+    mb_store_changed(&n->radius[i], &b->radius, 1);
 }
 
 int mb_scene_axis_angle(const double axis[3], double angle, double q[4])
@@ -103,6 +105,9 @@ int mb_scene_add_central(mb_system *sys, double mu)
 
 int mb_scene_add_spring(mb_system *sys, const mb_spring *sp)
 {
+    mb_forces *F = sys->forces;
+    if (F->count > 0 && F->items[F->count - 1].type == mb_force_springs)
+        return mb_springs_add(F->items[F->count - 1].params, sp);
     void *model = mb_springs_new();
     if (model == NULL)
         return MB_ENOMEM;
@@ -118,4 +123,10 @@ int mb_scene_add_torque(mb_system *sys, size_t i, const double T[3], int body_fr
 {
     return body_frame ? add(sys, mb_force_body_torque, mb_body_torque_node_new(i, T))
                       : add(sys, mb_force_torque, mb_torque_node_new(i, T));
+}
+
+int mb_scene_add_force(mb_system *sys, size_t i, const double F[3], int body_frame)
+{
+    return body_frame ? add(sys, mb_force_body_force, mb_body_force_new(i, F))
+                      : add(sys, mb_force_constant, mb_constant_force_new(i, F));
 }

@@ -78,31 +78,13 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(2);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_nodes *s = sys->nodes;
     double M = g.m1 + g.m2, L = g.r1 + g.r2 + g.gap;
-    mb_nodes_set_mass(s, 0, g.m1);
-    mb_nodes_set_mass(s, 1, g.m2);
-    for (int i = 0; i < 2; i++) {
-        double r = i ? g.r2 : g.r1, m = i ? g.m2 : g.m1, I[3];
-        I[0] = I[1] = I[2] = 0.4 * m * r * r;
-        mb_nodes_set_inertia(s, i, I);
-        s->radius[i] = r;
-    }
-    s->x[0] = -L * g.m2 / M;
-    s->x[3] = L * g.m1 / M;
-    s->v[0] = g.v * g.m2 / M;
-    s->v[3] = -g.v * g.m1 / M;
-    const mb_force_type *type;
-    void *model = mb_contact_law_model(&law, &type);
-    st = model ? mb_contact_add_spheres(model, s, 0, 1) : mb_last_error_code();
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, type, model);
-    else
-        type->free(model);
-    if (st != MB_SUCCESS) {
-        mb_system_free(sys);
+    const double x1[3] = { -L * g.m2 / M, 0, 0 }, v1[3] = { g.v * g.m2 / M, 0, 0 };
+    const double x2[3] = { L * g.m1 / M, 0, 0 }, v2[3] = { -g.v * g.m1 / M, 0, 0 };
+    mb_contact_place_sphere(sys, 0, g.m1, g.r1, x1, v1);
+    mb_contact_place_sphere(sys, 1, g.m2, g.r2, x2, v2);
+    if ((st = mb_contact_place_pair(p, sys, 0, 0, 1, NULL, NULL)) != MB_SUCCESS)
         return st;
-    }
     *out = sys;
     return MB_SUCCESS;
 }

@@ -53,26 +53,16 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(1);
     if (sys == NULL)
         return MB_ENOMEM;
-    mb_nodes *s = sys->nodes;
-    double I[3] = { 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r };
-    mb_nodes_set_mass(s, 0, m);
-    mb_nodes_set_inertia(s, 0, I);
-    s->radius[0] = r;
-    s->x[2] = r + mb_options_double(p, "height");
+    const double x[3] = { 0, 0, r + mb_options_double(p, "height") }, v[3] = { 0, 0, 0 };
     const double o[3] = { 0, 0, 0 }, n[3] = { 0, 0, 1 }, g[3] = { 0, 0, -mb_options_double(p, "gravity") };
-    const mb_force_type *type;
-    void *model = mb_contact_law_model(&law, &type);
-    st = model ? mb_contact_add_plane(model, s, 0, o, n) : mb_last_error_code();
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, type, model);
-    else
-        type->free(model);
-    if (st == MB_SUCCESS)
-        st = mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g));
-    if (st != MB_SUCCESS) {
+    mb_contact_place_sphere(sys, 0, m, r, x, v);
+    /* gravity first, then the contact: the order of a scene's [force] and [contact] */
+    if ((st = mb_scene_add_gravity(sys, g)) != MB_SUCCESS) {
         mb_system_free(sys);
         return st;
     }
+    if ((st = mb_contact_place_pair(p, sys, 1, 0, 0, o, n)) != MB_SUCCESS)
+        return st;
     *out = sys;
     return MB_SUCCESS;
 }

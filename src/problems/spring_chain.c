@@ -31,24 +31,17 @@ static int setup(const mb_options *p, mb_system **out)
     if (sys == NULL)
         return MB_ENOMEM;
     double m = mb_options_double(p, "mass"), dx = mb_options_double(p, "spacing");
-    for (size_t i = 0; i < n; i++) {
-        mb_nodes_set_mass(sys->nodes, i, m);
-        sys->nodes->x[3 * i] = (double)i * dx;
-    }
     const char *anchors = mb_options_string(p, "anchors");
-    if (strcmp(anchors, "none") != 0)
-        sys->nodes->blocked[0] = MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z;
-    if (strcmp(anchors, "both") == 0)
-        sys->nodes->blocked[n - 1] = MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z;
-    void *springs = mb_springs_new();
-    int st = springs ? MB_SUCCESS : MB_ENOMEM;
-    for (size_t i = 0; i + 1 < n && st == MB_SUCCESS; i++) {
-        mb_spring sp = { .i = i, .j = i + 1, .k = mb_options_double(p, "k"),
-                         .rest = mb_options_double(p, "rest"), .c = mb_options_double(p, "c") };
-        st = mb_springs_add(springs, &sp);
+    int first = strcmp(anchors, "none") != 0, last = strcmp(anchors, "both") == 0;
+    for (size_t i = 0; i < n; i++) {
+        const double x[3] = { (double)i * dx, 0, 0 };
+        mb_spring_network_particle(sys, i, m, x, (i == 0 && first) || (i == n - 1 && last));
     }
-    return mb_spring_network_finish(sys, springs, st, mb_options_double(p, "g"),
-                                    mb_options_double(p, "D"), out);
+    int st = MB_SUCCESS;
+    for (size_t i = 0; i + 1 < n && st == MB_SUCCESS; i++)
+        st = mb_spring_network_spring(sys, i, i + 1, mb_options_double(p, "k"),
+                                      mb_options_double(p, "rest"), mb_options_double(p, "c"));
+    return mb_spring_network_finish(sys, st, mb_options_double(p, "g"), mb_options_double(p, "D"), out);
 }
 
 const mb_problem_type mb_problem_spring_chain = {
