@@ -174,8 +174,10 @@ static mb_implicit_solver *solver_of(const char *kind, size_t n)
 
 /* Four unit masses, h = 1, A = I - K with a chain of blocks given by hand:
  * A(0,0) = I - K00, A(0,1) = A(1,0)^T = -R, A(i,i) = 4 I + ..., a well-posed A whose
- * first pivot block I - K00 is chosen by the caller. */
-static void hand_chain(mb_nodes **sp, mb_jacobian **Jp, const double K00[9])
+ * first pivot block I - K00 is chosen by the caller.  decouple_z zeroes the coupling of
+ * node 0's z to node 1 (row 3 of A(0,1), column 3 of A(1,0)), so that a small pivot in z
+ * cannot make the next pivot block grow: only the condition test can then refuse it. */
+static void hand_chain(mb_nodes **sp, mb_jacobian **Jp, const double K00[9], int decouple_z)
 {
     const size_t n = 4;
     mb_nodes *s = mb_nodes_alloc(n, 53);
@@ -187,12 +189,15 @@ static void hand_chain(mb_nodes **sp, mb_jacobian **Jp, const double K00[9])
     long b = mb_jacobian_add_block(J, 0, 0);
     memcpy(&J->dfdx[9 * b], K00, 9 * sizeof(double));
     for (size_t i = 0; i + 1 < n; i++) {
+        const int cut = decouple_z && i == 0;
         b = mb_jacobian_add_block(J, i, i + 1);
         memcpy(&J->dfdx[9 * b], R, sizeof R);
+        if (cut)
+            memset(&J->dfdx[9 * b + 6], 0, 3 * sizeof(double));
         b = mb_jacobian_add_block(J, i + 1, i);
         for (int a = 0; a < 3; a++)
             for (int e = 0; e < 3; e++)
-                J->dfdx[9 * b + 3 * a + e] = R[3 * e + a] + 0.05 * (a == e);
+                J->dfdx[9 * b + 3 * a + e] = (cut && e == 2) ? 0.0 : R[3 * e + a] + 0.05 * (a == e);
         b = mb_jacobian_add_block(J, i + 1, i + 1);
         for (int a = 0; a < 3; a++)
             J->dfdx[9 * b + 4 * a] = -3.0 - 0.1 * (double)a;
@@ -203,11 +208,11 @@ static void hand_chain(mb_nodes **sp, mb_jacobian **Jp, const double K00[9])
 
 /* The block sweep refuses this first pivot block; the implicit solver falls back to the
  * banded LU and still solves A x = b; solver=banded agrees. */
-static void fallback_case(const double K00[9], const char *why)
+static void fallback_case(const double K00[9], const char *why, int decouple_z)
 {
     mb_nodes *s;
     mb_jacobian *J;
-    hand_chain(&s, &J, K00);
+    hand_chain(&s, &J, K00, decouple_z);
     const double h = 1.0;
     double b[12], x[12], xb[12], xref[12];
     for (int k = 0; k < 12; k++)
@@ -236,13 +241,21 @@ static void fallback_case(const double K00[9], const char *why)
 Test(blocktri, singular_pivot_block_falls_back_to_banded_lu)
 {
     const double K00[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };          /* A(0,0) = 0 */
-    fallback_case(K00, "singular A(0,0)");
+    fallback_case(K00, "singular A(0,0)", 0);
 }
 
 Test(blocktri, ill_conditioned_pivot_block_falls_back)
 {
     const double K00[9] = { -1, 0, 0, 0, -1, 0, 0, 0, 1 - 1e-9 }; /* A(0,0) = diag(2, 2, 1e-9) */
-    fallback_case(K00, "rcond 5e-10");
+    fallback_case(K00, "rcond 5e-10", 0);
+}
+
+/* The same pivot block with node 0's z decoupled: the next pivot block does not grow, so
+ * the refusal must come from the condition test rcond(S_0) = 5e-10 < 2^-26 alone. */
+Test(blocktri, ill_conditioned_pivot_block_alone_falls_back)
+{
+    const double K00[9] = { -1, 0, 0, 0, -1, 0, 0, 0, 1 - 1e-9 }; /* A(0,0) = diag(2, 2, 1e-9) */
+    fallback_case(K00, "rcond 5e-10, z decoupled", 1);
 }
 
 Test(blocktri, pivot_growth_falls_back)
@@ -250,7 +263,7 @@ Test(blocktri, pivot_growth_falls_back)
     /* A(0,0) = 1e-3 I: well conditioned, but S_1 = A(1,1) - A(1,0) A(0,0)^-1 A(0,1) grows
      * about 10^3 times A(1,1) */
     const double K00[9] = { 1 - 1e-3, 0, 0, 0, 1 - 1e-3, 0, 0, 0, 1 - 1e-3 };
-    fallback_case(K00, "growth 1e3");
+    fallback_case(K00, "growth 1e3", 0);
 }
 
 /* Just inside both limits: no fallback, and the solution is right. */
@@ -259,7 +272,7 @@ Test(blocktri, accepted_pivot_blocks_do_not_fall_back)
     const double K00[9] = { -1, 0, 0, 0, -1, 0, 0, 0, 0.5 };      /* A(0,0) = diag(2, 2, 0.5) */
     mb_nodes *s;
     mb_jacobian *J;
-    hand_chain(&s, &J, K00);
+    hand_chain(&s, &J, K00, 0);
     double b[12], x[12], xref[12];
     for (int k = 0; k < 12; k++)
         b[k] = cos(0.9 * k);
