@@ -351,3 +351,42 @@ Test(linsys_sink, implicit_euler_steps_equal_block_list_steps)
     expect_same_steps(0);
     expect_same_steps(1);
 }
+
+/* The fallback of a refused block sweep factors the band matrix copied from the blocks
+ * (mb_band_from_blocktri), as the banded LU would assemble it from the list: the same
+ * entries bit for bit, with neighbours (half-bandwidth 5) and with diagonal blocks only
+ * (half-bandwidth 2: three particles, each on an anchored spring, with drag). */
+Test(linsys_sink, band_from_blocks_equals_band_from_list)
+{
+    mb_system *chain = mixed_system(0), *apart = mb_system_alloc(3);
+    void *sp = mb_springs_new();
+    for (size_t i = 0; i < 3; i++) {
+        mb_nodes_set_mass(apart->nodes, i, 0.5 + (double)i);
+        apart->nodes->x[3 * i] = 0.3 * (double)i + 0.1;
+        apart->nodes->v[3 * i + 1] = 0.2 - 0.1 * (double)i;
+        mb_spring s = { .i = i, .anchored = 1, .k = 3.0 + (double)i, .rest = 0.05, .c = 0.2 };
+        cr_assert_eq(mb_springs_add(sp, &s), MB_SUCCESS);
+    }
+    cr_assert_eq(mb_forces_add(apart->forces, mb_force_springs, sp), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(apart->forces, mb_force_drag, mb_drag_new(0.1)), MB_SUCCESS);
+    mb_system *systems[2] = { chain, apart };
+    for (int q = 0; q < 2; q++) {
+        struct listed L;
+        listed_build(&L, systems[q]);
+        cr_assert_not_null(L.btri);
+        size_t n3 = 3 * systems[q]->nodes->n, w = mb_band_halfwidth(L.J);
+        cr_expect_eq(w, q == 0 ? 5u : 2u);
+        mb_band *from_list = mb_band_alloc(n3, w), *from_blocks = mb_band_alloc(n3, w);
+        cr_assert(from_list && from_blocks);
+        mb_band_assemble(from_list, systems[q]->nodes, L.J, H);
+        mb_band_from_blocktri(from_blocks, L.btri);
+        size_t bytes = from_list->AB->size1 * from_list->AB->tda * sizeof(double);
+        cr_expect(memcmp(from_list->AB->data, from_blocks->AB->data, bytes) == 0,
+                  "half-bandwidth %zu: the band matrices differ", w);
+        mb_band_free(from_list);
+        mb_band_free(from_blocks);
+        listed_free(&L);
+    }
+    mb_system_free(chain);
+    mb_system_free(apart);
+}

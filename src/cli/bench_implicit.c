@@ -6,10 +6,10 @@
  * step is taken untimed (it builds the sparse pattern), then `steps` steps are timed one
  * by one (CPU time of the thread, bench_util.h) and the fastest is kept (the minimum is the estimate
  * least disturbed by other processes on a shared machine).  Between timed steps the
- * assembly the step performs -- forces, Jacobian, right-hand side and matrix (band
- * storage where solver=auto takes the banded path: half-bandwidth <= 5, else CSR) -- is
- * timed alone through the same library calls, fastest of as many repetitions; the solve
- * column is the step minus the assembly.  Where the matrix is block-tridiagonal (chains)
+ * assembly the step performs -- forces, matrix and right-hand side, through
+ * mb_implicit_solver_assemble of a solver=auto solver: straight into block-tridiagonal
+ * storage on chains, into CSR otherwise -- is timed alone, fastest of as many
+ * repetitions; the solve column is the step minus the assembly.  Where the matrix is block-tridiagonal (chains)
  * a peer is timed on the last assembled matrix: a plain block Thomas sweep
  * (bench_blocktri.c), the dedicated O(n) direct solver; its solution is compared with the
  * library's (largest difference relative to max |x|, printed), and the last column is

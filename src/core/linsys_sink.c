@@ -99,21 +99,11 @@ static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double 
         T->t[a] = mb_linsys_be_rhs_term_d(C, vc, a, k->h);
 }
 
-/* P = h C, Q = h^2 K as mb_blocktri_add and mb_csr_add form them */
-static void sink_products(const mb_linsys_sink *k, const double C[9], const double K[9],
-                          double P[9], double Q[9])
-{
-    for (int q = 0; q < 9; q++) {
-        P[q] = k->h * C[q];
-        Q[q] = k->h2 * K[q];
-    }
-}
-
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9])
 {
     double P[9], Q[9];
-    sink_products(k, C, K, P, Q);
+    mb_linsys_products(C, K, k->h, k->h2, P, Q);
     sink_add(k, r, c, C, P, Q, !mb_linsys_block_zero(C));
 }
 
@@ -124,7 +114,7 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
 {
     double P[9], Q[9], nC[9], nP[9], nQ[9];
     int nonzero = !mb_linsys_block_zero(C);
-    sink_products(k, C, K, P, Q);
+    mb_linsys_products(C, K, k->h, k->h2, P, Q);
     for (int q = 0; q < 9; q++) {
         nC[q] = -C[q];
         nP[q] = -P[q];

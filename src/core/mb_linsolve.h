@@ -127,6 +127,17 @@ void mb_lu_free(mb_lu *lu);
  * singular and the solution would be meaningless. */
 int mb_lu_solve(mb_lu *lu, const double *b, double *x);
 
+/* P = h C and Q = h^2 K of one block: the products every assembly of A subtracts from
+ * its entries, A = (A - P) - Q (double) */
+static inline void mb_linsys_products(const double C[9], const double K[9], double h,
+                                      double h2, double P[9], double Q[9])
+{
+    for (int k = 0; k < 9; k++) {
+        P[k] = h * C[k];
+        Q[k] = h2 * K[k];
+    }
+}
+
 /* ---- sparse CSR assembly of A from block lists (double) ---- */
 
 typedef struct mb_csr {
@@ -170,10 +181,7 @@ static inline void mb_csr_add(mb_csr *c, size_t b, size_t r, const double C[9],
                               const double K[9], double h, double h2)
 {
     double P[9], Q[9];
-    for (int k = 0; k < 9; k++) {
-        P[k] = h * C[k];
-        Q[k] = h2 * K[k];
-    }
+    mb_linsys_products(C, K, h, h2, P, Q);
     mb_csr_sub(c, b, r, P, Q);
 }
 void mb_csr_fix_rows(mb_csr *c, const mb_nodes *s);
@@ -245,10 +253,7 @@ static inline void mb_blocktri_add(mb_blocktri *T, size_t r, size_t c, const dou
                                    const double K[9], double h, double h2)
 {
     double P[9], Q[9];
-    for (int k = 0; k < 9; k++) {
-        P[k] = h * C[k];
-        Q[k] = h2 * K[k];
-    }
+    mb_linsys_products(C, K, h, h2, P, Q);
     mb_blocktri_sub(T, r, c, P, Q);
 }
 void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s);
