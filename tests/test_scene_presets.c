@@ -19,6 +19,7 @@
 #include "mb_scene_build.h"
 #include "mb_status.h"
 #include "mb_test_scene_text.h"
+#include "mb_vec.h"
 
 static mb_system *scene(const char *text)
 {
@@ -186,6 +187,41 @@ Test(scene_presets, free_rigid_body_momentum)
                           "[body b]\ntype = sphere\nradius = 1\nmass = 1\n"
                           "inertia = 1.3, 2.385, 3.7\naxis = 0.3, -0.5, 0.81\nangle = -2.2\n"
                           "angular_momentum_body = 0.4, -1.1, 2.5\n");
+}
+
+/* clump-free: members at s (0, 0, 0), s (1, 0, 0), s (0.4, 0.8, 0) with s = 0.012 (the
+ * products written to 17 digits, as the preset computes them: 0.4 s = 0.0048000000000000004),
+ * radii 0.01, 0.008, 0.006, density 2500, rotation vector (0.3, -0.2, 0.5), global spin
+ * (0.5, 7, 0.3): the clump code places both, the scene path sets the spin of both */
+Test(scene_presets, clump_free)
+{
+    preset_is_scene("clump-free", "[body k]\ntype = clump\ndensity = 2500\n"
+                    "spheres = 0, 0, 0, 0.01 | 0.012, 0, 0, 0.008 | "
+                    "0.0048000000000000004, 0.009600000000000001, 0, 0.006\n"
+                    "rotation_vector = 0.3, -0.2, 0.5\nangular_velocity = 0.5, 7, 0.3\n");
+}
+
+/* negative control: the spin as clump-free set it before it took the scene path -- w
+ * stored as given, L = R I R^T w by rotation matrices -- differs from the scene's
+ * w = R (R^T w) by quaternion rotation in the last bits, which same_nodes must see */
+Test(scene_presets, clump_free_former_spin_differs)
+{
+    mb_system *a = preset("clump-free");
+    mb_nodes *n = a->nodes;
+    const double w[3] = { 0.5, 7, 0.3 };
+    double R[9], wb[3];
+    memcpy(n->omega, w, sizeof w);
+    mb_q_to_mat(R, n->q);
+    mb_m3t_mul_v(wb, R, w);
+    for (int k = 0; k < 3; k++)
+        wb[k] *= n->inertia[k];
+    mb_m3_mul_v(n->angmom, R, wb);
+    mb_system *b = preset("clump-free");
+    cr_expect(memcmp(a->nodes->omega, b->nodes->omega, 3 * sizeof(double)) != 0
+              || memcmp(a->nodes->angmom, b->nodes->angmom, 3 * sizeof(double)) != 0,
+              "the former preset spin equals the scene's: the comparison cannot see the bits");
+    mb_system_free(a);
+    mb_system_free(b);
 }
 
 /* The torque presets: the scene's [force] type = torque is the torque model on the one

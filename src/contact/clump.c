@@ -366,6 +366,14 @@ int mb_clump_init_members(const mb_clump *c, const mb_nodes *s, size_t node,
     return mb_clump_reposition(c, s, node, members, first);
 }
 
+double mb_clump_bounding_radius(const mb_clump *c)
+{
+    double r = 0.0;
+    for (size_t k = 0; k < c->count; k++)
+        r = fmax(r, mb_v3_norm(&c->rel[3 * k]) + c->radius[k]);
+    return r;
+}
+
 /* F_c += sum F_i,  T_c += sum [T_i + (x_i - x_c) x F_i] */
 int mb_clump_collect(const mb_clump *c, const mb_nodes *members, size_t first, mb_nodes *s,
                      size_t node)

@@ -71,6 +71,9 @@ int mb_clump_place(const mb_clump *c, mb_nodes *s, size_t node, const double ori
                    const double q0[4]);
 /* Members are nodes first .. first + count - 1 of `members`: set their radii, masses
  * (the clump's mass: a member's contact sees the whole clump) and pose from the node. */
+/* max_k (|rel_k| + r_k): the radius about the centre of mass of a ball holding every
+ * member (the clump's bounding radius, for contacts with obstacles). */
+double mb_clump_bounding_radius(const mb_clump *c);
 int mb_clump_init_members(const mb_clump *c, const mb_nodes *s, size_t node,
                           mb_nodes *members, size_t first);
 /* Add the members' forces and torques, reduced to the clump node, to s->f, s->torque. */

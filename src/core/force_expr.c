@@ -29,7 +29,8 @@ struct expr_force {
     void *f[3], *tau[3], *V;
     void *dfdx[3][3], *dfdv[3][3];  /* NULL where f_a is NULL */
     void *gradV[3];
-    int jacobian_uses_t;            /* a derivative depends on t: no time in .jacobian */
+    int jacobian_uses_t;            /* a derivative depends on t: .jacobian refuses, and
+                                     * .eval_jacobian (which has the time) takes it */
 };
 
 const char *const *mb_expr_variables(void) { return var_names; }
@@ -213,14 +214,9 @@ static double expr_external_power(const void *params, const mb_nodes *s, double 
     return P;
 }
 
-static int expr_jacobian(const void *params, const mb_nodes *s, mb_jacobian *J)
+/* the symbolic derivatives at the bound variables into a new block of J */
+static int append_derivatives(const struct expr_force *p, double *vars, mb_jacobian *J)
 {
-    const struct expr_force *p = params;
-    double vars[NVARS];
-    if (p->jacobian_uses_t)
-        MB_ERROR(MB_EUNSUP, "expression force on node %zu: df/dx or df/dv depends on t, and "
-                 "Jacobians are evaluated without a time (use an explicit scheme)", p->node);
-    bind(s, p->node, 0.0, vars);
     long b = mb_jacobian_add_block(J, p->node, p->node);
     if (b < 0)
         return MB_ENOMEM;
@@ -230,6 +226,32 @@ static int expr_jacobian(const void *params, const mb_nodes *s, mb_jacobian *J)
             J->dfdv[9 * b + 3 * r + c] = value(p->dfdv[r][c], vars);
         }
     return MB_SUCCESS;
+}
+
+/* The Jacobian alone has no time: refused when a derivative depends on t. */
+static int expr_jacobian(const void *params, const mb_nodes *s, mb_jacobian *J)
+{
+    const struct expr_force *p = params;
+    double vars[NVARS];
+    if (p->jacobian_uses_t)
+        MB_ERROR(MB_EUNSUP, "expression force on node %zu: df/dx or df/dv depends on t, and "
+                 "this scheme evaluates Jacobians without a time (use implicit-euler, "
+                 "implicit-euler-newton or an explicit scheme)", p->node);
+    bind(s, p->node, 0.0, vars);
+    return append_derivatives(p, vars, J);
+}
+
+/* Forces and Jacobian at one state and time t (mb_forces_eval_jacobian): derivatives
+ * that depend on t are taken at that t. */
+static int expr_eval_jacobian(const void *params, mb_nodes *s, double t, mb_jacobian *J)
+{
+    const struct expr_force *p = params;
+    double vars[NVARS];
+    int st = expr_eval(params, s, t);
+    if (st != MB_SUCCESS)
+        return st;
+    bind(s, p->node, t, vars);
+    return append_derivatives(p, vars, J);
 }
 
 double mb_expr_force_check(const void *model, const mb_nodes *s, double t)
@@ -253,6 +275,7 @@ static const mb_force_type expr_type = {
     .external_power = expr_external_power,
     .jacobian = expr_jacobian,
     .jacobian_mpfr = NULL,
+    .eval_jacobian = expr_eval_jacobian,
     .stiffness = NULL,
     .free = expr_free,
 };

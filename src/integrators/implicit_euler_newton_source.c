@@ -98,9 +98,7 @@ static int FUNCTION(nbe, iterate)(struct FUNCTION(nbe, state) *st, TYPE(mb_syste
 {
     const TYPE(mb_nodes) *s = sys->nodes;
     FUNCTION(nbe, set_trial)(st, s, h);
-    int rc = FUNCTION(mb_forces, eval)(sys->forces, st->trial, sys->t + h);
-    if (rc == MB_SUCCESS)
-        rc = FUNCTION(mb_forces, jacobian)(sys->forces, st->trial, st->J);
+    int rc = FUNCTION(mb_forces, eval_jacobian)(sys->forces, st->trial, sys->t + h, st->J);
     if (rc != MB_SUCCESS)
         return rc;
     FUNCTION(mb_linsys, newton_rhs)(st->trial, s->v, h, st->b, st->tmp);

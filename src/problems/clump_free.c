@@ -6,17 +6,21 @@
  * The clump node is placed with its construction frame at the origin turned by the
  * rotation vector (rot_x, rot_y, rot_z): q = Quaternion(rot) (x) q_principal; its initial
  * angular velocity is (omega_x, omega_y, omega_z) in the global frame, an on-step value,
- * and its angular momentum L = R I R^T omega (global).  Invariants: L and the kinetic
+ * and its angular momentum L = R I R^T omega (global), both set as a scene sets a body's
+ * global angular_velocity (mb_scene_place_body: the clump is the scene of doc/scenes.md,
+ * "Problems that are scenes").  Invariants: L and the kinetic
  * energy.  No closed form in general (the asymmetric top needs elliptic functions):
  * referenced by the ODE / MPFR engines. */
 #include "mb_clump.h"
 #include "mb_problem.h"
+#include "mb_scene_place.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const mb_option_spec params[] = {
     { "count", MB_OPT_INT, "3", 2, 4, NULL, "number of member spheres, 2..4" },
@@ -87,21 +91,24 @@ static int setup(const mb_options *p, mb_system **out)
     double q0[4];
     mb_q_from_rotvec(q0, rot);
     st = mb_clump_place(cl, nd, 0, origin, q0);
+    const double radius = mb_clump_bounding_radius(cl);
     mb_clump_free(cl);
     if (st != MB_SUCCESS) {
         mb_system_free(sys);
         return st;
     }
-    nd->omega[0] = mb_options_double(p, "omega_x");
-    nd->omega[1] = mb_options_double(p, "omega_y");
-    nd->omega[2] = mb_options_double(p, "omega_z");
-    /* L = R I R^T omega */
-    double R[9], wb[3];
-    mb_q_to_mat(R, &nd->q[0]);
-    mb_m3t_mul_v(wb, R, &nd->omega[0]);
-    for (int a = 0; a < 3; a++)
-        wb[a] *= nd->inertia[a];
-    mb_m3_mul_v(&nd->angmom[0], R, wb);
+    /* the spin as a scene's global angular_velocity: w~ = R^T w, w = R w~, L = R I w~ */
+    mb_scene_pose pose;
+    mb_scene_pose_init(&pose);
+    pose.mass = nd->mass[0];
+    memcpy(pose.inertia, &nd->inertia[0], sizeof pose.inertia);
+    memcpy(pose.x, &nd->x[0], sizeof pose.x);
+    memcpy(pose.q, &nd->q[0], sizeof pose.q);
+    pose.radius = radius;
+    pose.spin_form = MB_SPIN_OMEGA;
+    mb_v3_set(pose.spin, mb_options_double(p, "omega_x"), mb_options_double(p, "omega_y"),
+              mb_options_double(p, "omega_z"));
+    mb_scene_place_body(nd, 0, &pose);
     *out = sys;
     return MB_SUCCESS;
 }

@@ -261,9 +261,7 @@ static int place_clump(const mb_scene_doc *d, mb_scene_section *s, mb_nodes *n, 
     st = mb_clump_place(cl, n, i, origin, qu);
     b->mass = cl->mass;
     memcpy(b->inertia, cl->principal, sizeof b->inertia);
-    b->radius = 0.0;
-    for (size_t k = 0; k < cl->count; k++)
-        b->radius = fmax(b->radius, mb_v3_norm(&cl->rel[3 * k]) + cl->radius[k]);
+    b->radius = mb_clump_bounding_radius(cl);
     memcpy(q, &n->q[4 * i], 4 * sizeof(double));
     mb_clump_free(cl);
     return st;
