@@ -151,7 +151,7 @@ static int implicit_krylov_solve(mb_implicit_solver *S, const double *b, double 
 int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_nodes *s,
                                 double t, double h, mb_jacobian *J, double *b)
 {
-    S->assembled = 0;
+    S->assembled = MB_ASSEMBLED_NONE;
     mb_blocktri *btri = NULL;
     mb_csr *csr = NULL;
     if ((S->kind == MB_SOLVER_BLOCKTRI || S->auto_chain) && S->chain_last)
@@ -165,7 +165,7 @@ int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_no
         if (st != MB_SUCCESS)
             return st;
         if (mb_linsys_sink_finish(&S->sink, b)) {
-            S->assembled = btri != NULL ? 1 : 2;
+            S->assembled = btri != NULL ? MB_ASSEMBLED_BLOCKTRI : MB_ASSEMBLED_CSR;
             return MB_SUCCESS;
         }
         *F->counts = counts;            /* the blocks changed: this step from a block list */
@@ -182,11 +182,11 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
                              double h, const double *b, double *x)
 {
     int assembled = S->assembled;
-    S->assembled = 0;
+    S->assembled = MB_ASSEMBLED_NONE;
     S->iterations_last = 0;
-    if (assembled == 1)
+    if (assembled == MB_ASSEMBLED_BLOCKTRI)
         return implicit_blocktri_sweep(S, 3 * S->sink.reach + 2, b, x);
-    if (assembled == 2)
+    if (assembled == MB_ASSEMBLED_CSR)
         return implicit_krylov_solve(S, b, x);
     S->chain_last = 0;
     if (S->kind == MB_SOLVER_DENSE) {

@@ -34,6 +34,9 @@
 enum { MB_SOLVER_DENSE = 1, MB_SOLVER_SPARSE = 2, MB_SOLVER_GAUSS = 3, MB_SOLVER_BANDED = 4,
        MB_SOLVER_BLOCKTRI = 5 };
 enum { MB_KRYLOV_BICGSTAB = 1, MB_KRYLOV_CG = 2, MB_KRYLOV_GMRES = 3 };
+/* where mb_implicit_solver_assemble left A: nowhere (J holds the blocks), in the
+ * block-tridiagonal storage, in the CSR matrix */
+enum { MB_ASSEMBLED_NONE = 0, MB_ASSEMBLED_BLOCKTRI = 1, MB_ASSEMBLED_CSR = 2 };
 
 /* Option table entries common to the implicit schemes (spliced into each table). */
 #define MB_IMPLICIT_SOLVER_OPTIONS \
@@ -70,14 +73,16 @@ typedef struct mb_implicit_solver {
     unsigned long iterations_last;  /* Krylov iterations (GMRES: cycles) of the last solve */
     int chain_last;                 /* the last system went to the block sweep */
     mb_linsys_sink sink;            /* assembly straight into btri or csr */
-    int assembled;                  /* A is in btri (1) or csr (2) already: set by
+    int assembled;                  /* MB_ASSEMBLED_*: where A already is, set by
                                      * mb_implicit_solver_assemble, used by the next solve */
 } mb_implicit_solver;
 
 int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, size_t n_nodes);
 void mb_implicit_solver_free(mb_implicit_solver *S);
-/* Assemble A from s (masses, fixed dofs) and J, then solve A x = b; x holds an initial
- * guess on entry (used by GMRES).  MB_ESINGULAR, MB_EMAXITER or MB_EDIVERGED on failure. */
+/* Assemble A from s (masses, fixed dofs) and J -- unless the last call was
+ * mb_implicit_solver_assemble and left A in the solver's storage -- then solve A x = b;
+ * x holds an initial guess on entry (used by GMRES).  MB_ESINGULAR, MB_EMAXITER or
+ * MB_EDIVERGED on failure. */
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x);
 /* Forces of the field F at (s, t), A and b = (M - h C) v + h f of one linearised
