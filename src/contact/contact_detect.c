@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "mb_vec.h"
+
 /* body arm A = Lambda^T (p - x) */
 static void arm_of(const mb_body_view *b, size_t k, const double p[3], double A[3])
 {
@@ -161,6 +163,107 @@ void mb_detect_box_vertex_box(const mb_body_view *b, size_t i, const double hi[3
     arm_of(b, j, p, c->Aj);
 }
 
+/* Edge-edge contacts of two boxes: the edge-edge axes of the separating-axis test
+ * (Gottschalk, Lin & Manocha, "OBBTree: a hierarchical structure for rapid interference
+ * detection", SIGGRAPH 1996), kept only where the two edges are the parts of their boxes
+ * extreme along the axis (the Gauss-map test: the edge pair is a face of the Minkowski
+ * difference, Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013).
+ * Edge e (0..11) of a box runs along body axis a = e / 4 through the vertex whose other two
+ * sign bits are the bits of e % 4 (edge_vertex). */
+
+/* the vertex of edge e at the negative end of its axis (bit m set: +half[m]) */
+static int edge_vertex(int e)
+{
+    int a = e / 4, k = e % 4, v = 0, bit = 0;
+    for (int m = 0; m < 3; m++)
+        if (m != a)
+            v |= ((k >> bit++) & 1) << m;
+    return v;
+}
+
+/* midpoint and global unit direction of edge e of box k */
+static void edge_of(const mb_body_view *b, size_t k, const double h[3], int e, double mid[3],
+                    double dir[3])
+{
+    int a = e / 4, v = edge_vertex(e);
+    double A[3] = { (v & 1) ? h[0] : -h[0], (v & 2) ? h[1] : -h[1], (v & 4) ? h[2] : -h[2] };
+    double u[3] = { 0, 0, 0 };
+    A[a] = 0.0;
+    u[a] = 1.0;
+    mb_con_point(b, k, A, mid);
+    to_global(b, k, u, dir);
+}
+
+/* n . (outward normals of the two faces of box k meeting at edge e) both > tol: n lies
+ * strictly inside the edge's normal cone, i.e. the edge alone is the part of the box extreme
+ * along n (on the cone's boundary a face is, and the touch is face-edge or face-face) */
+static int in_normal_cone(const mb_body_view *b, size_t k, int e, const double n[3], double tol)
+{
+    int a = e / 4, v = edge_vertex(e);
+    for (int m = 0; m < 3; m++) {
+        if (m == a)
+            continue;
+        double f[3] = { 0, 0, 0 }, g[3];
+        f[m] = (v >> m) & 1 ? 1.0 : -1.0;
+        to_global(b, k, f, g);
+        if (!(g[0] * n[0] + g[1] * n[1] + g[2] * n[2] > tol))
+            return 0;
+    }
+    return 1;
+}
+
+/* point p (global) inside box k (half-extents h) up to tol */
+static int inside_box(const mb_body_view *b, size_t k, const double h[3], const double p[3],
+                      double tol)
+{
+    double pb[3];
+    arm_of(b, k, p, pb);
+    return fabs(pb[0]) <= h[0] + tol && fabs(pb[1]) <= h[1] + tol && fabs(pb[2]) <= h[2] + tol;
+}
+
+void mb_detect_box_edge_box(const mb_body_view *b, size_t i, const double hi[3], int ei, size_t j,
+                            const double hj[3], int ej, double tol, mb_con *c)
+{
+    double Pi[3], di[3], Pj[3], dj[3], r[3], n[3], pi[3], pj[3], p[3];
+    edge_of(b, i, hi, ei, Pi, di);
+    edge_of(b, j, hj, ej, Pj, dj);
+    contact_init(c, i, j, ((long)(i * 1000003u + j) * 144 + 12 * ei + ej) * 128 + 24);
+    c->gap = 1.0;                           /* no edge-edge contact unless found below */
+    mb_v3_cross(n, di, dj);
+    double sine = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (sine < MB_EDGE_PARALLEL_SINE)
+        return;
+    for (int k = 0; k < 3; k++) {
+        n[k] /= sine;
+        r[k] = Pi[k] - Pj[k];
+    }
+    /* closest points Pi + s di, Pj + t dj of the two lines (unit directions, cos = di.dj):
+     * s = (cos (dj.r) - di.r) / sin^2, t = dj.r + cos s */
+    double cosine = mb_v3_dot(di, dj), dr = mb_v3_dot(dj, r);
+    double s = (cosine * dr - mb_v3_dot(di, r)) / (sine * sine), t = dr + cosine * s;
+    if (!(fabs(s) < hi[ei / 4] && fabs(t) < hj[ej / 4]))
+        return;                             /* at or beyond an end: a vertex, not an edge */
+    /* orient n out of box j at its edge (from j to i), then ask the same of box i along -n */
+    if (!in_normal_cone(b, j, ej, n, MB_EDGE_CONE_MARGIN))
+        mb_v3_scale(n, -1.0, n);
+    double m[3] = { -n[0], -n[1], -n[2] };
+    if (!in_normal_cone(b, j, ej, n, MB_EDGE_CONE_MARGIN)
+        || !in_normal_cone(b, i, ei, m, MB_EDGE_CONE_MARGIN))
+        return;
+    for (int k = 0; k < 3; k++) {
+        pi[k] = Pi[k] + s * di[k];
+        pj[k] = Pj[k] + t * dj[k];
+        p[k] = 0.5 * (pi[k] + pj[k]);
+    }
+    /* a crossing of the surfaces: each edge's closest point inside the other box */
+    if (!inside_box(b, j, hj, pi, tol) || !inside_box(b, i, hi, pj, tol))
+        return;
+    c->gap = mb_v3_dot(n, r);              /* n.(pi - pj): n is normal to both edges */
+    mb_con_frame_from_normal(n, c->E);
+    arm_of(b, i, p, c->Ai);
+    arm_of(b, j, p, c->Aj);
+}
+
 /* a contact with the law of its pair of materials (mb_scene_pair_law), active when its gap
  * is <= 0 up to the round-off of the positions it was computed from (1e-12 of the size of
  * the bodies): a box resting exactly on a plane keeps all four bottom vertices, not the two
@@ -186,7 +289,7 @@ static double size_of(const mb_scene *s, size_t i)
 }
 
 /* contacts between bodies i < j: sphere-sphere, sphere-box (slave: the sphere), box-box
- * (every vertex of each box against the faces of the other) */
+ * (every vertex of each box against the faces of the other, then edge against edge) */
 static size_t detect_pair(const mb_scene *s, const mb_body_view *b, size_t i, size_t j, mb_con *out,
                           size_t cap, size_t count)
 {
@@ -205,11 +308,29 @@ static size_t detect_pair(const mb_scene *s, const mb_body_view *b, size_t i, si
         mb_detect_sphere_box(b, j, ej[0], i, ei, &c);
         count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
     } else if (si == MB_SHAPE_BOX && sj == MB_SHAPE_BOX) {
+        double size = fmax(size_of(s, i), size_of(s, j));
+        int vertex_i[8], vertex_j[8];           /* vertex-face contact active */
         for (int v = 0; v < 8; v++) {
             mb_detect_box_vertex_box(b, i, ei, v, j, ej, &c);
-            count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
+            vertex_i[v] = c.gap <= 1e-12 * size;
+            count = push(s, mi, mj, size, out, cap, count, &c);
             mb_detect_box_vertex_box(b, j, ej, v, i, ei, &c);
-            count = push(s, mi, mj, fmax(size_of(s, i), size_of(s, j)), out, cap, count, &c);
+            vertex_j[v] = c.gap <= 1e-12 * size;
+            count = push(s, mi, mj, size, out, cap, count, &c);
+        }
+        /* edge-edge where neither edge has an end in a vertex-face contact: that contact
+         * already holds the edge (mb_contact_detect.h) */
+        for (int a = 0; a < 12; a++) {
+            int va = edge_vertex(a);
+            if (vertex_i[va] || vertex_i[va | 1 << a / 4])
+                continue;
+            for (int e = 0; e < 12; e++) {
+                int ve = edge_vertex(e);
+                if (vertex_j[ve] || vertex_j[ve | 1 << e / 4])
+                    continue;
+                mb_detect_box_edge_box(b, i, ei, a, j, ej, e, 1e-12 * size, &c);
+                count = push(s, mi, mj, size, out, cap, count, &c);
+            }
         }
     }
     return count;

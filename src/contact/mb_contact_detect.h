@@ -1,7 +1,6 @@
 /* mb_contact_detect.h -- contact geometry for the solfec scheme: sphere-sphere,
  * sphere-plane, box vertices against a plane, sphere-box, and box-box as vertex-face
- * contacts (edge-edge contacts of two boxes are not detected: two boxes crossing edge to
- * edge with no vertex inside the other pass through each other).  Each contact point is returned as a
+ * and edge-edge contacts.  Each contact point is returned as a
  * constraint (MB_CON_CONTACT) with its local frame (normal n from master to slave as
  * third row), body arms, signed gap, and a key identifying it between steps. */
 #ifndef MB_CONTACT_DETECT_H
@@ -31,6 +30,26 @@ void mb_detect_sphere_box(const mb_body_view *b, size_t i, double r, size_t j, c
  * contact point the vertex; otherwise gap = 1 (no contact). */
 void mb_detect_box_vertex_box(const mb_body_view *b, size_t i, const double hi[3], int v, size_t j,
                               const double hj[3], mb_con *c);
+/* Edges closer to parallel than this sine are not paired edge to edge (the vertex-face
+ * contacts of their ends hold them); it bounds the round-off of the closest points,
+ * ~1e-16 / sine^2 of the box size, to 1e-8. */
+#define MB_EDGE_PARALLEL_SINE 1e-4
+/* n is paired edge to edge only when its cosine with each face normal at both edges
+ * exceeds this margin (well above the 1e-16 round-off of the rotations): a normal along a
+ * face normal is a face-edge or face-face touch, left to the vertex-face contacts. */
+#define MB_EDGE_CONE_MARGIN 1e-9
+/* Edge ei (0..11: along body axis ei / 4, through the vertex whose other two sign bits are
+ * those of ei % 4) of box i against edge ej of box j.  A contact (gap <= 0 when the edges
+ * cross) when: the edges are not parallel (sine >= MB_EDGE_PARALLEL_SINE); the closest
+ * points of their lines lie strictly inside both segments (at an end it is a vertex); with
+ * n = di x dj / |di x dj| oriented from j to i, n is strictly inside the normal cone of
+ * edge ej of box j and -n inside that of edge ei of box i (cosines with the four face
+ * normals > MB_EDGE_CONE_MARGIN: each edge alone is the part of its box extreme along the
+ * axis, the Gauss-map test); and each closest point lies inside the other box (up to tol).  Then gap = n.(pi - pj), the signed distance of the closest points along n, and
+ * the contact point is their midpoint; otherwise gap = 1 (no contact).  Key: residue 24
+ * modulo 128, disjoint from the vertex-face keys. */
+void mb_detect_box_edge_box(const mb_body_view *b, size_t i, const double hi[3], int ei, size_t j,
+                            const double hj[3], int ej, double tol, mb_con *c);
 /* Every contact of the scene with gap <= 0 -- up to round-off, 1e-12 of the bodies' size --
  * (at most cap), returns the count (may exceed
  * cap: then only cap were written). */
