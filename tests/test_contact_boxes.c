@@ -173,8 +173,10 @@ Test(contact_boxes, crossed_edges_separated_or_parallel)
     mb_con c;
     cross_edges(sqrt(2.0) + 0.05);            /* 0.05 apart: no contact */
     cr_expect_eq(edge_contacts(1e-12, &c), 0);
-    /* both turned 45 degrees about y, i 0.05 deep: the edges are parallel (skipped) and
-     * the line contact is vertex-face (i's two lower vertices in j) */
+    /* both turned 45 degrees about y, i 0.05 deep: the lower edge and the ridge are
+     * parallel (skipped: vertex-face holds i's lower vertices); the flush side faces
+     * y = +-0.5 let the outlines cross in their planes, but with n = +-y along a face
+     * normal (on the cones' boundary), a face-face touch, not edge-edge: none */
     place(0, (double[3]){ 0, 0, sqrt(2.0) - 0.05 }, (double[3]){ 0, M_PI / 4, 0 });
     cr_expect_eq(edge_contacts(1e-12, &c), 0);
 }

@@ -268,11 +268,13 @@ void mb_detect_box_edge_box(const mb_body_view *b, size_t i, const double hi[3],
  * is <= 0 up to the round-off of the positions it was computed from (1e-12 of the size of
  * the bodies): a box resting exactly on a plane keeps all four bottom vertices, not the two
  * that a rotation of 1e-14 rad left 1e-15 above it */
+static int gap_active(double gap, double size) { return gap <= 1e-12 * size; }
+
 static size_t push(const mb_scene *s, int ma, int mb, double size, mb_con *out, size_t cap,
                    size_t count, const mb_con *c)
 {
     double mu, e;
-    int active = c->gap <= 1e-12 * size;
+    int active = gap_active(c->gap, size);
     mb_scene_pair_law(s, ma, mb, &mu, &e);
     if (active && count < cap) {
         out[count] = *c;
@@ -312,10 +314,10 @@ static size_t detect_pair(const mb_scene *s, const mb_body_view *b, size_t i, si
         int vertex_i[8], vertex_j[8];           /* vertex-face contact active */
         for (int v = 0; v < 8; v++) {
             mb_detect_box_vertex_box(b, i, ei, v, j, ej, &c);
-            vertex_i[v] = c.gap <= 1e-12 * size;
+            vertex_i[v] = gap_active(c.gap, size);
             count = push(s, mi, mj, size, out, cap, count, &c);
             mb_detect_box_vertex_box(b, j, ej, v, i, ei, &c);
-            vertex_j[v] = c.gap <= 1e-12 * size;
+            vertex_j[v] = gap_active(c.gap, size);
             count = push(s, mi, mj, size, out, cap, count, &c);
         }
         /* edge-edge where neither edge has an end in a vertex-face contact: that contact
