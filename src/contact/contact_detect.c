@@ -338,6 +338,11 @@ static size_t detect_pair(const mb_scene *s, const mb_body_view *b, size_t i, si
     return count;
 }
 
+size_t mb_detect_capacity(const mb_scene *s)
+{
+    return s ? 9 * s->nbodies * (s->nplanes + 1) + 32 * s->nbodies * s->nbodies + 1 : 1;
+}
+
 size_t mb_detect_contacts(const mb_scene *s, const mb_body_view *b, mb_con *out, size_t cap)
 {
     size_t count = 0;

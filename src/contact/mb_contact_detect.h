@@ -50,6 +50,11 @@ void mb_detect_box_vertex_box(const mb_body_view *b, size_t i, const double hi[3
  * modulo 128, disjoint from the vertex-face keys. */
 void mb_detect_box_edge_box(const mb_body_view *b, size_t i, const double hi[3], int ei, size_t j,
                             const double hj[3], int ej, double tol, mb_con *c);
+/* Room for every contact mb_detect_contacts may find in scene s (n bodies): 9 per body and
+ * plane (box vertices, a sphere), and per pair of bodies 16 box-box vertex-face contacts
+ * with room for up to 48 edge-edge contacts: 9 n (planes + 1) + 32 n^2 + 1 (1 without a
+ * scene). */
+size_t mb_detect_capacity(const mb_scene *s);
 /* Every contact of the scene with gap <= 0 -- up to round-off, 1e-12 of the bodies' size --
  * (at most cap), returns the count (may exceed
  * cap: then only cap were written). */

@@ -113,10 +113,7 @@ static int sf_alloc(void **state, const mb_options *opts, const mb_system *sys)
     s->On = calloc(3 * m, sizeof(double));
     s->L = mb_locdyn_alloc();
     mb_scene *sc = mb_scene_of(sys->forces);
-    /* 8 vertices per box and plane, one sphere contact per plane; per pair of bodies at
-     * most 16 box-box vertex contacts, and room for 32 edge-edge contacts (more is the
-     * error below) */
-    s->capcand = sc ? 9 * sc->nbodies * (sc->nplanes + 1) + 32 * sc->nbodies * sc->nbodies + 1 : 1;
+    s->capcand = mb_detect_capacity(sc);  /* more contacts: the error of sf_sync_contacts */
     s->cand = calloc(s->capcand, sizeof(mb_con));
     if (!s->work || !s->Lambda || !s->xm || !s->qm || !s->Jinv || !s->minv || !s->u || !s->ufree
         || !s->du || !s->aux || !s->dq || !s->xn || !s->qn || !s->On || !s->L || !s->cand) {

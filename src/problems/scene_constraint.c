@@ -203,7 +203,7 @@ static const mb_scene_section *node_section(const mb_scene_doc *d, size_t i)
  * round-off of the positions) */
 static int check_overlaps(const mb_scene_doc *d, const mb_system *sys, const mb_scene *sc)
 {
-    size_t n = sys->nodes->n, cap = 16 * n * n + 9 * n * (sc->nplanes + 1) + 1;
+    size_t n = sys->nodes->n, cap = mb_detect_capacity(sc);
     double *L = malloc(9 * n * sizeof *L), *Jinv = calloc(3 * n, sizeof *Jinv);
     mb_con *c = malloc(cap * sizeof *c);
     int st = MB_SUCCESS;
