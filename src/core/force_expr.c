@@ -180,15 +180,21 @@ static double value(void *e, double *vars)
     return e == NULL ? 0.0 : evaluator_evaluate(e, NVARS, (char **)var_names, vars);
 }
 
+/* f and torque of the node += the expressions at the bound variables */
+static void add_loads(const struct expr_force *p, mb_nodes *s, double *vars)
+{
+    for (int a = 0; a < 3; a++) {
+        s->f[3 * p->node + a] += value(p->f[a], vars);
+        s->torque[3 * p->node + a] += value(p->tau[a], vars);
+    }
+}
+
 static int expr_eval(const void *params, mb_nodes *s, double t)
 {
     const struct expr_force *p = params;
     double vars[NVARS];
     bind(s, p->node, t, vars);
-    for (int a = 0; a < 3; a++) {
-        s->f[3 * p->node + a] += value(p->f[a], vars);
-        s->torque[3 * p->node + a] += value(p->tau[a], vars);
-    }
+    add_loads(p, s, vars);
     return MB_SUCCESS;
 }
 
@@ -247,10 +253,8 @@ static int expr_eval_jacobian(const void *params, mb_nodes *s, double t, mb_jaco
 {
     const struct expr_force *p = params;
     double vars[NVARS];
-    int st = expr_eval(params, s, t);
-    if (st != MB_SUCCESS)
-        return st;
     bind(s, p->node, t, vars);
+    add_loads(p, s, vars);
     return append_derivatives(p, vars, J);
 }
 

@@ -578,8 +578,9 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     /* the fast path finds a NaN or Inf force in the v and x it computes from it (f im hk
      * is then NaN or Inf, as im > 0 or f im = NaN); the others have it checked now */
     mb_cell *cell = cfg->cell ? sys->cell : NULL;
+    const int all_mid = lf_all_set(s->vel_mid, s->n);     /* one scan per step */
     int fast = cell == NULL && cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
-               && (!cfg->adj_vel0 || lf_all_set(s->vel_mid, s->n));
+               && (!cfg->adj_vel0 || all_mid);
     int torque_zero;
     int status = FUNCTION(mb_forces, eval_deferred)(sys->forces, s, sys->t, &torque_zero);
     if (status == MB_SUCCESS && !fast)
@@ -624,7 +625,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
         FUNCTION(scheme, swap)(&s->q, &w->q_new);
         FUNCTION(scheme, swap)(&s->angmom, &w->L_new);
     }
-    if (!lf_all_set(s->vel_mid, s->n))
+    if (!all_mid)
         memset(s->vel_mid, 1, s->n);
     sys->t += h;
     sys->dissipated_by_scheme += dissipated;

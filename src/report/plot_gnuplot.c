@@ -270,6 +270,18 @@ static int open_pair(const char *dir, const char *stem, FILE **d, FILE **g)
     return *g ? MB_SUCCESS : MB_EIO;
 }
 
+/* open_pair, then the script's header and the start of its plot command */
+static int open_plot(const char *dir, const char *stem, const char *title, const char *xlabel,
+                     const char *ylabel, int logx, int logy, FILE **d, FILE **g)
+{
+    int st = open_pair(dir, stem, d, g);
+    if (st == MB_SUCCESS) {
+        begin_script(*g, stem, title, xlabel, ylabel, logx, logy);
+        fprintf(*g, "plot \\\n");
+    }
+    return st;
+}
+
 /* ---- convergence ---- */
 
 #define MAX_RUNS 64
@@ -346,15 +358,14 @@ static int plot_convergence(const mb_results *r, const char *c, int q, const cha
         return 0;
     }
     FILE *d, *g;
-    if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS) {
-        free(specs);
-        return 0;
-    }
     char title[600];
     snprintf(title, sizeof title, "%s: %s error at t_end against the time step", c,
              quantities[q]);
-    begin_script(g, stem, title, "time step dt (T)", labels[q], 1, 1);
-    fprintf(g, "plot \\\n");
+    if ((*status = open_plot(dir, stem, title, "time step dt (T)", labels[q], 1, 1, &d, &g))
+        != MB_SUCCESS) {
+        free(specs);
+        return 0;
+    }
     int first = 1, next = 0;
     for (size_t i = 0; i < ni; i++) {
         run_point p[MAX_RUNS];
@@ -405,15 +416,13 @@ static int plot_work_precision(const mb_results *r, const char *c, const char *d
     char stem[512], title[600], ylabel[200];
     mb_plot_stem(c, "work-precision", stem, sizeof stem);
     FILE *d, *g;
-    if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS) {
+    snprintf(title, sizeof title, "%s: work-precision (error at t_end against cost)", c);
+    snprintf(ylabel, sizeof ylabel, "%s", labels[q]);
+    if ((*status = open_plot(dir, stem, title, "force evaluations per run (counted, "
+                             "deterministic)", ylabel, 1, 1, &d, &g)) != MB_SUCCESS) {
         free(specs);
         return 0;
     }
-    snprintf(title, sizeof title, "%s: work-precision (error at t_end against cost)", c);
-    snprintf(ylabel, sizeof ylabel, "%s", labels[q]);
-    begin_script(g, stem, title, "force evaluations per run (counted, deterministic)", ylabel,
-                 1, 1);
-    fprintf(g, "plot \\\n");
     int first = 1, next = 0;
     for (size_t i = 0; i < ni; i++) {
         run_point p[MAX_RUNS];
@@ -517,6 +526,14 @@ static int has_metric(const mb_results *r, const char *c, const char *spec, cons
     return 0;
 }
 
+/* 1 when (case, integrator) has a metric named gate* and a finished series (finest_series:
+ * its path and time step) */
+static int gated_series(const mb_results *r, const char *c, const char *spec, const char *gate,
+                        char *path, size_t size, double *dt)
+{
+    return has_metric(r, c, spec, gate) && finest_series(r, c, spec, path, size, dt);
+}
+
 /* The envelope of the peaks (t_k, a_k): the least-squares line through (t_k, ln a_k),
  * a(t) = exp(c0 + c1 t) = A e^{-lambda t}, lambda = -c1 (the exponential decay of a
  * viscously damped oscillator, a(t) = A e^{-zeta omega_n t}); written as a block of 101
@@ -610,21 +627,17 @@ static int plot_damping(const mb_results *r, const char *c, const char *dir,
     snprintf(source, sizeof source, "%s.dat", stem);
     FILE *d = NULL, *g = NULL;
     int first = 1, next = 0;
+    char title[600];
+    snprintf(title, sizeof title, "%s: damped displacement of node 0, its peaks and their "
+             "fitted exponential envelope", c);
     for (size_t i = 0; specs && i < ni && *status == MB_SUCCESS; i++) {
         double dt;
-        if (!has_metric(r, c, specs[i], "damping.")
-            || !finest_series(r, c, specs[i], path, sizeof path, &dt))
+        if (!gated_series(r, c, specs[i], "damping.", path, sizeof path, &dt))
             continue;
-        if (g == NULL) {
-            if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS)
-                break;
-            char title[600];
-            snprintf(title, sizeof title, "%s: damped displacement of node 0, its peaks and "
-                     "their fitted exponential envelope", c);
-            begin_script(g, stem, title, "time t (T)", "displacement of node 0 along its "
-                         "axis of largest motion (L)", 0, 0);
-            fprintf(g, "plot \\\n");
-        }
+        if (g == NULL && (*status = open_plot(dir, stem, title, "time t (T)", "displacement "
+                                              "of node 0 along its axis of largest motion (L)",
+                                              0, 0, &d, &g)) != MB_SUCCESS)
+            break;
         double lambda;
         int peaks = damping_data(d, path, &lambda);
         if (peaks < 0) {
@@ -706,20 +719,15 @@ static int plot_series(const mb_results *r, const char *c, const series_plot *sp
     snprintf(source, sizeof source, "%s.dat", stem);
     FILE *d = NULL, *g = NULL;
     int first = 1, next = 0;
+    char title[600];
+    snprintf(title, sizeof title, "%s: %s (finest dt of each integrator)", c, sp->what);
     for (size_t i = 0; specs && i < ni && *status == MB_SUCCESS; i++) {
         double dt;
-        if (!has_metric(r, c, specs[i], sp->gate)
-            || !finest_series(r, c, specs[i], path, sizeof path, &dt))
+        if (!gated_series(r, c, specs[i], sp->gate, path, sizeof path, &dt))
             continue;
-        if (g == NULL) {
-            if ((*status = open_pair(dir, stem, &d, &g)) != MB_SUCCESS)
-                break;
-            char title[600];
-            snprintf(title, sizeof title, "%s: %s (finest dt of each integrator)", c,
-                     sp->what);
-            begin_script(g, stem, title, "time t (T)", sp->ylabel, 0, sp->logy);
-            fprintf(g, "plot \\\n");
-        }
+        if (g == NULL && (*status = open_plot(dir, stem, title, "time t (T)", sp->ylabel, 0,
+                                              sp->logy, &d, &g)) != MB_SUCCESS)
+            break;
         long rows = series_block(d, path, sp);
         if (rows < 0) {
             *status = mb_error_record(MB_EIO, __FILE__, __LINE__, "%s: no readable column "
