@@ -104,8 +104,8 @@ static int drag_eval_assemble(const void *params, mb_nodes *s, double t, mb_lins
     double C[9] = { 0.0 }, K[9] = { 0.0 };
     C[0] = C[4] = C[8] = -p->D;
     int st = drag_eval(params, s, t);
-    for (size_t i = 0; i < s->n && st == MB_SUCCESS; i++)
-        mb_linsys_sink_block(k, i, i, C, K);
+    if (st == MB_SUCCESS)
+        mb_linsys_sink_diagonal(k, C, K);
     return st;
 }
 

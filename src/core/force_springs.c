@@ -31,10 +31,11 @@ struct spring_set {
 static double springs_potential(const void *params, const mb_nodes *s)
 {
     const struct spring_set *set = params;
-    struct springs_scratch w;
+    struct mbq_scratch q;
+    struct springs_scratch w = { .q = &q };
     double e = 0.0;
     for (size_t m = 0; m < set->count; m++) {
-        springs_geometry(&set->items[m], s, &w, 0);
+        springs_geometry(&set->items[m], s, &w, 0, set->items[m].has_arms);
         double stretch = w.l[0] - set->items[m].rest;
         e += 0.5 * set->items[m].k * stretch * stretch;
     }
@@ -45,10 +46,11 @@ static double springs_potential(const void *params, const mb_nodes *s)
 static double springs_dissipation(const void *params, const mb_nodes *s)
 {
     const struct spring_set *set = params;
-    struct springs_scratch w;
+    struct mbq_scratch q;
+    struct springs_scratch w = { .q = &q };
     double p = 0.0;
     for (size_t m = 0; m < set->count; m++) {
-        if (set->items[m].c == 0.0 || springs_geometry(&set->items[m], s, &w, 1) != MB_SUCCESS)
+        if (set->items[m].c == 0.0 || springs_geometry(&set->items[m], s, &w, 1, set->items[m].has_arms) != MB_SUCCESS)
             continue;
         springs_dv_dot_n(&w);
         p += set->items[m].c * w.a[0] * w.a[0];
@@ -63,10 +65,11 @@ static double springs_dissipation(const void *params, const mb_nodes *s)
 static void springs_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
     const struct spring_set *set = params;
-    struct springs_scratch w;
+    struct mbq_scratch q;
+    struct springs_scratch w = { .q = &q };
     for (size_t m = 0; m < set->count; m++) {
         const mb_spring *sp = &set->items[m];
-        int has_dir = sp->rest != 0.0 && springs_geometry(sp, s, &w, 1) == MB_SUCCESS;
+        int has_dir = sp->rest != 0.0 && springs_geometry(sp, s, &w, 1, sp->has_arms) == MB_SUCCESS;
         double r = has_dir ? sp->rest / w.l[0] : 0.0;
         for (int a = 0; a < 3; a++) {
             double ka = sp->k;

@@ -8,10 +8,10 @@
 struct FUNCTION(springs, scratch) {
     REAL d[3], n[3], dv[3], F[3], l[1], m[1], a[1], b[1];
     REAL ri[3], rj[3], A[3], t[3];
-    struct FUNCTION(mbq, scratch) q;
+    struct FUNCTION(mbq, scratch) *q;   /* kept apart, so that the rest stays in registers */
 };
 
-static void FUNCTION(springs, scratch_init)(struct FUNCTION(springs, scratch) *w, mpfr_prec_t prec)
+R_HOT void FUNCTION(springs, scratch_init)(struct FUNCTION(springs, scratch) *w, mpfr_prec_t prec)
 {
     for (int k = 0; k < 3; k++) {
         R_INIT(&w->d[k], prec); R_INIT(&w->n[k], prec); R_INIT(&w->dv[k], prec);
@@ -19,21 +19,19 @@ static void FUNCTION(springs, scratch_init)(struct FUNCTION(springs, scratch) *w
         R_INIT(&w->t[k], prec);
     }
     R_INIT(w->l, prec); R_INIT(w->m, prec); R_INIT(w->a, prec); R_INIT(w->b, prec);
-    FUNCTION(mbq, scratch_init)(&w->q, prec);
 }
 
-static void FUNCTION(springs, scratch_clear)(struct FUNCTION(springs, scratch) *w)
+R_HOT void FUNCTION(springs, scratch_clear)(struct FUNCTION(springs, scratch) *w)
 {
     for (int k = 0; k < 3; k++) {
         R_CLEAR(&w->d[k]); R_CLEAR(&w->n[k]); R_CLEAR(&w->dv[k]); R_CLEAR(&w->F[k]);
         R_CLEAR(&w->ri[k]); R_CLEAR(&w->rj[k]); R_CLEAR(&w->A[k]); R_CLEAR(&w->t[k]);
     }
     R_CLEAR(w->l); R_CLEAR(w->m); R_CLEAR(w->a); R_CLEAR(w->b);
-    FUNCTION(mbq, scratch_clear)(&w->q);
 }
 
 /* out = a x b (out must not alias a or b) */
-static void FUNCTION(springs, cross)(REAL *out, const REAL *a, const REAL *b, REAL *tmp)
+R_HOT void FUNCTION(springs, cross)(REAL *out, const REAL *a, const REAL *b, REAL *tmp)
 {
     for (int k = 0; k < 3; k++) {
         int u = (k + 1) % 3, v = (k + 2) % 3;
@@ -44,12 +42,12 @@ static void FUNCTION(springs, cross)(REAL *out, const REAL *a, const REAL *b, RE
 }
 
 /* arm r = R(q_node) A and its point velocity w x r added to (d, dv) with sign */
-static void FUNCTION(springs, arm)(const TYPE(mb_nodes) *s, size_t node, const double A[3],
+R_HOT void FUNCTION(springs, arm)(const TYPE(mb_nodes) *s, size_t node, const double A[3],
                                    REAL *r, int sign, struct FUNCTION(springs, scratch) *w)
 {
     for (int k = 0; k < 3; k++)
         R_SET_D(&w->A[k], A[k]);
-    FUNCTION(mbq, rotate)(&w->q, r, &s->q[4 * node], w->A);
+    FUNCTION(mbq, rotate)(w->q, r, &s->q[4 * node], w->A);
     FUNCTION(springs, cross)(w->t, &s->omega[3 * node], r, w->a);
     for (int k = 0; k < 3; k++) {
         if (sign > 0) {
@@ -62,11 +60,14 @@ static void FUNCTION(springs, arm)(const TYPE(mb_nodes) *s, size_t node, const d
     }
 }
 
-/* d, dv and l = |d| for spring sp; n = d / l when need_n (error if l = 0). */
-static int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes) *s,
-                                       struct FUNCTION(springs, scratch) *restrict w, int need_n)
+/* d, dv and l = |d| for spring sp; n = d / l when need_n (error if l = 0).  arms is
+ * sp->has_arms, passed as a constant by the caller (see springs_one). */
+R_HOT int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes) *s,
+                                       struct FUNCTION(springs, scratch) *restrict w, int need_n,
+                                       int arms)
 {
     size_t i = sp->i, j = sp->j;
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         if (sp->anchored) {
             R_SET_D(w->a, sp->anchor[k]);
@@ -77,7 +78,7 @@ static int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes)
             R_SUB(&w->dv[k], &s->v[3 * j + k], &s->v[3 * i + k]);
         }
     }
-    if (sp->has_arms) {
+    if (arms) {
         FUNCTION(springs, arm)(s, i, sp->arm_i, w->ri, -1, w);
         if (!sp->anchored)
             FUNCTION(springs, arm)(s, j, sp->arm_j, w->rj, +1, w);
@@ -93,13 +94,14 @@ static int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes)
     if (R_ISZERO(w->l))
         MB_ERROR(MB_EDOM, "spring %zu-%zu has zero length: its direction is undefined",
                  sp->i, sp->anchored ? sp->i : sp->j);
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++)
         R_DIV(&w->n[k], &w->d[k], w->l);
     return MB_SUCCESS;
 }
 
 /* w->a = dv . n */
-static void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *restrict w)
+R_HOT void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *restrict w)
 {
     R_MUL(w->a, &w->dv[0], &w->n[0]);
     R_MUL(w->b, &w->dv[1], &w->n[1]);
@@ -110,32 +112,36 @@ static void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *restr
 
 /* f_i += F, f_j -= F with F = w->d scaled: used for the linear spring F = k d; with arms
  * also tau_i += r_i x F, tau_j -= r_j x F. */
-static void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL *F,
-                                     struct FUNCTION(springs, scratch) *w)
+R_HOT void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL *F,
+                                     struct FUNCTION(springs, scratch) *w, int arms)
 {
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         R_ADD(&s->f[3 * sp->i + k], &s->f[3 * sp->i + k], &F[k]);
         if (!sp->anchored)
             R_SUB(&s->f[3 * sp->j + k], &s->f[3 * sp->j + k], &F[k]);
     }
-    if (!sp->has_arms)
+    if (!arms)
         return;
     FUNCTION(springs, cross)(w->t, w->ri, F, w->a);
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++)
         R_ADD(&s->torque[3 * sp->i + k], &s->torque[3 * sp->i + k], &w->t[k]);
     if (sp->anchored)
         return;
     FUNCTION(springs, cross)(w->t, w->rj, F, w->a);
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++)
         R_SUB(&s->torque[3 * sp->j + k], &s->torque[3 * sp->j + k], &w->t[k]);
 }
 
 /* w->F = the force on node i from the geometry in w: F = [k (l - L) + c dv.n] n, for
  * L = c = 0 simply F = k d.  Uses w->m, w->a, w->b. */
-static void FUNCTION(springs, force)(const mb_spring *sp,
+R_HOT void FUNCTION(springs, force)(const mb_spring *sp,
                                      struct FUNCTION(springs, scratch) *restrict w)
 {
     if (sp->rest == 0.0 && sp->c == 0.0) {
+        R_UNROLL(3)
         for (int k = 0; k < 3; k++)
             R_MUL_D(&w->F[k], &w->d[k], sp->k);
         return;
@@ -148,6 +154,7 @@ static void FUNCTION(springs, force)(const mb_spring *sp,
         R_MUL_D(w->a, w->a, sp->c);
         R_ADD(w->m, w->m, w->a);
     }
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++)
         R_MUL(&w->F[k], &w->n[k], w->m);
 }
@@ -181,11 +188,12 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
  *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
  *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T
  * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv). */
-static void FUNCTION(springs, block)(const mb_spring *sp,
+R_HOT void FUNCTION(springs, block)(const mb_spring *sp,
                                      struct FUNCTION(springs, scratch) *restrict w,
                                      REAL *restrict K, REAL *restrict Dv, REAL *restrict pdv)
 {
     if (sp->rest == 0.0) {
+        R_UNROLL(9)
         for (int k = 0; k < 9; k++)
             R_SET_D(&K[k], k % 4 == 0 ? sp->k : 0.0);
     } else {
@@ -193,7 +201,9 @@ static void FUNCTION(springs, block)(const mb_spring *sp,
         R_D_SUB(w->a, 1.0, w->b);                /* a = 1 - L/l */
         R_MUL_D(w->a, w->a, sp->k);
         R_MUL_D(w->b, w->b, sp->k);
+        R_UNROLL(3)
         for (int r = 0; r < 3; r++)
+            R_UNROLL(3)
             for (int c = 0; c < 3; c++) {
                 R_MUL(&K[3 * r + c], &w->n[r], &w->n[c]);
                 R_MUL(&K[3 * r + c], &K[3 * r + c], w->b);
@@ -202,16 +212,20 @@ static void FUNCTION(springs, block)(const mb_spring *sp,
             }
     }
     if (sp->c == 0.0) {
+        R_UNROLL(9)
         for (int k = 0; k < 9; k++)
             R_SET_D(&Dv[k], 0.0);
         return;
     }
     FUNCTION(springs, dv_dot_n)(w);                 /* a = dv . n */
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++) {                   /* pdv = dv - (dv.n) n */
         R_MUL(w->b, w->a, &w->n[k]);
         R_SUB(&pdv[k], &w->dv[k], w->b);
     }
+    R_UNROLL(3)
     for (int r = 0; r < 3; r++)
+        R_UNROLL(3)
         for (int c = 0; c < 3; c++) {
             /* Dv = c n n^T */
             R_MUL(&Dv[3 * r + c], &w->n[r], &w->n[c]);
@@ -290,44 +304,65 @@ static void FUNCTION(springs, blocks_clear)(struct FUNCTION(springs, blocks) *B)
         R_CLEAR(&B->pdv[k]);
 }
 
-/* One pass over the springs: each spring's geometry once, then its force added to s
- * when add_force, then its blocks appended to J when J is not NULL, or handed to the sink
- * k when k is not NULL (double only).  Forces and blocks come from the same operations
- * whichever of them a pass makes, so the one-pass eval_jacobian and eval_assemble are
- * bit-identical to eval followed by jacobian.  s is written only when add_force. */
+/* One spring of a pass (springs_pass): its geometry, then its force added to s when
+ * add_force, then its blocks appended to J when J is not NULL, or handed to the sink k
+ * when k is not NULL (double only).  arms = sp->has_arms as a constant: in double the
+ * pass keeps a scratch for springs without arms whose address never reaches the
+ * quaternion code, so the compiler holds it in registers. */
+R_HOT int FUNCTION(springs, one)(const mb_spring *sp, TYPE(mb_nodes) *s, TYPE(mb_jacobian) *J,
+                                 struct mb_linsys_sink *k, int add_force,
+                                 struct FUNCTION(springs, scratch) *restrict w,
+                                 struct FUNCTION(springs, blocks) *restrict B, int arms)
+{
+    int st = FUNCTION(springs, geometry)(sp, s, w, sp->rest != 0.0 || sp->c != 0.0, arms);
+    if (st != MB_SUCCESS)
+        return st;
+    if (add_force) {
+        FUNCTION(springs, force)(sp, w);
+        FUNCTION(springs, apply)(sp, s, w->F, w, arms);
+    }
+    if (J != NULL) {
+        FUNCTION(springs, block)(sp, w, B->K, B->Dv, B->pdv);
+        return FUNCTION(springs, put_all)(J, sp, B->K, B->Dv);
+    }
+#if !IS_MPFR
+    if (k != NULL) {
+        FUNCTION(springs, block)(sp, w, B->K, B->Dv, B->pdv);
+        springs_sink_all(k, sp, B->K, B->Dv);
+    }
+#else
+    (void)k;
+#endif
+    return MB_SUCCESS;
+}
+
+/* One pass over the springs, each spring's geometry once (springs_one).  Forces and
+ * blocks come from the same operations whichever of them a pass makes, so the one-pass
+ * eval_jacobian and eval_assemble are bit-identical to eval followed by jacobian.  s is
+ * written only when add_force. */
 static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) *s,
                                    TYPE(mb_jacobian) *J, struct mb_linsys_sink *k,
                                    int add_force)
 {
-    struct FUNCTION(springs, scratch) w;
+    struct FUNCTION(mbq, scratch) q;
+    struct FUNCTION(springs, scratch) w = { .q = &q }, wa = { .q = &q };   /* wa: with arms */
     struct FUNCTION(springs, blocks) B;
     int st = MB_SUCCESS;
+    FUNCTION(mbq, scratch_init)(&q, s->prec);
     FUNCTION(springs, scratch_init)(&w, s->prec);
+    FUNCTION(springs, scratch_init)(&wa, s->prec);
     FUNCTION(springs, blocks_init)(&B, s->prec);
     for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
         const mb_spring *sp = &set->items[m];
-        st = FUNCTION(springs, geometry)(sp, s, &w, sp->rest != 0.0 || sp->c != 0.0);
-        if (st != MB_SUCCESS)
-            break;
-        if (add_force) {
-            FUNCTION(springs, force)(sp, &w);
-            FUNCTION(springs, apply)(sp, s, w.F, &w);
-        }
-        if (J != NULL) {
-            FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
-            st = FUNCTION(springs, put_all)(J, sp, B.K, B.Dv);
-        }
-#if !IS_MPFR
-        else if (k != NULL) {
-            FUNCTION(springs, block)(sp, &w, B.K, B.Dv, B.pdv);
-            springs_sink_all(k, sp, B.K, B.Dv);
-        }
-#else
-        (void)k;
-#endif
+        if (sp->has_arms)
+            st = FUNCTION(springs, one)(sp, s, J, k, add_force, &wa, &B, 1);
+        else
+            st = FUNCTION(springs, one)(sp, s, J, k, add_force, &w, &B, 0);
     }
     FUNCTION(springs, blocks_clear)(&B);
+    FUNCTION(springs, scratch_clear)(&wa);
     FUNCTION(springs, scratch_clear)(&w);
+    FUNCTION(mbq, scratch_clear)(&q);
     return st;
 }
 

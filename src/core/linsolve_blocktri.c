@@ -70,12 +70,11 @@ int mb_blocktri_fits(const mb_jacobian *J)
 /* A = M: the blocks zeroed and the masses on the diagonal (the start of every entry) */
 void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s)
 {
-    memset(T->D, 0, 9 * T->n * sizeof(double));
-    memset(T->L, 0, 9 * T->n * sizeof(double));
-    memset(T->U, 0, 9 * T->n * sizeof(double));
-    for (size_t i = 0; i < T->n; i++)
-        for (int a = 0; a < 3; a++)
-            T->D[9 * i + 4 * a] = s->mass[i];
+    for (size_t i = 0; i < T->n; i++)              /* one pass over the nodes */
+        for (int q = 0; q < 9; q++) {
+            T->L[9 * i + q] = T->U[9 * i + q] = 0.0;
+            T->D[9 * i + q] = q % 4 == 0 ? s->mass[i] : 0.0;
+        }
 }
 
 /* the rows of fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass) */

@@ -150,10 +150,12 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J)
 void mb_csr_begin(mb_csr *c, const mb_nodes *s)
 {
     double *data = c->A->data;
-    memset(data, 0, c->A->nz * sizeof(double));
-    for (size_t r = 0; r < c->n_nodes; r++)
+    const int *p = c->A->p;
+    for (size_t r = 0; r < c->n_nodes; r++) {   /* one pass: a node's three rows are adjacent */
+        memset(&data[p[3 * r]], 0, (size_t)(p[3 * r + 3] - p[3 * r]) * sizeof(double));
         for (int a = 0; a < 3; a++)
             data[c->doff[r] + (size_t)a * c->stride[r] + (size_t)a] = s->mass[r];
+    }
 }
 
 /* the rows of fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass), as

@@ -19,6 +19,7 @@
  * misfit; the caller then assembles the step from a block list. */
 #include "mb_linsys_sink.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 void mb_linsys_sink_release(mb_linsys_sink *k)
@@ -44,13 +45,15 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
         mb_csr_begin(csr, s);
 }
 
-/* room for one more term (the list grows geometrically: no allocation after the first
+/* room for n more terms (the list grows geometrically: no allocation after the first
  * steps); 0 when out of memory */
-static int sink_room(mb_linsys_sink *k)
+static int sink_room(mb_linsys_sink *k, size_t n)
 {
-    if (k->nterms < k->cap)
+    if (k->nterms + n <= k->cap)
         return 1;
     size_t cap = k->cap ? 2 * k->cap : 256;
+    while (cap < k->nterms + n)
+        cap *= 2;
     mb_linsys_term *t = realloc(k->terms, cap * sizeof *t);
     if (t == NULL)
         return 0;
@@ -88,7 +91,7 @@ static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double 
     k->count++;
     if (!nonzero)
         return;                             /* no velocity dependence: nothing to add to b */
-    if (!sink_room(k)) {
+    if (!sink_room(k, 1)) {
         k->misfit = 1;
         return;
     }
@@ -107,23 +110,170 @@ void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[
     sink_add(k, r, c, C, P, Q, !mb_linsys_block_zero(C));
 }
 
-/* The negated blocks -(K, C) give -P, -Q exactly (h (-C) = -(h C)); their terms of b are
- * computed from -C itself, as the block list holds it. */
+/* The nonzero subtractions of A(r, c) = (A(r, c) - P) - Q, in order: an entry of P or Q
+ * that is +0 is left out, since x - (+0) = x for every x (a -0 is kept: (-0) - (-0) is
+ * +0).  ops[] gets (entry, value) pairs, at most 18; returns their number. */
+static size_t block_ops(const double P[9], const double Q[9], size_t entry[18],
+                        double value[18])
+{
+    size_t n = 0;
+    for (size_t q = 0; q < 9; q++) {
+        if (!(P[q] == 0.0 && !signbit(P[q]))) {
+            entry[n] = q;
+            value[n++] = P[q];
+        }
+        if (!(Q[q] == 0.0 && !signbit(Q[q]))) {
+            entry[n] = q;
+            value[n++] = Q[q];
+        }
+    }
+    return n;
+}
+
+void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double K[9])
+{
+    double P[9], Q[9], value[18];
+    size_t entry[18], n = k->s->n;
+    mb_linsys_products(C, K, k->h, k->h2, P, Q);
+    size_t nops = block_ops(P, Q, entry, value);
+    int nonzero = !mb_linsys_block_zero(C);
+    if (k->misfit || (k->csr && k->count + n > k->csr->n_blocks) || (nonzero && !sink_room(k, n))) {
+        k->misfit = 1;
+        return;
+    }
+    for (size_t r = 0; r < n; r++) {
+        double *A;
+        size_t str;
+        if (k->btri) {
+            A = &k->btri->D[9 * r];
+            str = 3;
+        } else {
+            if (k->csr->brow[k->count + r] != r || k->csr->bcol[k->count + r] != r) {
+                k->misfit = 1;
+                return;
+            }
+            A = &k->csr->A->data[k->csr->boff[k->count + r]];
+            str = k->csr->stride[r];
+        }
+        for (size_t o = 0; o < nops; o++)
+            A[entry[o] / 3 * str + entry[o] % 3] -= value[o];
+    }
+    k->count += n;
+    if (!nonzero)
+        return;
+    for (size_t r = 0; r < n; r++) {
+        mb_linsys_term *T = &k->terms[k->nterms++];
+        const double *v = &k->s->v[3 * r];
+        T->row = r;
+        for (int a = 0; a < 3; a++)
+            T->t[a] = mb_linsys_be_rhs_term_d(C, v, a, k->h);
+    }
+}
+
+/* The four blocks of a pair of a node with itself, which share one slot: four blocks */
+static void sink_pair_one_node(mb_linsys_sink *k, size_t i, const double C[9],
+                               const double K[9])
+{
+    double nC[9], nK[9];
+    for (int q = 0; q < 9; q++) {
+        nC[q] = -C[q];
+        nK[q] = -K[q];
+    }
+    mb_linsys_sink_block(k, i, i, nC, nK);
+    mb_linsys_sink_block(k, i, i, C, K);
+    mb_linsys_sink_block(k, i, i, C, K);
+    mb_linsys_sink_block(k, i, i, nC, nK);
+}
+
+/* 1 when the storage has slots for the four blocks of the pair (i, j): (i, i), (i, j),
+ * (j, i), (j, j), the next four of the list */
+static int sink_fits_pair(const mb_linsys_sink *k, size_t i, size_t j)
+{
+    if (k->btri)
+        return i <= j + 1 && j <= i + 1;
+    const size_t b = k->count, *br = k->csr->brow, *bc = k->csr->bcol;
+    return b + 4 <= k->csr->n_blocks && br[b] == i && bc[b] == i && br[b + 1] == i
+           && bc[b + 1] == j && br[b + 2] == j && bc[b + 2] == i && br[b + 3] == j
+           && bc[b + 3] == j;
+}
+
+/* the entries of the pair's four blocks: (A - (-P)) - (-Q) on the diagonal ones, written
+ * (A + P) + Q, which IEEE arithmetic defines to be the same operation, and (A - P) - Q
+ * off the diagonal */
+static inline void pair_add(double *restrict Aii, double *restrict Aij, double *restrict Aji,
+                            double *restrict Ajj, size_t si, size_t sj, const double *P,
+                            const double *Q)
+{
+    for (size_t a = 0; a < 3; a++)
+            for (size_t e = 0; e < 3; e++) {
+            size_t q = 3 * a + e, oi = a * si + e, oj = a * sj + e;
+            Aii[oi] = (Aii[oi] + P[q]) + Q[q];
+            Aij[oi] = (Aij[oi] - P[q]) - Q[q];
+            Aji[oj] = (Aji[oj] - P[q]) - Q[q];
+            Ajj[oj] = (Ajj[oj] + P[q]) + Q[q];
+        }
+}
+
+/* The four terms of b of the pair, in list order: h (-C v_i) for row i, h (C v_j) for
+ * row i, h (C v_i) for row j, h (-C v_j) for row j (mb_linsys_be_rhs_term_d).  The
+ * products of -C are the negated products of C, exactly; their sums are formed anew,
+ * because -(a + b) and (-a) + (-b) differ in the sign of an exact zero. */
+static int pair_terms(mb_linsys_sink *k, size_t i, size_t j, const double *C)
+{
+    if (!sink_room(k, 4))
+        return 0;
+    const double *vi = &k->s->v[3 * i], *vj = &k->s->v[3 * j], h = k->h;
+    mb_linsys_term *T = &k->terms[k->nterms];
+    k->nterms += 4;
+    T[0].row = T[1].row = i;
+    T[2].row = T[3].row = j;
+    for (int a = 0; a < 3; a++) {
+        const double *c = &C[3 * a];
+        double pi0 = c[0] * vi[0], pi1 = c[1] * vi[1], pi2 = c[2] * vi[2];
+        double pj0 = c[0] * vj[0], pj1 = c[1] * vj[1], pj2 = c[2] * vj[2];
+        T[0].t[a] = ((-pi0 + -pi1) + -pi2) * h;
+        T[1].t[a] = ((pj0 + pj1) + pj2) * h;
+        T[2].t[a] = ((pi0 + pi1) + pi2) * h;
+        T[3].t[a] = ((-pj0 + -pj1) + -pj2) * h;
+    }
+    return 1;
+}
+
+/* The blocks of a pair, -(K, C) at (i, i), (K, C) at (i, j) and (j, i), -(K, C) at
+ * (j, j), as four calls of mb_linsys_sink_block would add them: the negated blocks give
+ * -P, -Q exactly (h (-C) = -(h C)), and their terms of b come from -C itself. */
 void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9],
                          const double K[9])
 {
-    double P[9], Q[9], nC[9], nP[9], nQ[9];
-    int nonzero = !mb_linsys_block_zero(C);
-    mb_linsys_products(C, K, k->h, k->h2, P, Q);
-    for (int q = 0; q < 9; q++) {
-        nC[q] = -C[q];
-        nP[q] = -P[q];
-        nQ[q] = -Q[q];
+    if (i == j) {
+        sink_pair_one_node(k, i, C, K);
+        return;
     }
-    sink_add(k, i, i, nC, nP, nQ, nonzero);
-    sink_add(k, i, j, C, P, Q, nonzero);
-    sink_add(k, j, i, C, P, Q, nonzero);
-    sink_add(k, j, j, nC, nP, nQ, nonzero);
+    if (k->misfit)
+        return;
+    if (!sink_fits_pair(k, i, j)) {
+        k->misfit = 1;
+        return;
+    }
+    double P[9], Q[9];
+    mb_linsys_products(C, K, k->h, k->h2, P, Q);
+    if (k->btri) {
+        mb_blocktri *B = k->btri;
+        double *Aij = j > i ? &B->U[9 * i] : &B->L[9 * i];
+        double *Aji = i > j ? &B->U[9 * j] : &B->L[9 * j];
+        pair_add(&B->D[9 * i], Aij, Aji, &B->D[9 * j], 3, 3, P, Q);
+    } else {
+        const mb_csr *c = k->csr;
+        double *data = c->A->data;
+        const size_t *off = &c->boff[k->count];
+        pair_add(&data[off[0]], &data[off[1]], &data[off[2]], &data[off[3]],
+                 c->stride[i], c->stride[j], P, Q);
+    }
+    size_t d = i > j ? i - j : j - i;
+    k->reach = d > k->reach ? d : k->reach;
+    k->count += 4;
+    if (!mb_linsys_block_zero(C) && !pair_terms(k, i, j, C))
+        k->misfit = 1;
 }
 
 int mb_linsys_sink_finish(mb_linsys_sink *k, double *b)

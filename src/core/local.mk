@@ -41,6 +41,7 @@ motionbenchinclude_HEADERS += src/core/mb_options.h
 motionbenchinclude_HEADERS += src/core/mb_mpfr_extra.h
 noinst_HEADERS += src/core/templates_on.h
 noinst_HEADERS += src/core/templates_off.h
+noinst_HEADERS += src/core/mb_compiler.h
 motionbenchinclude_HEADERS += src/core/mb_linsolve.h
 motionbenchinclude_HEADERS += src/core/mb_linsys_sink.h
 motionbenchinclude_HEADERS += src/core/mb_contact.h

@@ -34,6 +34,9 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);
+/* The same block (r, r) for every node r = 0, 1, ..., n - 1 in turn (a field such as
+ * drag): as n calls of mb_linsys_sink_block. */
+void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double K[9]);
 /* The four blocks of a two-node element in the order (i, i) -(K, C), (i, j) (K, C),
  * (j, i) (K, C), (j, j) -(K, C): as four calls of mb_linsys_sink_block. */
 void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9],

@@ -5,6 +5,8 @@
 #undef TYPE
 #undef MB_RND
 #undef R_INIT
+#undef R_HOT
+#undef R_UNROLL
 #undef R_CLEAR
 #undef R_PREC
 #undef R_SET

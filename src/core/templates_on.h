@@ -19,6 +19,7 @@
  */
 #include <math.h>
 #include <mpfr.h>
+#include "mb_compiler.h"
 #include "mb_mpfr_extra.h"
 
 #define MB_CONCAT2x(a, b) a##_##b
@@ -33,6 +34,11 @@
 #define FUNCTION(dir, name) MB_CONCAT2(dir, name)
 #define TYPE(dir) dir
 #define R_INIT(r, prec) ((void)(prec), (void)(r))
+/* a small per-element helper of a hot loop: inlined in double, so that its scratch can
+ * live in registers; an ordinary function in MPFR */
+#define R_HOT static inline __attribute__((always_inline))
+/* unroll the small fixed loop that follows completely (mb_compiler.h); nothing in MPFR */
+#define R_UNROLL(n) MB_UNROLL(n)
 #define R_CLEAR(r) ((void)(r))
 #define R_PREC(r) ((mpfr_prec_t)53)
 #define R_SET(r, a) (*(r) = *(a))
@@ -70,6 +76,8 @@
 #define TYPE(dir) MB_CONCAT2(dir, mpfr)
 #define MB_RND MPFR_RNDN
 #define R_INIT(r, prec) mpfr_init2((r), (prec))
+#define R_HOT static
+#define R_UNROLL(n)
 #define R_CLEAR(r) mpfr_clear(r)
 #define R_PREC(r) mpfr_get_prec(r)
 #define R_SET(r, a) mpfr_set((r), (a), MB_RND)
