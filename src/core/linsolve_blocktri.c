@@ -70,11 +70,14 @@ int mb_blocktri_fits(const mb_jacobian *J)
 /* A = M: the blocks zeroed and the masses on the diagonal (the start of every entry) */
 void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s)
 {
-    for (size_t i = 0; i < T->n; i++)              /* one pass over the nodes */
-        for (int q = 0; q < 9; q++) {
-            T->L[9 * i + q] = T->U[9 * i + q] = 0.0;
-            T->D[9 * i + q] = q % 4 == 0 ? s->mass[i] : 0.0;
-        }
+    memset(T->L, 0, 9 * T->n * sizeof(double));
+    memset(T->U, 0, 9 * T->n * sizeof(double));
+    for (size_t i = 0; i < T->n; i++) {            /* D in one pass */
+        double m = s->mass[i], *D = &T->D[9 * i];
+        D[0] = m, D[1] = 0.0, D[2] = 0.0;
+        D[3] = 0.0, D[4] = m, D[5] = 0.0;
+        D[6] = 0.0, D[7] = 0.0, D[8] = m;
+    }
 }
 
 /* the rows of fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass) */

@@ -205,7 +205,7 @@ static inline void pair_add(double *restrict Aii, double *restrict Aij, double *
                             const double *Q)
 {
     for (size_t a = 0; a < 3; a++)
-            for (size_t e = 0; e < 3; e++) {
+        for (size_t e = 0; e < 3; e++) {
             size_t q = 3 * a + e, oi = a * si + e, oj = a * sj + e;
             Aii[oi] = (Aii[oi] + P[q]) + Q[q];
             Aij[oi] = (Aij[oi] - P[q]) - Q[q];
