@@ -101,12 +101,18 @@ void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *
     mb_blocktri_fix_rows(T, s);
 }
 
+/* the larger of m and x, m never NaN: fmax (a NaN x leaves m), without its call */
+static inline double max_of(double m, double x)
+{
+    return x > m ? x : m;
+}
+
 /* 1-norm (largest column sum) of a row-major 3x3 block */
 static double norm1_3(const double *a)
 {
     double m = 0.0;
     for (int c = 0; c < 3; c++)
-        m = fmax(m, fabs(a[c]) + fabs(a[3 + c]) + fabs(a[6 + c]));
+        m = max_of(m, fabs(a[c]) + fabs(a[3 + c]) + fabs(a[6 + c]));
     return m;
 }
 
@@ -159,7 +165,7 @@ static double inverse_norm1(const double *lu, const int p[3])
         double e[3] = { 0.0, 0.0, 0.0 };
         e[c] = 1.0;
         lu3_solve(lu, p, e, e);
-        m = fmax(m, fabs(e[0]) + fabs(e[1]) + fabs(e[2]));
+        m = max_of(m, fabs(e[0]) + fabs(e[1]) + fabs(e[2]));
     }
     return m;
 }
@@ -196,8 +202,8 @@ static int blocktri_forward(mb_blocktri *T, size_t i, const double *b)
     if (!(rcond >= MB_BLOCKTRI_RCOND_MIN))
         MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu has "
                  "rcond %g < %g", i, rcond, MB_BLOCKTRI_RCOND_MIN);
-    T->rcond_min = fmin(T->rcond_min, rcond);
-    T->growth_max = fmax(T->growth_max, growth);
+    T->rcond_min = rcond < T->rcond_min ? rcond : T->rcond_min;  /* both finite here */
+    T->growth_max = max_of(T->growth_max, growth);
     lu3_solve(S, p, r, &T->z[3 * i]);
     if (i + 1 < T->n) {
         const double *Ui = &T->U[9 * i];
