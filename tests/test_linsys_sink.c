@@ -168,10 +168,10 @@ static void expect_same_system(mb_system *sys, const char *what, int expect_btri
     cr_assert(scratch && b);
     for (size_t q = 0; q < n3; q++)
         s->f[q] = s->torque[q] = b[q] = NAN;       /* stale values must be overwritten */
-    mb_linsys_sink_begin(&k, s, H, T, C);
+    mb_linsys_sink_begin(&k, s, H, T, C, b);
     cr_assert_eq(mb_forces_assemble(sys->forces, s, 0.25, &k, scratch), MB_SUCCESS, "%s",
                  mb_last_error());
-    cr_assert(mb_linsys_sink_finish(&k, b), "%s: the sink refused the system", what);
+    cr_assert(mb_linsys_sink_finish(&k), "%s: the sink refused the system", what);
     mb_forces_counts c2 = mb_forces_get_counts(sys->forces);
     cr_expect(c2.evaluations - c1.evaluations == c1.evaluations - c0.evaluations
               && c2.jacobians - c1.jacobians == c1.jacobians - c0.jacobians,
@@ -228,11 +228,12 @@ Test(linsys_sink, reversed_order_is_detected)
         }
         mb_linsys_sink k = { 0 };
         double *b = malloc(3 * s->n * sizeof(double));
-        mb_linsys_sink_begin(&k, s, H, T, C);
+        mb_linsys_sink_begin(&k, s, H, T, C, b);
+        mb_linsys_sink_rhs(&k);                 /* s->f holds the listed forces */
         for (size_t q = L.J->count; q-- > 0;)
             mb_linsys_sink_block(&k, L.J->row[q], L.J->col[q], &L.J->dfdv[9 * q],
                                  &L.J->dfdx[9 * q]);
-        cr_assert(mb_linsys_sink_finish(&k, b));
+        cr_assert(mb_linsys_sink_finish(&k));
         int same_b = memcmp(b, L.b, 3 * s->n * sizeof(double)) == 0;
         int same_A = C ? memcmp(C->A->data, L.csr->A->data, C->A->nz * sizeof(double)) == 0
                        : same_matrix(&L, T, NULL);
@@ -256,19 +257,19 @@ Test(linsys_sink, blocks_without_a_slot_are_refused)
     mb_jacobian *J = mb_jacobian_alloc(s->n, 53);
     double *b = malloc(3 * s->n * sizeof(double));
     mb_linsys_sink k = { 0 };
-    mb_linsys_sink_begin(&k, s, H, T, NULL);
+    mb_linsys_sink_begin(&k, s, H, T, NULL, b);
     cr_assert_eq(mb_forces_assemble(beyond->forces, s, 0.25, &k, J), MB_SUCCESS);
-    cr_expect_not(mb_linsys_sink_finish(&k, b), "a block 0-7 has no block-tridiagonal slot");
+    cr_expect_not(mb_linsys_sink_finish(&k), "a block 0-7 has no block-tridiagonal slot");
     struct listed L;
     listed_build(&L, chain);            /* its pattern, for the other system */
     mb_csr *C = mb_csr_alloc();
     cr_assert_eq(mb_csr_pattern(C, L.J), MB_SUCCESS);
-    mb_linsys_sink_begin(&k, s, H, NULL, C);
+    mb_linsys_sink_begin(&k, s, H, NULL, C, b);
     cr_assert_eq(mb_forces_assemble(beyond->forces, s, 0.25, &k, J), MB_SUCCESS);
-    cr_expect_not(mb_linsys_sink_finish(&k, b), "a pattern of other blocks must be refused");
-    mb_linsys_sink_begin(&k, chain->nodes, H, NULL, C);
+    cr_expect_not(mb_linsys_sink_finish(&k), "a pattern of other blocks must be refused");
+    mb_linsys_sink_begin(&k, chain->nodes, H, NULL, C, b);
     cr_assert_eq(mb_forces_assemble(chain->forces, chain->nodes, 0.25, &k, J), MB_SUCCESS);
-    cr_expect(mb_linsys_sink_finish(&k, b), "its own pattern must be accepted");
+    cr_expect(mb_linsys_sink_finish(&k), "its own pattern must be accepted");
     mb_linsys_sink_release(&k);
     listed_free(&L);
     mb_csr_free(C);
@@ -303,14 +304,15 @@ static void diagonal_system(const mb_nodes *s, int csr, int diagonal, const doub
         cr_assert_not_null(T = mb_blocktri_alloc(s->n));
     }
     mb_linsys_sink k = { 0 };
-    mb_linsys_sink_begin(&k, s, H, T, M);
+    mb_linsys_sink_begin(&k, s, H, T, M, b);
+    mb_linsys_sink_rhs(&k);
     mb_linsys_sink_pair(&k, 0, 1, Cp, Kp);
     if (diagonal)
         mb_linsys_sink_diagonal(&k, C, K);
     else
         for (size_t r = 0; r < s->n; r++)
             mb_linsys_sink_block(&k, r, r, C, K);
-    cr_assert(mb_linsys_sink_finish(&k, b));
+    cr_assert(mb_linsys_sink_finish(&k));
     *nA = csr ? M->A->nz : 27 * s->n;
     cr_assert_not_null(*A = malloc(*nA * sizeof(double)));
     if (csr) {
@@ -373,21 +375,24 @@ Test(linsys_sink, pair_of_one_node_equals_four_blocks)
     mb_blocktri *Tp = mb_blocktri_alloc(s->n), *Tb = mb_blocktri_alloc(s->n),
                 *Tc = mb_blocktri_alloc(s->n);
     mb_linsys_sink k = { 0 };
-    mb_linsys_sink_begin(&k, s, H, Tp, NULL);
+    mb_linsys_sink_begin(&k, s, H, Tp, NULL, bp);
+    mb_linsys_sink_rhs(&k);
     mb_linsys_sink_pair(&k, 3, 3, C, K);
-    cr_assert(mb_linsys_sink_finish(&k, bp));
-    mb_linsys_sink_begin(&k, s, H, Tb, NULL);
+    cr_assert(mb_linsys_sink_finish(&k));
+    mb_linsys_sink_begin(&k, s, H, Tb, NULL, bb);
+    mb_linsys_sink_rhs(&k);
     mb_linsys_sink_block(&k, 3, 3, nC, nK);
     mb_linsys_sink_block(&k, 3, 3, C, K);
     mb_linsys_sink_block(&k, 3, 3, C, K);
     mb_linsys_sink_block(&k, 3, 3, nC, nK);
-    cr_assert(mb_linsys_sink_finish(&k, bb));
-    mb_linsys_sink_begin(&k, s, H, Tc, NULL);
+    cr_assert(mb_linsys_sink_finish(&k));
+    mb_linsys_sink_begin(&k, s, H, Tc, NULL, bc);
+    mb_linsys_sink_rhs(&k);
     mb_linsys_sink_block(&k, 3, 3, C, K);
     mb_linsys_sink_block(&k, 3, 3, C, K);
     mb_linsys_sink_block(&k, 3, 3, nC, nK);
     mb_linsys_sink_block(&k, 3, 3, nC, nK);
-    cr_assert(mb_linsys_sink_finish(&k, bc));
+    cr_assert(mb_linsys_sink_finish(&k));
     size_t bytes = 9 * s->n * sizeof(double);
     cr_expect(memcmp(Tp->D, Tb->D, bytes) == 0 && memcmp(bp, bb, sizeof bp) == 0,
               "the pair differs from its four blocks");

@@ -96,17 +96,23 @@ static int drag_describe(const void *params, json_t *model)
            ? MB_ENOMEM : MB_SUCCESS;
 }
 
-/* drag's forces, then its blocks df_i/dv_i = -D I, df_i/dx_i = 0 handed to the sink as
- * drag_jacobian appends them (mb_forces_assemble) */
-static int drag_eval_assemble(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+/* drag's forces in the first pass of mb_forces_assemble (nothing to keep) */
+static int drag_eval_keep(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+{
+    (void)k;
+    return drag_eval(params, s, t);
+}
+
+/* drag's blocks df_i/dv_i = -D I, df_i/dx_i = 0, handed to the sink as drag_jacobian
+ * appends them */
+static int drag_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
 {
     const struct drag *p = params;
     double C[9] = { 0.0 }, K[9] = { 0.0 };
     C[0] = C[4] = C[8] = -p->D;
-    int st = drag_eval(params, s, t);
-    if (st == MB_SUCCESS)
-        mb_linsys_sink_diagonal(k, C, K);
-    return st;
+    (void)s;
+    mb_linsys_sink_diagonal(k, C, K);
+    return MB_SUCCESS;
 }
 
 static const mb_force_type gravity_type = {
@@ -128,7 +134,8 @@ static const mb_force_type drag_type = {
     .dissipation = drag_dissipation,
     .jacobian = drag_jacobian,
     .jacobian_mpfr = drag_mpfr_jacobian,
-    .eval_assemble = drag_eval_assemble,
+    .eval_keep = drag_eval_keep,
+    .blocks_kept = drag_blocks_kept,
     .free = free,
     .describe = drag_describe,
     .torque_free = 1,

@@ -279,6 +279,30 @@ static void springs_sink_all(mb_linsys_sink *k, const mb_spring *sp, const doubl
 }
 #endif
 
+/* What a spring's blocks need from its geometry (springs_block): n, l and dv, in doubles */
+#define SPRINGS_KEPT 7
+
+#if !IS_MPFR
+
+static inline void springs_keep(double *keep, const struct springs_scratch *w)
+{
+    for (int k = 0; k < 3; k++) {
+        keep[k] = w->n[k];
+        keep[4 + k] = w->dv[k];
+    }
+    keep[3] = w->l[0];
+}
+
+static inline void springs_unkeep(const double *keep, struct springs_scratch *w)
+{
+    for (int k = 0; k < 3; k++) {
+        w->n[k] = keep[k];
+        w->dv[k] = keep[4 + k];
+    }
+    w->l[0] = keep[3];
+}
+#endif
+
 /* K, Dv (9 each) and pdv (3): the blocks of one spring and a 3-vector scratch */
 struct FUNCTION(springs, blocks) {
     REAL K[9], Dv[9], pdv[3];
@@ -305,44 +329,44 @@ static void FUNCTION(springs, blocks_clear)(struct FUNCTION(springs, blocks) *B)
 }
 
 /* One spring of a pass (springs_pass): its geometry, then its force added to s when
- * add_force, then its blocks appended to J when J is not NULL, or handed to the sink k
- * when k is not NULL (double only).  arms = sp->has_arms as a constant: in double the
- * pass keeps a scratch for springs without arms whose address never reaches the
- * quaternion code, so the compiler holds it in registers. */
+ * add_force, then its blocks appended to J when J is not NULL.  keep (double only, NULL
+ * otherwise): the geometry its blocks need is kept there (springs_keep).  arms =
+ * sp->has_arms as a constant: in double the pass keeps a scratch for springs without
+ * arms whose address never reaches the quaternion code, so the compiler holds it in
+ * registers. */
 R_HOT int FUNCTION(springs, one)(const mb_spring *sp, TYPE(mb_nodes) *s, TYPE(mb_jacobian) *J,
-                                 struct mb_linsys_sink *k, int add_force,
+                                 double *keep, int add_force,
                                  struct FUNCTION(springs, scratch) *restrict w,
                                  struct FUNCTION(springs, blocks) *restrict B, int arms)
 {
-    int st = FUNCTION(springs, geometry)(sp, s, w, sp->rest != 0.0 || sp->c != 0.0, arms);
+    int need_n = sp->rest != 0.0 || sp->c != 0.0;
+    int st = FUNCTION(springs, geometry)(sp, s, w, need_n, arms);
     if (st != MB_SUCCESS)
         return st;
     if (add_force) {
         FUNCTION(springs, force)(sp, w);
         FUNCTION(springs, apply)(sp, s, w->F, w, arms);
     }
+#if !IS_MPFR
+    if (keep != NULL && need_n)
+        springs_keep(keep, w);
+#else
+    (void)keep;
+#endif
     if (J != NULL) {
         FUNCTION(springs, block)(sp, w, B->K, B->Dv, B->pdv);
         return FUNCTION(springs, put_all)(J, sp, B->K, B->Dv);
     }
-#if !IS_MPFR
-    if (k != NULL) {
-        FUNCTION(springs, block)(sp, w, B->K, B->Dv, B->pdv);
-        springs_sink_all(k, sp, B->K, B->Dv);
-    }
-#else
-    (void)k;
-#endif
     return MB_SUCCESS;
 }
 
-/* One pass over the springs, each spring's geometry once (springs_one).  Forces and
- * blocks come from the same operations whichever of them a pass makes, so the one-pass
- * eval_jacobian and eval_assemble are bit-identical to eval followed by jacobian.  s is
- * written only when add_force. */
+/* One pass over the springs, each spring's geometry once (springs_one), the geometry of
+ * spring m kept at keep[SPRINGS_KEPT m ...] when keep is not NULL.  Forces and blocks come
+ * from the same operations whichever of them a pass makes, so the one-pass eval_jacobian
+ * and the two passes of the assembly are bit-identical to eval followed by jacobian.  s
+ * is written only when add_force. */
 static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) *s,
-                                   TYPE(mb_jacobian) *J, struct mb_linsys_sink *k,
-                                   int add_force)
+                                   TYPE(mb_jacobian) *J, double *keep, int add_force)
 {
     struct FUNCTION(mbq, scratch) q;
     struct FUNCTION(springs, scratch) w = { .q = &q }, wa = { .q = &q };   /* wa: with arms */
@@ -354,10 +378,11 @@ static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) 
     FUNCTION(springs, blocks_init)(&B, s->prec);
     for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
         const mb_spring *sp = &set->items[m];
+        double *km = keep ? &keep[SPRINGS_KEPT * m] : NULL;
         if (sp->has_arms)
-            st = FUNCTION(springs, one)(sp, s, J, k, add_force, &wa, &B, 1);
+            st = FUNCTION(springs, one)(sp, s, J, km, add_force, &wa, &B, 1);
         else
-            st = FUNCTION(springs, one)(sp, s, J, k, add_force, &w, &B, 0);
+            st = FUNCTION(springs, one)(sp, s, J, km, add_force, &w, &B, 0);
     }
     FUNCTION(springs, blocks_clear)(&B);
     FUNCTION(springs, scratch_clear)(&wa);
@@ -387,10 +412,35 @@ static int FUNCTION(springs, eval_jacobian)(const void *params, TYPE(mb_nodes) *
 }
 
 #if !IS_MPFR
-/* eval and the blocks handed to the sink, in one pass (mb_forces_assemble) */
-static int springs_eval_assemble(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+/* The first pass of the assembly (mb_forces_assemble): the forces, and each spring's
+ * geometry kept in the sink for its blocks. */
+static int springs_eval_keep(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
 {
+    const struct spring_set *set = params;
     (void)t;
-    return FUNCTION(springs, pass)(params, s, NULL, k, 1);
+    double *keep = mb_linsys_sink_keep(k, (SPRINGS_KEPT * set->count + 1) * sizeof(double));
+                                        /* + 1: room even for an empty set */
+    if (keep == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    return springs_pass(set, s, NULL, keep, 1);
+}
+
+/* The second pass: each spring's blocks from its kept geometry, handed to the sink in
+ * the order and with the signs of springs_put_all. */
+static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
+{
+    const struct spring_set *set = params;
+    const double *keep = mb_linsys_sink_kept(k);
+    struct springs_scratch w = { .q = NULL };       /* springs_block reads n, l and dv */
+    struct springs_blocks B;
+    (void)s;
+    for (size_t m = 0; m < set->count; m++) {
+        const mb_spring *sp = &set->items[m];
+        if (sp->rest != 0.0 || sp->c != 0.0)
+            springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
+        springs_block(sp, &w, B.K, B.Dv, B.pdv);
+        springs_sink_all(k, sp, B.K, B.Dv);
+    }
+    return MB_SUCCESS;
 }
 #endif

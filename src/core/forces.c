@@ -256,11 +256,39 @@ int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobi
     return mb_forces_check(s, t);
 }
 
-/* hand the blocks of J to the sink k in list order */
-static void forces_hand_over(const mb_jacobian *J, mb_linsys_sink *k)
+/* The first pass of mb_forces_assemble: model m's forces, and what its blocks need -- kept
+ * by the model, or its blocks appended to J and the end of its part of J kept here. */
+static int forces_first_pass(const mb_force *item, size_t m, mb_nodes *s, double t,
+                             mb_linsys_sink *k, mb_jacobian *J)
 {
-    for (size_t b = 0; b < J->count; b++)
+    const mb_force_type *type = item->type;
+    int st;
+    k->model = m;
+    if (type->eval_keep)
+        return type->eval_keep(item->params, s, t, k);
+    if (type->eval_jacobian)
+        st = type->eval_jacobian(item->params, s, t, J);
+    else if ((st = type->eval(item->params, s, t)) == MB_SUCCESS && type->jacobian)
+        st = type->jacobian(item->params, s, J);
+    size_t *end = mb_linsys_sink_keep(k, sizeof *end);
+    if (end == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    *end = J->count;
+    return st;
+}
+
+/* The second pass: model m's blocks to the sink; *from: where its part of J begins */
+static int forces_second_pass(const mb_force *item, size_t m, const mb_nodes *s,
+                              mb_linsys_sink *k, const mb_jacobian *J, size_t *from)
+{
+    k->model = m;
+    if (item->type->blocks_kept)
+        return item->type->blocks_kept(item->params, s, k);
+    size_t end = *(const size_t *)mb_linsys_sink_kept(k);
+    for (size_t b = *from; b < end; b++)
         mb_linsys_sink_block(k, J->row[b], J->col[b], &J->dfdv[9 * b], &J->dfdx[9 * b]);
+    *from = end;
+    return MB_SUCCESS;
 }
 
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink *k,
@@ -270,22 +298,19 @@ int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink
     F->counts->jacobians++;
     memset(s->f, 0, 3 * s->n * sizeof(double));
     memset(s->torque, 0, 3 * s->n * sizeof(double));
-    for (size_t m = 0; m < F->count; m++) {
-        const mb_force_type *type = F->items[m].type;
-        void *p = F->items[m].params;
-        int st;
-        mb_jacobian_clear(J);
-        if (type->eval_assemble)
-            st = type->eval_assemble(p, s, t, k);
-        else if (type->eval_jacobian)
-            st = type->eval_jacobian(p, s, t, J);
-        else if ((st = type->eval(p, s, t)) == MB_SUCCESS && type->jacobian)
-            st = type->jacobian(p, s, J);
-        if (st != MB_SUCCESS)
-            return st;
-        forces_hand_over(J, k);
-    }
-    return mb_forces_check(s, t);
+    mb_jacobian_clear(J);
+    int st = MB_SUCCESS;
+    for (size_t m = 0; m < F->count && st == MB_SUCCESS; m++)
+        st = forces_first_pass(&F->items[m], m, s, t, k, J);
+    if (st == MB_SUCCESS)
+        st = mb_forces_check(s, t);
+    if (st != MB_SUCCESS)
+        return st;
+    mb_linsys_sink_rhs(k);
+    size_t from = 0;
+    for (size_t m = 0; m < F->count && st == MB_SUCCESS; m++)
+        st = forces_second_pass(&F->items[m], m, s, k, J, &from);
+    return st;
 }
 
 int mb_forces_mpfr_eval_jacobian(const mb_forces *F, mb_nodes_mpfr *s, double t,

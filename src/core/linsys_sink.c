@@ -10,10 +10,13 @@
  *   A: M first (mb_blocktri_begin / mb_csr_begin), then each block in list order
  *      A(r, c) = (A(r, c) - h C) - h^2 K (mb_blocktri_add / mb_csr_add), the fixed rows
  *      last -- the functions mb_blocktri_assemble and mb_csr_assemble are made of;
- *   b: b = M v + h f needs the complete forces, which exist only after the last model, so
- *      the term h (C v_c) of each block with C != 0 is computed when the block arrives
- *      (mb_linsys_be_rhs_term, as mb_linsys_be_rhs) and kept, in list order; finish
- *      forms M v + h f and takes the terms off in that order, then the fixed rows.
+ *   b: b = M v + h f once every model's forces are complete (mb_linsys_sink_rhs, before
+ *      the first block), then each block with C != 0 takes its term h (C v_c) off its
+ *      rows the moment it arrives (mb_linsys_be_rhs_term_d, in list order, as
+ *      mb_linsys_be_rhs), the fixed rows last.
+ * The models therefore evaluate their forces in a first pass and hand over their blocks in
+ * a second; what a model needs between the two (a spring's direction and length) it keeps
+ * in the sink (mb_linsys_sink_keep).
  * A block the storage has no slot for -- beyond the neighbours of a block-tridiagonal
  * system, or not the block the CSR pattern holds at that position -- marks the sink
  * misfit; the caller then assembles the step from a block list. */
@@ -24,20 +27,23 @@
 
 void mb_linsys_sink_release(mb_linsys_sink *k)
 {
-    free(k->terms);
-    k->terms = NULL;
-    k->nterms = k->cap = 0;
+    for (size_t m = 0; m < k->nkeep; m++)
+        free(k->keep[m].data);
+    free(k->keep);
+    k->keep = NULL;
+    k->nkeep = 0;
 }
 
 void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blocktri *btri,
-                          mb_csr *csr)
+                          mb_csr *csr, double *b)
 {
     k->s = s;
     k->h = h;
     k->h2 = h * h;
+    k->b = b;
     k->btri = btri;
     k->csr = btri ? NULL : csr;
-    k->count = k->reach = k->nterms = 0;
+    k->count = k->reach = k->model = 0;
     k->misfit = 0;
     if (btri)
         mb_blocktri_begin(btri, s);
@@ -45,21 +51,46 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
         mb_csr_begin(csr, s);
 }
 
-/* room for n more terms (the list grows geometrically: no allocation after the first
- * steps); 0 when out of memory */
-static int sink_room(mb_linsys_sink *k, size_t n)
+void *mb_linsys_sink_keep(mb_linsys_sink *k, size_t bytes)
 {
-    if (k->nterms + n <= k->cap)
-        return 1;
-    size_t cap = k->cap ? 2 * k->cap : 256;
-    while (cap < k->nterms + n)
-        cap *= 2;
-    mb_linsys_term *t = realloc(k->terms, cap * sizeof *t);
-    if (t == NULL)
-        return 0;
-    k->terms = t;
-    k->cap = cap;
-    return 1;
+    if (k->model >= k->nkeep) {
+        mb_linsys_keep *list = realloc(k->keep, (k->model + 1) * sizeof *list);
+        if (list == NULL)
+            return NULL;
+        for (size_t m = k->nkeep; m <= k->model; m++)
+            list[m] = (mb_linsys_keep){ NULL, 0 };
+        k->keep = list;
+        k->nkeep = k->model + 1;
+    }
+    mb_linsys_keep *kp = &k->keep[k->model];
+    if (kp->bytes < bytes) {
+        void *data = realloc(kp->data, bytes);
+        if (data == NULL)
+            return NULL;
+        kp->data = data;
+        kp->bytes = bytes;
+    }
+    return kp->data;
+}
+
+const void *mb_linsys_sink_kept(const mb_linsys_sink *k)
+{
+    return k->model < k->nkeep ? k->keep[k->model].data : NULL;
+}
+
+void mb_linsys_sink_rhs(mb_linsys_sink *k)
+{
+    double tmp[2];
+    mb_linsys_be_rhs_begin(k->s, k->h, k->b, tmp);
+}
+
+/* b_{3 r + a} -= h (C v_c)_a, a = 0..2: the term of block (r, c) */
+static inline void sink_term(mb_linsys_sink *k, size_t r, size_t c, const double C[9])
+{
+    const double *vc = &k->s->v[3 * c];
+    double *br = &k->b[3 * r];
+    for (int a = 0; a < 3; a++)
+        br[a] -= mb_linsys_be_rhs_term_d(C, vc, a, k->h);
 }
 
 /* 1 when the storage has a slot for block (r, c), the count-th of the list */
@@ -71,10 +102,8 @@ static int sink_fits(const mb_linsys_sink *k, size_t r, size_t c)
            && k->csr->bcol[k->count] == c;
 }
 
-/* block (r, c): A(r, c) = (A(r, c) - P) - Q with P = h C, Q = h^2 K, and the term of b
- * of a nonzero C kept */
-static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
-                            const double P[9], const double Q[9], int nonzero)
+void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
+                          const double K[9])
 {
     if (k->misfit)
         return;
@@ -82,6 +111,8 @@ static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double 
         k->misfit = 1;
         return;
     }
+    double P[9], Q[9];
+    mb_linsys_products(C, K, k->h, k->h2, P, Q);
     if (k->btri)
         mb_blocktri_sub(k->btri, r, c, P, Q);
     else
@@ -89,30 +120,13 @@ static inline void sink_add(mb_linsys_sink *k, size_t r, size_t c, const double 
     size_t d = r > c ? r - c : c - r;
     k->reach = d > k->reach ? d : k->reach;
     k->count++;
-    if (!nonzero)
-        return;                             /* no velocity dependence: nothing to add to b */
-    if (!sink_room(k, 1)) {
-        k->misfit = 1;
-        return;
-    }
-    mb_linsys_term *T = &k->terms[k->nterms++];
-    const double *vc = &k->s->v[3 * c];
-    T->row = r;
-    for (int a = 0; a < 3; a++)
-        T->t[a] = mb_linsys_be_rhs_term_d(C, vc, a, k->h);
-}
-
-void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
-                          const double K[9])
-{
-    double P[9], Q[9];
-    mb_linsys_products(C, K, k->h, k->h2, P, Q);
-    sink_add(k, r, c, C, P, Q, !mb_linsys_block_zero(C));
+    if (!mb_linsys_block_zero(C))
+        sink_term(k, r, c, C);
 }
 
 /* The nonzero subtractions of A(r, c) = (A(r, c) - P) - Q, in order: an entry of P or Q
  * that is +0 is left out, since x - (+0) = x for every x (a -0 is kept: (-0) - (-0) is
- * +0).  ops[] gets (entry, value) pairs, at most 18; returns their number. */
+ * +0).  entry[], value[] get at most 18 (entry, value) pairs; returns their number. */
 static size_t block_ops(const double P[9], const double Q[9], size_t entry[18],
                         double value[18])
 {
@@ -130,43 +144,39 @@ static size_t block_ops(const double P[9], const double Q[9], size_t entry[18],
     return n;
 }
 
+/* the diagonal block (r, r) of node r: where it is, its row stride; NULL without a slot */
+static double *diagonal_slot(mb_linsys_sink *k, size_t r, size_t *stride)
+{
+    if (k->btri) {
+        *stride = 3;
+        return &k->btri->D[9 * r];
+    }
+    size_t b = k->count;
+    if (b >= k->csr->n_blocks || k->csr->brow[b] != r || k->csr->bcol[b] != r)
+        return NULL;
+    *stride = k->csr->stride[r];
+    return &k->csr->A->data[k->csr->boff[b]];
+}
+
 void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double K[9])
 {
     double P[9], Q[9], value[18];
-    size_t entry[18], n = k->s->n;
+    size_t entry[18];
     mb_linsys_products(C, K, k->h, k->h2, P, Q);
     size_t nops = block_ops(P, Q, entry, value);
     int nonzero = !mb_linsys_block_zero(C);
-    if (k->misfit || (k->csr && k->count + n > k->csr->n_blocks) || (nonzero && !sink_room(k, n))) {
-        k->misfit = 1;
-        return;
-    }
-    for (size_t r = 0; r < n; r++) {
-        double *A;
+    for (size_t r = 0; r < k->s->n && !k->misfit; r++) {
         size_t str;
-        if (k->btri) {
-            A = &k->btri->D[9 * r];
-            str = 3;
-        } else {
-            if (k->csr->brow[k->count + r] != r || k->csr->bcol[k->count + r] != r) {
-                k->misfit = 1;
-                return;
-            }
-            A = &k->csr->A->data[k->csr->boff[k->count + r]];
-            str = k->csr->stride[r];
+        double *A = diagonal_slot(k, r, &str);
+        if (A == NULL) {
+            k->misfit = 1;
+            return;
         }
         for (size_t o = 0; o < nops; o++)
             A[entry[o] / 3 * str + entry[o] % 3] -= value[o];
-    }
-    k->count += n;
-    if (!nonzero)
-        return;
-    for (size_t r = 0; r < n; r++) {
-        mb_linsys_term *T = &k->terms[k->nterms++];
-        const double *v = &k->s->v[3 * r];
-        T->row = r;
-        for (int a = 0; a < 3; a++)
-            T->t[a] = mb_linsys_be_rhs_term_d(C, v, a, k->h);
+        k->count++;
+        if (nonzero)
+            sink_term(k, r, r, C);
     }
 }
 
@@ -214,29 +224,23 @@ static inline void pair_add(double *restrict Aii, double *restrict Aij, double *
         }
 }
 
-/* The four terms of b of the pair, in list order: h (-C v_i) for row i, h (C v_j) for
- * row i, h (C v_i) for row j, h (-C v_j) for row j (mb_linsys_be_rhs_term_d).  The
- * products of -C are the negated products of C, exactly; their sums are formed anew,
- * because -(a + b) and (-a) + (-b) differ in the sign of an exact zero. */
-static int pair_terms(mb_linsys_sink *k, size_t i, size_t j, const double *C)
+/* The four terms of the pair taken off b in list order: h (-C v_i) and h (C v_j) off row
+ * i, h (C v_i) and h (-C v_j) off row j (mb_linsys_be_rhs_term_d).  The products of -C
+ * are the negated products of C, exactly; their sums are formed anew, because -(a + b)
+ * and (-a) + (-b) differ in the sign of an exact zero. */
+static void pair_terms(mb_linsys_sink *k, size_t i, size_t j, const double *C)
 {
-    if (!sink_room(k, 4))
-        return 0;
     const double *vi = &k->s->v[3 * i], *vj = &k->s->v[3 * j], h = k->h;
-    mb_linsys_term *T = &k->terms[k->nterms];
-    k->nterms += 4;
-    T[0].row = T[1].row = i;
-    T[2].row = T[3].row = j;
+    double *bi = &k->b[3 * i], *bj = &k->b[3 * j];
     for (int a = 0; a < 3; a++) {
         const double *c = &C[3 * a];
         double pi0 = c[0] * vi[0], pi1 = c[1] * vi[1], pi2 = c[2] * vi[2];
         double pj0 = c[0] * vj[0], pj1 = c[1] * vj[1], pj2 = c[2] * vj[2];
-        T[0].t[a] = ((-pi0 + -pi1) + -pi2) * h;
-        T[1].t[a] = ((pj0 + pj1) + pj2) * h;
-        T[2].t[a] = ((pi0 + pi1) + pi2) * h;
-        T[3].t[a] = ((-pj0 + -pj1) + -pj2) * h;
+        bi[a] -= ((-pi0 + -pi1) + -pi2) * h;
+        bi[a] -= ((pj0 + pj1) + pj2) * h;
+        bj[a] -= ((pi0 + pi1) + pi2) * h;
+        bj[a] -= ((-pj0 + -pj1) + -pj2) * h;
     }
-    return 1;
 }
 
 /* The blocks of a pair, -(K, C) at (i, i), (K, C) at (i, j) and (j, i), -(K, C) at
@@ -272,22 +276,16 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
     size_t d = i > j ? i - j : j - i;
     k->reach = d > k->reach ? d : k->reach;
     k->count += 4;
-    if (!mb_linsys_block_zero(C) && !pair_terms(k, i, j, C))
-        k->misfit = 1;
+    if (!mb_linsys_block_zero(C))
+        pair_terms(k, i, j, C);
 }
 
-int mb_linsys_sink_finish(mb_linsys_sink *k, double *b)
+int mb_linsys_sink_finish(mb_linsys_sink *k)
 {
     if (k->misfit || (k->csr && k->count != k->csr->n_blocks))
         return 0;
     double tmp[2];
-    mb_linsys_be_rhs_begin(k->s, k->h, b, tmp);
-    for (size_t q = 0; q < k->nterms; q++) {
-        const mb_linsys_term *T = &k->terms[q];
-        for (int a = 0; a < 3; a++)
-            b[3 * T->row + (size_t)a] -= T->t[a];
-    }
-    mb_linsys_be_rhs_fix_rows(k->s, b, tmp);
+    mb_linsys_be_rhs_fix_rows(k->s, k->b, tmp);
     if (k->btri)
         mb_blocktri_fix_rows(k->btri, k->s);
     else

@@ -52,12 +52,14 @@ typedef struct mb_force_type {
     int (*eval_jacobian)(const void *params, mb_nodes *s, double t, mb_jacobian *J);
     int (*eval_jacobian_mpfr)(const void *params, mb_nodes_mpfr *s, double t,
                               mb_jacobian_mpfr *J);
-    /* eval and jacobian in one pass, each block handed to the sink the moment it is
-     * computed instead of appended to a list: adds to s->f, s->torque what eval would,
-     * and gives the sink the blocks jacobian would append, in the same order
-     * (mb_forces_assemble; NULL: eval_jacobian or eval and jacobian, their blocks handed
-     * over afterwards) */
-    int (*eval_assemble)(const void *params, mb_nodes *s, double t, struct mb_linsys_sink *k);
+    /* the implicit assembly straight into the solver's storage, in two passes over the
+     * models (mb_forces_assemble): eval_keep adds to s->f, s->torque what eval would and
+     * may keep what its blocks will need (mb_linsys_sink_keep); once every model's forces
+     * are in, blocks_kept hands the sink the blocks jacobian would append, in the same
+     * order, from what was kept.  Both or neither (NULL: eval_jacobian, or eval and
+     * jacobian, in the first pass; their blocks handed over in the second) */
+    int (*eval_keep)(const void *params, mb_nodes *s, double t, struct mb_linsys_sink *k);
+    int (*blocks_kept)(const void *params, const mb_nodes *s, struct mb_linsys_sink *k);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -117,10 +119,12 @@ int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacob
  * eval_jacobian where it has one): the same forces, torques and blocks bit for bit, and
  * the same counts. */
 int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobian *J);
-/* As mb_forces_eval_jacobian, the blocks handed to the sink k in list order instead of
- * kept (mb_linsys_sink.h): through eval_assemble where a model has one, else through J
- * (cleared for each such model) as scratch.  Forces, torques and counts as
- * mb_forces_eval_jacobian. */
+/* As mb_forces_eval_jacobian, the blocks handed to the sink k (begun by the caller,
+ * mb_linsys_sink.h) in list order instead of kept: first every model's forces (eval_keep
+ * where a model has it, else eval_jacobian or eval and jacobian, appending to J), then
+ * the right-hand side's start (mb_linsys_sink_rhs), then every model's blocks
+ * (blocks_kept, else its part of J).  Forces, torques and counts as
+ * mb_forces_eval_jacobian; the caller ends with mb_linsys_sink_finish. */
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, struct mb_linsys_sink *k,
                        mb_jacobian *J);
 int mb_forces_mpfr_eval_jacobian(const mb_forces *F, mb_nodes_mpfr *s, double t,

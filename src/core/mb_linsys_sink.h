@@ -1,36 +1,50 @@
 /* mb_linsys_sink.h -- the backward-Euler system A v+ = b, A = M - h C - h^2 K,
  * b = (M - h C) v + h f (DESIGN 4.1), assembled block by block while the force models
  * produce their Jacobian blocks, straight into the solver's storage (block-tridiagonal
- * or CSR), with no list of blocks in between (linsys_sink.c).  Double only. */
+ * or CSR), with no list of blocks in between (linsys_sink.c).  Double only.
+ *
+ * Order of use: mb_linsys_sink_begin; the forces of every model (a model may keep what
+ * its blocks will need, mb_linsys_sink_keep); mb_linsys_sink_rhs; the blocks in list
+ * order (block, pair, diagonal); mb_linsys_sink_finish.  mb_forces_assemble does this. */
 #ifndef MB_LINSYS_SINK_H
 #define MB_LINSYS_SINK_H
 
 #include "mb_linsolve.h"
 
-/* the term h (C v_c) one block takes off b_{3 row + a}, a = 0..2 */
-typedef struct mb_linsys_term {
-    size_t row;
-    double t[3];
-} mb_linsys_term;
+/* what one force model keeps between the two passes of mb_forces_assemble */
+typedef struct mb_linsys_keep {
+    void *data;
+    size_t bytes;
+} mb_linsys_keep;
 
 typedef struct mb_linsys_sink {
     const mb_nodes *s;
     double h, h2;
+    double *b;                  /* the right-hand side (mb_linsys_sink_rhs) */
     mb_blocktri *btri;          /* the storage: btri, or else csr with its pattern built */
     mb_csr *csr;
     size_t count;               /* blocks received */
     size_t reach;               /* largest |row - col| received */
-    int misfit;                 /* a block the storage has no slot for (or out of memory) */
-    mb_linsys_term *terms;      /* right-hand side terms in block order, nterms in use */
-    size_t nterms, cap;
+    int misfit;                 /* a block the storage has no slot for */
+    size_t model;               /* the force model at work (mb_forces_assemble) */
+    mb_linsys_keep *keep;       /* per model, kept for its blocks; nkeep in the list */
+    size_t nkeep;
 } mb_linsys_sink;
 
-/* Release the sink's term list (the sink itself is the caller's). */
+/* Release what the models kept (the sink itself is the caller's). */
 void mb_linsys_sink_release(mb_linsys_sink *k);
 /* Start a system at state s and step h in exactly one of btri (any block-tridiagonal
- * system) or csr (the blocks of its pattern, in the pattern's order): A = M. */
+ * system) or csr (the blocks of its pattern, in the pattern's order): A = M.  b (3 n
+ * values) receives the right-hand side. */
 void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blocktri *btri,
-                          mb_csr *csr);
+                          mb_csr *csr, double *b);
+/* Room of at least `bytes` kept for force model k->model until the next assembly (it
+ * stays allocated from step to step); NULL when out of memory. */
+void *mb_linsys_sink_keep(mb_linsys_sink *k, size_t bytes);
+/* What force model k->model kept in this assembly's first pass. */
+const void *mb_linsys_sink_kept(const mb_linsys_sink *k);
+/* Once the forces s->f are complete, before the first block: b = M v + h f. */
+void mb_linsys_sink_rhs(mb_linsys_sink *k);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);
@@ -41,9 +55,8 @@ void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double 
  * (j, i) (K, C), (j, j) -(K, C): as four calls of mb_linsys_sink_block. */
 void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9],
                          const double K[9]);
-/* Once the forces s->f are complete: b (3 n values) and the fixed rows of A and b.
- * 1 when A and b are complete; 0 when a block had no slot in the storage (or memory ran
- * out), and the step must be assembled from a block list. */
-int mb_linsys_sink_finish(mb_linsys_sink *k, double *b);
+/* After the last block: the fixed rows of A and b.  1 when A and b are complete; 0 when a
+ * block had no slot in the storage, and the step must be assembled from a block list. */
+int mb_linsys_sink_finish(mb_linsys_sink *k);
 
 #endif

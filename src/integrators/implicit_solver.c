@@ -160,11 +160,11 @@ int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_no
         csr = S->csr;
     if (btri != NULL || csr != NULL) {
         mb_forces_counts counts = *F->counts;
-        mb_linsys_sink_begin(&S->sink, s, h, btri, csr);
+        mb_linsys_sink_begin(&S->sink, s, h, btri, csr, b);
         int st = mb_forces_assemble(F, s, t, &S->sink, J);
         if (st != MB_SUCCESS)
             return st;
-        if (mb_linsys_sink_finish(&S->sink, b)) {
+        if (mb_linsys_sink_finish(&S->sink)) {
             S->assembled = btri != NULL ? MB_ASSEMBLED_BLOCKTRI : MB_ASSEMBLED_CSR;
             return MB_SUCCESS;
         }
