@@ -27,8 +27,8 @@
 
 #define H 0.013
 
-/* Eight nodes on a line joined to their neighbours by springs of every kind, an anchored
- * spring, gravity and drag; node 0 of infinite mass, node 5 blocked along y.  With
+/* Eight nodes on a line joined to their neighbours by springs of every kind (one with
+ * arms, between turned and spinning bodies), an anchored spring, gravity and drag; node 0 of infinite mass, node 5 blocked along y.  With
  * beyond = 1 a spring 0-7 makes A leave the block-tridiagonal form. */
 static mb_system *mixed_system(int beyond)
 {
@@ -42,6 +42,12 @@ static mb_system *mixed_system(int beyond)
             s->v[3 * i + a] = 0.83 * cos(1.7 * (double)(3 * i + a) + 0.4);
         }
     }
+    for (size_t i = 2; i <= 3; i++) {        /* the bodies of the spring with arms */
+        double *q = &s->q[4 * i], c = cos(0.2 * (double)i), sn = sin(0.2 * (double)i);
+        q[0] = c, q[1] = sn * 0.6, q[2] = sn * 0.8, q[3] = 0.0;
+        for (int a = 0; a < 3; a++)
+            s->omega[3 * i + a] = 0.7 * cos(1.3 * (double)(3 * i + a));
+    }
     s->blocked[5] = MB_BLOCK_Y;
     void *sp = mb_springs_new();
     const mb_spring items[] = {
@@ -53,6 +59,8 @@ static mb_system *mixed_system(int beyond)
         { .i = 4, .j = 5, .k = 13.0, .rest = 0.6, .c = 0.05 },
         { .i = 6, .j = 5, .k = 19.0, .rest = 0.9, .c = 0.08 },          /* i > j */
         { .i = 6, .j = 7, .k = 29.0, .rest = 0.85, .c = 0.02 },
+        { .i = 2, .j = 3, .k = 9.0, .rest = 0.4, .c = 0.06, .has_arms = 1,       /* with arms */
+          .arm_i = { 0.1, 0.0, 0.05 }, .arm_j = { -0.05, 0.1, 0.0 } },
         { .i = 0, .j = 7, .k = 5.0, .rest = 6.0, .c = 0.02 },           /* beyond neighbours */
     };
     size_t count = sizeof items / sizeof items[0] - (beyond ? 0 : 1);
