@@ -50,10 +50,11 @@ static double springs_dissipation(const void *params, const mb_nodes *s)
     struct springs_scratch w = { .q = &q };
     double p = 0.0;
     for (size_t m = 0; m < set->count; m++) {
-        if (set->items[m].c == 0.0 || springs_geometry(&set->items[m], s, &w, 1, set->items[m].has_arms) != MB_SUCCESS)
+        const mb_spring *sp = &set->items[m];
+        if (sp->c == 0.0 || springs_geometry(sp, s, &w, 1, sp->has_arms) != MB_SUCCESS)
             continue;
         springs_dv_dot_n(&w);
-        p += set->items[m].c * w.a[0] * w.a[0];
+        p += sp->c * w.a[0] * w.a[0];
     }
     return p;
 }

@@ -36,7 +36,7 @@
 #define R_INIT(r, prec) ((void)(prec), (void)(r))
 /* a small per-element helper of a hot loop: inlined in double, so that its scratch can
  * live in registers; an ordinary function in MPFR */
-#define R_HOT static inline __attribute__((always_inline))
+#define R_HOT static MB_ALWAYS_INLINE
 /* unroll the small fixed loop that follows completely (mb_compiler.h); nothing in MPFR */
 #define R_UNROLL(n) MB_UNROLL(n)
 #define R_CLEAR(r) ((void)(r))
