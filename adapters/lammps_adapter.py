@@ -417,6 +417,28 @@ def node_state(frame, nd, fix, previous_q):
             "angular_velocity": mb.solve3(m, rhs)}
 
 
+def run_lmp():
+    """Run LAMMPS on in.lammps.  A run that fails before LAMMPS has written its log (the
+    start-up of its MPI layer failed: seen once on a loaded machine, status 1 and no log)
+    is started once more; a run that fails after writing its log is not repeated."""
+    cmd = ["lmp", "-in", "in.lammps", "-log", "lammps.log", "-screen", "none", "-nocite"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0 and not os.path.exists("lammps.log"):
+        print("lmp did not start (status %d: %s); starting it once more"
+              % (done.returncode, failure_tail(done)), file=sys.stderr)
+        done = subprocess.run(cmd, capture_output=True, text=True)
+    return done
+
+
+def failure_tail(done):
+    """The last lines LAMMPS wrote: its log, else its own output."""
+    if os.path.exists("lammps.log"):
+        lines = open("lammps.log").read().strip().splitlines()
+    else:
+        lines = (done.stderr + done.stdout).strip().splitlines()
+    return " | ".join(lines[-2:])
+
+
 def main(argv):
     if len(argv) != 3:
         print("usage: lammps_adapter.py run.json trajectory.csv", file=sys.stderr)
@@ -430,10 +452,9 @@ def main(argv):
     check_fix(run, fix)
     nodes = [Node(i, n, fix) for i, n in enumerate(run["nodes"])]
     write_input(run, fix, nodes)
-    done = subprocess.run(["lmp", "-in", "in.lammps", "-log", "lammps.log", "-screen", "none", "-nocite"])
+    done = run_lmp()
     if done.returncode != 0:
-        tail = open("lammps.log").read().strip().splitlines()[-2:] if os.path.exists("lammps.log") else []
-        print("lmp failed (status %d): %s" % (done.returncode, " | ".join(tail)), file=sys.stderr)
+        print("lmp failed (status %d): %s" % (done.returncode, failure_tail(done)), file=sys.stderr)
         return 1
     frames = read_dump("traj.dump")
     rows = []
