@@ -12,7 +12,8 @@
  * bits (the comparison sees the summation order), and blocks without a slot in the
  * storage are refused.  Whole steps: the implicit-euler stepper, which assembles through
  * the sink from its second step, against steps assembled from a block list.  The same
- * block on every diagonal (mb_linsys_sink_diagonal, drag) against one block per node. */
+ * block on every diagonal (mb_linsys_sink_diagonal, drag) and a pair of a node with
+ * itself, against their blocks assembled from a list. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -288,128 +289,164 @@ Test(linsys_sink, blocks_without_a_slot_are_refused)
     mb_system_free(chain);
 }
 
-/* A, b after a pair (0, 1) and then the block (C, K) on every diagonal: with diagonal = 1
- * through mb_linsys_sink_diagonal, else through one mb_linsys_sink_block per node.  In CSR
- * storage when csr (the pattern of those blocks), else block-tridiagonal. */
-static void diagonal_system(const mb_nodes *s, int csr, int diagonal, const double C[9],
-                            const double K[9], double **A, size_t *nA, double *b)
+/* Append block (r, c) with df/dv = C, df/dx = K to J */
+static void put_block(mb_jacobian *J, size_t r, size_t c, const double C[9], const double K[9])
+{
+    long q = mb_jacobian_add_block(J, r, c);
+    cr_assert_geq(q, 0);
+    memcpy(&J->dfdv[9 * q], C, 9 * sizeof(double));
+    memcpy(&J->dfdx[9 * q], K, 9 * sizeof(double));
+}
+
+/* A system in storage of either kind: block-tridiagonal, or CSR with the pattern of J */
+struct stored {
+    mb_blocktri *T;
+    mb_csr *M;
+    double b[24];
+};
+
+static void stored_alloc(struct stored *S, const mb_nodes *s, const mb_jacobian *J, int csr)
+{
+    cr_assert_eq(3 * s->n, sizeof S->b / sizeof S->b[0], "b holds the mixed system's 8 nodes");
+    S->T = NULL;
+    S->M = NULL;
+    if (csr) {
+        cr_assert_not_null(S->M = mb_csr_alloc());
+        cr_assert_eq(mb_csr_pattern(S->M, J), MB_SUCCESS);
+    } else {
+        cr_assert_not_null(S->T = mb_blocktri_alloc(s->n));
+    }
+}
+
+/* The reference: the blocks of J assembled from the list (mb_blocktri_assemble or
+ * mb_csr_assemble, mb_linsys_be_rhs), as the implicit step did before the sink */
+static void stored_from_list(struct stored *S, const mb_nodes *s, const mb_jacobian *J)
+{
+    double tmp[2];
+    if (S->M)
+        mb_csr_assemble(S->M, s, J, H);
+    else
+        mb_blocktri_assemble(S->T, s, J, H);
+    mb_linsys_be_rhs(s, J, H, S->b, tmp);
+}
+
+static int stored_equal(const struct stored *X, const struct stored *Y, size_t n)
+{
+    if (memcmp(X->b, Y->b, sizeof X->b) != 0)
+        return 0;
+    if (X->M)
+        return memcmp(X->M->A->data, Y->M->A->data, X->M->A->nz * sizeof(double)) == 0;
+    size_t bytes = 9 * n * sizeof(double);
+    return memcmp(X->T->D, Y->T->D, bytes) == 0 && memcmp(X->T->L, Y->T->L, bytes) == 0
+           && memcmp(X->T->U, Y->T->U, bytes) == 0;
+}
+
+static void stored_free(struct stored *S)
+{
+    mb_blocktri_free(S->T);
+    mb_csr_free(S->M);
+}
+
+/* The same block on every diagonal (a field such as drag), after a spring-like pair, from
+ * mb_linsys_sink_diagonal against the same blocks assembled from a list.  The call leaves
+ * out the entries of h C and h^2 K that are +0; the block has entries +0, -0 and
+ * subnormals, so that a rule dropping any other entry is seen.  Negative control: the
+ * list with the subnormal of C doubled gives other bits. */
+Test(linsys_sink, diagonal_blocks_equal_the_block_list)
 {
     static const double Cp[9] = { 0.3, -0.1, 0.2, 0.05, 0.7, -0.4, 0.1, 0.2, 0.9 };
     static const double Kp[9] = { -5.0, 1.0, 0.5, 2.0, -4.0, 0.25, 0.0, 1.5, -3.0 };
-    mb_blocktri *T = NULL;
-    mb_csr *M = NULL;
-    if (csr) {
-        mb_jacobian *J = mb_jacobian_alloc(s->n, 53);
-        const size_t pr[4] = { 0, 0, 1, 1 }, pc[4] = { 0, 1, 0, 1 };
-        for (int q = 0; q < 4; q++)
-            cr_assert_geq(mb_jacobian_add_block(J, pr[q], pc[q]), 0);
-        for (size_t r = 0; r < s->n; r++)
-            cr_assert_geq(mb_jacobian_add_block(J, r, r), 0);
-        cr_assert_not_null(M = mb_csr_alloc());
-        cr_assert_eq(mb_csr_pattern(M, J), MB_SUCCESS);
-        mb_jacobian_free(J);
-    } else {
-        cr_assert_not_null(T = mb_blocktri_alloc(s->n));
-    }
-    mb_linsys_sink k = { 0 };
-    mb_linsys_sink_begin(&k, s, H, T, M, b);
-    mb_linsys_sink_rhs(&k);
-    mb_linsys_sink_pair(&k, 0, 1, Cp, Kp);
-    if (diagonal)
-        mb_linsys_sink_diagonal(&k, C, K);
-    else
-        for (size_t r = 0; r < s->n; r++)
-            mb_linsys_sink_block(&k, r, r, C, K);
-    cr_assert(mb_linsys_sink_finish(&k));
-    *nA = csr ? M->A->nz : 27 * s->n;
-    cr_assert_not_null(*A = malloc(*nA * sizeof(double)));
-    if (csr) {
-        memcpy(*A, M->A->data, *nA * sizeof(double));
-    } else {
-        memcpy(*A, T->D, 9 * s->n * sizeof(double));
-        memcpy(*A + 9 * s->n, T->L, 9 * s->n * sizeof(double));
-        memcpy(*A + 18 * s->n, T->U, 9 * s->n * sizeof(double));
-    }
-    mb_linsys_sink_release(&k);
-    mb_blocktri_free(T);
-    mb_csr_free(M);
-}
-
-/* The same block on every diagonal (a field such as drag) leaves out the entries of h C
- * and h^2 K that are +0; it must give the bits of one block per node.  The block has
- * entries +0, -0 and a subnormal, so that a rule that drops any other entry is seen;
- * negative control: a block that differs in its subnormal entry alone gives other bits. */
-Test(linsys_sink, diagonal_blocks_equal_one_block_per_node)
-{
-    mb_system *sys = mixed_system(0);
-    const mb_nodes *s = sys->nodes;
     const double C[9] = { -0.13, 0.0, -0.0, 0x1p-1060, -0.13, 0.0, 0.0, -0.0, 0.21 };
     const double K[9] = { 0.0, -0.0, 3.5, 0.0, 0.0, -0.0, 0x1p-1040, 0.0, -2.0 };
-    double C2[9];
-    memcpy(C2, C, sizeof C2);
-    C2[3] = 0x1p-1059;
-    double b1[24], b2[24], b3[24];
-    for (int csr = 0; csr <= 1; csr++) {
-        double *A1, *A2, *A3;
-        size_t n1, n2, n3;
-        diagonal_system(s, csr, 1, C, K, &A1, &n1, b1);
-        diagonal_system(s, csr, 0, C, K, &A2, &n2, b2);
-        diagonal_system(s, csr, 1, C2, K, &A3, &n3, b3);
-        cr_assert_eq(n1, n2);
-        cr_expect(memcmp(A1, A2, n1 * sizeof(double)) == 0, "csr=%d: matrices differ", csr);
-        cr_expect(memcmp(b1, b2, sizeof b1) == 0, "csr=%d: right-hand sides differ", csr);
-        cr_expect(memcmp(A1, A3, n1 * sizeof(double)) != 0 || memcmp(b1, b3, sizeof b1) != 0,
-                  "csr=%d: the control block gave the same bits", csr);
-        free(A1);
-        free(A2);
-        free(A3);
+    double nCp[9], nKp[9], C2[9];
+    for (int q = 0; q < 9; q++) {
+        nCp[q] = -Cp[q];
+        nKp[q] = -Kp[q];
+        C2[q] = C[q];
     }
+    C2[3] = 0x1p-1059;
+    mb_system *sys = mixed_system(0);
+    const mb_nodes *s = sys->nodes;
+    mb_jacobian *J = mb_jacobian_alloc(s->n, 53), *J2 = mb_jacobian_alloc(s->n, 53);
+    put_block(J, 0, 0, nCp, nKp);
+    put_block(J, 0, 1, Cp, Kp);
+    put_block(J, 1, 0, Cp, Kp);
+    put_block(J, 1, 1, nCp, nKp);
+    for (int q = 0; q < 4; q++)
+        put_block(J2, J->row[q], J->col[q], &J->dfdv[9 * q], &J->dfdx[9 * q]);
+    for (size_t r = 0; r < s->n; r++) {
+        put_block(J, r, r, C, K);
+        put_block(J2, r, r, C2, K);
+    }
+    for (int csr = 0; csr <= 1; csr++) {
+        struct stored sunk, listed, control;
+        stored_alloc(&sunk, s, J, csr);
+        stored_alloc(&listed, s, J, csr);
+        stored_alloc(&control, s, J, csr);
+        mb_linsys_sink k = { 0 };
+        mb_linsys_sink_begin(&k, s, H, sunk.T, sunk.M, sunk.b);
+        mb_linsys_sink_rhs(&k);
+        mb_linsys_sink_pair(&k, 0, 1, Cp, Kp);
+        mb_linsys_sink_diagonal(&k, C, K);
+        cr_assert(mb_linsys_sink_finish(&k));
+        stored_from_list(&listed, s, J);
+        stored_from_list(&control, s, J2);
+        cr_expect(stored_equal(&sunk, &listed, s->n), "csr=%d: the sink differs from the list",
+                  csr);
+        cr_expect(!stored_equal(&control, &listed, s->n),
+                  "csr=%d: the control block gave the same bits", csr);
+        mb_linsys_sink_release(&k);
+        stored_free(&sunk);
+        stored_free(&listed);
+        stored_free(&control);
+    }
+    mb_jacobian_free(J);
+    mb_jacobian_free(J2);
     mb_system_free(sys);
 }
 
-/* A pair of a node with itself adds its four blocks to one slot, as four calls of
- * mb_linsys_sink_block; negative control: the blocks in another order give other bits. */
-Test(linsys_sink, pair_of_one_node_equals_four_blocks)
+/* A pair of a node with itself adds its four blocks -(K, C), (K, C), (K, C), -(K, C) to one
+ * slot: against those blocks assembled from a list.  Negative control: the list in
+ * another order gives other bits. */
+Test(linsys_sink, pair_of_one_node_equals_the_block_list)
 {
-    mb_system *sys = mixed_system(0);
-    const mb_nodes *s = sys->nodes;
     const double C[9] = { 0.31, -0.12, 0.2, 0.05, 0.7, -0.4, 0.1, 0.23, 0.9 };
     const double K[9] = { -5.1, 1.3, 0.5, 2.0, -4.7, 0.25, 0.6, 1.5, -3.3 };
-    double nC[9], nK[9], bp[24], bb[24], bc[24];
+    double nC[9], nK[9];
     for (int q = 0; q < 9; q++) {
         nC[q] = -C[q];
         nK[q] = -K[q];
     }
-    mb_blocktri *Tp = mb_blocktri_alloc(s->n), *Tb = mb_blocktri_alloc(s->n),
-                *Tc = mb_blocktri_alloc(s->n);
+    mb_system *sys = mixed_system(0);
+    const mb_nodes *s = sys->nodes;
+    mb_jacobian *J = mb_jacobian_alloc(s->n, 53), *J2 = mb_jacobian_alloc(s->n, 53);
+    put_block(J, 3, 3, nC, nK);
+    put_block(J, 3, 3, C, K);
+    put_block(J, 3, 3, C, K);
+    put_block(J, 3, 3, nC, nK);
+    put_block(J2, 3, 3, C, K);
+    put_block(J2, 3, 3, C, K);
+    put_block(J2, 3, 3, nC, nK);
+    put_block(J2, 3, 3, nC, nK);
+    struct stored sunk, listed, control;
+    stored_alloc(&sunk, s, J, 0);
+    stored_alloc(&listed, s, J, 0);
+    stored_alloc(&control, s, J, 0);
     mb_linsys_sink k = { 0 };
-    mb_linsys_sink_begin(&k, s, H, Tp, NULL, bp);
+    mb_linsys_sink_begin(&k, s, H, sunk.T, NULL, sunk.b);
     mb_linsys_sink_rhs(&k);
     mb_linsys_sink_pair(&k, 3, 3, C, K);
     cr_assert(mb_linsys_sink_finish(&k));
-    mb_linsys_sink_begin(&k, s, H, Tb, NULL, bb);
-    mb_linsys_sink_rhs(&k);
-    mb_linsys_sink_block(&k, 3, 3, nC, nK);
-    mb_linsys_sink_block(&k, 3, 3, C, K);
-    mb_linsys_sink_block(&k, 3, 3, C, K);
-    mb_linsys_sink_block(&k, 3, 3, nC, nK);
-    cr_assert(mb_linsys_sink_finish(&k));
-    mb_linsys_sink_begin(&k, s, H, Tc, NULL, bc);
-    mb_linsys_sink_rhs(&k);
-    mb_linsys_sink_block(&k, 3, 3, C, K);
-    mb_linsys_sink_block(&k, 3, 3, C, K);
-    mb_linsys_sink_block(&k, 3, 3, nC, nK);
-    mb_linsys_sink_block(&k, 3, 3, nC, nK);
-    cr_assert(mb_linsys_sink_finish(&k));
-    size_t bytes = 9 * s->n * sizeof(double);
-    cr_expect(memcmp(Tp->D, Tb->D, bytes) == 0 && memcmp(bp, bb, sizeof bp) == 0,
-              "the pair differs from its four blocks");
-    cr_expect(memcmp(Tc->D, Tb->D, bytes) != 0 || memcmp(bc, bb, sizeof bc) != 0,
-              "control: another order gave the same bits");
+    stored_from_list(&listed, s, J);
+    stored_from_list(&control, s, J2);
+    cr_expect(stored_equal(&sunk, &listed, s->n), "the pair differs from its four blocks");
+    cr_expect(!stored_equal(&control, &listed, s->n), "control: another order gave the same bits");
     mb_linsys_sink_release(&k);
-    mb_blocktri_free(Tp);
-    mb_blocktri_free(Tb);
-    mb_blocktri_free(Tc);
+    stored_free(&sunk);
+    stored_free(&listed);
+    stored_free(&control);
+    mb_jacobian_free(J);
+    mb_jacobian_free(J2);
     mb_system_free(sys);
 }
 

@@ -93,33 +93,49 @@ static inline void sink_term(mb_linsys_sink *k, size_t r, size_t c, const double
         br[a] -= mb_linsys_be_rhs_term_d(C, vc, a, k->h);
 }
 
+/* 1 when the CSR pattern holds block (r, c) as its b-th block */
+static int csr_slot_is(const mb_csr *csr, size_t b, size_t r, size_t c)
+{
+    return b < csr->n_blocks && csr->brow[b] == r && csr->bcol[b] == c;
+}
+
 /* 1 when the storage has a slot for block (r, c), the count-th of the list */
 static int sink_fits(const mb_linsys_sink *k, size_t r, size_t c)
 {
     if (k->btri)
         return r <= c + 1 && c <= r + 1;
-    return k->count < k->csr->n_blocks && k->csr->brow[k->count] == r
-           && k->csr->bcol[k->count] == c;
+    return csr_slot_is(k->csr, k->count, r, c);
+}
+
+/* 1 when the sink takes the next blocks: none has missed its slot so far, and these fit
+ * (else the sink is misfit from now on) */
+static int sink_takes(mb_linsys_sink *k, int fits)
+{
+    if (!k->misfit && !fits)
+        k->misfit = 1;
+    return !k->misfit;
+}
+
+/* n blocks coupling r and c received */
+static void sink_received(mb_linsys_sink *k, size_t r, size_t c, size_t n)
+{
+    size_t d = r > c ? r - c : c - r;
+    k->reach = d > k->reach ? d : k->reach;
+    k->count += n;
 }
 
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9])
 {
-    if (k->misfit)
+    if (!sink_takes(k, sink_fits(k, r, c)))
         return;
-    if (!sink_fits(k, r, c)) {
-        k->misfit = 1;
-        return;
-    }
     double P[9], Q[9];
     mb_linsys_products(C, K, k->h, k->h2, P, Q);
     if (k->btri)
         mb_blocktri_sub(k->btri, r, c, P, Q);
     else
         mb_csr_sub(k->csr, k->count, r, P, Q);
-    size_t d = r > c ? r - c : c - r;
-    k->reach = d > k->reach ? d : k->reach;
-    k->count++;
+    sink_received(k, r, c, 1);
     if (!mb_linsys_block_zero(C))
         sink_term(k, r, c, C);
 }
@@ -151,11 +167,10 @@ static double *diagonal_slot(mb_linsys_sink *k, size_t r, size_t *stride)
         *stride = 3;
         return &k->btri->D[9 * r];
     }
-    size_t b = k->count;
-    if (b >= k->csr->n_blocks || k->csr->brow[b] != r || k->csr->bcol[b] != r)
+    if (!csr_slot_is(k->csr, k->count, r, r))
         return NULL;
     *stride = k->csr->stride[r];
-    return &k->csr->A->data[k->csr->boff[b]];
+    return &k->csr->A->data[k->csr->boff[k->count]];
 }
 
 void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double K[9])
@@ -165,16 +180,14 @@ void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double 
     mb_linsys_products(C, K, k->h, k->h2, P, Q);
     size_t nops = block_ops(P, Q, entry, value);
     int nonzero = !mb_linsys_block_zero(C);
-    for (size_t r = 0; r < k->s->n && !k->misfit; r++) {
-        size_t str;
+    for (size_t r = 0; r < k->s->n; r++) {
+        size_t str = 0;
         double *A = diagonal_slot(k, r, &str);
-        if (A == NULL) {
-            k->misfit = 1;
+        if (!sink_takes(k, A != NULL))
             return;
-        }
         for (size_t o = 0; o < nops; o++)
             A[entry[o] / 3 * str + entry[o] % 3] -= value[o];
-        k->count++;
+        sink_received(k, r, r, 1);
         if (nonzero)
             sink_term(k, r, r, C);
     }
@@ -201,10 +214,9 @@ static int sink_fits_pair(const mb_linsys_sink *k, size_t i, size_t j)
 {
     if (k->btri)
         return i <= j + 1 && j <= i + 1;
-    const size_t b = k->count, *br = k->csr->brow, *bc = k->csr->bcol;
-    return b + 4 <= k->csr->n_blocks && br[b] == i && bc[b] == i && br[b + 1] == i
-           && bc[b + 1] == j && br[b + 2] == j && bc[b + 2] == i && br[b + 3] == j
-           && bc[b + 3] == j;
+    size_t b = k->count;
+    return csr_slot_is(k->csr, b, i, i) && csr_slot_is(k->csr, b + 1, i, j)
+           && csr_slot_is(k->csr, b + 2, j, i) && csr_slot_is(k->csr, b + 3, j, j);
 }
 
 /* the entries of the pair's four blocks: (A - (-P)) - (-Q) on the diagonal ones, written
@@ -253,12 +265,8 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
         sink_pair_one_node(k, i, C, K);
         return;
     }
-    if (k->misfit)
+    if (!sink_takes(k, sink_fits_pair(k, i, j)))
         return;
-    if (!sink_fits_pair(k, i, j)) {
-        k->misfit = 1;
-        return;
-    }
     double P[9], Q[9];
     mb_linsys_products(C, K, k->h, k->h2, P, Q);
     if (k->btri) {
@@ -273,9 +281,7 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
         pair_add(&data[off[0]], &data[off[1]], &data[off[2]], &data[off[3]],
                  c->stride[i], c->stride[j], P, Q);
     }
-    size_t d = i > j ? i - j : j - i;
-    k->reach = d > k->reach ? d : k->reach;
-    k->count += 4;
+    sink_received(k, i, j, 4);
     if (!mb_linsys_block_zero(C))
         pair_terms(k, i, j, C);
 }
