@@ -450,6 +450,147 @@ Test(linsys_sink, pair_of_one_node_equals_the_block_list)
     mb_system_free(sys);
 }
 
+/* Folding (mb_linsys_sink_fold): six nodes; springs A (1-2, 2-3), drag, gravity, drag,
+ * springs B (3-4, 1-2 again; with beyond = 1 also 1-4, off the chain), drag.  The first two
+ * drags fold into the pass of A past gravity, the third into B's; nodes 0 and 5 have no
+ * spring and get their drag after the pass, node 3 is done in A and again in B.  The drags
+ * are strong against the masses, so that a block added out of order changes the bits. */
+static mb_system *fold_system(int beyond)
+{
+    const size_t n = 6;
+    mb_system *sys = mb_system_alloc(n);
+    mb_nodes *s = sys->nodes;
+    for (size_t i = 0; i < n; i++) {
+        mb_nodes_set_mass(s, i, 0.37 + 0.29 * (double)i);
+        for (int a = 0; a < 3; a++) {
+            s->x[3 * i + a] = 0.8 * (double)i * (a == 0) + 0.23 * sin(1.7 * (double)(3 * i + a));
+            s->v[3 * i + a] = 0.61 * cos(2.1 * (double)(3 * i + a) + 0.3);
+        }
+    }
+    void *A = mb_springs_new(), *B = mb_springs_new();
+    const mb_spring in_a[] = { { .i = 1, .j = 2, .k = 21.0, .rest = 0.7, .c = 0.31 },
+                               { .i = 3, .j = 2, .k = 14.0, .rest = 0.9, .c = 0.17 } };
+    const mb_spring in_b[] = { { .i = 3, .j = 4, .k = 9.0, .rest = 0.6, .c = 0.11 },
+                               { .i = 1, .j = 2, .k = 5.0, .rest = 0.5, .c = 0.07 },
+                               { .i = 1, .j = 4, .k = 3.0, .rest = 2.0, .c = 0.05 } };
+    for (size_t m = 0; m < 2; m++)
+        cr_assert_eq(mb_springs_add(A, &in_a[m]), MB_SUCCESS, "%s", mb_last_error());
+    for (size_t m = 0; m < (beyond ? 3u : 2u); m++)
+        cr_assert_eq(mb_springs_add(B, &in_b[m]), MB_SUCCESS, "%s", mb_last_error());
+    const double g[3] = { 0.1, -9.81, 0.0 };
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, A), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(13.1)), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(7.1)), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, B), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(5.3)), MB_SUCCESS);
+    return sys;
+}
+
+Test(linsys_sink, folded_fields_equal_the_block_list_bit_for_bit)
+{
+    mb_system *on_chain = fold_system(0), *beyond = fold_system(1);
+    expect_same_system(on_chain, "folded, block-tridiagonal", 1);
+    expect_same_system(beyond, "folded, CSR", 0);
+    mb_system_free(on_chain);
+    mb_system_free(beyond);
+}
+
+/* The folded blocks of a node are added when the node is reported done: after the pair
+ * on it, as the list has them; the control reports node 1 before its pair and must give
+ * other bits (the comparison sees when the fold adds them: the folded block is large
+ * against the masses, so that the pair's small entries round otherwise when added after
+ * it).  Nodes 1 and 2 of the mixed field are free (node 0 has its rows fixed at the end). */
+Test(linsys_sink, folded_blocks_come_when_the_node_is_done)
+{
+    static const double Cp[9] = { 0.3, -0.1, 0.2, 0.05, 0.7, -0.4, 0.1, 0.2, 0.9 };
+    static const double Kp[9] = { -5.0, 1.0, 0.5, 2.0, -4.0, 0.25, 0.3, 1.5, -3.0 };
+    static const double C[9] = { -137.1, 0.0, 0.0, 0.0, -172.3, 0.0, 0.0, 0.0, -211.9 };
+    static const double K[9] = { -371.0, 0.0, 0.0, 0.0, -413.0, 0.0, 0.0, 0.0, -293.0 };
+    double nCp[9], nKp[9];
+    for (int q = 0; q < 9; q++) {
+        nCp[q] = -Cp[q];
+        nKp[q] = -Kp[q];
+    }
+    mb_system *sys = mixed_system(0);
+    const mb_nodes *s = sys->nodes;
+    mb_jacobian *J = mb_jacobian_alloc(s->n, 53);
+    put_block(J, 1, 1, nCp, nKp);
+    put_block(J, 1, 2, Cp, Kp);
+    put_block(J, 2, 1, Cp, Kp);
+    put_block(J, 2, 2, nCp, nKp);
+    for (size_t r = 0; r < s->n; r++)
+        put_block(J, r, r, C, K);
+    for (int csr = 0; csr <= 1; csr++) {
+        struct stored listed;
+        stored_alloc(&listed, s, J, csr);
+        stored_from_list(&listed, s, J);
+        for (int early = 0; early <= 1; early++) {
+            struct stored sunk;
+            stored_alloc(&sunk, s, J, csr);
+            mb_linsys_sink k = { 0 };
+            mb_linsys_sink_begin(&k, s, H, sunk.T, sunk.M, sunk.b);
+            mb_linsys_sink_rhs(&k);
+            cr_assert(mb_linsys_sink_fold(&k, C, K));
+            if (early)
+                mb_linsys_sink_node_done(&k, 1);
+            mb_linsys_sink_pair(&k, 1, 2, Cp, Kp);
+            mb_linsys_sink_node_done(&k, 2);
+            mb_linsys_sink_node_done(&k, 1);
+            mb_linsys_sink_fold_end(&k);
+            cr_assert(mb_linsys_sink_finish(&k), "csr=%d early=%d: refused", csr, early);
+            cr_expect_eq(k.count, J->count, "csr=%d early=%d: %zu blocks received", csr, early,
+                         k.count);
+            if (early)
+                cr_expect(!stored_equal(&sunk, &listed, s->n),
+                          "csr=%d: control, node 1 done before its pair, gave the same bits", csr);
+            else
+                cr_expect(stored_equal(&sunk, &listed, s->n),
+                          "csr=%d: the folded blocks differ from the list", csr);
+            mb_linsys_sink_release(&k);
+            stored_free(&sunk);
+        }
+        stored_free(&listed);
+    }
+    mb_jacobian_free(J);
+    mb_system_free(sys);
+}
+
+/* A CSR pattern whose last field's diagonal blocks come in another node order has the
+ * right slots but not at the right places of the list: the folded blocks are refused, as
+ * mb_linsys_sink_diagonal refuses them. */
+Test(linsys_sink, folded_blocks_out_of_pattern_order_are_refused)
+{
+    mb_system *sys = fold_system(1);
+    mb_nodes *s = sys->nodes;
+    struct listed L;
+    listed_build(&L, sys);
+    cr_assert_not_null(L.csr);
+    mb_jacobian *R = mb_jacobian_alloc(s->n, 53), *scratch = mb_jacobian_alloc(s->n, 53);
+    size_t last = L.J->count - s->n;    /* the last drag's blocks, (r, r) for r = 0..n-1 */
+    for (size_t q = 0; q < last; q++)
+        cr_assert_geq(mb_jacobian_add_block(R, L.J->row[q], L.J->col[q]), 0);
+    for (size_t r = s->n; r-- > 0;)
+        cr_assert_geq(mb_jacobian_add_block(R, r, r), 0);
+    mb_csr *C = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(C, R), MB_SUCCESS);
+    double *b = malloc(3 * s->n * sizeof(double));
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, s, H, NULL, C, b);
+    cr_assert_eq(mb_forces_assemble(sys->forces, s, 0.25, &k, scratch), MB_SUCCESS);
+    cr_expect_not(mb_linsys_sink_finish(&k), "diagonal blocks out of the pattern's order");
+    mb_linsys_sink_begin(&k, s, H, NULL, L.csr, b);
+    cr_assert_eq(mb_forces_assemble(sys->forces, s, 0.25, &k, scratch), MB_SUCCESS);
+    cr_expect(mb_linsys_sink_finish(&k), "control: the system's own pattern must be accepted");
+    mb_linsys_sink_release(&k);
+    mb_csr_free(C);
+    mb_jacobian_free(R);
+    mb_jacobian_free(scratch);
+    free(b);
+    listed_free(&L);
+    mb_system_free(sys);
+}
+
 /* One linearised backward-Euler step (the scheme of implicit_euler.c) assembled from a
  * block list (the solver never sees mb_implicit_solver_assemble), or with sink = 1
  * through mb_implicit_solver_assemble; *assembled: where that put A (0: nowhere). */

@@ -103,14 +103,21 @@ static int drag_eval_keep(const void *params, mb_nodes *s, double t, mb_linsys_s
     return drag_eval(params, s, t);
 }
 
-/* drag's blocks df_i/dv_i = -D I, df_i/dx_i = 0, handed to the sink as drag_jacobian
- * appends them */
-static int drag_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
+/* drag's block df_i/dv_i = -D I, df_i/dx_i = 0, the same at every node */
+static void drag_diagonal_block(const void *params, double C[9], double K[9])
 {
     const struct drag *p = params;
-    double C[9] = { 0.0 }, K[9] = { 0.0 };
+    for (int q = 0; q < 9; q++)
+        C[q] = K[q] = 0.0;
     C[0] = C[4] = C[8] = -p->D;
+}
+
+/* drag's blocks handed to the sink as drag_jacobian appends them */
+static int drag_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
+{
+    double C[9], K[9];
     (void)s;
+    drag_diagonal_block(params, C, K);
     mb_linsys_sink_diagonal(k, C, K);
     return MB_SUCCESS;
 }
@@ -136,6 +143,7 @@ static const mb_force_type drag_type = {
     .jacobian_mpfr = drag_mpfr_jacobian,
     .eval_keep = drag_eval_keep,
     .blocks_kept = drag_blocks_kept,
+    .diagonal_block = drag_diagonal_block,
     .free = free,
     .describe = drag_describe,
     .torque_free = 1,

@@ -8,10 +8,18 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The springs, and for the folding of the implicit assembly (mb_linsys_sink_fold) which
+ * spring is the last on each node: bit SPRING_LAST_I (_J) of last_on[m] when no later
+ * spring has node i (j) of spring m; last[r] = 1 + the last spring on node r, 0 none. */
 struct spring_set {
     size_t count, cap;
     mb_spring *items;
+    unsigned char *last_on;     /* cap */
+    size_t *last, nlast;        /* nlast nodes */
 };
+
+#define SPRING_LAST_I 1u
+#define SPRING_LAST_J 2u
 
 #define BASE_DOUBLE
 #include "templates_on.h"
@@ -94,6 +102,8 @@ static void springs_free(void *params)
     struct spring_set *set = params;
     if (set) {
         free(set->items);
+        free(set->last_on);
+        free(set->last);
         free(set);
     }
 }
@@ -131,6 +141,7 @@ static const mb_force_type springs_type = {
     .eval_jacobian_mpfr = springs_mpfr_eval_jacobian,
     .eval_keep = springs_eval_keep,
     .blocks_kept = springs_blocks_kept,
+    .reports_nodes_done = 1,
     .stiffness = springs_stiffness,
     .free = springs_free,
     .describe = springs_describe,
@@ -146,6 +157,46 @@ void *mb_springs_new(void)
     return set;
 }
 
+/* room for one more spring, and for node r in the map of last springs */
+static int springs_grow(struct spring_set *set, size_t r)
+{
+    if (set->count == set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 16;
+        mb_spring *items = realloc(set->items, cap * sizeof *items);
+        if (items != NULL)
+            set->items = items;
+        unsigned char *last_on = realloc(set->last_on, cap);
+        if (last_on != NULL)
+            set->last_on = last_on;
+        if (items == NULL || last_on == NULL)
+            return MB_ENOMEM;
+        set->cap = cap;
+    }
+    if (r >= set->nlast) {
+        size_t nlast = r + 1 > 2 * set->nlast ? r + 1 : 2 * set->nlast;
+        size_t *last = realloc(set->last, nlast * sizeof *last);
+        if (last == NULL)
+            return MB_ENOMEM;
+        for (size_t q = set->nlast; q < nlast; q++)
+            last[q] = 0;
+        set->last = last;
+        set->nlast = nlast;
+    }
+    return MB_SUCCESS;
+}
+
+/* spring m is now the last on node r, as its end `end`: the one before loses that mark */
+static void springs_mark_last(struct spring_set *set, size_t m, size_t r, unsigned end)
+{
+    size_t before = set->last[r];
+    if (before != 0) {
+        const mb_spring *p = &set->items[before - 1];
+        set->last_on[before - 1] &= (unsigned char)~(p->i == r ? SPRING_LAST_I : SPRING_LAST_J);
+    }
+    set->last[r] = m + 1;
+    set->last_on[m] |= (unsigned char)end;
+}
+
 int mb_springs_add(void *springs, const mb_spring *sp)
 {
     struct spring_set *set = springs;
@@ -155,15 +206,15 @@ int mb_springs_add(void *springs, const mb_spring *sp)
                  sp->k, sp->rest, sp->c);
     if (!sp->anchored && sp->i == sp->j)
         MB_ERROR(MB_EINVAL, "spring connects node %zu to itself", sp->i);
-    if (set->count == set->cap) {
-        size_t cap = set->cap ? 2 * set->cap : 16;
-        mb_spring *items = realloc(set->items, cap * sizeof *items);
-        if (items == NULL)
-            MB_ERROR(MB_ENOMEM, "cannot grow the spring list");
-        set->items = items;
-        set->cap = cap;
-    }
-    set->items[set->count++] = *sp;
+    size_t top = sp->anchored || sp->i > sp->j ? sp->i : sp->j;
+    if (springs_grow(set, top) != MB_SUCCESS)
+        MB_ERROR(MB_ENOMEM, "cannot grow the spring list");
+    size_t m = set->count++;
+    set->items[m] = *sp;
+    set->last_on[m] = 0;
+    springs_mark_last(set, m, sp->i, SPRING_LAST_I);
+    if (!sp->anchored)
+        springs_mark_last(set, m, sp->j, SPRING_LAST_J);
     return MB_SUCCESS;
 }
 

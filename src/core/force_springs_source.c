@@ -426,7 +426,8 @@ static int springs_eval_keep(const void *params, mb_nodes *s, double t, mb_linsy
 }
 
 /* The second pass: each spring's blocks from its kept geometry, handed to the sink in
- * the order and with the signs of springs_put_all. */
+ * the order and with the signs of springs_put_all; after the last spring on a node, the
+ * node reported done (the fields folded into this pass add their blocks there). */
 static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
 {
     const struct spring_set *set = params;
@@ -440,6 +441,11 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
         springs_sink_all(k, sp, B.K, B.Dv);
+        unsigned last_on = set->last_on[m];
+        if (last_on & SPRING_LAST_I)
+            mb_linsys_sink_node_done(k, sp->i);
+        if (last_on & SPRING_LAST_J)
+            mb_linsys_sink_node_done(k, sp->j);
     }
     return MB_SUCCESS;
 }

@@ -291,6 +291,35 @@ static int forces_second_pass(const mb_force *item, size_t m, const mb_nodes *s,
     return MB_SUCCESS;
 }
 
+/* 1 when a model of this type hands over no blocks */
+static int forces_blockless(const mb_force_type *type)
+{
+    return !type->blocks_kept && !type->jacobian && !type->eval_jacobian;
+}
+
+/* The diagonal fields after model m, passing over models without blocks, folded into m's
+ * second pass when m reports the nodes it is done with (mb_linsys_sink_fold); returns
+ * the last model so taken care of, m when none. */
+static size_t forces_fold(const mb_forces *F, size_t m, mb_linsys_sink *k)
+{
+    size_t last = m;
+    if (!F->items[m].type->blocks_kept || !F->items[m].type->reports_nodes_done)
+        return m;
+    for (size_t q = m + 1; q < F->count; q++) {
+        const mb_force_type *type = F->items[q].type;
+        if (type->diagonal_block && type->blocks_kept) {
+            double C[9], K[9];
+            type->diagonal_block(F->items[q].params, C, K);
+            if (!mb_linsys_sink_fold(k, C, K))
+                break;
+            last = q;
+        } else if (!forces_blockless(type)) {
+            break;
+        }
+    }
+    return last;
+}
+
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink *k,
                        mb_jacobian *J)
 {
@@ -308,8 +337,14 @@ int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink
         return st;
     mb_linsys_sink_rhs(k);
     size_t from = 0;
-    for (size_t m = 0; m < F->count && st == MB_SUCCESS; m++)
+    for (size_t m = 0; m < F->count && st == MB_SUCCESS; m++) {
+        size_t last = forces_fold(F, m, k);
         st = forces_second_pass(&F->items[m], m, s, k, J, &from);
+        if (last > m) {             /* the models up to last: folded, or without blocks */
+            mb_linsys_sink_fold_end(k);
+            m = last;
+        }
+    }
     return st;
 }
 

@@ -24,14 +24,18 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void mb_linsys_sink_release(mb_linsys_sink *k)
 {
     for (size_t m = 0; m < k->nkeep; m++)
         free(k->keep[m].data);
     free(k->keep);
+    free(k->done);
     k->keep = NULL;
     k->nkeep = 0;
+    k->done = NULL;
+    k->done_room = 0;
 }
 
 void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blocktri *btri,
@@ -43,7 +47,7 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
     k->b = b;
     k->btri = btri;
     k->csr = btri ? NULL : csr;
-    k->count = k->reach = k->model = 0;
+    k->count = k->reach = k->model = k->nfold = 0;
     k->misfit = 0;
     if (btri)
         mb_blocktri_begin(btri, s);
@@ -140,57 +144,112 @@ void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[
         sink_term(k, r, c, C);
 }
 
-/* The nonzero subtractions of A(r, c) = (A(r, c) - P) - Q, in order: an entry of P or Q
- * that is +0 is left out, since x - (+0) = x for every x (a -0 is kept: (-0) - (-0) is
- * +0).  entry[], value[] get at most 18 (entry, value) pairs; returns their number. */
-static size_t block_ops(const double P[9], const double Q[9], size_t entry[18],
-                        double value[18])
+/* The diagonal block (C, K) as d: the nonzero subtractions of A(r, r) = (A(r, r) - P) - Q,
+ * P = h C, Q = h^2 K, in order.  An entry of P or Q that is +0 is left out, since
+ * x - (+0) = x for every x (a -0 is kept: (-0) - (-0) is +0). */
+static void diagonal_prepare(const mb_linsys_sink *k, const double C[9], const double K[9],
+                             mb_linsys_diagonal *d)
 {
-    size_t n = 0;
+    double P[9], Q[9];
+    mb_linsys_products(C, K, k->h, k->h2, P, Q);
+    d->nops = 0;
     for (size_t q = 0; q < 9; q++) {
+        d->C[q] = C[q];
         if (!(P[q] == 0.0 && !signbit(P[q]))) {
-            entry[n] = q;
-            value[n++] = P[q];
+            d->entry[d->nops] = q;
+            d->value[d->nops++] = P[q];
         }
         if (!(Q[q] == 0.0 && !signbit(Q[q]))) {
-            entry[n] = q;
-            value[n++] = Q[q];
+            d->entry[d->nops] = q;
+            d->value[d->nops++] = Q[q];
         }
     }
-    return n;
+    d->c_nonzero = !mb_linsys_block_zero(C);
 }
 
-/* the diagonal block (r, r) of node r: where it is, its row stride; NULL without a slot */
-static double *diagonal_slot(mb_linsys_sink *k, size_t r, size_t *stride)
+/* the diagonal block (r, r) of node r in the storage: where it is, its row stride */
+static double *diagonal_of(const mb_linsys_sink *k, size_t r, size_t *stride)
 {
     if (k->btri) {
         *stride = 3;
         return &k->btri->D[9 * r];
     }
-    if (!csr_slot_is(k->csr, k->count, r, r))
-        return NULL;
     *stride = k->csr->stride[r];
-    return &k->csr->A->data[k->csr->boff[k->count]];
+    return &k->csr->A->data[k->csr->doff[r]];
+}
+
+/* block d at (r, r): its subtractions from A, its term off b */
+static void diagonal_add(mb_linsys_sink *k, const mb_linsys_diagonal *d, size_t r)
+{
+    size_t str;
+    double *A = diagonal_of(k, r, &str);
+    for (size_t o = 0; o < d->nops; o++)
+        A[d->entry[o] / 3 * str + d->entry[o] % 3] -= d->value[o];
+    if (d->c_nonzero)
+        sink_term(k, r, r, d->C);
+}
+
+/* 1 when the storage has a slot for block (r, r) as the b-th block of the list */
+static int diagonal_fits(const mb_linsys_sink *k, size_t b, size_t r)
+{
+    return k->btri != NULL || csr_slot_is(k->csr, b, r, r);
 }
 
 void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double K[9])
 {
-    double P[9], Q[9], value[18];
-    size_t entry[18];
-    mb_linsys_products(C, K, k->h, k->h2, P, Q);
-    size_t nops = block_ops(P, Q, entry, value);
-    int nonzero = !mb_linsys_block_zero(C);
+    mb_linsys_diagonal d;
+    diagonal_prepare(k, C, K, &d);
     for (size_t r = 0; r < k->s->n; r++) {
-        size_t str = 0;
-        double *A = diagonal_slot(k, r, &str);
-        if (!sink_takes(k, A != NULL))
+        if (!sink_takes(k, diagonal_fits(k, k->count, r)))
             return;
-        for (size_t o = 0; o < nops; o++)
-            A[entry[o] / 3 * str + entry[o] % 3] -= value[o];
+        diagonal_add(k, &d, r);
         sink_received(k, r, r, 1);
-        if (nonzero)
-            sink_term(k, r, r, C);
     }
+}
+
+int mb_linsys_sink_fold(mb_linsys_sink *k, const double C[9], const double K[9])
+{
+    size_t n = k->s->n;
+    if (k->nfold == MB_LINSYS_FOLD_MAX)
+        return 0;
+    if (k->nfold == 0) {
+        if (k->done_room < n) {
+            unsigned char *done = realloc(k->done, n ? n : 1);
+            if (done == NULL)
+                return 0;
+            k->done = done;
+            k->done_room = n;
+        }
+        memset(k->done, 0, n);
+    }
+    diagonal_prepare(k, C, K, &k->fold[k->nfold++]);
+    return 1;
+}
+
+void mb_linsys_sink_node_done(mb_linsys_sink *k, size_t r)
+{
+    if (k->nfold == 0 || r >= k->s->n || k->done[r])
+        return;
+    k->done[r] = 1;
+    if (k->misfit)
+        return;
+    for (size_t f = 0; f < k->nfold; f++)
+        diagonal_add(k, &k->fold[f], r);
+}
+
+void mb_linsys_sink_fold_end(mb_linsys_sink *k)
+{
+    size_t n = k->s->n;
+    if (k->nfold == 0)
+        return;
+    for (size_t r = 0; r < n; r++)
+        mb_linsys_sink_node_done(k, r);
+    for (size_t f = 0; f < k->nfold; f++)
+        for (size_t r = 0; r < n && !k->misfit; r++)
+            sink_takes(k, diagonal_fits(k, k->count + f * n + r, r));
+    if (!k->misfit)
+        k->count += k->nfold * n;
+    k->nfold = 0;
 }
 
 /* The four blocks of a pair of a node with itself, which share one slot: four blocks */

@@ -60,6 +60,14 @@ typedef struct mb_force_type {
      * jacobian, in the first pass; their blocks handed over in the second) */
     int (*eval_keep)(const void *params, mb_nodes *s, double t, struct mb_linsys_sink *k);
     int (*blocks_kept)(const void *params, const mb_nodes *s, struct mb_linsys_sink *k);
+    /* 1: blocks_kept reports each node on which it has handed over its last block
+     * (mb_linsys_sink_node_done), so that the diagonal fields after it in the field are
+     * added inside its pass, node by node (mb_linsys_sink_fold) */
+    int reports_nodes_done;
+    /* with blocks_kept, for a field whose blocks are one diagonal block (r, r) at every
+     * node r = 0, 1, ..., n - 1, as blocks_kept hands them over: that block (NULL: not
+     * such a field) */
+    void (*diagonal_block)(const void *params, double C[9], double K[9]);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -123,7 +131,8 @@ int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobi
  * mb_linsys_sink.h) in list order instead of kept: first every model's forces (eval_keep
  * where a model has it, else eval_jacobian or eval and jacobian, appending to J), then
  * the right-hand side's start (mb_linsys_sink_rhs), then every model's blocks
- * (blocks_kept, else its part of J).  Forces, torques and counts as
+ * (blocks_kept, else its part of J; diagonal fields folded into the pass of a model that
+ * reports its nodes, mb_linsys_sink_fold).  Forces, torques and counts as
  * mb_forces_eval_jacobian; the caller ends with mb_linsys_sink_finish. */
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, struct mb_linsys_sink *k,
                        mb_jacobian *J);

@@ -5,7 +5,13 @@
  *
  * Order of use: mb_linsys_sink_begin; the forces of every model (a model may keep what
  * its blocks will need, mb_linsys_sink_keep); mb_linsys_sink_rhs; the blocks in list
- * order (block, pair, diagonal); mb_linsys_sink_finish.  mb_forces_assemble does this. */
+ * order (block, pair, diagonal); mb_linsys_sink_finish.  mb_forces_assemble does this.
+ *
+ * Folding: the diagonal blocks of a field that follows a model in the list (drag after
+ * springs) may be added inside that model's pass, node by node, as soon as the model has
+ * handed over its last block on the node (mb_linsys_sink_fold, _node_done, _fold_end):
+ * every entry of A and b still gets its operations in list order, while the node's rows
+ * are in cache. */
 #ifndef MB_LINSYS_SINK_H
 #define MB_LINSYS_SINK_H
 
@@ -16,6 +22,19 @@ typedef struct mb_linsys_keep {
     void *data;
     size_t bytes;
 } mb_linsys_keep;
+
+/* a diagonal block to add at every node: its nonzero subtractions from A (entry of the
+ * 3x3 block, value of h C or h^2 K, in order) and its C for the terms of b */
+typedef struct mb_linsys_diagonal {
+    double C[9];
+    int c_nonzero;
+    size_t nops;
+    size_t entry[18];
+    double value[18];
+} mb_linsys_diagonal;
+
+/* folded diagonal fields at most (mb_linsys_sink_fold) */
+#define MB_LINSYS_FOLD_MAX 4
 
 typedef struct mb_linsys_sink {
     const mb_nodes *s;
@@ -29,6 +48,10 @@ typedef struct mb_linsys_sink {
     size_t model;               /* the force model at work (mb_forces_assemble) */
     mb_linsys_keep *keep;       /* per model, kept for its blocks; nkeep in the list */
     size_t nkeep;
+    mb_linsys_diagonal fold[MB_LINSYS_FOLD_MAX];    /* the folded fields, nfold of them */
+    size_t nfold;
+    unsigned char *done;        /* per node: 1 once its folded blocks are in; room for */
+    size_t done_room;           /* done_room nodes */
 } mb_linsys_sink;
 
 /* Release what the models kept (the sink itself is the caller's). */
@@ -55,6 +78,19 @@ void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double 
  * (j, i) (K, C), (j, j) -(K, C): as four calls of mb_linsys_sink_block. */
 void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9],
                          const double K[9]);
+/* Fold the next field of the list, whose blocks are (C, K) at (r, r) for r = 0, ..., n - 1
+ * (as mb_linsys_sink_diagonal), into the pass of the model at work, which reports each
+ * node whose last block it has handed over (mb_linsys_sink_node_done); only fields with
+ * no blocks between them and that model.  1 when folded; 0 when it cannot be (too many,
+ * or out of memory): the field then hands over its blocks itself. */
+int mb_linsys_sink_fold(mb_linsys_sink *k, const double C[9], const double K[9]);
+/* The model at work hands over no more blocks on node r: the folded blocks of r now, in
+ * the order of the fields (nothing without folded fields, or when r is done). */
+void mb_linsys_sink_node_done(mb_linsys_sink *k, size_t r);
+/* The model's pass is over: the folded blocks of the nodes it did not report, in node
+ * order; the folded blocks take their places in the list (checked against the CSR
+ * pattern there) and folding ends. */
+void mb_linsys_sink_fold_end(mb_linsys_sink *k);
 /* After the last block: the fixed rows of A and b.  1 when A and b are complete; 0 when a
  * block had no slot in the storage, and the step must be assembled from a block list. */
 int mb_linsys_sink_finish(mb_linsys_sink *k);
