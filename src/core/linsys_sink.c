@@ -17,6 +17,11 @@
  * The models therefore evaluate their forces in a first pass and hand over their blocks in
  * a second; what a model needs between the two (a spring's direction and length) it keeps
  * in the sink (mb_linsys_sink_keep).
+ * Blocks on different entries commute; only each entry's own sequence fixes its bits.  So
+ * a diagonal field (drag) that follows a model in the list may add its block on node r as
+ * soon as that model reports it has handed over its last block on r (folding,
+ * mb_linsys_sink_fold): the node's rows of A and b are then still in cache, where a
+ * separate sweep over the nodes would fetch them from memory once more.
  * A block the storage has no slot for -- beyond the neighbours of a block-tridiagonal
  * system, or not the block the CSR pattern holds at that position -- marks the sink
  * misfit; the caller then assembles the step from a block list. */
