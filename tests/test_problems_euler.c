@@ -219,6 +219,40 @@ Test(problems, cloth_springs_and_pins)
     mb_system_free(sys);
 }
 
+/* The size a problem declares from its parameters (mb_problem_type.nodes, used to refuse
+ * a run too large for memory before it is built) against the system its set-up builds:
+ * every problem with the hook at its defaults, and the chain and cloth at other sizes. */
+static void expect_declared_size(const char *name, const char *const *pairs)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    for (const char *const *kv = pairs; kv && *kv; kv++)
+        cr_assert_eq(mb_options_set_pair(in, *kv), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(mb_problem_prepare(name, in, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_not_null(pt->nodes, "%s declares no size", name);
+    mb_system *sys = NULL;
+    cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_eq(pt->nodes(p), sys->nodes->n, "%s: declares %zu nodes, builds %zu", name,
+                 pt->nodes(p), sys->nodes->n);
+    mb_system_free(sys);
+    mb_options_free(in);
+    mb_options_free(p);
+}
+
+Test(problems, declared_sizes_are_the_built_sizes)
+{
+    size_t declaring = 0;
+    for (const mb_problem_type *const *pt = mb_problems(); *pt; pt++)
+        if ((*pt)->nodes) {
+            expect_declared_size((*pt)->name, NULL);
+            declaring++;
+        }
+    cr_expect_geq(declaring, 2, "spring-chain and cloth declare their sizes");
+    expect_declared_size("spring-chain", (const char *const[]){ "n=23", NULL });
+    expect_declared_size("cloth", (const char *const[]){ "nx=7", "ny=4", NULL });
+    expect_declared_size("cloth", (const char *const[]){ "nx=2", "ny=31", NULL });
+}
+
 Test(problems, bad_parameters_are_rejected)
 {
     const mb_problem_type *pt;

@@ -568,6 +568,10 @@ static int load_problem(parser *P, const entry *problem)
     mb_options_free(given);
     if (st != MB_SUCCESS)
         return fail_lib(P, problem_error_line(P));
+    if (c->problem->nodes) {    /* its size from its parameters: nothing built yet */
+        P->nodes = c->nodes = c->problem->nodes(c->params);
+        return MB_SUCCESS;
+    }
     /* build it once: parameter combinations the setup rejects are input errors too */
     mb_system *sys = NULL;
     st = c->problem->setup(c->params, &sys);

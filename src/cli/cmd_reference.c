@@ -163,13 +163,12 @@ static void print_header(const mb_problem_type *pt, double t)
     printf("problem %s\nt       %.17g\n", pt->name, t);
 }
 
-/* The estimate of the method's memory (mb_memory.h) on sys against --memory-limit or
- * the memory available, before the method allocates anything. */
-static int fits_in_memory(const struct ref_args *a, const mb_system *sys,
-                          mb_reference_kind kind, long mpfr_bits)
+/* The estimate of the method's memory (mb_memory.h) for `nodes` nodes against
+ * --memory-limit or the memory available. */
+static int fits_in_memory(const struct ref_args *a, size_t nodes, mb_reference_kind kind,
+                          long mpfr_bits)
 {
     mb_memory_estimate e;
-    size_t nodes = sys->nodes->n;
     mb_memory_estimate_reference(nodes, kind, mpfr_bits, &e);
     char what[160];
     snprintf(what, sizeof what, "-p %s (%zu node%s) --method %s", a->problem, nodes,
@@ -177,13 +176,28 @@ static int fits_in_memory(const struct ref_args *a, const mb_system *sys,
     return mb_memory_check(&e, a->memory_limit, what);
 }
 
+/* The problem built into *sys once its memory estimate fits, before the method allocates
+ * anything: checked before the build when the size follows from the parameters
+ * (mb_problem_type.nodes), else on the built system. */
+static int build_within_memory(const struct ref_args *a, const mb_problem_type *pt,
+                               const mb_options *params, mb_reference_kind kind,
+                               long mpfr_bits, mb_system **sys)
+{
+    *sys = NULL;
+    int st = pt->nodes ? fits_in_memory(a, pt->nodes(params), kind, mpfr_bits) : MB_SUCCESS;
+    if (st == MB_SUCCESS)
+        st = pt->setup(params, sys);
+    if (st == MB_SUCCESS && !pt->nodes)
+        st = fits_in_memory(a, (*sys)->nodes->n, kind, mpfr_bits);
+    return st;
+}
+
 static int run_mpfr(const struct ref_args *a, const mb_problem_type *pt,
                     const mb_options *params, long bits)
 {
     double t = a->t_end;
     mb_system *sys = NULL;
-    if (pt->setup(params, &sys) != MB_SUCCESS || fits_in_memory(a, sys, MB_REF_MPFR, bits)
-        != MB_SUCCESS) {
+    if (build_within_memory(a, pt, params, MB_REF_MPFR, bits, &sys) != MB_SUCCESS) {
         mb_system_free(sys);
         return mb_cli_fail("reference");
     }
@@ -213,7 +227,7 @@ static int run_double(const struct ref_args *a, const mb_problem_type *pt,
 {
     double t = a->t_end;
     mb_system *sys = NULL;
-    if (pt->setup(params, &sys) != MB_SUCCESS || fits_in_memory(a, sys, kind, 0) != MB_SUCCESS) {
+    if (build_within_memory(a, pt, params, kind, 0, &sys) != MB_SUCCESS) {
         mb_system_free(sys);
         return mb_cli_fail("reference");
     }

@@ -438,7 +438,8 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
 }
 
 /* The estimate of the scheme's memory (mb_memory.h) against --memory-limit or the memory
- * available, once the problem is built and before the scheme allocates anything. */
+ * available: before the problem is built when its size follows from its parameters
+ * (mb_problem_type.nodes), else once it is built; before the scheme allocates anything. */
 static int fits_in_memory(size_t nodes, const struct sim_args *a)
 {
     mb_memory_estimate e;
@@ -454,11 +455,15 @@ static int prepare_run(struct sim_run *r, const struct sim_args *a)
     mb_options *p;
     if (mb_problem_prepare(a->problem, a->params, &pt, &p) != MB_SUCCESS)
         return mb_cli_fail("simulate");
+    if (pt->nodes && fits_in_memory(pt->nodes(p), a) != MB_SUCCESS) {
+        mb_options_free(p);
+        return mb_cli_fail("simulate");
+    }
     int s = pt->setup(p, &r->sys);
     mb_options_free(p);
     if (s != MB_SUCCESS)
         return mb_cli_fail("simulate: problem setup");
-    if (fits_in_memory(r->sys->nodes->n, a) != MB_SUCCESS)
+    if (!pt->nodes && fits_in_memory(r->sys->nodes->n, a) != MB_SUCCESS)
         return mb_cli_fail("simulate");
     r->on = mb_nodes_alloc(r->sys->nodes->n, 53);
     if (a->mpfr_bits) {

@@ -60,6 +60,12 @@ static int setup(const mb_options *p, mb_system **out)
     return mb_spring_network_finish(sys, st, mb_options_double(p, "g"), mb_options_double(p, "D"), out);
 }
 
+/* the nx x ny particles setup builds */
+static size_t nodes(const mb_options *p)
+{
+    return (size_t)mb_options_int(p, "nx") * (size_t)mb_options_int(p, "ny");
+}
+
 const mb_problem_type mb_problem_cloth = {
     .name = "cloth",
     .summary = "nx x ny mass-spring cloth, structural + shear springs, pinned corners, gravity",
@@ -67,4 +73,5 @@ const mb_problem_type mb_problem_cloth = {
     .setup = setup,
     .exact = NULL,
     .exact_doc = NULL,
+    .nodes = nodes,
 };

@@ -43,6 +43,11 @@ typedef struct mb_problem_type {
     int (*observe_begin)(void **ctx, const mb_options *params, const mb_system *sys);
     int (*observe_step)(void *ctx, const mb_system *sys, const mb_nodes *on_step);
     int (*observe_end)(void *ctx, mb_observation *out);
+    /* The number of nodes setup builds, from the validated parameters alone, so that a
+     * run too large for memory is refused before anything is built.  A problem with this
+     * hook builds every parameter set its ranges admit, memory permitting (so a case
+     * loader need not build it to validate it).  NULL: a size known only by building. */
+    size_t (*nodes)(const mb_options *params);
 } mb_problem_type;
 
 const mb_problem_type *const *mb_problems(void);

@@ -44,6 +44,12 @@ static int setup(const mb_options *p, mb_system **out)
     return mb_spring_network_finish(sys, st, mb_options_double(p, "g"), mb_options_double(p, "D"), out);
 }
 
+/* the n particles setup builds */
+static size_t nodes(const mb_options *p)
+{
+    return (size_t)mb_options_int(p, "n");
+}
+
 const mb_problem_type mb_problem_spring_chain = {
     .name = "spring-chain",
     .summary = "n particles joined by springs with rest length and dashpots, under gravity",
@@ -51,4 +57,5 @@ const mb_problem_type mb_problem_spring_chain = {
     .setup = setup,
     .exact = NULL,
     .exact_doc = NULL,
+    .nodes = nodes,
 };
