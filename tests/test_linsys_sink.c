@@ -311,6 +311,26 @@ static void put_block(mb_jacobian *J, size_t r, size_t c, const double C[9], con
     memcpy(&J->dfdx[9 * q], K, 9 * sizeof(double));
 }
 
+/* nX = -X, entry by entry */
+static void negated(const double X[9], double nX[9])
+{
+    for (int q = 0; q < 9; q++)
+        nX[q] = -X[q];
+}
+
+/* Append the four blocks of a pair, as a spring lists them: -(K, C) at (i, i), (K, C) at
+ * (i, j) and (j, i), -(K, C) at (j, j) (mb_linsys_sink_pair's order) */
+static void put_pair(mb_jacobian *J, size_t i, size_t j, const double C[9], const double K[9])
+{
+    double nC[9], nK[9];
+    negated(C, nC);
+    negated(K, nK);
+    put_block(J, i, i, nC, nK);
+    put_block(J, i, j, C, K);
+    put_block(J, j, i, C, K);
+    put_block(J, j, j, nC, nK);
+}
+
 /* A system in storage of either kind: block-tridiagonal, or CSR with the pattern of J */
 struct stored {
     mb_blocktri *T;
@@ -360,6 +380,25 @@ static void stored_free(struct stored *S)
     mb_csr_free(S->M);
 }
 
+/* sunk (storage of the kind csr, the pattern of J) against the blocks of J assembled from
+ * a list, and the negative control: the blocks of J2 (J changed) must give other bits */
+static void expect_list_not_control(const struct stored *sunk, const mb_nodes *s,
+                                    const mb_jacobian *J, const mb_jacobian *J2, int csr,
+                                    const char *what)
+{
+    struct stored listed, control;
+    stored_alloc(&listed, s, J, csr);
+    stored_alloc(&control, s, J, csr);
+    stored_from_list(&listed, s, J);
+    stored_from_list(&control, s, J2);
+    cr_expect(stored_equal(sunk, &listed, s->n), "%s, csr=%d: the sink differs from the list",
+              what, csr);
+    cr_expect(!stored_equal(&control, &listed, s->n), "%s, csr=%d: the control gave the same "
+              "bits", what, csr);
+    stored_free(&listed);
+    stored_free(&control);
+}
+
 /* The same block on every diagonal (a field such as drag), after a spring-like pair, from
  * mb_linsys_sink_diagonal against the same blocks assembled from a list.  The call leaves
  * out the entries of h C and h^2 K that are +0; the block has entries +0, -0 and
@@ -371,20 +410,13 @@ Test(linsys_sink, diagonal_blocks_equal_the_block_list)
     static const double Kp[9] = { -5.0, 1.0, 0.5, 2.0, -4.0, 0.25, 0.0, 1.5, -3.0 };
     const double C[9] = { -0.13, 0.0, -0.0, 0x1p-1060, -0.13, 0.0, 0.0, -0.0, 0.21 };
     const double K[9] = { 0.0, -0.0, 3.5, 0.0, 0.0, -0.0, 0x1p-1040, 0.0, -2.0 };
-    double nCp[9], nKp[9], C2[9];
-    for (int q = 0; q < 9; q++) {
-        nCp[q] = -Cp[q];
-        nKp[q] = -Kp[q];
-        C2[q] = C[q];
-    }
+    double C2[9];
+    memcpy(C2, C, sizeof C2);
     C2[3] = 0x1p-1059;
     mb_system *sys = mixed_system(0);
     const mb_nodes *s = sys->nodes;
     mb_jacobian *J = mb_jacobian_alloc(s->n, 53), *J2 = mb_jacobian_alloc(s->n, 53);
-    put_block(J, 0, 0, nCp, nKp);
-    put_block(J, 0, 1, Cp, Kp);
-    put_block(J, 1, 0, Cp, Kp);
-    put_block(J, 1, 1, nCp, nKp);
+    put_pair(J, 0, 1, Cp, Kp);
     for (int q = 0; q < 4; q++)
         put_block(J2, J->row[q], J->col[q], &J->dfdv[9 * q], &J->dfdx[9 * q]);
     for (size_t r = 0; r < s->n; r++) {
@@ -392,26 +424,17 @@ Test(linsys_sink, diagonal_blocks_equal_the_block_list)
         put_block(J2, r, r, C2, K);
     }
     for (int csr = 0; csr <= 1; csr++) {
-        struct stored sunk, listed, control;
+        struct stored sunk;
         stored_alloc(&sunk, s, J, csr);
-        stored_alloc(&listed, s, J, csr);
-        stored_alloc(&control, s, J, csr);
         mb_linsys_sink k = { 0 };
         mb_linsys_sink_begin(&k, s, H, sunk.T, sunk.M, sunk.b);
         mb_linsys_sink_rhs(&k);
         mb_linsys_sink_pair(&k, 0, 1, Cp, Kp);
         mb_linsys_sink_diagonal(&k, C, K);
         cr_assert(mb_linsys_sink_finish(&k));
-        stored_from_list(&listed, s, J);
-        stored_from_list(&control, s, J2);
-        cr_expect(stored_equal(&sunk, &listed, s->n), "csr=%d: the sink differs from the list",
-                  csr);
-        cr_expect(!stored_equal(&control, &listed, s->n),
-                  "csr=%d: the control block gave the same bits", csr);
+        expect_list_not_control(&sunk, s, J, J2, csr, "diagonal");
         mb_linsys_sink_release(&k);
         stored_free(&sunk);
-        stored_free(&listed);
-        stored_free(&control);
     }
     mb_jacobian_free(J);
     mb_jacobian_free(J2);
@@ -426,38 +449,26 @@ Test(linsys_sink, pair_of_one_node_equals_the_block_list)
     const double C[9] = { 0.31, -0.12, 0.2, 0.05, 0.7, -0.4, 0.1, 0.23, 0.9 };
     const double K[9] = { -5.1, 1.3, 0.5, 2.0, -4.7, 0.25, 0.6, 1.5, -3.3 };
     double nC[9], nK[9];
-    for (int q = 0; q < 9; q++) {
-        nC[q] = -C[q];
-        nK[q] = -K[q];
-    }
+    negated(C, nC);
+    negated(K, nK);
     mb_system *sys = mixed_system(0);
     const mb_nodes *s = sys->nodes;
     mb_jacobian *J = mb_jacobian_alloc(s->n, 53), *J2 = mb_jacobian_alloc(s->n, 53);
-    put_block(J, 3, 3, nC, nK);
-    put_block(J, 3, 3, C, K);
-    put_block(J, 3, 3, C, K);
-    put_block(J, 3, 3, nC, nK);
+    put_pair(J, 3, 3, C, K);
     put_block(J2, 3, 3, C, K);
     put_block(J2, 3, 3, C, K);
     put_block(J2, 3, 3, nC, nK);
     put_block(J2, 3, 3, nC, nK);
-    struct stored sunk, listed, control;
+    struct stored sunk;
     stored_alloc(&sunk, s, J, 0);
-    stored_alloc(&listed, s, J, 0);
-    stored_alloc(&control, s, J, 0);
     mb_linsys_sink k = { 0 };
     mb_linsys_sink_begin(&k, s, H, sunk.T, NULL, sunk.b);
     mb_linsys_sink_rhs(&k);
     mb_linsys_sink_pair(&k, 3, 3, C, K);
     cr_assert(mb_linsys_sink_finish(&k));
-    stored_from_list(&listed, s, J);
-    stored_from_list(&control, s, J2);
-    cr_expect(stored_equal(&sunk, &listed, s->n), "the pair differs from its four blocks");
-    cr_expect(!stored_equal(&control, &listed, s->n), "control: another order gave the same bits");
+    expect_list_not_control(&sunk, s, J, J2, 0, "pair of one node");
     mb_linsys_sink_release(&k);
     stored_free(&sunk);
-    stored_free(&listed);
-    stored_free(&control);
     mb_jacobian_free(J);
     mb_jacobian_free(J2);
     mb_system_free(sys);
@@ -516,18 +527,10 @@ Test(linsys_sink, folded_blocks_come_when_the_node_is_done)
     static const double Kp[9] = { -5.0, 1.0, 0.5, 2.0, -4.0, 0.25, 0.3, 1.5, -3.0 };
     static const double C[9] = { -137.1, 0.0, 0.0, 0.0, -172.3, 0.0, 0.0, 0.0, -211.9 };
     static const double K[9] = { -371.0, 0.0, 0.0, 0.0, -413.0, 0.0, 0.0, 0.0, -293.0 };
-    double nCp[9], nKp[9];
-    for (int q = 0; q < 9; q++) {
-        nCp[q] = -Cp[q];
-        nKp[q] = -Kp[q];
-    }
     mb_system *sys = mixed_system(0);
     const mb_nodes *s = sys->nodes;
     mb_jacobian *J = mb_jacobian_alloc(s->n, 53);
-    put_block(J, 1, 1, nCp, nKp);
-    put_block(J, 1, 2, Cp, Kp);
-    put_block(J, 2, 1, Cp, Kp);
-    put_block(J, 2, 2, nCp, nKp);
+    put_pair(J, 1, 2, Cp, Kp);
     for (size_t r = 0; r < s->n; r++)
         put_block(J, r, r, C, K);
     for (int csr = 0; csr <= 1; csr++) {

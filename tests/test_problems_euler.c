@@ -220,9 +220,10 @@ Test(problems, cloth_springs_and_pins)
 }
 
 /* The size a problem declares from its parameters (mb_problem_type.nodes, used to refuse
- * a run too large for memory before it is built) against the system its set-up builds:
- * every problem with the hook at its defaults, and the chain and cloth at other sizes. */
-static void expect_declared_size(const char *name, const char *const *pairs)
+ * a run too large for memory before it is built) against the system its set-up builds,
+ * and against the size its documentation gives (expected, 0: the built one only): every
+ * problem with the hook at its defaults, the chain and the cloth at other sizes. */
+static void expect_declared_size(const char *name, const char *const *pairs, size_t expected)
 {
     const mb_problem_type *pt;
     mb_options *in = mb_options_new(), *p;
@@ -234,6 +235,9 @@ static void expect_declared_size(const char *name, const char *const *pairs)
     cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS, "%s", mb_last_error());
     cr_expect_eq(pt->nodes(p), sys->nodes->n, "%s: declares %zu nodes, builds %zu", name,
                  pt->nodes(p), sys->nodes->n);
+    if (expected)
+        cr_expect_eq(sys->nodes->n, expected, "%s: %zu nodes built, %zu documented", name,
+                     sys->nodes->n, expected);
     mb_system_free(sys);
     mb_options_free(in);
     mb_options_free(p);
@@ -244,13 +248,15 @@ Test(problems, declared_sizes_are_the_built_sizes)
     size_t declaring = 0;
     for (const mb_problem_type *const *pt = mb_problems(); *pt; pt++)
         if ((*pt)->nodes) {
-            expect_declared_size((*pt)->name, NULL);
+            expect_declared_size((*pt)->name, NULL, 0);
             declaring++;
         }
     cr_expect_geq(declaring, 2, "spring-chain and cloth declare their sizes");
-    expect_declared_size("spring-chain", (const char *const[]){ "n=23", NULL });
-    expect_declared_size("cloth", (const char *const[]){ "nx=7", "ny=4", NULL });
-    expect_declared_size("cloth", (const char *const[]){ "nx=2", "ny=31", NULL });
+    expect_declared_size("spring-chain", NULL, 16);                  /* n = 16 */
+    expect_declared_size("cloth", NULL, 13 * 9);                     /* nx = 13, ny = 9 */
+    expect_declared_size("spring-chain", (const char *const[]){ "n=23", NULL }, 23);
+    expect_declared_size("cloth", (const char *const[]){ "nx=7", "ny=4", NULL }, 28);
+    expect_declared_size("cloth", (const char *const[]){ "nx=2", "ny=31", NULL }, 62);
 }
 
 Test(problems, bad_parameters_are_rejected)

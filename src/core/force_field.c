@@ -2,7 +2,6 @@
  * f(x, v) = m g - D v. */
 #include "mb_forces.h"
 #include "mb_json.h"
-#include "mb_linsys_sink.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -96,30 +95,14 @@ static int drag_describe(const void *params, json_t *model)
            ? MB_ENOMEM : MB_SUCCESS;
 }
 
-/* drag's forces in the first pass of mb_forces_assemble (nothing to keep) */
-static int drag_eval_keep(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
-{
-    (void)k;
-    return drag_eval(params, s, t);
-}
-
-/* drag's block df_i/dv_i = -D I, df_i/dx_i = 0, the same at every node */
+/* drag's block df_i/dv_i = -D I, df_i/dx_i = 0, the same at every node (as drag_jacobian
+ * appends it) */
 static void drag_diagonal_block(const void *params, double C[9], double K[9])
 {
     const struct drag *p = params;
     for (int q = 0; q < 9; q++)
         C[q] = K[q] = 0.0;
     C[0] = C[4] = C[8] = -p->D;
-}
-
-/* drag's blocks handed to the sink as drag_jacobian appends them */
-static int drag_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
-{
-    double C[9], K[9];
-    (void)s;
-    drag_diagonal_block(params, C, K);
-    mb_linsys_sink_diagonal(k, C, K);
-    return MB_SUCCESS;
 }
 
 static const mb_force_type gravity_type = {
@@ -141,8 +124,6 @@ static const mb_force_type drag_type = {
     .dissipation = drag_dissipation,
     .jacobian = drag_jacobian,
     .jacobian_mpfr = drag_mpfr_jacobian,
-    .eval_keep = drag_eval_keep,
-    .blocks_kept = drag_blocks_kept,
     .diagonal_block = drag_diagonal_block,
     .free = free,
     .describe = drag_describe,

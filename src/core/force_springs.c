@@ -21,6 +21,13 @@ struct spring_set {
 #define SPRING_LAST_I 1u
 #define SPRING_LAST_J 2u
 
+/* 1 when the spring's force and blocks use its direction n = d / l (a rest length or a
+ * dashpot); the linear spring L = c = 0 needs neither n nor l */
+static inline int springs_has_direction(const mb_spring *sp)
+{
+    return sp->rest != 0.0 || sp->c != 0.0;
+}
+
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "quat_source.c"

@@ -140,7 +140,7 @@ R_HOT void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL
 R_HOT void FUNCTION(springs, force)(const mb_spring *sp,
                                      struct FUNCTION(springs, scratch) *restrict w)
 {
-    if (sp->rest == 0.0 && sp->c == 0.0) {
+    if (!springs_has_direction(sp)) {
         R_UNROLL(3)
         for (int k = 0; k < 3; k++)
             R_MUL_D(&w->F[k], &w->d[k], sp->k);
@@ -339,7 +339,7 @@ R_HOT int FUNCTION(springs, one)(const mb_spring *sp, TYPE(mb_nodes) *s, TYPE(mb
                                  struct FUNCTION(springs, scratch) *restrict w,
                                  struct FUNCTION(springs, blocks) *restrict B, int arms)
 {
-    int need_n = sp->rest != 0.0 || sp->c != 0.0;
+    int need_n = springs_has_direction(sp);
     int st = FUNCTION(springs, geometry)(sp, s, w, need_n, arms);
     if (st != MB_SUCCESS)
         return st;
@@ -437,7 +437,7 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
     (void)s;
     for (size_t m = 0; m < set->count; m++) {
         const mb_spring *sp = &set->items[m];
-        if (sp->rest != 0.0 || sp->c != 0.0)
+        if (springs_has_direction(sp))
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
         springs_sink_all(k, sp, B.K, B.Dv);

@@ -266,6 +266,8 @@ static int forces_first_pass(const mb_force *item, size_t m, mb_nodes *s, double
     k->model = m;
     if (type->eval_keep)
         return type->eval_keep(item->params, s, t, k);
+    if (type->diagonal_block)           /* its blocks from diagonal_block in the second */
+        return type->eval(item->params, s, t);
     if (type->eval_jacobian)
         st = type->eval_jacobian(item->params, s, t, J);
     else if ((st = type->eval(item->params, s, t)) == MB_SUCCESS && type->jacobian)
@@ -284,6 +286,12 @@ static int forces_second_pass(const mb_force *item, size_t m, const mb_nodes *s,
     k->model = m;
     if (item->type->blocks_kept)
         return item->type->blocks_kept(item->params, s, k);
+    if (item->type->diagonal_block) {
+        double C[9], K[9];
+        item->type->diagonal_block(item->params, C, K);
+        mb_linsys_sink_diagonal(k, C, K);
+        return MB_SUCCESS;
+    }
     size_t end = *(const size_t *)mb_linsys_sink_kept(k);
     for (size_t b = *from; b < end; b++)
         mb_linsys_sink_block(k, J->row[b], J->col[b], &J->dfdv[9 * b], &J->dfdx[9 * b]);
@@ -294,7 +302,8 @@ static int forces_second_pass(const mb_force *item, size_t m, const mb_nodes *s,
 /* 1 when a model of this type hands over no blocks */
 static int forces_blockless(const mb_force_type *type)
 {
-    return !type->blocks_kept && !type->jacobian && !type->eval_jacobian;
+    return !type->blocks_kept && !type->diagonal_block && !type->jacobian
+           && !type->eval_jacobian;
 }
 
 /* The diagonal fields after model m, passing over models without blocks, folded into m's
@@ -307,7 +316,7 @@ static size_t forces_fold(const mb_forces *F, size_t m, mb_linsys_sink *k)
         return m;
     for (size_t q = m + 1; q < F->count; q++) {
         const mb_force_type *type = F->items[q].type;
-        if (type->diagonal_block && type->blocks_kept) {
+        if (type->diagonal_block) {
             double C[9], K[9];
             type->diagonal_block(F->items[q].params, C, K);
             if (!mb_linsys_sink_fold(k, C, K))

@@ -149,6 +149,14 @@ void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[
         sink_term(k, r, c, C);
 }
 
+/* the next subtraction of d: value off entry q (row-major) of the 3x3 block */
+static void diagonal_op(mb_linsys_diagonal *d, size_t q, double value)
+{
+    d->row[d->nops] = (unsigned char)(q / 3);
+    d->col[d->nops] = (unsigned char)(q % 3);
+    d->value[d->nops++] = value;
+}
+
 /* The diagonal block (C, K) as d: the nonzero subtractions of A(r, r) = (A(r, r) - P) - Q,
  * P = h C, Q = h^2 K, in order.  An entry of P or Q that is +0 is left out, since
  * x - (+0) = x for every x (a -0 is kept: (-0) - (-0) is +0). */
@@ -160,14 +168,10 @@ static void diagonal_prepare(const mb_linsys_sink *k, const double C[9], const d
     d->nops = 0;
     for (size_t q = 0; q < 9; q++) {
         d->C[q] = C[q];
-        if (!(P[q] == 0.0 && !signbit(P[q]))) {
-            d->entry[d->nops] = q;
-            d->value[d->nops++] = P[q];
-        }
-        if (!(Q[q] == 0.0 && !signbit(Q[q]))) {
-            d->entry[d->nops] = q;
-            d->value[d->nops++] = Q[q];
-        }
+        if (!(P[q] == 0.0 && !signbit(P[q])))
+            diagonal_op(d, q, P[q]);
+        if (!(Q[q] == 0.0 && !signbit(Q[q])))
+            diagonal_op(d, q, Q[q]);
     }
     d->c_nonzero = !mb_linsys_block_zero(C);
 }
@@ -189,7 +193,7 @@ static void diagonal_add(mb_linsys_sink *k, const mb_linsys_diagonal *d, size_t 
     size_t str;
     double *A = diagonal_of(k, r, &str);
     for (size_t o = 0; o < d->nops; o++)
-        A[d->entry[o] / 3 * str + d->entry[o] % 3] -= d->value[o];
+        A[d->row[o] * str + d->col[o]] -= d->value[o];
     if (d->c_nonzero)
         sink_term(k, r, r, d->C);
 }

@@ -64,9 +64,12 @@ typedef struct mb_force_type {
      * (mb_linsys_sink_node_done), so that the diagonal fields after it in the field are
      * added inside its pass, node by node (mb_linsys_sink_fold) */
     int reports_nodes_done;
-    /* with blocks_kept, for a field whose blocks are one diagonal block (r, r) at every
-     * node r = 0, 1, ..., n - 1, as blocks_kept hands them over: that block (NULL: not
-     * such a field) */
+    /* for a field whose blocks are one diagonal block (r, r) at every node
+     * r = 0, 1, ..., n - 1, as jacobian appends them: that block.  mb_forces_assemble then
+     * takes the field's forces from eval and hands its blocks to the sink in one call
+     * (mb_linsys_sink_diagonal), or folds them into the pass of the model before it
+     * (mb_linsys_sink_fold); eval_keep and blocks_kept are not needed.  NULL: not such a
+     * field */
     void (*diagonal_block)(const void *params, double C[9], double K[9]);
 } mb_force_type;
 

@@ -23,13 +23,13 @@ typedef struct mb_linsys_keep {
     size_t bytes;
 } mb_linsys_keep;
 
-/* a diagonal block to add at every node: its nonzero subtractions from A (entry of the
- * 3x3 block, value of h C or h^2 K, in order) and its C for the terms of b */
+/* a diagonal block to add at every node: its nonzero subtractions from A (row and column
+ * in the 3x3 block, value of h C or h^2 K, in order) and its C for the terms of b */
 typedef struct mb_linsys_diagonal {
     double C[9];
     int c_nonzero;
     size_t nops;
-    size_t entry[18];
+    unsigned char row[18], col[18];
     double value[18];
 } mb_linsys_diagonal;
 
