@@ -9,7 +9,7 @@
  * Exit: 0 no regression (or --update done), 1 some regression, 2 usage or unreadable /
  * malformed files. */
 #include "cli.h"
-#include "ci_log.h"
+#include "junit_tap.h"
 #include "mb_baseline.h"
 #include "mb_report.h"
 #include "mb_status.h"

@@ -9,7 +9,7 @@
  * early where the case does not expect it), 2 bad input,
  * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
 #include "cli.h"
-#include "ci_log.h"
+#include "junit_tap.h"
 #include "run_summary.h"
 #include "mb_cancel.h"
 #include "mb_case.h"

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "ci_log.h"
+#include "junit_tap.h"
 #include "mb_runner.h"
 
 /* The tables of every case (omitted when quiet) and the list of failures. */

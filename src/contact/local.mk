@@ -5,7 +5,6 @@ libmotionbench_la_SOURCES += src/contact/locdyn.c
 libmotionbench_la_SOURCES += src/contact/contact_detect.c
 libmotionbench_la_SOURCES += src/contact/scene.c
 libmotionbench_la_SOURCES += src/contact/consolver.c
-libmotionbench_la_SOURCES += src/contact/solfec.c
 libmotionbench_la_SOURCES += src/contact/contact_ac.c
 motionbenchinclude_HEADERS += src/contact/mb_clump.h
 motionbenchinclude_HEADERS += src/contact/mb_constraint.h

@@ -37,3 +37,4 @@ noinst_HEADERS += src/integrators/verlet_nosquish_source.c
 noinst_HEADERS += src/integrators/verlet_nosquish_lanes_source.c
 libmotionbench_la_SOURCES += src/integrators/plugin.c
 motionbenchinclude_HEADERS += src/integrators/mb_plugin.h
+libmotionbench_la_SOURCES += src/integrators/solfec.c

@@ -9,3 +9,5 @@ libmotionbench_la_SOURCES += src/metrics/damping_track.c
 libmotionbench_la_SOURCES += src/metrics/error_growth.c
 motionbenchinclude_HEADERS += src/metrics/mb_metrics.h
 noinst_HEADERS += src/metrics/metrics.def
+libmotionbench_la_SOURCES += src/metrics/twin.c
+motionbenchinclude_HEADERS += src/metrics/mb_twin.h

@@ -447,7 +447,7 @@ static int plot_work_precision(const mb_results *r, const char *c, const char *d
 /* ---- energy against time (series/) ---- */
 
 /* the series file of (case, spec, dt index) as runs name it: spec with []=,/ and blanks
- * replaced by '_' (src/bench/reports.c) */
+ * replaced by '_' (src/runner/reports.c) */
 static void series_path(const mb_results *r, const char *c, const char *spec, size_t j,
                         char *buf, size_t size)
 {

@@ -1,11 +1,11 @@
-/* ci_log.c -- JUnit XML and TAP output of test outcomes (ci_log.h).
+/* junit_tap.c -- JUnit XML and TAP output of test outcomes (junit_tap.h).
  *
  * JUnit XML follows the schema JUnit's Ant task writes and CI systems read
  * (testsuites > testsuite > testcase > failure | skipped); tests of one suite are
  * consecutive in the log (callers add them case by case).  TAP follows the TAP 13
  * specification (testanything.org): a version line, the plan "1..N", then one line per
  * test. */
-#include "ci_log.h"
+#include "junit_tap.h"
 #include "mb_report.h"
 #include "mb_status.h"
 

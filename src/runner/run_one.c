@@ -13,7 +13,7 @@
  * With precision mpfr:BITS the MPFR twin of the scheme runs instead; at 53 bits MPFR's
  * exponent range is narrowed to double's for the run (this setting is per thread in
  * MPFR, and the run happens in one thread).  Such runs also split the error of the
- * double run through the reference module (mb_twin_run, src/reference/mb_twin.h):
+ * double run through the reference module (mb_twin_run, src/metrics/mb_twin.h):
  *   roundoff.max_abs   = max over checkpoints of |double run - twin at BITS|
  *   truncation.max_abs = max over checkpoints of |twin at BITS - reference|
  * (max abs over every state component), with their growth exponents in the detail.

@@ -1,4 +1,4 @@
-/* ci_log.h -- test outcomes for CI systems: JUnit XML and TAP (run --junit/--tap,
+/* junit_tap.h -- test outcomes for CI systems: JUnit XML and TAP (run --junit/--tap,
  * check --junit/--tap).
  *
  * One test per expectation (run) or per baseline row (check), grouped by case: a JUnit

@@ -1,0 +1,26 @@
+# forces module: force models (fields, springs, torques, expressions) and contact laws.
+libmotionbench_la_SOURCES += src/forces/forces.c
+libmotionbench_la_SOURCES += src/forces/force_field.c
+libmotionbench_la_SOURCES += src/forces/force_springs.c
+libmotionbench_la_SOURCES += src/forces/force_torque.c
+libmotionbench_la_SOURCES += src/forces/force_constant.c
+libmotionbench_la_SOURCES += src/forces/force_central.c
+libmotionbench_la_SOURCES += src/forces/contact_pairs.c
+libmotionbench_la_SOURCES += src/forces/force_contact_linear.c
+libmotionbench_la_SOURCES += src/forces/force_contact_hertz.c
+motionbenchinclude_HEADERS += src/forces/mb_forces.h
+motionbenchinclude_HEADERS += src/forces/mb_contact.h
+motionbenchinclude_HEADERS += src/forces/mb_force_torque.h
+motionbenchinclude_HEADERS += src/forces/mb_force_constant.h
+motionbenchinclude_HEADERS += src/forces/mb_force_central.h
+noinst_HEADERS += src/forces/force_field_source.c
+noinst_HEADERS += src/forces/force_springs_source.c
+noinst_HEADERS += src/forces/force_torque_source.c
+noinst_HEADERS += src/forces/force_constant_source.c
+noinst_HEADERS += src/forces/force_central_source.c
+noinst_HEADERS += src/forces/contact_set.h
+noinst_HEADERS += src/forces/contact_geometry_source.c
+noinst_HEADERS += src/forces/force_contact_linear_source.c
+noinst_HEADERS += src/forces/force_contact_hertz_source.c
+libmotionbench_la_SOURCES += src/forces/force_expr.c
+motionbenchinclude_HEADERS += src/forces/mb_force_expr.h

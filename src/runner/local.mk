@@ -1,0 +1,26 @@
+# runner module: sources of libmotionbench.
+libmotionbench_la_SOURCES += src/runner/case_file.c
+libmotionbench_la_SOURCES += src/runner/case_expect.c
+libmotionbench_la_SOURCES += src/runner/case_key.c
+libmotionbench_la_SOURCES += src/runner/run_one.c
+libmotionbench_la_SOURCES += src/runner/runner.c
+libmotionbench_la_SOURCES += src/runner/case_aggregate.c
+libmotionbench_la_SOURCES += src/runner/expect_eval.c
+libmotionbench_la_SOURCES += src/runner/checks.c
+libmotionbench_la_SOURCES += src/runner/report_csv.c
+libmotionbench_la_SOURCES += src/runner/reports.c
+libmotionbench_la_SOURCES += src/runner/csv_read.c
+libmotionbench_la_SOURCES += src/runner/baseline.c
+motionbenchinclude_HEADERS += src/runner/mb_case.h
+motionbenchinclude_HEADERS += src/runner/mb_runner.h
+motionbenchinclude_HEADERS += src/runner/mb_report.h
+motionbenchinclude_HEADERS += src/runner/mb_baseline.h
+libmotionbench_la_SOURCES += src/runner/output_file.c
+libmotionbench_la_SOURCES += src/runner/stale_tmp.c
+libmotionbench_la_SOURCES += src/runner/memory_estimate.c
+motionbenchinclude_HEADERS += src/runner/mb_output.h
+motionbenchinclude_HEADERS += src/runner/mb_memory.h
+libmotionbench_la_SOURCES += src/runner/case_scene.c
+noinst_HEADERS += src/runner/mb_case_scene.h
+libmotionbench_la_SOURCES += src/runner/series_keep.c
+noinst_HEADERS += src/runner/mb_series.h
