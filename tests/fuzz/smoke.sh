@@ -1,5 +1,5 @@
 #!/bin/sh
-# smoke.sh -- the bounded smoke-fuzz of `make check` (doc/hardening.md).
+# smoke.sh -- the bounded smoke-fuzz of `make fuzz`, run by CI (doc/hardening.md).
 #
 # Two targets: the case-file loader (fuzz_case_file, seed corpus tests/fuzz/corpus) and
 # the trajectory reader of outside integrators (fuzz_trajectory, tests/fuzz/corpus-trajectory).
@@ -7,7 +7,7 @@
 # $MB_BUILDDIR/fuzz-build) and run a fixed number of executions of each from a fixed
 # seed over its corpus (new inputs go to a scratch directory; the corpus is not modified).
 # Without one: replay each seed corpus through the same entry point linked with a plain
-# main (tests/fuzz_replay, tests/fuzz_replay_trajectory), so the harness code still runs.
+# main (tests/fuzz/replay.sh, as `make check` does), so the harness code still runs.
 # MB_FUZZ_RUNS sets the number of executions per target (default 3000).
 set -u
 src=${MB_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -43,5 +43,4 @@ if sh "$src/tests/fuzz/build.sh" "$build/fuzz-build" > "$build/fuzz-build.log" 2
     exit $status
 fi
 echo "smoke.sh: no libFuzzer build (see $build/fuzz-build.log); replaying the corpora"
-"$build/tests/fuzz_replay" "$src/tests/fuzz/corpus" || exit $?
-exec "$build/tests/fuzz_replay_trajectory" "$src/tests/fuzz/corpus-trajectory"
+exec sh "$src/tests/fuzz/replay.sh"
