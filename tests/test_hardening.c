@@ -164,6 +164,66 @@ Test(hardening, stale_temporaries)
     cr_expect_eq(access(d, F_OK), 0, "not a PID: not ours");
 }
 
+/* Every input is a regular file read within the cap of its kind (doc/limits.md): a FIFO is
+ * refused without blocking, a directory and a device without reading, a file one byte over
+ * its cap with the cap named; a file at its cap is read whole, as a buffer and as a
+ * seekable stream. */
+Test(hardening, input_files_regular_and_bounded, .timeout = 10)
+{
+    char fifo[128], big[128];
+    snprintf(fifo, sizeof fifo, "%s/f.adapter", tmp);
+    snprintf(big, sizeof big, "%s/big.adapter", tmp);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    char *buf = (char *)1;
+    size_t len = 1;
+    cr_expect_eq(mb_input_read_all(fifo, MB_INPUT_DESCRIPTOR, &buf, &len), MB_EINVAL);
+    cr_expect_null(buf);
+    cr_expect(strstr(mb_last_error(), "f.adapter: not a regular file (FIFO): an adapter "
+                     "descriptor must be a regular file") != NULL, "%s", mb_last_error());
+    cr_expect_null(mb_input_open(tmp, MB_INPUT_CASE));
+    cr_expect(strstr(mb_last_error(), ": not a regular file (directory): a case file must be "
+                     "a regular file") != NULL, "%s", mb_last_error());
+    cr_expect_null(mb_input_open("/dev/zero", MB_INPUT_TRAJECTORY));
+    cr_expect(strstr(mb_last_error(), "/dev/zero: not a regular file (character device)")
+              != NULL, "%s", mb_last_error());
+    cr_expect_eq(mb_input_read_all(big, MB_INPUT_DESCRIPTOR, &buf, &len), MB_EIO,
+                 "a missing file");
+    /* 1 MiB, the descriptor cap of doc/limits.md, and one byte more */
+    const long cap = 1048576;
+    cr_assert_eq(mb_input_cap(MB_INPUT_DESCRIPTOR), (size_t)cap);
+    FILE *f = fopen(big, "w");
+    cr_assert_not_null(f);
+    for (long k = 0; k < cap; k++)
+        fputc(k % 61 == 60 ? '\n' : 'a' + (int)(k % 26), f);
+    cr_assert_eq(fclose(f), 0);
+    cr_expect_eq(mb_input_read_all(big, MB_INPUT_DESCRIPTOR, &buf, &len), MB_SUCCESS,
+                 "%s", mb_last_error());
+    cr_expect_eq(len, (size_t)cap);
+    cr_expect_eq(buf[0], 'a');
+    cr_expect_eq(buf[cap - 1], 'a' + (int)((cap - 1) % 26));
+    cr_expect_eq(buf[cap], '\0');
+    free(buf);
+    f = mb_input_open(big, MB_INPUT_DESCRIPTOR);
+    cr_assert_not_null(f, "%s", mb_last_error());
+    cr_expect_eq(fseek(f, -1, SEEK_END), 0);
+    cr_expect_eq(ftell(f), cap - 1);
+    cr_expect_eq(getc(f), 'a' + (int)((cap - 1) % 26));
+    cr_expect_eq(getc(f), EOF);
+    rewind(f);
+    char line[80];
+    cr_expect_not_null(fgets(line, sizeof line, f));
+    cr_expect_eq(strlen(line), 61u);
+    cr_expect_eq(fclose(f), 0);
+    f = fopen(big, "a");
+    cr_assert_not_null(f);
+    fputc('z', f);
+    cr_assert_eq(fclose(f), 0);
+    cr_expect_eq(mb_input_read_all(big, MB_INPUT_DESCRIPTOR, &buf, &len), MB_EINVAL);
+    cr_expect(strstr(mb_last_error(), "big.adapter: larger than 1048576 bytes (the cap for an "
+                     "adapter descriptor, doc/limits.md)") != NULL, "%s", mb_last_error());
+    cr_expect_null(mb_input_open(big, MB_INPUT_DESCRIPTOR));
+}
+
 Test(hardening, numbers_and_precisions)
 {
     char *end;

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "junit_tap.h"
 #include "mb_baseline.h"
+#include "mb_input.h"
 #include "mb_report.h"
 #include "mb_status.h"
 
@@ -300,22 +301,21 @@ static int ci_outputs(const row_list *L, const check_args *A)
 /* Replace BASEDIR/metrics.csv by a copy of the current one, atomically. */
 static int update_baseline(const char *base, const char *current)
 {
-    FILE *in = fopen(current, "rb");
-    if (in == NULL)
-        MB_ERROR(MB_EIO, "%s: cannot read", current);
+    char *text;
+    size_t len;
+    int st = mb_input_read_all(current, MB_INPUT_METRICS, &text, &len);
+    if (st != MB_SUCCESS)
+        return st;
     mb_atomic_file af;
-    int st = mb_atomic_open(&af, base, "metrics.csv");
+    st = mb_atomic_open(&af, base, "metrics.csv");
     if (st == MB_SUCCESS) {
-        char buf[65536];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-            fwrite(buf, 1, n, af.f);
-        st = ferror(in) ? MB_EIO : mb_atomic_close(&af);
+        fwrite(text, 1, len, af.f);
+        st = mb_atomic_close(&af);
         if (st == MB_SUCCESS)
             st = mb_atomic_commit(&af);
         mb_atomic_discard(&af);
     }
-    fclose(in);
+    free(text);
     return st;
 }
 

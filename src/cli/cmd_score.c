@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "mb_case.h"
 #include "mb_external.h"
+#include "mb_input.h"
 #include "mb_report.h"
 #include "mb_runner.h"
 #include "mb_status.h"
@@ -93,24 +94,26 @@ static int parse_args(int argc, char **argv, score_args *A)
     return 0;
 }
 
-/* 1 when the header line of the file names the rotation column n0_qw. */
-static int has_rotation_columns(const char *path)
+/* 1 when the header line of the text names the rotation column n0_qw. */
+static int has_rotation_columns(const char *text)
 {
-    char line[256];
-    FILE *f = fopen(path, "r");
-    int yes = f && fgets(line, sizeof line, f) && strstr(line, "n0_qw") != NULL;
-    if (f)
-        fclose(f);
-    return yes;
+    const char *end = strchr(text, '\n'), *col = strstr(text, "n0_qw");
+    return col != NULL && (end == NULL || col < end);
 }
 
-/* Read and validate one file; fill its time step and step count. */
+/* Read and validate one file (a regular file within the cap of a trajectory, mb_input.h);
+ * fill its time step and step count. */
 static int load_file(const char *path, size_t n_nodes, mb_trajectory *tr, double *dt,
                      long *steps, double *t_end)
 {
-    char why[240];
-    mb_trajectory_request rq = { n_nodes, has_rotation_columns(path), 0, NULL, 0.0 };
-    if (mb_trajectory_read_file(path, &rq, tr, why, sizeof why) != MB_SUCCESS)
+    char why[240], *text;
+    size_t len;
+    if (mb_input_read_all(path, MB_INPUT_TRAJECTORY, &text, &len) != MB_SUCCESS)
+        return mb_last_error_code();
+    mb_trajectory_request rq = { n_nodes, has_rotation_columns(text), 0, NULL, 0.0 };
+    int st = mb_trajectory_parse(text, len, &rq, tr, why, sizeof why);
+    free(text);
+    if (st != MB_SUCCESS)
         MB_ERROR(MB_EINVAL, "%s: %s", path, why);
     double t0 = tr->t[0], t1 = tr->t[tr->n_rows - 1];
     *steps = (long)tr->n_rows - 1;

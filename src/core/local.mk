@@ -1,4 +1,4 @@
-# core module: algebra, node store, energy, options, status, input rules.
+# core module: algebra, node store, energy, options, status, input files and numbers.
 libmotionbench_la_SOURCES += src/core/status.c
 libmotionbench_la_SOURCES += src/core/mpfr_extra.c
 libmotionbench_la_SOURCES += src/core/nodes.c
@@ -30,6 +30,7 @@ noinst_HEADERS += src/core/array_scan.h
 libmotionbench_la_SOURCES += src/core/init.c
 motionbenchinclude_HEADERS += src/core/mb_init.h
 libmotionbench_la_SOURCES += src/core/cancel.c
-libmotionbench_la_SOURCES += src/core/input_rules.c
+libmotionbench_la_SOURCES += src/core/input_files.c
+libmotionbench_la_SOURCES += src/core/input_numbers.c
 motionbenchinclude_HEADERS += src/core/mb_cancel.h
 motionbenchinclude_HEADERS += src/core/mb_input.h

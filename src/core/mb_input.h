@@ -7,7 +7,10 @@
  *  - an MPFR precision is mpfr:BITS with MB_PRECISION_MIN_BITS <= BITS <= MB_PRECISION_MAX_BITS
  *    (16: below it no scheme of the bench has a meaningful twin; 100000: the documented
  *    maximum, see doc/limits.md for its cost);
- *  - a file kind is named for messages that refuse devices, FIFOs and the like. */
+ *  - a file is read only when it is a regular file, and never beyond the cap of its kind
+ *    (mb_input_open, mb_input_read_all; caps in doc/limits.md); a file kind is named for
+ *    messages that refuse devices, FIFOs and the like.
+ * Numbers and precisions: input_numbers.c; files: input_files.c. */
 #ifndef MB_INPUT_H
 #define MB_INPUT_H
 
@@ -27,12 +30,39 @@ int mb_precision_parse(const char *text, long *bits);
  * "symbolic link" or "special file" for a st_mode. */
 const char *mb_file_kind_name(mode_t mode);
 
-/* Open an input text file for reading, refusing anything but a regular file before a
- * byte is read (opened with O_NONBLOCK, checked with fstat: a FIFO does not block, a
- * device such as /dev/zero is not read forever).  NULL with the message
- * "PATH: not a regular file (FIFO): WHAT must be a regular file" or "PATH: cannot open:
- * ..." recorded. */
-FILE *mb_input_open_regular(const char *path, const char *what);
+/* Kinds of input file, each with its cap (bytes) in one table (input_files.c), stated in
+ * doc/limits.md.  A reader names its kind; a new kind of input adds a row there. */
+typedef enum mb_input_kind {
+    MB_INPUT_CASE,          /* a case file (NAME.case) */
+    MB_INPUT_SCENE,         /* a scene file named by a case or simulate */
+    MB_INPUT_DESCRIPTOR,    /* an adapter descriptor (*.adapter) */
+    MB_INPUT_TRAJECTORY,    /* trajectory.csv of an adapter, a file given to score */
+    MB_INPUT_ADAPTER_LOG,   /* adapter.log */
+    MB_INPUT_METRICS,       /* metrics.csv of a report or a baseline */
+    MB_INPUT_RUNS,          /* runs.csv of a report */
+    MB_INPUT_CHECKS,        /* checks.csv of a report */
+    MB_INPUT_SERIES,        /* a series file (series/NAME.csv) of a report */
+    MB_INPUT_KINDS
+} mb_input_kind;
+
+/* The cap of a kind in bytes, and its name for messages ("a case file"). */
+size_t mb_input_cap(mb_input_kind kind);
+const char *mb_input_what(mb_input_kind kind);
+
+/* Read the whole of PATH, refusing anything but a regular file before a byte is read
+ * (opened with O_NONBLOCK, checked with fstat: a FIFO does not block, a device such as
+ * /dev/zero is not read forever) and anything larger than the cap of KIND, checked on
+ * fstat and again while reading (a file growing under the reader).  *buf (free it) holds
+ * *length bytes and a terminating NUL.  On failure *buf is NULL and the message is one of
+ *   "PATH: cannot open: REASON"                                             (MB_EIO)
+ *   "PATH: not a regular file (FIFO): WHAT must be a regular file"          (MB_EINVAL)
+ *   "PATH: larger than N bytes (the cap for WHAT, doc/limits.md)"           (MB_EINVAL)
+ *   "PATH: cannot read: REASON"                                             (MB_EIO) */
+int mb_input_read_all(const char *path, mb_input_kind kind, char **buf, size_t *length);
+/* The same file as a read-only stream (fclose releases it; fseek/ftell work): every
+ * stream reader (ini_parse_stream, mb_input_read_line, CSV) opens its input here.  NULL
+ * with the message of mb_input_read_all recorded. */
+FILE *mb_input_open(const char *path, mb_input_kind kind);
 /* fgets for text in any line-end convention: a line ends at LF, CR LF or a lone CR and is
  * returned ending in "\n".  *pending_cr carries a CR seen at the end of the previous call
  * (start at 0); *nul (may be NULL) is set to 1 when the line holds a NUL byte.  The line

@@ -170,7 +170,7 @@ int mb_scene_doc_read(const char *path, mb_scene_doc **out)
         return MB_ENOMEM;
     }
     reader_state R = { builtin ? fmemopen((void *)builtin_scene, sizeof builtin_scene - 1, "r")
-                               : mb_input_open_regular(path, "a scene file"), 0, d,
+                               : mb_input_open(path, MB_INPUT_SCENE), 0, d,
                        MB_SUCCESS, 0 };
     if (R.file == NULL) {
         mb_scene_doc_free(d);

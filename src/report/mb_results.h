@@ -9,15 +9,18 @@
 
 #include <stddef.h>
 
+#include "mb_input.h"
+
 typedef struct mb_csv_table {
     size_t n_cols, n_rows;
     char **head;            /* n_cols names */
     char **cells;           /* n_rows * n_cols strings */
 } mb_csv_table;
 
-/* Read a whole CSV file with a header row; MB_EIO / MB_EINVAL with "path: ..." messages.
- * A missing file gives MB_ENOTFOUND when optional is set (and *out = NULL). */
-int mb_csv_table_read(const char *path, int optional, mb_csv_table **out);
+/* Read a whole CSV file of the given kind (a regular file within its cap, mb_input.h)
+ * with a header row; MB_EIO / MB_EINVAL with "path: ..." messages.  A missing file gives
+ * MB_ENOTFOUND when optional is set (and *out = NULL). */
+int mb_csv_table_read(const char *path, mb_input_kind kind, int optional, mb_csv_table **out);
 void mb_csv_table_free(mb_csv_table *t);
 /* Index of a column, -1 when absent. */
 int mb_csv_col(const mb_csv_table *t, const char *name);

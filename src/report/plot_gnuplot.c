@@ -568,7 +568,7 @@ static int damping_data(FILE *d, const char *path, double *lambda)
 {
     mb_csv_table *s = NULL;
     *lambda = NAN;
-    if (mb_csv_table_read(path, 0, &s) != MB_SUCCESS)
+    if (mb_csv_table_read(path, MB_INPUT_SERIES, 0, &s) != MB_SUCCESS)
         return -1;
     int ct = mb_csv_col(s, "t"), best = -1;
     double span = -1.0;
@@ -692,7 +692,7 @@ static const series_plot rotation_plots[4] = {
 static long series_block(FILE *d, const char *path, const series_plot *sp)
 {
     mb_csv_table *s = NULL;
-    if (mb_csv_table_read(path, 0, &s) != MB_SUCCESS)
+    if (mb_csv_table_read(path, MB_INPUT_SERIES, 0, &s) != MB_SUCCESS)
         return -1;
     int ct = mb_csv_col(s, "t"), cv = mb_csv_col(s, sp->column);
     long rows = cv < 0 ? -1 : 0;

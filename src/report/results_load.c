@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_COLS 128
 
@@ -61,15 +62,15 @@ static int read_rows(FILE *fp, const char *path, mb_csv_table *t)
     }
 }
 
-int mb_csv_table_read(const char *path, int optional, mb_csv_table **out)
+int mb_csv_table_read(const char *path, mb_input_kind kind, int optional, mb_csv_table **out)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL) {
-        if (optional && errno == ENOENT)
-            return MB_ENOTFOUND;
-        MB_ERROR(MB_EIO, "%s: %s", path, strerror(errno));
-    }
+    struct stat sb;
+    if (optional && lstat(path, &sb) != 0 && errno == ENOENT)
+        return MB_ENOTFOUND;
+    FILE *fp = mb_input_open(path, kind);
+    if (fp == NULL)
+        return mb_last_error_code();
     mb_csv_table *t = calloc(1, sizeof *t);
     char *f[MAX_COLS];
     int n = t ? mb_csv_read_record(fp, f, MAX_COLS) : 0;
@@ -156,14 +157,14 @@ int mb_results_load(const char *dir, mb_results **out)
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/runs.csv", dir);
-    int st = mb_csv_table_read(path, 0, &r->runs);
+    int st = mb_csv_table_read(path, MB_INPUT_RUNS, 0, &r->runs);
     if (st == MB_SUCCESS) {
         snprintf(path, sizeof path, "%s/metrics.csv", dir);
-        st = mb_csv_table_read(path, 0, &r->metrics);
+        st = mb_csv_table_read(path, MB_INPUT_METRICS, 0, &r->metrics);
     }
     if (st == MB_SUCCESS) {
         snprintf(path, sizeof path, "%s/checks.csv", dir);
-        st = mb_csv_table_read(path, 1, &r->checks);
+        st = mb_csv_table_read(path, MB_INPUT_CHECKS, 1, &r->checks);
         if (st == MB_ENOTFOUND)
             st = MB_SUCCESS;
     }

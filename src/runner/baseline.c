@@ -3,6 +3,7 @@
  * formats are the program's business (src/cli/cmd_check.c). */
 #include "mb_baseline.h"
 #include "mb_metrics.h"
+#include "mb_input.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -92,9 +93,9 @@ static int check_tolerance_field(const char *path, long line, const char *s)
 int mb_metric_table_read(const char *path, mb_metric_table **out)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = mb_input_open(path, MB_INPUT_METRICS);
     if (fp == NULL)
-        MB_ERROR(MB_EIO, "%s: %s", path, strerror(errno));
+        return mb_last_error_code();
     mb_metric_table *t = calloc(1, sizeof *t);
     int st = t ? check_header(fp, path) : MB_ENOMEM;
     for (long line = 2; st == MB_SUCCESS; line++) {

@@ -379,7 +379,7 @@ static int handler(void *user, const char *section, const char *name, const char
 /* Only a regular file is read (mb_input.h): a device never ends, a FIFO may block. */
 static int open_regular(parser *P)
 {
-    P->file = mb_input_open_regular(P->path, "a case file");
+    P->file = mb_input_open(P->path, MB_INPUT_CASE);
     return P->file ? MB_SUCCESS : mb_last_error_code();
 }
 
