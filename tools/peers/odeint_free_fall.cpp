@@ -1,7 +1,9 @@
 // odeint_free_fall.cpp -- optional peer of `motionbench bench leapfrog` (not part of the
 // library, not built by make): Boost.Odeint's velocity_verlet stepping N free particles
-// (masses 1 .. 1.1) under uniform gravity, the same system and the same per-particle work
-// (a = f / m with f = m g) as the benchmark's whole step and plain loop.
+// under uniform gravity, the system of the benchmark's whole step, in the peer's best
+// form for the work: the acceleration is a = g per component, with no mass array and no
+// divide (under a uniform field the masses cancel; computing (m g) / m per component
+// would weaken the peer).
 //
 //   g++ -O2 -o odeint_free_fall tools/peers/odeint_free_fall.cpp
 //   ./odeint_free_fall [MAX_NODES [MIN_TIME]]
@@ -36,23 +38,24 @@ double cpu_now()
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// a = f / m with f = m g, per particle (what the force model and the kick compute)
+// a = g per component: the acceleration of uniform gravity, whatever the mass
 struct gravity_acceleration {
-    const std::vector<double> *mass;
     void operator()(const state &x, const state &v, state &a, double) const
     {
-        (void)v;
-        const std::size_t n = mass->size();
-        for (std::size_t i = 0; i < n; i++)
-            for (int k = 0; k < 3; k++)
-                a[3 * i + k] = ((*mass)[i] * gravity_g[k]) / (*mass)[i];
         (void)x;
+        (void)v;
+        const std::size_t n3 = a.size();
+        for (std::size_t j = 0; j < n3; j += 3) {
+            a[j] = gravity_g[0];
+            a[j + 1] = gravity_g[1];
+            a[j + 2] = gravity_g[2];
+        }
     }
 };
 
 struct free_fall {
     state x, v;
-    std::vector<double> mass;
+    std::size_t n;
     boost::numeric::odeint::velocity_verlet<state> stepper;
     double t;
     explicit free_fall(std::size_t n);
@@ -60,10 +63,9 @@ struct free_fall {
     double batch_rate(double slice);
 };
 
-free_fall::free_fall(std::size_t n) : x(3 * n), v(3 * n), mass(n), t(0.0)
+free_fall::free_fall(std::size_t nodes) : x(3 * nodes), v(3 * nodes), n(nodes), t(0.0)
 {
     for (std::size_t i = 0; i < n; i++) {
-        mass[i] = 1.0 + 1e-3 * static_cast<double>(i % 97);
         for (int k = 0; k < 3; k++) {
             std::size_t j = 3 * i + k;
             x[j] = 1e-3 * static_cast<double>(j % 1013);
@@ -74,7 +76,7 @@ free_fall::free_fall(std::size_t n) : x(3 * n), v(3 * n), mass(n), t(0.0)
 
 double free_fall::batch_rate(double slice)
 {
-    gravity_acceleration accel = { &mass };
+    gravity_acceleration accel;
     const double h = 1e-4;
     long steps = 0;
     double t0 = cpu_now(), dt;
@@ -84,7 +86,7 @@ double free_fall::batch_rate(double slice)
         steps++;
         dt = cpu_now() - t0;
     } while (steps < 2 || dt < slice);
-    return static_cast<double>(mass.size()) * static_cast<double>(steps) / dt;
+    return static_cast<double>(n) * static_cast<double>(steps) / dt;
 }
 
 double rate(std::size_t n, double min_time)
