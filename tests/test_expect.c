@@ -25,9 +25,13 @@ Test(expect, grammar)
     cr_expect(e.op == MB_EXPECT_GE && e.value == -7);
     cr_assert_eq(mb_expect_parse_value("diverged", &e), 0);
     cr_expect(e.op == MB_EXPECT_WORD && !strcmp(e.word, "diverged"));
+    cr_assert_eq(mb_expect_parse_value("= 0", &e), 0);     /* a count: exactly 0 */
+    cr_expect(e.op == MB_EXPECT_APPROX && e.value == 0.0 && e.tol == 0.0);
+    cr_assert_eq(mb_expect_parse_value("=12", &e), 0);
+    cr_expect(e.op == MB_EXPECT_APPROX && e.value == 12.0 && e.tol == 0.0);
     static const char *const bad[] = { "2", "2 +-", "2 +- x", "2 +- -1", "< ", "<< 1", "=> 1",
                                        "1e999 +- 1", "nan +- 1", "okay", "2 +- 0.1 extra",
-                                       "+- 2", NULL };
+                                       "+- 2", "=", "= ", "== 0", "= x", "= 1 +- 2", NULL };
     for (const char *const *b = bad; *b; b++)
         cr_expect_neq(mb_expect_parse_value(*b, &e), 0, "'%s' accepted", *b);
 }
@@ -69,6 +73,20 @@ Test(expect, verdicts)
     m.word = "ok";
     cr_expect_eq(mb_expectation_holds(&e, &m), MB_VERDICT_PASS);
     cr_expect_eq(mb_expectation_holds(&e, NULL), MB_VERDICT_MISSING);
+}
+
+Test(expect, exact_count)
+{
+    mb_expectation e;
+    cr_assert_eq(mb_expect_parse_value("= 0", &e), 0);
+    mb_metric_value m = { .value = 0.0 };
+    cr_expect_eq(mb_expectation_holds(&e, &m), MB_VERDICT_PASS);
+    m.value = 1.0;
+    cr_expect_eq(mb_expectation_holds(&e, &m), MB_VERDICT_FAIL);
+    m.value = 4.9e-324;                     /* the smallest nonzero double is not 0 */
+    cr_expect_eq(mb_expectation_holds(&e, &m), MB_VERDICT_FAIL);
+    m.value = NAN;
+    cr_expect_eq(mb_expectation_holds(&e, &m), MB_VERDICT_FAIL);
 }
 
 Test(expect, key_split)

@@ -327,6 +327,7 @@ static int run_cases(run_args *A)
     }
     mb_run_summary_print(A->tap ? stderr : stdout, results, n, A->quiet);
     fflush(stdout);     /* the tables before the closing line, also through a pipe */
+    mb_run_summary_unfinished(stderr, results, n);
     struct timespec end;
     clock_gettime(CLOCK_MONOTONIC, &end);
     double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);

@@ -1,5 +1,6 @@
 /* run_summary.c -- the terminal summary and CI log of `motionbench run` (run_summary.h). */
 #include "run_summary.h"
+#include "mb_number_text.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -27,14 +28,21 @@ static void value_text(const mb_metric_value *m, char *buf, size_t size)
         snprintf(buf, size, "%.6g", m->value);
 }
 
+/* index of an integrator spec in the case's [run] list (n_integrators when absent) */
+static size_t integrator_index(const mb_case *c, const char *integrator)
+{
+    size_t a = 0;
+    while (a < c->n_integrators && strcmp(c->integrators[a], integrator) != 0)
+        a++;
+    return a;
+}
+
 /* Why a value is missing: the runs of that integrator that did not finish. */
 static void missing_reason(const mb_case_result *r, const mb_expectation *e, long j,
                            char *buf, size_t size)
 {
     const mb_case *c = r->c;
-    size_t a = 0;
-    while (a < c->n_integrators && strcmp(c->integrators[a], e->integrator) != 0)
-        a++;
+    size_t a = integrator_index(c, e->integrator);
     buf[0] = '\0';
     for (size_t k = 0; k < c->n_dt && a < c->n_integrators; k++) {
         const mb_run_result *u = &r->runs[a * c->n_dt + k];
@@ -51,18 +59,53 @@ static void missing_reason(const mb_case_result *r, const mb_expectation *e, lon
         snprintf(buf, size, "; the run does not produce this metric");
 }
 
-/* "FAILED integrator dt=...: expectation: value V" with the reason when missing */
+/* For an order expectation: "; flags F; pairwise 2.01 (dt 0.01 -> 0.005), ..." -- the
+ * fit's warnings and the orders between consecutive used steps, which show a ladder
+ * that is not yet asymptotic or is saturated.  Empty for other metrics. */
+static void order_evidence(const mb_case_result *r, const mb_expectation *e, char *buf,
+                           size_t size)
+{
+    buf[0] = '\0';
+    size_t a = integrator_index(r->c, e->integrator);
+    if (strncmp(e->metric, "order.", 6) != 0 || strchr(e->metric + 6, '.') != NULL
+        || a >= r->c->n_integrators)
+        return;
+    char name[80];
+    size_t len = 0;
+    snprintf(name, sizeof name, "%s.flags", e->metric);
+    const mb_metric_value *fl = mb_case_find_aggregate(r, a, name);
+    if (fl && fl->word && strcmp(fl->word, "none") != 0)
+        len += (size_t)snprintf(buf + len, size - len, "; flags %s", fl->word);
+    snprintf(name, sizeof name, "%s.pairwise", e->metric);
+    int first = 1;
+    for (size_t k = 0; k < r->n_agg[a] && len < size; k++) {
+        const mb_metric_value *pw = &r->agg[a][k];
+        if (strcmp(pw->name, name) != 0)
+            continue;
+        len += (size_t)snprintf(buf + len, size - len, "%s%.3g (%s)", first ? "; pairwise " : ", ",
+                                pw->value, pw->detail);
+        first = 0;
+    }
+    if (first && len < size)
+        snprintf(buf + len, size - len, "; no pairwise order (fewer than 2 usable points)");
+}
+
+/* "FAILED integrator dt=...: expectation: value V" with the reason when missing, the
+ * detail of a word, and for orders the flags and pairwise orders */
 static void verdict_line(const mb_case_result *r, const mb_expectation *e, long j,
                          const mb_metric_value *m, mb_verdict v, char *buf, size_t size)
 {
-    char dt[48], val[64], why[240] = "";
+    char dt[48], val[64], why[240] = "", evidence[400] = "";
     dt_label(r->c, j, dt, sizeof dt);
     value_text(m, val, sizeof val);
     if (v == MB_VERDICT_MISSING)
         missing_reason(r, e, j, why, sizeof why);
     else if (m && m->word && m->detail[0])
         snprintf(why, sizeof why, " (%.200s)", m->detail);
-    snprintf(buf, size, "%s%s: expected %s, got %s%s", e->integrator, dt, e->text, val, why);
+    if (v != MB_VERDICT_PASS && j < 0)
+        order_evidence(r, e, evidence, sizeof evidence);
+    snprintf(buf, size, "%s%s: expected %s, got %s%s%s", e->integrator, dt, e->text, val, why,
+             evidence);
 }
 
 static void print_failure(void *ctx, const mb_case_result *r, const mb_expectation *e, long j,
@@ -70,7 +113,7 @@ static void print_failure(void *ctx, const mb_case_result *r, const mb_expectati
 {
     if (v == MB_VERDICT_PASS || v == MB_VERDICT_SKIPPED)   /* skipped: counted apart */
         return;
-    char line[700];
+    char line[1200];
     verdict_line(r, e, j, m, v, line, sizeof line);
     fprintf((FILE *)ctx, "  %s %s: %s\n", v == MB_VERDICT_FAIL ? "FAILED " : "MISSING", r->c->name,
             line);
@@ -133,6 +176,43 @@ static void print_expected_values(FILE *out, const mb_case_result *r, size_t a)
     }
 }
 
+/* 1 when an [expect] entry of integrator a names this status for run j (all steps or
+ * this one): a negative control, whose run is meant to stop early. */
+static int status_expected(const mb_case *c, size_t a, size_t j, mb_run_status status)
+{
+    const char *word = mb_run_status_name(status);
+    for (size_t k = 0; k < c->n_expect; k++) {
+        const mb_expectation *e = &c->expect[k];
+        if (e->op == MB_EXPECT_WORD && !strcmp(e->metric, "status")
+            && !strcmp(e->integrator, c->integrators[a])
+            && (e->dt_index < 0 || (size_t)e->dt_index == j) && !strcmp(e->word, word))
+            return 1;
+    }
+    return 0;
+}
+
+/* " (1 diverged, expected; 1 skipped)": what became of the runs that did not finish */
+static void print_unfinished(FILE *out, const mb_case_result *r, size_t a)
+{
+    const mb_case *c = r->c;
+    size_t count[MB_RUN_SKIPPED + 1][2] = { { 0 } };
+    for (size_t j = 0; j < c->n_dt; j++) {
+        mb_run_status s = r->runs[a * c->n_dt + j].status;
+        if (s != MB_RUN_OK)
+            count[s][status_expected(c, a, j, s)]++;
+    }
+    const char *sep = " (";
+    for (int s = MB_RUN_DIVERGED; s <= MB_RUN_SKIPPED; s++)
+        for (int expected = 1; expected >= 0; expected--)
+            if (count[s][expected]) {
+                fprintf(out, "%s%zu %s%s", sep, count[s][expected],
+                        mb_run_status_name((mb_run_status)s), expected ? ", expected" : "");
+                sep = "; ";
+            }
+    if (sep[0] == ';')
+        fputc(')', out);
+}
+
 static void print_case_table(FILE *out, const mb_case_result *r)
 {
     const mb_case *c = r->c;
@@ -147,6 +227,7 @@ static void print_case_table(FILE *out, const mb_case_result *r)
         for (size_t j = 0; j < c->n_dt; j++)
             ok += r->runs[a * c->n_dt + j].status == MB_RUN_OK;
         fprintf(out, "  %-*s  %zu/%zu ok", width, c->integrators[a], ok, c->n_dt);
+        print_unfinished(out, r, a);
         if (r->n_agg[a] > 0)
             print_orders(out, r, a);
         else
@@ -155,11 +236,22 @@ static void print_case_table(FILE *out, const mb_case_result *r)
     }
 }
 
+static const char legend[] =
+    "\nn/N ok: runs of the integrator that reached t_end, of the case's N time steps; runs\n"
+    "that stopped early are counted by status, 'expected' when the case expects it (a negative\n"
+    "control).  Orders: observed order +- standard error over the dt list; [flags] when points\n"
+    "were left out (excluded: run not finished, below the round-off floor or saturated), the\n"
+    "pairwise orders both rise and fall (non-monotone) or the used points span less than half\n"
+    "of the decades of dt asked for (short-range); see doc/runner.md.\n";
+
 void mb_run_summary_print(FILE *out, const mb_case_result *r, size_t n, int quiet)
 {
-    if (!quiet)
+    if (!quiet) {
         for (size_t i = 0; i < n; i++)
             print_case_table(out, &r[i]);
+        if (n > 0)
+            fputs(legend, out);
+    }
     size_t bad = 0;
     for (size_t i = 0; i < n; i++)
         mb_case_visit_checks(&r[i], count_failure, &bad);
@@ -168,6 +260,33 @@ void mb_run_summary_print(FILE *out, const mb_case_result *r, size_t n, int quie
                 bad == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++)
         mb_case_visit_checks(&r[i], print_failure, out);
+}
+
+void mb_run_summary_unfinished(FILE *err, const mb_case_result *r, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < r[i].c->n_integrators * r[i].c->n_dt; k++)
+            total += r[i].runs[k].status != MB_RUN_OK;
+    if (total == 0)
+        return;
+    fprintf(err, "motionbench: %zu run%s did not reach t_end:\n", total, total == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++) {
+        const mb_case *c = r[i].c;
+        for (size_t a = 0; a < c->n_integrators; a++)
+            for (size_t j = 0; j < c->n_dt; j++) {
+                const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
+                if (u->status == MB_RUN_OK)
+                    continue;
+                mb_metric_value st = mb_run_status_value(u);
+                char dt[40];
+                mb_number_text(dt, sizeof dt, c->dt[j]);
+                fprintf(err, "  %s %s dt=%s: %s%s: %s\n", c->name, c->integrators[a], dt,
+                        mb_run_status_name(u->status),
+                        status_expected(c, a, j, u->status) ? " (expected)" : "",
+                        st.detail[0] ? st.detail : "no reason recorded");
+            }
+    }
 }
 
 typedef struct ci_adder { mb_ci_log *L; int status; } ci_adder;

@@ -15,6 +15,10 @@
 
 /* The tables of every case (omitted when quiet) and the list of failures. */
 void mb_run_summary_print(FILE *out, const mb_case_result *r, size_t n, int quiet);
+/* Every run that did not reach t_end (diverged, failed, interrupted, skipped), one line
+ * each with case, integrator, dt (shortest round trip), status, "(expected)" when the case
+ * expects that status, and the reason; nothing when every run finished. */
+void mb_run_summary_unfinished(FILE *err, const mb_case_result *r, size_t n);
 /* One test per verdict, suite = case. */
 int mb_run_summary_ci(mb_ci_log *L, const mb_case_result *r, size_t n);
 

@@ -34,3 +34,5 @@ libmotionbench_la_SOURCES += src/core/input_files.c
 libmotionbench_la_SOURCES += src/core/input_numbers.c
 motionbenchinclude_HEADERS += src/core/mb_cancel.h
 motionbenchinclude_HEADERS += src/core/mb_input.h
+libmotionbench_la_SOURCES += src/core/number_text.c
+noinst_HEADERS += src/core/mb_number_text.h

@@ -79,7 +79,7 @@ static int parse_word(const char *text, mb_expectation *e)
     const char *hint = mb_suggest(text, words);
     if (hint)
         MB_ERROR(MB_EINVAL, "'%s' is not a status or order flags (did you mean '%s'?)", text, hint);
-    MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V, "
+    MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, = V, < V, <= V, > V, >= V, "
              "a status (ok, diverged, failed, skipped) or order flags (none, excluded, ...)",
              text);
 }
@@ -89,7 +89,7 @@ int mb_expect_parse_value(const char *text, mb_expectation *e)
     const char *s = skip_space(text);
     static const struct { const char *tok; mb_expect_op op; } cmp[] = {
         { "<=", MB_EXPECT_LE }, { ">=", MB_EXPECT_GE }, { "<", MB_EXPECT_LT },
-        { ">", MB_EXPECT_GT }
+        { ">", MB_EXPECT_GT }, { "=", MB_EXPECT_APPROX }    /* "= V": V +- 0, for counts */
     };
     e->tol = 0.0;
     e->word[0] = '\0';
@@ -106,7 +106,7 @@ int mb_expect_parse_value(const char *text, mb_expectation *e)
         return parse_word(s, e);
     const char *stop;
     if (!parse_number(s, &e->value, &stop))
-        MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, < V, <= V, > V, >= V "
+        MB_ERROR(MB_EINVAL, "'%s' is not an expectation: write V +- TOL, = V, < V, <= V, > V, >= V "
                  "or a status (ok, diverged, failed, skipped)", text);
     stop = skip_space(stop);
     if (strncmp(stop, "+-", 2) != 0)

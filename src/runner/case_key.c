@@ -7,6 +7,7 @@
 #include "mb_external.h"
 #include "mb_case.h"
 #include "mb_stepper.h"
+#include "mb_number_text.h"
 #include "mb_status.h"
 
 #include <stdio.h>
@@ -21,18 +22,6 @@ static int is_default(const mb_options *o, const mb_options *defaults, const mb_
     if (s->kind == MB_OPT_CHOICE || s->kind == MB_OPT_STRING)
         return strcmp(mb_options_string(o, s->name), mb_options_string(defaults, s->name)) == 0;
     return mb_options_double(o, s->name) == mb_options_double(defaults, s->name);
-}
-
-/* Shortest of %.15g, %.16g, %.17g that reads back as v (so 0.3 prints as 0.3). */
-static int print_double(char *out, size_t size, double v)
-{
-    for (int digits = 15; digits < 17; digits++) {
-        char buf[40];
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            return snprintf(out, size, "%s", buf);
-    }
-    return snprintf(out, size, "%.17g", v);
 }
 
 /* "name" or "name[k=v,...]" with the options that differ from their defaults, in table
@@ -65,7 +54,7 @@ int mb_case_canonical_spec(const char *spec, char *out, size_t size)
         if (n >= size)
             break;
         if (s->kind == MB_OPT_DOUBLE || s->kind == MB_OPT_INT)
-            n += (size_t)print_double(out + n, size - n, mb_options_double(opts, s->name));
+            n += (size_t)mb_number_text(out + n, size - n, mb_options_double(opts, s->name));
         else if (s->kind == MB_OPT_BOOL)
             n += (size_t)snprintf(out + n, size - n, "%s", mb_options_bool(opts, s->name) ? "on" : "off");
         else
