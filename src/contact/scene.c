@@ -1,5 +1,6 @@
 /* scene.c -- the constraint field (shapes, planes, bilateral constraints) of a system
  * integrated by the solfec scheme; see mb_scene.h. */
+#include "mb_force_models.h"
 #include "mb_scene.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -259,4 +260,16 @@ void mb_scene_pair_law(const mb_scene *s, int a, int b, double *mu, double *e)
     }
     *mu = s->pair_mu[(size_t)a * s->nmaterials + (size_t)b];
     *e = s->pair_e[(size_t)a * s->nmaterials + (size_t)b];
+}
+
+/* registry sample (mb_force_models.h): a sphere of every body, one plane */
+void *mb_force_sample_scene(mb_nodes *s)
+{
+    mb_scene *sc = mb_scene_new(s->n, 0.3, 0.5);
+    for (size_t i = 0; sc != NULL && i < s->n; i++)
+        if (mb_scene_set_sphere(sc, i, 0.2 + 0.01 * (double)i) != MB_SUCCESS) {
+            scene_free(sc);
+            return NULL;
+        }
+    return sc;
 }

@@ -246,3 +246,33 @@ int mb_contact_set_describe(const void *params, json_t *model)
             return MB_ENOMEM;
     return MB_SUCCESS;
 }
+
+static double node_distance(const mb_nodes *s, size_t i, size_t j)
+{
+    double d2 = 0.0;
+    for (int a = 0; a < 3; a++)
+        d2 += (s->x[3 * j + a] - s->x[3 * i + a]) * (s->x[3 * j + a] - s->x[3 * i + a]);
+    return sqrt(d2);
+}
+
+void *mb_contact_sample_pairs(void *model, mb_nodes *s)
+{
+    if (model == NULL)
+        return NULL;
+    const double nrm = sqrt(0.3 * 0.3 + 0.5 * 0.5 + 0.81 * 0.81);
+    const double n[3] = { 0.3 / nrm, 0.5 / nrm, 0.81 / nrm };
+    double d01 = node_distance(s, 0, 1), d23 = node_distance(s, 2, 3), p[3];
+    s->radius[0] = 0.47 * d01;
+    s->radius[1] = 1.06 * d01 - s->radius[0];
+    s->radius[2] = 0.37;
+    s->radius[3] = 1.04 * d23 - s->radius[2];
+    for (int a = 0; a < 3; a++)
+        p[a] = s->x[6 + a] - 0.91 * s->radius[2] * n[a];
+    if (mb_contact_add_spheres(model, s, 0, 1) != MB_SUCCESS
+        || mb_contact_add_plane(model, s, 2, p, n) != MB_SUCCESS
+        || mb_contact_add_spheres(model, s, 2, 3) != MB_SUCCESS) {
+        mb_contact_set_free(model);
+        return NULL;
+    }
+    return model;
+}

@@ -37,4 +37,10 @@ void mb_contact_set_free(void *params);
 struct json_t;
 int mb_contact_set_describe(const void *params, struct json_t *model);
 
+/* The pairs of both laws' registry samples (mb_force_models.h) on the generic store s:
+ * spheres 0 and 1 overlapping by 6 % of their distance, sphere 2 against a plane of no
+ * special normal by 9 % of its radius, spheres 2 and 3 by 4 % of their distance (radii of
+ * s set accordingly).  Takes model (NULL passes through); NULL when a pair is refused. */
+void *mb_contact_sample_pairs(void *model, mb_nodes *s);
+
 #endif

@@ -4,6 +4,7 @@
  * A node at the origin is an error (MB_EDIVERGED), never a silent Inf. */
 #include "mb_force_central.h"
 #include "mb_forces.h"
+#include "mb_force_models.h"
 #include "mb_json.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -79,4 +80,11 @@ void *mb_central_new(double mu)
         MB_ERROR_NULL(MB_ENOMEM, "out of memory");
     p->mu = mu;
     return p;
+}
+
+/* registry sample (mb_force_models.h) */
+void *mb_force_sample_central(mb_nodes *s)
+{
+    (void)s;
+    return mb_central_new(1.37);
 }

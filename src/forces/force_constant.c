@@ -4,6 +4,7 @@
  * E_kin + E_pot + W_diss - W_ext - E_0 closes (mb_force_constant.h). */
 #include "mb_force_constant.h"
 #include "mb_forces.h"
+#include "mb_force_models.h"
 #include "mb_json.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -117,3 +118,16 @@ static void *force_new(size_t node, const double F[3])
 
 void *mb_constant_force_new(size_t node, const double F[3]) { return force_new(node, F); }
 void *mb_body_force_new(size_t node, const double Fbody[3]) { return force_new(node, Fbody); }
+
+/* registry samples (mb_force_models.h): a force on node 1, a body-frame force on node 2 */
+void *mb_force_sample_constant(mb_nodes *s)
+{
+    (void)s;
+    return mb_constant_force_new(1, (const double[]){ 0.3, -1.2, 0.77 });
+}
+
+void *mb_force_sample_body_force(mb_nodes *s)
+{
+    (void)s;
+    return mb_body_force_new(2, (const double[]){ -0.45, 0.61, 1.3 });
+}

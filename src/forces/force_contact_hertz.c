@@ -6,6 +6,7 @@
  * i.e. c(delta) = 2 zeta sqrt(m* k_t) with the tangent stiffness k_t = (3/2) K delta^{1/2}.
  * F is clamped to >= 0 (mb_contact.h).  Elastic energy (2/5) K delta^{5/2}. */
 #include "contact_set.h"
+#include "mb_force_models.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -88,3 +89,10 @@ static const mb_force_type contact_hertz_type = {
 };
 
 const mb_force_type *const mb_force_contact_hertz = &contact_hertz_type;
+
+/* registry sample (mb_force_models.h), as for the linear law */
+void *mb_force_sample_contact_hertz(mb_nodes *s)
+{
+    const mb_contact_hertz_params p = { .estar = 5.3e3, .zeta = 0.12 };
+    return mb_contact_sample_pairs(mb_contact_hertz_new(&p), s);
+}

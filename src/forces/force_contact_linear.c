@@ -4,6 +4,7 @@
  * with c given directly or from a damping ratio, c = 2 zeta sqrt(m* kn).
  * Elastic energy 1/2 kn delta^2; dashpot power (F - kn delta) delta'. */
 #include "contact_set.h"
+#include "mb_force_models.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -87,3 +88,11 @@ static const mb_force_type contact_linear_type = {
 };
 
 const mb_force_type *const mb_force_contact_linear = &contact_linear_type;
+
+/* registry sample (mb_force_models.h): the pairs of mb_contact_sample_pairs, stiff enough
+ * that the dashpot never pulls (no clamp acts) */
+void *mb_force_sample_contact_linear(mb_nodes *s)
+{
+    const mb_contact_linear_params p = { .kn = 2.3e3, .dashpot = MB_DASHPOT_RATIO, .zeta = 0.11 };
+    return mb_contact_sample_pairs(mb_contact_linear_new(&p), s);
+}

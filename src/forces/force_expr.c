@@ -3,6 +3,7 @@
  * Jacobian blocks d f_a / d x_b and d f_a / d v_b are the symbolic derivatives, made
  * once at construction. */
 #include "mb_force_expr.h"
+#include "mb_force_models.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -284,3 +285,21 @@ static const mb_force_type expr_type = {
     .free = expr_free,
 };
 const mb_force_type *const mb_force_expr = &expr_type;
+
+/* Registry sample (mb_force_models.h): on node 1, f = -grad V with
+ * V = 1.55 x^2 - 0.4 x y^2 + 0.7 sin z, and a torque of orientation and spin (external). */
+void *mb_force_sample_expr(mb_nodes *s)
+{
+    static const char *const text[7] = { "-3.1*x + 0.4*y^2", "0.8*x*y", "-0.7*cos(z)",
+                                         "0.2*r12 - 0.1*wz", "0.05 + 0.3*r31", "0.13*wx*wy",
+                                         "1.55*x^2 - 0.4*x*y^2 + 0.7*sin(z)" };
+    void *e[7];
+    (void)s;
+    for (int k = 0; k < 7; k++)
+        if ((e[k] = mb_expr_parse(text[k], var_names)) == NULL) {
+            while (k-- > 0)
+                mb_expr_free(e[k]);
+            return NULL;
+        }
+    return mb_expr_force_new(1, e, e + 3, e[6]);
+}

@@ -1,6 +1,7 @@
 /* force_field.c -- uniform gravity and linear drag, the two field forces of seed 004:
  * f(x, v) = m g - D v. */
 #include "mb_forces.h"
+#include "mb_force_models.h"
 #include "mb_json.h"
 #include "mb_status.h"
 
@@ -154,4 +155,17 @@ void *mb_drag_new(double D)
         MB_ERROR_NULL(MB_ENOMEM, "out of memory");
     p->D = D;
     return p;
+}
+
+/* registry samples (mb_force_models.h): g and D of no special direction or size */
+void *mb_force_sample_gravity(mb_nodes *s)
+{
+    (void)s;
+    return mb_gravity_new((const double[]){ 0.37, -9.13, 1.7 });
+}
+
+void *mb_force_sample_drag(mb_nodes *s)
+{
+    (void)s;
+    return mb_drag_new(0.573);
 }

@@ -1,6 +1,7 @@
 /* force_springs.c -- Hookean springs between nodes and to anchors, with rest length and
  * an optional dashpot along the spring (seed 004: f0 = k (x1 - x0), f1 = -f0). */
 #include "mb_forces.h"
+#include "mb_force_models.h"
 #include "mb_json.h"
 #include "mb_linsys_sink.h"
 #include "mb_status.h"
@@ -230,4 +231,33 @@ size_t mb_springs_count(const void *springs) { return ((const struct spring_set 
 const mb_spring *mb_springs_items(const void *springs)
 {
     return ((const struct spring_set *)springs)->items;
+}
+
+/* Registry sample (mb_force_models.h): every kind of spring on the generic store -- a
+ * linear one (L = c = 0), one stretched 25 % beyond its rest length with a dashpot, one to
+ * an anchor compressed to 80 %, and two with arms on the rotated, spinning bodies. */
+void *mb_force_sample_springs(mb_nodes *s)
+{
+    void *set = mb_springs_new();
+    double l01 = 0.0, l23 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        l01 += (s->x[3 + a] - s->x[a]) * (s->x[3 + a] - s->x[a]);
+        l23 += (s->x[9 + a] - s->x[6 + a]) * (s->x[9 + a] - s->x[6 + a]);
+    }
+    const mb_spring items[] = {
+        { .i = 1, .j = 2, .k = 21.9 },
+        { .i = 0, .j = 1, .k = 37.3, .rest = 0.8 * sqrt(l01), .c = 0.217 },
+        { .i = 3, .anchored = 1, .anchor = { 3.4, 1.3, -0.2 }, .k = 11.3, .rest = 3.1,
+          .c = 0.13 },
+        { .i = 2, .j = 3, .k = 17.0, .rest = 0.9 * sqrt(l23), .c = 0.09, .has_arms = 1,
+          .arm_i = { 0.12, -0.05, 0.07 }, .arm_j = { -0.03, 0.08, 0.11 } },
+        { .i = 0, .anchored = 1, .anchor = { -0.6, 0.4, 0.9 }, .k = 7.7, .rest = 0.35,
+          .c = 0.05, .has_arms = 1, .arm_i = { 0.09, 0.04, -0.06 } },
+    };
+    for (size_t m = 0; set != NULL && m < sizeof items / sizeof items[0]; m++)
+        if (mb_springs_add(set, &items[m]) != MB_SUCCESS) {
+            springs_free(set);
+            return NULL;
+        }
+    return set;
 }

@@ -4,6 +4,7 @@
  * external power so the energy balance E_kin + E_pot + W_diss - W_ext - E_0 closes. */
 #include "mb_force_torque.h"
 #include "mb_forces.h"
+#include "mb_force_models.h"
 #include "mb_json.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -133,3 +134,17 @@ void *mb_torque_new(const double T[3]) { return torque_new(0, 0, T); }
 void *mb_body_torque_new(const double Tbody[3]) { return torque_new(0, 0, Tbody); }
 void *mb_torque_node_new(size_t node, const double T[3]) { return torque_new(1, node, T); }
 void *mb_body_torque_node_new(size_t node, const double Tbody[3]) { return torque_new(1, node, Tbody); }
+
+/* registry samples (mb_force_models.h): a torque on every node, a body-frame torque on
+ * node 3 */
+void *mb_force_sample_torque(mb_nodes *s)
+{
+    (void)s;
+    return mb_torque_new((const double[]){ 0.21, -0.73, 0.48 });
+}
+
+void *mb_force_sample_body_torque(mb_nodes *s)
+{
+    (void)s;
+    return mb_body_torque_node_new(3, (const double[]){ -0.39, 0.17, 0.66 });
+}

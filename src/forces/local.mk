@@ -1,5 +1,8 @@
 # forces module: force models (fields, springs, torques, expressions) and contact laws.
 libmotionbench_la_SOURCES += src/forces/forces.c
+libmotionbench_la_SOURCES += src/forces/force_models.c
+noinst_HEADERS += src/forces/mb_force_models.h
+noinst_HEADERS += src/forces/force_models.def
 libmotionbench_la_SOURCES += src/forces/force_field.c
 libmotionbench_la_SOURCES += src/forces/force_springs.c
 libmotionbench_la_SOURCES += src/forces/force_torque.c
