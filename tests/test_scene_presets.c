@@ -1,5 +1,7 @@
 /* test_scene_presets.c -- the built-in problems that are special cases of a scene build
- * their systems through the scene path (mb_scene_place.h): each preset, with its default
+ * their systems through the scene path (mb_scene_place.h).  Every registered problem is
+ * held to its scene text (the table at the end) or says why it has none
+ * (mb_problem_type.not_a_scene).  Each preset, with its default
  * parameters, and the same system written as scene sections give identical node stores
  * (every array compared exactly) and the same force field (the same models in the same
  * order with equal parameters as the models describe them, and bit-equal forces, torques
@@ -115,7 +117,7 @@ static void preset_is_scene(const char *name, const char *text)
 }
 
 /* free-fall: mass 1.7 at z0 = 10.3 with v0 = (0.83, 0, 2.385), g = 9.81 along -z */
-Test(scene_presets, free_fall)
+static void preset_free_fall(void)
 {
     preset_is_scene("free-fall", "[body p]\ntype = point\nmass = 1.7\nposition = 0, 0, 10.3\n"
                                  "velocity = 0.83, 0, 2.385\n"
@@ -123,7 +125,7 @@ Test(scene_presets, free_fall)
 }
 
 /* projectile: mass 0.145 from (0, 1.83) at (31.7, 12.9), g along -y, drag D = 0.0213 */
-Test(scene_presets, projectile)
+static void preset_projectile(void)
 {
     preset_is_scene("projectile", "[body p]\ntype = point\nmass = 0.145\nposition = 0, 1.83, 0\n"
                                   "velocity = 31.7, 12.9, 0\n"
@@ -133,7 +135,7 @@ Test(scene_presets, projectile)
 
 /* kepler: mu = 1, a = 1, e = 0.6, started at periapsis x = a (1 - e) = 0.4 with the
  * periapsis speed sqrt(mu (1 + e) / (a (1 - e))) = sqrt(1.6 / 0.4) = 2 */
-Test(scene_presets, kepler)
+static void preset_kepler(void)
 {
     preset_is_scene("kepler", "[body p]\ntype = point\nmass = 1\nposition = 0.4, 0, 0\n"
                               "velocity = 0, 2, 0\n"
@@ -141,7 +143,7 @@ Test(scene_presets, kepler)
 }
 
 /* harmonic: m = 1 on a spring k = 1 of rest length 0 to the origin, x0 = 1, v0 = 0 */
-Test(scene_presets, harmonic)
+static void preset_harmonic(void)
 {
     preset_is_scene("harmonic", "[body p]\ntype = point\nmass = 1\nposition = 1, 0, 0\n"
                                 "[force s]\ntype = spring\nbody = p\nanchor = 0, 0, 0\nk = 1\n");
@@ -149,7 +151,7 @@ Test(scene_presets, harmonic)
 
 /* spring-pair: m0 = 1.3 at the origin with u0 = 0.21, m1 = 0.77 at d = 0.37 with
  * u1 = -0.55, k = 43.1, rest 0 */
-Test(scene_presets, spring_pair)
+static void preset_spring_pair(void)
 {
     preset_is_scene("spring-pair", "[body a]\ntype = point\nmass = 1.3\nvelocity = 0.21, 0, 0\n"
                                    "[body b]\ntype = point\nmass = 0.77\nposition = 0.37, 0, 0\n"
@@ -165,7 +167,7 @@ static void rigid_preset_is_scene(const char *name, const char *text)
 
 /* symmetric-top: I = (1.7, 1.7, 3.1), w~ = (0.6, -0.35, 2.385), turned by 0.7 rad about
  * (0.3, -0.5, 0.81), mass 1 (the preset's body has no other mass) */
-Test(scene_presets, symmetric_top)
+static void preset_symmetric_top(void)
 {
     rigid_preset_is_scene("symmetric-top", "[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
                           "inertia = 1.7, 1.7, 3.1\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
@@ -173,7 +175,7 @@ Test(scene_presets, symmetric_top)
 }
 
 /* free-rigid-body: I = (1.3, 2.385, 3.7), w~ = (0.9, 0.35, -0.6), the same orientation */
-Test(scene_presets, free_rigid_body)
+static void preset_free_rigid_body(void)
 {
     rigid_preset_is_scene("free-rigid-body", "[body b]\ntype = sphere\nradius = 1\nmass = 1\n"
                           "inertia = 1.3, 2.385, 3.7\naxis = 0.3, -0.5, 0.81\nangle = 0.7\n"
@@ -181,7 +183,7 @@ Test(scene_presets, free_rigid_body)
 }
 
 /* free-rigid-body with given = momentum: w1..w3 are the body angular momentum L~ */
-Test(scene_presets, free_rigid_body_momentum)
+static void preset_free_rigid_body_momentum(void)
 {
     rigid_preset_is_scene("free-rigid-body[given=momentum,w1=0.4,w2=-1.1,w3=2.5,angle=-2.2]",
                           "[body b]\ntype = sphere\nradius = 1\nmass = 1\n"
@@ -193,7 +195,7 @@ Test(scene_presets, free_rigid_body_momentum)
  * products written to 17 digits, as the preset computes them: 0.4 s = 0.0048000000000000004),
  * radii 0.01, 0.008, 0.006, density 2500, rotation vector (0.3, -0.2, 0.5), global spin
  * (0.5, 7, 0.3): the clump code places both, the scene path sets the spin of both */
-Test(scene_presets, clump_free)
+static void preset_clump_free(void)
 {
     preset_is_scene("clump-free", "[body k]\ntype = clump\ndensity = 2500\n"
                     "spheres = 0, 0, 0, 0.01 | 0.012, 0, 0, 0.008 | "
@@ -230,7 +232,7 @@ Test(scene_presets, clump_free_former_spin_differs)
 
 /* spin-up: a sphere m = 1.3, r = 0.25, I = 2/5 m r^2 = 0.0325, spun at w0 = 1.1 along
  * n = T/|T|, T = (0.03, -0.02, 0.07) */
-Test(scene_presets, spin_up)
+static void preset_spin_up(void)
 {
     double T[3] = { 0.03, -0.02, 0.07 }, Tn = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]);
     double I = 0.4 * 1.3 * 0.25 * 0.25;
@@ -244,7 +246,7 @@ Test(scene_presets, spin_up)
 
 /* axial-torque-top: I = (1.7, 1.7, 3.1), w~ = (0.6, -0.35, 1.2), the same orientation,
  * torque tau = 0.45 about the body axis e3 */
-Test(scene_presets, axial_torque_top)
+static void preset_axial_torque_top(void)
 {
     rigid_preset_is_scene("axial-torque-top",
                           "[body top]\ntype = sphere\nradius = 1\nmass = 1\n"
@@ -354,7 +356,7 @@ static void box_on_plane_text(char *text, size_t size, double mu)
              c - 1e-9, mu);
 }
 
-Test(scene_presets, box_on_plane)
+static void preset_box_on_plane(void)
 {
     char text[800];
     box_on_plane_text(text, sizeof text, 0.35);
@@ -373,7 +375,7 @@ static void bouncing_sphere_text(char *text, size_t size, double e)
              "[contact]\nrestitution = %.17g\n", I, I, I, 0.15 + 1.27, e);
 }
 
-Test(scene_presets, bouncing_sphere)
+static void preset_bouncing_sphere(void)
 {
     char text[800];
     bouncing_sphere_text(text, sizeof text, 0.63);
@@ -394,7 +396,7 @@ static void pendulum_link_text(char *text, size_t size, const double anchor[3])
              l * sin(th), -l * cos(th), anchor[0], anchor[1], anchor[2]);
 }
 
-Test(scene_presets, pendulum_link)
+static void preset_pendulum_link(void)
 {
     char text[1000];
     pendulum_link_text(text, sizeof text, (double[3]){ 0, 0, 0 });
@@ -490,7 +492,7 @@ static void collision_text(char *text, size_t size, const char *law)
 /* the gap closed and 2e-4 of overlap: sphere a moved by gap + 2e-4 along x */
 #define COLLISION_SHIFT 0, 0, 1.2e-3
 
-Test(scene_presets, sphere_collision)
+static void preset_sphere_collision(void)
 {
     char text[1200];
     collision_text(text, sizeof text, "law = linear\nkn = 1e5\nzeta = 0.1\n");
@@ -517,7 +519,7 @@ static void plane_text(char *text, size_t size, int settle, const char *law)
 /* the sphere moved down by the gap and 2e-4 more */
 #define WALL_SHIFT 0, 2, -1.2e-3
 
-Test(scene_presets, sphere_wall_and_settle)
+static void plane_presets(const char *problem)
 {
     static const struct { const char *preset; int settle; const char *law; } cases[] = {
         { "sphere-wall", 0, "law = linear\nkn = 1e5\nzeta = 0.1\n" },
@@ -527,6 +529,8 @@ Test(scene_presets, sphere_wall_and_settle)
     };
     char text[1000];
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        if (strncmp(cases[k].preset, problem, strlen(problem)) != 0)
+            continue;
         plane_text(text, sizeof text, cases[k].settle, cases[k].law);
         cr_expect_eq(dem_differences(cases[k].preset, text, WALL_SHIFT), 0, "%s", cases[k].preset);
     }
@@ -556,7 +560,7 @@ static const char damped_text[] = "[body p]\ntype = point\nmass = 1.37\nposition
                                    "[force s]\ntype = spring\nbody = p\nanchor = 0, 0, 0\nk = 5.9\n"
                                    "[force dashpot]\ntype = drag\nD = 0.83\n";
 
-Test(scene_presets, damped)
+static void preset_damped(void)
 {
     preset_is_scene("damped", damped_text);
 }
@@ -624,7 +628,7 @@ static char *chain_text(double odd, const char *between)
     return t.s;
 }
 
-Test(scene_presets, spring_chain)
+static void preset_spring_chain(void)
 {
     char *s = chain_text(0.095, "");
     cr_expect_eq(network_differences("spring-chain", s), 0);
@@ -660,7 +664,7 @@ static char *cloth_text(double c)
     return t.s;
 }
 
-Test(scene_presets, cloth)
+static void preset_cloth(void)
 {
     char *s = cloth_text(0.0017);
     cr_expect_eq(network_differences("cloth", s), 0);
@@ -687,9 +691,104 @@ Test(scene_presets, network_controls)
 
 /* cundall-oscillator: the harmonic scene m = 2.385, k = 7.31, x0 = 0.413 from rest; its
  * Cundall damping is the scheme's (leapfrog[damping=]), not part of the system */
-Test(scene_presets, cundall_oscillator)
+static void preset_cundall_oscillator(void)
 {
     preset_is_scene("cundall-oscillator", "[body p]\ntype = point\nmass = 2.385\n"
                     "position = 0.413, 0, 0\n"
                     "[force s]\ntype = spring\nbody = p\nanchor = 0, 0, 0\nk = 7.31\n");
+}
+
+static void preset_sphere_wall(void) { plane_presets("sphere-wall"); }
+static void preset_sphere_settle(void) { plane_presets("sphere-settle"); }
+static void preset_free_rigid_body_both(void)
+{
+    preset_free_rigid_body();
+    preset_free_rigid_body_momentum();
+}
+
+/* ---- every registered problem ---- */
+
+/* The scene text of each problem, as the comparisons above write it. */
+static const struct {
+    const char *problem;
+    void (*check)(void);
+} presets[] = {
+    { "harmonic", preset_harmonic },
+    { "damped", preset_damped },
+    { "projectile", preset_projectile },
+    { "spring-pair", preset_spring_pair },
+    { "spring-chain", preset_spring_chain },
+    { "cloth", preset_cloth },
+    { "free-fall", preset_free_fall },
+    { "spin-up", preset_spin_up },
+    { "kepler", preset_kepler },
+    { "free-rigid-body", preset_free_rigid_body_both },
+    { "symmetric-top", preset_symmetric_top },
+    { "axial-torque-top", preset_axial_torque_top },
+    { "cundall-oscillator", preset_cundall_oscillator },
+    { "sphere-collision", preset_sphere_collision },
+    { "sphere-wall", preset_sphere_wall },
+    { "sphere-settle", preset_sphere_settle },
+    { "clump-free", preset_clump_free },
+    { "box-on-plane", preset_box_on_plane },
+    { "pendulum-link", preset_pendulum_link },
+    { "bouncing-sphere", preset_bouncing_sphere },
+};
+#define N_PRESETS (sizeof presets / sizeof presets[0])
+
+/* the comparison of a problem, NULL when there is none */
+static void (*preset_check(const char *problem))(void)
+{
+    for (size_t k = 0; k < N_PRESETS; k++)
+        if (strcmp(presets[k].problem, problem) == 0)
+            return presets[k].check;
+    return NULL;
+}
+
+/* NULL when the problem is held to a scene text or says why it has none, else the fault */
+static const char *scene_contract(const mb_problem_type *pt)
+{
+    if (pt->not_a_scene != NULL)
+        return preset_check(pt->name) ? "says it is not a scene, yet has a scene text"
+               : pt->not_a_scene[0] == '\0' ? "not_a_scene gives no reason" : NULL;
+    return preset_check(pt->name) ? NULL
+           : "has no scene text here and no not_a_scene reason (mb_problem.h)";
+}
+
+/* Every registered problem: its default system against its scene text, or its reason for
+ * having none. */
+Test(scene_presets, every_problem_is_its_scene_or_says_why_not)
+{
+    int compared = 0;
+    for (const mb_problem_type *const *p = mb_problems(); *p; p++) {
+        const char *fault = scene_contract(*p);
+        cr_expect(fault == NULL, "problem %s: %s", (*p)->name, fault);
+        if (fault != NULL || (*p)->not_a_scene != NULL) {
+            cr_log_info("%-20s not a scene: %s", (*p)->name, (*p)->not_a_scene);
+            continue;
+        }
+        preset_check((*p)->name)();
+        compared++;
+    }
+    cr_expect(compared >= 20, "only %d problems compared", compared);
+}
+
+/* every scene text names a registered problem */
+Test(scene_presets, every_scene_text_names_a_problem)
+{
+    for (size_t k = 0; k < N_PRESETS; k++)
+        cr_expect_not_null(mb_problem_find(presets[k].problem), "%s is not a problem",
+                           presets[k].problem);
+}
+
+/* negative controls: a newcomer without a scene text or a reason, and one with an empty
+ * reason, are refused */
+Test(scene_presets, contract_controls)
+{
+    const mb_problem_type silent = { .name = "newcomer" }, empty = { .name = "newcomer",
+                                                                      .not_a_scene = "" };
+    const mb_problem_type both = { .name = "harmonic", .not_a_scene = "a reason" };
+    cr_expect_not_null(scene_contract(&silent));
+    cr_expect_not_null(scene_contract(&empty));
+    cr_expect_not_null(scene_contract(&both));
 }

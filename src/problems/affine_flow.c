@@ -220,4 +220,6 @@ const mb_problem_type mb_problem_affine_flow = {
     .observe_begin = observe_begin,
     .observe_step = observe_step,
     .observe_end = observe_end,
+    .not_a_scene = "its particles move in a deforming periodic cell, which a scene cannot "
+                   "describe",
 };

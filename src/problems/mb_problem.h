@@ -48,6 +48,9 @@ typedef struct mb_problem_type {
      * hook builds every parameter set its ranges admit, memory permitting (so a case
      * loader need not build it to validate it).  NULL: a size known only by building. */
     size_t (*nodes)(const mb_options *params);
+    /* Why no scene text (doc/scenes.md) builds this problem's system; NULL: one does, and
+     * tests/test_scene_presets.c holds the default parameters to it. */
+    const char *not_a_scene;
 } mb_problem_type;
 
 const mb_problem_type *const *mb_problems(void);

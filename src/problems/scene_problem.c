@@ -120,4 +120,5 @@ const mb_problem_type mb_problem_scene = {
     .observe_begin = observe_begin,
     .observe_step = observe_step,
     .observe_end = observe_end,
+    .not_a_scene = "it is the scene path itself: its system is whatever scene it reads",
 };
