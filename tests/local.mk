@@ -61,10 +61,6 @@ tests_test_implicit_euler_newton_LDADD = $(MB_TESTLIBS)
 tests_test_implicit_euler_newton_LDFLAGS = $(MB_TESTLINK)
 
 check_PROGRAMS += tests/test_force_models
-tests_test_force_models_SOURCES = tests/test_force_models.c
-tests_test_force_models_CFLAGS = $(MB_TESTCC)
-tests_test_force_models_LDADD = $(MB_TESTLIBS)
-tests_test_force_models_LDFLAGS = $(MB_TESTLINK)
 check_PROGRAMS += tests/test_jacobians
 check_PROGRAMS += tests/test_linsolve
 check_PROGRAMS += tests/test_problems_euler
