@@ -7,7 +7,11 @@
 #  - order.position is two-sided: 2.00 -> 1.50 moves 0.5 > abs 0.01 either way;
 #  - the summary line comes first; regressions are grouped under "CASE  INTEGRATOR";
 #  - --junit: well-formed, one testcase per baseline row, one testsuite per case;
-#  - --tap: plan and ok / not ok lines; --update replaces the baseline and says so.
+#  - --tap: plan and ok / not ok lines; --update replaces the baseline and says so;
+#  - a baseline written before a metric was renamed (doc/metrics.md, Renamed metrics)
+#    matches today's names: the committed baseline with every renamed metric given its old
+#    name back compares equal to itself (exit 0, the renamed rows counted), where reading
+#    the old names as they are would make those rows missing (exit 1).
 set -u
 MB=./src/motionbench
 SRC=${MB_SRCDIR:-.}
@@ -61,4 +65,18 @@ check "--update says what changed" \
 check "--update replaced the baseline" cmp -s "$tmp/base/metrics.csv" "$tmp/expected"
 $MB check -b "$tmp/base" "$tmp/worse" >/dev/null; rc=$?
 check "after --update no regression (exit $rc)" [ $rc -eq 0 ]
+
+# old names back: one sed expression per row of the renamed-metrics table of the doc
+mkdir -p "$tmp/old" "$tmp/now"
+cp "$SRC/reports/baseline/metrics.csv" "$tmp/now/metrics.csv"
+back=$(sed -n 's/^| `\([^`]*\)` | `\([^`]*\)` |$/-e s#,\2,#,\1,#/p' "$SRC/doc/metrics.md")
+check "the doc lists renamed metrics" [ -n "$back" ]
+# shellcheck disable=SC2086
+sed $back "$tmp/now/metrics.csv" >"$tmp/old/metrics.csv"
+renamed=$(cmp -l "$tmp/now/metrics.csv" "$tmp/old/metrics.csv" >/dev/null 2>&1 && echo 0 ||
+          diff "$tmp/now/metrics.csv" "$tmp/old/metrics.csv" | grep -c '^<')
+check "the old-named baseline differs in $renamed rows" [ "$renamed" -gt 0 ]
+$MB check -b "$tmp/old" "$tmp/now" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "an old-named baseline matches today's names (exit $rc)" [ $rc -eq 0 ]
+check "the renamed rows are counted" grep -q ": $renamed rows under a metric's old name" "$tmp/err"
 exit $fail

@@ -328,6 +328,10 @@ static int compare(const check_args *A, const char *bpath, const char *cpath)
         mb_metric_table_free(b);
         return mb_cli_fail("check");
     }
+    if (mb_metric_table_renamed(b) > 0)
+        fprintf(stderr, "motionbench: check: %s: %zu row%s under a metric's old name, read "
+                "under today's (doc/metrics.md, Names); `check --update` rewrites the baseline\n",
+                bpath, mb_metric_table_renamed(b), mb_metric_table_renamed(b) == 1 ? "" : "s");
     row_list L = { 0, 0, NULL, 0 };
     mb_baseline_summary s;
     mb_baseline_compare(b, c, A->two_sided, collect, &L, &s);

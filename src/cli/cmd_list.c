@@ -130,6 +130,11 @@ static void list_metrics_markdown(void)
            "- **one-sided**: only a growth of |value| beyond the tolerance is a regression; a "
            "fall beyond it is reported as an improvement (refresh the baseline with "
            "`check --update`).  `check --two-sided` judges these both ways.\n\n"
+           "- **names**: `family.quantity`, words joined by `_` (`contact.stopping_distance`); "
+           "a quantity's closed form is `quantity_exact` and its error against it "
+           "`quantity_error` (`pendulum.period`, `pendulum.period_exact`, "
+           "`pendulum.period_error`); a statistic of a fitted metric adds a component "
+           "(`order.position.stderr`).  Renamed metrics are listed at the end.\n\n"
            "| metric | unit | kind | check | meaning |\n"
            "|---|---|---|---|---|\n");
     for (size_t k = 0; k < n; k++) {
@@ -141,6 +146,16 @@ static void list_metrics_markdown(void)
             fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, stdout);
         printf(" |\n");
     }
+    const mb_metric_rename *r = mb_metric_renames(&n);
+    printf("\n## Renamed metrics\n\n"
+           "Names changed to follow the convention above.  `motionbench check` reads a baseline "
+           "that still has an old name under the new one (and says how many rows it renamed); "
+           "`check --update` rewrites the baseline with today's names.  A case file with an old "
+           "name in `[expect]` or `[check]` is refused with the new name in the message: "
+           "replace it there.\n\n"
+           "| old name | name |\n|---|---|\n");
+    for (size_t k = 0; k < n; k++)
+        printf("| `%s` | `%s` |\n", r[k].old_name, r[k].name);
 }
 
 static void usage(FILE *out)

@@ -43,6 +43,11 @@ const char *mb_metric_compare_name(mb_metric_compare c);
 const char *const *mb_metric_names(void);
 /* 1 when name is in the table. */
 int mb_metric_known(const char *name);
+/* Metrics renamed to the naming convention: old name and today's.  mb_metric_renamed
+ * gives today's name of an old one, NULL for a name that was never renamed. */
+typedef struct mb_metric_rename { const char *old_name, *name; } mb_metric_rename;
+const mb_metric_rename *mb_metric_renames(size_t *n);
+const char *mb_metric_renamed(const char *old_name);
 /* 1 for metrics whose value is a word (kind STATUS). */
 int mb_metric_is_word(const char *name);
 /* Default baseline tolerance: *relative = 1 for REL, 0 for ABS and EXACT (tol 0). */

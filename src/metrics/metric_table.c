@@ -47,6 +47,30 @@ const mb_metric_info *mb_metric_lookup(const char *name)
 
 int mb_metric_known(const char *name) { return mb_metric_lookup(name) != NULL; }
 
+/* Metrics renamed to the naming convention (doc/metrics.md, "Names"): `check` reads an
+ * older baseline through this table, and a case file with an old name is told the new one. */
+static const mb_metric_rename renames[] = {
+    { "restitution.closed_form", "restitution_exact" },
+    { "contact.duration.closed_form", "contact.duration_exact" },
+    { "settle.overlap.closed_form", "settle.overlap_exact" },
+    { "restitution.measured", "bounce.restitution" },
+    { "restitution.error", "bounce.restitution_error" },
+};
+
+const mb_metric_rename *mb_metric_renames(size_t *n)
+{
+    *n = sizeof renames / sizeof renames[0];
+    return renames;
+}
+
+const char *mb_metric_renamed(const char *old_name)
+{
+    for (size_t k = 0; k < sizeof renames / sizeof renames[0]; k++)
+        if (strcmp(renames[k].old_name, old_name) == 0)
+            return renames[k].name;
+    return NULL;
+}
+
 int mb_metric_is_word(const char *name)
 {
     const mb_metric_info *m = mb_metric_lookup(name);

@@ -86,8 +86,8 @@ static int observe_end(void *ctx, mb_observation *out)
     obs *o = ctx;
     out->count = 0;
     if (o->impacts >= 1) {
-        mb_observation_add(out, "restitution.measured", o->ratio);
-        mb_observation_add(out, "restitution.error", fabs(o->ratio - o->e));
+        mb_observation_add(out, "bounce.restitution", o->ratio);
+        mb_observation_add(out, "bounce.restitution_error", fabs(o->ratio - o->e));
         mb_observation_add(out, "bounce.apex_ratio", o->apex / o->H);
         mb_observation_add(out, "bounce.apex_ratio_exact", o->e * o->e);
     }

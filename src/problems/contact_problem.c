@@ -195,9 +195,9 @@ int mb_collision_observe_end(void *ctx, mb_observation *out)
             mb_observation_add(out, "contact.duration_error", tc / o->tc_closed - 1.0);
     }
     if (isfinite(o->e_closed))
-        mb_observation_add(out, "restitution.closed_form", o->e_closed);
+        mb_observation_add(out, "restitution_exact", o->e_closed);
     if (isfinite(o->tc_closed))
-        mb_observation_add(out, "contact.duration.closed_form", o->tc_closed);
+        mb_observation_add(out, "contact.duration_exact", o->tc_closed);
     mb_observation_add(out, "contact.count", (double)o->contacts);
     free(o);
     return MB_SUCCESS;

@@ -57,7 +57,7 @@ void mb_contact_law_closed(const mb_contact_law *law, double meff, double reff, 
  *                        samples just after and just before the (first) contact;
  *   contact.duration   = time with overlap > 0, ends located by linear interpolation of the
  *                        overlap between samples;
- * and reports beside them the closed forms (.closed_form), restitution_error = measured -
+ * and reports beside them the closed forms (_exact), restitution_error = measured -
  * closed form, contact.duration_error = measured / closed form - 1, and contact.count. */
 int mb_collision_observe_begin(void **ctx, const mb_system *sys, double e_closed,
                                double tc_closed);

@@ -119,7 +119,7 @@ static int observe_end(void *ctx, mb_observation *out)
     if (o == NULL)
         return MB_SUCCESS;
     mb_observation_add(out, "settle.overlap", o->delta);
-    mb_observation_add(out, "settle.overlap.closed_form", o->delta_static);
+    mb_observation_add(out, "settle.overlap_exact", o->delta_static);
     mb_observation_add(out, "settle.overlap_error", o->delta / o->delta_static - 1.0);
     mb_observation_add(out, "settle.speed", o->speed);
     mb_observation_add(out, "contact.count", (double)o->contacts);

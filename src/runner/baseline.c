@@ -24,9 +24,27 @@ typedef struct row { char *f[NF]; int matched; } row;
 struct mb_metric_table {
     size_t n, cap;
     row *rows;
+    size_t renamed;   /* rows read under a metric's old name */
 };
 
 size_t mb_metric_table_rows(const mb_metric_table *t) { return t->n; }
+size_t mb_metric_table_renamed(const mb_metric_table *t) { return t->renamed; }
+
+/* A metric under an old name (mb_metric_renames) is read as today's name, so a baseline
+ * written before a rename still matches the new metrics.csv. */
+static int migrate_name(mb_metric_table *t, char **metric)
+{
+    const char *now = mb_metric_renamed(*metric);
+    if (now == NULL)
+        return MB_SUCCESS;
+    char *copy = strdup(now);
+    if (copy == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    free(*metric);
+    *metric = copy;
+    t->renamed++;
+    return MB_SUCCESS;
+}
 
 void mb_metric_table_free(mb_metric_table *t)
 {
@@ -116,6 +134,7 @@ int mb_metric_table_read(const char *path, mb_metric_table **out)
             break;
         }
         if ((st = check_tolerance_field(path, line, f[F_TOL])) != MB_SUCCESS
+            || (st = migrate_name(t, &f[F_METRIC])) != MB_SUCCESS
             || (st = add_row(t, f)) != MB_SUCCESS)
             free_fields(f, n);
     }

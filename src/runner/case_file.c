@@ -896,6 +896,9 @@ static int check_metric(parser *P, const entry *e, const char *metric)
     /* every metric, those problems observe included, is declared in metrics.def */
     if (mb_metric_known(metric))
         return MB_SUCCESS;
+    if (mb_metric_renamed(metric))
+        return fail(P, e->line, "metric '%s' is now called '%s' (doc/metrics.md, Renamed metrics)",
+                    metric, mb_metric_renamed(metric));
     return unknown_name(P, e->line, "metric", metric, "", mb_metric_names());
 }
 

@@ -16,10 +16,13 @@
 
 typedef struct mb_metric_table mb_metric_table;
 
-/* Read a metrics.csv written by mb_report_write. */
+/* Read a metrics.csv written by mb_report_write.  A metric under an old name (renamed to
+ * the naming convention, mb_metric_renames) is read under today's name; _renamed counts
+ * those rows. */
 int mb_metric_table_read(const char *path, mb_metric_table **out);
 void mb_metric_table_free(mb_metric_table *t);
 size_t mb_metric_table_rows(const mb_metric_table *t);
+size_t mb_metric_table_renamed(const mb_metric_table *t);
 
 typedef struct mb_baseline_summary {
     size_t compared, regressions, improvements, missing, added;  /* missing: in regressions */
