@@ -8,7 +8,7 @@
  *                 bit for bit, for constant h; keeps second order when the runner
  *                 shortens the last step or a DynDt-style control changes h)
  *   spherical     w(t+h/2) = w(t-h/2) + h T/I11, q(t+h) = Quaternion(w(t+h/2) h) (x) q(t)
- *   aspherical    Fincham's algorithm on the global L (leapfrog_source.c, 3 variants)
+ *   aspherical    Fincham's algorithm on the global L (fincham_source.c, 3 variants)
  *   first step    v(h/2) = v(0) + a(0) h/2 for on-step initial velocities (adj_vel0)
  *   damping       Cundall non-viscous, seed 000 eq. (34); dissipated work is tracked
  *   deforming     when the system has a cell (mb_cell.h) and cell=on, seed 002 "Motion in

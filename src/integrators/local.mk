@@ -24,6 +24,7 @@ noinst_HEADERS += src/integrators/symplectic_euler_source.c
 noinst_HEADERS += src/integrators/implicit_euler_source.c
 noinst_HEADERS += src/integrators/implicit_euler_newton_source.c
 noinst_HEADERS += src/integrators/leapfrog_source.c
+noinst_HEADERS += src/integrators/fincham_source.c
 noinst_HEADERS += src/integrators/leapfrog_defect_source.c
 noinst_HEADERS += src/integrators/leapfrog_common.h
 noinst_HEADERS += src/integrators/leapfrog_stream.h
