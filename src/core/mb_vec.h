@@ -29,6 +29,14 @@ static inline void mb_v3_cross(double r[3], const double a[3], const double b[3]
     double t2 = a[0] * b[1] - a[1] * b[0];
     r[0] = t0; r[1] = t1; r[2] = t2;
 }
+/* Angle (rad, in [0, pi]) between two vectors: atan2(|a x b|, a.b), accurate near 0 and
+ * pi where acos of the normalised dot product is not. */
+static inline double mb_v3_angle(const double a[3], const double b[3])
+{
+    double c[3];
+    mb_v3_cross(c, a, b);
+    return atan2(mb_v3_norm(c), mb_v3_dot(a, b));
+}
 static inline double mb_v3_dist(const double a[3], const double b[3])
 {
     double d[3];
@@ -71,13 +79,17 @@ static inline void mb_q_from_rotvec(double q[4], const double th[3])
     q[1] = s * th[0]; q[2] = s * th[1]; q[3] = s * th[2];
 }
 
-/* Rotation angle (rad, in [0, pi]) of the relative rotation between two unit quaternions. */
+/* Rotation angle (rad, in [0, pi]) of the relative rotation r = conj(a) (x) b between two
+ * unit quaternions: 2 atan2(|r_vec|, |r_w|), accurate for small and large angles alike and
+ * the same for b and -b (one rotation).  The one home of this angle (error.orientation,
+ * tests); the MPFR twin's is mb_twin's. */
 static inline double mb_q_angle_between(const double a[4], const double b[4])
 {
-    double c[4], ai[4] = { a[0], -a[1], -a[2], -a[3] };
-    mb_q_mul(c, ai, b);
-    /* 2 atan2(|vec|, |w|) is accurate for small and large angles alike */
-    return 2.0 * atan2(sqrt(c[1] * c[1] + c[2] * c[2] + c[3] * c[3]), fabs(c[0]));
+    double w = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    double x = a[0] * b[1] - a[1] * b[0] - (a[2] * b[3] - a[3] * b[2]);
+    double y = a[0] * b[2] - a[2] * b[0] - (a[3] * b[1] - a[1] * b[3]);
+    double z = a[0] * b[3] - a[3] * b[0] - (a[1] * b[2] - a[2] * b[1]);
+    return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
 }
 
 /* R(q), row-major: a = R a~. */

@@ -33,14 +33,6 @@ void mb_angmom_total(const mb_nodes *s, double L[3])
     }
 }
 
-static double angle_between(const double a[3], const double b[3])
-{
-    double c[3] = { a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
-                    a[0] * b[1] - a[1] * b[0] };
-    return atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]),
-                 a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
-}
-
 void mb_angmom_track_begin(mb_angmom_track *tr, const mb_nodes *s)
 {
     memset(tr, 0, sizeof *tr);
@@ -56,7 +48,7 @@ void mb_angmom_track_add(mb_angmom_track *tr, const mb_nodes *s)
     mb_angmom_total(s, L);
     double d[3] = { L[0] - tr->L0[0], L[1] - tr->L0[1], L[2] - tr->L0[2] };
     double rel = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / tr->norm0;
-    double ang = angle_between(L, tr->L0);
+    double ang = mb_v3_angle(L, tr->L0);
     tr->rel = rel;
     tr->angle = ang;
     if (!(rel <= tr->max_rel))

@@ -2,6 +2,7 @@
  * max over nodes of the Euclidean norm of the difference, and the orientation error as
  * the angle of the relative rotation q_ref^-1 q_run. */
 #include "mb_metrics.h"
+#include "mb_vec.h"
 
 #include <math.h>
 
@@ -45,18 +46,13 @@ double mb_error_angular_velocity(const mb_nodes *run, const mb_nodes *ref)
     return max_norm_diff(run->omega, ref->omega, run->n);
 }
 
-/* relative rotation r = conj(q_ref) (x) q_run; angle = 2 atan2(|r_vec|, |r_w|), which is
- * the same for q and -q (both represent one rotation) and accurate for small angles */
+/* angle of the relative rotation conj(q_ref) (x) q_run (mb_q_angle_between), the same for
+ * q and -q (both represent one rotation) and accurate for small angles */
 double mb_error_orientation(const mb_nodes *run, const mb_nodes *ref)
 {
     double m = 0.0;
     for (size_t i = 0; i < run->n; i++) {
-        const double *a = &ref->q[4 * i], *b = &run->q[4 * i];
-        double w = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-        double x = a[0] * b[1] - a[1] * b[0] - (a[2] * b[3] - a[3] * b[2]);
-        double y = a[0] * b[2] - a[2] * b[0] - (a[3] * b[1] - a[1] * b[3]);
-        double z = a[0] * b[3] - a[3] * b[0] - (a[1] * b[2] - a[2] * b[1]);
-        double ang = 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
+        double ang = mb_q_angle_between(&ref->q[4 * i], &run->q[4 * i]);
         if (!(ang <= m))
             m = ang;
     }

@@ -88,11 +88,7 @@ void mb_rotation_track_add(mb_rotation_track *tr, const mb_nodes *s, double t)
 {
     track_quat_norm(tr, s);
     if (s->n > 0 && tr->omega0_norm > 0.0) {
-        const double *w = &s->omega[0], *a = tr->omega0;
-        double c[3] = { w[1] * a[2] - w[2] * a[1], w[2] * a[0] - w[0] * a[2],
-                        w[0] * a[1] - w[1] * a[0] };
-        double ang = atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]),
-                           w[0] * a[0] + w[1] * a[1] + w[2] * a[2]);
+        double ang = mb_v3_angle(&s->omega[0], tr->omega0);
         if (!(ang <= tr->max_axis_angle))
             tr->max_axis_angle = ang;
     }
