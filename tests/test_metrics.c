@@ -3,10 +3,13 @@
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "mb_energy.h"
 #include "mb_metrics.h"
 #include "mb_problem.h"
+#include "mb_runner.h"
 #include "mb_stepper.h"
 
 static mb_energy energy_of(double total)
@@ -274,6 +277,38 @@ Test(names, known_and_tolerances)
     /* names observed by problems are declared too, so a case file can be checked at load */
     cr_expect(mb_metric_known("contact.duration_error"));
     cr_expect(mb_metric_is_word("order.velocity.flags"));
+}
+
+/* Every renamed metric (doc/metrics.md, Renamed metrics) points to a declared metric, its
+ * old name is no longer declared, and a name never renamed has no new one. */
+Test(names, renames_point_to_declared_metrics)
+{
+    size_t n;
+    const mb_metric_rename *r = mb_metric_renames(&n);
+    cr_assert(n > 0);
+    for (size_t k = 0; k < n; k++) {
+        cr_expect(mb_metric_known(r[k].name), "%s -> %s: not declared", r[k].old_name, r[k].name);
+        cr_expect(!mb_metric_known(r[k].old_name), "%s still declared", r[k].old_name);
+        cr_expect_str_eq(mb_metric_renamed(r[k].old_name), r[k].name);
+    }
+    cr_expect_null(mb_metric_renamed("error.position"));
+}
+
+/* A result holds MB_RUN_MAX_METRICS metrics; the next one ends the run as failed with its
+ * name in the message, rather than being dropped while the run stays ok. */
+Test(names, one_metric_too_many_fails_the_run)
+{
+    mb_run_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    for (int k = 0; k < MB_RUN_MAX_METRICS; k++)
+        mb_run_add_metric(r, "steps", k, NULL);
+    cr_expect_eq(r->status, MB_RUN_OK, "%s", r->message);
+    cr_expect_eq(r->n_metrics, MB_RUN_MAX_METRICS);
+    mb_run_add_metric(r, "energy.drift_rate", 1.0, NULL);
+    cr_expect_eq(r->status, MB_RUN_FAILED, "a metric beyond the capacity was dropped silently");
+    cr_expect_eq(r->n_metrics, MB_RUN_MAX_METRICS);
+    cr_expect(strstr(r->message, "energy.drift_rate") != NULL, "%s", r->message);
+    free(r);
 }
 
 /* The table itself: unique names, every row documented, counts and words exact, errors

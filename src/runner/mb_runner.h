@@ -105,6 +105,10 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
                   mb_case_result **results);
 void mb_case_result_free(mb_case_result *r, size_t n);
 
+/* Append metric NAME = VALUE (DETAIL may be NULL) to a run's result.  A name not declared
+ * in src/metrics/metrics.def, or a run that already holds MB_RUN_MAX_METRICS metrics, ends
+ * the run as failed with the reason in r->message: no metric is dropped silently. */
+void mb_run_add_metric(mb_run_result *r, const char *name, double value, const char *detail);
 /* One run (exposed for tests). */
 int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
                mb_run_result *out);

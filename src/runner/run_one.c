@@ -133,9 +133,10 @@ typedef struct trackers {
     void *observer;
 } trackers;
 
-/* Only metrics declared in src/metrics/metrics.def can be produced: any other name ends
- * the run as "failed" with the name in its message. */
-static void add_metric(mb_run_result *r, const char *name, double value, const char *detail)
+/* Only metrics declared in src/metrics/metrics.def can be produced, and only as many as a
+ * result holds: any other name, or one metric too many, ends the run as "failed" with the
+ * name in its message. */
+void mb_run_add_metric(mb_run_result *r, const char *name, double value, const char *detail)
 {
     if (!mb_metric_known(name)) {
         r->status = MB_RUN_FAILED;
@@ -143,8 +144,13 @@ static void add_metric(mb_run_result *r, const char *name, double value, const c
                  "src/metrics/metrics.def", name);
         return;
     }
-    if (r->n_metrics == MB_RUN_MAX_METRICS)
+    if (r->n_metrics == MB_RUN_MAX_METRICS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "metric '%.64s' is one too many: a run holds "
+                 "at most %d metrics (MB_RUN_MAX_METRICS, src/runner/mb_runner.h)", name,
+                 MB_RUN_MAX_METRICS);
         return;
+    }
     mb_metric_value *m = &r->metrics[r->n_metrics++];
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "%s", name);
@@ -322,14 +328,14 @@ static void damping_metrics(mb_run_result *r, const trackers *T)
     mb_damping_result num, ref;
     if (mb_damping_result_of(&T->damping, &num) != MB_SUCCESS)
         return;
-    add_metric(r, "damping.ratio", num.ratio, NULL);
-    add_metric(r, "damping.amplitude_ratio", num.amplitude_ratio, NULL);
+    mb_run_add_metric(r, "damping.ratio", num.ratio, NULL);
+    mb_run_add_metric(r, "damping.amplitude_ratio", num.amplitude_ratio, NULL);
     if (T->damping_ref_on && mb_damping_result_of(&T->damping_ref, &ref) == MB_SUCCESS) {
         char detail[160];
         snprintf(detail, sizeof detail, "reference zeta %.17g, period %.17g", ref.ratio,
                  ref.period);
-        add_metric(r, "damping.ratio_error", num.ratio - ref.ratio, detail);
-        add_metric(r, "damping.period_error", (num.period - ref.period) / ref.period, detail);
+        mb_run_add_metric(r, "damping.ratio_error", num.ratio - ref.ratio, detail);
+        mb_run_add_metric(r, "damping.period_error", (num.period - ref.period) / ref.period, detail);
     }
 }
 
@@ -342,23 +348,23 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
              mb_reference_kind_name(r->reference_used));
     for (int k = 0; k < 4 && c->has_reference; k++)
         if ((k < 2 && r->translates) || (k >= 2 && r->rotates))
-            add_metric(r, names[k], r->err[k], detail);
-    add_metric(r, "energy.max_rel_error", T->energy.max_rel, NULL);
-    add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), NULL);
+            mb_run_add_metric(r, names[k], r->err[k], detail);
+    mb_run_add_metric(r, "energy.max_rel_error", T->energy.max_rel, NULL);
+    mb_run_add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), NULL);
     if (T->energy.dissipative)
-        add_metric(r, "energy.balance_residual", T->energy.max_balance, NULL);
+        mb_run_add_metric(r, "energy.balance_residual", T->energy.max_balance, NULL);
     if (T->angmom.norm0 > 0.0) {
-        add_metric(r, "angmom.max_rel_error", T->angmom.max_rel, NULL);
-        add_metric(r, "angmom.direction_error", T->angmom.max_angle, NULL);
+        mb_run_add_metric(r, "angmom.max_rel_error", T->angmom.max_rel, NULL);
+        mb_run_add_metric(r, "angmom.direction_error", T->angmom.max_angle, NULL);
     }
     if (r->rotates) {
-        add_metric(r, "quat.norm_error_max", T->rotation.max_quat_norm_error, NULL);
+        mb_run_add_metric(r, "quat.norm_error_max", T->rotation.max_quat_norm_error, NULL);
         if (T->rotation.omega0_norm > 0.0)
-            add_metric(r, "rotation.axis_deviation_max", T->rotation.max_axis_angle, NULL);
+            mb_run_add_metric(r, "rotation.axis_deviation_max", T->rotation.max_axis_angle, NULL);
         double fp = mb_rotation_flip_period(&T->rotation);
         if (isfinite(fp)) {
             snprintf(detail, sizeof detail, "%zu flips", T->rotation.flips);
-            add_metric(r, "rotation.flip_period", fp, detail);
+            mb_run_add_metric(r, "rotation.flip_period", fp, detail);
         }
     }
     if (c->damping_node >= 0)
@@ -428,8 +434,8 @@ static void growth_metrics(const mb_case *c, mb_run_result *r, trackers *T)
              "round-off (< %.3g), %zu not finite; %s reference", fit.points, g->n, fit.t_first,
              fit.t_last, fit.excluded_roundoff, ROUNDOFF_FLOOR * scale, fit.excluded_invalid,
              mb_reference_kind_name(used));
-    add_metric(r, "error.growth_exponent", fit.exponent, detail);
-    add_metric(r, "error.growth_exponent.stderr", fit.stderr_, detail);
+    mb_run_add_metric(r, "error.growth_exponent", fit.exponent, detail);
+    mb_run_add_metric(r, "error.growth_exponent.stderr", fit.stderr_, detail);
     free(index);
     free(buf);
 }
@@ -445,7 +451,7 @@ static void observer_metrics(const mb_case *c, mb_run_result *r, trackers *T)
     if (s != MB_SUCCESS || r->status != MB_RUN_OK)
         return;
     for (size_t k = 0; k < obs.count && k < MB_OBSERVATION_MAX; k++)
-        add_metric(r, obs.items[k].name, obs.items[k].value, "observed by the problem");
+        mb_run_add_metric(r, obs.items[k].name, obs.items[k].value, "observed by the problem");
 }
 
 static int make_driver(const mb_case *c, const char *spec, driver *d)
@@ -556,11 +562,11 @@ static void twin_split(const mb_case *c, const char *spec, double h, mb_run_resu
         char detail[160];
         snprintf(detail, sizeof detail, "%zu checkpoints, growth n^%.3g (+- %.2g)", res.n,
                  res.roundoff_growth, res.roundoff_growth_se);
-        add_metric(r, "roundoff.max_abs", res.roundoff_max_abs, detail);
+        mb_run_add_metric(r, "roundoff.max_abs", res.roundoff_max_abs, detail);
         snprintf(detail, sizeof detail, "%zu checkpoints, growth n^%.3g (+- %.2g), %s reference",
                  res.n, res.truncation_growth, res.truncation_growth_se,
                  mb_reference_kind_name(res.reference_used));
-        add_metric(r, "truncation.max_abs", res.truncation_max_abs, detail);
+        mb_run_add_metric(r, "truncation.max_abs", res.truncation_max_abs, detail);
     } else {
         snprintf(r->message, sizeof r->message, "round-off/truncation split: %.200s",
                  mb_last_error());
