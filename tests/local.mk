@@ -19,12 +19,11 @@ check_PROGRAMS += tests/test_closed_tops
 check_PROGRAMS += tests/test_ode_reference
 check_PROGRAMS += tests/test_mpfr_reference
 check_PROGRAMS += tests/test_twin
+check_PROGRAMS += tests/test_reference_ranges
 
 # the reference command end to end (shell)
 TESTS += tests/test_cmd_reference.sh
 EXTRA_DIST += tests/test_cmd_reference.sh
-TESTS += tests/test_reference_ranges.sh
-EXTRA_DIST += tests/test_reference_ranges.sh
 TESTS += tests/test_man_page.sh tests/test_doc_figures.sh
 EXTRA_DIST += tests/test_man_page.sh tests/test_doc_figures.sh tests/mutants/catalogue tests/mutants/run.sh
 TESTS += tests/test_cli_bad_args.sh tests/test_bench_odeint.sh
