@@ -35,7 +35,8 @@ static void help(FILE *out)
     fprintf(out,
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
         "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n"
-        "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n\n"
+        "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n"
+        "                       [--plugins-in-process]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every *.case of the default case library (%s/cases: the source tree's when run\n"
         "from the build tree, else the installed one; MOTIONBENCH_DATADIR overrides).\n"
@@ -54,13 +55,18 @@ static void help(FILE *out)
         "      --tap         print the verdicts as TAP on standard output (the summary\n"
         "                    then goes to standard error)\n"
         "      --plugin FILE load the integrators of a plugin (repeatable; doc/plugins.md)\n"
+        "      --plugins-in-process  run plugin integrators in this process (faster, for\n"
+        "                    debugging; a crash or exit() of the plugin then ends\n"
+        "                    motionbench); by default each of their runs is a child\n"
+        "                    process, and a crash fails only that run\n"
         "      --memory-limit SIZE  refuse runs whose estimated memory exceeds SIZE\n"
         "                    (e.g. 8G; default: MemAvailable, or a lower ulimit -v/-d\n"
         "                    or cgroup memory.max)\n"
         "      --adapters DIR  search DIR first for the descriptors NAME.adapter of\n"
         "                    external:NAME integrators (repeatable; doc/external.md)\n"
-        "      --timeout S   time limit of each run of an outside program, seconds\n"
-        "                    (overrides the case's [run] timeout and the descriptor's)\n"
+        "      --timeout S   time limit of each run of an outside program or of a plugin\n"
+        "                    integrator in its child process, seconds (overrides the\n"
+        "                    case's [run] timeout and the descriptor's; plugins: 600)\n"
         "  -h, --help        this text\n\n"
         "After the run: one table per case (runs finished, orders +- standard error, or the\n"
         "values its expectations name), then every failed or missing expectation with its\n"
@@ -156,7 +162,7 @@ static int load_cases(const paths *P, mb_case **cases)
 
 typedef struct run_args {
     const char *out, *junit;
-    int jobs, series, quiet, tap, repeat, plots;
+    int jobs, series, quiet, tap, repeat, plots, plugins_in_process;
     paths files;
     double memory_limit;         /* bytes; 0: the memory available */
     double timeout;          /* --timeout, 0: not given */
@@ -195,6 +201,8 @@ static int parse_args(int argc, char **argv, run_args *A)
                 MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
             if (mb_plugin_load(argv[k]) != MB_SUCCESS)
                 return -1;
+        } else if (!strcmp(a, "--plugins-in-process")) {
+            A->plugins_in_process = 1;
         } else if (!strcmp(a, "--junit")) {
             if (++k == argc || argv[k][0] == '\0')
                 MB_ERROR(MB_EINVAL, "--junit needs a file name");
@@ -302,8 +310,11 @@ static int run_cases(run_args *A)
         mb_cli_fail("run");
         goto done;
     }
-    for (size_t k = 0; k < n && A->timeout > 0.0; k++)
-        cases[k]->external_timeout = A->timeout;
+    for (size_t k = 0; k < n; k++) {
+        if (A->timeout > 0.0)
+            cases[k]->external_timeout = A->timeout;
+        cases[k]->plugins_in_process = A->plugins_in_process;
+    }
     mb_cancel_catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -356,7 +367,7 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, { 0, 0, NULL },
+    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, 0, { 0, 0, NULL },
                    0.0, 0.0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {

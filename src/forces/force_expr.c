@@ -24,6 +24,20 @@ static const char *const pos_names[3] = { "x", "y", "z" }, *const vel_names[3] =
  * derivation, variable listing and destruction are serialised; evaluation touches only
  * the evaluator's own tree and runs unlocked (one evaluator per system, per run). */
 static pthread_mutex_t parser_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fork_handlers = PTHREAD_ONCE_INIT;
+
+/* A fork (a plug-in run's child, src/runner/run_forked.c) waits until no other thread is
+ * inside the parser, so that the child's copy of the lock and of libmatheval's tables is
+ * consistent; both processes then release it. */
+static void parser_take(void) { pthread_mutex_lock(&parser_lock); }
+static void parser_give(void) { pthread_mutex_unlock(&parser_lock); }
+static void register_fork_handlers(void) { pthread_atfork(parser_take, parser_give, parser_give); }
+
+static void lock_parser(void)
+{
+    pthread_once(&fork_handlers, register_fork_handlers);
+    pthread_mutex_lock(&parser_lock);
+}
 
 struct expr_force {
     size_t node;
@@ -51,7 +65,7 @@ void *mb_expr_parse(const char *text, const char *const *allowed)
         mb_error_record(MB_ENOMEM, __FILE__, __LINE__, "out of memory");
         return NULL;
     }
-    pthread_mutex_lock(&parser_lock);
+    lock_parser();
     void *e = evaluator_create(copy);
     char **names = NULL;
     int count = 0;
@@ -70,7 +84,7 @@ void *mb_expr_parse(const char *text, const char *const *allowed)
         evaluator_destroy(e);
         e = NULL;
     }
-    pthread_mutex_unlock(&parser_lock);
+    parser_give();
     free(copy);
     return e;
 }
@@ -79,18 +93,18 @@ void mb_expr_free(void *expr)
 {
     if (expr == NULL)
         return;
-    pthread_mutex_lock(&parser_lock);
+    lock_parser();
     evaluator_destroy(expr);
-    pthread_mutex_unlock(&parser_lock);
+    parser_give();
 }
 
 static void *derivative(void *e, const char *name)
 {
     if (e == NULL)
         return NULL;
-    pthread_mutex_lock(&parser_lock);
+    lock_parser();
     void *d = evaluator_derivative(e, (char *)name);
-    pthread_mutex_unlock(&parser_lock);
+    parser_give();
     return d;
 }
 
@@ -101,11 +115,11 @@ static int uses_t(void *e)
     int found = 0;
     if (e == NULL)
         return 0;
-    pthread_mutex_lock(&parser_lock);
+    lock_parser();
     evaluator_get_variables(e, &names, &count);
     for (int k = 0; k < count; k++)
         found |= strcmp(names[k], "t") == 0;
-    pthread_mutex_unlock(&parser_lock);
+    parser_give();
     return found;
 }
 

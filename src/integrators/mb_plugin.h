@@ -40,4 +40,8 @@ typedef int mb_plugin_init_fn(mb_plugin_registrar *r);
  * a reason, or registered no type. */
 int mb_plugin_load(const char *path);
 
+/* 1 when type was registered by a plugin's mb_plugin_init (through its registrar), 0 for
+ * a built-in type or one registered by the program itself with mb_stepper_register. */
+int mb_plugin_owns(const mb_stepper_type *type);
+
 #endif

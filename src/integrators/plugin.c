@@ -1,5 +1,6 @@
 /* plugin.c -- load scheme types from shared objects (mb_plugin.h): dlopen, check the
- * API version, call the entry point with a registrar, keep the handle for good.
+ * API version, call the entry point with a registrar, keep the handle for good, and
+ * remember which types came from a plugin (the runner runs those in a child process).
  *
  * Copyright (C) 2026 the motionbench authors.
  * This file is part of motionbench, free software: you can redistribute it and/or modify
@@ -21,6 +22,10 @@ static void *loaded[MAX_PLUGINS];
 static int loaded_status[MAX_PLUGINS];     /* what loading each one gave */
 static size_t n_loaded;
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+/* every type registered through a plugin's registrar; appended under load_lock and
+ * published with a release store, read without the lock (as the registry is) */
+static const mb_stepper_type *from_plugin[MB_STEPPER_REGISTER_MAX];
+static size_t n_from_plugin;
 
 /* index of handle among the loaded plugins, or -1 */
 static long loaded_index(void *handle)
@@ -38,6 +43,10 @@ static int register_from_plugin(mb_plugin_registrar *r, const mb_stepper_type *t
         char why[400];
         snprintf(why, sizeof why, "%s", mb_last_error());
         MB_ERROR(st, "plugin %s: %s", r->path, why);
+    }
+    if (n_from_plugin < MB_STEPPER_REGISTER_MAX) {      /* the registry holds no more */
+        from_plugin[n_from_plugin] = type;
+        __atomic_store_n(&n_from_plugin, n_from_plugin + 1, __ATOMIC_RELEASE);
     }
     r->registered++;
     return MB_SUCCESS;
@@ -114,4 +123,13 @@ int mb_plugin_load(const char *path)
     int st = load_locked(file);
     pthread_mutex_unlock(&load_lock);
     return st;
+}
+
+int mb_plugin_owns(const mb_stepper_type *type)
+{
+    size_t n = __atomic_load_n(&n_from_plugin, __ATOMIC_ACQUIRE);
+    for (size_t k = 0; k < n; k++)
+        if (from_plugin[k] == type)
+            return 1;
+    return 0;
 }

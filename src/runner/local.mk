@@ -24,3 +24,5 @@ libmotionbench_la_SOURCES += src/runner/case_scene.c
 noinst_HEADERS += src/runner/mb_case_scene.h
 libmotionbench_la_SOURCES += src/runner/series_keep.c
 noinst_HEADERS += src/runner/mb_series.h
+libmotionbench_la_SOURCES += src/runner/run_forked.c
+noinst_HEADERS += src/runner/mb_run_forked.h

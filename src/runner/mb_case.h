@@ -60,7 +60,10 @@ typedef struct mb_case {
     size_t nodes;                /* node count of the problem as set up (memory estimate) */
     int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */
     int error_growth;            /* [run] error_growth = on: error.growth_exponent */
-    double external_timeout;     /* [run] timeout (s) of outside programs; 0: descriptor's */
+    double external_timeout;     /* [run] timeout (s) of outside programs and forked plug-in
+                                    runs; 0: the descriptor's, or MB_PLUGIN_TIMEOUT_DEFAULT */
+    int plugins_in_process;      /* run --plugins-in-process: plug-in schemes run in this
+                                    process, unprotected (mb_run_forked.h) */
     /* `score`: the trajectories to replay, one per dt (owned by the caller), or NULL */
     const struct mb_trajectory *const *replay;
     int replay_mid_step;         /* their velocities are mid-step values */

@@ -19,11 +19,14 @@
  * (max abs over every state component), with their growth exponents in the detail.
  * With error_growth = on the positions of the samples with t >= t_end/10 are kept and,
  * after the run, compared with the reference at those times (one mb_reference_states
- * call) to fit error.growth_exponent (src/metrics/error_growth.c). */
+ * call) to fit error.growth_exponent (src/metrics/error_growth.c).
+ * A run of a plug-in scheme executes in a forked child unless the case says
+ * plugins_in_process (mb_run_forked.h). */
 #include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_mpfr_extra.h"
+#include "mb_run_forked.h"
 #include "mb_runner.h"
 #include "mb_series.h"
 #include "mb_stepper.h"
@@ -649,8 +652,9 @@ static void run_external(const mb_case *c, size_t integrator, size_t dt_index, i
     mb_trajectory_free(&tr);
 }
 
-int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
-               mb_run_result *r)
+/* The run in this process (in a forked child for a plug-in scheme: mb_run_forked.h). */
+static void run_here(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
+                     mb_run_result *r)
 {
     memset(r, 0, sizeof *r);
     double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_THREAD_CPUTIME_ID);
@@ -666,7 +670,7 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
         mb_series_finish(r);
         r->wall = seconds(CLOCK_MONOTONIC) - wall0;
         r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-        return MB_SUCCESS;
+        return;
     }
     mb_mpfr_range saved;
     int narrowed = c->precision_bits == 53;
@@ -687,5 +691,14 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
     mb_series_finish(r);
     r->wall = seconds(CLOCK_MONOTONIC) - wall0;
     r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+}
+
+int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
+               mb_run_result *r)
+{
+    if (mb_run_forked_wanted(c, integrator))
+        mb_run_forked(c, integrator, dt_index, keep_series, run_here, r);
+    else
+        run_here(c, integrator, dt_index, keep_series, r);
     return MB_SUCCESS;
 }

@@ -1,5 +1,6 @@
-# test plugins: the catalogue of broken plugins (tests/plugins/broken_plugin.c, one per BROKEN)
-# and the two example steppers built in the tree; shared objects for dlopen.
+# test plugins: the catalogue of broken plugins (tests/plugins/broken_plugin.c, one per BROKEN),
+# the schemes that crash, exit or hang (tests/plugins/misbehaving_plugin.c) and the two example
+# steppers built in the tree; shared objects for dlopen.
 MB_PLUGINLINK = -module -avoid-version -shared -rpath $(abs_builddir)
 check_LTLIBRARIES += tests/plugins/broken1.la
 tests_plugins_broken1_la_SOURCES = tests/plugins/broken_plugin.c
@@ -37,6 +38,10 @@ check_LTLIBRARIES += tests/plugins/broken9.la
 tests_plugins_broken9_la_SOURCES = tests/plugins/broken_plugin.c
 tests_plugins_broken9_la_CFLAGS = $(AM_CFLAGS) -DBROKEN=9
 tests_plugins_broken9_la_LDFLAGS = $(MB_PLUGINLINK)
+check_LTLIBRARIES += tests/plugins/misbehaving.la
+tests_plugins_misbehaving_la_SOURCES = tests/plugins/misbehaving_plugin.c
+tests_plugins_misbehaving_la_LDFLAGS = $(MB_PLUGINLINK)
+tests_plugins_misbehaving_la_LIBADD = libmotionbench.la
 check_LTLIBRARIES += examples/leapfrog_dkd.la
 examples_leapfrog_dkd_la_SOURCES = examples/leapfrog_dkd.c examples/dkd_stage.h
 examples_leapfrog_dkd_la_LDFLAGS = $(MB_PLUGINLINK)
@@ -45,5 +50,5 @@ check_LTLIBRARIES += examples/forest_ruth.la
 examples_forest_ruth_la_SOURCES = examples/forest_ruth.c examples/dkd_stage.h
 examples_forest_ruth_la_LDFLAGS = $(MB_PLUGINLINK)
 examples_forest_ruth_la_LIBADD = libmotionbench.la
-TESTS += tests/test_plugins.sh
-EXTRA_DIST += tests/test_plugins.sh
+TESTS += tests/test_plugins.sh tests/test_plugin_isolation.sh
+EXTRA_DIST += tests/test_plugins.sh tests/test_plugin_isolation.sh
