@@ -11,8 +11,8 @@
  * has fork handlers; the scheme registry is read without a lock).
  *
  * The parent reads the pipe while it polls for the child's end (a result larger than the
- * pipe's buffer would otherwise block the child), every 50 ms at most checks the time limit
- * and mb_cancel_requested(), and on either kills the child's process group with SIGKILL
+ * pipe's buffer would otherwise block the child; the end is a Linux pidfd becoming
+ * readable), every 50 ms at most checks the time limit and mb_cancel_requested(), and on either kills the child's process group with SIGKILL
  * and reaps it.  A result that arrived whole from a child that exited with status 0 is
  * decoded and validated (mb_run_result_decode); anything else fails the run with the
  * reason read from the wait status; the times of such a run are the parent's wall clock and
@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -301,37 +302,61 @@ static int drain(int fd, inbox *in)
 
 typedef enum { ENDED, TIMED_OUT, CANCELLED, TOO_LONG } wait_end;
 
+/* A descriptor that becomes readable when the child ends (Linux pidfd_open), or -1: the
+ * end is then seen at the next poll (every POLL_MS), or at the pipe's end of file. */
+static int child_end_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
 /* Read the pipe until the child ends (*ws its wait status), or until the deadline, a
- * cancellation request or a message beyond the limit (the group is then killed). */
+ * cancellation request or a message beyond the limit (the group is then killed).  The
+ * pipe's end of file alone does not tell: a plug-in can close it and go on, and a child
+ * forked at the same moment by another thread can hold a copy of its write end. */
 static wait_end collect(pid_t pid, int fd, double deadline, inbox *in, int *ws,
                         struct rusage *ru)
 {
-    int open_fd = 1;
+    int ended = child_end_fd(pid);
+    struct pollfd p[2] = { { fd, POLLIN, 0 }, { ended, POLLIN, 0 } };   /* < 0: ignored */
+    wait_end end = TIMED_OUT;
     for (;;) {
-        if (open_fd) {
-            struct pollfd p = { fd, POLLIN, 0 };
-            if (poll(&p, 1, POLL_MS) > 0 && drain(fd, in))
-                open_fd = 0;
-        } else {
-            struct timespec pause = { 0, 5 * 1000000L };
-            nanosleep(&pause, NULL);
-        }
-        if (in->overflow)
+        if (poll(p, 2, POLL_MS) > 0 && p[0].revents && drain(fd, in))
+            p[0].fd = -1;
+        if (in->overflow) {
+            end = TOO_LONG;
             break;
+        }
         pid_t w = wait4(pid, ws, WNOHANG, ru);
         if (w == pid || (w < 0 && errno != EINTR)) {
-            if (open_fd)
-                drain(fd, in);     /* written before it ended; other children may hold the pipe */
+            if (p[0].fd >= 0)
+                drain(fd, in);     /* all it wrote is in the pipe */
             kill(-pid, SIGKILL);   /* what the plug-in started dies with its run */
+            if (ended >= 0)
+                close(ended);
             return in->overflow ? TOO_LONG : ENDED;
         }
-        if (mb_cancel_requested() || now() >= deadline)
+        if (mb_cancel_requested()) {
+            end = CANCELLED;
             break;
+        }
+        if (now() >= deadline)
+            break;
+        if (p[0].fd < 0 && ended < 0) {      /* nothing left to wake on: pause briefly */
+            struct timespec pause = { 0, 1000000L };
+            nanosleep(&pause, NULL);
+        }
     }
     kill(-pid, SIGKILL);
     while (wait4(pid, ws, 0, ru) < 0 && errno == EINTR)
         ;
-    return in->overflow ? TOO_LONG : mb_cancel_requested() ? CANCELLED : TIMED_OUT;
+    if (ended >= 0)
+        close(ended);
+    return end;
 }
 
 static void fail(mb_run_result *r, long steps, mb_run_status status, const char *fmt, ...)
