@@ -318,7 +318,8 @@ Test(run_forked, result_not_asked_is_a_failed_run)
     expect_failed(short_of_steps, "plug-in result: 129 steps done of 130");
 }
 
-Test(run_forked, time_limit)
+/* .timeout: a child that is never killed would hang the test; Criterion fails it instead */
+Test(run_forked, time_limit, .timeout = 30)
 {
     mb_case *c = load_free_fall();
     c->external_timeout = 0.3;
@@ -345,7 +346,7 @@ static void *cancel_later(void *arg)
     return NULL;
 }
 
-Test(run_forked, cancellation_kills_the_child)
+Test(run_forked, cancellation_kills_the_child, .timeout = 30)
 {
     mb_case *c = load_free_fall();
     pthread_t t;
