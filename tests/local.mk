@@ -83,10 +83,6 @@ check_PROGRAMS += tests/test_nominal_orders
 check_PROGRAMS += tests/test_register
 
 check_PROGRAMS += tests/test_run_forked
-tests_test_run_forked_SOURCES = tests/test_run_forked.c
-tests_test_run_forked_CFLAGS = $(MB_TESTCC)
-tests_test_run_forked_LDADD = $(MB_TESTLIBS)
-tests_test_run_forked_LDFLAGS = $(MB_TESTLINK)
 
 # the installed headers compile alone and leak no macro (also run by make installcheck)
 TESTS += tests/test_headers.sh
