@@ -81,7 +81,6 @@ check_PROGRAMS += tests/test_force_params
 check_PROGRAMS += tests/test_init
 check_PROGRAMS += tests/test_nominal_orders
 check_PROGRAMS += tests/test_register
-
 check_PROGRAMS += tests/test_run_forked
 
 # the installed headers compile alone and leak no macro (also run by make installcheck)
