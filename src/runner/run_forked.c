@@ -257,7 +257,8 @@ static void child(int fd, pid_t parent, const mb_case *c, size_t integrator, siz
 typedef struct inbox {
     unsigned char *buf;
     size_t n, cap, limit;
-    int overflow;
+    int overflow;              /* longer than limit, or no memory for it (no_memory) */
+    int no_memory;
 } inbox;
 
 static double now(void)
@@ -289,7 +290,7 @@ static int drain(int fd, inbox *in)
                 cap *= 2;
             unsigned char *b = realloc(in->buf, cap);
             if (b == NULL) {
-                in->overflow = 1;
+                in->overflow = in->no_memory = 1;
                 return 1;
             }
             in->buf = b;
@@ -390,6 +391,8 @@ static int verdict(wait_end end, int ws, const inbox *in, const mb_run_asked *as
     else if (end == TIMED_OUT)
         fail(r, ask->steps, MB_RUN_FAILED, "plug-in: time limit of %g s exceeded (child "
              "killed; [run] timeout or --timeout sets it)", limit);
+    else if (end == TOO_LONG && in->no_memory)
+        fail(r, ask->steps, MB_RUN_FAILED, "plug-in result: out of memory for %zu bytes", in->n);
     else if (end == TOO_LONG)
         fail(r, ask->steps, MB_RUN_FAILED, "plug-in result: longer than %zu bytes", in->limit);
     else if (WIFSIGNALED(ws))
@@ -432,7 +435,7 @@ void mb_run_forked(const mb_case *c, size_t integrator, size_t dt_index, int kee
     setpgid(pid, pid);
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     inbox in = { NULL, 0, 0, sizeof(wire_header) + sizeof *out
-                             + ((size_t)MB_SERIES_MAX_ROWS + 1) * sizeof(mb_series_sample), 0 };
+                             + ((size_t)MB_SERIES_MAX_ROWS + 1) * sizeof(mb_series_sample), 0, 0 };
     int ws = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
