@@ -95,7 +95,8 @@ done
 
 # --- 3. a scheme that hangs -----------------------------------------------------------
 write_case "$work/hang.case" "leapfrog, hangs"
-MB_TEST_PID_FILE=$PWD/$work/pid timeout 60 $MB run -q -j 1 --timeout 1 -o "$work/hang" \
+# (timeout -k: were the plug-in in process, motionbench would catch SIGTERM and stay stuck)
+MB_TEST_PID_FILE=$PWD/$work/pid timeout -k 5 30 $MB run -q -j 1 --timeout 1 -o "$work/hang" \
     "$work/hang.case" >"$work/out" 2>&1; rc=$?
 want='failed|plug-in: time limit of 1 s exceeded (child killed; [run] timeout or --timeout sets it)'
 if [ $rc -eq 1 ] && [ "$(runs_of "$work/hang" hangs)" = "$(printf '%s\n%s' "$want" "$want")" ] \
