@@ -5,7 +5,9 @@
  * SIGINT/SIGTERM actions, drops the parent's unwritten standard-output buffer (so that an
  * exit() of the plug-in cannot print it a second time), executes the run exactly as it
  * would in process, writes the result to the pipe and leaves with _exit(0): no handler of
- * the parent runs in it.  The runner is multi-threaded; the child is a copy of one thread
+ * the parent runs in it.  (An exit() of the plug-in does run the process's atexit handlers
+ * in the child: motionbench registers none, and one added later must do nothing in a
+ * process other than the one that registered it.)  The runner is multi-threaded; the child is a copy of one thread
  * and relies on the C library's fork handling (glibc resets its malloc and stdio locks in
  * the child) and on the project's own locks being fork-safe (force_expr.c's parser lock
  * has fork handlers; the scheme registry is read without a lock).
