@@ -73,6 +73,30 @@ Test(run_forked, result_crosses_the_pipe_bit_for_bit)
     mb_case_free(c);
 }
 
+/* A run that stops early crosses the pipe as it is: explicit Euler at h w = 1 on the
+ * oscillator of cases/harmonic-explicit-euler-blowup.case, which the case expects to
+ * diverge (its energy grows by (1 + h^2 w^2) = 2 a step). */
+Test(run_forked, diverged_run_crosses_the_pipe)
+{
+    char path[4096];
+    const char *src = getenv("MB_SRCDIR");
+    snprintf(path, sizeof path, "%s/cases/harmonic-explicit-euler-blowup.case",
+             src ? src : MB_SRCDIR);
+    mb_case *c = NULL;
+    cr_assert_eq(mb_case_load(path, &c), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(c->dt[0], 1.0);
+    mb_run_result here, there;
+    in_process(c, 0, 0, 1, &here);
+    cr_assert_eq(here.status, MB_RUN_DIVERGED, "%s", here.message);
+    cr_assert_lt(here.steps_done, here.steps);
+    mb_run_forked(c, 0, 0, 1, in_process, &there);
+    cr_assert_eq(there.status, MB_RUN_DIVERGED, "%s", there.message);
+    expect_same_result(&here, &there);
+    free(here.series);
+    free(there.series);
+    mb_case_free(c);
+}
+
 /* ---- decoding: one corruption at a time of a good message ---- */
 
 typedef struct fixture {
