@@ -11,12 +11,15 @@
 #include "cli.h"
 #include "junit_tap.h"
 #include "mb_baseline.h"
+#include "mb_cancel.h"
 #include "mb_input.h"
+#include "mb_output.h"
 #include "mb_report.h"
 #include "mb_status.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,7 +273,7 @@ static void print_report(FILE *out, const row_list *L, const mb_baseline_summary
 
 /* ---- CI formats ---- */
 
-static int ci_outputs(const row_list *L, const check_args *A)
+static int ci_outputs(const row_list *L, const check_args *A, mb_output *junit)
 {
     if (!A->junit && !A->tap)
         return MB_SUCCESS;
@@ -291,31 +294,70 @@ static int ci_outputs(const row_list *L, const check_args *A)
         st = mb_ci_add(&log, r->case_name, name, is_bad(r->verdict) ? why : NULL, 0);
     }
     if (st == MB_SUCCESS && A->junit)
-        st = mb_ci_write_junit(&log, A->junit, "motionbench check");
+        st = mb_ci_prepare_junit(&log, A->junit, "motionbench check", junit);
     if (st == MB_SUCCESS && A->tap)
         mb_ci_write_tap(&log, stdout);
     mb_ci_free(&log);
     return st;
 }
 
-/* Replace BASEDIR/metrics.csv by a copy of the current one, atomically. */
-static int update_baseline(const char *base, const char *current)
+/* A copy of the current metrics.csv written under a temporary name in BASEDIR, complete
+ * and synced; renamed over BASEDIR/metrics.csv by commit(). */
+static int prepare_baseline(const char *base, const char *current, mb_atomic_file *af)
 {
     char *text;
     size_t len;
     int st = mb_input_read_all(current, MB_INPUT_METRICS, &text, &len);
     if (st != MB_SUCCESS)
         return st;
-    mb_atomic_file af;
-    st = mb_atomic_open(&af, base, "metrics.csv");
+    st = mb_atomic_open(af, base, "metrics.csv");
     if (st == MB_SUCCESS) {
-        fwrite(text, 1, len, af.f);
-        st = mb_atomic_close(&af);
-        if (st == MB_SUCCESS)
-            st = mb_atomic_commit(&af);
-        mb_atomic_discard(&af);
+        fwrite(text, 1, len, af->f);
+        st = mb_atomic_close(af);
+        if (st != MB_SUCCESS)
+            mb_atomic_discard(af);
     }
     free(text);
+    return st;
+}
+
+/* The outputs of a comparison (JUnit, TAP, the report, the updated baseline), all
+ * written and checked, standard output flushed; nothing is in place yet. */
+static int prepare_outputs(const check_args *A, const row_list *L, const mb_baseline_summary *s,
+                           const char *bpath, const char *cpath, mb_output *junit,
+                           mb_atomic_file *baseline)
+{
+    if (ci_outputs(L, A, junit) != MB_SUCCESS)
+        return mb_last_error_code();
+    print_report(A->tap ? stderr : stdout, L, s, A);
+    if (A->update) {
+        if (prepare_baseline(A->base, cpath, baseline) != MB_SUCCESS)
+            return mb_last_error_code();
+        printf("baseline %s updated: %zu regression%s, %zu improvement%s and %zu new row%s "
+               "taken over, %zu row%s no longer produced dropped\n", bpath, s->regressions -
+               s->missing, s->regressions - s->missing == 1 ? "" : "s", s->improvements,
+               s->improvements == 1 ? "" : "s", s->added, s->added == 1 ? "" : "s", s->missing,
+               s->missing == 1 ? "" : "s");
+    }
+    return mb_output_flush_stdout();
+}
+
+/* Rename the baseline and the JUnit file into place with the signals held; a request
+ * that came first drops them both. */
+static int commit(const check_args *A, mb_output *junit, mb_atomic_file *baseline)
+{
+    mb_cancel_hold(1);
+    int st = MB_SUCCESS;
+    if (mb_cancel_requested()) {
+        st = mb_error_record(MB_EFAILED, __FILE__, __LINE__, "interrupted; the previous "
+                             "baseline is kept");
+    } else if (A->update) {
+        st = mb_atomic_commit(baseline);
+    }
+    if (A->junit)
+        if (mb_output_close(junit, st == MB_SUCCESS) != MB_SUCCESS && st == MB_SUCCESS)
+            st = mb_last_error_code();
+    mb_cancel_hold(0);
     return st;
 }
 
@@ -336,26 +378,22 @@ static int compare(const check_args *A, const char *bpath, const char *cpath)
     mb_baseline_summary s;
     mb_baseline_compare(b, c, A->two_sided, collect, &L, &s);
     int code = s.regressions ? MB_EXIT_FAIL : MB_EXIT_OK;
+    mb_output junit = { NULL, NULL, NULL };
+    mb_atomic_file baseline = { NULL, NULL, NULL };
     if (L.oom) {
         fprintf(stderr, "motionbench: check: out of memory\n");
         code = MB_EXIT_USAGE;
-    } else if (ci_outputs(&L, A) != MB_SUCCESS) {
-        code = mb_cli_fail("check");
-    } else {
-        print_report(A->tap ? stderr : stdout, &L, &s, A);
+    } else if (prepare_outputs(A, &L, &s, bpath, cpath, &junit, &baseline) != MB_SUCCESS
+               || commit(A, &junit, &baseline) != MB_SUCCESS) {
+        if (A->junit && junit.path)
+            mb_output_close(&junit, 0);
+        code = mb_cli_fail(A->update ? "check --update" : "check");
+        __fpurge(stdout);      /* reported once, not again at the exit */
+        clearerr(stdout);
+    } else if (A->update) {
+        code = MB_EXIT_OK;
     }
-    if (code != MB_EXIT_USAGE && A->update) {
-        if (update_baseline(A->base, cpath) != MB_SUCCESS) {
-            code = mb_cli_fail("check --update");
-        } else {
-            printf("baseline %s updated: %zu regression%s, %zu improvement%s and %zu new row%s "
-                   "taken over, %zu row%s no longer produced dropped\n", bpath, s.regressions -
-                   s.missing, s.regressions - s.missing == 1 ? "" : "s", s.improvements,
-                   s.improvements == 1 ? "" : "s", s.added, s.added == 1 ? "" : "s", s.missing,
-                   s.missing == 1 ? "" : "s");
-            code = MB_EXIT_OK;
-        }
-    }
+    mb_atomic_discard(&baseline);
     free(L.rows);
     mb_metric_table_free(b);
     mb_metric_table_free(c);
@@ -364,6 +402,7 @@ static int compare(const check_args *A, const char *bpath, const char *cpath)
 
 int mb_cmd_check(int argc, char **argv)
 {
+    mb_cancel_catch_signals();   /* before anything can be written */
     check_args A = { NULL, NULL, NULL, 0, 0, 0, 0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0)

@@ -15,6 +15,9 @@
 #include "mb_case.h"
 #include "mb_memory.h"
 #include "mb_external.h"
+#include "mb_input.h"
+#include "mb_output.h"
+#include "mb_plot.h"
 #include "mb_plugin.h"
 #include "mb_report.h"
 #include "mb_runner.h"
@@ -24,6 +27,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -257,18 +261,84 @@ static int parse_args(int argc, char **argv, run_args *A)
     return 0;
 }
 
-static int ci_outputs(const run_args *A, const mb_case_result *results, size_t n)
+/* The JUnit file (prepared into *junit, not yet in place) and the TAP lines. */
+static int ci_outputs(const run_args *A, const mb_case_result *results, size_t n,
+                      mb_output *junit)
 {
     if (!A->junit && !A->tap)
         return MB_SUCCESS;
     mb_ci_log L = { 0, 0, NULL };
     int st = mb_run_summary_ci(&L, results, n);
     if (st == MB_SUCCESS && A->junit)
-        st = mb_ci_write_junit(&L, A->junit, "motionbench run");
+        st = mb_ci_prepare_junit(&L, A->junit, "motionbench run", junit);
     if (st == MB_SUCCESS && A->tap)
         mb_ci_write_tap(&L, stdout);
     mb_ci_free(&L);
     return st;
+}
+
+/* DIR/plots can be written and gnuplot is there: what --plots needs, known before the
+ * report is replaced (the plots are drawn from the report once it is in place). */
+static int plots_possible(const char *out)
+{
+    char dir[4200], gnuplot[4096];
+    snprintf(dir, sizeof dir, "%s/plots", out);
+    struct stat sb;
+    int exists = lstat(dir, &sb) == 0;
+    if (exists && !S_ISDIR(sb.st_mode))
+        MB_ERROR(MB_EINVAL, "%s is not a directory (%s): --plots draws into it",
+                 dir, mb_file_kind_name(sb.st_mode));
+    const char *parent = exists ? dir : out;   /* out exists: the report is prepared */
+    if (access(parent, W_OK) != 0)
+        MB_ERROR(MB_EIO, "%s: cannot write: %s (--plots draws into it)", parent,
+                 strerror(errno));
+    return mb_gnuplot_find(gnuplot, sizeof gnuplot);
+}
+
+/* Every output but the report files, complete and checked: the JUnit file, TAP and the
+ * summary on standard output (flushed: a full disk is known here), the plots' directory. */
+static int write_outputs(const run_args *A, const mb_case_result *results, size_t n,
+                         mb_output *junit)
+{
+    if (ci_outputs(A, results, n, junit) != MB_SUCCESS)
+        return mb_last_error_code();
+    mb_run_summary_print(A->tap ? stderr : stdout, results, n, A->quiet);
+    if (A->plots && plots_possible(A->out) != MB_SUCCESS)
+        return mb_last_error_code();
+    return mb_output_flush_stdout();
+}
+
+/* Rename the report and the JUnit file into place with the signals held; a request
+ * that came before drops them both (the previous files stay). */
+static int commit_outputs(const run_args *A, mb_report_files *files, mb_output *junit)
+{
+    mb_cancel_hold(1);
+    int st;
+    if (mb_cancel_requested()) {
+        mb_report_discard(files);
+        if (A->junit)
+            mb_output_close(junit, 0);
+        st = mb_report_interrupted();
+    } else {
+        st = mb_report_commit(files);
+        if (A->junit && mb_output_close(junit, st == MB_SUCCESS) != MB_SUCCESS)
+            st = mb_last_error_code();
+    }
+    mb_cancel_hold(0);
+    return st;
+}
+
+/* A failure before anything was replaced: say so, and drop what standard output still
+ * holds so that the exit does not report it twice. */
+static void fail_kept(void)
+{
+    if (mb_cancel_requested())   /* the failure is the signal's doing (EINTR) */
+        mb_report_interrupted();
+    const char *why = mb_last_error();
+    fprintf(stderr, "motionbench: run: %s%s\n", why,
+            strstr(why, "previous report is kept") ? "" : "; the previous report is kept");
+    __fpurge(stdout);
+    clearerr(stdout);
 }
 
 /* Refuse, before anything runs, what would not fit: the estimate of the runs held at
@@ -315,7 +385,6 @@ static int run_cases(run_args *A)
             cases[k]->external_timeout = A->timeout;
         cases[k]->plugins_in_process = A->plugins_in_process;
     }
-    mb_cancel_catch_signals();
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series,
@@ -324,20 +393,31 @@ static int run_cases(run_args *A)
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
         goto done;
     }
+    /* everything is written and checked under temporary names, then renamed into place */
     mb_report_summary sum;
-    if (mb_report_write(A->out, results, n, A->series, &sum) != MB_SUCCESS) {
-        mb_cli_fail("run");
+    mb_report_files files;
+    mb_output junit = { NULL, NULL, NULL };
+    if (mb_report_prepare(A->out, results, n, A->series, &sum, &files) != MB_SUCCESS) {
+        fail_kept();
+        goto done;
+    }
+    if (write_outputs(A, results, n, &junit) != MB_SUCCESS) {
+        mb_report_discard(&files);
+        if (A->junit && junit.path)
+            mb_output_close(&junit, 0);
+        fail_kept();
+        goto done;
+    }
+    if (commit_outputs(A, &files, &junit) != MB_SUCCESS) {
+        if (mb_last_error_code() == MB_EFAILED)
+            fail_kept();
+        else
+            mb_cli_fail("run");
         goto done;
     }
     if (mb_cancel_requested())   /* the signal came during the commit, which completed */
         fprintf(stderr, "motionbench: run: interrupted while the reports were being renamed "
                 "into place; the new report is complete\n");
-    if (ci_outputs(A, results, n) != MB_SUCCESS) {
-        mb_cli_fail("run");
-        goto done;
-    }
-    mb_run_summary_print(A->tap ? stderr : stdout, results, n, A->quiet);
-    fflush(stdout);     /* the tables before the closing line, also through a pipe */
     mb_run_summary_unfinished(stderr, results, n);
     struct timespec end;
     clock_gettime(CLOCK_MONOTONIC, &end);
@@ -366,6 +446,7 @@ done:
 
 int mb_cmd_run(int argc, char **argv)
 {
+    mb_cancel_catch_signals();   /* before anything can be written */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, 0, { 0, 0, NULL },
                    0.0, 0.0 };

@@ -12,13 +12,16 @@
 #include "cli.h"
 #include "mb_case.h"
 #include "mb_external.h"
+#include "mb_cancel.h"
 #include "mb_input.h"
+#include "mb_output.h"
 #include "mb_report.h"
 #include "mb_runner.h"
 #include "mb_status.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,6 +207,33 @@ static int print_results(const score_args *A, const mb_case_result *r)
     return bad;
 }
 
+/* The report of -o under temporary names and the metrics on standard output, both
+ * checked, before the report is renamed into place (signals held); a failure keeps the
+ * previous report and is reported here. */
+static int write_outputs(const score_args *A, mb_case_result *results)
+{
+    mb_report_summary sum;
+    mb_report_files files = { 0, 0, NULL };
+    int st = A->output ? mb_report_prepare(A->output, results, 1, 0, &sum, &files)
+                       : MB_SUCCESS;
+    if (st == MB_SUCCESS)
+        st = mb_output_flush_stdout();
+    mb_cancel_hold(1);
+    if (st == MB_SUCCESS && mb_cancel_requested())
+        st = mb_report_interrupted();
+    if (st == MB_SUCCESS)
+        st = mb_report_commit(&files);
+    else
+        mb_report_discard(&files);
+    mb_cancel_hold(0);
+    if (st != MB_SUCCESS) {
+        mb_cli_fail("score");
+        __fpurge(stdout);      /* reported once, not again at the exit */
+        clearerr(stdout);
+    }
+    return st;
+}
+
 static int score(score_args *A)
 {
     mb_case *c = calloc(1, sizeof *c);
@@ -226,9 +256,8 @@ static int score(score_args *A)
         goto done;
     }
     code = print_results(A, &results[0]) ? MB_EXIT_FAIL : MB_EXIT_OK;
-    mb_report_summary sum;
-    if (A->output && mb_report_write(A->output, results, 1, 0, &sum) != MB_SUCCESS)
-        code = mb_cli_fail("score");
+    if (write_outputs(A, results) != MB_SUCCESS)
+        code = MB_EXIT_USAGE;
 done:
     mb_case_result_free(results, 1);
     for (size_t j = 0; trs && j < A->n_files; j++)
@@ -241,6 +270,7 @@ done:
 
 int mb_cmd_score(int argc, char **argv)
 {
+    mb_cancel_catch_signals();   /* before anything can be written */
     score_args A;
     memset(&A, 0, sizeof A);
     A.t_end = NAN;

@@ -132,25 +132,14 @@ static void write_junit_body(FILE *f, const mb_ci_log *L, const char *name)
     fputs("</testsuites>\n", f);
 }
 
-int mb_ci_write_junit(const mb_ci_log *L, const char *path, const char *name)
+int mb_ci_prepare_junit(const mb_ci_log *L, const char *path, const char *name, mb_output *o)
 {
-    char *d = strdup(path), *b = strdup(path);
-    if (!d || !b) {
-        free(d);
-        free(b);
-        MB_ERROR(MB_ENOMEM, "out of memory");
-    }
-    mb_atomic_file af;
-    int st = mb_atomic_open(&af, dirname(d), basename(b));
-    if (st == MB_SUCCESS) {
-        write_junit_body(af.f, L, name);
-        st = mb_atomic_close(&af);
-        if (st == MB_SUCCESS)
-            st = mb_atomic_commit(&af);
-        mb_atomic_discard(&af);
-    }
-    free(d);
-    free(b);
+    if (mb_output_open(o, path) != MB_SUCCESS)
+        return mb_last_error_code();
+    write_junit_body(o->f, L, name);
+    int st = mb_output_prepare(o);
+    if (st != MB_SUCCESS)
+        mb_output_close(o, 0);
     return st;
 }
 

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mb_output.h"
+
 typedef struct mb_ci_test {
     char *suite;       /* the case */
     char *name;        /* integrator, dt and expectation / metric */
@@ -27,8 +29,12 @@ typedef struct mb_ci_log {
 int mb_ci_add(mb_ci_log *L, const char *suite, const char *name, const char *failure,
               int skipped);
 void mb_ci_free(mb_ci_log *L);
-/* Write the JUnit XML file at path (replaced only when complete). */
-int mb_ci_write_junit(const mb_ci_log *L, const char *path, const char *name);
+/* Write the JUnit XML for path into o (mb_output.h: a regular file under a temporary name
+ * beside it, a device or FIFO straight through), complete and checked; the caller then
+ * closes o with mb_output_close(o, 1) to rename it into place once every other output is
+ * ready too, or with ok = 0 to drop it.  On failure (the reason in the message: "PATH is
+ * a directory", "cannot write PATH: No space left on device") o is already closed. */
+int mb_ci_prepare_junit(const mb_ci_log *L, const char *path, const char *name, mb_output *o);
 void mb_ci_write_tap(const mb_ci_log *L, FILE *out);
 
 #endif

@@ -36,6 +36,22 @@ void mb_cancel_catch_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+void mb_cancel_hold(int hold)
+{
+    static sigset_t before;
+    if (hold) {
+        sigset_t block;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        sigaddset(&block, SIGHUP);
+        sigprocmask(SIG_BLOCK, &block, &before);
+    } else {
+        sigprocmask(SIG_SETMASK, &before, NULL);
+    }
 }
 
 int mb_cancel_error(void)

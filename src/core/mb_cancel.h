@@ -18,9 +18,14 @@ void mb_cancel_request(int signal_number);
 int mb_cancel_signal(void);
 /* Clear the flag (tests, or a caller that handled the request). */
 void mb_cancel_reset(void);
-/* Catch SIGINT and SIGTERM with a handler that calls mb_cancel_request (no SA_RESTART:
- * a blocking read or write returns EINTR). */
+/* Catch SIGINT, SIGTERM and SIGHUP with a handler that calls mb_cancel_request (no
+ * SA_RESTART: a blocking read or write returns EINTR).  A command that writes files calls
+ * it before it can write anything. */
 void mb_cancel_catch_signals(void);
+/* hold = 1: block SIGINT, SIGTERM and SIGHUP (they stay pending) while files are renamed
+ * into place, so that a set of files is replaced as a whole; hold = 0: restore the mask
+ * (a pending signal is then delivered to the handler).  Calls do not nest. */
+void mb_cancel_hold(int hold);
 /* Record "interrupted" as the last error and return MB_EFAILED: what a polled loop returns. */
 int mb_cancel_error(void);
 

@@ -21,10 +21,19 @@ typedef struct mb_output {
 
 /* Open path (NULL: standard output) for writing as described above. */
 int mb_output_open(mb_output *o, const char *path);
-/* Finish: with ok, check every write, flush, sync and rename into place (MB_EIO with a
- * message naming the path on any failure, the temporary removed); without ok, drop the
- * temporary and keep the previous file.  Standard output is flushed, not closed. */
+/* Everything but the rename: check every write, flush, sync and close the file (MB_EIO
+ * with the reason, "cannot write PATH: No space left on device", the temporary removed).
+ * After it only mb_output_close remains, which then only renames (ok) or drops the
+ * temporary: a caller with several outputs prepares them all, then closes them all, so
+ * that none is replaced unless every one was written.  Standard output is flushed. */
+int mb_output_prepare(mb_output *o);
+/* Finish: with ok, prepare (when not done) and rename into place (MB_EIO with a message
+ * naming the path on any failure, the temporary removed); without ok, drop the temporary
+ * and keep the previous file.  Standard output is flushed, not closed. */
 int mb_output_close(mb_output *o, int ok);
+/* Flush standard output and check every write to it so far ("cannot write standard
+ * output: No space left on device"); a regular file is synced too. */
+int mb_output_flush_stdout(void);
 
 /* Flush and close standard output at exit, checking every write: MB_EIO with the reason
  * ("No space left on device") when any write to it failed. */

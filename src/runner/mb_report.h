@@ -40,9 +40,28 @@ typedef struct mb_report_summary {
     size_t external_failed;      /* runs of outside programs that failed (doc/external.md) */
 } mb_report_summary;
 
+/* The files of a report written under temporary names, complete, checked and synced,
+ * waiting to be renamed into place (mb_report_commit) or removed (mb_report_discard). */
+typedef struct mb_report_files {
+    size_t n, cap;
+    mb_atomic_file *items;
+} mb_report_files;
+
 /* Evaluate the expectations and write runs.csv, metrics.csv, checks.csv, timing.csv
- * (and series/ when kept) into dir (created if missing).  All files are complete before
- * any is renamed into place; SIGINT and SIGTERM are held during the renames. */
+ * (and series/ when kept) into dir (created if missing) under temporary names; nothing
+ * is replaced yet.  On failure (a write error with its reason, or a cancellation
+ * request) nothing is left behind. */
+int mb_report_prepare(const char *dir, const mb_case_result *r, size_t n, int series,
+                      mb_report_summary *summary, mb_report_files *files);
+/* Rename every prepared file into place (hold the signals around it, mb_cancel_hold). */
+int mb_report_commit(mb_report_files *files);
+/* Record "interrupted while writing the reports; the previous report is kept" and return
+ * MB_EFAILED: what a writer that sees a cancellation request before its commit says. */
+int mb_report_interrupted(void);
+/* Remove the temporaries of a prepared report: the previous report stays as it was. */
+void mb_report_discard(mb_report_files *files);
+/* prepare, then commit with SIGINT, SIGTERM and SIGHUP held (a request that came first
+ * discards the files: "interrupted ...; the previous report is kept"). */
 int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int series,
                     mb_report_summary *summary);
 

@@ -89,14 +89,28 @@ int mb_output_open(mb_output *o, const char *path)
     return st;
 }
 
-static int finish(mb_output *o, int ok)
+int mb_output_flush_stdout(void)
 {
-    if (o->path == NULL) {
-        if (fflush(stdout) != 0 || ferror(stdout))
-            MB_ERROR(MB_EIO, "cannot write standard output: %s", strerror(errno));
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        MB_ERROR(MB_EIO, "cannot write standard output: %s", strerror(errno ? errno : EIO));
+    /* a regular file: its blocks are allocated now (a full disk is seen here, not later);
+     * a terminal, pipe or device cannot be synced (EINVAL) and needs not be */
+    struct stat sb;
+    if (fstat(STDOUT_FILENO, &sb) == 0 && S_ISREG(sb.st_mode) && fsync(STDOUT_FILENO) != 0
+        && errno != EINVAL)
+        MB_ERROR(MB_EIO, "cannot write standard output: %s", strerror(errno));
+    return MB_SUCCESS;
+}
+
+int mb_output_prepare(mb_output *o)
+{
+    if (o->path == NULL)
+        return mb_output_flush_stdout();
+    if (o->f == NULL)
         return MB_SUCCESS;
-    }
     int e = 0;
+    errno = 0;
     if (ferror(o->f) || fflush(o->f) != 0)
         e = errno ? errno : EIO;
     if (!e && o->tmp && fsync(fileno(o->f)) != 0)
@@ -104,18 +118,34 @@ static int finish(mb_output *o, int ok)
     if (fclose(o->f) != 0 && !e)
         e = errno;
     o->f = NULL;
+    if (e) {
+        const char *kept = o->tmp ? " (the previous file is kept)" : "";
+        if (o->tmp)
+            unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        MB_ERROR(MB_EIO, "cannot write %s: %s%s", o->path, strerror(e), kept);
+    }
+    return MB_SUCCESS;
+}
+
+static int finish(mb_output *o, int ok)
+{
     if (!ok) {
+        if (o->f && o->f != stdout)
+            fclose(o->f);
+        o->f = NULL;
         if (o->tmp)
             unlink(o->tmp);
         return MB_SUCCESS;
     }
-    if (!e && o->tmp && rename(o->tmp, o->path) != 0)
-        e = errno;
-    if (e) {
-        if (o->tmp)
-            unlink(o->tmp);
-        MB_ERROR(MB_EIO, "cannot write %s: %s%s", o->path, strerror(e),
-                 o->tmp ? " (the previous file is kept)" : "");
+    if (mb_output_prepare(o) != MB_SUCCESS)
+        return mb_last_error_code();
+    if (o->tmp && rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp);
+        MB_ERROR(MB_EIO, "cannot write %s: %s (the previous file is kept)", o->path,
+                 strerror(e));
     }
     return MB_SUCCESS;
 }

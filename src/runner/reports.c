@@ -295,12 +295,7 @@ static void write_series_file(FILE *f, const mb_run_result *u)
 
 /* ---- all files ---- */
 
-typedef struct file_set {
-    size_t n, cap;
-    mb_atomic_file *items;
-} file_set;
-
-static mb_atomic_file *open_file(file_set *S, const char *dir, const char *name)
+static mb_atomic_file *open_file(mb_report_files *S, const char *dir, const char *name)
 {
     if (S->n == S->cap) {
         size_t cap = S->cap ? 2 * S->cap : 8;
@@ -315,14 +310,16 @@ static mb_atomic_file *open_file(file_set *S, const char *dir, const char *name)
     return &S->items[S->n++];
 }
 
-static void discard_all(file_set *S)
+void mb_report_discard(mb_report_files *S)
 {
     for (size_t k = 0; k < S->n; k++)
         mb_atomic_discard(&S->items[k]);
     free(S->items);
+    S->items = NULL;
+    S->n = S->cap = 0;
 }
 
-static int write_series(file_set *S, const char *dir, const mb_case_result *r, size_t n)
+static int write_series(mb_report_files *S, const char *dir, const mb_case_result *r, size_t n)
 {
     char sdir[4096];
     snprintf(sdir, sizeof sdir, "%s/series", dir);
@@ -348,7 +345,7 @@ static int write_series(file_set *S, const char *dir, const mb_case_result *r, s
     return MB_SUCCESS;
 }
 
-static int write_all(file_set *S, const char *dir, const mb_case_result *r, size_t n,
+static int write_all(mb_report_files *S, const char *dir, const mb_case_result *r, size_t n,
                      int series, mb_report_summary *summary)
 {
     mb_atomic_file *af;
@@ -370,10 +367,18 @@ static int write_all(file_set *S, const char *dir, const mb_case_result *r, size
     return series ? write_series(S, dir, r, n) : MB_SUCCESS;
 }
 
-int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int series,
-                    mb_report_summary *summary)
+int mb_report_interrupted(void)
+{
+    MB_ERROR(MB_EFAILED, "interrupted while writing the reports; the previous report is kept");
+}
+
+int mb_report_prepare(const char *dir, const mb_case_result *r, size_t n, int series,
+                      mb_report_summary *summary, mb_report_files *files)
 {
     memset(summary, 0, sizeof *summary);
+    memset(files, 0, sizeof *files);
+    if (mb_cancel_requested())
+        return mb_report_interrupted();
     if (make_dir(dir) != MB_SUCCESS)
         return MB_EIO;
     mb_report_clean_stale(dir);
@@ -382,24 +387,38 @@ int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int seri
         snprintf(sdir, sizeof sdir, "%s/series", dir);
         mb_report_clean_stale(sdir);
     }
-    file_set S = { 0, 0, NULL };
-    int st = write_all(&S, dir, r, n, series, summary);
+    int st = write_all(files, dir, r, n, series, summary);
     if (st == MB_SUCCESS && mb_cancel_requested())
-        st = mb_error_record(MB_EFAILED, __FILE__, __LINE__, "interrupted while writing the "
-                             "reports; the previous report is kept");
-    if (st != MB_SUCCESS) {
-        discard_all(&S);
+        st = mb_report_interrupted();
+    if (st != MB_SUCCESS)
+        mb_report_discard(files);
+    return st;
+}
+
+int mb_report_commit(mb_report_files *files)
+{
+    int st = MB_SUCCESS;
+    for (size_t k = 0; k < files->n && st == MB_SUCCESS; k++)
+        st = mb_atomic_commit(&files->items[k]);
+    mb_report_discard(files);
+    return st;
+}
+
+int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int series,
+                    mb_report_summary *summary)
+{
+    mb_report_files files;
+    int st = mb_report_prepare(dir, r, n, series, summary, &files);
+    if (st != MB_SUCCESS)
         return st;
+    /* commit: hold the signals so the set of files is replaced as a whole */
+    mb_cancel_hold(1);
+    if (mb_cancel_requested()) {
+        mb_report_discard(&files);
+        st = mb_report_interrupted();
+    } else {
+        st = mb_report_commit(&files);
     }
-    /* commit: hold SIGINT/SIGTERM so the set of files is replaced as a whole */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    for (size_t k = 0; k < S.n && st == MB_SUCCESS; k++)
-        st = mb_atomic_commit(&S.items[k]);
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    discard_all(&S);
+    mb_cancel_hold(0);
     return st;
 }
