@@ -140,6 +140,52 @@ Test(hardening, output_targets)
     cr_expect(strstr(mb_last_error(), "No space left on device") != NULL, "%s", mb_last_error());
 }
 
+/* Two phases: a prepared output is complete and checked but not in place (the previous
+ * file is read until the close), and a full device fails at the prepare, before any other
+ * output would be renamed. */
+Test(hardening, output_prepared_before_replaced)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/out.xml", tmp);
+    write_text(path, "old\n");
+    mb_output o;
+    cr_assert_eq(mb_output_open(&o, path), MB_SUCCESS);
+    fputs("new\n", o.f);
+    cr_expect_eq(mb_output_prepare(&o), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_str_eq(read_text(path), "old\n", "prepared, not yet replaced");
+    cr_expect_eq(mb_output_close(&o, 1), MB_SUCCESS);
+    cr_expect_str_eq(read_text(path), "new\n");
+    cr_assert_eq(mb_output_open(&o, path), MB_SUCCESS);
+    fputs("dropped\n", o.f);
+    cr_expect_eq(mb_output_prepare(&o), MB_SUCCESS);
+    cr_expect_eq(mb_output_close(&o, 0), MB_SUCCESS);
+    cr_expect_str_eq(read_text(path), "new\n", "a prepared output dropped");
+    cr_expect_eq(mb_report_clean_stale(tmp), 0);
+    cr_assert_eq(mb_output_open(&o, "/dev/full"), MB_SUCCESS);
+    fputs("x\n", o.f);
+    cr_expect_eq(mb_output_prepare(&o), MB_EIO);
+    cr_expect(strstr(mb_last_error(), "cannot write /dev/full: No space left on device")
+              != NULL, "%s", mb_last_error());
+    cr_expect_eq(mb_output_close(&o, 0), MB_SUCCESS);
+}
+
+/* SIGINT, SIGTERM and SIGHUP are caught, and held (pending, not lost) during a commit. */
+Test(hardening, signals_held_during_a_commit)
+{
+    mb_cancel_catch_signals();
+    const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+    for (int k = 0; k < 3; k++) {
+        mb_cancel_reset();
+        mb_cancel_hold(1);
+        cr_assert_eq(raise(sigs[k]), 0);
+        cr_expect_not(mb_cancel_requested(), "signal %d delivered while held", sigs[k]);
+        mb_cancel_hold(0);
+        cr_expect(mb_cancel_requested(), "signal %d lost", sigs[k]);
+        cr_expect_eq(mb_cancel_signal(), sigs[k]);
+    }
+    mb_cancel_reset();
+}
+
 /* Only ".NAME.tmp.PID" of a dead PID is removed. */
 Test(hardening, stale_temporaries)
 {

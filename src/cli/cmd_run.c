@@ -433,7 +433,8 @@ static int run_cases(run_args *A)
                 sum.external_failed == 1 ? "" : "s", sum.skipped, sum.skipped == 1 ? "" : "s",
                 A->out);
     code = sum.failed || sum.missing || sum.external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
-    /* plots last: a missing gnuplot is exit 2 with the reports already in place */
+    /* plots last, from the report in place (gnuplot and the plots' directory were checked
+     * before it was replaced: a failure now is gnuplot's, reported with its log) */
     if (A->plots && mb_cli_plot_dir(A->out, NULL) != MB_EXIT_OK)
         code = MB_EXIT_USAGE;
 done:

@@ -31,6 +31,9 @@ int mb_output_prepare(mb_output *o);
  * naming the path on any failure, the temporary removed); without ok, drop the temporary
  * and keep the previous file.  Standard output is flushed, not closed. */
 int mb_output_close(mb_output *o, int ok);
+/* Flush f after any failed write and return the reason of the failure (an errno value,
+ * e.g. ENOSPC), 0 when every write so far succeeded. */
+int mb_output_flush_error(FILE *f);
 /* Flush standard output and check every write to it so far ("cannot write standard
  * output: No space left on device"); a regular file is synced too. */
 int mb_output_flush_stdout(void);

@@ -89,11 +89,24 @@ int mb_output_open(mb_output *o, const char *path)
     return st;
 }
 
+int mb_output_flush_error(FILE *f)
+{
+    /* glibc keeps the unwritten bytes of a failed write in the buffer: once the error
+     * flag is cleared, the flush tries them again and errno says why they fail (ENOSPC),
+     * where the errno of the first failure is long overwritten */
+    int failed = ferror(f);
+    clearerr(f);
+    errno = 0;
+    if (fflush(f) != 0)
+        return errno ? errno : EIO;
+    return failed ? EIO : 0;
+}
+
 int mb_output_flush_stdout(void)
 {
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout))
-        MB_ERROR(MB_EIO, "cannot write standard output: %s", strerror(errno ? errno : EIO));
+    int e = mb_output_flush_error(stdout);
+    if (e)
+        MB_ERROR(MB_EIO, "cannot write standard output: %s", strerror(e));
     /* a regular file: its blocks are allocated now (a full disk is seen here, not later);
      * a terminal, pipe or device cannot be synced (EINVAL) and needs not be */
     struct stat sb;
@@ -109,10 +122,7 @@ int mb_output_prepare(mb_output *o)
         return mb_output_flush_stdout();
     if (o->f == NULL)
         return MB_SUCCESS;
-    int e = 0;
-    errno = 0;
-    if (ferror(o->f) || fflush(o->f) != 0)
-        e = errno ? errno : EIO;
+    int e = mb_output_flush_error(o->f);
     if (!e && o->tmp && fsync(fileno(o->f)) != 0)
         e = errno;
     if (fclose(o->f) != 0 && !e)
@@ -161,9 +171,7 @@ int mb_output_close(mb_output *o, int ok)
 
 int mb_output_close_stdout(void)
 {
-    errno = 0;
-    int bad = fflush(stdout) != 0 || ferror(stdout);
-    int e = errno;
+    int e = mb_output_flush_error(stdout), bad = e != 0;
     /* EBADF on close: stdout was closed by the caller and nothing was written to it (a
      * write would have failed the flush above) */
     if (fclose(stdout) != 0 && !bad && errno != EBADF) {

@@ -82,11 +82,14 @@ int mb_atomic_open(mb_atomic_file *a, const char *dir, const char *name)
 
 int mb_atomic_close(mb_atomic_file *a)
 {
-    int bad = ferror(a->f) || fflush(a->f) != 0 || fsync(fileno(a->f)) != 0;
-    bad |= fclose(a->f) != 0;
+    int e = mb_output_flush_error(a->f);
+    if (!e && fsync(fileno(a->f)) != 0)
+        e = errno;
+    if (fclose(a->f) != 0 && !e)
+        e = errno;
     a->f = NULL;
-    if (bad)
-        MB_ERROR(MB_EIO, "cannot write %s: %s", a->final, strerror(errno));
+    if (e)
+        MB_ERROR(MB_EIO, "cannot write %s: %s", a->final, strerror(e));
     return MB_SUCCESS;
 }
 
