@@ -24,6 +24,7 @@
  * failed peer. */
 #include "bench_util.h"
 #include "cli.h"
+#include "mb_input.h"
 #include "mb_nodes.h"
 #include "mb_stepper.h"
 #include "mb_system.h"
@@ -220,10 +221,11 @@ static int lammps_input(char *buf, size_t size, const struct lammps_config *c)
 
 /* LAMMPS's own "Loop time of T on P procs for S steps" from its log: the time of the
  * run's steps alone, net of reading the input, creating atoms and the run's set-up.
- * -1 when the line is missing. */
+ * -1 when the line is missing, or the log is not a regular file within its cap
+ * (mb_input.h). */
 static double lammps_loop_time(const char *log, long steps)
 {
-    FILE *f = fopen(log, "r");
+    FILE *f = mb_input_open(log, MB_INPUT_PEER_LOG);
     if (f == NULL)
         return -1.0;
     char line[512];

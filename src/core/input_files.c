@@ -35,6 +35,7 @@ static const struct {
     [MB_INPUT_RUNS]        = { "a runs table (runs.csv)", 256 * MIB },
     [MB_INPUT_CHECKS]      = { "a checks table (checks.csv)", 256 * MIB },
     [MB_INPUT_SERIES]      = { "a time series (series/*.csv)", 256 * MIB },
+    [MB_INPUT_PEER_LOG]    = { "a peer program's log", 16 * MIB },
 };
 
 size_t mb_input_cap(mb_input_kind kind) { return kinds[kind].cap; }
