@@ -60,6 +60,7 @@ tests_test_implicit_euler_newton_LDADD = $(MB_TESTLIBS)
 tests_test_implicit_euler_newton_LDFLAGS = $(MB_TESTLINK)
 
 check_PROGRAMS += tests/test_force_models
+check_PROGRAMS += tests/test_metric_controls
 check_PROGRAMS += tests/test_jacobians
 check_PROGRAMS += tests/test_linsolve
 check_PROGRAMS += tests/test_problems_euler

@@ -110,6 +110,13 @@ static void list_metrics(int verbose)
     }
 }
 
+/* text in a markdown table cell: a '|' would end the cell */
+static void markdown_cell(const char *text)
+{
+    for (const char *c = text; *c; c++)
+        fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, stdout);
+}
+
 /* doc/metrics.md is exactly this output (a test compares them) */
 static void list_metrics_markdown(void)
 {
@@ -129,21 +136,25 @@ static void list_metrics_markdown(void)
            "A case's `[check]` section overrides the tolerance.\n"
            "- **one-sided**: only a growth of |value| beyond the tolerance is a regression; a "
            "fall beyond it is reported as an improvement (refresh the baseline with "
-           "`check --update`).  `check --two-sided` judges these both ways.\n\n"
+           "`check --update`).  `check --two-sided` judges these both ways.\n"
+           "- **negative control**: the case (or test) that shows the metric flagging a wrong "
+           "scheme, run by `tests/test_metric_controls.c`; \"none\" for a metric that judges "
+           "no scheme by itself.\n\n"
            "- **names**: `family.quantity`, words joined by `_` (`contact.stopping_distance`); "
            "a quantity's closed form is `quantity_exact` and its error against it "
            "`quantity_error` (`pendulum.period`, `pendulum.period_exact`, "
            "`pendulum.period_error`); a statistic of a fitted metric adds a component "
            "(`order.position.stderr`).  Renamed metrics are listed at the end.\n\n"
-           "| metric | unit | kind | check | meaning |\n"
-           "|---|---|---|---|---|\n");
+           "| metric | unit | kind | check | meaning | negative control |\n"
+           "|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < n; k++) {
         char tol[48];
         tolerance_text(&t[k], tol, sizeof tol);
         printf("| `%s` | %s | %s | %s | ", t[k].name, t[k].unit, mb_metric_kind_name(t[k].kind),
                tol);
-        for (const char *c = t[k].doc; *c; c++)   /* a '|' would end the table cell */
-            fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, stdout);
+        markdown_cell(t[k].doc);
+        printf(" | ");
+        markdown_cell(t[k].control);
         printf(" |\n");
     }
     const mb_metric_rename *r = mb_metric_renames(&n);

@@ -32,6 +32,7 @@ typedef struct mb_metric_info {
     double tol;                 /* default tolerance of that comparison */
     int one_sided;              /* 1: only a growth of |value| is a regression */
     const char *doc;
+    const char *control;        /* its negative control (metrics.def) */
 } mb_metric_info;
 
 /* The whole table (n rows) and one row by name (NULL: not a metric). */

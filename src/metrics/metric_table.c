@@ -1,5 +1,6 @@
 /* metric_table.c -- the metrics of the case runner as data: metrics.def expanded into one
- * const table (name, unit, kind, comparison, tolerance, sidedness, documentation).
+ * const table (name, unit, kind, comparison, tolerance, sidedness, documentation, negative
+ * control).
  *
  * The case file validates [expect] and [check] names against it, the runner refuses to
  * produce a name that is not in it, `check` takes each metric's comparison from it, and
@@ -10,8 +11,8 @@
 
 #define ONE 1
 #define TWO 0
-#define MB_METRIC(name, unit, kind, compare, tol, sided, doc)                                 \
-    { name, unit, MB_METRIC_##kind, MB_COMPARE_##compare, tol, sided, doc },
+#define MB_METRIC(name, unit, kind, compare, tol, sided, doc, control)                        \
+    { name, unit, MB_METRIC_##kind, MB_COMPARE_##compare, tol, sided, doc, control },
 static const mb_metric_info table[] = {
 #include "metrics.def"
 };
@@ -22,7 +23,7 @@ static const mb_metric_info table[] = {
 #define N_METRICS (sizeof table / sizeof table[0])
 
 /* the names as a NULL-terminated list (for "did you mean" suggestions) */
-#define MB_METRIC(name, unit, kind, compare, tol, sided, doc) name,
+#define MB_METRIC(name, unit, kind, compare, tol, sided, doc, control) name,
 static const char *const names[] = {
 #include "metrics.def"
     NULL
