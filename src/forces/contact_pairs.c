@@ -247,6 +247,48 @@ int mb_contact_set_describe(const void *params, json_t *model)
     return MB_SUCCESS;
 }
 
+/* delta and rate of pair m when it is in contact (delta > 0); 0 otherwise */
+static int in_contact(const struct contact_set *set, size_t m, const mb_nodes *s,
+                      double *delta, double *rate, double n[3])
+{
+    return mb_contact_pair_kinematics(&set->items[m], s, delta, rate, n) == MB_SUCCESS
+           && *delta > 0.0;
+}
+
+double mb_contact_set_potential(const struct contact_set *set, const mb_nodes *s,
+                                const struct contact_law *law)
+{
+    double e = 0.0, delta, rate, n[3];
+    for (size_t m = 0; m < set->count; m++)
+        if (in_contact(set, m, s, &delta, &rate, n))
+            e += law->energy(&set->items[m], delta);
+    return e;
+}
+
+double mb_contact_set_dissipation(const struct contact_set *set, const mb_nodes *s,
+                                  const struct contact_law *law)
+{
+    double p = 0.0, delta, rate, n[3], fe;
+    for (size_t m = 0; m < set->count; m++) {
+        if (!in_contact(set, m, s, &delta, &rate, n))
+            continue;
+        double f = law->force(&set->items[m], delta, rate, &fe);
+        if (!set->attractive && f < 0.0)
+            f = 0.0;
+        p += (f - fe) * rate;
+    }
+    return p;
+}
+
+void mb_contact_set_stiffness(const struct contact_set *set, const mb_nodes *s,
+                              const struct contact_law *law, double *kk)
+{
+    double delta, rate, n[3];
+    for (size_t m = 0; m < set->count; m++)
+        if (in_contact(set, m, s, &delta, &rate, n))
+            mb_contact_pair_stiffness(&set->items[m], law->tangent(&set->items[m], delta), n, kk);
+}
+
 static double node_distance(const mb_nodes *s, size_t i, size_t j)
 {
     double d2 = 0.0;

@@ -30,6 +30,26 @@ int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
 void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const double n[3],
                                double *kk);
 void mb_contact_set_free(void *params);
+
+/* A law in double, for the energy hooks of both models: the elastic energy of an overlap,
+ * the force magnitude before the clamp and its elastic part, the tangent stiffness
+ * dF/d delta of the elastic part. */
+struct contact_law {
+    double (*energy)(const struct contact_pair *cp, double delta);
+    double (*force)(const struct contact_pair *cp, double delta, double rate, double *elastic);
+    double (*tangent)(const struct contact_pair *cp, double delta);
+};
+/* The loops over the pairs in contact (contact_pairs.c), one home for both laws:
+ * V = sum of the elastic energies; P = sum (F - F_elastic) delta' >= 0 with F clamped as
+ * the set says (the dashpot's power and, while clamped, the release of the elastic energy
+ * no force carries away); the tangent stiffness of every pair added to kk as
+ * mb_contact_pair_stiffness does. */
+double mb_contact_set_potential(const struct contact_set *set, const mb_nodes *s,
+                                const struct contact_law *law);
+double mb_contact_set_dissipation(const struct contact_set *set, const mb_nodes *s,
+                                  const struct contact_law *law);
+void mb_contact_set_stiffness(const struct contact_set *set, const mb_nodes *s,
+                              const struct contact_law *law, double *kk);
 /* describe hook of both laws (mb_forces.h): {"model": "contact-linear" | "contact-hertz",
  * "attractive": bool, "pairs": [{"i", "j" | "plane": {"point", "normal"}, "k", "c"}]},
  * k and c per pair: linear kn and c (F = k delta + c delta'), Hertz K and C

@@ -15,6 +15,7 @@
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "contact_geometry_source.c"
+#include "contact_law_source.c"
 #include "force_contact_hertz_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -22,56 +23,49 @@
 #define BASE_MPFR
 #include "templates_on.h"
 #include "contact_geometry_source.c"
+#include "contact_law_source.c"
 #include "force_contact_hertz_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
 
-static double hertz_force(const struct contact_set *set, const struct contact_pair *cp,
-                          double delta, double rate, double *elastic)
+/* The law in double (contact_set.h): energy (2/5) K delta^{5/2}, force
+ * K delta^{3/2} + C delta^{1/4} delta' with its elastic part K delta^{3/2}, tangent
+ * stiffness (3/2) K delta^{1/2}. */
+static double hertz_energy(const struct contact_pair *cp, double delta)
+{
+    return 0.4 * cp->k * delta * delta * sqrt(delta);
+}
+
+static double hertz_force(const struct contact_pair *cp, double delta, double rate,
+                          double *elastic)
 {
     double sq = sqrt(delta), fe = cp->k * (delta * sq), f = fe;
     if (cp->c != 0.0)
         f += cp->c * (sqrt(sq) * rate);
     *elastic = fe;
-    return (!set->attractive && f < 0.0) ? 0.0 : f;
+    return f;
 }
 
-/* V = sum (2/5) K delta^{5/2} */
+static double hertz_tangent(const struct contact_pair *cp, double delta)
+{
+    return 1.5 * cp->k * sqrt(delta);
+}
+
+static const struct contact_law hertz_law = { hertz_energy, hertz_force, hertz_tangent };
+
 static double hertz_potential(const void *params, const mb_nodes *s)
 {
-    const struct contact_set *set = params;
-    double e = 0.0, delta, rate, n[3];
-    for (size_t m = 0; m < set->count; m++)
-        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) == MB_SUCCESS
-            && delta > 0.0)
-            e += 0.4 * set->items[m].k * delta * delta * sqrt(delta);
-    return e;
+    return mb_contact_set_potential(params, s, &hertz_law);
 }
 
-/* P = sum (F - K delta^{3/2}) delta' >= 0 (dashpot power and clamped release). */
 static double hertz_dissipation(const void *params, const mb_nodes *s)
 {
-    const struct contact_set *set = params;
-    double p = 0.0, delta, rate, n[3], fe;
-    for (size_t m = 0; m < set->count; m++) {
-        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) != MB_SUCCESS
-            || delta <= 0.0)
-            continue;
-        double f = hertz_force(set, &set->items[m], delta, rate, &fe);
-        p += (f - fe) * rate;
-    }
-    return p;
+    return mb_contact_set_dissipation(params, s, &hertz_law);
 }
 
-/* Tangent stiffness k_t = (3/2) K delta^{1/2}, as k_t |n_a| sum_b |n_b| on both nodes. */
 static void hertz_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
-    const struct contact_set *set = params;
-    double delta, rate, n[3];
-    for (size_t m = 0; m < set->count; m++)
-        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) == MB_SUCCESS
-            && delta > 0.0)
-            mb_contact_pair_stiffness(&set->items[m], 1.5 * set->items[m].k * sqrt(delta), n, kk);
+    mb_contact_set_stiffness(params, s, &hertz_law, kk);
 }
 
 static const mb_force_type contact_hertz_type = {

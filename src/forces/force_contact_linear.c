@@ -13,6 +13,7 @@
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "contact_geometry_source.c"
+#include "contact_law_source.c"
 #include "force_contact_linear_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -20,57 +21,48 @@
 #define BASE_MPFR
 #include "templates_on.h"
 #include "contact_geometry_source.c"
+#include "contact_law_source.c"
 #include "force_contact_linear_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
 
-/* Magnitude of the force of one pair in contact, and its elastic part. */
-static double linear_force(const struct contact_set *set, const struct contact_pair *cp,
-                           double delta, double rate, double *elastic)
+/* The law in double (contact_set.h): energy 1/2 kn delta^2, force kn delta + c delta'
+ * with its elastic part kn delta, tangent stiffness kn -- the row sum kn |n_a| sum_b |n_b|
+ * of kn n n^T on both nodes (Woo's DynDt sums the diagonal kn n_a^2, see mb_timestep.h). */
+static double linear_energy(const struct contact_pair *cp, double delta)
 {
-    double fe = cp->k * delta, f = fe + cp->c * rate;
-    *elastic = fe;
-    return (!set->attractive && f < 0.0) ? 0.0 : f;
+    return 0.5 * cp->k * delta * delta;
 }
 
-/* V = sum over contacts of 1/2 kn delta^2 */
+static double linear_force(const struct contact_pair *cp, double delta, double rate,
+                           double *elastic)
+{
+    double fe = cp->k * delta;
+    *elastic = fe;
+    return fe + cp->c * rate;
+}
+
+static double linear_tangent(const struct contact_pair *cp, double delta)
+{
+    (void)delta;
+    return cp->k;
+}
+
+static const struct contact_law linear_law = { linear_energy, linear_force, linear_tangent };
+
 static double linear_potential(const void *params, const mb_nodes *s)
 {
-    const struct contact_set *set = params;
-    double e = 0.0, delta, rate, n[3];
-    for (size_t m = 0; m < set->count; m++)
-        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) == MB_SUCCESS
-            && delta > 0.0)
-            e += 0.5 * set->items[m].k * delta * delta;
-    return e;
+    return mb_contact_set_potential(params, s, &linear_law);
 }
 
-/* P = sum (F - kn delta) delta' >= 0: the dashpot's power, plus, while clamped, the
- * release of the elastic energy that no force carries away. */
 static double linear_dissipation(const void *params, const mb_nodes *s)
 {
-    const struct contact_set *set = params;
-    double p = 0.0, delta, rate, n[3], fe;
-    for (size_t m = 0; m < set->count; m++) {
-        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) != MB_SUCCESS
-            || delta <= 0.0)
-            continue;
-        double f = linear_force(set, &set->items[m], delta, rate, &fe);
-        p += (f - fe) * rate;
-    }
-    return p;
+    return mb_contact_set_dissipation(params, s, &linear_law);
 }
 
-/* kn |n_a| sum_b |n_b| on both nodes of every pair in contact (the row sum of kn n n^T;
- * Woo's DynDt sums the diagonal kn n_a^2, see mb_timestep.h). */
 static void linear_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
-    const struct contact_set *set = params;
-    double delta, rate, n[3];
-    for (size_t m = 0; m < set->count; m++)
-        if (mb_contact_pair_kinematics(&set->items[m], s, &delta, &rate, n) == MB_SUCCESS
-            && delta > 0.0)
-            mb_contact_pair_stiffness(&set->items[m], set->items[m].k, n, kk);
+    mb_contact_set_stiffness(params, s, &linear_law, kk);
 }
 
 static const mb_force_type contact_linear_type = {

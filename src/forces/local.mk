@@ -23,6 +23,7 @@ noinst_HEADERS += src/forces/force_constant_source.c
 noinst_HEADERS += src/forces/force_central_source.c
 noinst_HEADERS += src/forces/contact_set.h
 noinst_HEADERS += src/forces/contact_geometry_source.c
+noinst_HEADERS += src/forces/contact_law_source.c
 noinst_HEADERS += src/forces/force_contact_linear_source.c
 noinst_HEADERS += src/forces/force_contact_hertz_source.c
 libmotionbench_la_SOURCES += src/forces/force_expr.c
