@@ -23,8 +23,8 @@ for f in runs metrics checks timing; do
     check "$f.csv written" $([ -s "$out/r/$f.csv" ]; echo $?)
 done
 tr -d '\r' < "$out/r/runs.csv" > "$out/runs"
-check "runs.csv: one row per (integrator, dt): 21 x 2" \
-    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 42 ]; echo $?)
+check "runs.csv: one row per (integrator, dt): 24 x 2" \
+    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 48 ]; echo $?)
 
 # expect INTEGRATOR STATUS REASON-PATTERN: both runs (dt 0.1, 0.05) of the integrator
 expect() {
@@ -50,8 +50,11 @@ expect broken-missing-column failed "trajectory.csv: line 1: missing column 'n0_
 expect broken-extra-column failed "trajectory.csv: line 1: unexpected column 'n0_temperature'"
 expect broken-swapped-columns failed "trajectory.csv: line 1: column 2 is 'n0_y', expected 'n0_x'"
 expect broken-wrong-time failed 'trajectory.csv: line [0-9]*: t = 0.5[25]*0*[0-9]*, expected 0.5 '
-expect broken-nan failed 'trajectory.csv: line 5: column n0_x: nan is not finite'
-expect broken-inf failed 'trajectory.csv: line 5: column n0_y: -inf is not finite'
+expect broken-nan diverged 'trajectory line 5 (t = 0.[0-9]*): node 0: x = nan is not finite'
+expect broken-inf diverged 'trajectory line 5 (t = 0.[0-9]*): node 0: y = -inf is not finite'
+expect broken-huge diverged 'trajectory line 3 (t = 0.[0-9]*): node 0: x = 1e+308 is beyond the divergence bound'
+expect broken-stale failed 'trajectory.csv: line 3: repeats line 2 (every state value equal) while the system must move: node 0 is pushed (net force fx = -2.385)'
+expect broken-alias failed 'trajectory.csv: line 2: row 0 is not the initial state: node 0: x = 1.000999[0-9]*, the problem starts at 1 '
 expect broken-non-number failed "trajectory.csv: line 5: column n0_x: '1.0abc' is not a number"
 expect broken-short-row failed 'trajectory.csv: line 5: 6 fields, the header has 7'
 expect broken-decline skipped "adapter broken-decline declined: this adapter cannot express"

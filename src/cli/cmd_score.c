@@ -136,6 +136,28 @@ static int same_end(const score_args *A, const mb_case *c, size_t j, double t_en
     return MB_SUCCESS;
 }
 
+/* File j: read, validated against the problem's initial state sys (row 0, stale rows:
+ * mb_trajectory_check), its time step set. */
+static int add_file(const score_args *A, mb_case *c, const mb_system *sys, size_t j,
+                    mb_trajectory *tr)
+{
+    double t_end = 0.0;
+    char why[300];
+    if (load_file(A->files[j], sys->nodes->n, tr, &c->dt[j], &c->steps[j], &t_end)
+        != MB_SUCCESS)
+        return MB_EINVAL;
+    if (j == 0)
+        c->t_end = isnan(A->t_end) ? t_end : A->t_end;
+    if (same_end(A, c, j, t_end) != MB_SUCCESS)
+        return MB_EINVAL;
+    /* steps * dt lands on the end time, as in a case file (rows accumulated by
+     * repeated addition of dt end a few ulps away from --t-end) */
+    c->dt[j] = c->t_end / (double)c->steps[j];
+    if (mb_trajectory_check(tr, c->problem, sys, c->dt[j], why, sizeof why) != MB_SUCCESS)
+        MB_ERROR(MB_EINVAL, "%s: %s", A->files[j], why);
+    return MB_SUCCESS;
+}
+
 /* The case that stands for the files: integrator "score", one dt per file. */
 static int build_case(const score_args *A, mb_case *c, mb_trajectory *trs)
 {
@@ -161,22 +183,11 @@ static int build_case(const score_args *A, mb_case *c, mb_trajectory *trs)
     mb_system *sys = NULL;
     if (pt->setup(c->params, &sys) != MB_SUCCESS)
         return MB_EINVAL;
-    size_t n_nodes = sys->nodes->n;
+    int s = MB_SUCCESS;
+    for (size_t j = 0; j < A->n_files && s == MB_SUCCESS; j++, c->n_dt++)
+        s = add_file(A, c, sys, j, &trs[j]);
     mb_system_free(sys);
-    for (size_t j = 0; j < A->n_files; j++, c->n_dt++) {
-        double t_end = 0.0;
-        if (load_file(A->files[j], n_nodes, &trs[j], &c->dt[j], &c->steps[j], &t_end)
-            != MB_SUCCESS)
-            return MB_EINVAL;
-        if (j == 0)
-            c->t_end = isnan(A->t_end) ? t_end : A->t_end;
-        if (same_end(A, c, j, t_end) != MB_SUCCESS)
-            return MB_EINVAL;
-        /* steps * dt lands on the end time, as in a case file (rows accumulated by
-         * repeated addition of dt end a few ulps away from --t-end) */
-        c->dt[j] = c->t_end / (double)c->steps[j];
-    }
-    return MB_SUCCESS;
+    return s;
 }
 
 static void print_metric(const mb_metric_value *m, const char *file)

@@ -1,14 +1,26 @@
-/* adapter_process.c -- one execution of an adapter (doc/external.md, section 2).
+/* adapter_process.c -- one execution of an adapter (doc/external.md, section 2;
+ * doc/hardening.md).
  *
  * The command runs as COMMAND... run.json trajectory.csv in the run's private directory,
- * with stdin from /dev/null and stdout+stderr appended to adapter.log there, in a process
- * group of its own.  The parent polls for its end; at the time limit it sends SIGTERM to
- * the whole group, then SIGKILL 2 s later, and always reaps the child.  Everything the
- * child needs is prepared before fork(), so between fork and exec it calls only
- * async-signal-safe functions (the runner is multi-threaded).  The program is resolved
- * before anything runs so that "missing" and "not executable" are told apart. */
+ * with stdin from /dev/null and stdout+stderr appended to adapter.log there.  Between
+ * motionbench and the adapter stands a keeper process: it leads a process group of its own
+ * and is a child subreaper (Linux prctl PR_SET_CHILD_SUBREAPER), so every descendant of
+ * the adapter that leaves the group (setsid, a daemon's double fork) is re-parented to
+ * it when its parent dies.  When the adapter has ended the keeper kills and reaps all its
+ * remaining children (read from /proc/self/task/PID/children), round after round until
+ * none is left, and hands the adapter's wait status to motionbench through a pipe; no
+ * process of the run outlives it.  The parent polls the keeper; at the time limit or on
+ * SIGINT/SIGTERM (mb_cancel.h) it sends SIGTERM to the group: the adapter gets it, the
+ * keeper waits KILL_GRACE for the adapter, then SIGKILLs it and sweeps as above.
+ * Every file the adapter (and anything it starts) writes is capped by RLIMIT_FSIZE at the
+ * limit the caller gives (doc/limits.md); reaching it ends the run with that reason.
+ * Everything the children need is prepared before fork(), so between fork and exec they
+ * call only async-signal-safe functions (the runner is multi-threaded).  The program is
+ * resolved before anything runs so that "missing" and "not executable" are told apart. */
+#define _GNU_SOURCE    /* pipe2 */
 #include "mb_external.h"
 #include "mb_cancel.h"
+#include "mb_input.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -17,12 +29,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define KILL_GRACE 2.0        /* seconds between SIGTERM and SIGKILL */
+#define KEEPER_GRACE 3.0      /* the parent's wait for the keeper's sweep after that */
+#define SWEEP_ROUNDS 2000     /* rounds of the keeper's sweep, 1 ms apart at most */
 #define EXIT_SKIP 77
 #define EXIT_EXEC_FAILED 127
 
@@ -45,9 +61,11 @@ static void last_log_line(const char *dir, char *out, size_t size)
     char path[4200], buf[4096];
     snprintf(path, sizeof path, "%s/adapter.log", dir);
     out[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    FILE *f = mb_input_open_regular(path, "adapter.log");    /* a FIFO does not block */
+    if (f == NULL) {
+        mb_clear_error();
         return;
+    }
     long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     long from = len > (long)sizeof buf - 1 ? len - (long)sizeof buf + 1 : 0;
     size_t n = 0;
@@ -106,21 +124,152 @@ static char *resolve_argument(const mb_adapter *a, char *word, char *buf, size_t
     return buf;
 }
 
-/* In the child: only async-signal-safe calls. */
-static void child(const char *dir, const char *log, char *const *argv)
+/* What the keeper and the adapter's process need, prepared before fork(). */
+typedef struct launch {
+    const char *dir, *log;
+    char *const *argv;
+    rlim_t file_cap;              /* RLIMIT_FSIZE of the adapter */
+    int status_fd;                /* the keeper writes the adapter's wait status here */
+} launch;
+
+/* In the adapter's process: only async-signal-safe calls. */
+static void adapter_child(const launch *L)
 {
-    setpgid(0, 0);
-    if (chdir(dir) != 0)
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGTERM, &dfl, NULL);
+    sigaction(SIGINT, &dfl, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    struct rlimit cap = { L->file_cap, L->file_cap };
+    if (chdir(L->dir) != 0 || setrlimit(RLIMIT_FSIZE, &cap) != 0)
         _exit(EXIT_EXEC_FAILED);
     int in = open("/dev/null", O_RDONLY);
-    int out = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    int out = open(L->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
     if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
         _exit(EXIT_EXEC_FAILED);
-    execv(argv[0], argv);
+    execv(L->argv[0], L->argv);
     static const char msg[] = "motionbench: cannot execute the adapter's command\n";
     ssize_t ignored = write(2, msg, sizeof msg - 1);
     (void)ignored;
     _exit(EXIT_EXEC_FAILED);
+}
+
+static volatile sig_atomic_t keeper_stop;
+
+static void keeper_on_signal(int sig)
+{
+    (void)sig;
+    keeper_stop = 1;
+}
+
+/* "/proc/self/task/PID/children" of the (single-threaded) keeper, without stdio. */
+static void children_path(char *path)
+{
+    static const char head[] = "/proc/self/task/", tail[] = "/children";
+    char digits[24];
+    int n = 0;
+    for (long pid = (long)getpid(); pid > 0 || n == 0; pid /= 10)
+        digits[n++] = (char)('0' + pid % 10);
+    memcpy(path, head, sizeof head - 1);
+    char *p = path + sizeof head - 1;
+    while (n > 0)
+        *p++ = digits[--n];
+    memcpy(p, tail, sizeof tail);
+}
+
+/* SIGKILL every child listed for the keeper; the number listed, -1 when the list cannot
+ * be read. */
+static int kill_children(const char *path)
+{
+    char buf[4096];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n < 0)
+        return -1;
+    int count = 0;
+    long pid = 0;
+    for (ssize_t k = 0; k <= n; k++) {
+        char c = k < n ? buf[k] : ' ';
+        if (c >= '0' && c <= '9') {
+            pid = 10 * pid + (c - '0');
+        } else if (pid > 0) {
+            kill((pid_t)pid, SIGKILL);
+            count++;
+            pid = 0;
+        }
+    }
+    return count;
+}
+
+/* Kill and reap every process left under the keeper: the adapter's group, then its
+ * children round after round (the children of a killed child are re-parented here). */
+static void sweep(void)
+{
+    char path[64];
+    children_path(path);
+    for (int round = 0; round < SWEEP_ROUNDS; round++) {
+        int listed = kill_children(path);
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        if (listed <= 0 && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+            return;
+        if (listed < 0)
+            return;                          /* no list: only the group is killed */
+        pause_ms(1);
+    }
+}
+
+/* Wait for the adapter; on SIGTERM/SIGINT give it KILL_GRACE, then SIGKILL it. */
+static int keeper_wait(pid_t pid)
+{
+    int ws = 0;
+    for (;;) {
+        if (waitpid(pid, &ws, 0) == pid)
+            return ws;
+        if (errno != EINTR)
+            return EXIT_EXEC_FAILED << 8;
+        if (keeper_stop)
+            break;
+    }
+    double deadline = now() + KILL_GRACE;
+    while (now() < deadline) {
+        if (waitpid(pid, &ws, WNOHANG) == pid)
+            return ws;
+        pause_ms(10);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &ws, 0);
+    return ws;
+}
+
+/* The keeper: only async-signal-safe calls (prctl and setrlimit are system calls). */
+static void keeper(const launch *L)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = keeper_on_signal;      /* no SA_RESTART: waitpid returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        adapter_child(L);
+    int ws = pid < 0 ? EXIT_EXEC_FAILED << 8 : keeper_wait(pid);
+    sweep();
+    ssize_t ignored = write(L->status_fd, &ws, sizeof ws);
+    (void)ignored;
+    _exit(0);
 }
 
 /* Wait for pid until the deadline; 1 when it ended (status in *ws), 0 on time-out or on
@@ -140,14 +289,50 @@ static int wait_until(pid_t pid, double deadline, int *ws)
     }
 }
 
-static void kill_group(pid_t pid, int *ws)
+/* SIGTERM to the group: the keeper ends the adapter and sweeps; SIGKILL only when the
+ * keeper itself does not end. */
+static void stop_group(pid_t keeper_pid, int *ws)
 {
-    kill(-pid, SIGTERM);
-    if (!wait_until(pid, now() + KILL_GRACE, ws)) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, ws, 0);
+    kill(-keeper_pid, SIGTERM);
+    if (!wait_until(keeper_pid, now() + KILL_GRACE + KEEPER_GRACE, ws)) {
+        kill(-keeper_pid, SIGKILL);
+        waitpid(keeper_pid, ws, 0);
     }
-    kill(-pid, SIGKILL);    /* what the group left behind */
+}
+
+/* The adapter's wait status as the keeper handed it over (the keeper's own when it did
+ * not: killed before it could). */
+static int adapter_status(int fd, int keeper_ws)
+{
+    int ws;
+    return read(fd, &ws, sizeof ws) == (ssize_t)sizeof ws ? ws : keeper_ws;
+}
+
+/* adapter.log and trajectory.csv must be regular files below the size limit: a FIFO or a
+ * device put there would block or never end a read, a file at the limit was cut short. */
+static int files_sound(const mb_adapter *a, const char *dir, rlim_t cap, char *reason,
+                       size_t size)
+{
+    static const char *const names[2] = { "adapter.log", "trajectory.csv" };
+    for (int k = 0; k < 2; k++) {
+        char path[4200];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        if (lstat(path, &sb) != 0)
+            continue;                  /* a missing trajectory is the reader's to name */
+        if (!S_ISREG(sb.st_mode)) {
+            snprintf(reason, size, "adapter %s: %s is not a regular file (%s): refused unread",
+                     a->name, names[k], mb_file_kind_name(sb.st_mode));
+            return 0;
+        }
+        if ((rlim_t)sb.st_size >= cap) {
+            snprintf(reason, size, "adapter %s: %s reached the size limit of %llu bytes "
+                     "(RLIMIT_FSIZE, doc/limits.md)", a->name, names[k],
+                     (unsigned long long)cap);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static mb_process_status verdict(const mb_adapter *a, const char *dir, int ws, char *reason,
@@ -174,49 +359,73 @@ static mb_process_status verdict(const mb_adapter *a, const char *dir, int ws, c
     return MB_PROCESS_FAILED;
 }
 
+/* Fork the keeper (which forks the adapter); its pid, or -1 with errno set. */
+static pid_t start_keeper(launch *L, int *status_rd)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0)
+        return -1;
+    L->status_fd = fds[1];
+    pid_t pid = fork();
+    if (pid == 0)
+        keeper(L);
+    int e = errno;
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        errno = e;
+        return -1;
+    }
+    setpgid(pid, pid);
+    *status_rd = fds[0];
+    return pid;
+}
+
 mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, double timeout,
-                                     char *reason, size_t size)
+                                     size_t file_cap, char *reason, size_t size)
 {
     char prog[8400], log[4200];
     if (resolve_program(a, prog, sizeof prog, reason, size) != MB_SUCCESS)
         return MB_PROCESS_FAILED;
     snprintf(log, sizeof log, "%s/adapter.log", dir);
     char **argv = calloc(a->argc + 3, sizeof *argv);
-    if (argv == NULL) {
+    char (*args)[8400] = calloc(a->argc, sizeof *args);
+    if (argv == NULL || args == NULL) {
+        free(argv);
+        free(args);
         snprintf(reason, size, "adapter %s: out of memory", a->name);
         return MB_PROCESS_FAILED;
     }
     argv[0] = prog;
-    char (*args)[8400] = calloc(a->argc, sizeof *args);
-    if (args == NULL) {
-        free(argv);
-        snprintf(reason, size, "adapter %s: out of memory", a->name);
-        return MB_PROCESS_FAILED;
-    }
     for (size_t k = 1; k < a->argc; k++)
         argv[k] = resolve_argument(a, a->argv[k], args[k], sizeof args[k]);
     argv[a->argc] = "run.json";
     argv[a->argc + 1] = "trajectory.csv";
-    pid_t pid = fork();
-    if (pid == 0)
-        child(dir, log, argv);
+    launch L = { dir, log, argv, (rlim_t)file_cap, -1 };
+    int status_rd = -1;
+    pid_t pid = start_keeper(&L, &status_rd);
+    int e = errno;
     free(argv);
     free(args);
     if (pid < 0) {
-        snprintf(reason, size, "adapter %s: cannot start a process: %s", a->name, strerror(errno));
+        snprintf(reason, size, "adapter %s: cannot start a process: %s", a->name, strerror(e));
         return MB_PROCESS_FAILED;
     }
-    setpgid(pid, pid);
     int ws = 0;
-    if (!wait_until(pid, now() + timeout, &ws)) {
-        kill_group(pid, &ws);
-        if (mb_cancel_requested())
-            snprintf(reason, size, "adapter %s: interrupted (process group killed)", a->name);
-        else
-            snprintf(reason, size, "adapter %s: time limit of %g s exceeded (process group "
-                     "killed)", a->name, timeout);
+    int ended = wait_until(pid, now() + timeout, &ws);
+    if (!ended)
+        stop_group(pid, &ws);
+    ws = adapter_status(status_rd, ws);
+    close(status_rd);
+    kill(-pid, SIGKILL);    /* what the group left behind, should the keeper have died */
+    if (!ended && mb_cancel_requested())
+        snprintf(reason, size, "adapter %s: interrupted (process group killed)", a->name);
+    else if (!ended)
+        snprintf(reason, size, "adapter %s: time limit of %g s exceeded (process group "
+                 "killed)", a->name, timeout);
+    if (!ended)
         return MB_PROCESS_FAILED;
-    }
-    kill(-pid, SIGKILL);    /* no process of the run outlives it */
+    if (!files_sound(a, dir, (rlim_t)file_cap, reason, size))
+        return MB_PROCESS_FAILED;
     return verdict(a, dir, ws, reason, size);
 }

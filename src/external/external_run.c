@@ -9,10 +9,12 @@
 #include "mb_external.h"
 #include "mb_status.h"
 
+#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -28,11 +30,37 @@ static void remove_dir(const char *dir)
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int make_dir(char *dir, size_t size)
+int mb_external_private_root(char *out, size_t size)
 {
     const char *tmp = getenv("TMPDIR");
-    snprintf(dir, size, "%s/motionbench-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(dir) ? MB_SUCCESS : MB_EIO;
+    struct stat sb;
+    if (tmp == NULL || *tmp == '\0')
+        tmp = "/tmp";
+    if (tmp[0] != '/')
+        MB_ERROR(MB_EINVAL, "TMPDIR '%.200s' is not an absolute path: adapters run in a "
+                 "private directory made there (give an absolute TMPDIR)", tmp);
+    if (stat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(tmp, W_OK | X_OK) != 0)
+        MB_ERROR(MB_EINVAL, "TMPDIR '%.200s' is not a directory this process can write: "
+                 "adapters run in a private directory made there", tmp);
+    if ((size_t)snprintf(out, size, "%s", tmp) >= size)
+        MB_ERROR(MB_EINVAL, "TMPDIR '%.60s...' is too long", tmp);
+    return MB_SUCCESS;
+}
+
+static int make_dir(char *dir, size_t size, char *reason, size_t rsize, const char *name)
+{
+    char root[3800];
+    if (mb_external_private_root(root, sizeof root) != MB_SUCCESS) {
+        snprintf(reason, rsize, "adapter %s: %s", name, mb_last_error());
+        return MB_EINVAL;
+    }
+    snprintf(dir, size, "%s/motionbench-run-XXXXXX", root);
+    if (mkdtemp(dir) == NULL) {
+        snprintf(reason, rsize, "adapter %s: cannot make a private directory in %s: %s", name,
+                 root, strerror(errno));
+        return MB_EIO;
+    }
+    return MB_SUCCESS;
 }
 
 static void case_dir_of(const char *path, char *dir, size_t size)
@@ -80,10 +108,15 @@ static mb_process_status read_back(const mb_external_run *r, const mb_adapter *a
     for (size_t k = 0; k < n; k++)
         times[k] = (double)k * r->dt;
     mb_trajectory_request rq = { r->sys->nodes->n, r->rotation, n, times, r->dt };
-    char path[4200], why[200];
+    char path[4200], why[300];
     snprintf(path, sizeof path, "%s/trajectory.csv", dir);
     int s = mb_trajectory_read_file(path, &rq, tr, why, sizeof why);
     free(times);
+    if (s == MB_SUCCESS) {
+        s = mb_trajectory_check(tr, r->problem, r->sys, r->dt, why, sizeof why);
+        if (s != MB_SUCCESS)
+            mb_trajectory_free(tr);
+    }
     if (s != MB_SUCCESS) {
         snprintf(reason, size, "adapter %s: trajectory.csv: %s", a->name, why);
         return MB_PROCESS_FAILED;
@@ -103,8 +136,11 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
         snprintf(reason, size, "adapter %s: %s", a->name, mb_last_error());
         return MB_PROCESS_FAILED;
     }
+    size_t cap = mb_trajectory_size_limit(r->sys->nodes->n, r->rotation, (size_t)r->steps + 1);
+    if (cap < MB_ADAPTER_FILE_CAP_MIN)
+        cap = MB_ADAPTER_FILE_CAP_MIN;
     mb_process_status ps = mb_adapter_execute(a, dir, r->timeout > 0 ? r->timeout : a->timeout,
-                                              reason, size);
+                                              cap, reason, size);
     return ps == MB_PROCESS_OK ? read_back(r, a, dir, tr, reason, size) : ps;
 }
 
@@ -117,9 +153,7 @@ mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *t
     reason[0] = '\0';
     mb_process_status ps = prepare(r, &spec, &a, reason, size);
     char dir[4096];
-    if (ps == MB_PROCESS_OK && make_dir(dir, sizeof dir) != MB_SUCCESS) {
-        snprintf(reason, size, "adapter %s: cannot make a private directory in %s", spec.name,
-                 dir);
+    if (ps == MB_PROCESS_OK && make_dir(dir, sizeof dir, reason, size, spec.name) != MB_SUCCESS) {
         ps = MB_PROCESS_FAILED;
     } else if (ps == MB_PROCESS_OK) {
         ps = execute_in(r, &spec, a, dir, tr, reason, size);

@@ -4,6 +4,7 @@ libmotionbench_la_SOURCES += src/external/adapter_descriptor.c
 libmotionbench_la_SOURCES += src/external/run_description.c
 libmotionbench_la_SOURCES += src/external/adapter_process.c
 libmotionbench_la_SOURCES += src/external/trajectory_read.c
+libmotionbench_la_SOURCES += src/external/trajectory_check.c
 libmotionbench_la_SOURCES += src/external/external_run.c
 libmotionbench_la_SOURCES += src/external/trajectory_sync.c
 noinst_HEADERS += src/external/mb_external.h

@@ -6,6 +6,7 @@
  *   run_description.c     run.json: problem, nodes, force models, times (jansson)
  *   adapter_process.c     one execution: private directory, process group, time limit
  *   trajectory_read.c     trajectory.csv: parsing and validation over a buffer
+ *   trajectory_check.c    a trajectory against the run asked: row 0, stale rows
  *   external_run.c        one run of a case through an adapter, start to trajectory
  *
  * Nothing here trusts the outside program: every defect it can produce (missing, not
@@ -121,10 +122,19 @@ typedef struct mb_trajectory {
  * "line L: what" in why (and frees what it built). */
 int mb_trajectory_parse(const char *buf, size_t len, const mb_trajectory_request *rq,
                         mb_trajectory *out, char *why, size_t why_size);
+/* The largest valid trajectory.csv of n_rows rows, in bytes: (n_rows + 1) rows of the
+ * required columns and 16 energy_* ones, 64 bytes a field, plus 1 MiB. */
+size_t mb_trajectory_size_limit(size_t n_nodes, int rotation, size_t n_rows);
 /* Read a file and parse it; a missing or unreadable file is a defect too. */
 int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
                             mb_trajectory *out, char *why, size_t why_size);
 void mb_trajectory_free(mb_trajectory *tr);
+/* The trajectory against the run that was asked (trajectory_check.c): row 0 is the
+ * initial state of sys0 (to 2^-49 of each quantity's scale), and no row repeats the
+ * previous one while the system must move there (h: the time step).  MB_EINVAL with
+ * "line L: what" in why. */
+int mb_trajectory_check(const mb_trajectory *tr, const mb_problem_type *problem,
+                        const mb_system *sys0, double h, char *why, size_t size);
 /* Put row k into the node store s (x, v, q, omega and angmom = R I R^T omega). */
 void mb_trajectory_set_state(const mb_trajectory *tr, size_t k, mb_nodes *s);
 
@@ -136,9 +146,11 @@ int mb_trajectory_synchronize(const mb_forces *F, mb_nodes *s, double t, double 
 typedef enum { MB_PROCESS_OK = 0, MB_PROCESS_SKIPPED, MB_PROCESS_FAILED } mb_process_status;
 
 /* Run the adapter's command with arguments run.json trajectory.csv in dir (which holds
- * run.json), within timeout seconds.  The reason names the adapter and the defect. */
+ * run.json), within timeout seconds, each file it writes capped at file_cap bytes, under
+ * a keeper that kills every process it leaves (adapter_process.c).  The reason names the
+ * adapter and the defect. */
 mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, double timeout,
-                                     char *reason, size_t size);
+                                     size_t file_cap, char *reason, size_t size);
 
 /* ---- one run of a case ---- */
 typedef struct mb_external_run {
@@ -151,6 +163,13 @@ typedef struct mb_external_run {
     long steps;
 } mb_external_run;
 
+/* Every file an adapter writes (trajectory.csv, adapter.log, its own) is capped at
+ * max(mb_trajectory_size_limit of the run, MB_ADAPTER_FILE_CAP_MIN) bytes. */
+#define MB_ADAPTER_FILE_CAP_MIN ((size_t)16 << 20)
+/* The directory private run directories are made in: TMPDIR, or /tmp when TMPDIR is
+ * unset or empty.  MB_EINVAL with the reason when it is not an absolute path to a
+ * directory this process can write and search. */
+int mb_external_private_root(char *out, size_t size);
 /* Describe, execute, read back.  MB_PROCESS_OK fills tr and *mid_step. */
 mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,
                                       int *mid_step, char *reason, size_t size);

@@ -4,12 +4,15 @@
  * The header must hold the required columns (t, then per node x..vz and, for rotating
  * problems, qw..qz, wx..wz) in order; columns named energy_* may appear after t and are
  * ignored (motionbench recomputes every energy).  Each row must have as many fields as
- * the header, each a finite number in C syntax filling the whole field.  Row k must be at
+ * the header, each a number in C syntax filling the whole field, t finite (NaN and Inf in
+ * a state column are read: the replay declares the run diverged at that row, as a
+ * scheme's own NaN would, src/metrics/divergence.c).  Row k must be at
  * the requested time t_k to 1e-9 dt + 1e-12 |t_k| (the second term allows times
  * accumulated by repeated addition of dt over long runs), and there must be exactly as
- * many rows as requested times.  Quaternions must be unit to 1e-6: the reader does not
+ * many rows as requested times.  Finite quaternions must be unit to 1e-6: the reader does not
  * normalise what it is given.  Every defect is reported as "line L: what". */
 #include "mb_external.h"
+#include "mb_input.h"
 #include "mb_status.h"
 #include "mb_vec.h"
 
@@ -117,9 +120,9 @@ static int read_header(cursor *c, const mb_trajectory_request *rq, long **index,
     return MB_SUCCESS;
 }
 
-/* One finite number filling the whole field. */
-static int read_number(const char *s, const char *e, double *x, char *why, size_t size,
-                       size_t line, const char *column)
+/* One number filling the whole field; finite when finite is set. */
+static int read_number(const char *s, const char *e, double *x, int finite, char *why,
+                       size_t size, size_t line, const char *column)
 {
     char text[FIELD_MAX], *end;
     field_text(s, e, text);
@@ -129,7 +132,7 @@ static int read_number(const char *s, const char *e, double *x, char *why, size_
     *x = strtod(text, &end);
     if (*end != '\0' || (size_t)(e - s) >= FIELD_MAX)
         return defect(why, size, line, "column %s: '%.40s' is not a number", column, text);
-    if (!isfinite(*x))
+    if (finite && !isfinite(*x))
         return defect(why, size, line, "column %s: %s is not finite (NaN or Inf)", column, text);
     return MB_SUCCESS;
 }
@@ -166,7 +169,7 @@ static int read_row(const char *s, const char *e, size_t line, const long *index
             char column[48];
             double x = 0.0;
             mb_trajectory_column_name((size_t)index[got], rq->rotation, column, sizeof column);
-            if (read_number(f, fe, &x, why, size, line, column) != MB_SUCCESS)
+            if (read_number(f, fe, &x, index[got] == 0, why, size, line, column) != MB_SUCCESS)
                 return MB_EINVAL;
             if (index[got] == 0)
                 tr->t[row] = x;
@@ -206,7 +209,7 @@ static int check_quaternions(const mb_trajectory *tr, size_t row, size_t line, c
     for (size_t i = 0; i < tr->n_nodes; i++) {
         const double *q = &tr->values[row * tr->stride + 13 * i + 6];
         double norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (fabs(norm - 1.0) > QUAT_NORM_TOL)
+        if (isfinite(norm) && fabs(norm - 1.0) > QUAT_NORM_TOL)
             return defect(why, size, line, "node %zu: quaternion norm %.17g is not 1 (to %g)",
                           i, norm, QUAT_NORM_TOL);
     }
@@ -271,21 +274,32 @@ int mb_trajectory_parse(const char *buf, size_t len, const mb_trajectory_request
     return s;
 }
 
+size_t mb_trajectory_size_limit(size_t n_nodes, int rotation, size_t n_rows)
+{
+    size_t cols = mb_trajectory_columns(n_nodes, rotation) + EXTRA_COLUMNS;
+    return (n_rows + 1) * cols * FIELD_BYTES + SIZE_SLACK;
+}
+
 static size_t size_bound(const mb_trajectory_request *rq)
 {
     if (rq->times == NULL)
         return (size_t)-1;
-    size_t cols = mb_trajectory_columns(rq->n_nodes, rq->rotation) + EXTRA_COLUMNS;
-    return (rq->n_times + 1) * cols * FIELD_BYTES + SIZE_SLACK;
+    return mb_trajectory_size_limit(rq->n_nodes, rq->rotation, rq->n_times);
 }
 
 int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
                             mb_trajectory *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return defect(why, why_size, 0, "cannot open: %s", strerror(errno));
+    /* a FIFO or a device (put there by an adapter, or named to score) is refused before
+     * a byte is read: opened without blocking, checked with fstat */
+    FILE *f = mb_input_open_regular(path, "a trajectory");
+    if (f == NULL) {
+        const char *m = mb_last_error();
+        size_t n = strlen(path);
+        return defect(why, why_size, 0, "%s",
+                      strncmp(m, path, n) == 0 && m[n] == ':' ? m + n + 2 : m);
+    }
     char *buf = NULL;
     size_t len = 0, cap = 0, bound = size_bound(rq);
     for (;;) {

@@ -4,6 +4,7 @@
  *   error_norms.c    error.position / velocity / orientation / angular_velocity
  *   order_fit.c      order.<quantity>: least-squares slope of log error vs log dt
  *   energy_track.c   energy.max_rel_error / drift_rate / balance_residual
+ *   divergence.c     when a run is diverged: non-finite or absurd states and metrics
  *   angmom_track.c   angmom.max_rel_error / direction_error
  *   rotation_track.c quat.norm_error_max, rotation.flip_period, rotation.axis_deviation_max
  *   damping_track.c  damping.ratio / period / amplitude_ratio from successive peaks
@@ -134,6 +135,20 @@ void mb_energy_track_first_step(mb_energy_track *tr, const mb_energy *e1);
 double mb_energy_track_drift(const mb_energy_track *tr);
 /* 1 when |E - E0| exceeds factor * scale (blow-up). */
 int mb_energy_blown_up(const mb_energy_track *tr, const mb_energy *e, double factor);
+
+/* ---- divergence (divergence.c: the rules, in one place) ---- */
+#define MB_DIVERGENCE_FACTOR 1e6
+typedef struct mb_divergence_bound {
+    double length, speed;        /* the problem's scales L and V */
+    double position, velocity;   /* |x|, |v| above these: diverged (INFINITY: no bound) */
+} mb_divergence_bound;
+/* The bounds of a run of sys (its state at t = 0 and its forces) over [0, t_end]. */
+int mb_divergence_bound_of(const mb_system *sys, double t_end, mb_divergence_bound *b);
+/* 1, with the node and value named in why, when s is not finite or beyond the bounds. */
+int mb_divergence_state(const mb_divergence_bound *b, const mb_nodes *s, char *why,
+                        size_t size);
+/* 1 when the metric measures accuracy (error.*, energy.*, angmom.*) and overflowed. */
+int mb_divergence_metric(const char *name, double value);
 
 /* ---- angular momentum ---- */
 /* L = sum m x cross v + R I R^T omega (global frame, about the origin). */

@@ -633,6 +633,9 @@ static int check_external(parser *P, const entry *e, const char *full)
         return fail(P, e->line, "integrator '%s': an outside program has no MPFR twin", full);
     if (mb_external_spec_parse(full, &x) != MB_SUCCESS)
         return fail_lib(P, e->line);
+    char root[3800];
+    if (mb_external_private_root(root, sizeof root) != MB_SUCCESS)
+        return fail_lib(P, e->line);
     int s = mb_adapter_find(x.name, dir, &a);
     if (s == MB_SUCCESS)
         s = mb_adapter_check_options(a, &x);

@@ -7,9 +7,11 @@
  * Work of dissipative and external forces is accumulated every step by the trapezoid
  * rule on the powers of the force field:
  *     W_diss += h/2 (P_diss(t_n) + P_diss(t_n+1)),  W_ext likewise with P_ext.
- * A step that fails ends the run: MB_EDIVERGED (NaN/Inf) and an energy blow-up beyond
- * 1e6 times the initial energy scale give status "diverged", any other error "failed";
- * the step and time are recorded and no metric of the run enters an order fit.
+ * A step that fails ends the run: MB_EDIVERGED (NaN/Inf), a state or energy beyond the
+ * divergence bounds of the problem and an overflowed accuracy metric (the rules of
+ * src/metrics/divergence.c, checked on every on-step state and every replayed row) give
+ * status "diverged", any other error "failed"; the step and time are recorded and no
+ * metric of the run enters an order fit.
  * With precision mpfr:BITS the MPFR twin of the scheme runs instead; at 53 bits MPFR's
  * exponent range is narrowed to double's for the run (this setting is per thread in
  * MPFR, and the run happens in one thread).  Such runs also split the error of the
@@ -39,7 +41,6 @@
 #include <string.h>
 #include <time.h>
 
-#define BLOW_UP_FACTOR 1e6
 #define GROWTH_WINDOW 0.1       /* error growth fitted over t >= t_end / 10 */
 #define ROUNDOFF_FLOOR 1e-13    /* relative to the position scale, as for the orders */
 
@@ -66,6 +67,7 @@ typedef struct driver {
     size_t row;                /* its row in sys->nodes */
     int mid_step;              /* its velocities are mid-step values */
     double h;
+    mb_divergence_bound bound; /* the problem's divergence bounds (divergence.c) */
     mb_forces_counts in_steps; /* force field work done inside the steps only (the on-step
                                   synchronisation for samples is observation, not cost) */
 } driver;
@@ -79,6 +81,11 @@ static int drv_advance(driver *d, double h)
         mb_trajectory_set_state(d->tr, d->row, d->sys->nodes);
         d->sys->t = (double)d->row * h;
         d->h = h;
+        char why[200];
+        /* row k of a trajectory is on line k + 2: the header, then one row a line */
+        if (mb_divergence_state(&d->bound, d->sys->nodes, why, sizeof why))
+            MB_ERROR(MB_EDIVERGED, "trajectory line %zu (t = %.17g): %s", d->row + 2,
+                     d->tr->t[d->row], why);
         return MB_SUCCESS;
     }
     if (d->tw) {
@@ -113,6 +120,16 @@ static int drv_on_step(driver *d)
         return s == MB_SUCCESS ? mb_nodes_mpfr_get_double(d->on, d->on_mpfr) : s;
     }
     return mb_stepper_on_step(d->st, d->sys, d->on);
+}
+
+/* The on-step state, diverged when it is not finite or beyond the problem's bounds. */
+static int on_step_checked(driver *d)
+{
+    int s = drv_on_step(d);
+    char why[200];
+    if (s == MB_SUCCESS && mb_divergence_state(&d->bound, d->on, why, sizeof why))
+        MB_ERROR(MB_EDIVERGED, "at t = %.17g: %s", d->sys->t, why);
+    return s;
 }
 
 static int needs_power(const mb_forces *F)
@@ -258,7 +275,7 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
         double t = (double)n * h;
         int sampled = n % c->sample_every == 0 || n == N;
         if (s == MB_SUCCESS && (power || observe || sampled || n == 1))
-            s = drv_on_step(d);
+            s = on_step_checked(d);
         if (s == MB_SUCCESS && power) {
             double pd1 = mb_forces_dissipation(F, d->on), pe1 = mb_forces_external_power(F, d->on, t);
             d->sys->work.dissipated += 0.5 * h * (pd + pd1);
@@ -274,10 +291,10 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
         }
         if (s == MB_SUCCESS && sampled) {
             mb_energy e = mb_energy_of(d->sys, d->on);
-            if (mb_energy_blown_up(&T->energy, &e, BLOW_UP_FACTOR)) {
+            if (mb_energy_blown_up(&T->energy, &e, MB_DIVERGENCE_FACTOR)) {
                 s = MB_EDIVERGED;
                 snprintf(r->message, sizeof r->message, "energy blow-up: |E - E0| > %g times "
-                         "the initial energy scale", BLOW_UP_FACTOR);
+                         "the initial energy scale", MB_DIVERGENCE_FACTOR);
             } else {
                 sample(c, r, T, d, t, keep, &e);
             }
@@ -324,6 +341,21 @@ static void error_metrics(const mb_case *c, mb_run_result *r, const driver *d, d
     r->scale[2] = 1.0;    /* radians */
     r->scale[3] = mb_scale_angular_velocity(ref);
     mb_nodes_free(ref);
+}
+
+/* Rule 4 of divergence.c: an accuracy metric that overflowed makes the run diverged. */
+static void overflowed_metrics(mb_run_result *r)
+{
+    for (size_t k = 0; k < r->n_metrics; k++)
+        if (mb_divergence_metric(r->metrics[k].name, r->metrics[k].value)) {
+            r->status = MB_RUN_DIVERGED;
+            snprintf(r->message, sizeof r->message, "%s = %g: the measure overflowed",
+                     r->metrics[k].name, r->metrics[k].value);
+            r->diverged_step = r->steps_done;
+            r->diverged_time = r->t_final;
+            r->n_metrics = 0;
+            return;
+        }
 }
 
 static void damping_metrics(mb_run_result *r, const trackers *T)
@@ -499,7 +531,9 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
 {
     trackers T;
     memset(&T, 0, sizeof T);
-    int s = drv_on_step(d);
+    int s = mb_divergence_bound_of(d->sys, c->t_end, &d->bound);
+    if (s == MB_SUCCESS)
+        s = drv_on_step(d);
     if (s == MB_SUCCESS && c->problem->observe_begin)
         s = c->problem->observe_begin(&T.observer, c->params, d->sys);
     if (s == MB_SUCCESS && T.observer)
@@ -542,6 +576,8 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
             error_metrics(c, r, d, r->t_final);
         if (r->status == MB_RUN_OK)
             final_metrics(c, r, &T);
+        if (r->status == MB_RUN_OK)
+            overflowed_metrics(r);
         if (r->status == MB_RUN_OK && c->error_growth)
             growth_metrics(c, r, &T);
     }

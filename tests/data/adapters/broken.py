@@ -3,8 +3,13 @@
 
 usage: broken.py MODE run.json trajectory.csv
 
-Writes a trajectory of the requested shape (every row holds the initial state: the numbers
-are not the point) and then commits the defect named by MODE."""
+Writes a trajectory of the requested shape (row 0 the initial state, every later row a
+little displaced from it: the numbers are not the point) and then commits the defect named
+by MODE.  Modes about the rows' values: stale (every row the initial state), alias (every
+row the final state, as an adapter storing live views of its package's state writes it),
+huge (x = 1e308 from step 1).  Modes about the process: setsid (a daemonised child that
+outlives the adapter), fifo-trajectory / fifo-log / device-trajectory (a FIFO or device in
+place of trajectory.csv or adapter.log), big-log (writes to its log without end)."""
 import json
 import os
 import signal
@@ -21,7 +26,13 @@ for node in run["nodes"]:
     state += node["position"] + node["velocity"]
     if run["rotation"]:
         state += node["orientation"] + node["angular_velocity"]
-rows = [[n * h] + state for n in range(steps + 1) if n % every == 0 or n == steps]
+rows = [[n * h] + [c + 1e-3 * n * h for c in state]
+        for n in range(steps + 1) if n % every == 0 or n == steps]
+if run["rotation"]:    # keep the quaternions as they were (unit)
+    per = 13
+    for r in rows[1:]:
+        for i in range(len(run["nodes"])):
+            r[1 + per * i + 6:1 + per * i + 10] = state[per * i + 6:per * i + 10]
 
 if mode == "decline":
     print("this adapter cannot express the force model 'harmonic spring' (test)")
@@ -36,6 +47,38 @@ if mode == "hang":
     import subprocess
     subprocess.Popen(["sleep", "4243"])    # a child: the whole process group must go
     time.sleep(4242)
+if mode == "stale":
+    rows = [[r[0]] + state for r in rows]
+if mode == "alias":
+    rows = [[r[0]] + rows[-1][1:] for r in rows]
+if mode == "huge":
+    for r in rows[1:]:
+        r[1] = 1e308
+if mode == "setsid":
+    if os.fork() == 0:             # the daemon: a session of its own, out of the group
+        os.setsid()
+        if os.fork() == 0:
+            os.execvp("sleep", ["sleep", "4245"])
+        os._exit(0)
+    os.wait()
+if mode in ("fifo-trajectory", "fifo-log", "device-trajectory"):
+    target = "adapter.log" if mode == "fifo-log" else traj_path
+    if mode == "fifo-log":
+        with open(traj_path, "w") as out:
+            out.write(",".join(columns) + "\n")
+            for r in rows:
+                out.write(",".join(repr(float(c)) for c in r) + "\n")
+    if os.path.exists(target):
+        os.remove(target)
+    if mode == "device-trajectory":
+        os.symlink("/dev/zero", target)
+    else:
+        os.mkfifo(target)
+    sys.exit(0)
+if mode == "big-log":
+    line = "x" * 1023 + "\n"
+    while True:
+        sys.stdout.write(line)
 if mode == "nothing":
     sys.exit(0)
 if mode == "too-few":
