@@ -468,7 +468,7 @@ def main(argv):
             s = node_state(frames[step], nd, fix, previous[i])
             previous[i] = s["orientation"]
             states.append(s)
-        rows.append((t, states))
+        rows.append(mb.state_row(t, states))
     mb.write_trajectory(argv[2], run, rows)
     return 0
 

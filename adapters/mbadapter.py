@@ -177,8 +177,22 @@ FIELDS = {"x": ("position", 0), "y": ("position", 1), "z": ("position", 2),
           "wz": ("angular_velocity", 2)}
 
 
+STATE_KEYS = ("position", "velocity", "orientation", "angular_velocity")
+
+
+def state_row(t, nodes):
+    """One row, (t, [node state dicts]), with every value copied as a plain float now.
+
+    A package may hand out live views of its state (numpy arrays, Vector3 objects that it
+    updates in place); a row that kept them would show the final state when written, in
+    every row.  Collect each row through this function, at the step it belongs to."""
+    return (float(t), [{key: tuple(float(c) for c in node[key]) for key in STATE_KEYS
+                        if key in node} for node in nodes])
+
+
 def write_trajectory(path, run, rows):
-    """rows: [(t, [node state dicts with position, velocity, orientation, angular_velocity])]."""
+    """rows: [(t, [node state dicts with position, velocity, orientation, angular_velocity])],
+    each collected with state_row."""
     columns = run.get("columns")
     if not columns:
         columns = ["t"]

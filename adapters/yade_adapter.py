@@ -210,7 +210,7 @@ def yade_main(argv):
                 w = list(b.state.angVel)
             nodes_out.append({"position": pos[i], "velocity": vel[i], "orientation": q,
                               "angular_velocity": w})
-        rows.append((wanted[step], nodes_out))
+        rows.append(mb.state_row(wanted[step], nodes_out))
 
     def after_step():
         if O.iter + 1 in wanted:

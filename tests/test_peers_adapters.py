@@ -55,6 +55,38 @@ class Quaternions(unittest.TestCase):
             self.assertAlmostEqual(a, b, delta=TOL)
 
 
+class LiveView(list):
+    """A package's live view of its state: one buffer the package overwrites each step."""
+
+
+class Rows(unittest.TestCase):
+    def test_rows_do_not_alias_a_live_view(self):
+        # the package moves one buffer in place; every row must keep the values of its step
+        position = LiveView([0.0, 0.0, 0.0])
+        rows = []
+        for step in range(3):
+            position[0] = float(step)           # the package's step, in place
+            rows.append(mb.state_row(0.1 * step, [{"position": position,
+                                                    "velocity": position}]))
+        self.assertEqual([r[1][0]["position"][0] for r in rows], [0.0, 1.0, 2.0])
+        self.assertEqual([r[1][0]["velocity"][0] for r in rows], [0.0, 1.0, 2.0])
+        self.assertIs(type(rows[1][1][0]["position"][0]), float)
+        self.assertIs(type(rows[1][0]), float)
+
+    def test_rows_written_as_collected(self):
+        import tempfile
+        position = LiveView([1.5, 0.0, 0.0])
+        rows = []
+        for step in range(2):
+            position[0] += 1.0
+            rows.append(mb.state_row(step, [{"position": position, "velocity": (0, 0, 0)}]))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "trajectory.csv")
+            mb.write_trajectory(path, {"nodes": [{}], "columns": ["t", "n0_x", "n0_vx"]}, rows)
+            with open(path) as f:
+                self.assertEqual(f.read(), "t,n0_x,n0_vx\n0.0,2.5,0.0\n1.0,3.5,0.0\n")
+
+
 class Samples(unittest.TestCase):
     def test_every_and_last(self):
         rows = mb.sample_steps({"t0": 0.0, "dt": 0.1, "steps": 7, "t_end": 0.7, "sample_every": 3})

@@ -272,16 +272,16 @@ static void keeper(const launch *L)
     _exit(0);
 }
 
-/* Wait for pid until the deadline; 1 when it ended (status in *ws), 0 on time-out or on
- * a cancellation request (mb_cancel.h, polled every 50 ms at most). */
-static int wait_until(pid_t pid, double deadline, int *ws)
+/* Wait for pid until the deadline; 1 when it ended (status in *ws), 0 on time-out or,
+ * when cancellable, on a cancellation request (mb_cancel.h, polled every 50 ms at most). */
+static int wait_until(pid_t pid, double deadline, int cancellable, int *ws)
 {
     long ms = 1;
     for (;;) {
         pid_t r = waitpid(pid, ws, WNOHANG);
         if (r == pid || (r < 0 && errno != EINTR))
             return 1;
-        if (now() >= deadline || mb_cancel_requested())
+        if (now() >= deadline || (cancellable && mb_cancel_requested()))
             return 0;
         pause_ms(ms);
         if (ms < 50)
@@ -294,7 +294,7 @@ static int wait_until(pid_t pid, double deadline, int *ws)
 static void stop_group(pid_t keeper_pid, int *ws)
 {
     kill(-keeper_pid, SIGTERM);
-    if (!wait_until(keeper_pid, now() + KILL_GRACE + KEEPER_GRACE, ws)) {
+    if (!wait_until(keeper_pid, now() + KILL_GRACE + KEEPER_GRACE, 0, ws)) {
         kill(-keeper_pid, SIGKILL);
         waitpid(keeper_pid, ws, 0);
     }
@@ -412,7 +412,7 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
         return MB_PROCESS_FAILED;
     }
     int ws = 0;
-    int ended = wait_until(pid, now() + timeout, &ws);
+    int ended = wait_until(pid, now() + timeout, 1, &ws);
     if (!ended)
         stop_group(pid, &ws);
     ws = adapter_status(status_rd, ws);

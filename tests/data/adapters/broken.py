@@ -8,7 +8,7 @@ little displaced from it: the numbers are not the point) and then commits the de
 by MODE.  Modes about the rows' values: stale (every row the initial state), alias (every
 row the final state, as an adapter storing live views of its package's state writes it),
 huge (x = 1e308 from step 1).  Modes about the process: setsid (a daemonised child that
-outlives the adapter), fifo-trajectory / fifo-log / device-trajectory (a FIFO or device in
+outlives the adapter; setsid-hang: and then hangs), fifo-trajectory / fifo-log / device-trajectory (a FIFO or device in
 place of trajectory.csv or adapter.log), big-log (writes to its log without end)."""
 import json
 import os
@@ -43,7 +43,14 @@ if mode == "exit3":
 if mode == "crash":
     sys.stdout.flush()
     os.kill(os.getpid(), signal.SIGSEGV)
-if mode == "hang":
+if mode in ("setsid", "setsid-hang"):
+    if os.fork() == 0:             # the daemon: a session of its own, out of the group
+        os.setsid()
+        if os.fork() == 0:
+            os.execvp("sleep", ["sleep", os.environ.get("MB_TEST_DAEMON_SLEEP", "4245")])
+        os._exit(0)
+    os.wait()
+if mode in ("hang", "setsid-hang"):
     import subprocess
     subprocess.Popen(["sleep", "4243"])    # a child: the whole process group must go
     time.sleep(4242)
@@ -54,13 +61,6 @@ if mode == "alias":
 if mode == "huge":
     for r in rows[1:]:
         r[1] = 1e308
-if mode == "setsid":
-    if os.fork() == 0:             # the daemon: a session of its own, out of the group
-        os.setsid()
-        if os.fork() == 0:
-            os.execvp("sleep", ["sleep", "4245"])
-        os._exit(0)
-    os.wait()
 if mode in ("fifo-trajectory", "fifo-log", "device-trajectory"):
     target = "adapter.log" if mode == "fifo-log" else traj_path
     if mode == "fifo-log":

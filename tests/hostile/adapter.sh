@@ -1,0 +1,43 @@
+#!/bin/sh
+# adapter.sh MODE STATUS -- one hostile adapter (tests/data/adapters/broken-MODE.adapter)
+# run on the harmonic oscillator into "$T/r", over a previous report of bom.case, with
+# TMPDIR="$T/tmp".  STATUS is the status both runs must get, or "interrupt": SIGINT after
+# 1 s, and the previous report must be left byte-identical.
+# Prints the runs' rows (status and reason) and exits with run's status, or 3 when a run's
+# status is not STATUS (or the previous report changed), 4 when a process of the adapter
+# outlived the run (broken.py's daemon sleeps MB_TEST_DAEMON_SLEEP s, unique to this
+# script's process), 5 when a private directory was left in TMPDIR.
+set -u
+mode=$1 want=$2
+MB_TEST_DAEMON_SLEEP=4245.$$
+export MB_TEST_DAEMON_SLEEP
+mkdir -p "$T/tmp"
+"$MB" run -q -o "$T/r" "$H/bom.case" || exit 9
+cp "$T/r/metrics.csv" "$T/before"
+printf '[case]\nname = hostile-adapter\nproblem = harmonic\nt_end = 1\n[run]\nintegrators = external:broken-%s\ndt = 0.1, 0.05\n' \
+    "$mode" > "$T/c.case"
+if [ "$want" = interrupt ]; then
+    TMPDIR="$T/tmp" "$MB" run -q --timeout 50 --adapters "$H/../data/adapters" -o "$T/r" \
+        "$T/c.case" &
+    pid=$!
+    sleep 1
+    kill -INT $pid
+    wait $pid
+    st=$?
+    cmp -s "$T/before" "$T/r/metrics.csv" || { echo "adapter.sh: the previous report changed"; exit 3; }
+else
+    TMPDIR="$T/tmp" "$MB" run -q --adapters "$H/../data/adapters" -o "$T/r" "$T/c.case"
+    st=$?
+    tr -d '\r' < "$T/r/runs.csv" | tail -n +2
+    n=$(tr -d '\r' < "$T/r/runs.csv" | grep -c "^hostile-adapter,external:broken-$mode,[^,]*,[^,]*,[^,]*,[^,]*,$want,")
+    [ "$n" -eq 2 ] || { echo "adapter.sh: status is not $want in both runs"; exit 3; }
+fi
+left=$(pgrep -f "sleep $MB_TEST_DAEMON_SLEEP")
+if [ -n "$left" ]; then
+    kill $left
+    echo "adapter.sh: a process of the adapter outlived the run"
+    exit 4
+fi
+[ -z "$(ls "$T/tmp")" ] || { echo "adapter.sh: left in TMPDIR: $(ls "$T/tmp")"; exit 5; }
+echo "adapter.sh: no process and no private directory left"
+exit $st
