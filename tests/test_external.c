@@ -363,3 +363,158 @@ Test(description, spin_up_torque_and_rotation_columns, .init = make_dir, .fini =
     cr_expect(json_is_true(json_object_get(r, "rotation")));
     json_decref(r);
 }
+
+/* ---- a trajectory against the run asked (trajectory_check.c) ----
+ * The problems' initial states are set up by the registry; the rows are built here from
+ * them and from closed forms (the settled sphere's overlap m g / kn), never from a scheme. */
+
+typedef struct built {
+    const mb_problem_type *pt;
+    mb_options *params;
+    mb_system *sys;
+    mb_trajectory tr;
+} built;
+
+/* n_rows rows, each the initial state of problem (with sets), at t = k h. */
+static void build(built *b, const char *problem, const char *const *sets, size_t n_rows,
+                  double h, int rotation)
+{
+    mb_options *given = mb_options_new();
+    for (size_t k = 0; sets && sets[k]; k++)
+        cr_assert_eq(mb_options_set_pair(given, sets[k]), MB_SUCCESS);
+    cr_assert_eq(mb_problem_prepare(problem, given, &b->pt, &b->params), MB_SUCCESS, "%s",
+                 mb_last_error());
+    mb_options_free(given);
+    cr_assert_eq(b->pt->setup(b->params, &b->sys), MB_SUCCESS, "%s", mb_last_error());
+    const mb_nodes *s = b->sys->nodes;
+    size_t per = rotation ? 13 : 6;
+    memset(&b->tr, 0, sizeof b->tr);
+    b->tr.n_rows = n_rows;
+    b->tr.n_nodes = s->n;
+    b->tr.rotation = rotation;
+    b->tr.stride = per * s->n;
+    b->tr.t = calloc(n_rows, sizeof *b->tr.t);
+    b->tr.values = calloc(n_rows * b->tr.stride, sizeof *b->tr.values);
+    cr_assert(b->tr.t && b->tr.values);
+    for (size_t k = 0; k < n_rows; k++) {
+        b->tr.t[k] = (double)k * h;
+        for (size_t i = 0; i < s->n; i++) {
+            double *r = &b->tr.values[k * b->tr.stride + per * i];
+            memcpy(r, &s->x[3 * i], 3 * sizeof *r);
+            memcpy(r + 3, &s->v[3 * i], 3 * sizeof *r);
+            if (rotation) {
+                memcpy(r + 6, &s->q[4 * i], 4 * sizeof *r);
+                memcpy(r + 10, &s->omega[3 * i], 3 * sizeof *r);
+            }
+        }
+    }
+}
+
+static void unbuild(built *b)
+{
+    mb_trajectory_free(&b->tr);
+    mb_system_free(b->sys);
+    mb_options_free(b->params);
+}
+
+static int check(built *b, double h, char *why)
+{
+    why[0] = '\0';
+    return mb_trajectory_check(&b->tr, b->pt, b->sys, h, why, 300);
+}
+
+/* Stale rows (every row the initial state) of systems that must move are refused, each
+ * for the reason that applies: a velocity, an angular velocity, a net force, a net torque. */
+Test(trajectory_check, stale_rows_refused_while_the_system_must_move)
+{
+    static const struct {
+        const char *problem, *sets[4];
+        int rotation;
+        const char *why;
+    } cases[] = {
+        { "free-fall", { NULL }, 0, "line 3: repeats line 2 (every state value equal) while "
+          "the system must move: node 0 moves (vx = 0.83)" },
+        { "free-fall", { "vx0=0", "vz0=0", NULL }, 0, "line 3: repeats line 2 (every state "
+          "value equal) while the system must move: node 0 is pushed (net force fz = -16.677)" },
+        { "harmonic", { NULL }, 0, "line 3: repeats line 2 (every state value equal) while "
+          "the system must move: node 0 is pushed (net force fx = -1)" },
+        /* w0 T/|T| = 1.1 (0.03, -0.02, 0.07)/0.0787 */
+        { "spin-up", { NULL }, 1, "line 3: repeats line 2 (every state value equal) while the "
+          "system must move: node 0 turns (wx = 0.4191" },
+        { "spin-up", { "omega0=0", NULL }, 1, "line 3: repeats line 2 (every state value "
+          "equal) while the system must move: node 0 is twisted (net torque Tx = 0.03)" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        built b;
+        char why[300];
+        build(&b, cases[k].problem, cases[k].sets, 4, 0.01, cases[k].rotation);
+        cr_expect_eq(check(&b, 0.01, why), MB_EINVAL, "case %zu accepted", k);
+        cr_expect(strncmp(why, cases[k].why, strlen(cases[k].why)) == 0,
+                  "case %zu: '%s', expected '%s...'", k, why, cases[k].why);
+        unbuild(&b);
+    }
+}
+
+/* Systems at rest repeat rows and are accepted: an oscillator at its equilibrium (no
+ * force, no motion), a sphere settled on a plane (z = r - m g / kn, v = 0: the contact's
+ * force balances the weight to rounding) and a box stopped by friction under a constraint
+ * the force field does not hold (its weight is unbalanced there). */
+Test(trajectory_check, rest_repeats_accepted)
+{
+    built b;
+    char why[300];
+    static const char *const still[] = { "x0=0", NULL };
+    build(&b, "harmonic", still, 4, 0.1, 0);
+    cr_expect_eq(check(&b, 0.1, why), MB_SUCCESS, "%s", why);
+    unbuild(&b);
+
+    static const char *const settle[] = { "kn=1e5", NULL };
+    build(&b, "sphere-settle", settle, 4, 2e-6, 1);
+    const mb_nodes *s = b.sys->nodes;
+    double z_plane = s->x[2] - s->radius[0] - 1e-3;    /* the initial gap is 1e-3 */
+    double rest = z_plane + s->radius[0] - s->mass[0] * 9.81 / 1e5;
+    for (size_t k = 1; k < 4; k++) {
+        b.tr.values[k * b.tr.stride + 2] = rest;
+        b.tr.values[k * b.tr.stride + 5] = 0.0;
+    }
+    cr_expect_eq(check(&b, 2e-6, why), MB_SUCCESS, "%s", why);
+    /* negative control: the same rows 1e-3 d* away from the rest overlap are pushed */
+    for (size_t k = 1; k < 4; k++)
+        b.tr.values[k * b.tr.stride + 2] = rest + 1e-3 * s->mass[0] * 9.81 / 1e5;
+    cr_expect_eq(check(&b, 2e-6, why), MB_EINVAL);
+    cr_expect(strstr(why, "line 4: repeats line 3") && strstr(why, "is pushed (net force fz"),
+              "%s", why);
+    unbuild(&b);
+
+    build(&b, "box-on-plane", NULL, 4, 0.01, 1);
+    for (size_t k = 1; k < 4; k++) {
+        b.tr.values[k * b.tr.stride + 0] = 0.42;        /* stopped somewhere, at rest */
+        b.tr.values[k * b.tr.stride + 3] = 0.0;
+    }
+    cr_expect_eq(check(&b, 0.01, why), MB_SUCCESS, "%s", why);
+    unbuild(&b);
+}
+
+/* Row 0 is the initial state to 2^-49 of each quantity's scale (8 ulps of x0 = 1 here); a
+ * quaternion may come back as -q. */
+Test(trajectory_check, row0_is_the_initial_state)
+{
+    built b;
+    char why[300];
+    build(&b, "spin-up", NULL, 3, 0.01, 1);
+    for (size_t k = 1; k < 3; k++)
+        b.tr.values[k * b.tr.stride + 10] += 1e-3 * (double)k;     /* rows 1, 2 move */
+    cr_expect_eq(check(&b, 0.01, why), MB_SUCCESS, "%s", why);
+    for (int c = 6; c < 10; c++)
+        b.tr.values[c] = -b.tr.values[c];
+    cr_expect_eq(check(&b, 0.01, why), MB_SUCCESS, "-q: %s", why);
+    double w = b.sys->nodes->omega[0], scale = fmax(fmax(fabs(w), fabs(b.sys->nodes->omega[1])),
+                                                    fabs(b.sys->nodes->omega[2]));
+    b.tr.values[10] = w + 0x1p-50 * scale;
+    cr_expect_eq(check(&b, 0.01, why), MB_SUCCESS, "half the tolerance: %s", why);
+    b.tr.values[10] = w + 0x1p-48 * scale;
+    cr_expect_eq(check(&b, 0.01, why), MB_EINVAL);
+    cr_expect(strncmp(why, "line 2: row 0 is not the initial state: node 0: wx = ", 53) == 0,
+              "%s", why);
+    unbuild(&b);
+}
