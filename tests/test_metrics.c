@@ -458,3 +458,64 @@ Test(energy, content_of_the_horizontal_pendulum)
     mb_options_free(p);
     mb_options_free(given);
 }
+
+/* ---- divergence (divergence.c) ----
+ * Free fall (m = 1.7, g = 9.81 along -z, z0 = 10.3, v0 = (0.83, 0, 2.385)) over T = 2:
+ * L = max|x0| + T max|v0| + T^2/2 g = 10.3 + 4.77 + 19.62 = 34.69, V = 2.385 + 19.62 =
+ * 22.005; the bounds are 1e6 times these. */
+Test(divergence, bounds_of_free_fall)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    cr_assert_eq(mb_problem_prepare("free-fall", in, &pt, &p), 0);
+    mb_system *sys;
+    cr_assert_eq(pt->setup(p, &sys), 0);
+    mb_divergence_bound b;
+    cr_assert_eq(mb_divergence_bound_of(sys, 2.0, &b), 0);
+    cr_expect_float_eq(b.length, 34.69, 1e-13 * 34.69);
+    cr_expect_float_eq(b.speed, 22.005, 1e-13 * 22.005);
+    cr_expect_float_eq(b.position, 34.69e6, 1e-13 * 34.69e6);
+    char why[200];
+    cr_expect_eq(mb_divergence_state(&b, sys->nodes, why, sizeof why), 0, "%s", why);
+    sys->nodes->x[0] = 3.5e7;                         /* beyond 3.469e7 */
+    cr_expect_eq(mb_divergence_state(&b, sys->nodes, why, sizeof why), 1);
+    cr_expect(strstr(why, "node 0: x = 3.5e+07 is beyond the divergence bound 3.47e+07") != NULL,
+              "%s", why);
+    sys->nodes->x[0] = 3.4e7;                         /* inside */
+    cr_expect_eq(mb_divergence_state(&b, sys->nodes, why, sizeof why), 0, "%s", why);
+    sys->nodes->v[1] = NAN;
+    cr_expect_eq(mb_divergence_state(&b, sys->nodes, why, sizeof why), 1);
+    cr_expect(strstr(why, "node 0: vy = nan is not finite") != NULL, "%s", why);
+    mb_system_free(sys);
+    mb_options_free(p);
+    mb_options_free(in);
+}
+
+/* A problem at rest at the origin with no force has no scale: only non-finite values. */
+Test(divergence, no_scale_no_bound)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p;
+    mb_options_set(in, "x0", "0");
+    cr_assert_eq(mb_problem_prepare("harmonic", in, &pt, &p), 0);
+    mb_system *sys;
+    cr_assert_eq(pt->setup(p, &sys), 0);
+    mb_divergence_bound b;
+    cr_assert_eq(mb_divergence_bound_of(sys, 10.0, &b), 0);
+    cr_expect(isinf(b.position) && isinf(b.velocity));
+    mb_system_free(sys);
+    mb_options_free(p);
+    mb_options_free(in);
+}
+
+/* Accuracy metrics that overflowed make a run diverged; other NaNs (no measurable
+ * damping) do not. */
+Test(divergence, overflowed_metrics)
+{
+    cr_expect(mb_divergence_metric("error.position", INFINITY));
+    cr_expect(mb_divergence_metric("energy.max_rel_error", NAN));
+    cr_expect(mb_divergence_metric("angmom.max_rel_error", -INFINITY));
+    cr_expect(!mb_divergence_metric("error.position", 1e300));
+    cr_expect(!mb_divergence_metric("damping.ratio", NAN));
+    cr_expect(!mb_divergence_metric("rotation.flip_period", INFINITY));
+}
