@@ -61,7 +61,7 @@ static void last_log_line(const char *dir, char *out, size_t size)
     char path[4200], buf[4096];
     snprintf(path, sizeof path, "%s/adapter.log", dir);
     out[0] = '\0';
-    FILE *f = mb_input_open_regular(path, "adapter.log");    /* a FIFO does not block */
+    FILE *f = mb_input_open(path, MB_INPUT_ADAPTER_LOG);    /* a FIFO does not block */
     if (f == NULL) {
         mb_clear_error();
         return;
@@ -308,13 +308,17 @@ static int adapter_status(int fd, int keeper_ws)
     return read(fd, &ws, sizeof ws) == (ssize_t)sizeof ws ? ws : keeper_ws;
 }
 
-/* adapter.log and trajectory.csv must be regular files below the size limit: a FIFO or a
- * device put there would block or never end a read, a file at the limit was cut short. */
-static int files_sound(const mb_adapter *a, const char *dir, rlim_t cap, char *reason,
+/* adapter.log and trajectory.csv must be regular files, the log below its cap (the file
+ * cap, and the cap of mb_input.h for an adapter log): a FIFO or a device put there would
+ * block or never end a read, a log at the limit was cut short.  (A trajectory too large
+ * for the run is refused by its reader.) */
+static int files_sound(const mb_adapter *a, const char *dir, rlim_t file_cap, char *reason,
                        size_t size)
 {
     static const char *const names[2] = { "adapter.log", "trajectory.csv" };
+    rlim_t log_cap = (rlim_t)mb_input_cap(MB_INPUT_ADAPTER_LOG);
     for (int k = 0; k < 2; k++) {
+        rlim_t cap = k == 0 && log_cap < file_cap ? log_cap : file_cap;
         char path[4200];
         struct stat sb;
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);

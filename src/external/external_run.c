@@ -7,6 +7,7 @@
  * is set in the environment (then its path ends the reason, or is printed on stderr). */
 #define _XOPEN_SOURCE 700    /* nftw */
 #include "mb_external.h"
+#include "mb_input.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -45,6 +46,14 @@ int mb_external_private_root(char *out, size_t size)
     if ((size_t)snprintf(out, size, "%s", tmp) >= size)
         MB_ERROR(MB_EINVAL, "TMPDIR '%.60s...' is too long", tmp);
     return MB_SUCCESS;
+}
+
+size_t mb_adapter_file_cap(size_t n_nodes, int rotation, size_t n_rows)
+{
+    size_t cap = mb_trajectory_size_limit(n_nodes, rotation, n_rows);
+    size_t traj = mb_input_cap(MB_INPUT_TRAJECTORY), log = mb_input_cap(MB_INPUT_ADAPTER_LOG);
+    cap = cap < traj ? cap : traj;
+    return cap > log ? cap : log;
 }
 
 static int make_dir(char *dir, size_t size, char *reason, size_t rsize, const char *name)
@@ -136,9 +145,7 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
         snprintf(reason, size, "adapter %s: %s", a->name, mb_last_error());
         return MB_PROCESS_FAILED;
     }
-    size_t cap = mb_trajectory_size_limit(r->sys->nodes->n, r->rotation, (size_t)r->steps + 1);
-    if (cap < MB_ADAPTER_FILE_CAP_MIN)
-        cap = MB_ADAPTER_FILE_CAP_MIN;
+    size_t cap = mb_adapter_file_cap(r->sys->nodes->n, r->rotation, (size_t)r->steps + 1);
     mb_process_status ps = mb_adapter_execute(a, dir, r->timeout > 0 ? r->timeout : a->timeout,
                                               cap, reason, size);
     return ps == MB_PROCESS_OK ? read_back(r, a, dir, tr, reason, size) : ps;

@@ -163,9 +163,10 @@ typedef struct mb_external_run {
     long steps;
 } mb_external_run;
 
-/* Every file an adapter writes (trajectory.csv, adapter.log, its own) is capped at
- * max(mb_trajectory_size_limit of the run, MB_ADAPTER_FILE_CAP_MIN) bytes. */
-#define MB_ADAPTER_FILE_CAP_MIN ((size_t)16 << 20)
+/* The cap of every file an adapter writes (trajectory.csv, adapter.log, its own) in a run
+ * of n_nodes over n_rows rows: max(min(mb_trajectory_size_limit, the trajectory cap), the
+ * adapter-log cap) bytes, caps of mb_input.h (doc/limits.md). */
+size_t mb_adapter_file_cap(size_t n_nodes, int rotation, size_t n_rows);
 /* The directory private run directories are made in: TMPDIR, or /tmp when TMPDIR is
  * unset or empty.  MB_EINVAL with the reason when it is not an absolute path to a
  * directory this process can write and search. */

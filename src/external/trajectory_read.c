@@ -291,44 +291,19 @@ int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
                             mb_trajectory *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
-    /* a FIFO or a device (put there by an adapter, or named to score) is refused before
-     * a byte is read: opened without blocking, checked with fstat */
-    FILE *f = mb_input_open_regular(path, "a trajectory");
-    if (f == NULL) {
+    /* a regular file within the cap of a trajectory (mb_input.h): a FIFO or a device put
+     * there by an adapter is refused before a byte is read */
+    char *buf = NULL;
+    size_t len = 0, bound = size_bound(rq);
+    if (mb_input_read_all(path, MB_INPUT_TRAJECTORY, &buf, &len) != MB_SUCCESS) {
         const char *m = mb_last_error();
         size_t n = strlen(path);
         return defect(why, why_size, 0, "%s",
                       strncmp(m, path, n) == 0 && m[n] == ':' ? m + n + 2 : m);
     }
-    char *buf = NULL;
-    size_t len = 0, cap = 0, bound = size_bound(rq);
-    for (;;) {
-        if (len > bound) {
-            free(buf);
-            fclose(f);
-            return defect(why, why_size, 0, "more than %zu bytes, larger than any valid "
-                          "trajectory of this run", bound);
-        }
-        if (len == cap) {
-            size_t c2 = cap ? 2 * cap : 65536;
-            char *b = realloc(buf, c2);
-            if (b == NULL) {
-                free(buf);
-                fclose(f);
-                return defect(why, why_size, 0, "out of memory");
-            }
-            buf = b;
-            cap = c2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int err = ferror(f);
-    fclose(f);
-    int s = err ? defect(why, why_size, 0, "cannot read: %s", strerror(EIO))
-                : mb_trajectory_parse(buf, len, rq, out, why, why_size);
+    int s = len > bound ? defect(why, why_size, 0, "more than %zu bytes, larger than any valid "
+                                 "trajectory of this run", bound)
+                        : mb_trajectory_parse(buf, len, rq, out, why, why_size);
     free(buf);
     return s;
 }
