@@ -25,7 +25,9 @@
  *    of the force models' contributions (rounding leaves |f| ~ 1e-16 G at an
  *    equilibrium; FORCE_TOL = 1e-6), and h |f|/m > MOVE_TOL max(|v|, V0).  This part is
  *    skipped for problems whose constraints act outside the force field (the constrained
- *    scheme's contacts hold a body at rest against gravity).
+ *    scheme's contacts hold a body at rest against gravity); their "constraints" model
+ *    cannot be evaluated alone either, and a model that cannot be evaluated ends this part
+ *    without a conclusion.
  * A system at rest (a settled sphere, a still body, a node at equilibrium) may repeat
  * rows: none of these holds there. */
 #include "mb_external.h"
