@@ -457,8 +457,9 @@ Test(trajectory_check, stale_rows_refused_while_the_system_must_move)
 
 /* Systems at rest repeat rows and are accepted: an oscillator at its equilibrium (no
  * force, no motion), a sphere settled on a plane (z = r - m g / kn, v = 0: the contact's
- * force balances the weight to rounding) and a box stopped by friction under a constraint
- * the force field does not hold (its weight is unbalanced there). */
+ * force balances the weight to rounding) and a box stopped by friction on a plane, held
+ * there by the constrained scheme's contacts, which no force model holds (the force part
+ * of the check reaches no conclusion for a constrained problem). */
 Test(trajectory_check, rest_repeats_accepted)
 {
     built b;
