@@ -240,7 +240,12 @@ Test(descriptor, fields_and_errors, .init = make_dir, .fini = remove_dir)
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ncolour = red\n", ":5: unknown key 'colour'" },
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ntimeout = -1\n", ":5: timeout = -1: give a number of seconds > 0" },
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nvelocities = half\n", ":5: velocities = half" },
-        { "a", "[run]\nname = a\n", ":2: unknown section [run]" },
+        { "a", "[run]\nname = a\n", ":1: unknown section [run]" },
+        /* the reader's policy (mb_ini.h), the same as for case files */
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ncommand = y\n",
+          ":5: duplicate key 'command' in [adapter] (first at line 4)" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\n[adapter]\ncommand = x\n",
+          ":4: duplicate section [adapter] (first at line 1)" },
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         a = NULL;

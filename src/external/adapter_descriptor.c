@@ -1,15 +1,15 @@
-/* adapter_descriptor.c -- NAME.adapter descriptors (INI, read with inih) and the search
- * path for them (doc/external.md, section 1).
+/* adapter_descriptor.c -- NAME.adapter descriptors (INI, read by the one INI reader,
+ * mb_ini.h) and the search path for them (doc/external.md, section 1).
  *
  * [adapter] name, protocol and command are required; timeout, requires, velocities,
  * options and summary are optional.  Every error names "file:line". */
 #include "mb_external.h"
+#include "mb_ini.h"
 #include "mb_status.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <ini.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -90,10 +90,7 @@ static int split_words(const char *text, const char *seps, char ***words, size_t
 
 typedef struct loader {
     mb_adapter *a;
-    const char *path;
-    FILE *file;
-    int line;                 /* inih reports no line numbers: counted by the reader */
-    int seen_name, seen_protocol, seen_command;
+    const mb_ini_doc *doc;
     int error;
 } loader;
 
@@ -102,8 +99,7 @@ static int fail(loader *L, int line, const char *fmt, const char *what)
     if (!L->error) {
         char msg[300];
         snprintf(msg, sizeof msg, fmt, what);
-        mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s:%d: %s", L->path, line, msg);
-        L->error = MB_EINVAL;
+        L->error = mb_ini_fail(L->doc, line, "%s", msg);
     }
     return 0;
 }
@@ -122,16 +118,13 @@ static int set_key(loader *L, const char *key, const char *value, int line)
 {
     mb_adapter *a = L->a;
     if (!strcmp(key, "name")) {
-        L->seen_name = 1;
         if (strcmp(value, a->name) != 0)
             return fail(L, line, "name = %s must equal the file's stem", value);
     } else if (!strcmp(key, "protocol")) {
-        L->seen_protocol = 1;
         if (strcmp(value, "1") != 0)
             return fail(L, line, "protocol = %s: this motionbench speaks protocol 1", value);
         a->protocol = 1;
     } else if (!strcmp(key, "command")) {
-        L->seen_command = 1;
         if (split_words(value, " \t", &a->argv, &a->argc) != MB_SUCCESS || a->argc == 0)
             return fail(L, line, "command = '%s': give a program and its arguments", value);
     } else if (!strcmp(key, "timeout")) {
@@ -155,26 +148,25 @@ static int set_key(loader *L, const char *key, const char *value, int line)
     return 1;
 }
 
-static int on_entry(void *user, const char *section, const char *key, const char *value)
+/* One [adapter] section with name, protocol and command: the reader has refused a key
+ * given twice, so each is set once. */
+static int read_descriptor(loader *L)
 {
-    loader *L = user;
-    int line = L->line;
-    if (L->error)
-        return 0;
-    if (strcmp(section, "adapter") != 0)
-        return fail(L, line, "unknown section [%s] (a descriptor has one [adapter])", section);
-    if (key == NULL)
-        return 1;
-    return set_key(L, key, value, line);
-}
-
-static char *read_line(char *str, int num, void *stream)
-{
-    loader *L = stream;
-    char *r = fgets(str, num, L->file);
-    if (r)
-        L->line++;
-    return r;
+    const mb_ini_doc *d = L->doc;
+    for (size_t s = 0; s < d->n; s++)
+        if (strcmp(d->sec[s].name, "adapter") != 0) {
+            fail(L, d->sec[s].line, "unknown section [%s] (a descriptor has one [adapter])",
+                 d->sec[s].name);
+            return L->error;
+        }
+    const mb_ini_section *sec = mb_ini_section_find(d, "adapter");
+    for (size_t k = 0; sec && k < sec->n && !L->error; k++)
+        set_key(L, sec->items[k].key, sec->items[k].value, sec->items[k].line);
+    if (!L->error && !(mb_ini_find(d, "adapter", "name") && mb_ini_find(d, "adapter", "protocol")
+                       && mb_ini_find(d, "adapter", "command")))
+        fail(L, sec ? sec->line : 1, "%s", "name, protocol and command are required in "
+             "[adapter]");
+    return L->error;
 }
 
 static int stem_of(const char *path, char *out, size_t size)
@@ -208,20 +200,16 @@ int mb_adapter_load(const char *path, mb_adapter **out)
         mb_adapter_free(a);
         return MB_EINVAL;
     }
-    loader L = { a, path, fopen(path, "r"), 0, 0, 0, 0, 0 };
-    if (L.file == NULL) {
-        mb_adapter_free(a);
-        MB_ERROR(MB_EIO, "%s: %s", path, strerror(errno));
+    mb_ini_doc *doc = NULL;
+    int st = mb_ini_read(path, MB_INPUT_DESCRIPTOR, &doc);
+    if (st == MB_SUCCESS) {
+        loader L = { a, doc, 0 };
+        st = read_descriptor(&L);
     }
-    int line = ini_parse_stream(read_line, &L, on_entry, &L);
-    fclose(L.file);
-    if (!L.error && line > 0)
-        fail(&L, line, "%s", "syntax error (write key = value under [adapter])");
-    if (!L.error && !(L.seen_name && L.seen_protocol && L.seen_command))
-        fail(&L, 1, "%s", "name, protocol and command are required in [adapter]");
-    if (L.error) {
+    mb_ini_free(doc);
+    if (st != MB_SUCCESS) {
         mb_adapter_free(a);
-        return L.error;
+        return st;
     }
     *out = a;
     return MB_SUCCESS;

@@ -2,7 +2,7 @@
  * version 1 (doc/external.md), one concept per file:
  *
  *   adapter_spec.c        the integrator spec external:NAME[key=value,...]
- *   adapter_descriptor.c  NAME.adapter descriptors (inih) and their search path
+ *   adapter_descriptor.c  NAME.adapter descriptors (mb_ini.h) and their search path
  *   run_description.c     run.json: problem, nodes, force models, times (jansson)
  *   adapter_process.c     one execution: private directory, process group, time limit
  *   trajectory_read.c     trajectory.csv: parsing and validation over a buffer

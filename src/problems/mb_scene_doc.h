@@ -1,28 +1,29 @@
 /* mb_scene_doc.h -- the scene sections of a case file ([body NAME], [force NAME],
- * [constraint NAME], [obstacle NAME], [contact]) read with their line numbers, and the
+ * [constraint NAME], [obstacle NAME], [contact]) read with their line numbers by the one
+ * INI reader (mb_ini.h), and the
  * value parsers every scene section uses.  Every error is recorded as
  * "file:line: message" with MB_EINVAL (syntax in doc/scenes.md). */
 #ifndef MB_SCENE_DOC_H
 #define MB_SCENE_DOC_H
 #include <stddef.h>
 
-typedef struct mb_scene_entry {
-    char *key, *value;
-    int line, used;
-} mb_scene_entry;
+#include "mb_ini.h"
+
+typedef mb_ini_entry mb_scene_entry;    /* key, value, line of the key, used */
 
 typedef struct mb_scene_section {
     char kind[16];          /* body | force | constraint | obstacle | contact */
     char name[64];          /* "" for [contact] */
     int line;
     size_t n;
-    mb_scene_entry *items;
+    mb_scene_entry *items;  /* the INI document's */
 } mb_scene_section;
 
 typedef struct mb_scene_doc {
-    char *path;
+    const char *path;       /* the INI document's */
     size_t n;
     mb_scene_section *sec;
+    mb_ini_doc *ini;
 } mb_scene_doc;
 
 /* 1 when a section header names a scene section (the case loader skips those). */

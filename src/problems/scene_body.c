@@ -229,7 +229,8 @@ static int read_clump(const mb_scene_doc *d, mb_scene_section *s, mb_clump **cl)
     for (char *tok = strtok_r(text, "|", &save); tok && st == MB_SUCCESS; tok = strtok_r(NULL, "|", &save)) {
         while (*tok == ' ' || *tok == '\t')
             tok++;
-        mb_scene_entry one = { "spheres: member", tok, sp->line, 1 };
+        mb_scene_entry one = { .key = "spheres: member", .value = tok, .line = sp->line,
+                               .used = 1 };
         double m[4];
         if (count == 64)
             st = mb_scene_fail(d, sp->line, "spheres: at most 64 members");

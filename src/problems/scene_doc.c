@@ -1,15 +1,15 @@
-/* scene_doc.c -- reading the scene sections of a case file with their lines
- * (mb_scene_doc.h).  inih parses; as in the case loader, the Debian build of inih gives no
- * line numbers, so a reader that counts lines feeds ini_parse_stream.  Sections that are
- * not scene sections ([case], [run], ...) are the case loader's and are skipped here. */
+/* scene_doc.c -- the scene sections of a case file with their lines (mb_scene_doc.h).
+ * The file is read by the one INI reader (mb_ini.h: its policy, its positions); sections
+ * that are not scene sections ([case], [run], ...) are the case loader's and are skipped
+ * here. */
 #include "mb_scene_doc.h"
 #include "mb_options.h"
+#include "mb_ini.h"
 #include "mb_input.h"
 #include "mb_status.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,14 +29,6 @@ static const char builtin_scene[] =
 static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", "exact",
                                      NULL };
 
-typedef struct reader_state {
-    FILE *file;
-    int line;
-    mb_scene_doc *doc;
-    int status;
-    int pending_cr;             /* CR, CR LF and LF all end a line (mb_input.h) */
-} reader_state;
-
 int mb_scene_fail(const mb_scene_doc *d, int line, const char *fmt, ...)
 {
     char msg[400];
@@ -47,7 +39,8 @@ int mb_scene_fail(const mb_scene_doc *d, int line, const char *fmt, ...)
     return mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s:%d: %s", d->path, line, msg);
 }
 
-/* split "kind NAME" (kind alone for [contact]); 0 when not a scene section */
+/* split "kind NAME" (kind alone for [contact]); 0 when not a scene section, -1 when a
+ * scene section has more than one word for its name */
 static int split_header(const char *header, char kind[16], char name[64])
 {
     char k[16] = "", n[64] = "", extra[8] = "";
@@ -67,18 +60,22 @@ int mb_scene_section_header(const char *name)
     return split_header(name, k, n) != 0;
 }
 
-static char *count_lines(char *str, int num, void *stream)
+/* One scene section of the INI document: its entries stay the document's. */
+static int add_section(mb_scene_doc *d, mb_ini_section *from)
 {
-    reader_state *R = stream;
-    char *r = mb_input_read_line(R->file, str, num, &R->pending_cr, NULL, NULL);
-    if (r != NULL)
-        R->line++;
-    return r;
-}
-
-static int add_section(reader_state *R, const char *kind, const char *name)
-{
-    mb_scene_doc *d = R->doc;
+    char kind[16], name[64];
+    int is_scene = split_header(from->name, kind, name);
+    if (is_scene == 0)
+        return MB_SUCCESS;                  /* [case], [run], ...: the case loader's */
+    if (is_scene < 0)
+        return mb_scene_fail(d, from->line, "section [%s]: write [KIND NAME], one word for "
+                             "the name", from->name);
+    if (strcmp(kind, "contact") != 0 && name[0] == '\0')
+        return mb_scene_fail(d, from->line, "section [%s] needs a name: [%s NAME]", kind, kind);
+    for (size_t k = 0; k < d->n; k++)       /* "[body  a]" and "[body a]" are one body */
+        if (!strcmp(d->sec[k].kind, kind) && !strcmp(d->sec[k].name, name))
+            return mb_scene_fail(d, from->line, "duplicate section [%s] (first at line %d)",
+                                 from->name, d->sec[k].line);
     mb_scene_section *sec = realloc(d->sec, (d->n + 1) * sizeof *sec);
     if (sec == NULL)
         return MB_ENOMEM;
@@ -87,102 +84,38 @@ static int add_section(reader_state *R, const char *kind, const char *name)
     memset(s, 0, sizeof *s);
     strcpy(s->kind, kind);
     strcpy(s->name, name);
-    s->line = R->line;
+    s->line = from->line;
+    s->n = from->n;
+    s->items = from->items;
     return MB_SUCCESS;
-}
-
-static int add_entry(reader_state *R, const char *key, const char *value)
-{
-    mb_scene_section *s = &R->doc->sec[R->doc->n - 1];
-    for (size_t k = 0; k < s->n; k++)
-        if (strcmp(s->items[k].key, key) == 0)
-            return mb_scene_fail(R->doc, R->line, "duplicate key '%s' (first at line %d)", key,
-                                 s->items[k].line);
-    mb_scene_entry *it = realloc(s->items, (s->n + 1) * sizeof *it);
-    if (it == NULL)
-        return MB_ENOMEM;
-    s->items = it;
-    mb_scene_entry *e = &it[s->n];
-    e->key = strdup(key);
-    e->value = strdup(value);
-    e->line = R->line;
-    e->used = 0;
-    if (!e->key || !e->value) {
-        free(e->key);
-        free(e->value);
-        return MB_ENOMEM;
-    }
-    s->n++;
-    return MB_SUCCESS;
-}
-
-static int handler(void *user, const char *section, const char *key, const char *value)
-{
-    reader_state *R = user;
-    char kind[16], name[64];
-    if (R->status != MB_SUCCESS)
-        return 0;
-    int is_scene = split_header(section, kind, name);
-    if (is_scene == 0)
-        return 1;
-    if (is_scene < 0) {
-        R->status = mb_scene_fail(R->doc, R->line, "section [%s]: write [KIND NAME], one word "
-                                  "for the name", section);
-        return 0;
-    }
-    mb_scene_doc *d = R->doc;
-    int fresh = d->n == 0 || strcmp(d->sec[d->n - 1].kind, kind) || strcmp(d->sec[d->n - 1].name, name);
-    if (fresh && strcmp(kind, "contact") != 0 && name[0] == '\0')
-        R->status = mb_scene_fail(d, R->line, "section [%s] needs a name: [%s NAME]", kind, kind);
-    else if (fresh && (R->status = add_section(R, kind, name)) == MB_SUCCESS)
-        for (size_t k = 0; k + 1 < d->n; k++)
-            if (!strcmp(d->sec[k].kind, kind) && !strcmp(d->sec[k].name, name))
-                R->status = mb_scene_fail(d, R->line, "duplicate section [%s] (first at line %d)",
-                                          section, d->sec[k].line);
-    if (R->status == MB_SUCCESS)
-        R->status = add_entry(R, key, value);
-    return R->status == MB_SUCCESS;
 }
 
 void mb_scene_doc_free(mb_scene_doc *d)
 {
     if (d == NULL)
         return;
-    for (size_t s = 0; s < d->n; s++) {
-        for (size_t k = 0; k < d->sec[s].n; k++) {
-            free(d->sec[s].items[k].key);
-            free(d->sec[s].items[k].value);
-        }
-        free(d->sec[s].items);
-    }
     free(d->sec);
-    free(d->path);
+    mb_ini_free(d->ini);
     free(d);
 }
 
 int mb_scene_doc_read(const char *path, mb_scene_doc **out)
 {
     *out = NULL;
-    int builtin = path[0] == '\0';
     mb_scene_doc *d = calloc(1, sizeof *d);
-    if (d == NULL || (d->path = strdup(builtin ? "(built-in scene)" : path)) == NULL) {
-        free(d);
+    if (d == NULL)
         return MB_ENOMEM;
+    int st = path[0] == '\0'
+        ? mb_ini_read_text("(built-in scene)", builtin_scene, sizeof builtin_scene - 1, &d->ini)
+        : mb_ini_read(path, MB_INPUT_SCENE, &d->ini);
+    if (st == MB_SUCCESS) {
+        d->path = d->ini->path;
+        for (size_t k = 0; k < d->ini->n && st == MB_SUCCESS; k++)
+            st = add_section(d, &d->ini->sec[k]);
     }
-    reader_state R = { builtin ? fmemopen((void *)builtin_scene, sizeof builtin_scene - 1, "r")
-                               : mb_input_open(path, MB_INPUT_SCENE), 0, d,
-                       MB_SUCCESS, 0 };
-    if (R.file == NULL) {
+    if (st != MB_SUCCESS) {
         mb_scene_doc_free(d);
-        return mb_last_error_code();
-    }
-    int rc = ini_parse_stream(count_lines, &R, handler, &R);
-    fclose(R.file);
-    if (R.status == MB_SUCCESS && rc != 0)
-        R.status = mb_scene_fail(d, rc > 0 ? rc : R.line, "syntax error");
-    if (R.status != MB_SUCCESS) {
-        mb_scene_doc_free(d);
-        return R.status;
+        return st;
     }
     *out = d;
     return MB_SUCCESS;
@@ -244,23 +177,42 @@ int mb_scene_body_ref(const mb_scene_doc *d, const mb_scene_entry *e, const char
                          hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 }
 
+/* Past the separator after a component: blanks, at most one comma, blanks.  0 when the
+ * comma is followed by another comma or by the end (an empty component). */
+static int next_component(const char **p)
+{
+    const char *s = *p + strspn(*p, " \t");
+    if (*s == ',') {
+        s++;
+        s += strspn(s, " \t");
+        if (*s == ',' || *s == '\0')
+            return 0;
+    }
+    *p = s;
+    return 1;
+}
+
 int mb_scene_vector(const mb_scene_doc *d, const mb_scene_entry *e, double *out, int count)
 {
     const char *p = e->value;
     for (int k = 0; k < count; k++) {
-        while (isspace((unsigned char)*p) || (k > 0 && *p == ','))
+        if (k > 0 && !next_component(&p))
+            return mb_scene_fail(d, e->line, "%s = %s: empty component %d (one comma between "
+                                 "numbers)", e->key, e->value, k + 1);
+        while (isspace((unsigned char)*p))
             p++;
         char *end;
         errno = 0;
         double v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v))
+        if (end == p || !mb_strtod_in_range(v) || !isfinite(v))
             return mb_scene_fail(d, e->line, "%s = %s: expected %d finite number%s", e->key,
                                  e->value, count, count == 1 ? "" : "s (comma separated)");
         out[k] = v;
         p = end;
     }
-    while (isspace((unsigned char)*p))
-        p++;
+    if (!next_component(&p))
+        return mb_scene_fail(d, e->line, "%s = %s: empty component %d (one comma between "
+                             "numbers)", e->key, e->value, count + 1);
     if (*p != '\0')
         return mb_scene_fail(d, e->line, "%s = %s: expected %d number%s, found more", e->key,
                              e->value, count, count == 1 ? "" : "s");

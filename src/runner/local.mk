@@ -1,5 +1,9 @@
 # runner module: sources of libmotionbench.
 libmotionbench_la_SOURCES += src/runner/case_file.c
+libmotionbench_la_SOURCES += src/runner/case_run.c
+libmotionbench_la_SOURCES += src/runner/case_expectations.c
+libmotionbench_la_SOURCES += src/runner/case_values.c
+noinst_HEADERS += src/runner/case_load.h
 libmotionbench_la_SOURCES += src/runner/case_expect.c
 libmotionbench_la_SOURCES += src/runner/case_key.c
 libmotionbench_la_SOURCES += src/runner/run_one.c
