@@ -182,6 +182,22 @@ static void usage(FILE *out)
             "  integrators first.\n");
 }
 
+/* A missing or unknown word: the usage, the word named with a hint for a near miss. */
+static int unknown_list(const char *what)
+{
+    static const char *const lists[] = { "integrators", "problems", "metrics", NULL };
+    const char *hint = what ? mb_suggest(what, lists) : NULL;
+    if (what == NULL)
+        fprintf(stderr, "motionbench list: say what to list: integrators, problems or metrics\n");
+    else if (hint)
+        fprintf(stderr, "motionbench list: unknown list '%s' (did you mean '%s'?); the lists are "
+                "integrators, problems and metrics\n", what, hint);
+    else
+        fprintf(stderr, "motionbench list: unknown list '%s'; the lists are integrators, "
+                "problems and metrics\n", what);
+    return MB_EXIT_USAGE;
+}
+
 int mb_cmd_list(int argc, char **argv)
 {
     int verbose = 0, markdown = 0;
@@ -219,8 +235,7 @@ int mb_cmd_list(int argc, char **argv)
         else
             list_metrics(verbose);
     } else {
-        fprintf(stderr, "usage: motionbench list integrators|problems|metrics [--verbose] [--plugin FILE.so ...]\n");
-        return MB_EXIT_USAGE;
+        return unknown_list(what);
     }
     return MB_EXIT_OK;
 }

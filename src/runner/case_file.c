@@ -113,8 +113,24 @@ static int load_problem(case_loader *P, const mb_ini_entry *problem)
                          pt->name, mb_last_error());
     P->nodes = sys->nodes->n;
     c->nodes = P->nodes;
+    for (size_t m = 0; m < sys->forces->count && !P->no_mpfr_force; m++)
+        if (sys->forces->items[m].type->eval_mpfr == NULL)
+            P->no_mpfr_force = sys->forces->items[m].type->name;   /* static: the type's */
     mb_system_free(sys);
     return MB_SUCCESS;
+}
+
+int case_refuse_mpfr(case_loader *P, int line, const char *what, const char *instead)
+{
+    if (P->no_mpfr_force == NULL)
+        return MB_SUCCESS;
+    char why[300];
+    snprintf(why, sizeof why, "force model '%s' has no MPFR instance: %s cannot be computed; "
+             "use %s", P->no_mpfr_force, what, instead);
+    if (mb_case_scene_force_refused(P->c->problem, P->c->params, P->no_mpfr_force, why)
+        == MB_EINVAL)
+        return case_fail_located(P, mb_last_error());
+    return case_fail(P, line, "%s", why);
 }
 
 static int load_case_section(case_loader *P)
@@ -140,6 +156,9 @@ static int load_case_section(case_loader *P)
         != MB_SUCCESS)
         return case_fail_lib(P, ref->line);
     if (load_problem(P, problem))
+        return P->error;
+    if (c->reference.kind == MB_REF_MPFR
+        && case_refuse_mpfr(P, ref->line, "reference = mpfr", "reference = ode"))
         return P->error;
     if (c->reference.kind == MB_REF_ANALYTIC && c->problem->exact == NULL)
         return case_fail(P, ref->line, "reference = analytic: problem '%s' has no closed form "

@@ -25,6 +25,7 @@ typedef struct case_loader {
     mb_case *c;
     size_t nodes;               /* node count of the problem as set up */
     int scene_line;             /* first scene section ([body NAME], ...), 0: none */
+    const char *no_mpfr_force;  /* a force model of the problem without an MPFR instance */
 } case_loader;
 
 /* ---- messages (case_values.c); each returns the first error's status ---- */
@@ -56,6 +57,11 @@ char *case_trim(char *s);
 /* Split s (modified) at commas outside brackets into at most max items. */
 int case_split_list(case_loader *P, const mb_ini_entry *e, char *s, char **items, int max,
                     int *count);
+
+/* An MPFR computation (what, asked at line) on a problem with a force model that has no
+ * MPFR instance is refused at load, at the scene's [force NAME] line (else at line), with
+ * the advice to write instead. */
+int case_refuse_mpfr(case_loader *P, int line, const char *what, const char *instead);
 
 /* ---- sections ---- */
 int case_load_run(case_loader *P);             /* case_run.c */

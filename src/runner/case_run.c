@@ -207,6 +207,10 @@ static int load_precision(case_loader *P)
         return MB_SUCCESS;
     if (mb_precision_parse(e->value, &P->c->precision_bits) != MB_SUCCESS)
         return case_fail_lib(P, e->line);
+    if (P->c->precision_bits > 0
+        && case_refuse_mpfr(P, e->line, "the MPFR twin of precision = mpfr:BITS",
+                            "precision = double"))
+        return P->error;
     return MB_SUCCESS;
 }
 

@@ -53,3 +53,23 @@ int mb_case_scene_reference(const mb_problem_type *pt, const mb_options *params,
         return MB_SUCCESS;
     return mb_scene_exact_check(mb_options_string(params, "file"));
 }
+
+int mb_case_scene_force_refused(const mb_problem_type *pt, const mb_options *params,
+                                const char *type_name, const char *why)
+{
+    mb_scene_doc *d = NULL;
+    if (strcmp(pt->name, "scene") != 0
+        || mb_scene_doc_read(mb_options_string(params, "file"), &d) != MB_SUCCESS)
+        return MB_ENOTFOUND;
+    int st = MB_ENOTFOUND;
+    for (size_t k = 0; k < d->n && st == MB_ENOTFOUND; k++) {
+        mb_scene_section *s = &d->sec[k];
+        const mb_scene_entry *type = strcmp(s->kind, "force") ? NULL : mb_scene_get(s, "type");
+        if (type && strcmp(type->value, type_name) == 0)
+            st = mb_scene_fail(d, s->line, "[force %s] (type = %s): %s", s->name, type_name, why);
+    }
+    mb_scene_doc_free(d);
+    if (st == MB_ENOTFOUND)
+        mb_clear_error();
+    return st;
+}

@@ -20,6 +20,11 @@ int mb_case_scene_file(const mb_problem_type *pt, const char *path, int scene_li
  * closed form equal to the initial state at t = 0 (a located error otherwise). */
 int mb_case_scene_reference(const mb_problem_type *pt, const mb_options *params,
                             mb_reference_kind kind);
+/* For problem = scene: the first [force NAME] section whose type is the force model
+ * type_name, refused with "SCENE:LINE: [force NAME] (type = T): why" (MB_EINVAL);
+ * MB_ENOTFOUND when the problem is not a scene or no section has that type. */
+int mb_case_scene_force_refused(const mb_problem_type *pt, const mb_options *params,
+                                const char *type_name, const char *why);
 /* 1 when msg starts with "path:" (a scene error that names its own line). */
 int mb_case_scene_located(const char *path, const char *msg);
 #endif
