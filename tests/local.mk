@@ -5,7 +5,7 @@
 # and a header shared by tests is listed once in noinst_HEADERS.
 noinst_HEADERS += tests/test_helpers.h tests/lf_run.h tests/compare_test_util.h \
 	tests/ref_test_forces.h tests/twin_test_kernels.h tests/mb_test_scene_text.h
-check_PROGRAMS += tests/test_explicit_euler
+check_PROGRAMS += tests/test_ini_read
 check_PROGRAMS += tests/test_case_file
 check_PROGRAMS += tests/test_order_fit
 check_PROGRAMS += tests/test_metrics
