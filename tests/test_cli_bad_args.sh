@@ -27,5 +27,10 @@ expect2 "bench leapfrog --odeint with a program that prints no rate" "did not pr
     $MB bench leapfrog --max-nodes 1e3 --min-time 0.1 --odeint echo
 expect2 "bench leapfrog --odeint with a program that fails" "exited with status 1" \
     $MB bench leapfrog --max-nodes 1e3 --min-time 0.1 --odeint false
+# list: an unknown word is named, with the lists there are and a hint for a near miss
+expect2 "list nonsense" "unknown list 'nonsense'; the lists are integrators, problems and metrics" \
+    $MB list nonsense
+expect2 "list integrator" "unknown list 'integrator' (did you mean 'integrators'?)" \
+    $MB list integrator
 rm -f err.$$
 exit $fail

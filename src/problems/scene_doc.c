@@ -185,7 +185,8 @@ static int next_component(const char **p)
     if (*s == ',') {
         s++;
         s += strspn(s, " \t");
-        if (*s == ',' || *s == '\0')
+        int empty = *s == ',' || *s == '\0';
+        if (empty)
             return 0;
     }
     *p = s;
