@@ -471,7 +471,7 @@ Test(divergence, bounds_of_free_fall)
     mb_system *sys;
     cr_assert_eq(pt->setup(p, &sys), 0);
     mb_divergence_bound b;
-    cr_assert_eq(mb_divergence_bound_of(sys, 2.0, &b), 0);
+    cr_assert_eq(mb_divergence_bound_of(sys, NULL, 2.0, &b), 0);
     cr_expect_float_eq(b.length, 34.69, 1e-13 * 34.69);
     cr_expect_float_eq(b.speed, 22.005, 1e-13 * 22.005);
     cr_expect_float_eq(b.position, 34.69e6, 1e-13 * 34.69e6);
@@ -501,7 +501,7 @@ Test(divergence, no_scale_no_bound)
     mb_system *sys;
     cr_assert_eq(pt->setup(p, &sys), 0);
     mb_divergence_bound b;
-    cr_assert_eq(mb_divergence_bound_of(sys, 10.0, &b), 0);
+    cr_assert_eq(mb_divergence_bound_of(sys, NULL, 10.0, &b), 0);
     cr_expect(isinf(b.position) && isinf(b.velocity));
     mb_system_free(sys);
     mb_options_free(p);

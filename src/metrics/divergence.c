@@ -47,10 +47,11 @@ static double max_abs(const double *v, size_t n)
     return m;
 }
 
-int mb_divergence_bound_of(const mb_system *sys, double t_end, mb_divergence_bound *b)
+int mb_divergence_bound_of(const mb_system *sys, mb_nodes *scratch, double t_end,
+                           mb_divergence_bound *b)
 {
     const mb_nodes *s0 = sys->nodes;
-    mb_nodes *s = mb_nodes_alloc(s0->n, 53);
+    mb_nodes *s = scratch ? scratch : mb_nodes_alloc(s0->n, 53);
     if (s == NULL)
         return MB_ENOMEM;
     double a = 0.0;
@@ -59,7 +60,8 @@ int mb_divergence_bound_of(const mb_system *sys, double t_end, mb_divergence_bou
     for (int k = 0; k < 2 && st == MB_SUCCESS; k++)
         if (mb_forces_eval(sys->forces, s, k ? t_end : 0.0) == MB_SUCCESS)
             a = fmax(a, max_acceleration(s));
-    mb_nodes_free(s);
+    if (s != scratch)
+        mb_nodes_free(s);
     double x0 = max_abs(s0->x, 3 * s0->n), v0 = max_abs(s0->v, 3 * s0->n);
     double L = x0 + t_end * v0 + 0.5 * t_end * t_end * a, V = v0 + t_end * a;
     b->length = L;

@@ -142,8 +142,11 @@ typedef struct mb_divergence_bound {
     double length, speed;        /* the problem's scales L and V */
     double position, velocity;   /* |x|, |v| above these: diverged (INFINITY: no bound) */
 } mb_divergence_bound;
-/* The bounds of a run of sys (its state at t = 0 and its forces) over [0, t_end]. */
-int mb_divergence_bound_of(const mb_system *sys, double t_end, mb_divergence_bound *b);
+/* The bounds of a run of sys (its state at t = 0 and its forces) over [0, t_end];
+ * scratch (a store shaped like sys->nodes, overwritten; NULL: one is allocated) holds the
+ * forces evaluated at t = 0 and t_end. */
+int mb_divergence_bound_of(const mb_system *sys, mb_nodes *scratch, double t_end,
+                           mb_divergence_bound *b);
 /* 1, with the node and value named in why, when s is not finite or beyond the bounds. */
 int mb_divergence_state(const mb_divergence_bound *b, const mb_nodes *s, char *why,
                         size_t size);

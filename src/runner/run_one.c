@@ -531,7 +531,8 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
 {
     trackers T;
     memset(&T, 0, sizeof T);
-    int s = mb_divergence_bound_of(d->sys, c->t_end, &d->bound);
+    /* d->on is filled by drv_on_step just after: its scratch use costs no memory */
+    int s = mb_divergence_bound_of(d->sys, d->on, c->t_end, &d->bound);
     if (s == MB_SUCCESS)
         s = drv_on_step(d);
     if (s == MB_SUCCESS && c->problem->observe_begin)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # adapter.sh MODE STATUS -- one hostile adapter (tests/data/adapters/broken-MODE.adapter)
 # run on the harmonic oscillator into "$T/r", over a previous report of bom.case, with
-# TMPDIR="$T/tmp".  STATUS is the status both runs must get, or "interrupt": SIGINT after
-# 1 s, and the previous report must be left byte-identical.
+# TMPDIR="$T/tmp".  STATUS is the status both runs must get, or "interrupt" ("terminate"):
+# SIGINT (SIGTERM) after 1 s, and the previous report must be left byte-identical.
 # Prints the runs' rows (status and reason) and exits with run's status, or 3 when a run's
 # status is not STATUS (or the previous report changed), 4 when a process of the adapter
 # outlived the run (broken.py's daemon sleeps MB_TEST_DAEMON_SLEEP s, unique to this
@@ -16,12 +16,13 @@ mkdir -p "$T/tmp"
 cp "$T/r/metrics.csv" "$T/before"
 printf '[case]\nname = hostile-adapter\nproblem = harmonic\nt_end = 1\n[run]\nintegrators = external:broken-%s\ndt = 0.1, 0.05\n' \
     "$mode" > "$T/c.case"
-if [ "$want" = interrupt ]; then
+if [ "$want" = interrupt ] || [ "$want" = terminate ]; then
+    sig=INT; [ "$want" = terminate ] && sig=TERM
     TMPDIR="$T/tmp" "$MB" run -q --timeout 50 --adapters "$H/../data/adapters" -o "$T/r" \
         "$T/c.case" &
     pid=$!
     sleep 1
-    kill -INT $pid
+    kill -$sig $pid
     wait $pid
     st=$?
     cmp -s "$T/before" "$T/r/metrics.csv" || { echo "adapter.sh: the previous report changed"; exit 3; }
