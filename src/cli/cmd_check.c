@@ -403,6 +403,7 @@ static int compare(const check_args *A, const char *bpath, const char *cpath)
 int mb_cmd_check(int argc, char **argv)
 {
     mb_cancel_catch_signals();   /* before anything can be written */
+    mb_output_catch_broken_pipe();
     check_args A = { NULL, NULL, NULL, 0, 0, 0, 0 };
     int p = parse_args(argc, argv, &A);
     if (p != 0)

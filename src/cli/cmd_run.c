@@ -448,6 +448,7 @@ done:
 int mb_cmd_run(int argc, char **argv)
 {
     mb_cancel_catch_signals();   /* before anything can be written */
+    mb_output_catch_broken_pipe();
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, 0, { 0, 0, NULL },
                    0.0, 0.0 };

@@ -282,6 +282,7 @@ done:
 int mb_cmd_score(int argc, char **argv)
 {
     mb_cancel_catch_signals();   /* before anything can be written */
+    mb_output_catch_broken_pipe();
     score_args A;
     memset(&A, 0, sizeof A);
     A.t_end = NAN;

@@ -28,13 +28,6 @@ static void on_signal(int sig)
     mb_cancel_request(sig);
 }
 
-/* A write to a pipe without reader then fails with EPIPE, reported with its reason by the
- * writer, instead of killing the process between its temporaries and their renames. */
-static void on_broken_pipe(int sig)
-{
-    (void)sig;
-}
-
 void mb_cancel_catch_signals(void)
 {
     struct sigaction sa;
@@ -44,9 +37,6 @@ void mb_cancel_catch_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    /* a handler, not SIG_IGN: programs motionbench starts get the default back at exec */
-    sa.sa_handler = on_broken_pipe;
-    sigaction(SIGPIPE, &sa, NULL);
 }
 
 void mb_cancel_hold(int hold)

@@ -19,9 +19,8 @@ int mb_cancel_signal(void);
 /* Clear the flag (tests, or a caller that handled the request). */
 void mb_cancel_reset(void);
 /* Catch SIGINT, SIGTERM and SIGHUP with a handler that calls mb_cancel_request (no
- * SA_RESTART: a blocking read or write returns EINTR), and SIGPIPE with one that does
- * nothing (a write to a closed pipe fails with EPIPE and is reported, "Broken pipe").
- * A command that writes files calls it before it can write anything. */
+ * SA_RESTART: a blocking read or write returns EINTR).  A command that writes files calls
+ * it before it can write anything. */
 void mb_cancel_catch_signals(void);
 /* hold = 1: block SIGINT, SIGTERM and SIGHUP (they stay pending) while files are renamed
  * into place, so that a set of files is replaced as a whole; hold = 0: restore the mask

@@ -31,6 +31,11 @@ int mb_output_prepare(mb_output *o);
  * naming the path on any failure, the temporary removed); without ok, drop the temporary
  * and keep the previous file.  Standard output is flushed, not closed. */
 int mb_output_close(mb_output *o, int ok);
+/* A write to a pipe without reader fails with EPIPE from now on ("Broken pipe", reported
+ * by the writer) instead of killing the process: for the commands that replace files
+ * (run, check, score), which must not die between their temporaries and their renames.
+ * A handler, not SIG_IGN, so that programs motionbench starts get the default back. */
+void mb_output_catch_broken_pipe(void);
 /* Flush f after any failed write and return the reason of the failure (an errno value,
  * e.g. ENOSPC), 0 when every write so far succeeded. */
 int mb_output_flush_error(FILE *f);

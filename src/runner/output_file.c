@@ -4,6 +4,7 @@
 #include "mb_status.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,21 @@ int mb_output_open(mb_output *o, const char *path)
         o->path = NULL;
     }
     return st;
+}
+
+static void on_broken_pipe(int sig)
+{
+    (void)sig;
+}
+
+void mb_output_catch_broken_pipe(void)
+{
+    /* a handler, not SIG_IGN: the programs motionbench starts get the default back */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_broken_pipe;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPIPE, &sa, NULL);
 }
 
 int mb_output_flush_error(FILE *f)
