@@ -36,8 +36,6 @@ void mb_options_free(mb_options *o)
     free(o);
 }
 
-size_t mb_options_count(const mb_options *o) { return o ? o->count : 0; }
-
 static struct mb_pair *find(const mb_options *o, const char *key)
 {
     for (size_t k = 0; o && k < o->count; k++)

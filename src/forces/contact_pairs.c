@@ -154,11 +154,6 @@ double mb_contact_meff(const void *model, size_t m)
     return ((const struct contact_set *)model)->items[m].meff;
 }
 
-double mb_contact_reff(const void *model, size_t m)
-{
-    return ((const struct contact_set *)model)->items[m].reff;
-}
-
 int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
                                double *delta, double *rate, double n[3])
 {

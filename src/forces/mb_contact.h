@@ -72,8 +72,7 @@ size_t mb_contact_count(const void *model);
  * for a plane its normal).  Used by observers. */
 int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double *delta,
                           double *rate, double n[3]);
-/* Effective mass and radius of pair m. */
+/* Effective mass of pair m. */
 double mb_contact_meff(const void *model, size_t m);
-double mb_contact_reff(const void *model, size_t m);
 
 #endif

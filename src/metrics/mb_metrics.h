@@ -40,7 +40,6 @@ typedef struct mb_metric_info {
 const mb_metric_info *mb_metric_infos(size_t *n);
 const mb_metric_info *mb_metric_lookup(const char *name);
 const char *mb_metric_kind_name(mb_metric_kind k);
-const char *mb_metric_compare_name(mb_metric_compare c);
 /* NULL-terminated list of every metric name (for suggestions). */
 const char *const *mb_metric_names(void);
 /* 1 when name is in the table. */
@@ -112,7 +111,6 @@ int mb_order_fit_compute(size_t n, const double *dt, const double *err, const in
 /* The same with one floor per point (floor[k] for dt[k]). */
 int mb_order_fit_compute_floors(size_t n, const double *dt, const double *err,
                                 const int *valid, const double *floor, mb_order_fit *fit);
-const char *mb_order_point_reason(mb_order_point_status s);
 
 /* ---- energy ---- */
 typedef struct mb_energy_track {

@@ -90,12 +90,3 @@ const char *mb_metric_kind_name(mb_metric_kind k)
     static const char *const kinds[] = { "error", "order", "drift", "ratio", "count", "status" };
     return (unsigned)k < sizeof kinds / sizeof kinds[0] ? kinds[k] : "?";
 }
-
-const char *mb_metric_compare_name(mb_metric_compare c)
-{
-    switch (c) {
-    case MB_COMPARE_REL: return "relative";
-    case MB_COMPARE_ABS: return "absolute";
-    default: return "exact";
-    }
-}

@@ -27,16 +27,6 @@
 #include <math.h>
 #include <string.h>
 
-const char *mb_order_point_reason(mb_order_point_status s)
-{
-    switch (s) {
-    case MB_ORDER_USED: return "used";
-    case MB_ORDER_INVALID: return "run did not finish or error not finite";
-    case MB_ORDER_ROUNDOFF: return "below the round-off floor";
-    default: return "saturated (error not decreasing with dt)";
-    }
-}
-
 /* The round-off floor of an error norm after `steps` steps of a state of `state_size`
  * doubles whose quantity has the scale `scale` (doc/results.md, "Round-off floor"):
  * every step rounds each component with a relative error of at most u = 2^-53; taken as

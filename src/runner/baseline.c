@@ -27,7 +27,6 @@ struct mb_metric_table {
     size_t renamed;   /* rows read under a metric's old name */
 };
 
-size_t mb_metric_table_rows(const mb_metric_table *t) { return t->n; }
 size_t mb_metric_table_renamed(const mb_metric_table *t) { return t->renamed; }
 
 /* A metric under an old name (mb_metric_renames) is read as today's name, so a baseline

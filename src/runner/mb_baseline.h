@@ -21,7 +21,6 @@ typedef struct mb_metric_table mb_metric_table;
  * those rows. */
 int mb_metric_table_read(const char *path, mb_metric_table **out);
 void mb_metric_table_free(mb_metric_table *t);
-size_t mb_metric_table_rows(const mb_metric_table *t);
 size_t mb_metric_table_renamed(const mb_metric_table *t);
 
 typedef struct mb_baseline_summary {
