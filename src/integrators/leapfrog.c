@@ -88,6 +88,26 @@ const mb_stepper_type mb_stepper_leapfrog = {
     .free_mpfr = lf_mpfr_free,
 };
 
+/* ---- the on-step estimate, shared with outside programs' trajectories (mb_leapfrog.h) ---- */
+
+int mb_leapfrog_synchronize_nodes(const mb_forces *F, mb_nodes *on, double t, double h,
+                                  int rotation)
+{
+    if (lf_none_set(on->vel_mid, on->n))
+        return MB_SUCCESS;
+    int st = mb_forces_eval(F, on, t);
+    if (st != MB_SUCCESS)
+        return st;
+    struct lf_config cfg = { .asph = LF_FINCHAM };
+    struct lf_rot r;
+    lf_rot_init(&r, on->prec);
+    for (size_t i = 0; i < on->n; i++)
+        if (on->vel_mid[i])
+            lf_sync_node(&cfg, &r, on, i, 0.5 * h, NULL, rotation);
+    lf_rot_clear(&r);
+    return MB_SUCCESS;
+}
+
 /* ---- kernels exported for benchmarks (mb_leapfrog.h) ---- */
 
 int mb_leapfrog_translate(const mb_nodes *s, double *x_out, double *v_out, double h)

@@ -557,13 +557,73 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
 
 /* ---------------------------------------------------------------- synchronize ---- */
 
-/* On-step estimates at t for diagnostics, written into on (a copy of sys->nodes):
+/* On-step estimate at t of node i, whose v, w (spherical) or L (aspherical, in angmom) are
+ * mid-step values at t - h/2, with f and torque the undamped loads at t:
  *   v(t) = v(t-h/2) + a(t) h/2,  w(t) = w(t-h/2) + (T/I11) h/2   (spherical),
  *   L(t) = L(t-h/2) + T h/2,     w(t) = R I^-1 R^T L(t)           (aspherical, R = R(q(t))),
- * with a(t), T(t) the undamped loads at x(t), q(t) and the mid-step velocities (the
- * on-step estimate of seed 000 eq. 34) and zero on blocked DOFs.  Using the undamped
- * load closes the damping-work account (see "Damping work" in leapfrog.c).  Nodes still
- * on-step are left as they are. */
+ * zero on blocked DOFs; in a deforming cell (ks, else NULL) the translation takes the
+ * seed 002 half kick and a spherical w the medium spin omega_L(t) - omega_L(t-h/2).
+ * rotation 0: translation only (the rotation fields are left as they are). */
+static void FUNCTION(lf, sync_node)(const struct lf_config *cfg, struct FUNCTION(lf, rot) *r,
+                                    TYPE(mb_nodes) *on, size_t i, double h2,
+                                    const struct lf_cellk *ks, int rotation)
+{
+    const REAL *I = &on->inertia[3 * i];
+    int all_blocked = (on->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
+                      == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
+    int spherical = !LF_FINCHAM_NODE(cfg, on, i, all_blocked);
+    (void)cfg;
+    if (ks != NULL) {                                   /* seed 002 half kick */
+        FUNCTION(lf, cell_kick)(ks, on, i, &on->x[3 * i], &on->v[3 * i], r->Lc, r->wc, r->a);
+        for (int k = 0; k < 3; k++)
+            R_SET(&on->v[3 * i + k], &r->Lc[k]);
+    }
+    for (int k = 0; k < 3; k++) {
+        size_t j = 3 * i + k;
+        if (ks == NULL && !(on->blocked[i] & (1u << k))) { /* v += (F/m) h/2 */
+            R_MUL(r->a, &on->f[j], &on->inv_mass[i]);
+            R_MUL_D(r->a, r->a, h2);
+            R_ADD(&on->v[j], &on->v[j], r->a);
+        }
+        if (!rotation)
+            continue;
+        if (on->blocked[i] & (MB_BLOCK_RX << k)) {
+            R_SET_D(&r->T[k], 0.0);
+        } else if (spherical) {                          /* w += (T/I11) h/2 */
+            R_DIV(r->a, &on->torque[j], &I[0]);
+            R_MUL_D(r->a, r->a, h2);
+            R_ADD(&on->omega[j], &on->omega[j], r->a);
+            if (ks != NULL && !on->aspherical[i])       /* + omega_L(t) - omega_L(t-h/2) */
+                R_ADD_D(&on->omega[j], &on->omega[j], ks->dspin[k]);
+        } else {
+            R_SET(&r->T[k], &on->torque[j]);
+        }
+    }
+    if (!rotation) {
+        on->vel_mid[i] = 0;
+        return;
+    }
+    if (!spherical) {                                    /* L += T h/2; w = R I^-1 R^T L */
+        for (int k = 0; k < 3; k++) {
+            R_MUL_D(r->a, &r->T[k], h2);
+            R_ADD(&on->angmom[3 * i + k], &on->angmom[3 * i + k], r->a);
+        }
+        FUNCTION(lf, body_omega)(r, r->wc, &on->q[4 * i], I, &on->angmom[3 * i]);
+        FUNCTION(mbq, rotate)(&r->q, &on->omega[3 * i], &on->q[4 * i], r->wc);
+    } else if (!on->aspherical[i]) {
+        for (int k = 0; k < 3; k++)
+            R_MUL(&on->angmom[3 * i + k], &on->omega[3 * i + k], &I[0]);
+    } else {
+        FUNCTION(lf, angmom_of)(r, &on->angmom[3 * i], &on->q[4 * i], I, &on->omega[3 * i]);
+    }
+    on->vel_mid[i] = 0;
+}
+
+/* On-step estimates at t for diagnostics, written into on (a copy of sys->nodes): every
+ * node still mid-step gets lf_sync_node with a(t), T(t) the undamped loads at x(t), q(t)
+ * and the mid-step velocities (the on-step estimate of seed 000 eq. 34).  Using the
+ * undamped load closes the damping-work account (see "Damping work" in leapfrog.c).
+ * Nodes already on-step are left as they are. */
 static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, TYPE(mb_nodes) *on)
 {
     struct FUNCTION(lf, state) *w = vstate;
@@ -586,52 +646,9 @@ static int FUNCTION(lf, synchronize)(void *vstate, const TYPE(mb_system) *sys, T
     }
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, on->prec);
-    for (size_t i = 0; i < on->n; i++) {
-        if (!on->vel_mid[i])
-            continue;
-        const REAL *I = &on->inertia[3 * i];
-        int all_blocked = (on->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
-                          == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
-        int spherical = !LF_FINCHAM_NODE(cfg, on, i, all_blocked);
-        if (cell != NULL) {                                 /* seed 002 half kick */
-            FUNCTION(lf, cell_kick)(&ks, on, i, &on->x[3 * i], &on->v[3 * i], r.Lc, r.wc, r.a);
-            for (int k = 0; k < 3; k++)
-                R_SET(&on->v[3 * i + k], &r.Lc[k]);
-        }
-        for (int k = 0; k < 3; k++) {
-            size_t j = 3 * i + k;
-            if (cell == NULL && !(on->blocked[i] & (1u << k))) { /* v += (F/m) h/2 */
-                R_MUL(r.a, &on->f[j], &on->inv_mass[i]);
-                R_MUL_D(r.a, r.a, h2);
-                R_ADD(&on->v[j], &on->v[j], r.a);
-            }
-            if (on->blocked[i] & (MB_BLOCK_RX << k)) {
-                R_SET_D(&r.T[k], 0.0);
-            } else if (spherical) {                          /* w += (T/I11) h/2 */
-                R_DIV(r.a, &on->torque[j], &I[0]);
-                R_MUL_D(r.a, r.a, h2);
-                R_ADD(&on->omega[j], &on->omega[j], r.a);
-                if (cell != NULL && !on->aspherical[i])     /* + omega_L(t) - omega_L(t-h/2) */
-                    R_ADD_D(&on->omega[j], &on->omega[j], ks.dspin[k]);
-            } else {
-                R_SET(&r.T[k], &on->torque[j]);
-            }
-        }
-        if (!spherical) {                                    /* L += T h/2; w = R I^-1 R^T L */
-            for (int k = 0; k < 3; k++) {
-                R_MUL_D(r.a, &r.T[k], h2);
-                R_ADD(&on->angmom[3 * i + k], &on->angmom[3 * i + k], r.a);
-            }
-            FUNCTION(lf, body_omega)(&r, r.wc, &on->q[4 * i], I, &on->angmom[3 * i]);
-            FUNCTION(mbq, rotate)(&r.q, &on->omega[3 * i], &on->q[4 * i], r.wc);
-        } else if (!on->aspherical[i]) {
-            for (int k = 0; k < 3; k++)
-                R_MUL(&on->angmom[3 * i + k], &on->omega[3 * i + k], &I[0]);
-        } else {
-            FUNCTION(lf, angmom_of)(&r, &on->angmom[3 * i], &on->q[4 * i], I, &on->omega[3 * i]);
-        }
-        on->vel_mid[i] = 0;
-    }
+    for (size_t i = 0; i < on->n; i++)
+        if (on->vel_mid[i])
+            FUNCTION(lf, sync_node)(cfg, &r, on, i, h2, cell != NULL ? &ks : NULL, 1);
     FUNCTION(lf, rot_clear)(&r);
     return MB_SUCCESS;
 }

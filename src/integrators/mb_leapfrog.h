@@ -13,10 +13,24 @@
 #ifndef MB_LEAPFROG_H
 #define MB_LEAPFROG_H
 
+#include "mb_forces.h"
 #include "mb_nodes.h"
 
 int mb_leapfrog_translate(const mb_nodes *s, double *x_out, double *v_out, double h);
 int mb_leapfrog_translate_general(const mb_nodes *s, double *x_out, double *v_out, double h,
                                   double damping, int adj_vel0, double *dissipated);
+
+/* The leap-frog's on-step estimate at t (seed 000, Woo's), outside a deforming cell, of
+ * every node of `on` whose velocities are mid-step (vel_mid set): forces F evaluated at
+ * t on the mid-step velocities, then
+ *   v(t) = v(t-h/2) + (h/2) f / m,
+ *   spherical:  w(t) = w(t-h/2) + (h/2) T / I11,
+ *   aspherical: L(t) = L(t-h/2) + (h/2) T (L in angmom),  w(t) = R I^-1 R^T L(t),
+ * nothing on blocked DOFs; those nodes become on-step.  rotation 0: translation only.
+ * The scheme's own synchronize and the trajectories of outside programs that declare
+ * mid-step velocities (src/external/trajectory_sync.c) share it.  Returns the status of
+ * the force evaluation. */
+int mb_leapfrog_synchronize_nodes(const mb_forces *F, mb_nodes *on, double t, double h,
+                                  int rotation);
 
 #endif
