@@ -12,8 +12,8 @@
  * as GSL's steppers promise on failure.  Every force evaluation of the first steps is
  * made the NaN one in turn (the first stage of a step, an inner stage, the force at the
  * end of a step that a scheme keeps for the next, a Newton iterate), so a scheme that
- * writes its state before it has seen every force fails.  Control: without the NaN the
- * same steps succeed. */
+ * writes its state before it has seen every force fails; the MPFR twins likewise (value for
+ * value, signs of zeros included).  Control: without the NaN the same steps succeed. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -127,10 +127,21 @@ static int nan_force_eval(const void *params, mb_nodes *s, double t)
     return MB_SUCCESS;
 }
 
+/* the same in MPFR, for the twins (the evaluations counted alike) */
+static int nan_force_eval_mpfr(const void *params, mb_nodes_mpfr *s, double t)
+{
+    const struct nan_force *p = params;
+    (void)t;
+    if (++*p->calls >= p->nan_at && p->nan_at > 0)
+        mpfr_set_nan(&s->f[1]);
+    return MB_SUCCESS;
+}
+
 static void nan_force_free(void *params) { free(params); }
 
 static const mb_force_type nan_force_type = {
-    .name = "nan-at", .eval = nan_force_eval, .free = nan_force_free, .torque_free = 1,
+    .name = "nan-at", .eval = nan_force_eval, .eval_mpfr = nan_force_eval_mpfr,
+    .free = nan_force_free, .torque_free = 1,
 };
 
 /* the anchored particle with a dashpot to its anchor (a velocity-dependent force for the
@@ -246,6 +257,95 @@ Test(step_contract, nan_force_fails_the_step_and_leaves_the_state)
         schemes++;
     }
     cr_expect(schemes >= 16, "only %d schemes took the system", schemes);
+}
+
+/* ---- the same for the MPFR twins ---- */
+
+/* 1 when the twin's state (x, v, q, w, L, vel_mid) equals the snapshot value for value,
+ * signs of zeros included, and t is the snapshot's */
+static int twin_state_same(const mb_nodes_mpfr *a, double ta, const mb_system_mpfr *tw)
+{
+    const mb_nodes_mpfr *b = tw->nodes;
+    mpfr_srcptr pa[5] = { a->x, a->v, a->q, a->omega, a->angmom };
+    mpfr_srcptr pb[5] = { b->x, b->v, b->q, b->omega, b->angmom };
+    const size_t len[5] = { 3, 3, 4, 3, 3 };
+    for (int k = 0; k < 5; k++)
+        for (size_t c = 0; c < len[k]; c++)
+            if (!mpfr_equal_p(&pa[k][c], &pb[k][c]) || mpfr_signbit(&pa[k][c]) != mpfr_signbit(&pb[k][c]))
+                return 0;
+    return ta == tw->t && a->vel_mid[0] == b->vel_mid[0];
+}
+
+/* evaluations_of for the twin at 64 bits; -1 when the scheme has no twin */
+static long twin_evaluations_of(const mb_stepper_type *t, long *at_alloc)
+{
+    long calls = 0;
+    mb_system *sys = particle_turning_nan(&calls, 0);
+    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 64);
+    cr_assert_not_null(tw, "%s", mb_last_error());
+    mb_stepper *st = t->alloc_mpfr ? mb_stepper_alloc_twin(t->name, tw) : NULL;
+    long total = -1;
+    if (st != NULL) {
+        *at_alloc = calls;
+        for (int k = 0; k < NAN_STEPS; k++)
+            cr_expect_eq(mb_stepper_step_twin(st, tw, NAN_H), MB_SUCCESS, "%s twin (control): %s",
+                         t->name, mb_last_error());
+        total = calls;
+    }
+    mb_stepper_free(st);
+    mb_system_mpfr_free(tw);
+    mb_system_free(sys);
+    return total;
+}
+
+static int twin_nan_step_holds(const mb_stepper_type *t, long at)
+{
+    long calls = 0;
+    mb_system *sys = particle_turning_nan(&calls, at);
+    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 64);
+    mb_stepper *st = mb_stepper_alloc_twin(t->name, tw);
+    mb_nodes_mpfr *before = mb_nodes_mpfr_alloc(1, 64);
+    cr_assert(st != NULL && before != NULL, "%s: %s", t->name, mb_last_error());
+    int ok = 0;
+    for (int k = 0; k < NAN_STEPS; k++) {
+        cr_assert_eq(mb_nodes_mpfr_copy(before, tw->nodes), MB_SUCCESS);
+        double t0 = tw->t;
+        int rc = mb_stepper_step_twin(st, tw, NAN_H);
+        if (calls < at) {
+            cr_expect_eq(rc, MB_SUCCESS, "%s twin: step %d before the NaN: %s", t->name, k,
+                         mb_last_error());
+            continue;
+        }
+        int same = twin_state_same(before, t0, tw);
+        cr_expect_neq(rc, MB_SUCCESS, "%s twin: NaN at evaluation %ld, step %d succeeded",
+                      t->name, at, k);
+        cr_expect(same, "%s twin: NaN at evaluation %ld failed step %d and changed the state",
+                  t->name, at, k);
+        ok = rc != MB_SUCCESS && same;
+        break;
+    }
+    mb_nodes_mpfr_free(before);
+    mb_stepper_free(st);
+    mb_system_mpfr_free(tw);
+    mb_system_free(sys);
+    return ok;
+}
+
+Test(step_contract, nan_force_fails_the_twin_step_and_leaves_its_state)
+{
+    int twins = 0;
+    for (const mb_stepper_type *const *t = mb_steppers(); *t; t++) {
+        long at_alloc = 0, total = twin_evaluations_of(*t, &at_alloc);
+        if (total < 0)
+            continue;
+        int held = 1;
+        for (long at = at_alloc + 1; at <= total; at++)
+            held &= twin_nan_step_holds(*t, at);
+        cr_log_info("%-24s twin: evaluations %ld..%ld made NaN: %s", (*t)->name, at_alloc + 1,
+                    total, held ? "held" : "BROKEN");
+        twins++;
+    }
+    cr_expect(twins >= 10, "only %d twins took the system", twins);
 }
 
 /* A scheme that integrates translation only refuses a system that rotates: a particle with
