@@ -11,7 +11,9 @@
  * none is left, and hands the adapter's wait status to motionbench through a pipe; no
  * process of the run outlives it.  The parent polls the keeper; at the time limit or on
  * SIGINT/SIGTERM (mb_cancel.h) it sends SIGTERM to the group: the adapter gets it, the
- * keeper waits KILL_GRACE for the adapter, then SIGKILLs it and sweeps as above.
+ * keeper waits KILL_GRACE for the adapter, then SIGKILLs it and sweeps as above.  The keeper
+ * asks for SIGTERM when motionbench dies (PR_SET_PDEATHSIG), so that even a motionbench
+ * killed outright leaves no adapter running (its private directory then stays).
  * Every file the adapter (and anything it starts) writes is capped by RLIMIT_FSIZE at the
  * limit the caller gives (doc/limits.md); reaching it ends the run with that reason.
  * Everything the children need is prepared before fork(), so between fork and exec they
@@ -129,6 +131,7 @@ typedef struct launch {
     const char *dir, *log;
     char *const *argv;
     rlim_t file_cap;              /* RLIMIT_FSIZE of the adapter */
+    pid_t parent;                 /* motionbench */
     int status_fd;                /* the keeper writes the adapter's wait status here */
 } launch;
 
@@ -229,13 +232,11 @@ static void sweep(void)
 static int keeper_wait(pid_t pid)
 {
     int ws = 0;
-    for (;;) {
+    while (!keeper_stop) {
         if (waitpid(pid, &ws, 0) == pid)
             return ws;
         if (errno != EINTR)
             return EXIT_EXEC_FAILED << 8;
-        if (keeper_stop)
-            break;
     }
     double deadline = now() + KILL_GRACE;
     while (now() < deadline) {
@@ -262,6 +263,10 @@ static void keeper(const launch *L)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    /* motionbench killed outright (SIGKILL) still ends the adapter: SIGTERM to the keeper */
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    if (getppid() != L->parent)
+        keeper_stop = 1;
     pid_t pid = fork();
     if (pid == 0)
         adapter_child(L);
@@ -405,7 +410,7 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
         argv[k] = resolve_argument(a, a->argv[k], args[k], sizeof args[k]);
     argv[a->argc] = "run.json";
     argv[a->argc + 1] = "trajectory.csv";
-    launch L = { dir, log, argv, (rlim_t)file_cap, -1 };
+    launch L = { dir, log, argv, (rlim_t)file_cap, getpid(), -1 };
     int status_rd = -1;
     pid_t pid = start_keeper(&L, &status_rd);
     int e = errno;

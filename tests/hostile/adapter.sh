@@ -2,7 +2,9 @@
 # adapter.sh MODE STATUS -- one hostile adapter (tests/data/adapters/broken-MODE.adapter)
 # run on the harmonic oscillator into "$T/r", over a previous report of bom.case, with
 # TMPDIR="$T/tmp".  STATUS is the status both runs must get, or "interrupt" ("terminate"):
-# SIGINT (SIGTERM) after 1 s, and the previous report must be left byte-identical.
+# SIGINT (SIGTERM) after 1 s, and the previous report must be left byte-identical, or
+# "kill": SIGKILL after 1 s (the adapter's processes must still go within 5 s; the private
+# directory of a motionbench killed outright stays).
 # Prints the runs' rows (status and reason) and exits with run's status, or 3 when a run's
 # status is not STATUS (or the previous report changed), 4 when a process of the adapter
 # outlived the run (broken.py's daemon sleeps MB_TEST_DAEMON_SLEEP s, unique to this
@@ -16,8 +18,8 @@ mkdir -p "$T/tmp"
 cp "$T/r/metrics.csv" "$T/before"
 printf '[case]\nname = hostile-adapter\nproblem = harmonic\nt_end = 1\n[run]\nintegrators = external:broken-%s\ndt = 0.1, 0.05\n' \
     "$mode" > "$T/c.case"
-if [ "$want" = interrupt ] || [ "$want" = terminate ]; then
-    sig=INT; [ "$want" = terminate ] && sig=TERM
+if [ "$want" = interrupt ] || [ "$want" = terminate ] || [ "$want" = kill ]; then
+    sig=INT; [ "$want" = terminate ] && sig=TERM; [ "$want" = kill ] && sig=KILL
     TMPDIR="$T/tmp" "$MB" run -q --timeout 50 --adapters "$H/../data/adapters" -o "$T/r" \
         "$T/c.case" &
     pid=$!
@@ -26,6 +28,13 @@ if [ "$want" = interrupt ] || [ "$want" = terminate ]; then
     wait $pid
     st=$?
     cmp -s "$T/before" "$T/r/metrics.csv" || { echo "adapter.sh: the previous report changed"; exit 3; }
+    if [ "$want" = kill ]; then    # the keeper's grace (2 s), then its sweep
+        for i in 1 2 3 4 5 6 7 8 9 10; do
+            [ -z "$(pgrep -f "sleep $MB_TEST_DAEMON_SLEEP")" ] && break
+            sleep 0.5
+        done
+        rm -rf "$T/tmp"/motionbench-run-*
+    fi
 else
     TMPDIR="$T/tmp" "$MB" run -q --adapters "$H/../data/adapters" -o "$T/r" "$T/c.case"
     st=$?
