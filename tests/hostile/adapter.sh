@@ -2,8 +2,8 @@
 # adapter.sh MODE STATUS -- one hostile adapter (tests/data/adapters/broken-MODE.adapter)
 # run on the harmonic oscillator into "$T/r", over a previous report of bom.case, with
 # TMPDIR="$T/tmp".  STATUS is the status both runs must get, or "interrupt" ("terminate"):
-# SIGINT (SIGTERM) after 1 s, and the previous report must be left byte-identical, or
-# "kill": SIGKILL after 1 s (the adapter's processes must still go within 5 s; the private
+# SIGINT (SIGTERM) once the adapter has started its daemon, and the previous report must be left byte-identical, or
+# "kill": SIGKILL then (the adapter's processes must still go within 5 s; the private
 # directory of a motionbench killed outright stays).
 # Prints the runs' rows (status and reason) and exits with run's status, or 3 when a run's
 # status is not STATUS (or the previous report changed), 4 when a process of the adapter
@@ -23,7 +23,10 @@ if [ "$want" = interrupt ] || [ "$want" = terminate ] || [ "$want" = kill ]; the
     TMPDIR="$T/tmp" "$MB" run -q --timeout 50 --adapters "$H/../data/adapters" -o "$T/r" \
         "$T/c.case" &
     pid=$!
-    sleep 1
+    for i in $(seq 40); do    # until the adapter has started its daemon (at most 10 s)
+        [ -n "$(pgrep -f "sleep $MB_TEST_DAEMON_SLEEP")" ] && break
+        sleep 0.25
+    done
     kill -$sig $pid
     wait $pid
     st=$?
