@@ -50,9 +50,10 @@ if mode in ("setsid", "setsid-hang"):
             os.execvp("sleep", ["sleep", os.environ.get("MB_TEST_DAEMON_SLEEP", "4245")])
         os._exit(0)
     os.wait()
-if mode in ("hang", "setsid-hang"):
+if mode == "hang":
     import subprocess
     subprocess.Popen(["sleep", "4243"])    # a child: the whole process group must go
+if mode in ("hang", "setsid-hang"):
     time.sleep(4242)
 if mode == "stale":
     rows = [[r[0]] + state for r in rows]
