@@ -11,6 +11,7 @@ enum { MB_EXIT_OK = 0, MB_EXIT_FAIL = 1, MB_EXIT_USAGE = 2 };
 
 int mb_cmd_list(int argc, char **argv);
 int mb_cmd_run(int argc, char **argv);
+int mb_cmd_merge(int argc, char **argv);
 int mb_cmd_check(int argc, char **argv);
 int mb_cmd_reference(int argc, char **argv);
 int mb_cmd_simulate(int argc, char **argv);

@@ -1,5 +1,5 @@
 /* cmd_run.c -- `motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]
- *               [--junit FILE] [--tap]`.
+ *               [--junit FILE] [--tap] [--shard K/N] [--plan N]`.
  *
  * Every case file is read and validated before anything runs; a bad file stops the
  * command with "file:line: message" and exit 2, and no report file is touched.  Then
@@ -19,8 +19,10 @@
 #include "mb_output.h"
 #include "mb_plot.h"
 #include "mb_plugin.h"
+#include "mb_reference_cache.h"
 #include "mb_report.h"
 #include "mb_runner.h"
+#include "mb_shard.h"
 #include "mb_status.h"
 
 #include <dirent.h>
@@ -41,6 +43,7 @@ static void help(FILE *out)
         "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n"
         "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n"
         "                       [--plugins-in-process]\n\n"
+        "                       [--shard K/N | --plan N] [--ref-cache DIR]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every *.case of the default case library (%s/cases: the source tree's when run\n"
         "from the build tree, else the installed one; MOTIONBENCH_DATADIR overrides).\n"
@@ -71,6 +74,15 @@ static void help(FILE *out)
         "      --timeout S   time limit of each run of an outside program or of a plugin\n"
         "                    integrator in its child process, seconds (overrides the\n"
         "                    case's [run] timeout and the descriptor's; plugins: 600)\n"
+        "      --timeout S   time limit of each run of an outside program, seconds\n"
+        "                    (overrides the case's [run] timeout and the descriptor's)\n"
+        "      --shard K/N   run shard K of N of the runs (balanced by estimated cost)\n"
+        "                    and write a shard directory for `motionbench merge`\n"
+        "                    (doc/cluster.md); exit 0 once it is written\n"
+        "      --plan N      print the partition into N shards (units, estimated cost,\n"
+        "                    largest over mean) and run nothing\n"
+        "      --ref-cache DIR  keep ode and mpfr references in DIR and reuse them (default:\n"
+        "                    the variable MOTIONBENCH_REF_CACHE; doc/cluster.md)\n"
         "  -h, --help        this text\n\n"
         "After the run: one table per case (runs finished, orders +- standard error, or the\n"
         "values its expectations name), then every failed or missing expectation with its\n"
@@ -170,6 +182,10 @@ typedef struct run_args {
     paths files;
     double memory_limit;         /* bytes; 0: the memory available */
     double timeout;          /* --timeout, 0: not given */
+    unsigned shard, n_shards;    /* --shard K/N (K from 1), n_shards 0: not given */
+    unsigned plan;               /* --plan N, 0: not given */
+    paths adapters, plugins;     /* as given, for the shard manifest */
+    const char *ref_cache;       /* --ref-cache, else MOTIONBENCH_REF_CACHE, else NULL */
 } run_args;
 
 /* 0: run, 1: help printed, 2: error already printed, < 0: error in mb_last_error */
@@ -203,7 +219,7 @@ static int parse_args(int argc, char **argv, run_args *A)
         } else if (!strcmp(a, "--plugin")) {
             if (++k == argc)
                 MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
-            if (mb_plugin_load(argv[k]) != MB_SUCCESS)
+            if (mb_plugin_load(argv[k]) != MB_SUCCESS || add_path(&A->plugins, argv[k]))
                 return -1;
         } else if (!strcmp(a, "--plugins-in-process")) {
             A->plugins_in_process = 1;
@@ -237,7 +253,7 @@ static int parse_args(int argc, char **argv, run_args *A)
             struct stat sb;
             if (stat(argv[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
                 MB_ERROR(MB_EINVAL, "--adapters '%s': not a directory", argv[k]);
-            if (mb_adapter_path_add(argv[k]) != MB_SUCCESS)
+            if (mb_adapter_path_add(argv[k]) != MB_SUCCESS || add_path(&A->adapters, argv[k]))
                 return -1;
         } else if (!strcmp(a, "--timeout")) {
             char *end;
@@ -248,6 +264,30 @@ static int parse_args(int argc, char **argv, run_args *A)
             A->timeout = strtod(argv[k], &end);
             if (end == argv[k] || *end || !(A->timeout > 0.0) || A->timeout > 1e9)
                 MB_ERROR(MB_EINVAL, "--timeout '%s': give a number of seconds in (0, 1e9]", argv[k]);
+        } else if (!strcmp(a, "--shard")) {
+            if (mb_cli_once(seen, &n_seen, "--shard", "run"))
+                return 2;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "--shard needs K/N, e.g. 2/5");
+            if (mb_shard_parse(argv[k], &A->shard, &A->n_shards) != MB_SUCCESS)
+                return -1;
+        } else if (!strcmp(a, "--plan")) {
+            char *end;
+            if (mb_cli_once(seen, &n_seen, "--plan", "run"))
+                return 2;
+            if (++k == argc)
+                MB_ERROR(MB_EINVAL, "--plan needs a number of shards");
+            long p = strtol(argv[k], &end, 10);
+            if (end == argv[k] || *end || p < 1 || p > MB_SHARD_MAX)
+                MB_ERROR(MB_EINVAL, "--plan '%s': give a whole number in [1, %d]", argv[k],
+                         MB_SHARD_MAX);
+            A->plan = (unsigned)p;
+        } else if (!strcmp(a, "--ref-cache")) {
+            if (mb_cli_once(seen, &n_seen, "--ref-cache", "run"))
+                return 2;
+            if (++k == argc || argv[k][0] == '\0')
+                MB_ERROR(MB_EINVAL, "--ref-cache needs a directory");
+            A->ref_cache = argv[k];
         } else if (!strcmp(a, "--series")) {
             A->series = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -258,6 +298,16 @@ static int parse_args(int argc, char **argv, run_args *A)
             return -1;
         }
     }
+    if (A->ref_cache == NULL && getenv("MOTIONBENCH_REF_CACHE")
+        && getenv("MOTIONBENCH_REF_CACHE")[0] != '\0')
+        A->ref_cache = getenv("MOTIONBENCH_REF_CACHE");
+    if (A->ref_cache && mb_reference_cache_set(A->ref_cache) != MB_SUCCESS)
+        return -1;
+    if (A->plan && A->n_shards)
+        MB_ERROR(MB_EINVAL, "--plan and --shard exclude each other (--plan runs nothing)");
+    if (A->n_shards && (A->junit || A->tap || A->plots))
+        MB_ERROR(MB_EINVAL, "--shard writes a shard, not a report: give --junit, --tap and "
+                 "--plots to motionbench merge");
     return 0;
 }
 
@@ -364,6 +414,66 @@ static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
     return mb_memory_refuse(need, limit, source, at_once, what, &w);
 }
 
+/* --plan N: every shard's units and estimated cost, and the largest over the mean. */
+static int print_plan(const run_args *A, mb_case *const *cases, size_t n)
+{
+    unsigned *of;
+    double *cost, total = 0.0, largest = 0.0;
+    if (mb_shard_partition(cases, n, A->plan, &of, &cost) != MB_SUCCESS)
+        return mb_cli_fail("run");
+    size_t n_units = mb_units_count(cases, n);
+    size_t *count = calloc(A->plan, sizeof *count);
+    for (size_t u = 0; count && u < n_units; u++)
+        count[of[u]]++;
+    printf("shard,units,estimated_cost\n");
+    for (unsigned s = 0; s < A->plan; s++) {
+        printf("%u/%u,%zu,%.6g\n", s + 1, A->plan, count ? count[s] : 0, cost[s]);
+        total += cost[s];
+        largest = cost[s] > largest ? cost[s] : largest;
+    }
+    fprintf(stderr, "motionbench: %zu units in %u shards; largest shard's estimated cost over "
+            "the mean: %.4f\n", n_units, A->plan,
+            total > 0.0 ? largest / (total / (double)A->plan) : 1.0);
+    free(count);
+    free(of);
+    free(cost);
+    return MB_EXIT_OK;
+}
+
+/* --shard K/N: the flags of the runs of shard K (report order). */
+static unsigned char *shard_selection(const run_args *A, mb_case *const *cases, size_t n)
+{
+    unsigned *of;
+    if (mb_shard_partition(cases, n, A->n_shards, &of, NULL) != MB_SUCCESS)
+        return NULL;
+    size_t n_units = mb_units_count(cases, n);
+    unsigned char *select = calloc(n_units ? n_units : 1, 1);
+    for (size_t u = 0; select && u < n_units; u++)
+        select[u] = of[u] == A->shard - 1;
+    free(of);
+    if (select == NULL)
+        mb_error_record(MB_ENOMEM, __FILE__, __LINE__, "out of memory");
+    return select;
+}
+
+static int write_shard(const run_args *A, mb_case *const *cases, size_t n,
+                       const mb_case_result *results, const unsigned char *select)
+{
+    mb_shard_options so = { A->series, A->timeout, A->adapters.n,
+                            (const char *const *)A->adapters.items, A->plugins.n,
+                            (const char *const *)A->plugins.items };
+    if (mb_shard_write(A->out, cases, n, results, A->shard - 1, A->n_shards, &so, select)
+        != MB_SUCCESS)
+        return mb_cli_fail("run");
+    size_t mine = 0, all = mb_units_count(cases, n);
+    for (size_t u = 0; u < all; u++)
+        mine += select[u] != 0;
+    if (!A->quiet)
+        fprintf(stderr, "motionbench: shard %u/%u: %zu of %zu runs; shard written to %s/ "
+                "(merge with motionbench merge)\n", A->shard, A->n_shards, mine, all, A->out);
+    return MB_EXIT_OK;
+}
+
 static int run_cases(run_args *A)
 {
     size_t n = A->files.n;
@@ -372,8 +482,17 @@ static int run_cases(run_args *A)
         return mb_cli_fail("run");
     int code = MB_EXIT_USAGE;
     mb_case_result *results = NULL;
+    unsigned char *select = NULL;
     if (load_cases(&A->files, cases) != MB_SUCCESS) {
         mb_cli_fail(NULL);
+        goto done;
+    }
+    if (A->plan) {
+        code = print_plan(A, cases, n);
+        goto done;
+    }
+    if (A->n_shards && (select = shard_selection(A, cases, n)) == NULL) {
+        mb_cli_fail("run");
         goto done;
     }
     if (check_memory(A, cases, n) != MB_SUCCESS) {
@@ -388,12 +507,16 @@ static int run_cases(run_args *A)
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series,
-                              A->repeat };
+                              A->repeat, select };
     if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
         goto done;
     }
     /* everything is written and checked under temporary names, then renamed into place */
+    if (select) {
+        code = write_shard(A, cases, n, results, select);
+        goto done;
+    }
     mb_report_summary sum;
     mb_report_files files;
     mb_output junit = { NULL, NULL, NULL };
@@ -438,6 +561,7 @@ static int run_cases(run_args *A)
     if (A->plots && mb_cli_plot_dir(A->out, NULL) != MB_EXIT_OK)
         code = MB_EXIT_USAGE;
 done:
+    free(select);
     mb_case_result_free(results, n);
     for (size_t k = 0; k < n; k++)
         mb_case_free(cases[k]);
@@ -451,20 +575,27 @@ int mb_cmd_run(int argc, char **argv)
     mb_output_catch_broken_pipe();
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, 0, { 0, 0, NULL },
-                   0.0, 0.0 };
+                   0.0, 0.0, 0, 0, 0, { 0, 0, NULL }, { 0, 0, NULL }, NULL };
     int p = parse_args(argc, argv, &A);
     if (p != 0) {
         free_paths(&A.files);
+        free_paths(&A.adapters);
+        free_paths(&A.plugins);
         return p == 1 ? MB_EXIT_OK : p == 2 ? MB_EXIT_USAGE : mb_cli_fail("run");
     }
     char library[4096];
     snprintf(library, sizeof library, "%s/cases", mb_cli_datadir());
     if (A.files.n == 0 && add_dir(&A.files, library) != MB_SUCCESS) {
         free_paths(&A.files);
+        free_paths(&A.adapters);
+        free_paths(&A.plugins);
         return mb_cli_fail("run");
     }
     int code = run_cases(&A);
+    mb_reference_cache_set(NULL);
     free_paths(&A.files);
+    free_paths(&A.adapters);
+    free_paths(&A.plugins);
     mb_adapter_path_clear();
     return code;
 }

@@ -260,7 +260,7 @@ static int score(score_args *A)
         replay[j] = &trs[j];
     c->replay = replay;
     c->replay_mid_step = A->mid_step;
-    mb_runner_options opt = { 1, 0, 0, 1 };
+    mb_runner_options opt = { 1, 0, 0, 1, NULL };
     mb_case *cases[1] = { c };
     if (mb_runner_run(cases, 1, &opt, &results) != MB_SUCCESS) {
         mb_cli_fail("score");

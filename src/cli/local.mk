@@ -13,6 +13,7 @@ src_motionbench_SOURCES += src/cli/bench_blocktri.c
 src_motionbench_SOURCES += src/cli/bench_rebuild.c
 src_motionbench_SOURCES += src/cli/bench_mpfr_twin.c
 src_motionbench_SOURCES += src/cli/cmd_run.c
+src_motionbench_SOURCES += src/cli/cmd_merge.c
 src_motionbench_SOURCES += src/cli/cmd_check.c
 src_motionbench_SOURCES += src/cli/run_summary.c
 src_motionbench_SOURCES += src/cli/junit_tap.c

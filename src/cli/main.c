@@ -22,6 +22,7 @@ static const struct command {
 } commands[] = {
     { "list", mb_cmd_list, "list integrators or problems" },
     { "run", mb_cmd_run, "run case files and write CSV reports" },
+    { "merge", mb_cmd_merge, "merge the shard directories of run --shard into one report" },
     { "check", mb_cmd_check, "compare a report's metrics with a baseline" },
     { "plot", mb_cmd_plot, "draw a report's convergence, work-precision and energy plots" },
     { "report", mb_cmd_report, "write a report's HTML page with its plots" },

@@ -48,6 +48,9 @@ const char *mb_options_string(const mb_options *o, const char *key);
 /* Was the key given explicitly (not defaulted)? */
 int mb_options_given(const mb_options *o, const char *key);
 mb_options *mb_options_copy(const mb_options *o);
+size_t mb_options_count(const mb_options *o);
+/* Key and value text of pair k (k < mb_options_count), in the order they were set. */
+void mb_options_pair(const mb_options *o, size_t k, const char **key, const char **value);
 
 /* Closest candidate to word among a NULL-terminated list, or NULL when none is close
  * (edit distance <= max(2, len/3)). */

@@ -36,6 +36,14 @@ void mb_options_free(mb_options *o)
     free(o);
 }
 
+size_t mb_options_count(const mb_options *o) { return o ? o->count : 0; }
+
+void mb_options_pair(const mb_options *o, size_t k, const char **key, const char **value)
+{
+    *key = o->items[k].key;
+    *value = o->items[k].value;
+}
+
 static struct mb_pair *find(const mb_options *o, const char *key)
 {
     for (size_t k = 0; o && k < o->count; k++)

@@ -45,3 +45,4 @@ libmotionbench_la_SOURCES += src/problems/scene_place.c
 libmotionbench_la_SOURCES += src/problems/scene_place_solfec.c
 libmotionbench_la_SOURCES += src/problems/scene_place_dem.c
 noinst_HEADERS += src/problems/mb_scene_place.h
+libmotionbench_la_SOURCES += src/problems/problem_inputs.c

@@ -61,4 +61,10 @@ const mb_problem_type *mb_problem_find(const char *name);
 int mb_problem_prepare(const char *name, const mb_options *params,
                        const mb_problem_type **type, mb_options **out_params);
 
+/* Add to h the name and SHA-256 of every file a text parameter names (a scene's file), so
+ * that a hash of the problem covers what setup() reads (problem_inputs.c). */
+struct mb_sha256;
+int mb_problem_inputs_hash(const mb_problem_type *pt, const mb_options *params,
+                           struct mb_sha256 *h);
+
 #endif

@@ -20,3 +20,5 @@ motionbenchinclude_HEADERS += src/reference/mb_mpfr_reference.h
 motionbenchinclude_HEADERS += src/reference/mb_ref_rhs.h
 motionbenchinclude_HEADERS += src/reference/mb_closed_contact.h
 noinst_HEADERS += src/reference/ref_rhs_source.c
+libmotionbench_la_SOURCES += src/reference/reference_cache.c
+noinst_HEADERS += src/reference/mb_reference_cache.h

@@ -2,6 +2,7 @@
  * analytic through the problem's exact() hook, ode through the GSL rk8pd engine
  * (ode_reference.c), mpfr through the extrapolation engine (mpfr_reference.c). */
 #include "mb_reference.h"
+#include "mb_reference_cache.h"
 #include "mb_mpfr_reference.h"
 #include "mb_ode_reference.h"
 #include "mb_status.h"
@@ -161,14 +162,11 @@ static int check_finite_state(const mb_problem_type *pt, double t, const mb_node
     return MB_SUCCESS;
 }
 
-int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
-                        const mb_reference_request *req, size_t n, const double *times,
-                        mb_nodes *const *outs, mb_reference_kind *used, double *err)
+static int compute_states(const mb_problem_type *pt, const mb_options *params,
+                          const mb_reference_request *req, size_t n, const double *times,
+                          mb_nodes *const *outs, double *err)
 {
     mb_reference_kind kind = mb_reference_resolve(pt, req->kind);
-    *used = kind;
-    for (size_t i = 0; i < n; i++)
-        err[i] = 0.0;
     if (kind == MB_REF_ANALYTIC) {
         if (pt->exact == NULL)
             MB_ERROR(MB_EUNSUP, "problem '%s' has no closed-form solution (use ode or mpfr)", pt->name);
@@ -199,6 +197,24 @@ int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
     for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
         st = check_finite_state(pt, times[i], outs[i]);
     mb_system_free(sys);
+    return st;
+}
+
+/* The ode and mpfr kinds go through the cache when one is set (mb_reference_cache.h). */
+int mb_reference_states(const mb_problem_type *pt, const mb_options *params,
+                        const mb_reference_request *req, size_t n, const double *times,
+                        mb_nodes *const *outs, mb_reference_kind *used, double *err)
+{
+    mb_reference_kind kind = mb_reference_resolve(pt, req->kind);
+    int cached = mb_reference_cache_dir() != NULL && kind != MB_REF_ANALYTIC;
+    *used = kind;
+    for (size_t i = 0; i < n; i++)
+        err[i] = 0.0;
+    if (cached && mb_reference_cache_get(pt, params, kind, req->mpfr_bits, n, times, outs, err))
+        return MB_SUCCESS;
+    int st = compute_states(pt, params, req, n, times, outs, err);
+    if (st == MB_SUCCESS && cached)
+        mb_reference_cache_put(pt, params, kind, req->mpfr_bits, n, times, outs, err);
     return st;
 }
 

@@ -65,6 +65,19 @@ void mb_report_discard(mb_report_files *files);
 int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int series,
                     mb_report_summary *summary);
 
+/* A file written beside a partial report: name, and a writer returning MB_SUCCESS. */
+typedef struct mb_report_extra {
+    const char *name;
+    int (*write)(FILE *f, void *ctx);
+    void *ctx;
+} mb_report_extra;
+
+/* The partial report of a shard (doc/cluster.md): runs.csv, timing.csv (and series/)
+ * rows of the runs it ran (not_run ones have none) and the extra files, committed as a
+ * whole like mb_report_write. */
+int mb_report_write_partial(const char *dir, const mb_case_result *r, size_t n, int series,
+                            const mb_report_extra *extra, size_t n_extra);
+
 /* The tolerance of a metric of a case for baseline checks: the [check] override for the
  * integrator, else the one for every integrator, else the default of the metric. */
 mb_tolerance mb_report_tolerance(const mb_case *c, const char *integrator, const char *metric);

@@ -74,6 +74,7 @@ typedef struct mb_run_result {
     int series_incomplete;   /* a sample could not be kept (out of memory) */
     long series_offered, series_stride;   /* decimation (mb_series.h) */
     int series_held;         /* series[n_series] holds the last offer, skipped so far */
+    int not_run;             /* left to another shard (--shard): no row in any report */
 } mb_run_result;
 
 /* Results of one case: runs[i * n_dt + j] for integrator i and dt j, and the metrics
@@ -94,6 +95,9 @@ typedef struct mb_runner_options {
     int repeat;                   /* runs of each job for its timing, 1..MB_RUNNER_MAX_REPEAT
                                      (0 counts as 1); results come from the first, which
                                      every repetition reproduces bit for bit */
+    const unsigned char *select;  /* one flag per run in report order (case, integrator,
+                                     dt; mb_shard.h): 0 leaves the run to another shard
+                                     (not_run, no orders); NULL runs every one */
 } mb_runner_options;
 
 /* Runs stop at the next step and report INTERRUPTED once mb_cancel_requested()

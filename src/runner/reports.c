@@ -92,6 +92,8 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
         for (size_t a = 0; a < c->n_integrators; a++)
             for (size_t j = 0; j < c->n_dt; j++) {
                 const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
+                if (u->not_run)
+                    continue;
                 mb_csv_text(f, c->name); mb_csv_sep(f);
                 mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
                 mb_csv_text(f, prec); mb_csv_sep(f);
@@ -250,6 +252,8 @@ static void write_timing(FILE *f, const mb_case_result *r, size_t n)
         for (size_t a = 0; a < c->n_integrators; a++)
             for (size_t j = 0; j < c->n_dt; j++) {
                 const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
+                if (u->not_run)
+                    continue;
                 mb_csv_text(f, c->name); mb_csv_sep(f);
                 mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
                 mb_csv_text(f, prec); mb_csv_sep(f);
@@ -329,6 +333,8 @@ static int write_series(mb_report_files *S, const char *dir, const mb_case_resul
         for (size_t a = 0; a < r[i].c->n_integrators; a++)
             for (size_t j = 0; j < r[i].c->n_dt; j++) {
                 char name[512];
+                if (r[i].runs[a * r[i].c->n_dt + j].not_run)
+                    continue;
                 series_name(r[i].c, a, j, name, sizeof name);
                 if (r[i].runs[a * r[i].c->n_dt + j].series_incomplete)
                     MB_ERROR(MB_ENOMEM, "series/%s: out of memory for the samples of the run "
@@ -372,13 +378,9 @@ int mb_report_interrupted(void)
     MB_ERROR(MB_EFAILED, "interrupted while writing the reports; the previous report is kept");
 }
 
-int mb_report_prepare(const char *dir, const mb_case_result *r, size_t n, int series,
-                      mb_report_summary *summary, mb_report_files *files)
+/* The report directory (and series/) made, stale temporaries of earlier runs removed. */
+static int start_dir(const char *dir, int series)
 {
-    memset(summary, 0, sizeof *summary);
-    memset(files, 0, sizeof *files);
-    if (mb_cancel_requested())
-        return mb_report_interrupted();
     if (make_dir(dir) != MB_SUCCESS)
         return MB_EIO;
     mb_report_clean_stale(dir);
@@ -387,6 +389,18 @@ int mb_report_prepare(const char *dir, const mb_case_result *r, size_t n, int se
         snprintf(sdir, sizeof sdir, "%s/series", dir);
         mb_report_clean_stale(sdir);
     }
+    return MB_SUCCESS;
+}
+
+int mb_report_prepare(const char *dir, const mb_case_result *r, size_t n, int series,
+                      mb_report_summary *summary, mb_report_files *files)
+{
+    memset(summary, 0, sizeof *summary);
+    memset(files, 0, sizeof *files);
+    if (mb_cancel_requested())
+        return mb_report_interrupted();
+    if (start_dir(dir, series) != MB_SUCCESS)
+        return MB_EIO;
     int st = write_all(files, dir, r, n, series, summary);
     if (st == MB_SUCCESS && mb_cancel_requested())
         st = mb_report_interrupted();
@@ -404,21 +418,69 @@ int mb_report_commit(mb_report_files *files)
     return st;
 }
 
+/* commit with the signals held, so the set of files is replaced as a whole */
+static int commit_held(mb_report_files *files)
+{
+    int st;
+    mb_cancel_hold(1);
+    if (mb_cancel_requested()) {
+        mb_report_discard(files);
+        st = mb_report_interrupted();
+    } else {
+        st = mb_report_commit(files);
+    }
+    mb_cancel_hold(0);
+    return st;
+}
+
 int mb_report_write(const char *dir, const mb_case_result *r, size_t n, int series,
                     mb_report_summary *summary)
 {
     mb_report_files files;
     int st = mb_report_prepare(dir, r, n, series, summary, &files);
-    if (st != MB_SUCCESS)
-        return st;
-    /* commit: hold the signals so the set of files is replaced as a whole */
-    mb_cancel_hold(1);
-    if (mb_cancel_requested()) {
-        mb_report_discard(&files);
-        st = mb_report_interrupted();
-    } else {
-        st = mb_report_commit(&files);
+    return st != MB_SUCCESS ? st : commit_held(&files);
+}
+
+/* A shard: runs.csv and timing.csv of its runs, the extra files, series/ when kept. */
+static int write_partial(mb_report_files *S, const char *dir, const mb_case_result *r,
+                         size_t n, int series, const mb_report_extra *extra, size_t n_extra)
+{
+    mb_atomic_file *af;
+    if (!(af = open_file(S, dir, "runs.csv")))
+        return MB_EIO;
+    write_runs(af->f, r, n);
+    if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "timing.csv")))
+        return MB_EIO;
+    write_timing(af->f, r, n);
+    if (mb_atomic_close(af) != MB_SUCCESS)
+        return MB_EIO;
+    for (size_t k = 0; k < n_extra; k++) {
+        if (!(af = open_file(S, dir, extra[k].name)))
+            return MB_EIO;
+        int st = extra[k].write(af->f, extra[k].ctx);
+        if (st != MB_SUCCESS)
+            return st;
+        if (mb_atomic_close(af) != MB_SUCCESS)
+            return MB_EIO;
     }
-    mb_cancel_hold(0);
-    return st;
+    return series ? write_series(S, dir, r, n) : MB_SUCCESS;
+}
+
+int mb_report_write_partial(const char *dir, const mb_case_result *r, size_t n, int series,
+                            const mb_report_extra *extra, size_t n_extra)
+{
+    mb_report_files files;
+    memset(&files, 0, sizeof files);
+    if (mb_cancel_requested())
+        return mb_report_interrupted();
+    if (start_dir(dir, series) != MB_SUCCESS)
+        return MB_EIO;
+    int st = write_partial(&files, dir, r, n, series, extra, n_extra);
+    if (st == MB_SUCCESS && mb_cancel_requested())
+        st = mb_report_interrupted();
+    if (st != MB_SUCCESS) {
+        mb_report_discard(&files);
+        return st;
+    }
+    return commit_held(&files);
 }

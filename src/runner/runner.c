@@ -5,8 +5,10 @@
  * --jobs or on timing.  With repeat = N each job runs N times in its worker, one after
  * the other, and its timing row gives the minimum and the median of the N wall and CPU
  * times (the minimum is the least disturbed by other processes; the median shows the
- * spread); the results are those of the first run.  A progress line (case, integrator, dt, elapsed, estimated time
- * remaining from the mean wall time per finished run) goes to stderr when asked. */
+ * spread); the results are those of the first run.  A progress line (case, integrator, dt,
+ * elapsed, estimated time remaining from the mean wall time per finished run) goes to
+ * stderr when asked.  With a selection (--shard) only the selected runs execute and no
+ * orders are fitted: merge fits them over every shard's runs. */
 #include "mb_init.h"
 #include "mb_cancel.h"
 #include "mb_runner.h"
@@ -103,9 +105,10 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* The runs selected (opt->select, every one when NULL); the others are marked not_run. */
 static int make_jobs(pool *P, size_t n_cases)
 {
-    size_t n = 0;
+    size_t n = 0, k = 0;
     for (size_t i = 0; i < n_cases; i++)
         n += P->cases[i]->n_integrators * P->cases[i]->n_dt;
     P->jobs = calloc(n ? n : 1, sizeof *P->jobs);
@@ -113,8 +116,12 @@ static int make_jobs(pool *P, size_t n_cases)
         MB_ERROR(MB_ENOMEM, "out of memory");
     for (size_t i = 0; i < n_cases; i++)
         for (size_t a = 0; a < P->cases[i]->n_integrators; a++)
-            for (size_t b = 0; b < P->cases[i]->n_dt; b++)
-                P->jobs[P->n_jobs++] = (job){ i, a, b };
+            for (size_t b = 0; b < P->cases[i]->n_dt; b++, k++) {
+                if (P->opt->select == NULL || P->opt->select[k])
+                    P->jobs[P->n_jobs++] = (job){ i, a, b };
+                else
+                    P->results[i].runs[a * P->cases[i]->n_dt + b].not_run = 1;
+            }
     return MB_SUCCESS;
 }
 
@@ -172,7 +179,7 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
         fprintf(stderr, "\r\033[K");
     pthread_mutex_destroy(&P.lock);
     free(P.jobs);
-    for (size_t i = 0; i < n_cases; i++)
+    for (size_t i = 0; i < n_cases && opt->select == NULL; i++)  /* a shard: at merge */
         mb_case_aggregate(&P.results[i]);
     *results = P.results;
     if (mb_cancel_requested())
