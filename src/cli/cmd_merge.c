@@ -10,6 +10,7 @@
 #include "run_summary.h"
 #include "mb_cancel.h"
 #include "mb_external.h"
+#include "mb_output.h"
 #include "mb_report.h"
 #include "mb_shard.h"
 #include "mb_status.h"
@@ -85,6 +86,7 @@ static int merge_and_write(const merge_args *A)
     int series = 0, code = MB_EXIT_USAGE;
     mb_report_summary sum;
     mb_cancel_catch_signals();
+    mb_output_catch_broken_pipe();   /* a closed stdout is a write error, not a death */
     if (mb_shard_merge(A->dirs, A->n_dirs, &cases, &n, &results, &series) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: merge: %s; no report written\n", mb_last_error());
         goto done;
