@@ -201,32 +201,3 @@ FILE *mb_input_open(const char *path, mb_input_kind kind)
     }
     return f;
 }
-
-char *mb_input_read_line(FILE *f, char *str, int num, int *pending_cr, int *nul,
-                         size_t *length)
-{
-    int len = 0, ch = EOF, has_nul = 0;
-    while (len < num - 1 && (ch = getc(f)) != EOF) {
-        if (*pending_cr) {
-            *pending_cr = 0;
-            if (ch == '\n')
-                continue;
-        }
-        if (ch == '\r') {
-            *pending_cr = 1;
-            ch = '\n';
-        }
-        has_nul |= ch == '\0';
-        str[len++] = (char)ch;
-        if (ch == '\n')
-            break;
-    }
-    if (len == 0)
-        return NULL;
-    str[len] = '\0';
-    if (nul)
-        *nul = has_nul;
-    if (length)
-        *length = (size_t)len;
-    return str;
-}

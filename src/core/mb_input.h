@@ -61,14 +61,8 @@ const char *mb_input_what(mb_input_kind kind);
  *   "PATH: cannot read: REASON"                                             (MB_EIO) */
 int mb_input_read_all(const char *path, mb_input_kind kind, char **buf, size_t *length);
 /* The same file as a read-only stream (fclose releases it; fseek/ftell work): every
- * stream reader (ini_parse_stream, mb_input_read_line, CSV) opens its input here.  NULL
+ * stream reader (the INI reader of mb_ini.h, the CSV readers) opens its input here.  NULL
  * with the message of mb_input_read_all recorded. */
 FILE *mb_input_open(const char *path, mb_input_kind kind);
-/* fgets for text in any line-end convention: a line ends at LF, CR LF or a lone CR and is
- * returned ending in "\n".  *pending_cr carries a CR seen at the end of the previous call
- * (start at 0); *nul (may be NULL) is set to 1 when the line holds a NUL byte.  The line
- * length is stored in *length (may be NULL).  NULL at the end of the file. */
-char *mb_input_read_line(FILE *f, char *str, int num, int *pending_cr, int *nul,
-                         size_t *length);
 
 #endif
