@@ -66,14 +66,14 @@ static int defect(char *why, size_t size, size_t line, const char *fmt, ...)
     return MB_EINVAL;
 }
 
-/* Field [s, e) without surrounding blanks, as a string (truncated to FIELD_MAX - 1). */
-static void field_text(const char *s, const char *e, char *out)
+/* Field [s, e) without surrounding blanks, as a string in out[size] (truncated). */
+static void field_text(const char *s, const char *e, char *out, size_t size)
 {
     while (s < e && (*s == ' ' || *s == '\t'))
         s++;
     while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
         e--;
-    size_t n = (size_t)(e - s) < FIELD_MAX - 1 ? (size_t)(e - s) : FIELD_MAX - 1;
+    size_t n = (size_t)(e - s) < size - 1 ? (size_t)(e - s) : size - 1;
     memcpy(out, s, n);
     out[n] = '\0';
 }
@@ -96,7 +96,7 @@ static int read_header(cursor *c, const mb_trajectory_request *rq, long **index,
         const char *comma = memchr(f, ',', (size_t)(e - f));
         const char *fe = comma ? comma : e;
         char name[FIELD_MAX], want[48];
-        field_text(f, fe, name);
+        field_text(f, fe, name, sizeof name);
         f = fe + 1;
         if (k > 0 && strncmp(name, "energy_", 7) == 0) {
             (*index)[k] = -1;
@@ -121,20 +121,37 @@ static int read_header(cursor *c, const mb_trajectory_request *rq, long **index,
 }
 
 /* One number filling the whole field; finite when finite is set. */
-static int read_number(const char *s, const char *e, double *x, int finite, char *why,
-                       size_t size, size_t line, const char *column)
+static int number_text(const char *text, double *x, int finite, char *why, size_t size,
+                       size_t line, const char *column)
 {
-    char text[FIELD_MAX], *end;
-    field_text(s, e, text);
+    char *end;
     if (text[0] == '\0')
         return defect(why, size, line, "column %s is empty", column);
     errno = 0;
     *x = strtod(text, &end);
-    if (*end != '\0' || (size_t)(e - s) >= FIELD_MAX)
-        return defect(why, size, line, "column %s: '%.40s' is not a number", column, text);
+    if (*end != '\0')
+        return defect(why, size, line, "column %s: '%.40s%s' is not a number", column, text,
+                      strlen(text) > 40 ? "..." : "");
     if (finite && !isfinite(*x))
-        return defect(why, size, line, "column %s: %s is not finite (NaN or Inf)", column, text);
+        return defect(why, size, line, "column %s: %.40s is not finite (NaN or Inf)", column,
+                      text);
     return MB_SUCCESS;
+}
+
+/* A field of any length: a 17-digit value padded with zeros is still that value. */
+static int read_number(const char *s, const char *e, double *x, int finite, char *why,
+                       size_t size, size_t line, const char *column)
+{
+    char small[FIELD_MAX], *text = small;
+    size_t n = (size_t)(e - s) + 1;
+    if (n > sizeof small && (text = malloc(n)) == NULL)
+        return defect(why, size, line, "column %s: out of memory for a %zu-character field",
+                      column, n - 1);
+    field_text(s, e, text, n > sizeof small ? n : sizeof small);
+    int st = number_text(text, x, finite, why, size, line, column);
+    if (text != small)
+        free(text);
+    return st;
 }
 
 static int grow(mb_trajectory *tr, size_t *cap)
