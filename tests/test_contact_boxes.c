@@ -97,6 +97,41 @@ Test(contact_boxes, box_vertex_in_box_face)
     }
 }
 
+/* A tall box j (half 1, 0.25, 2: hz > hx > hy) with the lower edge of box i (half 0.5,
+ * turned 45 degrees about x: the edge runs along x at y = 0) 0.05 through j's top face
+ * z = 2.  Its vertices (+-0.5, 0, 1.95) are inside j by its z extent 2 alone (beyond
+ * hx = 1 and hy = 0.25: a test against the wrong axis calls them outside); the shallowest
+ * face is the top, 0.05 deep, against 0.25 to the y faces and 0.5 to the x faces.
+ * Tolerances as above: positions are O(1) sums of a few products. */
+Test(contact_boxes, vertex_through_the_top_of_a_tall_box)
+{
+    double hi[3] = { 0.5, 0.5, 0.5 }, hj[3] = { 1, 0.25, 2 }, n[3], p[3];
+    double zc = 2 + 0.5 * sqrt(2.0) - 0.05;
+    place(0, (double[3]){ 0, 0, zc }, (double[3]){ M_PI / 4, 0, 0 });
+    place(1, (double[3]){ 0, 0, 0 }, (double[3]){ 0, 0, 0 });
+    int found = 0;
+    for (int v = 0; v < 8; v++) {
+        mb_con c;
+        mb_detect_box_vertex_box(&view, 0, hi, v, 1, hj, &c);
+        if (c.gap > 0)
+            continue;
+        found++;
+        cr_expect_float_eq(c.gap, -0.05, 1e-14);
+        normal_of(&c, n);
+        cr_expect_float_eq(n[2], 1.0, 1e-15);
+        mb_con_point(&view, 0, c.Ai, p);
+        cr_expect_float_eq(p[2], 1.95, 1e-14);
+    }
+    cr_expect_eq(found, 2, "the lower edge's two vertices through the top face");
+    /* control: lifted 0.1 the edge is clear of the top face */
+    X[2] += 0.1;
+    for (int v = 0; v < 8; v++) {
+        mb_con c;
+        mb_detect_box_vertex_box(&view, 0, hi, v, 1, hj, &c);
+        cr_expect_gt(c.gap, 0);
+    }
+}
+
 /* Crossed edges.  Box j (half 0.5, centre at the origin) turned 45 degrees about y has its
  * upper edge along y at z = 0.5 sqrt 2 (the half-diagonal of the 1 x 1 face); box i (half
  * 0.5) turned 45 degrees about x has its lower edge along x at z = zc - 0.5 sqrt 2.  With

@@ -302,6 +302,45 @@ Test(linsys_sink, blocks_without_a_slot_are_refused)
     mb_system_free(chain);
 }
 
+/* A sink handed one block fewer than its CSR pattern holds (every block in its slot,
+ * the last one missing) leaves that slot at the mass matrix's value, not the system's:
+ * finish must refuse it (mb_linsys_sink.h), so that the step is assembled from the block
+ * list.  Control: the same blocks with the last one given are accepted. */
+Test(linsys_sink, one_block_short_of_the_pattern_is_refused)
+{
+    mb_system *sys = mixed_system(1);
+    mb_nodes *s = sys->nodes;
+    struct listed L;
+    listed_build(&L, sys);
+    cr_assert_not_null(L.csr, "the mixed system beyond the neighbours is held in CSR");
+    cr_assert_gt(L.J->count, 1);
+    mb_blocktri *T;
+    mb_csr *C;
+    storage_like(&L, s->n, &T, &C);
+    double *b = malloc(3 * s->n * sizeof(double));
+    cr_assert_not_null(b);
+    for (size_t all = 0; all <= 1; all++) {
+        mb_linsys_sink k = { 0 };
+        mb_linsys_sink_begin(&k, s, H, T, C, b);
+        mb_linsys_sink_rhs(&k);                 /* s->f holds the listed forces */
+        size_t given = all ? L.J->count : L.J->count - 1;
+        for (size_t q = 0; q < given; q++)
+            mb_linsys_sink_block(&k, L.J->row[q], L.J->col[q], &L.J->dfdv[9 * q],
+                                 &L.J->dfdx[9 * q]);
+        if (all)
+            cr_expect(mb_linsys_sink_finish(&k), "control: the whole pattern must be accepted");
+        else
+            cr_expect_not(mb_linsys_sink_finish(&k), "a sink %zu blocks short of its pattern of "
+                          "%zu must be refused", L.J->count - given, L.J->count);
+        mb_linsys_sink_release(&k);
+    }
+    free(b);
+    mb_blocktri_free(T);
+    mb_csr_free(C);
+    listed_free(&L);
+    mb_system_free(sys);
+}
+
 /* Append block (r, c) with df/dv = C, df/dx = K to J */
 static void put_block(mb_jacobian *J, size_t r, size_t c, const double C[9], const double K[9])
 {

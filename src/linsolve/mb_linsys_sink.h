@@ -92,7 +92,9 @@ void mb_linsys_sink_node_done(mb_linsys_sink *k, size_t r);
  * pattern there) and folding ends. */
 void mb_linsys_sink_fold_end(mb_linsys_sink *k);
 /* After the last block: the fixed rows of A and b.  1 when A and b are complete; 0 when a
- * block had no slot in the storage, and the step must be assembled from a block list. */
+ * block had no slot in the storage, or a CSR storage received fewer blocks than its
+ * pattern holds (a slot left at its mass-matrix value), and the step must be assembled
+ * from a block list. */
 int mb_linsys_sink_finish(mb_linsys_sink *k);
 
 #endif
