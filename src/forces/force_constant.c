@@ -1,7 +1,8 @@
 /* force_constant.c -- a constant external force on one node, fixed in the global frame (F)
  * or in the node's body frame (F~, global force R(q) F~), acting at the centre of mass.
  * The power it feeds in, P = f . v, is reported as external power so the energy balance
- * E_kin + E_pot + W_diss - W_ext - E_0 closes (mb_force_constant.h). */
+ * E_kin + E_pot + W_diss - W_ext - E_0 closes (mb_force_constant.h); the global force's
+ * work is also known exactly, F.(x(t) - x(0)), and reported per step (external_work). */
 #include "mb_force_constant.h"
 #include "mb_forces.h"
 #include "mb_force_models.h"
@@ -47,6 +48,20 @@ static double constant_force_power(const void *params, const mb_nodes *s, double
     return check_node(p, s->n) == MB_SUCCESS ? mb_v3_dot(p->F, &s->v[3 * p->node]) : NAN;
 }
 
+/* The work over a step, exactly: the global force has the potential -F.x, so
+ * W = F.(x_i(t+h) - x_i(t)) and the steps sum to F.(x_i(t) - x_i(0)). */
+static double constant_force_work(const void *params, const mb_nodes *from, const mb_nodes *to,
+                                  double h)
+{
+    const struct constant_force *p = params;
+    (void)h;
+    if (check_node(p, to->n) != MB_SUCCESS)
+        return NAN;
+    const double *x0 = &from->x[3 * p->node], *x1 = &to->x[3 * p->node];
+    double dx[3] = { x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2] };
+    return mb_v3_dot(p->F, dx);
+}
+
 /* P = (R(q_i) F~) . v_i */
 static double body_force_power(const void *params, const mb_nodes *s, double t)
 {
@@ -85,6 +100,7 @@ static const mb_force_type constant_force_type = {
     .eval = constant_force_eval,
     .eval_mpfr = constant_force_mpfr_eval,
     .external_power = constant_force_power,
+    .external_work = constant_force_work,
     .free = free,
     .describe = constant_force_describe,
     .torque_free = 1,

@@ -205,6 +205,33 @@ double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t)
     return p;
 }
 
+double mb_forces_external_work_exact(const mb_forces *F, const mb_nodes *from,
+                                     const mb_nodes *to, double h)
+{
+    double w = 0.0;
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->external_work)
+            w += F->items[m].type->external_work(F->items[m].params, from, to, h);
+    return w;
+}
+
+double mb_forces_external_power_inexact(const mb_forces *F, const mb_nodes *s, double t)
+{
+    double p = 0.0;
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->external_power && !F->items[m].type->external_work)
+            p += F->items[m].type->external_power(F->items[m].params, s, t);
+    return p;
+}
+
+int mb_forces_has_exact_work(const mb_forces *F)
+{
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->external_work)
+            return 1;
+    return 0;
+}
+
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J)
 {
     F->counts->jacobians++;

@@ -5,7 +5,9 @@
  * The force acts at the centre of mass (no torque).  Neither is counted as conservative:
  * both report the external power F . v (the body-frame force has no potential), so the
  * energy balance E_kin + E_pot + W_diss - W_ext - E_0 includes their work, as for an
- * expression force without a potential.  Both have an MPFR instance (the mpfr reference
+ * expression force without a potential.  The global force's work over a step is exact,
+ * F.(x+ - x) (external_work); the body-frame force's is integrated from its power by the
+ * runner (doc/metrics.md).  Both have an MPFR instance (the mpfr reference
  * takes them). */
 #ifndef MB_FORCE_CONSTANT_H
 #define MB_FORCE_CONSTANT_H

@@ -71,6 +71,13 @@ typedef struct mb_force_type {
      * (mb_linsys_sink_fold); eval_keep and blocks_kept are not needed.  NULL: not such a
      * field */
     void (*diagonal_block)(const void *params, double C[9], double K[9]);
+    /* the work this model's external load does over one step of h, from the on-step
+     * states at its ends (from at t, to at t + h), in a form exact for the model's field
+     * -- a constant global force F: F.(x+ - x), which sums to F.(x(t) - x(0)) --; NULL:
+     * the runner integrates external_power by quadrature (mb_work_track).  Only for
+     * models with external_power */
+    double (*external_work)(const void *params, const mb_nodes *from, const mb_nodes *to,
+                            double h);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -123,6 +130,14 @@ double mb_forces_potential(const mb_forces *F, const mb_nodes *s);
 double mb_forces_potential_magnitude(const mb_forces *F, const mb_nodes *s);
 double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s);
 double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t);
+/* The work of external loads split by how it is known (the energy metrics, doc/metrics.md):
+ * the sum of external_work over the models that have it, for one step from `from` to `to`;
+ * and the power of the other models with external_power, for quadrature.  1 from
+ * mb_forces_has_exact_work when some model of F has external_work. */
+double mb_forces_external_work_exact(const mb_forces *F, const mb_nodes *from,
+                                     const mb_nodes *to, double h);
+double mb_forces_external_power_inexact(const mb_forces *F, const mb_nodes *s, double t);
+int mb_forces_has_exact_work(const mb_forces *F);
 /* Clear J and append every model's blocks. */
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J);
 int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);

@@ -13,8 +13,9 @@
  *     the problem can reach in T is an overflow in the making (x = 1e308), not an
  *     error to be measured; L = 0 (everything at rest at the origin, no force) or V = 0
  *     gives no bound and only rule 1 applies;
- *  3. the energy moves by more than MB_DIVERGENCE_FACTOR times its scale
- *     (mb_energy_blown_up, energy_track.c);
+ *  3. the energy moves by more than MB_DIVERGENCE_FACTOR times its scale, less the work
+ *     external loads did (|E - E0 - W_ext|: a driven system's gain is no blow-up;
+ *     mb_energy_blown_up, energy_track.c);
  *  4. a measure of the run's accuracy overflowed: an error.*, energy.* or angmom.*
  *     metric is NaN or Inf.
  * The factor 1e6 is the one energy has always used for rule 3. */

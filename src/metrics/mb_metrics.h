@@ -5,6 +5,7 @@
  *   order_fit.c      order.<quantity>: least-squares slope of log error vs log dt
  *   energy_track.c   energy.max_rel_error / drift_rate / balance_residual
  *   divergence.c     when a run is diverged: non-finite or absurd states and metrics
+ *   work_track.c     the work of external loads without an exact form: Gregory's rule
  *   angmom_track.c   angmom.max_rel_error / direction_error
  *   rotation_track.c quat.norm_error_max, rotation.flip_period, rotation.axis_deviation_max
  *   damping_track.c  damping.ratio / period / amplitude_ratio from successive peaks
@@ -116,9 +117,9 @@ int mb_order_fit_compute_floors(size_t n, const double *dt, const double *err,
 typedef struct mb_energy_track {
     double e0, scale;            /* initial total energy and the scale of relative errors */
     double scale_at_start;       /* the scale from t = 0 alone (0 when E0 = E_kin0 = E_pot0 = 0) */
-    double max_rel, max_balance; /* max |E - E0| / scale, max |E + Wd - We - E0| / scale */
-    double last_rel;             /* (E - E0) / scale at the last sample */
-    /* sums for the least-squares slope of (E - E0)/scale against t */
+    double max_rel, max_balance; /* max |E - E0 - We| / scale, max |E + Wd - We - E0| / scale */
+    double last_rel;             /* (E - E0 - We) / scale at the last sample */
+    /* sums for the least-squares slope of (E - E0 - We)/scale against t */
     size_t n;
     double st, sy, stt, sty;
     int dissipative;             /* some work was done by dissipation or external loads */
@@ -129,9 +130,10 @@ void mb_energy_track_add(mb_energy_track *tr, double t, const mb_energy *e);
 /* Energy after the first step: replaces a scale at round-off level (see energy_track.c).
  * Call before adding the sample of step 1. */
 void mb_energy_track_first_step(mb_energy_track *tr, const mb_energy *e1);
-/* Slope of the relative energy error against time (1/s), NaN with fewer than 2 samples. */
+/* Slope of the relative energy error (E - E0 - W_ext)/scale against time (1/s), NaN with
+ * fewer than 2 samples. */
 double mb_energy_track_drift(const mb_energy_track *tr);
-/* 1 when |E - E0| exceeds factor * scale (blow-up). */
+/* 1 when |E - E0 - W_ext| exceeds factor * scale (blow-up). */
 int mb_energy_blown_up(const mb_energy_track *tr, const mb_energy *e, double factor);
 
 /* ---- divergence (divergence.c: the rules, in one place) ---- */
@@ -150,6 +152,22 @@ int mb_divergence_state(const mb_divergence_bound *b, const mb_nodes *s, char *w
                         size_t size);
 /* 1 when the metric measures accuracy (error.*, energy.*, angmom.*) and overflowed. */
 int mb_divergence_metric(const char *name, double value);
+
+/* ---- work of external loads by quadrature (work_track.c) ---- */
+#define MB_WORK_ORDER 4          /* highest finite difference of the end corrections */
+typedef struct mb_work_track {
+    double h;                    /* the constant step between samples */
+    size_t n;                    /* steps so far */
+    double sum;                  /* P_0 + ... + P_{n-1} */
+    double head[MB_WORK_ORDER + 1], tail[MB_WORK_ORDER + 1]; /* P_0..P_4 and P_n..P_{n-4} */
+} mb_work_track;
+
+/* Start at t = 0 with the power p0 there, samples every h. */
+void mb_work_track_begin(mb_work_track *w, double h, double p0);
+/* The power after the next step. */
+void mb_work_track_add(mb_work_track *w, double p);
+/* The work from t = 0 to the last sample: Gregory's rule, O(h^6) for a smooth power. */
+double mb_work_track_value(const mb_work_track *w);
 
 /* ---- angular momentum ---- */
 /* L = sum m x cross v + R I R^T omega (global frame, about the origin). */

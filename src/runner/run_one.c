@@ -4,9 +4,11 @@
  * dt (the case file checked that N dt = t_end to within rounding), and every
  * sample_every steps (and at the end) the on-step state (velocities synchronized for
  * half-step schemes) feeds the energy, angular momentum, rotation and damping trackers.
- * Work of dissipative and external forces is accumulated every step by the trapezoid
- * rule on the powers of the force field:
- *     W_diss += h/2 (P_diss(t_n) + P_diss(t_n+1)),  W_ext likewise with P_ext.
+ * Work of dissipative forces is accumulated every step by the trapezoid rule on their
+ * power, W_diss += h/2 (P_diss(t_n) + P_diss(t_n+1)).  Work of external loads (the
+ * energy metrics subtract it, doc/metrics.md) is summed step by step where a model knows
+ * it exactly (mb_forces_external_work_exact: a constant global force, F.(x+ - x)), and
+ * integrated by Gregory's O(h^6) rule on the power of the other models (mb_work_track).
  * A step that fails ends the run: MB_EDIVERGED (NaN/Inf), a state or energy beyond the
  * divergence bounds of the problem and an overflowed accuracy metric (the rules of
  * src/metrics/divergence.c, checked on every on-step state and every replayed row) give
@@ -151,6 +153,7 @@ typedef struct trackers {
     int growth_status;         /* first failure of the growth tracker */
     mb_nodes *ref;             /* reference state for the damping reference signal */
     void *observer;
+    const char *work_detail;   /* how W_ext is known, for the energy metrics; NULL: undriven */
 } trackers;
 
 /* Only metrics declared in src/metrics/metrics.def can be produced, and only as many as a
@@ -235,9 +238,27 @@ static void sample(const mb_case *c, mb_run_result *r, trackers *T, driver *d, d
         keep_sample(r, t, T, e, d);
 }
 
+/* How the energy metrics know the work of F's external loads (doc/metrics.md); NULL when
+ * F has none. */
+static const char *work_detail(const mb_forces *F)
+{
+    int exact = 0, quadrature = 0;
+    for (size_t k = 0; k < F->count; k++) {
+        const mb_force_type *t = F->items[k].type;
+        exact += t->external_power && t->external_work;
+        quadrature += t->external_power && !t->external_work;
+    }
+    if (quadrature)
+        return exact ? "driven: W_ext exact for constant global forces, Gregory's rule O(h^6) "
+                       "for the other loads"
+                     : "driven: W_ext by Gregory's rule O(h^6)";
+    return exact ? "driven: W_ext exact" : NULL;
+}
+
 static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driver *d,
                            int keep)
 {
+    T->work_detail = work_detail(d->sys->forces);
     mb_energy e0 = mb_energy_of(d->sys, d->on);
     mb_energy_track_begin(&T->energy, &e0);
     mb_angmom_track_begin(&T->angmom, d->on);
@@ -257,17 +278,50 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
         keep_sample(r, 0.0, T, &e0, d);
 }
 
+/* The work of external loads along a run: the exact step works summed, and the power of
+ * the loads without one integrated by quadrature. */
+typedef struct external_work {
+    mb_work_track quadrature;
+    double exact;
+    mb_nodes *before;          /* on-step state at the start of the step; NULL: no model
+                                  has an exact step work */
+} external_work;
+
+static int external_work_begin(external_work *w, const mb_forces *F, const mb_nodes *on,
+                               double h)
+{
+    w->exact = 0.0;
+    w->before = NULL;
+    mb_work_track_begin(&w->quadrature, h, mb_forces_external_power_inexact(F, on, 0.0));
+    if (!mb_forces_has_exact_work(F))
+        return MB_SUCCESS;
+    w->before = mb_nodes_alloc(on->n, 53);
+    if (w->before == NULL)
+        MB_ERROR(MB_ENOMEM, "cannot keep a state of %zu nodes", on->n);
+    return mb_nodes_copy(w->before, on);
+}
+
+/* After a step that ended at t with on-step state on: W_ext so far */
+static double external_work_step(external_work *w, const mb_forces *F, const mb_nodes *on,
+                                 double t, double h)
+{
+    mb_work_track_add(&w->quadrature, mb_forces_external_power_inexact(F, on, t));
+    if (w->before) {
+        w->exact += mb_forces_external_work_exact(F, w->before, on, h);
+        mb_nodes_copy(w->before, on);     /* same shape: cannot fail */
+    }
+    return w->exact + mb_work_track_value(&w->quadrature);
+}
+
 /* The stepping loop.  Returns the status of the run. */
-static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, trackers *T,
-                          driver *d, int keep)
+static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result *r,
+                               trackers *T, driver *d, int keep, external_work *we)
 {
     const mb_forces *F = d->sys->forces;
     int power = needs_power(F), observe = T->observer != NULL;
-    double pd = 0, pe = 0;
-    if (power) {
+    double pd = 0;
+    if (power)
         pd = mb_forces_dissipation(F, d->on);
-        pe = mb_forces_external_power(F, d->on, 0.0);
-    }
     for (long n = 1; n <= N; n++) {
         if (mb_cancel_requested())
             return MB_RUN_INTERRUPTED;
@@ -277,11 +331,10 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
         if (s == MB_SUCCESS && (power || observe || sampled || n == 1))
             s = on_step_checked(d);
         if (s == MB_SUCCESS && power) {
-            double pd1 = mb_forces_dissipation(F, d->on), pe1 = mb_forces_external_power(F, d->on, t);
+            double pd1 = mb_forces_dissipation(F, d->on);
             d->sys->work.dissipated += 0.5 * h * (pd + pd1);
-            d->sys->work.external += 0.5 * h * (pe + pe1);
+            d->sys->work.external = external_work_step(we, F, d->on, t, h);
             pd = pd1;
-            pe = pe1;
         }
         if (s == MB_SUCCESS && observe)
             s = c->problem->observe_step(T->observer, d->sys, d->on);
@@ -293,7 +346,7 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
             mb_energy e = mb_energy_of(d->sys, d->on);
             if (mb_energy_blown_up(&T->energy, &e, MB_DIVERGENCE_FACTOR)) {
                 s = MB_EDIVERGED;
-                snprintf(r->message, sizeof r->message, "energy blow-up: |E - E0| > %g times "
+                snprintf(r->message, sizeof r->message, "energy blow-up: |E - E0 - W_ext| > %g times "
                          "the initial energy scale", MB_DIVERGENCE_FACTOR);
             } else {
                 sample(c, r, T, d, t, keep, &e);
@@ -309,6 +362,20 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
         }
     }
     return MB_RUN_OK;
+}
+
+static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, trackers *T,
+                          driver *d, int keep)
+{
+    external_work we;
+    if (external_work_begin(&we, d->sys->forces, d->on, h) != MB_SUCCESS) {
+        snprintf(r->message, sizeof r->message, "work of external loads: %s", mb_last_error());
+        mb_nodes_free(we.before);
+        return MB_RUN_FAILED;
+    }
+    mb_run_status st = loop_with(c, h, N, r, T, d, keep, &we);
+    mb_nodes_free(we.before);
+    return st;
 }
 
 static void error_metrics(const mb_case *c, mb_run_result *r, const driver *d, double t)
@@ -384,10 +451,10 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
     for (int k = 0; k < 4 && c->has_reference; k++)
         if ((k < 2 && r->translates) || (k >= 2 && r->rotates))
             mb_run_add_metric(r, names[k], r->err[k], detail);
-    mb_run_add_metric(r, "energy.max_rel_error", T->energy.max_rel, NULL);
-    mb_run_add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), NULL);
+    mb_run_add_metric(r, "energy.max_rel_error", T->energy.max_rel, T->work_detail);
+    mb_run_add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), T->work_detail);
     if (T->energy.dissipative)
-        mb_run_add_metric(r, "energy.balance_residual", T->energy.max_balance, NULL);
+        mb_run_add_metric(r, "energy.balance_residual", T->energy.max_balance, T->work_detail);
     if (T->angmom.norm0 > 0.0) {
         mb_run_add_metric(r, "angmom.max_rel_error", T->angmom.max_rel, NULL);
         mb_run_add_metric(r, "angmom.direction_error", T->angmom.max_angle, NULL);
