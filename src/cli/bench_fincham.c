@@ -18,7 +18,9 @@
  * per body, no interaction) are run by LAMMPS's fix nve/asphere in a child process, in
  * the same benchmark run, single-threaded (OMP_NUM_THREADS=1, one process), in each of
  * the configurations of lammps_configs (default input, atom sort off, no pair style):
- * its body-steps/s is n S / (LAMMPS's loop time of S steps), so set-up is not counted;
+ * its body-steps/s is n S / (CPU time of LAMMPS's loop of S steps: its "Loop time" times
+ * the "% CPU use" it reports), so set-up is not counted and, as for the library's codes,
+ * only the time it held a core;
  * the fastest configuration is the peer's figure and its name is printed beside it, and
  * the last column gives verlet-nosquish / LAMMPS.  Exit 0, or 2 on bad options or a
  * failed peer. */
@@ -219,31 +221,35 @@ static int lammps_input(char *buf, size_t size, const struct lammps_config *c)
     return len > 0 && (size_t)len < size ? len : -1;
 }
 
-/* LAMMPS's own "Loop time of T on P procs for S steps" from its log: the time of the
- * run's steps alone, net of reading the input, creating atoms and the run's set-up.
- * -1 when the line is missing, or the log is not a regular file within its cap
- * (mb_input.h). */
-static double lammps_loop_time(const char *log, long steps)
+/* The CPU time of LAMMPS's run loop, from its log: "Loop time of T on P procs for S steps"
+ * (wall-clock seconds of the steps alone, net of reading the input, creating atoms and the
+ * run's set-up) times the "C% CPU use" LAMMPS reports for that loop (its own CPU timer),
+ * so that on a shared machine LAMMPS is charged, like the library's codes, only for the
+ * time it held a core.  -1 when either line is missing. */
+static double lammps_loop_cpu(const char *log, long steps)
 {
-    FILE *f = mb_input_open(log, MB_INPUT_PEER_LOG);
+    FILE *f = fopen(log, "r");
     if (f == NULL)
         return -1.0;
     char line[512];
-    double t = -1.0;
+    double wall = -1.0, cpu = -1.0;
     while (fgets(line, sizeof line, f)) {
-        double lt;
+        double lt, pct;
         int procs;
         long s;
         if (sscanf(line, "Loop time of %lf on %d procs for %ld steps", &lt, &procs, &s) == 3
             && procs == 1 && s == steps)
-            t = lt;
+            wall = lt;
+        else if (wall >= 0.0 && cpu < 0.0 && sscanf(line, "%lf%% CPU use", &pct) == 1
+                 && pct > 0.0 && pct <= 100.0)
+            cpu = wall * pct / 100.0;
     }
     fclose(f);
-    return t;
+    return cpu;
 }
 
-/* Body-steps/s of LAMMPS on n bodies in configuration c, from its loop time over about
- * min_time of stepping; -1 when LAMMPS fails. */
+/* Body-steps/s of LAMMPS on n bodies in configuration c, from the CPU time of its loop
+ * over about min_time of stepping; -1 when LAMMPS fails. */
 static double lammps_config_rate(const char *program, const struct lammps_config *c, size_t n,
                                  double min_time)
 {
@@ -262,7 +268,7 @@ static double lammps_config_rate(const char *program, const struct lammps_config
         ok = fclose(f) == 0 && ok;
         snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1 '%s' -in '%s' -log '%s' -screen none "
                  "-var n %zu -var steps %ld > /dev/null 2>&1", program, input, log, n, steps);
-        double t = ok && system(cmd) == 0 ? lammps_loop_time(log, steps) : -1.0;
+        double t = ok && system(cmd) == 0 ? lammps_loop_cpu(log, steps) : -1.0;
         if (t > 0.0)
             rate = (double)n * (double)steps / t;
     }
