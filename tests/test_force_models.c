@@ -149,6 +149,17 @@ static double jacobian_deviation(const sample *k, double *q, const double *K)
 static double jacobian_check(const sample *k)
 {
     double Kx[N3 * N3] = { 0 }, Kv[N3 * N3] = { 0 };
+    if (k->m->jacobian == MB_FORCE_JACOBIAN_REFUSED) {
+        /* no Jacobian to compare: it must be refused, with a reason */
+        mb_jacobian *J = mb_jacobian_alloc(NN, 53);
+        int st = k->type->jacobian(k->params, k->s, J);
+        mb_jacobian_free(J);
+        cr_expect_neq(st, MB_SUCCESS, "%s: declares REFUSED, its Jacobian succeeded",
+                      k->type->name);
+        cr_expect(strstr(mb_last_error(), k->type->name) != NULL, "%s: refusal without "
+                  "the model's name: %s", k->type->name, mb_last_error());
+        return 0.0;
+    }
     if (k->m->jacobian == MB_FORCE_JACOBIAN_BLOCKS) {
         mb_jacobian *J = mb_jacobian_alloc(NN, 53);
         cr_assert_eq(k->type->jacobian(k->params, k->s, J), MB_SUCCESS, "%s: %s",
@@ -367,7 +378,8 @@ static const char *declaration_mismatch(const mb_force_model *m)
 {
     const mb_force_type *t = *m->type;
     int mpfr = m->precision == MB_FORCE_PRECISION_MPFR;
-    int blocks = m->jacobian == MB_FORCE_JACOBIAN_BLOCKS;
+    int blocks = m->jacobian == MB_FORCE_JACOBIAN_BLOCKS
+                 || m->jacobian == MB_FORCE_JACOBIAN_REFUSED;
     if (mpfr != (t->eval_mpfr != NULL))
         return "precision: eval_mpfr present iff MPFR is declared";
     if (blocks != (t->jacobian != NULL) || (!blocks && (t->eval_jacobian || t->diagonal_block)))

@@ -17,6 +17,13 @@
 #define MB_ALWAYS_INLINE inline
 #endif
 
+/* MB_MAYBE_UNUSED: a static helper of a template that not every including file calls */
+#if defined(__GNUC__)
+#define MB_MAYBE_UNUSED __attribute__((unused))
+#else
+#define MB_MAYBE_UNUSED
+#endif
+
 #define MB_PRAGMA_STRING(x) #x
 #define MB_UNROLL(n) _Pragma(MB_PRAGMA_STRING(GCC unroll n))
 

@@ -114,6 +114,8 @@ static void FUNCTION(contact, apply)(const struct contact_pair *cp, TYPE(mb_node
     }
 }
 
+/* The Jacobian blocks (not for a law that has no Jacobian: CONTACT_NO_JACOBIAN). */
+#ifndef CONTACT_NO_JACOBIAN
 /* Jacobian blocks of one pair in contact, given the force magnitude w->F (unclamped value),
  * Fd = dF/d delta and Fv = dF/d delta'.  With f_j = F n (sphere pair), P = 1 - n n^T,
  * d delta/dx_j = -n, dn/dx_j = P/l, d delta'/dx_j = -(P dv)/l, d delta'/dv_j = -n:
@@ -184,3 +186,4 @@ static int FUNCTION(contact, jacobian_blocks)(const struct contact_pair *cp,
         st = FUNCTION(contact, put)(J, cp->i, cp->i, w, 0);
     return st;
 }
+#endif

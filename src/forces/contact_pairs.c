@@ -23,6 +23,7 @@ void *mb_contact_linear_new(const mb_contact_linear_params *p)
     if (set == NULL)
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a contact model");
     set->type = mb_force_contact_linear;
+    set->normal = CONTACT_NORMAL_LINEAR;
     set->lin = *p;
     set->attractive = p->attractive;
     return set;
@@ -40,15 +41,75 @@ void *mb_contact_hertz_new(const mb_contact_hertz_params *p)
     if (set == NULL)
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a contact model");
     set->type = mb_force_contact_hertz;
+    set->normal = CONTACT_NORMAL_HERTZ;
     set->hz = *p;
     set->attractive = p->attractive;
     return set;
+}
+
+/* The bounds of mb_contact_friction_params, law being the law's name and mindlin 1 for
+ * Hertz-Mindlin.  kt_ratio: the linear law admits (0, 1] (k_t above kn would make the
+ * tangential mode the stiffest and outside the elastic range 4 G* / E* <= 1 of nu >= 0);
+ * Hertz-Mindlin admits [2/3, 1], the range of 2(1 - nu)/(2 - nu) for nu in [0, 1/2]. */
+static int friction_valid(const mb_contact_friction_params *fr, const char *law, int mindlin)
+{
+    if (!(isfinite(fr->mu) && fr->mu >= 0.0))
+        MB_ERROR(MB_EDOM, "%s: friction coefficient mu must be finite and >= 0 (got %g)", law,
+                 fr->mu);
+    if (mindlin && !(fr->kt_ratio >= MB_CONTACT_KT_RATIO_MINDLIN_MIN
+                     && fr->kt_ratio <= MB_CONTACT_KT_RATIO_MINDLIN_MAX))
+        MB_ERROR(MB_EDOM, "%s: tangential/normal stiffness ratio kt_ratio = 4 G* / E* must be in "
+                 "[2/3, 1], the range of 2(1 - nu)/(2 - nu) for nu in [0, 0.5] (got %g)", law,
+                 fr->kt_ratio);
+    if (!mindlin && !(isfinite(fr->kt_ratio) && fr->kt_ratio > 0.0
+                      && fr->kt_ratio <= MB_CONTACT_KT_RATIO_LINEAR_MAX))
+        MB_ERROR(MB_EDOM, "%s: tangential/normal stiffness ratio kt_ratio = kt/kn must be in "
+                 "(0, 1] (got %g)", law, fr->kt_ratio);
+    if (!(fr->zeta_t >= 0.0 && fr->zeta_t < 1.0))
+        MB_ERROR(MB_EDOM, "%s: tangential damping ratio zeta_t must be in [0, 1) (got %g)", law,
+                 fr->zeta_t);
+    if (!(isfinite(fr->mu_roll) && fr->mu_roll >= 0.0))
+        MB_ERROR(MB_EDOM, "%s: rolling-resistance coefficient mu_roll must be finite and >= 0 "
+                 "(got %g)", law, fr->mu_roll);
+    if (fr->mu_roll > 0.0 && fr->mu == 0.0)
+        MB_ERROR(MB_EDOM, "%s: rolling resistance mu_roll = %g without friction (mu = 0): a "
+                 "sphere without tangential force cannot roll", law, fr->mu_roll);
+    return MB_SUCCESS;
+}
+
+static void *with_friction(struct contact_set *set, const mb_force_type *type,
+                           const mb_contact_friction_params *fr)
+{
+    if (set == NULL)
+        return NULL;
+    if (friction_valid(fr, type->name, type == mb_force_contact_hertz_mindlin) != MB_SUCCESS
+        || mb_contact_history_reserve(&set->hist, 1) != MB_SUCCESS) {
+        mb_contact_set_free(set);
+        return NULL;
+    }
+    set->type = type;
+    set->friction = 1;
+    set->fr = *fr;
+    return set;
+}
+
+void *mb_contact_cundall_strack_new(const mb_contact_linear_params *p,
+                                    const mb_contact_friction_params *fr)
+{
+    return with_friction(mb_contact_linear_new(p), mb_force_contact_cundall_strack, fr);
+}
+
+void *mb_contact_hertz_mindlin_new(const mb_contact_hertz_params *p,
+                                   const mb_contact_friction_params *fr)
+{
+    return with_friction(mb_contact_hertz_new(p), mb_force_contact_hertz_mindlin, fr);
 }
 
 void mb_contact_set_free(void *params)
 {
     struct contact_set *set = params;
     if (set) {
+        mb_contact_history_free(set->hist);
         free(set->items);
         free(set);
     }
@@ -56,17 +117,28 @@ void mb_contact_set_free(void *params)
 
 /* Law coefficients of one pair from m*, R*:
  *   linear: k = kn, c = c or 2 zeta sqrt(m* kn)
- *   Hertz:  k = K = (4/3) E* sqrt(R*),  c = C = 2 zeta sqrt((3/2) K m*) */
+ *   Hertz:  k = K = (4/3) E* sqrt(R*),  c = C = 2 zeta sqrt((3/2) K m*)
+ * and of the frictional laws (mb_contact.h):
+ *   linear:        kt = kt_ratio kn,              ct = 2 zeta_t sqrt(m* kt)
+ *   Hertz-Mindlin: kt = kt_ratio (3/2) K = kt_ratio 2 E* sqrt(R*)   (k_t = kt delta^{1/2}),
+ *                  ct = 2 zeta_t sqrt(m* kt)                       (gamma_t = ct delta^{1/4})
+ *   rolling arm:   roll = mu_r R* */
 static void pair_coefficients(const struct contact_set *set, struct contact_pair *cp)
 {
-    if (set->type == mb_force_contact_linear) {
+    if (set->normal == CONTACT_NORMAL_LINEAR) {
         cp->k = set->lin.kn;
         cp->c = set->lin.dashpot == MB_DASHPOT_RATIO
                     ? 2.0 * set->lin.zeta * sqrt(cp->meff * set->lin.kn) : set->lin.c;
+        cp->kt = set->fr.kt_ratio * cp->k;
     } else {
         cp->k = 4.0 / 3.0 * set->hz.estar * sqrt(cp->reff);
         cp->c = 2.0 * set->hz.zeta * sqrt(1.5 * cp->k * cp->meff);
+        cp->kt = set->fr.kt_ratio * 1.5 * cp->k;
     }
+    cp->ct = 2.0 * set->fr.zeta_t * sqrt(cp->meff * cp->kt);
+    cp->roll = set->fr.mu_roll * cp->reff;
+    if (!set->friction)
+        cp->kt = cp->ct = cp->roll = 0.0;
 }
 
 static int check_node(const mb_nodes *s, size_t i, const char *what)
@@ -101,6 +173,8 @@ static int push(struct contact_set *set, const struct contact_pair *cp)
         set->items = items;
         set->cap = cap;
     }
+    if (set->friction && mb_contact_history_reserve(&set->hist, set->count + 1) != MB_SUCCESS)
+        return MB_ENOMEM;
     set->items[set->count] = *cp;
     pair_coefficients(set, &set->items[set->count]);
     set->count++;
@@ -148,6 +222,17 @@ int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double 
 }
 
 size_t mb_contact_count(const void *model) { return ((const struct contact_set *)model)->count; }
+
+int mb_contact_history(const void *model, size_t m, double xi[3], int *sliding)
+{
+    const struct contact_set *set = model;
+    if (m >= set->count)
+        MB_ERROR(MB_EINVAL, "contact %zu out of range (%zu contacts)", m, set->count);
+    for (int a = 0; a < 3; a++)
+        xi[a] = set->friction ? set->hist->xc[3 * m + a] : 0.0;
+    *sliding = set->friction ? set->hist->sliding[m] : 0;
+    return MB_SUCCESS;
+}
 
 double mb_contact_meff(const void *model, size_t m)
 {
@@ -211,7 +296,7 @@ void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const do
     }
 }
 
-static int describe_pair(const struct contact_pair *cp, json_t *list)
+static int describe_pair(const struct contact_pair *cp, int friction, json_t *list)
 {
     json_t *o = json_object();
     if (o == NULL || json_array_append_new(list, o) != 0 || mb_json_set_int(o, "i", (long)cp->i))
@@ -224,8 +309,10 @@ static int describe_pair(const struct contact_pair *cp, json_t *list)
     } else if (mb_json_set_int(o, "j", (long)cp->j)) {
         return MB_ENOMEM;
     }
-    return mb_json_set_num(o, "k", cp->k) || mb_json_set_num(o, "c", cp->c) ? MB_ENOMEM
-                                                                              : MB_SUCCESS;
+    if (mb_json_set_num(o, "k", cp->k) || mb_json_set_num(o, "c", cp->c))
+        return MB_ENOMEM;
+    return friction && (mb_json_set_num(o, "kt", cp->kt) || mb_json_set_num(o, "ct", cp->ct)
+                        || mb_json_set_num(o, "roll", cp->roll)) ? MB_ENOMEM : MB_SUCCESS;
 }
 
 int mb_contact_set_describe(const void *params, json_t *model)
@@ -236,8 +323,14 @@ int mb_contact_set_describe(const void *params, json_t *model)
         || mb_json_set_str(model, "model", set->type->name)
         || mb_json_set_bool(model, "attractive", set->attractive))
         return MB_ENOMEM;
+    if (set->friction
+        && (mb_json_set_num(model, "mu", set->fr.mu)
+            || mb_json_set_num(model, "kt_ratio", set->fr.kt_ratio)
+            || mb_json_set_num(model, "zeta_t", set->fr.zeta_t)
+            || mb_json_set_num(model, "mu_roll", set->fr.mu_roll)))
+        return MB_ENOMEM;
     for (size_t m = 0; m < set->count; m++)
-        if (describe_pair(&set->items[m], list) != MB_SUCCESS)
+        if (describe_pair(&set->items[m], set->friction, list) != MB_SUCCESS)
             return MB_ENOMEM;
     return MB_SUCCESS;
 }

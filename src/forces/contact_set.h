@@ -5,19 +5,38 @@
 
 #include "mb_contact.h"
 
+#include <mpfr.h>
+
 struct contact_pair {
     size_t i, j;
     int plane;            /* 1: sphere i against the plane (p, n) */
     double p[3], n[3];
     double meff, reff;    /* effective mass m*, effective radius R* */
     double k, c;          /* linear: kn and dashpot c; Hertz: K and C (mb_contact.h) */
+    /* frictional laws: tangential stiffness and dashpot, k_t = kt delta^{e/2},
+     * gamma_t = ct delta^{e/4} with e = 0 (linear) or 1 (Hertz-Mindlin); rolling arm
+     * mu_r R* */
+    double kt, ct, roll;
 };
+
+/* Which normal force a law uses. */
+enum contact_normal { CONTACT_NORMAL_LINEAR, CONTACT_NORMAL_HERTZ };
+
+/* The contact history of a frictional law (contact_history.c): per pair the elastic
+ * tangential displacement xi at the base time level and at the candidate level, for the
+ * double and the MPFR instances separately (each its own run).  Mutable behind the const
+ * parameters a force evaluation receives. */
+struct contact_history;
 
 struct contact_set {
     const mb_force_type *type;    /* mb_force_contact_linear or mb_force_contact_hertz */
     mb_contact_linear_params lin;
     mb_contact_hertz_params hz;
     int attractive;
+    enum contact_normal normal;
+    int friction;                 /* 1: a tangential law (mb_contact_friction_params) */
+    mb_contact_friction_params fr;
+    struct contact_history *hist; /* frictional laws: the contact history */
     size_t count, cap;
     struct contact_pair *items;
 };
@@ -39,6 +58,9 @@ struct contact_law {
     double (*force)(const struct contact_pair *cp, double delta, double rate, double *elastic);
     double (*tangent)(const struct contact_pair *cp, double delta);
 };
+/* The two normal laws in double (force_contact_linear.c, force_contact_hertz.c), also
+ * the normal part of the frictional laws. */
+extern const struct contact_law mb_contact_law_linear, mb_contact_law_hertz;
 /* The loops over the pairs in contact (contact_pairs.c), one home for both laws:
  * V = sum of the elastic energies; P = sum (F - F_elastic) delta' >= 0 with F clamped as
  * the set says (the dashpot's power and, while clamped, the release of the elastic energy
@@ -62,5 +84,37 @@ int mb_contact_set_describe(const void *params, struct json_t *model);
  * special normal by 9 % of its radius, spheres 2 and 3 by 4 % of their distance (radii of
  * s set accordingly).  Takes model (NULL passes through); NULL when a pair is refused. */
 void *mb_contact_sample_pairs(void *model, mb_nodes *s);
+
+/* ---- contact history (contact_history.c) ---- */
+
+/* The time levels of one instance's history: base tb (the last completed level, whose xi
+ * is kept) and candidate tc (the latest evaluation's); NaN before the first evaluation. */
+struct contact_level {
+    double tb, tc;
+};
+
+struct contact_history {
+    size_t cap;                   /* pairs the arrays hold */
+    struct contact_level lev;     /* double instance */
+    double *xb, *xc;              /* xi at tb and tc, 3 per pair */
+    unsigned char *sliding;       /* the candidate slid (double instance) */
+    struct contact_level lev_m;   /* MPFR instance */
+    mpfr_prec_t prec;             /* of the MPFR arrays; 0 until the first MPFR evaluation */
+    size_t cap_m;
+    __mpfr_struct *xb_m, *xc_m;
+};
+
+/* Room for count pairs in the double arrays (new pairs zero); MB_ENOMEM recorded. */
+int mb_contact_history_reserve(struct contact_history **h, size_t count);
+/* MPFR arrays for count pairs at precision prec; (re)made zero with their levels reset
+ * when the precision or the count changed. */
+int mb_contact_history_mpfr_ready(struct contact_history *h, size_t count, mpfr_prec_t prec);
+void mb_contact_history_free(struct contact_history *h);
+/* Move the levels to an evaluation at time t: t > tc opens a new level (*commit = 1: the
+ * caller copies the candidate to the base, tb = old tc); tb <= t <= tc re-evaluates from
+ * the base; the first evaluation sets tb = tc = t with xi = 0.  *dt = t - tb.  t < tb is
+ * refused (MB_EDOM, naming the law): the history before tb is gone. */
+int mb_contact_level_move(struct contact_level *L, double t, const char *law, int *commit,
+                          double *dt);
 
 #endif

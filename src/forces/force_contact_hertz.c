@@ -16,6 +16,7 @@
 #include "templates_on.h"
 #include "contact_geometry_source.c"
 #include "contact_law_source.c"
+#include "contact_normal_source.c"
 #include "force_contact_hertz_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -24,6 +25,7 @@
 #include "templates_on.h"
 #include "contact_geometry_source.c"
 #include "contact_law_source.c"
+#include "contact_normal_source.c"
 #include "force_contact_hertz_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
@@ -51,21 +53,21 @@ static double hertz_tangent(const struct contact_pair *cp, double delta)
     return 1.5 * cp->k * sqrt(delta);
 }
 
-static const struct contact_law hertz_law = { hertz_energy, hertz_force, hertz_tangent };
+const struct contact_law mb_contact_law_hertz = { hertz_energy, hertz_force, hertz_tangent };
 
 static double hertz_potential(const void *params, const mb_nodes *s)
 {
-    return mb_contact_set_potential(params, s, &hertz_law);
+    return mb_contact_set_potential(params, s, &mb_contact_law_hertz);
 }
 
 static double hertz_dissipation(const void *params, const mb_nodes *s)
 {
-    return mb_contact_set_dissipation(params, s, &hertz_law);
+    return mb_contact_set_dissipation(params, s, &mb_contact_law_hertz);
 }
 
 static void hertz_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
-    mb_contact_set_stiffness(params, s, &hertz_law, kk);
+    mb_contact_set_stiffness(params, s, &mb_contact_law_hertz, kk);
 }
 
 static const mb_force_type contact_hertz_type = {

@@ -14,6 +14,7 @@
 #include "templates_on.h"
 #include "contact_geometry_source.c"
 #include "contact_law_source.c"
+#include "contact_normal_source.c"
 #include "force_contact_linear_source.c"
 #include "templates_off.h"
 #undef BASE_DOUBLE
@@ -22,6 +23,7 @@
 #include "templates_on.h"
 #include "contact_geometry_source.c"
 #include "contact_law_source.c"
+#include "contact_normal_source.c"
 #include "force_contact_linear_source.c"
 #include "templates_off.h"
 #undef BASE_MPFR
@@ -48,21 +50,21 @@ static double linear_tangent(const struct contact_pair *cp, double delta)
     return cp->k;
 }
 
-static const struct contact_law linear_law = { linear_energy, linear_force, linear_tangent };
+const struct contact_law mb_contact_law_linear = { linear_energy, linear_force, linear_tangent };
 
 static double linear_potential(const void *params, const mb_nodes *s)
 {
-    return mb_contact_set_potential(params, s, &linear_law);
+    return mb_contact_set_potential(params, s, &mb_contact_law_linear);
 }
 
 static double linear_dissipation(const void *params, const mb_nodes *s)
 {
-    return mb_contact_set_dissipation(params, s, &linear_law);
+    return mb_contact_set_dissipation(params, s, &mb_contact_law_linear);
 }
 
 static void linear_stiffness(const void *params, const mb_nodes *s, double *kk)
 {
-    mb_contact_set_stiffness(params, s, &linear_law, kk);
+    mb_contact_set_stiffness(params, s, &mb_contact_law_linear, kk);
 }
 
 static const mb_force_type contact_linear_type = {

@@ -1,22 +1,6 @@
 /* force_contact_linear_source.c -- template body of the linear spring-dashpot normal
  * contact (see force_contact_linear.c); the loops over the pairs are
- * contact_law_source.c's. */
-
-/* F = kn delta + c delta'; with derivatives Fd = kn, Fv = c. */
-static void FUNCTION(contact_linear, magnitude)(const struct contact_pair *cp,
-                                                struct FUNCTION(contact, scratch) *w,
-                                                int derivatives)
-{
-    R_MUL_D(w->F, w->delta, cp->k);
-    if (derivatives || cp->c != 0.0) {
-        R_MUL_D(w->a, w->rate, cp->c);
-        R_ADD(w->F, w->F, w->a);
-    }
-    if (derivatives) {
-        R_SET_D(w->Fd, cp->k);
-        R_SET_D(w->Fv, cp->c);
-    }
-}
+ * contact_law_source.c's, its magnitude contact_normal_source.c's. */
 
 static int FUNCTION(contact_linear, eval)(const void *params, TYPE(mb_nodes) *s, double t)
 {

@@ -53,12 +53,46 @@ typedef struct mb_contact_hertz_params {
     int attractive;           /* 1: no clamp */
 } mb_contact_hertz_params;
 
+/* Tangential contact and rolling resistance, added to a normal law (doc/dem.md,
+ * "Friction"):
+ *   tangential spring  F_t = -k_t xi - gamma_t u_t,  |F_t| <= mu F_n   (Coulomb limit)
+ *     linear (Cundall & Strack 1979):          k_t = kt_ratio kn,
+ *                                              gamma_t = 2 zeta_t sqrt(m* k_t)
+ *     Hertz-Mindlin no-slip (Mindlin & Deresiewicz 1953; Di Renzo & Di Maio 2004):
+ *                                              k_t = 8 G* sqrt(R* delta)
+ *                                                  = kt_ratio 2 E* sqrt(R* delta),
+ *                                              kt_ratio = 4 G* / E* = 2(1 - nu)/(2 - nu)
+ *                                              for one material (in [2/3, 1]),
+ *                                              gamma_t = 2 zeta_t sqrt(m* k_t)
+ *   xi the elastic tangential displacement (contact history), u_t the tangential velocity
+ *   of body i's contact point relative to body j's;
+ *   rolling torque (Ai et al. 2011, model A, constant directional torque):
+ *     M_r = -mu_r R* F_n w_r/|w_r|, w_r the part of w_i - w_j normal to n. */
+typedef struct mb_contact_friction_params {
+    double mu;        /* Coulomb coefficient, >= 0 */
+    double kt_ratio;  /* linear: k_t/kn in (0, 1]; Hertz-Mindlin: 4 G* / E* in [2/3, 1] */
+    double zeta_t;    /* tangential damping ratio, 0 <= zeta_t < 1 */
+    double mu_roll;   /* rolling-resistance coefficient, >= 0 (needs mu > 0 when > 0) */
+} mb_contact_friction_params;
+
 extern const mb_force_type *const mb_force_contact_linear;
 extern const mb_force_type *const mb_force_contact_hertz;
+/* The normal laws with the tangential spring, Coulomb limit, dashpot and rolling torque
+ * above: forces at the contact point, torques on both bodies. */
+extern const mb_force_type *const mb_force_contact_cundall_strack;
+extern const mb_force_type *const mb_force_contact_hertz_mindlin;
 
 /* New model with no pairs; NULL (and a recorded error naming the parameter) on bad input. */
 void *mb_contact_linear_new(const mb_contact_linear_params *p);
 void *mb_contact_hertz_new(const mb_contact_hertz_params *p);
+void *mb_contact_cundall_strack_new(const mb_contact_linear_params *p,
+                                    const mb_contact_friction_params *fr);
+void *mb_contact_hertz_mindlin_new(const mb_contact_hertz_params *p,
+                                   const mb_contact_friction_params *fr);
+/* The bound on kt_ratio of each frictional law, for messages and readers. */
+#define MB_CONTACT_KT_RATIO_LINEAR_MAX 1.0
+#define MB_CONTACT_KT_RATIO_MINDLIN_MIN (2.0 / 3.0)
+#define MB_CONTACT_KT_RATIO_MINDLIN_MAX 1.0
 
 /* Add a candidate pair to either model.  Nodes must have radius > 0 and mass > 0 (one
  * sphere of a pair may have infinite mass; the plane is rigid).  The normal is normalised
@@ -72,6 +106,10 @@ size_t mb_contact_count(const void *model);
  * for a plane its normal).  Used by observers. */
 int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double *delta,
                           double *rate, double n[3]);
+/* Contact history of pair m of a frictional law (double instance): the elastic
+ * tangential displacement xi of the last evaluation and whether it slid (|F_t| at the
+ * Coulomb limit); zero and 0 when apart or for a frictionless law. */
+int mb_contact_history(const void *model, size_t m, double xi[3], int *sliding);
 /* Effective mass of pair m. */
 double mb_contact_meff(const void *model, size_t m);
 

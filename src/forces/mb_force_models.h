@@ -40,7 +40,8 @@ typedef enum {
 typedef enum {
     MB_FORCE_JACOBIAN_BLOCKS,
     MB_FORCE_JACOBIAN_ZERO,
-    MB_FORCE_JACOBIAN_NONE
+    MB_FORCE_JACOBIAN_NONE,
+    MB_FORCE_JACOBIAN_REFUSED
 } mb_force_jacobian;
 
 typedef struct mb_force_model {

@@ -1,0 +1,126 @@
+/* contact_history.c -- the contact history of the frictional laws: the elastic tangential
+ * displacement of every pair, kept between force evaluations (mb_contact.h, doc/dem.md
+ * "Contact history").
+ *
+ * A force evaluation receives the state at one time t.  The history is advanced in time
+ * levels: the base level tb holds xi as the last completed level left it, the candidate
+ * level tc holds what the latest evaluation computed from the base.  An evaluation at a
+ * later time than tc completes tc (its xi becomes the base) and computes a new candidate;
+ * one at tc again (a probe, an iterate, the energy of the same state) recomputes the
+ * candidate from the same base, so repeated evaluations at one time do not accumulate
+ * increments.  A scheme that evaluates once per step (the leap-frog family) thus gets
+ * xi_{n+1} = rot(xi_n) + u_t h from the velocity it holds at the evaluation. */
+#include "contact_set.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int grow(void **p, size_t count, size_t size)
+{
+    void *q = realloc(*p, count * size);
+    if (q == NULL)
+        MB_ERROR(MB_ENOMEM, "cannot grow the contact history");
+    *p = q;
+    return MB_SUCCESS;
+}
+
+int mb_contact_history_reserve(struct contact_history **h, size_t count)
+{
+    if (*h == NULL) {
+        *h = calloc(1, sizeof **h);
+        if (*h == NULL)
+            MB_ERROR(MB_ENOMEM, "cannot allocate a contact history");
+        (*h)->lev.tb = (*h)->lev.tc = NAN;
+        (*h)->lev_m.tb = (*h)->lev_m.tc = NAN;
+    }
+    struct contact_history *c = *h;
+    if (count <= c->cap)
+        return MB_SUCCESS;
+    size_t cap = c->cap ? 2 * c->cap : 8;
+    while (cap < count)
+        cap *= 2;
+    if (grow((void **)&c->xb, 3 * cap, sizeof *c->xb) != MB_SUCCESS
+        || grow((void **)&c->xc, 3 * cap, sizeof *c->xc) != MB_SUCCESS
+        || grow((void **)&c->sliding, cap, sizeof *c->sliding) != MB_SUCCESS)
+        return MB_ENOMEM;
+    memset(c->xb + 3 * c->cap, 0, 3 * (cap - c->cap) * sizeof *c->xb);
+    memset(c->xc + 3 * c->cap, 0, 3 * (cap - c->cap) * sizeof *c->xc);
+    memset(c->sliding + c->cap, 0, cap - c->cap);
+    c->cap = cap;
+    return MB_SUCCESS;
+}
+
+static void mpfr_arrays_clear(struct contact_history *h)
+{
+    for (size_t k = 0; k < 3 * h->cap_m; k++) {
+        mpfr_clear(&h->xb_m[k]);
+        mpfr_clear(&h->xc_m[k]);
+    }
+    free(h->xb_m);
+    free(h->xc_m);
+    h->xb_m = h->xc_m = NULL;
+    h->cap_m = 0;
+    h->prec = 0;
+}
+
+int mb_contact_history_mpfr_ready(struct contact_history *h, size_t count, mpfr_prec_t prec)
+{
+    if (h->prec == prec && h->cap_m == count)
+        return MB_SUCCESS;
+    mpfr_arrays_clear(h);
+    h->xb_m = malloc((3 * count + 1) * sizeof *h->xb_m);
+    h->xc_m = malloc((3 * count + 1) * sizeof *h->xc_m);
+    if (h->xb_m == NULL || h->xc_m == NULL) {
+        free(h->xb_m);
+        free(h->xc_m);
+        h->xb_m = h->xc_m = NULL;
+        MB_ERROR(MB_ENOMEM, "cannot allocate the MPFR contact history");
+    }
+    for (size_t k = 0; k < 3 * count; k++) {
+        mpfr_init2(&h->xb_m[k], prec);
+        mpfr_init2(&h->xc_m[k], prec);
+        mpfr_set_zero(&h->xb_m[k], 1);
+        mpfr_set_zero(&h->xc_m[k], 1);
+    }
+    h->cap_m = count;
+    h->prec = prec;
+    h->lev_m.tb = h->lev_m.tc = NAN;
+    return MB_SUCCESS;
+}
+
+void mb_contact_history_free(struct contact_history *h)
+{
+    if (h == NULL)
+        return;
+    mpfr_arrays_clear(h);
+    free(h->xb);
+    free(h->xc);
+    free(h->sliding);
+    free(h);
+}
+
+int mb_contact_level_move(struct contact_level *L, double t, const char *law, int *commit,
+                          double *dt)
+{
+    *commit = 0;
+    if (!isfinite(t))
+        MB_ERROR(MB_EDOM, "%s: evaluated at a non-finite time", law);
+    if (isnan(L->tc)) {
+        L->tb = L->tc = t;
+    } else if (t > L->tc) {
+        *commit = 1;
+        L->tb = L->tc;
+        L->tc = t;
+    } else if (t >= L->tb) {
+        L->tc = t;
+    } else {
+        MB_ERROR(MB_EDOM,
+                 "%s: evaluated at t = %.17g, before its contact history's level t = %.17g "
+                 "(a history-dependent law needs time to advance: a scheme or reference that "
+                 "steps back past an accepted step cannot integrate it)", law, t, L->tb);
+    }
+    *dt = t - L->tb;
+    return MB_SUCCESS;
+}

@@ -1,0 +1,312 @@
+/* force_contact_friction_source.c -- template body of the frictional contact laws (see
+ * force_contact_friction.c): the normal force of the pair's law, the tangential spring
+ * with its Coulomb limit and dashpot, its contact history, and the rolling torque.  Only
+ * square roots and the four operations: the 53-bit MPFR twin reproduces double bit for
+ * bit. */
+
+/* Scratch of the tangential part of one pair. */
+struct FUNCTION(fric, scratch) {
+    REAL ai[3], aj[3], u[3], ut[3], xi[3], Ft[3], wr[3], c[3];
+    REAL p[1], q[1], kt[1], ct[1], lim[1], dt[1];
+};
+
+static void FUNCTION(fric, scratch_init)(struct FUNCTION(fric, scratch) *f, mpfr_prec_t prec)
+{
+    for (int k = 0; k < 3; k++) {
+        R_INIT(&f->ai[k], prec); R_INIT(&f->aj[k], prec); R_INIT(&f->u[k], prec);
+        R_INIT(&f->ut[k], prec); R_INIT(&f->xi[k], prec); R_INIT(&f->Ft[k], prec);
+        R_INIT(&f->wr[k], prec); R_INIT(&f->c[k], prec);
+    }
+    R_INIT(f->p, prec); R_INIT(f->q, prec); R_INIT(f->kt, prec); R_INIT(f->ct, prec);
+    R_INIT(f->lim, prec); R_INIT(f->dt, prec);
+}
+
+static void FUNCTION(fric, scratch_clear)(struct FUNCTION(fric, scratch) *f)
+{
+    for (int k = 0; k < 3; k++) {
+        R_CLEAR(&f->ai[k]); R_CLEAR(&f->aj[k]); R_CLEAR(&f->u[k]);
+        R_CLEAR(&f->ut[k]); R_CLEAR(&f->xi[k]); R_CLEAR(&f->Ft[k]);
+        R_CLEAR(&f->wr[k]); R_CLEAR(&f->c[k]);
+    }
+    R_CLEAR(f->p); R_CLEAR(f->q); R_CLEAR(f->kt); R_CLEAR(f->ct);
+    R_CLEAR(f->lim); R_CLEAR(f->dt);
+}
+
+/* r = a.b of 3-vectors (t a temporary) */
+static void FUNCTION(fric, dot)(REAL *r, const REAL *a, const REAL *b, REAL *t)
+{
+    R_MUL(r, &a[0], &b[0]);
+    R_MUL(t, &a[1], &b[1]);
+    R_ADD(r, r, t);
+    R_MUL(t, &a[2], &b[2]);
+    R_ADD(r, r, t);
+}
+
+/* r (+)= sign (w x a): r += w x a (sign 1) or r -= w x a (sign -1) (t a temporary) */
+static void FUNCTION(fric, cross_acc)(REAL *r, const REAL *w, const REAL *a, int sign, REAL *t,
+                                      REAL *t2)
+{
+    for (int k = 0; k < 3; k++) {
+        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        R_MUL(t, &w[k1], &a[k2]);
+        R_MUL(t2, &w[k2], &a[k1]);
+        R_SUB(t, t, t2);
+        if (sign > 0)
+            R_ADD(&r[k], &r[k], t);
+        else
+            R_SUB(&r[k], &r[k], t);
+    }
+}
+
+/* v <- v - (v.n) n (t, t2 temporaries) */
+static void FUNCTION(fric, tangential)(REAL *v, const REAL *n, REAL *t, REAL *t2)
+{
+    FUNCTION(fric, dot)(t, v, n, t2);
+    for (int k = 0; k < 3; k++) {
+        R_MUL(t2, t, &n[k]);
+        R_SUB(&v[k], &v[k], t2);
+    }
+}
+
+/* Arms from the centres to the contact point, the midpoint of the overlap:
+ *   sphere pair  a_i = (r_i - delta/2) n,   a_j = -(r_j - delta/2) n
+ *   plane        a_i = -(r_i - delta/2) n   (n points from the plane to the sphere)
+ * and the velocity of i's contact point relative to j's (the plane is at rest):
+ *   u = v_i + w_i x a_i - (v_j + w_j x a_j),   u_t = u - (u.n) n. */
+static void FUNCTION(fric, slip_velocity)(const struct contact_pair *cp, const TYPE(mb_nodes) *s,
+                                          struct FUNCTION(contact, scratch) *w,
+                                          struct FUNCTION(fric, scratch) *f)
+{
+    size_t i = cp->i, j = cp->j;
+    R_MUL_2SI(f->q, w->delta, -1);                      /* q = delta/2 */
+    R_D_SUB(f->p, s->radius[i], f->q);                  /* p = r_i - delta/2 */
+    if (cp->plane)
+        R_NEG(f->p, f->p);
+    for (int k = 0; k < 3; k++) {
+        R_MUL(&f->ai[k], f->p, &w->n[k]);
+        R_SET(&f->u[k], &s->v[3 * i + k]);
+    }
+    FUNCTION(fric, cross_acc)(f->u, &s->omega[3 * i], f->ai, 1, w->a, f->p);
+    if (!cp->plane) {
+        R_D_SUB(f->p, s->radius[j], f->q);              /* p = r_j - delta/2 */
+        for (int k = 0; k < 3; k++) {
+            R_MUL(&f->aj[k], f->p, &w->n[k]);
+            R_NEG(&f->aj[k], &f->aj[k]);
+            R_SUB(&f->u[k], &f->u[k], &s->v[3 * j + k]);
+        }
+        FUNCTION(fric, cross_acc)(f->u, &s->omega[3 * j], f->aj, -1, w->a, f->p);
+    }
+    for (int k = 0; k < 3; k++)
+        R_SET(&f->ut[k], &f->u[k]);
+    FUNCTION(fric, tangential)(f->ut, w->n, w->a, f->p);
+}
+
+/* Stiffness k_t and dashpot gamma_t of the pair at overlap delta: linear kt, ct;
+ * Hertz-Mindlin kt delta^{1/2}, ct delta^{1/4} (Di Renzo & Di Maio 2004, eqs. for k_t
+ * of Mindlin's no-slip solution). */
+static void FUNCTION(fric, coefficients)(const struct contact_set *set,
+                                         const struct contact_pair *cp,
+                                         struct FUNCTION(contact, scratch) *w,
+                                         struct FUNCTION(fric, scratch) *f)
+{
+    R_SET_D(f->kt, cp->kt);
+    R_SET_D(f->ct, cp->ct);
+    if (set->normal == CONTACT_NORMAL_HERTZ) {
+        R_SQRT(f->p, w->delta);                         /* p = delta^{1/2} */
+        R_MUL(f->kt, f->kt, f->p);
+        R_SQRT(f->p, f->p);                             /* p = delta^{1/4} */
+        R_MUL(f->ct, f->ct, f->p);
+    }
+}
+
+/* The history xb (at the base level) carried to the current tangent plane and advanced
+ * by u_t dt into f->xi (doc/dem.md, "Contact history"):
+ *   x' = xb - (xb.n) n,  x' <- x' |xb|/|x'|  (magnitude kept; x' = 0 when |x'| = 0),
+ *   xi = x' + u_t dt. */
+static void FUNCTION(fric, carry)(const REAL *xb, struct FUNCTION(contact, scratch) *w,
+                                  struct FUNCTION(fric, scratch) *f)
+{
+    for (int k = 0; k < 3; k++)
+        R_SET(&f->xi[k], &xb[k]);
+    FUNCTION(fric, dot)(f->q, xb, xb, f->p);           /* q = |xb|^2 */
+    FUNCTION(fric, tangential)(f->xi, w->n, w->a, f->p);
+    FUNCTION(fric, dot)(f->p, f->xi, f->xi, w->a);     /* p = |x'|^2 */
+    if (R_SGN(f->p) > 0) {
+        R_SQRT(f->q, f->q);
+        R_SQRT(f->p, f->p);
+        R_DIV(f->q, f->q, f->p);
+        for (int k = 0; k < 3; k++)
+            R_MUL(&f->xi[k], &f->xi[k], f->q);
+    }
+    for (int k = 0; k < 3; k++) {
+        R_MUL(w->a, &f->ut[k], f->dt);
+        R_ADD(&f->xi[k], &f->xi[k], w->a);
+    }
+}
+
+/* F_t = -k_t xi - gamma_t u_t, limited to |F_t| <= mu F_n (Cundall & Strack 1979, eqs. 6-7):
+ * beyond the limit F_t <- F_t mu F_n/|F_t| and xi <- -(F_t + gamma_t u_t)/k_t, the
+ * spring left at the length that gives the limited force (as LAMMPS's gran/hooke/history
+ * rescales its shear history).  Returns 1 when limited (sliding). */
+static int FUNCTION(fric, coulomb)(const struct contact_set *set,
+                                   struct FUNCTION(contact, scratch) *w,
+                                   struct FUNCTION(fric, scratch) *f)
+{
+    for (int k = 0; k < 3; k++) {
+        R_MUL(&f->Ft[k], f->kt, &f->xi[k]);
+        R_MUL(w->a, f->ct, &f->ut[k]);
+        R_ADD(&f->Ft[k], &f->Ft[k], w->a);
+        R_NEG(&f->Ft[k], &f->Ft[k]);
+    }
+    if (R_SGN(w->F) > 0)
+        R_MUL_D(f->lim, w->F, set->fr.mu);              /* lim = mu F_n */
+    else
+        R_SET_D(f->lim, 0.0);
+    FUNCTION(fric, dot)(f->q, f->Ft, f->Ft, f->p);     /* q = |F_t|^2 */
+    R_MUL(f->p, f->lim, f->lim);
+    if (R_CMP(f->q, f->p) <= 0)
+        return 0;
+    R_SQRT(f->q, f->q);
+    R_DIV(f->q, f->lim, f->q);                          /* q = mu F_n/|F_t| */
+    for (int k = 0; k < 3; k++) {
+        R_MUL(&f->Ft[k], &f->Ft[k], f->q);
+        R_MUL(w->a, f->ct, &f->ut[k]);
+        R_ADD(w->a, w->a, &f->Ft[k]);
+        R_DIV(w->a, w->a, f->kt);
+        R_NEG(&f->xi[k], w->a);
+    }
+    return 1;
+}
+
+/* f_i += F_t, tau_i += a_i x F_t; pair: f_j -= F_t, tau_j -= a_j x F_t. */
+static void FUNCTION(fric, apply)(const struct contact_pair *cp, TYPE(mb_nodes) *s,
+                                  struct FUNCTION(contact, scratch) *w,
+                                  struct FUNCTION(fric, scratch) *f)
+{
+    size_t i = cp->i, j = cp->j;
+    for (int k = 0; k < 3; k++) {
+        R_ADD(&s->f[3 * i + k], &s->f[3 * i + k], &f->Ft[k]);
+        if (!cp->plane)
+            R_SUB(&s->f[3 * j + k], &s->f[3 * j + k], &f->Ft[k]);
+    }
+    FUNCTION(fric, cross_acc)(&s->torque[3 * i], f->ai, f->Ft, 1, w->a, f->p);
+    if (!cp->plane)
+        FUNCTION(fric, cross_acc)(&s->torque[3 * j], f->aj, f->Ft, -1, w->a, f->p);
+}
+
+/* Constant directional rolling torque (Ai et al. 2011, model A, eq. 3):
+ *   w_r = (w_i - w_j) - ((w_i - w_j).n) n  (rolling, not twisting; plane: w_j = 0),
+ *   M_r = -mu_r R* F_n w_r/|w_r| on i, -M_r on j; none when w_r = 0 or F_n <= 0. */
+static void FUNCTION(fric, rolling)(const struct contact_pair *cp, TYPE(mb_nodes) *s,
+                                    struct FUNCTION(contact, scratch) *w,
+                                    struct FUNCTION(fric, scratch) *f)
+{
+    size_t i = cp->i, j = cp->j;
+    if (cp->roll == 0.0 || R_SGN(w->F) <= 0)
+        return;
+    for (int k = 0; k < 3; k++) {
+        R_SET(&f->wr[k], &s->omega[3 * i + k]);
+        if (!cp->plane)
+            R_SUB(&f->wr[k], &f->wr[k], &s->omega[3 * j + k]);
+    }
+    FUNCTION(fric, tangential)(f->wr, w->n, w->a, f->p);
+    FUNCTION(fric, dot)(f->q, f->wr, f->wr, f->p);
+    if (R_SGN(f->q) <= 0)
+        return;
+    R_SQRT(f->q, f->q);
+    R_MUL_D(f->p, w->F, cp->roll);
+    R_DIV(f->q, f->p, f->q);                            /* q = mu_r R* F_n/|w_r| */
+    for (int k = 0; k < 3; k++) {
+        R_MUL(w->a, &f->wr[k], f->q);
+        R_SUB(&s->torque[3 * i + k], &s->torque[3 * i + k], w->a);
+        if (!cp->plane)
+            R_ADD(&s->torque[3 * j + k], &s->torque[3 * j + k], w->a);
+    }
+}
+
+#if IS_MPFR
+#define FR_XB(h) ((h)->xb_m)
+#define FR_XC(h) ((h)->xc_m)
+#define FR_LEVEL(h) (&(h)->lev_m)
+#else
+#define FR_XB(h) ((h)->xb)
+#define FR_XC(h) ((h)->xc)
+#define FR_LEVEL(h) (&(h)->lev)
+#endif
+
+/* Move the history to time t (contact_history.c): on a new level the candidate becomes
+ * the base.  *dt = t - tb. */
+static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec, double t,
+                                 double *dt)
+{
+    struct contact_history *h = set->hist;
+    int commit;
+#if IS_MPFR
+    if (mb_contact_history_mpfr_ready(h, set->count, prec) != MB_SUCCESS)
+        return MB_ENOMEM;
+#else
+    (void)prec;
+#endif
+    int st = mb_contact_level_move(FR_LEVEL(h), t, set->type->name, &commit, dt);
+    if (st == MB_SUCCESS && commit)
+        for (size_t k = 0; k < 3 * set->count; k++)
+            R_SET(&FR_XB(h)[k], &FR_XC(h)[k]);
+    return st;
+}
+
+/* Normal force of the pair's law, then the tangential force and rolling torque; xi of
+ * the candidate level from the base; a pair apart has its history reset (xi = 0, not
+ * sliding): a contact that closes again starts unloaded (doc/dem.md). */
+static int FUNCTION(contact_friction, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    const struct contact_set *set = params;
+    struct contact_history *h = set->hist;
+    struct FUNCTION(contact, scratch) w;
+    struct FUNCTION(fric, scratch) f;
+    double dt;
+    int status = FUNCTION(fric, level)(set, s->prec, t, &dt);
+    if (status != MB_SUCCESS)
+        return status;
+    FUNCTION(contact, scratch_init)(&w, s->prec);
+    FUNCTION(fric, scratch_init)(&f, s->prec);
+    R_SET_D(f.dt, dt);
+    for (size_t m = 0; m < set->count; m++) {
+        const struct contact_pair *cp = &set->items[m];
+        REAL *xc = &FR_XC(h)[3 * m];
+        int in = FUNCTION(contact, touching)(cp, s, &w, set->type->name);
+        if (in < 0) {
+            status = MB_EDOM;
+            break;
+        }
+#if !IS_MPFR
+        h->sliding[m] = 0;
+#endif
+        if (in == 0) {
+            for (int k = 0; k < 3; k++)
+                R_SET_D(&xc[k], 0.0);
+            continue;
+        }
+        FUNCTION(contact, normal_force)(set, cp, &w);
+        FUNCTION(contact, apply)(cp, s, &w);
+        FUNCTION(fric, slip_velocity)(cp, s, &w, &f);
+        FUNCTION(fric, coefficients)(set, cp, &w, &f);
+        FUNCTION(fric, carry)(&FR_XB(h)[3 * m], &w, &f);
+        int slid = FUNCTION(fric, coulomb)(set, &w, &f);
+#if !IS_MPFR
+        h->sliding[m] = (unsigned char)slid;
+#else
+        (void)slid;
+#endif
+        for (int k = 0; k < 3; k++)
+            R_SET(&xc[k], &f.xi[k]);
+        FUNCTION(fric, apply)(cp, s, &w, &f);
+        FUNCTION(fric, rolling)(cp, s, &w, &f);
+    }
+    FUNCTION(fric, scratch_clear)(&f);
+    FUNCTION(contact, scratch_clear)(&w);
+    return status;
+}
+
+#undef FR_XB
+#undef FR_XC
+#undef FR_LEVEL
