@@ -45,6 +45,7 @@ tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_
 check_PROGRAMS += tests/test_leapfrog
 check_PROGRAMS += tests/test_fincham
 check_PROGRAMS += tests/test_contact
+check_PROGRAMS += tests/test_contact_friction
 check_PROGRAMS += tests/test_clump
 check_PROGRAMS += tests/test_timestep
 check_PROGRAMS += tests/test_collision

@@ -14,7 +14,7 @@
  * Energy: the potential is the normal law's plus the tangential spring's 1/2 k_t |xi|^2
  * at the last evaluation's history; the dissipation is the normal law's, plus
  * gamma_t |u_t|^2 in stick or -F_t.u_t in slip (the whole friction power: the spring is at
- * its limit), plus mu_r R* F_n |w_r| of the rolling torque (doc/dem.md, "Friction").
+ * its limit and carries F_t = -k_t xi alone), plus mu_r R* F_n |w_r| of the rolling torque (doc/dem.md, "Friction").
  *
  * Jacobian: none.  The force depends on the history, not only on x and v; an implicit
  * scheme asking for the Jacobian is refused with that reason. */
@@ -79,7 +79,7 @@ static double friction_potential(const void *params, const mb_nodes *s)
 }
 
 /* P = sum [(F - F_elastic) delta' + tangential + rolling] >= 0, the tangential part
- * gamma_t |u_t|^2 in stick and -F_t.u_t in slip, F_t = -k_t xi - gamma_t u_t. */
+ * gamma_t |u_t|^2 in stick and -F_t.u_t in slip, F_t = -k_t xi. */
 static double friction_dissipation(const void *params, const mb_nodes *s)
 {
     const struct contact_set *set = params;
@@ -97,7 +97,7 @@ static double friction_dissipation(const void *params, const mb_nodes *s)
         double uu = 0.0, fu = 0.0, wr[3], wn = 0.0, wrr = 0.0;
         for (int k = 0; k < 3; k++) {
             uu += ut[k] * ut[k];
-            fu += (-*f.kt * xi[k] - *f.ct * ut[k]) * ut[k];
+            fu += -*f.kt * xi[k] * ut[k];     /* sliding: F_t = -k_t xi */
         }
         p += set->hist->sliding[m] ? -fu : *f.ct * uu;
         if (cp->roll == 0.0 || !(*w.F > 0.0))
@@ -195,6 +195,7 @@ static int friction_jacobian_mpfr(const void *params, const mb_nodes_mpfr *s,
         .stiffness = friction_stiffness,                                                  \
         .free = mb_contact_set_free,                                                      \
         .describe = mb_contact_set_describe,                                              \
+        .torque_later = 1,                                                                \
     };
 FRICTION_TYPE(cundall_strack, "contact-cundall-strack", NULL)
 FRICTION_TYPE(hertz_mindlin, "contact-hertz-mindlin", mindlin_external_power)

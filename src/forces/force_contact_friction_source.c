@@ -145,9 +145,10 @@ static void FUNCTION(fric, carry)(const REAL *xb, struct FUNCTION(contact, scrat
 }
 
 /* F_t = -k_t xi - gamma_t u_t, limited to |F_t| <= mu F_n (Cundall & Strack 1979, eqs. 6-7):
- * beyond the limit F_t <- F_t mu F_n/|F_t| and xi <- -(F_t + gamma_t u_t)/k_t, the
- * spring left at the length that gives the limited force (as LAMMPS's gran/hooke/history
- * rescales its shear history).  Returns 1 when limited (sliding). */
+ * beyond the limit F_t <- F_t mu F_n/|F_t| and xi <- -F_t/k_t: the spring alone carries
+ * the limited force, the dashpot is idle while sliding (doc/dem.md, "Sliding"; LAMMPS's
+ * gran/hooke/history keeps -(F_t + gamma_t u_t)/k_t instead, a spring stretched against
+ * the slip by the dashpot's share).  Returns 1 when limited (sliding). */
 static int FUNCTION(fric, coulomb)(const struct contact_set *set,
                                    struct FUNCTION(contact, scratch) *w,
                                    struct FUNCTION(fric, scratch) *f)
@@ -170,9 +171,7 @@ static int FUNCTION(fric, coulomb)(const struct contact_set *set,
     R_DIV(f->q, f->lim, f->q);                          /* q = mu F_n/|F_t| */
     for (int k = 0; k < 3; k++) {
         R_MUL(&f->Ft[k], &f->Ft[k], f->q);
-        R_MUL(w->a, f->ct, &f->ut[k]);
-        R_ADD(w->a, w->a, &f->Ft[k]);
-        R_DIV(w->a, w->a, f->kt);
+        R_DIV(w->a, &f->Ft[k], f->kt);
         R_NEG(&f->xi[k], w->a);
     }
     return 1;

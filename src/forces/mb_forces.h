@@ -47,6 +47,10 @@ typedef struct mb_force_type {
     int (*eval_set)(const void *params, mb_nodes *s, double t);
     /* 1: eval never writes a torque (0, the default, is always safe) */
     int torque_free;
+    /* 1: writes torques in states that the initial one need not show (a contact that
+     * closes later, a friction that builds up): a translation-only scheme is refused a
+     * field that holds it (mb_stepper_alloc) */
+    int torque_later;
     /* eval and jacobian in one pass (NULL: eval, then jacobian): adds to s->f, s->torque
      * and appends to J bit for bit what eval and jacobian would (mb_forces_eval_jacobian) */
     int (*eval_jacobian)(const void *params, mb_nodes *s, double t, mb_jacobian *J);

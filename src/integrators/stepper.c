@@ -67,7 +67,8 @@ static int stepper_cell_check(const mb_stepper *st, const mb_cell *cell)
 
 /* A scheme that integrates translation only must not be handed a system whose nodes
  * spin or are driven to spin: it would leave the orientation frozen and every rotation
- * metric would measure that, not the scheme.  Rotation shows as a non-zero initial
+ * metric would measure that, not the scheme.  Rotation shows as a model that writes
+ * torques later (frictional contacts), a non-zero initial
  * angular velocity or momentum, or a non-zero torque at the current time. */
 static int any_nonzero(const double *a, size_t count)
 {
@@ -77,9 +78,20 @@ static int any_nonzero(const double *a, size_t count)
     return 0;
 }
 
+/* a model of the field writes torques later if not now (mb_force_type.torque_later) */
+static int field_torques_later(const mb_forces *F)
+{
+    for (size_t m = 0; F != NULL && m < F->count; m++)
+        if (F->items[m].type->torque_later)
+            return 1;
+    return 0;
+}
+
 static int system_rotates(const mb_system *sys)
 {
     const mb_nodes *s = sys->nodes;
+    if (field_torques_later(sys->forces))
+        return 1;
     if (any_nonzero(s->omega, 3 * s->n) || any_nonzero(s->angmom, 3 * s->n))
         return 1;
     mb_nodes *probe = mb_nodes_alloc(s->n, 53);
@@ -94,6 +106,8 @@ static int system_rotates(const mb_system *sys)
 static int twin_rotates(const mb_system_mpfr *tw)
 {
     const mb_nodes_mpfr *s = tw->nodes;
+    if (field_torques_later(tw->forces))
+        return 1;
     for (size_t k = 0; k < 3 * s->n; k++)
         if (!mpfr_zero_p(&s->omega[k]) || !mpfr_zero_p(&s->angmom[k]))
             return 1;
@@ -104,7 +118,8 @@ static int stepper_rotation_check(const mb_stepper *st, int rotates)
 {
     if (rotates && !(st->type->flags & MB_STEPPER_ROTATION))
         MB_ERROR(MB_EUNSUP, "integrator '%s' integrates translation only, but the system "
-                 "rotates (initial spin or torque): use a rotation scheme such as leapfrog",
+                 "rotates (initial spin or torque, or a contact law that writes torques): use a "
+                 "rotation scheme such as leapfrog",
                  st->type->name);
     return MB_SUCCESS;
 }

@@ -91,6 +91,8 @@ int mb_scene_place_floor(mb_system **sys, mb_scene *sc);
 typedef struct mb_scene_dem_law {
     int hertz, by_ratio, attractive;
     double kn, c, zeta, young, poisson;
+    int friction;                           /* 1: frictional (mb_contact_friction_params) */
+    double mu, kt_ratio, zeta_t, mu_roll;
 } mb_scene_dem_law;
 /* The model of law L for sphere pairs (wall = 0) or for spheres on planes and static
  * spheres (wall = 1, which sets E* of the Hertz law), added to sys->forces; NULL with a

@@ -269,6 +269,15 @@ static int build_solfec(const mb_scene_doc *d, mb_system *sys, const mb_scene_bo
     return check_overlaps(d, sys, sc);
 }
 
+/* overlap r_i - (x_i - p).n of sphere i with the plane p */
+static double plane_overlap(const mb_system *sys, size_t i, const mb_plane *p)
+{
+    double g = 0.0;
+    for (int k = 0; k < 3; k++)
+        g += (sys->nodes->x[3 * i + k] - p->point[k]) * p->normal[k];
+    return sys->nodes->radius[i] - g;
+}
+
 /* DEM contact models: every pair of spheres and every sphere against every plane whose
  * materials have a law */
 static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
@@ -305,8 +314,14 @@ static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body 
             return st;
         for (size_t i = 0; i < n && st == MB_SUCCESS; i++) {
             mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], p.material);
-            if (L && bodies[i].type == MB_SCENE_SPHERE && sys->nodes->inv_mass[i] > 0.0)
-                st = mb_scene_dem_pair(d, sys, L, i, i, p.point, p.normal);
+            if (!(L && bodies[i].type == MB_SCENE_SPHERE && sys->nodes->inv_mass[i] > 0.0))
+                continue;
+            if (L->dem.friction && plane_overlap(sys, i, &p) > 1e-12 * bodies[i].radius)
+                return mb_scene_fail(d, node_section(d, i)->line, "'%s' overlaps '%s' at t = 0 "
+                                     "by %.3g: a frictional contact cannot start mid-contact "
+                                     "(its tangential history would be unknown)",
+                                     node_section(d, i)->name, s->name, plane_overlap(sys, i, &p));
+            st = mb_scene_dem_pair(d, sys, L, i, i, p.point, p.normal);
         }
     }
     return st;

@@ -5,11 +5,14 @@
  *   law = signorini  friction, restitution             (solfec: mb_scene pair tables)
  *   law = linear     kn, c | zeta, attractive           (DEM: mb_force_contact_linear)
  *   law = hertz      young, poisson, zeta, attractive   (DEM: mb_force_contact_hertz)
+ *   with friction = mu (and kt_ratio, zeta_t, rolling) the DEM laws are frictional:
+ *   mb_force_contact_cundall_strack and mb_force_contact_hertz_mindlin (mb_contact.h)
  * Materials are named by `material = NAME` on bodies and obstacles ("default" otherwise).
  * A scene uses Signorini laws (solfec) or DEM laws, not both.  The DEM laws act between
  * spheres and against planes; E* = E / (2 (1 - nu^2)) between two spheres of the material
  * and E / (1 - nu^2) against a rigid plane or a static sphere, as in the sphere contact
  * problems. */
+#include "mb_contact.h"
 #include "mb_scene_contact.h"
 #include "mb_status.h"
 
@@ -19,7 +22,8 @@
 #include <string.h>
 
 static const char *const contact_keys[] = { "between", "law", "friction", "restitution", "kn",
-                                            "c", "zeta", "young", "poisson", "attractive", NULL };
+                                            "c", "zeta", "young", "poisson", "attractive",
+                                            "kt_ratio", "zeta_t", "rolling", NULL };
 static const char *const laws[] = { "signorini", "linear", "hertz", NULL };
 
 int mb_scene_material(mb_scene_materials *M, const char *name)
@@ -83,6 +87,49 @@ static int read_dem_params(const mb_scene_doc *d, mb_scene_section *s, mb_scene_
     return MB_SUCCESS;
 }
 
+/* friction = mu >= 0 makes a DEM law frictional; kt_ratio (linear: k_t/kn in (0, 1],
+ * default 2/7; hertz: 4 G* / E* in [2/3, 1], default 2(1 - nu)/(2 - nu) of the poisson
+ * ratio), zeta_t in [0, 1) (default 0) and rolling = mu_r >= 0 (default 0) need it. */
+static int read_friction(const mb_scene_doc *d, mb_scene_section *s, mb_scene_law *L)
+{
+    static const char *const needs[] = { "kt_ratio", "zeta_t", "rolling", NULL };
+    mb_scene_dem_law *D = &L->dem;
+    mb_scene_entry *f = mb_scene_get(s, "friction");
+    int st;
+    if (f == NULL) {
+        for (int k = 0; needs[k]; k++)
+            if (mb_scene_get(s, needs[k]))
+                return mb_scene_fail(d, mb_scene_get(s, needs[k])->line, "'%s' without friction: "
+                                     "give friction = mu (> 0 for rolling resistance)", needs[k]);
+        return MB_SUCCESS;
+    }
+    D->friction = 1;
+    D->kt_ratio = D->hertz ? 2.0 * (1.0 - D->poisson) / (2.0 - D->poisson) : 2.0 / 7.0;
+    if ((st = mb_scene_double(d, f, &D->mu)) || (st = mb_scene_opt_double(d, s, "kt_ratio", &D->kt_ratio))
+        || (st = mb_scene_opt_double(d, s, "zeta_t", &D->zeta_t))
+        || (st = mb_scene_opt_double(d, s, "rolling", &D->mu_roll)))
+        return st;
+    mb_scene_entry *kt = mb_scene_get(s, "kt_ratio"), *zt = mb_scene_get(s, "zeta_t");
+    mb_scene_entry *ro = mb_scene_get(s, "rolling");
+    if (!(isfinite(D->mu) && D->mu >= 0))
+        return mb_scene_fail(d, f->line, "friction = %s: need a finite mu >= 0", f->value);
+    if (D->hertz && !(D->kt_ratio >= MB_CONTACT_KT_RATIO_MINDLIN_MIN
+                      && D->kt_ratio <= MB_CONTACT_KT_RATIO_MINDLIN_MAX))
+        return mb_scene_fail(d, kt ? kt->line : s->line, "kt_ratio = %g: Hertz-Mindlin's 4 G* / E* "
+                             "= 2(1 - nu)/(2 - nu) lies in [2/3, 1] for nu in [0, 0.5]", D->kt_ratio);
+    if (!D->hertz && !(isfinite(D->kt_ratio) && D->kt_ratio > 0 && D->kt_ratio <= MB_CONTACT_KT_RATIO_LINEAR_MAX))
+        return mb_scene_fail(d, kt ? kt->line : s->line, "kt_ratio = %g: the linear law needs "
+                             "0 < kt/kn <= 1", D->kt_ratio);
+    if (!(D->zeta_t >= 0 && D->zeta_t < 1))
+        return mb_scene_fail(d, zt->line, "zeta_t = %s: need 0 <= zeta_t < 1", zt->value);
+    if (!(isfinite(D->mu_roll) && D->mu_roll >= 0))
+        return mb_scene_fail(d, ro->line, "rolling = %s: need a finite mu_r >= 0", ro->value);
+    if (D->mu_roll > 0 && D->mu == 0)
+        return mb_scene_fail(d, ro->line, "rolling = %s with friction = 0: rolling resistance "
+                             "needs friction > 0", ro->value);
+    return MB_SUCCESS;
+}
+
 static int read_law(const mb_scene_doc *d, mb_scene_section *s, mb_scene_materials *M, mb_scene_law *L)
 {
     mb_scene_entry *law = mb_scene_get(s, "law"), *between = mb_scene_get(s, "between");
@@ -119,16 +166,17 @@ static int read_law(const mb_scene_doc *d, mb_scene_section *s, mb_scene_materia
         if (!(L->mu >= 0) || !(L->e >= 0 && L->e <= 1))
             return mb_scene_fail(d, s->line, "[contact%s%s]: need friction >= 0 and restitution in "
                                  "[0, 1]", s->name[0] ? " " : "", s->name);
-        for (int k = 4; k < 10; k++)
+        for (int k = 4; contact_keys[k]; k++)
             if (mb_scene_get(s, contact_keys[k]))
                 return mb_scene_fail(d, mb_scene_get(s, contact_keys[k])->line, "'%s' belongs to "
                                      "the DEM laws (law = linear | hertz)", contact_keys[k]);
         return MB_SUCCESS;
     }
-    if (mb_scene_get(s, "friction") || mb_scene_get(s, "restitution"))
-        return mb_scene_fail(d, s->line, "the DEM laws take no friction or restitution (their "
-                             "restitution follows from the dashpot)");
-    return read_dem_params(d, s, L);
+    if (mb_scene_get(s, "restitution"))
+        return mb_scene_fail(d, mb_scene_get(s, "restitution")->line, "the DEM laws take no "
+                             "restitution (it follows from the dashpot)");
+    int st2 = read_dem_params(d, s, L);
+    return st2 ? st2 : read_friction(d, s, L);
 }
 
 int mb_scene_read_laws(const mb_scene_doc *d, mb_scene_materials *M, mb_scene_law *out, size_t *count)
