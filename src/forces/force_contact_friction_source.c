@@ -126,10 +126,12 @@ static void FUNCTION(fric, coefficients)(const struct contact_set *set,
 static void FUNCTION(fric, carry)(const REAL *xb, struct FUNCTION(contact, scratch) *w,
                                   struct FUNCTION(fric, scratch) *f)
 {
-    for (int k = 0; k < 3; k++)
-        R_SET(&f->xi[k], &xb[k]);
+    FUNCTION(fric, dot)(f->p, xb, w->n, w->a);         /* p = xb.n */
+    for (int k = 0; k < 3; k++) {
+        R_MUL(w->a, f->p, &w->n[k]);
+        R_SUB(&f->xi[k], &xb[k], w->a);                 /* x' = xb - (xb.n) n */
+    }
     FUNCTION(fric, dot)(f->q, xb, xb, f->p);           /* q = |xb|^2 */
-    FUNCTION(fric, tangential)(f->xi, w->n, w->a, f->p);
     FUNCTION(fric, dot)(f->p, f->xi, f->xi, w->a);     /* p = |x'|^2 */
     if (R_SGN(f->p) > 0) {
         R_SQRT(f->q, f->q);
