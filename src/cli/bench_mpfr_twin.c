@@ -9,6 +9,7 @@
  * is printed per precision.  At 53 bits the twin runs in double's exponent range as in
  * the bit-identity tests.  Exit 0, 2 on bad input. */
 #include "cli.h"
+#include "cli_options.h"
 #include "mb_mpfr_extra.h"
 #include "mb_problem.h"
 #include "mb_status.h"
@@ -49,73 +50,64 @@ static void usage(FILE *out)
             "  0.2 s of stepping per measurement.\n");
 }
 
-static int parse_bits(const char *text, struct bench_args *a)
+/* --bits B1,B2,...: up to MAX_BITS precisions in [53, 100000]. */
+static int parse_bits(void *ctx, const char *option, const char *text)
 {
+    struct bench_args *a = ctx;
     char *copy = strdup(text), *save = NULL;
+    if (copy == NULL)
+        MB_ERROR(MB_ENOMEM, "%s: out of memory", option);
     a->n_bits = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *end;
         long b = strtol(tok, &end, 10);
         if (*end != '\0' || b < 53 || b > 100000 || a->n_bits == MAX_BITS) {
-            fprintf(stderr, "motionbench bench mpfr-twin: --bits '%s': give up to %d precisions "
-                    "in [53, 100000] separated by commas\n", text, MAX_BITS);
-            free(copy);
-            return -1;
+            a->n_bits = 0;
+            break;
         }
         a->bits[a->n_bits++] = b;
     }
     free(copy);
-    return a->n_bits ? 0 : -1;
+    if (a->n_bits == 0)
+        MB_ERROR(MB_EINVAL, "%s '%s': give up to %d precisions in [53, 100000] separated by "
+                 "commas", option, text, MAX_BITS);
+    return MB_SUCCESS;
 }
 
-static int parse_positive(const char *name, const char *text, double *out)
+/* -i INTEGRATOR (repeatable, at most MAX_SCHEMES). */
+static int add_scheme(void *ctx, const char *option, const char *name)
 {
-    char *end;
-    *out = strtod(text, &end);
-    if (*text == '\0' || *end != '\0' || !(*out > 0) || *out > 1e6) {
-        fprintf(stderr, "motionbench bench mpfr-twin: %s '%s' must be a number > 0\n", name, text);
-        return -1;
-    }
-    return 0;
+    struct bench_args *a = ctx;
+    if (a->n_schemes == MAX_SCHEMES)
+        MB_ERROR(MB_EINVAL, "%s: at most %d integrators", option, MAX_SCHEMES);
+    a->schemes[a->n_schemes++] = name;
+    return MB_SUCCESS;
 }
 
+/* 0: measure, 1: help printed, -1: error printed */
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
-    for (int k = 1; k < argc; k++) {
-        const char *arg = argv[k];
-        int more = k + 1 < argc;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            usage(stdout);
-            return 1;
-        } else if ((!strcmp(arg, "-p") || !strcmp(arg, "--problem")) && more) {
-            a->problem = argv[++k];
-        } else if (!strcmp(arg, "--set") && more) {
-            if (mb_options_add_pair(a->set, argv[++k], "--set") != MB_SUCCESS) {
-                fprintf(stderr, "motionbench bench mpfr-twin: --set: %s\n", mb_last_error());
-                return -1;
-            }
-        } else if ((!strcmp(arg, "-i") || !strcmp(arg, "--integrator")) && more) {
-            if (a->n_schemes == MAX_SCHEMES) {
-                fprintf(stderr, "motionbench bench mpfr-twin: at most %d integrators\n", MAX_SCHEMES);
-                return -1;
-            }
-            a->schemes[a->n_schemes++] = argv[++k];
-        } else if (!strcmp(arg, "--bits") && more) {
-            if (parse_bits(argv[++k], a) != 0)
-                return -1;
-        } else if (!strcmp(arg, "--dt") && more) {
-            if (parse_positive("--dt", argv[++k], &a->dt) != 0)
-                return -1;
-        } else if (!strcmp(arg, "--min-time") && more) {
-            if (parse_positive("--min-time", argv[++k], &a->min_time) != 0)
-                return -1;
-        } else {
-            fprintf(stderr, "motionbench bench mpfr-twin: unexpected or incomplete argument '%s'\n", arg);
-            usage(stderr);
-            return -1;
-        }
-    }
-    return 0;
+    const mb_cli_option options[] = {
+        { .name = "--problem", .letter = 'p', .kind = MB_CLI_STRING, .dest = &a->problem,
+          .value = "a problem name" },
+        { .name = "--set", .kind = MB_CLI_CALL, .call = mb_cli_set_param, .ctx = a->set,
+          .value = "KEY=VALUE" },
+        { .name = "--integrator", .letter = 'i', .kind = MB_CLI_CALL, .call = add_scheme,
+          .ctx = a, .value = "an integrator" },
+        { .name = "--bits", .kind = MB_CLI_CALL, .call = parse_bits, .ctx = a,
+          .value = "precisions" },
+        { .name = "--dt", .kind = MB_CLI_DOUBLE, .dest = &a->dt, .value = "a step",
+          .min = 0.0, .min_open = 1, .max = 1e6 },
+        { .name = "--min-time", .kind = MB_CLI_DOUBLE, .dest = &a->min_time, .value = "seconds",
+          .min = 0.0, .min_open = 1, .max = 1e6 },
+    };
+    const mb_cli_command cmd = { "bench mpfr-twin", options, sizeof options / sizeof *options,
+                                 usage, NULL, 0, NULL };
+    size_t n = 0;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    if (st < 0)
+        fprintf(stderr, "motionbench bench mpfr-twin: %s\n", mb_last_error());
+    return st == MB_CLI_HELP ? 1 : st == MB_CLI_PARSED ? 0 : -1;
 }
 
 /* CPU seconds per step of the double scheme (twin == NULL) or of its twin. */

@@ -1,6 +1,7 @@
 /* bench_util.c -- clock and size options of the step benchmarks (bench_util.h). */
 #include "bench_util.h"
 #include "cli.h"
+#include "cli_options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,33 +18,24 @@ double mb_bench_now(void)
 int mb_bench_size_args(int argc, char **argv, const char *cmd, double *max_nodes,
                        double *min_time)
 {
-    for (int k = 1; k < argc; k++) {
-        char *end = NULL;
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            printf("usage: motionbench bench %s [--max-nodes N] [--min-time S]\n"
-                   "  N: largest system (default %g), sizes 10^3 .. N by decades;\n"
-                   "  S: seconds of measurement per size (default %g).\n",
-                   cmd, *max_nodes, *min_time);
-            return -1;
-        }
-        if (k + 1 < argc && !strcmp(argv[k], "--max-nodes")) {
-            *max_nodes = strtod(argv[++k], &end);
-            if (*end != '\0' || !(*max_nodes >= 1e3 && *max_nodes <= 1e8)) {
-                fprintf(stderr, "motionbench bench %s: --max-nodes '%s' must be a number in [1e3, 1e8]\n",
-                        cmd, argv[k]);
-                return MB_EXIT_USAGE;
-            }
-        } else if (k + 1 < argc && !strcmp(argv[k], "--min-time")) {
-            *min_time = strtod(argv[++k], &end);
-            if (*end != '\0' || !(*min_time > 0.0 && *min_time <= 60.0)) {
-                fprintf(stderr, "motionbench bench %s: --min-time '%s' must be in (0, 60] seconds\n",
-                        cmd, argv[k]);
-                return MB_EXIT_USAGE;
-            }
-        } else {
-            fprintf(stderr, "motionbench bench %s: unexpected argument '%s' (see --help)\n", cmd, argv[k]);
-            return MB_EXIT_USAGE;
-        }
+    const mb_cli_option options[] = {
+        { .name = "--max-nodes", .kind = MB_CLI_DOUBLE, .dest = max_nodes, .value = "a number",
+          .min = 1e3, .max = 1e8 },
+        { .name = "--min-time", .kind = MB_CLI_DOUBLE, .dest = min_time, .value = "seconds",
+          .min = 0.0, .min_open = 1, .max = 60.0 },
+    };
+    char name[64];
+    snprintf(name, sizeof name, "bench %s", cmd);
+    const mb_cli_command command = { name, options, 2, NULL, NULL, 0, NULL };
+    double default_nodes = *max_nodes, default_time = *min_time;
+    size_t n = 0;
+    int st = mb_cli_options_parse(&command, argc, argv, &n);
+    if (st == MB_CLI_HELP) {
+        printf("usage: motionbench bench %s [--max-nodes N] [--min-time S]\n"
+               "  N: largest system (default %g), sizes 10^3 .. N by decades;\n"
+               "  S: seconds of measurement per size (default %g).\n",
+               cmd, default_nodes, default_time);
+        return -1;
     }
-    return 0;
+    return st == MB_CLI_PARSED ? 0 : mb_cli_fail(name);
 }

@@ -9,6 +9,7 @@
  * Exit: 0 no regression (or --update done), 1 some regression, 2 usage or unreadable /
  * malformed files. */
 #include "cli.h"
+#include "cli_options.h"
 #include "junit_tap.h"
 #include "mb_baseline.h"
 #include "mb_cancel.h"
@@ -55,53 +56,33 @@ typedef struct check_args {
     int quiet, two_sided, update, tap;
 } check_args;
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "motionbench: check: ");
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    return MB_EXIT_USAGE;
-}
-
-/* 0 parsed, 1 help printed, 2 usage error (reported) */
+/* MB_CLI_PARSED, MB_CLI_HELP (help printed), or < 0 with the error in mb_last_error */
 static int parse_args(int argc, char **argv, check_args *A)
 {
-    for (int k = 1; k < argc; k++) {
-        const char *a = argv[k];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            help(stdout);
-            return 1;
-        } else if (!strcmp(a, "-b") || !strcmp(a, "--baseline") || !strcmp(a, "--junit")) {
-            int junit = !strcmp(a, "--junit");
-            if (++k == argc)
-                return usage_error(junit ? "%s needs a file name" : "%s needs a directory", a);
-            if (argv[k][0] == '\0')
-                return usage_error(junit ? "%s: empty file name" : "%s: empty directory name", a);
-            *(junit ? &A->junit : &A->base) = argv[k];
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            A->quiet = 1;
-        } else if (!strcmp(a, "--two-sided")) {
-            A->two_sided = 1;
-        } else if (!strcmp(a, "--update")) {
-            A->update = 1;
-        } else if (!strcmp(a, "--tap")) {
-            A->tap = 1;
-        } else if (a[0] == '-') {
-            return usage_error("unknown option '%s' (see --help)", a);
-        } else if (a[0] == '\0') {
-            return usage_error("empty report directory name%s", "");
-        } else if (A->dir == NULL) {
-            A->dir = a;
-        } else {
-            return usage_error("one report directory only ('%s')", a);
-        }
-    }
+    const mb_cli_option options[] = {
+        { .name = "--baseline", .letter = 'b', .kind = MB_CLI_STRING, .dest = &A->base,
+          .value = "a directory", .empty = "empty directory name" },
+        { .name = "--junit", .kind = MB_CLI_STRING, .dest = &A->junit,
+          .value = "a file name", .empty = "empty file name" },
+        { .name = "--quiet", .letter = 'q', .kind = MB_CLI_FLAG, .dest = &A->quiet },
+        { .name = "--two-sided", .kind = MB_CLI_FLAG, .dest = &A->two_sided },
+        { .name = "--update", .kind = MB_CLI_FLAG, .dest = &A->update },
+        { .name = "--tap", .kind = MB_CLI_FLAG, .dest = &A->tap },
+    };
+    const mb_cli_command cmd = { "check", options, sizeof options / sizeof *options, help,
+                                 &A->dir, 1, NULL };
+    size_t n = 0;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    if (st != MB_CLI_PARSED)
+        return st;
+    if (n == 1 && A->dir[0] == '\0')
+        MB_ERROR(MB_EINVAL, "empty report directory name");
     if (A->base == NULL) {
         static char default_base[4096];
         snprintf(default_base, sizeof default_base, "%s/reports/baseline", mb_cli_datadir());
         A->base = default_base;
     }
-    return 0;
+    return MB_CLI_PARSED;
 }
 
 /* ---- the compared rows ---- */
@@ -406,8 +387,8 @@ int mb_cmd_check(int argc, char **argv)
     mb_output_catch_broken_pipe();
     check_args A = { NULL, NULL, NULL, 0, 0, 0, 0 };
     int p = parse_args(argc, argv, &A);
-    if (p != 0)
-        return p == 1 ? MB_EXIT_OK : MB_EXIT_USAGE;
+    if (p != MB_CLI_PARSED)
+        return p == MB_CLI_HELP ? MB_EXIT_OK : mb_cli_fail("check");
     char bpath[4096 + 16], cpath[4096];
     snprintf(bpath, sizeof bpath, "%s/metrics.csv", A.base);
     snprintf(cpath, sizeof cpath, "%s/metrics.csv", A.dir ? A.dir : "reports");

@@ -7,6 +7,7 @@
  * before anything is written, naming the shard (mb_shard_merge).
  * Exit: as run's: 0 every expectation holds, 1 one failed, 2 refused, usage or I/O error. */
 #include "cli.h"
+#include "cli_options.h"
 #include "run_summary.h"
 #include "mb_cancel.h"
 #include "mb_external.h"
@@ -44,30 +45,20 @@ typedef struct merge_args {
     const char **dirs;
 } merge_args;
 
-/* 0: merge, 1: help printed, 2: error printed, < 0: error in mb_last_error */
+/* MB_CLI_PARSED: merge, MB_CLI_HELP: help printed, < 0: error in mb_last_error */
 static int parse_args(int argc, char **argv, merge_args *A)
 {
-    const char *seen[8];
-    int n_seen = 0;
-    for (int k = 1; k < argc; k++) {
-        const char *a = argv[k];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            help(stdout);
-            return 1;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (mb_cli_once(seen, &n_seen, "--output", "merge"))
-                return 2;
-            if (++k == argc || argv[k][0] == '\0')
-                MB_ERROR(MB_EINVAL, "%s needs a directory", a);
-            A->out = argv[k];
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            A->quiet = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            MB_ERROR(MB_EINVAL, "unknown option '%s' (see motionbench merge --help)", a);
-        } else {
-            A->dirs[A->n_dirs++] = a;
-        }
-    }
+    const mb_cli_option options[] = {
+        { .name = "--output", .letter = 'o', .kind = MB_CLI_STRING, .dest = &A->out,
+          .value = "a directory", .empty = "empty directory name",
+          .flags = MB_CLI_ONCE },
+        { .name = "--quiet", .letter = 'q', .kind = MB_CLI_FLAG, .dest = &A->quiet },
+    };
+    const mb_cli_command cmd = { "merge", options, sizeof options / sizeof *options, help,
+                                 A->dirs, (size_t)argc, "shard directories" };
+    int st = mb_cli_options_parse(&cmd, argc, argv, &A->n_dirs);
+    if (st != MB_CLI_PARSED)
+        return st;
     if (A->n_dirs == 0)
         MB_ERROR(MB_EINVAL, "give the shard directories to merge (see motionbench merge --help)");
     if (A->out == NULL)
@@ -75,7 +66,7 @@ static int parse_args(int argc, char **argv, merge_args *A)
     for (size_t k = 0; k < A->n_dirs; k++)
         if (strcmp(A->dirs[k], A->out) == 0)
             MB_ERROR(MB_EINVAL, "-o %s is one of the shards: write the report elsewhere", A->out);
-    return 0;
+    return MB_CLI_PARSED;
 }
 
 static int merge_and_write(const merge_args *A)
@@ -122,8 +113,7 @@ int mb_cmd_merge(int argc, char **argv)
     if (A.dirs == NULL)
         return mb_cli_fail("merge");
     int p = parse_args(argc, argv, &A);
-    int code = p == 1 ? MB_EXIT_OK : p == 2 ? MB_EXIT_USAGE : p < 0 ? mb_cli_fail("merge")
-                                                                    : merge_and_write(&A);
+    int code = p == MB_CLI_HELP ? MB_EXIT_OK : p < 0 ? mb_cli_fail("merge") : merge_and_write(&A);
     free(A.dirs);
     mb_adapter_path_clear();
     return code;

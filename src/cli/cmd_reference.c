@@ -7,6 +7,7 @@
  * double methods, ceil(BITS log10 2) + 1 for mpfr, printed by mpfr_printf) and the
  * method's error estimate.  Exit 0, or 2 on bad input or a failed reference. */
 #include "cli.h"
+#include "cli_options.h"
 #include "mb_cancel.h"
 #include "mb_memory.h"
 #include "mb_reference.h"
@@ -102,58 +103,33 @@ struct ref_args {
     double memory_limit;     /* --memory-limit (0: the memory available) */
 };
 
+/* MB_CLI_PARSED: compute, MB_CLI_HELP: help printed, < 0: error in mb_last_error */
 static int parse_args(int argc, char **argv, struct ref_args *a)
 {
-    const char *seen[8];   /* the valued options given so far (each may be given once) */
-    int n_seen = 0;
-    for (int k = 1; k < argc; k++) {
-        const char *arg = argv[k];
-        int more = k + 1 < argc;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            usage(stdout);
-            return 1;
-        } else if ((!strcmp(arg, "-p") || !strcmp(arg, "--problem")) && more) {
-            if (mb_cli_once(seen, &n_seen, "--problem", "reference"))
-                return -1;
-            a->problem = argv[++k];
-        } else if ((!strcmp(arg, "--t-end") || !strcmp(arg, "-t")) && more) {
-            if (mb_cli_once(seen, &n_seen, "--t-end", "reference"))
-                return -1;
-            char *end;
-            a->t_end = strtod(argv[++k], &end);
-            if (*argv[k] == '\0' || *end != '\0' || !isfinite(a->t_end) || a->t_end < 0) {
-                fprintf(stderr, "motionbench reference: --t-end '%s' is not a finite time >= 0\n", argv[k]);
-                return -1;
-            }
-            a->have_t = 1;
-        } else if (!strcmp(arg, "--set") && more) {
-            if (mb_options_add_pair(a->set, argv[++k], "--set") != MB_SUCCESS) {
-                fprintf(stderr, "motionbench reference: --set: %s\n", mb_last_error());
-                return -1;
-            }
-        } else if (!strcmp(arg, "--method") && more) {
-            if (mb_cli_once(seen, &n_seen, "--method", "reference"))
-                return -1;
-            a->method = argv[++k];
-        } else if (!strcmp(arg, "--memory-limit") && more) {
-            if (mb_cli_once(seen, &n_seen, "--memory-limit", "reference"))
-                return -1;
-            if (mb_memory_parse_size(argv[++k], &a->memory_limit) != MB_SUCCESS) {
-                fprintf(stderr, "motionbench reference: --memory-limit: %s\n", mb_last_error());
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "motionbench reference: unexpected or incomplete argument '%s'\n", arg);
-            usage(stderr);
-            return -1;
-        }
-    }
-    if (a->problem == NULL || !a->have_t) {
-        fprintf(stderr, "motionbench reference: -p PROBLEM and --t-end T are required\n");
-        usage(stderr);
-        return -1;
-    }
-    return 0;
+    const mb_cli_option options[] = {
+        { .name = "--problem", .letter = 'p', .kind = MB_CLI_STRING, .dest = &a->problem,
+          .value = "a problem name", .flags = MB_CLI_ONCE },
+        { .name = "--t-end", .letter = 't', .kind = MB_CLI_DOUBLE, .dest = &a->t_end,
+          .value = "a time", .flags = MB_CLI_ONCE, .min = 0.0, .max = INFINITY },
+        { .name = "--set", .kind = MB_CLI_CALL, .call = mb_cli_set_param, .ctx = a->set,
+          .value = "KEY=VALUE" },
+        { .name = "--method", .kind = MB_CLI_STRING, .dest = &a->method,
+          .value = "a method", .flags = MB_CLI_ONCE },
+        { .name = "--memory-limit", .kind = MB_CLI_SIZE, .dest = &a->memory_limit,
+          .value = "a size", .flags = MB_CLI_ONCE },
+    };
+    const mb_cli_command cmd = { "reference", options, sizeof options / sizeof *options, usage,
+                                 NULL, 0, NULL };
+    size_t n = 0;
+    a->t_end = NAN;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    if (st != MB_CLI_PARSED)
+        return st;
+    a->have_t = !isnan(a->t_end);
+    if (a->problem == NULL || !a->have_t)
+        MB_ERROR(MB_EINVAL, "-p PROBLEM and --t-end T are required (see motionbench reference "
+                 "--help)");
+    return MB_CLI_PARSED;
 }
 
 /* The two header lines, printed once the reference has been computed (so a refusal
@@ -258,9 +234,9 @@ int mb_cmd_reference(int argc, char **argv)
 {
     struct ref_args a = { NULL, "auto", 0.0, 0, mb_options_new(), 0.0 };
     int rc = parse_args(argc, argv, &a);
-    if (rc != 0) {
+    if (rc != MB_CLI_PARSED) {
         mb_options_free(a.set);
-        return rc > 0 ? MB_EXIT_OK : MB_EXIT_USAGE;
+        return rc == MB_CLI_HELP ? MB_EXIT_OK : mb_cli_fail("reference");
     }
     const mb_problem_type *pt;
     mb_options *params = NULL;

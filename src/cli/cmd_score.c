@@ -10,6 +10,7 @@
  * The metrics are printed; with -o DIR the report files of `run` are written there.
  * Exit: 0 every run ok, 1 a run diverged or failed, 2 bad input or usage. */
 #include "cli.h"
+#include "cli_options.h"
 #include "mb_case.h"
 #include "mb_external.h"
 #include "mb_cancel.h"
@@ -56,45 +57,30 @@ typedef struct score_args {
     const char *files[MAX_FILES];
 } score_args;
 
+/* MB_CLI_PARSED: score, MB_CLI_HELP: help printed, < 0: error in mb_last_error */
 static int parse_args(int argc, char **argv, score_args *A)
 {
-    for (int k = 1; k < argc; k++) {
-        const char *o = argv[k];
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            help(stdout);
-            return 1;
-        } else if (!strcmp(o, "--mid-step")) {
-            A->mid_step = 1;
-        } else if (o[0] == '-' && o[1] != '\0') {
-            if (k + 1 >= argc)
-                MB_ERROR(MB_EINVAL, "%s needs a value (or is unknown; see --help)", o);
-            const char *v = argv[++k];
-            char *end;
-            if (!strcmp(o, "-p") || !strcmp(o, "--problem"))
-                A->problem = v;
-            else if (!strcmp(o, "-o") || !strcmp(o, "--output"))
-                A->output = v;
-            else if (!strcmp(o, "--reference"))
-                A->reference = v;
-            else if (!strcmp(o, "--set")) {
-                if (mb_options_add_pair(A->params, v, "--set") != MB_SUCCESS)
-                    return -1;
-            } else if (!strcmp(o, "--t-end")) {
-                A->t_end = strtod(v, &end);
-                if (end == v || *end || !(A->t_end > 0.0) || !isfinite(A->t_end))
-                    MB_ERROR(MB_EINVAL, "--t-end '%s': give a number > 0", v);
-            } else {
-                MB_ERROR(MB_EINVAL, "unknown option '%s' (see motionbench score --help)", o);
-            }
-        } else if (A->n_files == MAX_FILES) {
-            MB_ERROR(MB_EINVAL, "at most %d trajectory files", MAX_FILES);
-        } else {
-            A->files[A->n_files++] = o;
-        }
-    }
+    const mb_cli_option options[] = {
+        { .name = "--problem", .letter = 'p', .kind = MB_CLI_STRING, .dest = &A->problem,
+          .value = "a problem name" },
+        { .name = "--output", .letter = 'o', .kind = MB_CLI_STRING, .dest = &A->output,
+          .value = "a directory" },
+        { .name = "--reference", .kind = MB_CLI_STRING, .dest = &A->reference,
+          .value = "a reference kind" },
+        { .name = "--set", .kind = MB_CLI_CALL, .call = mb_cli_set_param, .ctx = A->params,
+          .value = "KEY=VALUE" },
+        { .name = "--t-end", .kind = MB_CLI_DOUBLE, .dest = &A->t_end, .value = "a time",
+          .min = 0.0, .min_open = 1, .max = INFINITY },
+        { .name = "--mid-step", .kind = MB_CLI_FLAG, .dest = &A->mid_step },
+    };
+    const mb_cli_command cmd = { "score", options, sizeof options / sizeof *options, help,
+                                 A->files, MAX_FILES, "trajectory files" };
+    int st = mb_cli_options_parse(&cmd, argc, argv, &A->n_files);
+    if (st != MB_CLI_PARSED)
+        return st;
     if (A->problem == NULL || A->n_files == 0)
         MB_ERROR(MB_EINVAL, "give -p PROBLEM and at least one trajectory file (see --help)");
-    return 0;
+    return MB_CLI_PARSED;
 }
 
 /* 1 when the header line of the text names the rotation column n0_qw. */

@@ -1,5 +1,6 @@
 # the motionbench program: one file per command.
 src_motionbench_SOURCES += src/cli/main.c
+src_motionbench_SOURCES += src/cli/cli_options.c
 src_motionbench_SOURCES += src/cli/cmd_list.c
 src_motionbench_SOURCES += src/cli/cmd_reference.c
 src_motionbench_SOURCES += src/cli/cmd_simulate.c
@@ -22,6 +23,7 @@ src_motionbench_SOURCES += src/cli/cmd_report.c
 src_motionbench_SOURCES += src/cli/report_args.c
 src_motionbench_SOURCES += src/cli/cmd_score.c
 noinst_HEADERS += src/cli/cli.h
+noinst_HEADERS += src/cli/cli_options.h
 noinst_HEADERS += src/cli/run_summary.h
 noinst_HEADERS += src/cli/junit_tap.h
 noinst_HEADERS += src/cli/bench_util.h

@@ -1,5 +1,7 @@
 /* report_args.c -- the arguments "REPORT_DIR [-o DIR]" shared by `plot` and `report`. */
 #include "cli.h"
+#include "cli_options.h"
+#include "mb_status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -9,24 +11,19 @@ int mb_cli_report_args(int argc, char **argv, const char *command, void (*help)(
                        const char **dir, const char **out)
 {
     *dir = *out = NULL;
-    for (int k = 1; k < argc; k++) {
-        if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
-            help(stdout);
-            return 1;
-        } else if (!strcmp(argv[k], "-o") || !strcmp(argv[k], "--output")) {
-            if (++k == argc || argv[k][0] == '\0') {
-                fprintf(stderr, "motionbench: %s: %s needs a directory\n", command, argv[k - 1]);
-                return 2;
-            }
-            *out = argv[k];
-        } else if (argv[k][0] == '-' || argv[k][0] == '\0' || *dir != NULL) {
-            fprintf(stderr, "motionbench: %s: unexpected argument '%s' (see --help)\n", command,
-                    argv[k]);
-            return 2;
-        } else {
-            *dir = argv[k];
-        }
-    }
+    const mb_cli_option options[] = {
+        { .name = "--output", .letter = 'o', .kind = MB_CLI_STRING, .dest = out,
+          .value = "a directory", .empty = "empty directory name" },
+    };
+    const mb_cli_command cmd = { command, options, 1, help, dir, 1, NULL };
+    size_t n = 0;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    if (st == MB_CLI_HELP)
+        return 1;
+    if (st == MB_CLI_PARSED && n == 1 && **dir == '\0')
+        st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "the report directory is empty");
+    if (st != MB_CLI_PARSED)
+        return mb_cli_fail(command);
     if (*dir == NULL) {
         help(stderr);
         return 2;
