@@ -66,6 +66,7 @@ static parsed parse(const char *const *words)
         argv[argc] = (char *)words[argc];
         argc++;
     }
+    argv[argc] = NULL;                                       /* as the C runtime gives it */
     help_printed = 0;
     P.status = mb_cli_options_parse(&cmd, argc, argv, &P.n_operands);
     return P;
