@@ -299,9 +299,10 @@ Test(cli, bench_implicit_options_name_their_range)
 {
     expect_usage_error("bench implicit-chain --bogus x", "unknown option '--bogus'");
     expect_usage_error("bench implicit-chain --max-n 1000",
-                       "--max-n 1000 must be in [3163, 1e8] (two sizes at least)");
-    expect_usage_error("bench implicit-cloth --steps 0", "--steps 0 must be a whole number in [1, 1000]");
-    expect_usage_error("bench implicit-chain --dt -1", "--dt -1 must be > 0");
+                       "--max-n '1000': give a number in [3163, 100000000]");
+    expect_usage_error("bench implicit-cloth --steps 0", "--steps '0': give a number in [1, 1000]");
+    expect_usage_error("bench implicit-cloth --steps 2.5", "--steps '2.5': give a whole number in [1, 1000]");
+    expect_usage_error("bench implicit-chain --dt -1", "--dt '-1': give a number > 0");
     cr_expect_eq(run("bench implicit-chain --help"), 0);
     char *out = slurp("out");
     cr_expect(strstr(out, "largest size in [3163, 1e8]") != NULL, "%s", out);

@@ -20,12 +20,12 @@
 #include "bench_rebuild.h"
 #include "bench_util.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "mb_implicit.h"
 #include "mb_linsolve.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
 
-#include <errno.h>
 #include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +36,6 @@
 #define BENCH_EXPONENT_LIMIT 1.15
 /* the fit needs two sizes: 10^3 and 10^3.5 (the size loop allows 1e-4 relative slack) */
 #define BENCH_MIN_MAX_N 3163
-#define MB_STR_(x) #x
-#define MB_STR(x) MB_STR_(x)
 
 struct bench_opts {
     const char *integrator;
@@ -61,53 +59,33 @@ static void bench_usage(const char *name, FILE *out)
 /* -1: go on; otherwise an exit status */
 static int bench_args(int argc, char **argv, struct bench_opts *o)
 {
-    for (int k = 1; k < argc; k++) {
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            bench_usage(argv[0], stdout);
-            return MB_EXIT_OK;
-        }
-        if (strcmp(argv[k], "-i") && strcmp(argv[k], "--dt") && strcmp(argv[k], "--steps")
-            && strcmp(argv[k], "--max-n")) {
-            fprintf(stderr, "motionbench bench: unknown option '%s' (see --help)\n", argv[k]);
-            return MB_EXIT_USAGE;
-        }
-        if (k + 1 >= argc) {
-            fprintf(stderr, "motionbench bench: %s needs a value (or is unknown)\n", argv[k]);
-            return MB_EXIT_USAGE;
-        }
-        const char *v = argv[++k];
-        char *end;
-        errno = 0;
-        if (!strcmp(argv[k - 1], "-i")) {
-            o->integrator = v;
-            continue;
-        }
-        double d = strtod(v, &end);
-        if (end == v || *end || errno || !isfinite(d)) {
-            fprintf(stderr, "motionbench bench: %s '%s' is not a number\n", argv[k - 1], v);
-            return MB_EXIT_USAGE;
-        }
-        const char *range = NULL;
-        if (!strcmp(argv[k - 1], "--dt")) {
-            if (d > 0)
-                o->dt = d;
-            else
-                range = "must be > 0";
-        } else if (!strcmp(argv[k - 1], "--steps")) {
-            if (d >= 1 && d <= 1000 && d == floor(d))
-                o->steps = (long)d;
-            else
-                range = "must be a whole number in [1, 1000]";
-        } else if (d >= BENCH_MIN_MAX_N && d <= 1e8) {
-            o->max_n = d;
-        } else {
-            range = "must be in [" MB_STR(BENCH_MIN_MAX_N) ", 1e8] (two sizes at least)";
-        }
-        if (range) {
-            fprintf(stderr, "motionbench bench: %s %s %s\n", argv[k - 1], v, range);
-            return MB_EXIT_USAGE;
-        }
+    double steps = (double)o->steps;
+    const mb_cli_option options[] = {
+        { .name = "--integrator", .letter = 'i', .kind = MB_CLI_STRING, .dest = &o->integrator,
+          .value = "an integrator" },
+        { .name = "--dt", .kind = MB_CLI_DOUBLE, .dest = &o->dt, .value = "a time step",
+          .min = 0.0, .min_open = 1, .max = INFINITY },
+        { .name = "--steps", .kind = MB_CLI_DOUBLE, .dest = &steps, .value = "a whole number",
+          .min = 1.0, .max = 1000.0 },
+        { .name = "--max-n", .kind = MB_CLI_DOUBLE, .dest = &o->max_n, .value = "a size",
+          .min = BENCH_MIN_MAX_N, .max = 1e8 },
+    };
+    char name[64];
+    snprintf(name, sizeof name, "bench %s", argv[0]);
+    const mb_cli_command cmd = { name, options, sizeof options / sizeof *options, NULL, NULL,
+                                 0, NULL };
+    size_t n = 0;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    if (st == MB_CLI_HELP) {
+        bench_usage(argv[0], stdout);
+        return MB_EXIT_OK;
     }
+    if (st == MB_CLI_PARSED && steps != floor(steps))
+        st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "--steps '%g': give a whole number "
+                             "in [1, 1000]", steps);
+    if (st != MB_CLI_PARSED)
+        return mb_cli_fail(name);
+    o->steps = (long)steps;
     return -1;
 }
 

@@ -1,5 +1,6 @@
 /* cmd_list.c -- `motionbench list integrators|problems|metrics [--verbose|--markdown]`. */
 #include "cli.h"
+#include "cli_options.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_problem.h"
@@ -213,32 +214,30 @@ static int unknown_list(const char *what)
     return MB_EXIT_USAGE;
 }
 
+/* --plugin FILE: load it now, so the list holds what it registers. */
+static int load_plugin(void *ctx, const char *option, const char *file)
+{
+    (void)ctx;
+    (void)option;
+    return mb_plugin_load(file);
+}
+
 int mb_cmd_list(int argc, char **argv)
 {
     int verbose = 0, markdown = 0;
     const char *what = NULL;
-    for (int k = 1; k < argc; k++) {
-        if (!strcmp(argv[k], "--verbose") || !strcmp(argv[k], "-v")) {
-            verbose = 1;
-        } else if (!strcmp(argv[k], "--markdown")) {
-            markdown = 1;
-        } else if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            usage(stdout);
-            return MB_EXIT_OK;
-        } else if (!strcmp(argv[k], "--plugin")) {
-            if (++k == argc) {
-                fprintf(stderr, "motionbench list: --plugin needs a shared object file\n");
-                return MB_EXIT_USAGE;
-            }
-            if (mb_plugin_load(argv[k]) != MB_SUCCESS)
-                return mb_cli_fail("list");
-        } else if (what == NULL) {
-            what = argv[k];
-        } else {
-            fprintf(stderr, "motionbench list: unexpected argument '%s'\n", argv[k]);
-            return MB_EXIT_USAGE;
-        }
-    }
+    const mb_cli_option options[] = {
+        { .name = "--verbose", .letter = 'v', .kind = MB_CLI_FLAG, .dest = &verbose },
+        { .name = "--markdown", .kind = MB_CLI_FLAG, .dest = &markdown },
+        { .name = "--plugin", .kind = MB_CLI_CALL, .call = load_plugin,
+          .value = "a shared object file" },
+    };
+    const mb_cli_command cmd = { "list", options, sizeof options / sizeof *options, usage,
+                                 &what, 1, NULL };
+    size_t n = 0;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    if (st != MB_CLI_PARSED)
+        return st == MB_CLI_HELP ? MB_EXIT_OK : mb_cli_fail("list");
     if (what && !strcmp(what, "integrators")) {
         list_integrators(verbose);
         mb_adapter_each(print_adapter, &verbose);
