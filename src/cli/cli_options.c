@@ -60,8 +60,9 @@ static int parse_double(const mb_cli_option *o, const char *spelled, const char 
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    int in = end != v && *end == '\0' && mb_strtod_in_range(x) && isfinite(x)
-             && (o->min_open ? x > o->min : x >= o->min) && x <= o->max;
+    int in = end != v && *end == '\0';
+    in = in && mb_strtod_in_range(x) && isfinite(x);
+    in = in && (o->min_open ? x > o->min : x >= o->min) && x <= o->max;
     if (!in) {
         if (isinf(o->max))
             MB_ERROR(MB_EINVAL, "%s '%s': give a number %s %.17g", spelled, v,
