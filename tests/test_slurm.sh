@@ -72,8 +72,13 @@ read -r job2 merge2 <work2/jobs
 scancel "${job2}_2"
 scontrol release "${job2}_1" "${job2}_3" "$merge2"
 wait_job "$job2" 600 >/dev/null
-sleep 2
-reason=$(squeue -h -j "$merge2" -o %r 2>/dev/null)
+# the controller re-evaluates dependencies in its scheduling passes, some seconds apart on
+# a loaded machine: poll for the reason (up to 120 s) instead of reading it once
+for i in $(seq 1 120); do
+    reason=$(squeue -h -j "$merge2" -o %r 2>/dev/null)
+    [ "$reason" = DependencyNeverSatisfied ] && break
+    sleep 1
+done
 check "merge job waits on the failed array (reason '$reason')" [ "$reason" = DependencyNeverSatisfied ]
 check "the cancelled shard is missing" [ ! -e work2/shards/2/shard.txt ]
 $MB merge -q work2/shards/* -o byhand >byhand.out 2>&1
