@@ -50,6 +50,7 @@ check_PROGRAMS += tests/test_contact_friction
 check_PROGRAMS += tests/test_clump
 check_PROGRAMS += tests/test_timestep
 check_PROGRAMS += tests/test_collision
+check_PROGRAMS += tests/test_impact_reference
 check_PROGRAMS += tests/test_dem_problems
 check_PROGRAMS += tests/test_rigid_problems
 check_PROGRAMS += tests/test_kepler
