@@ -367,7 +367,7 @@ static int step_and_locate(struct solver *S, double *t, double t_stop, double *h
     for (int k = 0; k < ng; k++) {
         if (!(g[k] < 0.0))
             continue;
-        double tk;
+        double tk = *t;
         int st = locate(S, k, *t, &tk);
         if (st != MB_SUCCESS)
             return st;

@@ -14,6 +14,7 @@ libmotionbench_la_SOURCES += src/reference/ode_reference.c
 libmotionbench_la_SOURCES += src/reference/mpfr_reference.c
 libmotionbench_la_SOURCES += src/reference/closed_collision.c
 libmotionbench_la_SOURCES += src/reference/impact_reference.c
+libmotionbench_la_SOURCES += src/reference/impact_reference_mpfr.c
 motionbenchinclude_HEADERS += src/reference/mb_reference.h
 motionbenchinclude_HEADERS += src/reference/mb_closed.h
 motionbenchinclude_HEADERS += src/reference/mb_ode_reference.h

@@ -80,6 +80,16 @@ typedef struct mb_impact_events {
 int mb_impact_reference(const mb_impact_params *p, const mb_impact_state *s0, double t_end,
                         double tol, mb_impact_state *out, mb_impact_events *ev);
 
+/* The same in MPFR at `bits` of precision (53 .. 4096; references use >= 113): each smooth
+ * phase carried by the project's Gragg-Bulirsch-Stoer engine (mb_mpfr_ode_span, macro
+ * steps of 1/64 of the contact time), each event located by bisection on its event
+ * function down to adjacent doubles of t.  Event times are therefore doubles: the result
+ * (rounded to double in out) is accurate to about one ulp of t times the jump of the
+ * right-hand side at an event (the dashpot's c_n delta' at contact start), not to `bits`.
+ * Same domain and errors as mb_impact_reference. */
+int mb_impact_reference_mpfr(const mb_impact_params *p, const mb_impact_state *s0, double t_end,
+                             long bits, mb_impact_state *out, mb_impact_events *ev);
+
 /* Contact quantities of a state: overlap, its rate, the tangential slip velocity u_t of the
  * contact point (as defined above, with the reference's arms). */
 void mb_impact_contact(const mb_impact_params *p, const mb_impact_state *s, double *delta,

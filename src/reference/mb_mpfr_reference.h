@@ -53,4 +53,14 @@ int mb_mpfr_reference(const mb_system *sys, size_t n, const double *times,
                       mb_nodes_mpfr *const *outs, double *err,
                       const mb_mpfr_reference_opts *opts, mb_mpfr_reference_stats *stats);
 
+/* The same engine on a caller's autonomous ODE y' = f(y) of dimension dim (the MPFR
+ * impact reference's smooth phases, mb_impact_reference.h): y (at the precision of its
+ * numbers, which should carry the guard bits above) is carried from t0 to t1 in place by
+ * pass 1's adaptive macro steps at tolerance 2^(24 - bits); no second pass, no estimate,
+ * no cross-check.  f returns MB_SUCCESS or an error that stops the span.  evals (may be
+ * NULL) is incremented by the evaluations made. */
+typedef int (*mb_mpfr_ode_rhs)(void *ctx, const __mpfr_struct *y, __mpfr_struct *dy);
+int mb_mpfr_ode_span(mb_mpfr_ode_rhs f, void *ctx, size_t dim, long bits, __mpfr_struct *y,
+                     double t0, double t1, unsigned long *evals);
+
 #endif

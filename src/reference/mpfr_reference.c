@@ -20,7 +20,9 @@ typedef __mpfr_struct real;
 static mpfr_prec_t guard_bits(int max_columns) { return 32 + 2 * (mpfr_prec_t)max_columns; }
 
 struct gbs {
-    mb_refrhs_mpfr *rhs;
+    mb_refrhs_mpfr *rhs;  /* the system's right-hand side, or */
+    mb_mpfr_ode_rhs fn;   /* a caller's (mb_mpfr_ode_span) */
+    void *fn_ctx;
     size_t dim;
     mpfr_prec_t prec;
     int kmax;             /* columns 0 .. kmax-1 */
@@ -63,6 +65,20 @@ static void gbs_free(struct gbs *g)
     mb_refrhs_mpfr_free(g->rhs);
 }
 
+/* the work vectors of dimension d (g->prec, g->kmax set) */
+static int gbs_vectors(struct gbs *g, size_t d)
+{
+    g->dim = d;
+    g->f0 = vec_new(d, g->prec); g->zp = vec_new(d, g->prec); g->zc = vec_new(d, g->prec);
+    g->zn = vec_new(d, g->prec); g->fz = vec_new(d, g->prec);
+    g->rowa = vec_new(g->kmax * d, g->prec); g->rowb = vec_new(g->kmax * d, g->prec);
+    if (!g->f0 || !g->zp || !g->zc || !g->zn || !g->fz || !g->rowa || !g->rowb) {
+        gbs_free(g);
+        MB_ERROR(MB_ENOMEM, "mpfr reference: out of memory");
+    }
+    return MB_SUCCESS;
+}
+
 static int gbs_init(struct gbs *g, const mb_nodes_mpfr *proto, const mb_forces *F, int kmax,
                     double tol)
 {
@@ -76,15 +92,7 @@ static int gbs_init(struct gbs *g, const mb_nodes_mpfr *proto, const mb_forces *
         mpfr_clears(g->H, g->h, g->h2, g->a, g->b, (mpfr_ptr)0);
         return MB_ENOMEM;
     }
-    size_t d = g->dim = mb_refrhs_mpfr_dim(g->rhs);
-    g->f0 = vec_new(d, g->prec); g->zp = vec_new(d, g->prec); g->zc = vec_new(d, g->prec);
-    g->zn = vec_new(d, g->prec); g->fz = vec_new(d, g->prec);
-    g->rowa = vec_new(kmax * d, g->prec); g->rowb = vec_new(kmax * d, g->prec);
-    if (!g->f0 || !g->zp || !g->zc || !g->zn || !g->fz || !g->rowa || !g->rowb) {
-        gbs_free(g);
-        MB_ERROR(MB_ENOMEM, "mpfr reference: out of memory");
-    }
-    return MB_SUCCESS;
+    return gbs_vectors(g, mb_refrhs_mpfr_dim(g->rhs));
 }
 
 /* every evaluation polls the cancellation flag: one evaluation of an MPFR right-hand
@@ -95,6 +103,8 @@ static int rhs(struct gbs *g, double t, const real *y, real *dy)
     if (mb_cancel_requested())
         return mb_cancel_error();
     g->evals++;
+    if (g->fn)
+        return g->fn(g->fn_ctx, y, dy);
     return mb_refrhs_mpfr_eval(g->rhs, t, y, dy);
 }
 
@@ -306,8 +316,7 @@ static int pass_halved(struct gbs *g, double t0, size_t n, const real *ys, const
     return MB_SUCCESS;
 }
 
-static int check_args(const mb_system *sys, size_t n, const double *times,
-                      mb_nodes_mpfr *const *outs, mb_mpfr_reference_opts *o)
+static int check_args_bits(mb_mpfr_reference_opts *o)
 {
     if (o->bits < 53 || o->bits > 100000)
         MB_ERROR(MB_EDOM, "mpfr reference: precision %ld bits is outside [53, 100000]", o->bits);
@@ -324,6 +333,15 @@ static int check_args(const mb_system *sys, size_t n, const double *times,
         o->max_columns = o->target_columns + 12;
     if (o->max_columns < 4 || o->max_columns > 200)
         MB_ERROR(MB_EDOM, "mpfr reference: max_columns %d is outside [4, 200]", o->max_columns);
+    return MB_SUCCESS;
+}
+
+static int check_args(const mb_system *sys, size_t n, const double *times,
+                      mb_nodes_mpfr *const *outs, mb_mpfr_reference_opts *o)
+{
+    int st = check_args_bits(o);
+    if (st != MB_SUCCESS)
+        return st;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(times[i]) || times[i] < (i ? times[i - 1] : sys->t))
             MB_ERROR(MB_EDOM, "mpfr reference: output times must be finite, ascending and "
@@ -453,5 +471,52 @@ int mb_mpfr_reference(const mb_system *sys, size_t n, const double *times,
     vec_free(y0, d);
     gbs_free(&g);
     mb_nodes_mpfr_free(init);
+    return st;
+}
+
+/* The engine on a caller's autonomous right-hand side (mb_mpfr_reference.h): the adaptive
+ * macro steps of pass 1 over one span, no second pass. */
+int mb_mpfr_ode_span(mb_mpfr_ode_rhs f, void *ctx, size_t dim, long bits, __mpfr_struct *y,
+                     double t0, double t1, unsigned long *evals)
+{
+    mb_mpfr_reference_opts o = { bits, 0, 0, 0.0, 1 };
+    int st = check_args_bits(&o);
+    if (st != MB_SUCCESS)
+        return st;
+    if (!(t1 >= t0) || !isfinite(t1) || !isfinite(t0))
+        MB_ERROR(MB_EDOM, "mpfr ode span: need finite t0 <= t1 (%g, %g)", t0, t1);
+    struct gbs g;
+    memset(&g, 0, sizeof g);
+    g.prec = mpfr_get_prec(&y[0]);
+    g.kmax = o.max_columns;
+    g.tol = ldexp(1.0, (int)(24 - bits));
+    g.fn = f;
+    g.fn_ctx = ctx;
+    mpfr_inits2(g.prec, g.H, g.h, g.h2, g.a, g.b, (mpfr_ptr)0);
+    st = gbs_vectors(&g, dim);
+    if (st != MB_SUCCESS)
+        return st;
+    double t = t0, hs = t1 - t0;
+    unsigned long rejected_in_row = 0;
+    while (st == MB_SUCCESS && t < t1) {
+        int clipped = t1 - t <= hs * (1.0 + 1e-9);
+        double te = clipped ? t1 : t + hs;
+        int k = 0;
+        st = gbs_step(&g, y, t, te, 0, &k);
+        if (st == MB_EMAXITER) {
+            hs = 0.5 * (te - t);
+            st = ++rejected_in_row > 80 || !(t + hs > t) ? MB_EMAXITER : MB_SUCCESS;
+            continue;
+        }
+        rejected_in_row = 0;
+        double fac = growth(k, o.target_columns), used = te - t;
+        hs = (clipped && fac >= 1.0) ? fmax(hs, used * fac) : used * fac;
+        t = te;
+    }
+    if (evals)
+        *evals += g.evals;
+    gbs_free(&g);
+    if (st == MB_EMAXITER)
+        MB_ERROR(MB_EMAXITER, "mpfr ode span: extrapolation does not converge near t = %.17g", t);
     return st;
 }
