@@ -1,0 +1,19 @@
+#!/bin/sh
+# test_dem_impact_cases.sh -- the DEM impact benchmark cases (cases/dem-impact/, outside
+# the default suite, which runs cases/*.case only) run and meet every expectation: the
+# contact durations and restitutions of Chung & Ooi's normal-impact tests against their
+# closed forms, at every time step and for every scheme the cases name.  Their tolerances
+# are derived in each case's comments; tests/mutants/catalogue holds the fault they catch
+# (impact-cases-hertz-stiffness: a Hertz stiffness 1% high).
+set -u
+MB=./src/motionbench
+SRC=${MB_SRCDIR:-.}
+. "$SRC/tests/cli_test_lib.sh"
+
+$MB run -j 2 -o "$tmp/r" "$SRC/cases/dem-impact" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "the impact cases pass (exit $rc)" [ "$rc" -eq 0 ]
+check "every case ran with no failed or missing check" \
+    grep -q "^motionbench: 4 cases, 96 checks: 0 failed, 0 missing" "$tmp/out"
+[ "$fail" -eq 0 ] || cat "$tmp/out" "$tmp/err"
+exit $fail
