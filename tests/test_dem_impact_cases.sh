@@ -14,6 +14,6 @@ $MB run -j 2 -o "$tmp/r" "$SRC/cases/dem-impact" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "the impact cases pass (exit $rc)" [ "$rc" -eq 0 ]
 check "every case ran with no failed or missing check" \
-    grep -q "^motionbench: 4 cases, 96 checks: 0 failed, 0 missing" "$tmp/out"
+    grep -q "^motionbench: 4 cases, 96 checks: 0 failed, 0 missing" "$tmp/out" "$tmp/err"
 [ "$fail" -eq 0 ] || cat "$tmp/out" "$tmp/err"
 exit $fail
