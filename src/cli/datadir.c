@@ -4,8 +4,10 @@
  * In order: the environment variable MOTIONBENCH_DATADIR when set (a staged install,
  * make install DESTDIR=...); the source tree when the running executable lies in the
  * build tree (src/motionbench or its libtool twin under src/.libs/); otherwise the
- * installed copy in pkgdatadir (make install). */
+ * installed copy in pkgdatadir (make install), named by mb_install_dirs.h, which make
+ * regenerates whenever configure's directories change (install.mk). */
 #include "cli.h"
+#include "mb_install_dirs.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -5,6 +5,7 @@
  * options and summary are optional.  Every error names "file:line". */
 #include "mb_external.h"
 #include "mb_ini.h"
+#include "mb_install_dirs.h"
 #include "mb_status.h"
 
 #include <ctype.h>
@@ -20,9 +21,6 @@
 
 #ifndef MB_SRCDIR
 #define MB_SRCDIR "."
-#endif
-#ifndef MB_PKGDATADIR
-#define MB_PKGDATADIR "/usr/local/share/motionbench"
 #endif
 
 #define DEFAULT_TIMEOUT 600.0
