@@ -1,0 +1,80 @@
+/* mb_neighbour.h -- the one neighbour list of a many-body system, shared by every pair
+ * interaction (pair potentials and sphere contact laws alike), after LAMMPS's neighbor.cpp.
+ *
+ * Build (O(n)): positions are sorted into bins (cells) of side >= cutoff + skin by a
+ * counting sort; for each particle i the 27 bins around its own (fewer when a periodic
+ * axis has fewer than 3 bins, each distinct bin once) are scanned and every j > i with
+ *   |x_j - x_i| < cutoff + skin   (minimum image on periodic axes)
+ * is kept.  The result is a Verlet half list in compressed rows: the neighbours of i are
+ * neigh[first[i] .. first[i+1]-1], ascending.  The pair order is therefore (i, j)
+ * lexicographic with i < j: the order of the brute-force double loop, whatever the bins,
+ * so sums over the list are bit for bit those of the all-pairs loop over the same pairs,
+ * and reports are byte-identical whatever --jobs is.
+ *
+ * Rebuild criterion (Verlet 1967; Allen & Tildesley, "Computer Simulation of Liquids",
+ * 2nd ed., section 5.3): the list built at positions x0 holds every pair closer than
+ * cutoff + skin at x0.  While every particle has moved less than skin/2 from x0, a pair
+ * now closer than cutoff was closer than cutoff + skin at the build (triangle inequality:
+ * the distance changed by at most skin), so it is in the list.  mb_neighbour_update
+ * rebuilds as soon as some |x_i - x0_i| > skin/2.
+ *
+ * Boundaries: open (box NULL: bins over the bounding box of the positions), or an
+ * orthogonal periodic box [0, L0) x [0, L1) x [0, L2) with the minimum image convention;
+ * positions need not be wrapped.  Each periodic side must exceed 2 (cutoff + skin), so
+ * that at most one image of j lies within cutoff + skin of i.  (The deforming periodic
+ * cell of mb_cell.h is not supported.)
+ *
+ * Memory: after the first build the arrays only grow when a build finds more pairs than
+ * their capacity (first build: 1.25 x the pairs found); mb_neighbour_stats counts the
+ * allocations so that a caller can check there were none in its loop. */
+#ifndef MB_NEIGHBOUR_H
+#define MB_NEIGHBOUR_H
+
+#include <stddef.h>
+
+typedef struct mb_neighbour_list mb_neighbour_list;
+
+typedef struct mb_neighbour_stats {
+    unsigned long builds;        /* list builds so far */
+    unsigned long allocations;   /* (re)allocations of the list's arrays so far */
+    unsigned long candidates;    /* distances computed by the last build */
+    size_t pairs;                /* pairs in the list */
+    size_t bins[3];              /* bins per axis of the last build */
+} mb_neighbour_stats;
+
+/* A list for pairs closer than cutoff with a skin (cutoff > 0 and skin >= 0 finite);
+ * box = NULL for open boundaries, else the three periodic side lengths, each finite and
+ * > 2 (cutoff + skin).  NULL with MB_EDOM recorded on a bad parameter. */
+mb_neighbour_list *mb_neighbour_new(double cutoff, double skin, const double *box);
+/* Sharing: every pair interaction that uses the list (pair potentials, contact laws)
+ * retains it; mb_neighbour_free releases one owner and frees the list with the last. */
+mb_neighbour_list *mb_neighbour_retain(mb_neighbour_list *nl);
+void mb_neighbour_free(mb_neighbour_list *nl);
+
+/* Build the list at positions x (3n, finite; MB_EDOM names the first non-finite one). */
+int mb_neighbour_build(mb_neighbour_list *nl, const double *x, size_t n);
+/* Rebuild when n changed, at the first call, or when some particle moved more than
+ * skin/2 since the last build (above); *rebuilt (may be NULL) says whether it did. */
+int mb_neighbour_update(mb_neighbour_list *nl, const double *x, size_t n, int *rebuilt);
+/* 1 when some particle of x moved more than skin/2 since the last build (or there was
+ * none, or n changed): the list may then miss a pair closer than cutoff. */
+int mb_neighbour_stale(const mb_neighbour_list *nl, const double *x, size_t n);
+/* The checked mode: scan every pair of x closer than cutoff (by the bins, O(n)) and
+ * return MB_EFAILED, naming the first pair missing from the list with its distance, when
+ * the list lacks one (positions moved beyond the skin without a rebuild); MB_SUCCESS
+ * when none is missing. */
+int mb_neighbour_verify(mb_neighbour_list *nl, const double *x, size_t n);
+
+/* The half list: neighbours of i are neigh[first[i]] ... neigh[first[i+1] - 1] (i < j,
+ * ascending); first has n + 1 entries.  Valid until the next build. */
+const size_t *mb_neighbour_first(const mb_neighbour_list *nl);
+const size_t *mb_neighbour_neigh(const mb_neighbour_list *nl);
+size_t mb_neighbour_count(const mb_neighbour_list *nl);
+double mb_neighbour_cutoff(const mb_neighbour_list *nl);
+double mb_neighbour_skin(const mb_neighbour_list *nl);
+/* d = x_j - x_i, reduced to the minimum image on periodic axes. */
+void mb_neighbour_delta(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
+                        double d[3]);
+mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl);
+
+#endif
