@@ -22,6 +22,7 @@ libmotionbench_la_SOURCES += src/problems/affine_flow.c
 libmotionbench_la_SOURCES += src/problems/box_on_plane.c
 libmotionbench_la_SOURCES += src/problems/pendulum_link.c
 libmotionbench_la_SOURCES += src/problems/bouncing_sphere.c
+libmotionbench_la_SOURCES += src/problems/lj_fluid.c
 motionbenchinclude_HEADERS += src/problems/mb_problem.h
 noinst_HEADERS += src/problems/problems.def
 noinst_HEADERS += src/problems/mb_rigid_setup.h
