@@ -29,15 +29,21 @@ src/cli/motionbench-datadir.$(OBJEXT) src/external/libmotionbench_la-adapter_des
 	mb_install_dirs.h
 DISTCLEANFILES = mb_install_dirs.h
 
+# what a build leaves in those trees (the example plug-ins are built in place by make
+# check) is neither installed nor distributed: objects, libtool files, caches
+MB_NOT_BUILT_DIRS = ! -path '*/.libs*' ! -path '*/.deps*' ! -path '*/__pycache__*'
+MB_NOT_BUILT_FILES = $(MB_NOT_BUILT_DIRS) ! -name '*.o' ! -name '*.lo' ! -name '*.la' \
+	! -name '*.lai' ! -name '*.so*' ! -name '.dirstamp' ! -name '*.pyc'
+
 install-data-local:
 	@for d in $(MB_DATA_TREES); do \
 	  if test -d "$(srcdir)/$$d"; then \
 	    echo " installing $$d/ in $(DESTDIR)$(pkgdatadir)"; \
 	    $(MKDIR_P) "$(DESTDIR)$(pkgdatadir)/$$d" || exit 1; \
-	    (cd "$(srcdir)/$$d" && find . -type d) | while read sub; do \
+	    (cd "$(srcdir)/$$d" && find . -type d $(MB_NOT_BUILT_DIRS)) | while read sub; do \
 	      $(MKDIR_P) "$(DESTDIR)$(pkgdatadir)/$$d/$$sub" || exit 1; \
 	    done; \
-	    (cd "$(srcdir)/$$d" && find . -type f) | while read f; do \
+	    (cd "$(srcdir)/$$d" && find . -type f $(MB_NOT_BUILT_FILES)) | while read f; do \
 	      $(INSTALL_DATA) "$(srcdir)/$$d/$$f" "$(DESTDIR)$(pkgdatadir)/$$d/$$f" || exit 1; \
 	    done; \
 	  fi; \
@@ -57,4 +63,8 @@ installcheck-local:
 	  MB_DEP_CFLAGS='$(GSL_CFLAGS) $(MPFR_CFLAGS) $(INIH_CFLAGS) $(JANSSON_CFLAGS) $(MATHEVAL_CFLAGS)' \
 	  $(SHELL) '$(srcdir)/tests/installcheck.sh'
 
-EXTRA_DIST += install.mk tests/installcheck.sh COPYING examples doc/plugins.md doc/install.md
+EXTRA_DIST += install.mk tests/installcheck.sh COPYING doc/plugins.md doc/install.md
+# the examples' sources, not the directory: make check builds the plug-ins in place, and a
+# distributed .lo would pass for up to date in a VPATH build of the tarball
+EXTRA_DIST += examples/dkd_stage.h examples/energy_bound.py examples/plugins-harmonic.case \
+	examples/python_adapter
