@@ -78,6 +78,16 @@ static void run_metric(FILE *f, const mb_run_result *u, const char *name)
         mb_csv_number(f, m->value);
 }
 
+/* The key of run (a, j) of case c, the first columns of runs.csv and timing.csv:
+ * case,integrator,precision,dt (no separator after dt). */
+static void write_run_key(FILE *f, const mb_case *c, const char *prec, size_t a, size_t j)
+{
+    mb_csv_text(f, c->name); mb_csv_sep(f);
+    mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
+    mb_csv_text(f, prec); mb_csv_sep(f);
+    mb_csv_number(f, c->dt[j]);
+}
+
 static void write_runs(FILE *f, const mb_case_result *r, size_t n)
 {
     fputs("case,integrator,precision,dt,steps,steps_done,status,diverged_step,diverged_time,"
@@ -94,10 +104,8 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
                 const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
                 if (u->not_run)
                     continue;
-                mb_csv_text(f, c->name); mb_csv_sep(f);
-                mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
-                mb_csv_text(f, prec); mb_csv_sep(f);
-                mb_csv_number(f, c->dt[j]); mb_csv_sep(f);
+                write_run_key(f, c, prec, a, j);
+                mb_csv_sep(f);
                 fprintf(f, "%ld,%ld,", u->steps, u->steps_done);
                 mb_csv_text(f, mb_run_status_name(u->status)); mb_csv_sep(f);
                 if (u->diverged_step) {
@@ -254,10 +262,7 @@ static void write_timing(FILE *f, const mb_case_result *r, size_t n)
                 const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
                 if (u->not_run)
                     continue;
-                mb_csv_text(f, c->name); mb_csv_sep(f);
-                mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
-                mb_csv_text(f, prec); mb_csv_sep(f);
-                mb_csv_number(f, c->dt[j]);
+                write_run_key(f, c, prec, a, j);
                 fprintf(f, ",%ld,%d,%.6f,%.6f,%.6f,%.6f,%.1f", u->steps_done, u->repeats,
                         u->wall_min, u->wall_median, u->cpu_min, u->cpu_median,
                         u->steps_done ? 1e9 * u->cpu_min / (double)u->steps_done : 0.0);
