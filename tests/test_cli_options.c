@@ -21,7 +21,7 @@ static void help(FILE *out)
 typedef struct parsed {
     const char *out;
     int quiet;
-    long count;
+    long count, jobs;
     double unit, pos;
     double size;
     char calls[128];
@@ -51,6 +51,8 @@ static parsed parse(const char *const *words)
           .flags = MB_CLI_ONCE },
         { .name = "--quiet", .letter = 'q', .kind = MB_CLI_FLAG, .dest = &P.quiet },
         { .name = "--count", .letter = 'n', .kind = MB_CLI_POSITIVE, .dest = &P.count },
+        { .name = "--jobs", .letter = 'j', .kind = MB_CLI_INTEGER, .dest = &P.jobs, .min = 1,
+          .max = 1024 },
         { .name = "--unit", .kind = MB_CLI_DOUBLE, .dest = &P.unit, .min = -1, .max = 1 },
         { .name = "--pos", .kind = MB_CLI_DOUBLE, .dest = &P.pos, .min = 0, .min_open = 1,
           .max = INFINITY },
@@ -129,6 +131,17 @@ Test(cli_options, positive_integers)
     REFUSED("-n '-3': give an integer > 0", "-n", "-3");
     REFUSED("--count '4x': give an integer > 0", "--count=4x");
     REFUSED("'99999999999999999999999': give an integer > 0", "-n", "99999999999999999999999");
+}
+
+Test(cli_options, integers_in_a_range)
+{
+    cr_assert_eq(PARSE("-j", "1").jobs, 1);                  /* both ends included */
+    cr_assert_eq(PARSE("--jobs=1024").jobs, 1024);
+    REFUSED("--jobs '0': give a whole number in [1, 1024]", "--jobs", "0");
+    REFUSED("-j '1025': give a whole number in [1, 1024]", "-j", "1025");
+    REFUSED("--jobs '2.5': give a whole number in [1, 1024]", "--jobs", "2.5");
+    REFUSED("--jobs '': give a whole number in [1, 1024]", "--jobs", "");
+    REFUSED("'99999999999999999999999': give a whole number", "-j", "99999999999999999999999");
 }
 
 Test(cli_options, doubles_in_a_range)

@@ -347,5 +347,5 @@ Test(cli, dt_auto_follows_the_critical_step)
                      "--every 100"), 0);
     expect_usage_error("simulate -p harmonic -i leapfrog --dt auto:x --t-end 1", "--dt auto:");
     expect_usage_error("simulate -p harmonic -i leapfrog --dt auto --dt-safety 1.5 --t-end 1",
-                       "--dt-safety 1.5 must be in (0, 1]");
+                       "--dt-safety '1.5': give a number in (0, 1]");
 }

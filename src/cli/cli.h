@@ -40,8 +40,4 @@ const char *mb_cli_datadir(void);
 /* Print "motionbench: <message>" from the last library error and return exit 2. */
 int mb_cli_fail(const char *context);
 
-/* Record option (its canonical long name) in seen[0..*n); exit 2 with a message when it
- * was given before: every option is given at most once (seen holds 32 names). */
-int mb_cli_once(const char **seen, int *n, const char *option, const char *command);
-
 #endif

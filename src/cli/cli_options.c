@@ -55,6 +55,19 @@ static int parse_positive(const char *spelled, const char *v, long *out)
     return MB_SUCCESS;
 }
 
+/* A whole number in [o->min, o->max] (both ends included). */
+static int parse_integer(const mb_cli_option *o, const char *spelled, const char *v, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || errno == ERANGE || (double)x < o->min || (double)x > o->max)
+        MB_ERROR(MB_EINVAL, "%s '%s': give a whole number in [%.0f, %.0f]", spelled, v, o->min,
+                 o->max);
+    *out = x;
+    return MB_SUCCESS;
+}
+
 static int parse_double(const mb_cli_option *o, const char *spelled, const char *v, double *out)
 {
     char *end;
@@ -92,6 +105,8 @@ static int store(const mb_cli_option *o, const char *spelled, const char *v)
         return MB_SUCCESS;
     case MB_CLI_POSITIVE:
         return parse_positive(spelled, v, (long *)o->dest);
+    case MB_CLI_INTEGER:
+        return parse_integer(o, spelled, v, (long *)o->dest);
     case MB_CLI_DOUBLE:
         return parse_double(o, spelled, v, (double *)o->dest);
     case MB_CLI_SIZE:

@@ -16,6 +16,7 @@
  *   -o: empty directory name
  *   --quiet takes no value
  *   --t-end 'x': give a number > 0
+ *   --jobs '0': give a whole number in [1, 1024]
  *   option --output is given twice (give it once)
  *   at most 64 trajectory files
  *   unexpected argument 'x' (see motionbench CMD --help) */
@@ -29,6 +30,7 @@ typedef enum mb_cli_kind {
     MB_CLI_FLAG,      /* no value: *(int *)dest = 1 */
     MB_CLI_STRING,    /* *(const char **)dest = the value */
     MB_CLI_POSITIVE,  /* an integer > 0: *(long *)dest */
+    MB_CLI_INTEGER,   /* a whole number in [min, max]: *(long *)dest */
     MB_CLI_DOUBLE,    /* a finite number in [min, max] (min excluded when min_open): *(double *)dest */
     MB_CLI_SIZE,      /* bytes > 0 with an optional K, M, G or T (mb_memory_parse_size): *(double *)dest */
     MB_CLI_CALL       /* each value handed to call(ctx, option, value); MB_SUCCESS or an error */
@@ -46,7 +48,7 @@ typedef struct mb_cli_option {
     const char *value;         /* what the value is, for "needs ...": "a directory" */
     const char *empty;         /* non-NULL: an empty value is refused with "OPTION: EMPTY" */
     int flags;                 /* MB_CLI_ONCE */
-    double min, max;           /* MB_CLI_DOUBLE: the range */
+    double min, max;           /* MB_CLI_DOUBLE, MB_CLI_INTEGER: the range */
     int min_open;              /* MB_CLI_DOUBLE: min itself is refused */
     int (*call)(void *ctx, const char *option, const char *value);
     void *ctx;

@@ -9,6 +9,7 @@
  * early where the case does not expect it), 2 bad input,
  * usage, I/O error or interruption (SIGINT/SIGTERM: the previous report stays). */
 #include "cli.h"
+#include "cli_options.h"
 #include "junit_tap.h"
 #include "run_summary.h"
 #include "mb_cancel.h"
@@ -42,7 +43,7 @@ static void help(FILE *out)
         "usage: motionbench run [CASE|DIR ...] [-o DIR] [--jobs N] [--series] [--quiet]\n"
         "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n"
         "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n"
-        "                       [--plugins-in-process]\n\n"
+        "                       [--plugins-in-process] [--memory-limit SIZE]\n"
         "                       [--shard K/N | --plan N] [--ref-cache DIR]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every *.case of the default case library (%s/cases: the source tree's when run\n"
@@ -74,8 +75,6 @@ static void help(FILE *out)
         "      --timeout S   time limit of each run of an outside program or of a plugin\n"
         "                    integrator in its child process, seconds (overrides the\n"
         "                    case's [run] timeout and the descriptor's; plugins: 600)\n"
-        "      --timeout S   time limit of each run of an outside program, seconds\n"
-        "                    (overrides the case's [run] timeout and the descriptor's)\n"
         "      --shard K/N   run shard K of N of the runs (balanced by estimated cost)\n"
         "                    and write a shard directory for `motionbench merge`\n"
         "                    (doc/cluster.md); exit 0 once it is written\n"
@@ -181,134 +180,110 @@ typedef struct run_args {
     int jobs, series, quiet, tap, repeat, plots, plugins_in_process;
     paths files;
     double memory_limit;         /* bytes; 0: the memory available */
-    double timeout;          /* --timeout, 0: not given */
+    double timeout;              /* --timeout, 0: not given */
     unsigned shard, n_shards;    /* --shard K/N (K from 1), n_shards 0: not given */
     unsigned plan;               /* --plan N, 0: not given */
     paths adapters, plugins;     /* as given, for the shard manifest */
     const char *ref_cache;       /* --ref-cache, else MOTIONBENCH_REF_CACHE, else NULL */
 } run_args;
 
-/* 0: run, 1: help printed, 2: error already printed, < 0: error in mb_last_error */
-static int parse_args(int argc, char **argv, run_args *A)
+/* --plugin FILE: its integrators registered now (a bad file stops the parse). */
+static int load_plugin(void *ctx, const char *option, const char *value)
 {
-    const char *seen[32];
-    int n_seen = 0;
-    for (int k = 1; k < argc; k++) {
-        const char *a = argv[k];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            help(stdout);
-            return 1;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (mb_cli_once(seen, &n_seen, "--output", "run"))
-                return 2;
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "%s needs a directory", a);
-            if (argv[k][0] == '\0')
-                MB_ERROR(MB_EINVAL, "%s: empty directory name", a);
-            A->out = argv[k];
-        } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-            char *end;
-            if (mb_cli_once(seen, &n_seen, "--jobs", "run"))
-                return 2;
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "%s needs a number", a);
-            long j = strtol(argv[k], &end, 10);
-            if (end == argv[k] || *end || j < 1 || j > 1024)
-                MB_ERROR(MB_EINVAL, "--jobs '%s': give a whole number in [1, 1024]", argv[k]);
-            A->jobs = (int)j;
-        } else if (!strcmp(a, "--plugin")) {
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "--plugin needs a shared object file");
-            if (mb_plugin_load(argv[k]) != MB_SUCCESS || add_path(&A->plugins, argv[k]))
-                return -1;
-        } else if (!strcmp(a, "--plugins-in-process")) {
-            A->plugins_in_process = 1;
-        } else if (!strcmp(a, "--junit")) {
-            if (++k == argc || argv[k][0] == '\0')
-                MB_ERROR(MB_EINVAL, "--junit needs a file name");
-            A->junit = argv[k];
-        } else if (!strcmp(a, "--repeat")) {
-            char *end;
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "%s needs a number", a);
-            long r = strtol(argv[k], &end, 10);
-            if (end == argv[k] || *end || r < 1 || r > MB_RUNNER_MAX_REPEAT)
-                MB_ERROR(MB_EINVAL, "--repeat '%s': give a whole number in [1, %d]", argv[k],
-                         MB_RUNNER_MAX_REPEAT);
-            A->repeat = (int)r;
-        } else if (!strcmp(a, "--tap")) {
-            A->tap = 1;
-        } else if (!strcmp(a, "--plots")) {
-            A->plots = A->series = 1;
-        } else if (!strcmp(a, "--memory-limit")) {
-            if (mb_cli_once(seen, &n_seen, "--memory-limit", "run"))
-                return 2;
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "%s needs a size, e.g. 8G", a);
-            if (mb_memory_parse_size(argv[k], &A->memory_limit) != MB_SUCCESS)
-                return -1;
-        } else if (!strcmp(a, "--adapters")) {
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "%s needs a directory", a);
-            struct stat sb;
-            if (stat(argv[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
-                MB_ERROR(MB_EINVAL, "--adapters '%s': not a directory", argv[k]);
-            if (mb_adapter_path_add(argv[k]) != MB_SUCCESS || add_path(&A->adapters, argv[k]))
-                return -1;
-        } else if (!strcmp(a, "--timeout")) {
-            char *end;
-            if (mb_cli_once(seen, &n_seen, "--timeout", "run"))
-                return 2;
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "%s needs a number of seconds", a);
-            A->timeout = strtod(argv[k], &end);
-            if (end == argv[k] || *end || !(A->timeout > 0.0) || A->timeout > 1e9)
-                MB_ERROR(MB_EINVAL, "--timeout '%s': give a number of seconds in (0, 1e9]", argv[k]);
-        } else if (!strcmp(a, "--shard")) {
-            if (mb_cli_once(seen, &n_seen, "--shard", "run"))
-                return 2;
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "--shard needs K/N, e.g. 2/5");
-            if (mb_shard_parse(argv[k], &A->shard, &A->n_shards) != MB_SUCCESS)
-                return -1;
-        } else if (!strcmp(a, "--plan")) {
-            char *end;
-            if (mb_cli_once(seen, &n_seen, "--plan", "run"))
-                return 2;
-            if (++k == argc)
-                MB_ERROR(MB_EINVAL, "--plan needs a number of shards");
-            long p = strtol(argv[k], &end, 10);
-            if (end == argv[k] || *end || p < 1 || p > MB_SHARD_MAX)
-                MB_ERROR(MB_EINVAL, "--plan '%s': give a whole number in [1, %d]", argv[k],
-                         MB_SHARD_MAX);
-            A->plan = (unsigned)p;
-        } else if (!strcmp(a, "--ref-cache")) {
-            if (mb_cli_once(seen, &n_seen, "--ref-cache", "run"))
-                return 2;
-            if (++k == argc || argv[k][0] == '\0')
-                MB_ERROR(MB_EINVAL, "--ref-cache needs a directory");
-            A->ref_cache = argv[k];
-        } else if (!strcmp(a, "--series")) {
-            A->series = 1;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            A->quiet = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            MB_ERROR(MB_EINVAL, "unknown option '%s' (see motionbench run --help)", a);
-        } else if (add_argument(&A->files, a) != MB_SUCCESS) {
-            return -1;
-        }
-    }
+    (void)option;
+    run_args *A = ctx;
+    if (mb_plugin_load(value) != MB_SUCCESS)
+        return mb_last_error_code();
+    return add_path(&A->plugins, value);
+}
+
+/* --adapters DIR: searched first for adapter descriptors. */
+static int add_adapters(void *ctx, const char *option, const char *value)
+{
+    run_args *A = ctx;
+    struct stat sb;
+    if (stat(value, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        MB_ERROR(MB_EINVAL, "%s '%s': not a directory", option, value);
+    if (mb_adapter_path_add(value) != MB_SUCCESS)
+        return mb_last_error_code();
+    return add_path(&A->adapters, value);
+}
+
+static int parse_shard(void *ctx, const char *option, const char *value)
+{
+    (void)option;
+    run_args *A = ctx;
+    return mb_shard_parse(value, &A->shard, &A->n_shards);
+}
+
+/* The options' combinations, and the reference cache (the option, else the variable). */
+static int check_combinations(run_args *A)
+{
     if (A->ref_cache == NULL && getenv("MOTIONBENCH_REF_CACHE")
         && getenv("MOTIONBENCH_REF_CACHE")[0] != '\0')
         A->ref_cache = getenv("MOTIONBENCH_REF_CACHE");
     if (A->ref_cache && mb_reference_cache_set(A->ref_cache) != MB_SUCCESS)
-        return -1;
+        return mb_last_error_code();
     if (A->plan && A->n_shards)
         MB_ERROR(MB_EINVAL, "--plan and --shard exclude each other (--plan runs nothing)");
     if (A->n_shards && (A->junit || A->tap || A->plots))
         MB_ERROR(MB_EINVAL, "--shard writes a shard, not a report: give --junit, --tap and "
                  "--plots to motionbench merge");
-    return 0;
+    return MB_SUCCESS;
+}
+
+/* MB_CLI_PARSED: run, MB_CLI_HELP: help printed, < 0: error in mb_last_error.  Case
+ * files and directories are the operands, expanded in order (a directory: its *.case). */
+static int parse_args(int argc, char **argv, run_args *A)
+{
+    long jobs = A->jobs, repeat = A->repeat, plan = 0;
+    const mb_cli_option options[] = {
+        { .name = "--output", .letter = 'o', .kind = MB_CLI_STRING, .dest = &A->out,
+          .value = "a directory", .empty = "empty directory name", .flags = MB_CLI_ONCE },
+        { .name = "--jobs", .letter = 'j', .kind = MB_CLI_INTEGER, .dest = &jobs,
+          .value = "a number", .flags = MB_CLI_ONCE, .min = 1, .max = 1024 },
+        { .name = "--plugin", .kind = MB_CLI_CALL, .call = load_plugin, .ctx = A,
+          .value = "a shared object file" },
+        { .name = "--plugins-in-process", .kind = MB_CLI_FLAG, .dest = &A->plugins_in_process },
+        { .name = "--junit", .kind = MB_CLI_STRING, .dest = &A->junit, .value = "a file name",
+          .empty = "empty file name" },
+        { .name = "--repeat", .kind = MB_CLI_INTEGER, .dest = &repeat, .value = "a number",
+          .min = 1, .max = MB_RUNNER_MAX_REPEAT },
+        { .name = "--tap", .kind = MB_CLI_FLAG, .dest = &A->tap },
+        { .name = "--plots", .kind = MB_CLI_FLAG, .dest = &A->plots },
+        { .name = "--memory-limit", .kind = MB_CLI_SIZE, .dest = &A->memory_limit,
+          .value = "a size, e.g. 8G", .flags = MB_CLI_ONCE },
+        { .name = "--adapters", .kind = MB_CLI_CALL, .call = add_adapters, .ctx = A,
+          .value = "a directory" },
+        { .name = "--timeout", .kind = MB_CLI_DOUBLE, .dest = &A->timeout,
+          .value = "a number of seconds", .flags = MB_CLI_ONCE, .min = 0.0, .min_open = 1,
+          .max = 1e9 },
+        { .name = "--shard", .kind = MB_CLI_CALL, .call = parse_shard, .ctx = A,
+          .value = "K/N, e.g. 2/5", .flags = MB_CLI_ONCE },
+        { .name = "--plan", .kind = MB_CLI_INTEGER, .dest = &plan,
+          .value = "a number of shards", .flags = MB_CLI_ONCE, .min = 1, .max = MB_SHARD_MAX },
+        { .name = "--ref-cache", .kind = MB_CLI_STRING, .dest = &A->ref_cache,
+          .value = "a directory", .empty = "empty directory name", .flags = MB_CLI_ONCE },
+        { .name = "--series", .kind = MB_CLI_FLAG, .dest = &A->series },
+        { .name = "--quiet", .letter = 'q', .kind = MB_CLI_FLAG, .dest = &A->quiet },
+    };
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
+    if (operands == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    const mb_cli_command cmd = { "run", options, sizeof options / sizeof *options, help,
+                                 operands, (size_t)argc, NULL };
+    size_t n = 0;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    for (size_t k = 0; st == MB_CLI_PARSED && k < n; k++)
+        st = add_argument(&A->files, operands[k]);
+    free(operands);
+    if (st != MB_CLI_PARSED)
+        return st;
+    A->jobs = (int)jobs;
+    A->repeat = (int)repeat;
+    A->plan = (unsigned)plan;
+    A->series |= A->plots;       /* the plots are drawn from the series */
+    return check_combinations(A);
 }
 
 /* The JUnit file (prepared into *junit, not yet in place) and the TAP lines. */
@@ -574,14 +549,14 @@ int mb_cmd_run(int argc, char **argv)
     mb_cancel_catch_signals();   /* before anything can be written */
     mb_output_catch_broken_pipe();
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run_args A = { "reports", NULL, cores > 0 ? (int)cores : 1, 0, 0, 0, 1, 0, 0, { 0, 0, NULL },
-                   0.0, 0.0, 0, 0, 0, { 0, 0, NULL }, { 0, 0, NULL }, NULL };
+    run_args A = { .out = "reports", .jobs = cores > 0 ? (int)cores : 1, .repeat = 1 };
     int p = parse_args(argc, argv, &A);
-    if (p != 0) {
+    if (p != MB_CLI_PARSED) {
         free_paths(&A.files);
         free_paths(&A.adapters);
         free_paths(&A.plugins);
-        return p == 1 ? MB_EXIT_OK : p == 2 ? MB_EXIT_USAGE : mb_cli_fail("run");
+        mb_adapter_path_clear();
+        return p == MB_CLI_HELP ? MB_EXIT_OK : mb_cli_fail("run");
     }
     char library[4096];
     snprintf(library, sizeof library, "%s/cases", mb_cli_datadir());

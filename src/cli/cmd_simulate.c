@@ -12,6 +12,7 @@
  * exponent range, so a scheme whose two instances perform the same operations prints the
  * same bytes as the double run.  The file is written under a temporary name and renamed. */
 #include "cli.h"
+#include "cli_options.h"
 #include "mb_timestep.h"
 #include "mb_energy.h"
 #include "mb_mpfr_extra.h"
@@ -32,7 +33,8 @@
 
 struct sim_args {
     const char *problem, *integrator, *output;
-    double dt, t_end;
+    double dt, t_end;           /* t_end NaN: not given */
+    int have_dt;                /* --dt given */
     int dt_auto;                /* --dt auto[:DT0]: DynDt-style adaptive step */
     double dt_safety, dt_max_rel_inc;
     long every;
@@ -61,9 +63,10 @@ static void sim_usage(FILE *out)
         "                    safety x the critical step or grow by at most a relative max-rel-inc\n"
         "  --dt-safety S     safety factor of --dt auto, in (0, 1] (default 0.9)\n"
         "  --dt-max-rel-inc R  largest relative growth of the step per step (default 1e-4)\n"
+        "  -p, --problem NAME  the problem; -i, --integrator SPEC  the integrator\n"
         "  --set key=value   problem parameter (repeatable; see list problems --verbose)\n"
         "  --every N         write every N-th step (default 1; the last step is always written)\n"
-        "  -o FILE           output file (default: standard output)\n"
+        "  -o, --output FILE output file (default: standard output)\n"
         "  --precision P     double (default) or mpfr:BITS to run the scheme's MPFR twin\n"
         "  --stats           print step/iteration counters to standard error\n"
         "  --memory-limit SIZE  refuse a run whose estimated memory exceeds SIZE (e.g. 8G;\n"
@@ -71,158 +74,85 @@ static void sim_usage(FILE *out)
         "Exit status: 0 success, 2 bad usage or input, or a failed step.\n");
 }
 
-static int parse_real(const char *opt, const char *text, double *out)
+/* --dt DT (a number > 0), or --dt auto[:DT0] (DT0: initial step, used while no stiffness
+ * acts). */
+static int parse_dt(void *ctx, const char *option, const char *v)
 {
+    struct sim_args *a = ctx;
     char *end;
+    a->have_dt = 1;
+    a->dt_auto = strncmp(v, "auto", 4) == 0;
+    if (a->dt_auto && v[4] == '\0') {
+        a->dt = 0.0;
+        return MB_SUCCESS;
+    }
+    if (a->dt_auto && v[4] != ':')
+        MB_ERROR(MB_EINVAL, "%s '%s': write auto or auto:DT0", option, v);
+    const char *num = a->dt_auto ? v + 5 : v;
     errno = 0;
-    double d = strtod(text, &end);
-    if (end == text || *end != '\0' || !mb_strtod_in_range(d) || !isfinite(d)) {
-        fprintf(stderr, "motionbench simulate: %s '%s' is not a finite number\n", opt, text);
-        return MB_EXIT_USAGE;
-    }
-    *out = d;
-    return MB_EXIT_OK;
+    a->dt = strtod(num, &end);
+    if (end != num && *end == '\0' && mb_strtod_in_range(a->dt) && isfinite(a->dt)
+        && a->dt > 0.0)
+        return MB_SUCCESS;
+    if (a->dt_auto)
+        MB_ERROR(MB_EINVAL, "%s auto:%s: give the initial step DT0 as a number > 0", option, num);
+    MB_ERROR(MB_EINVAL, "%s '%s': give a number > 0, or auto[:DT0]", option, v);
 }
 
-/* --dt DT, or --dt auto[:DT0] (DT0: initial step, used while no stiffness acts). */
-static int parse_dt(const char *v, struct sim_args *a)
+/* --precision double|mpfr:BITS, by the rule of case files (mb_input.h). */
+static int parse_precision(void *ctx, const char *option, const char *v)
 {
-    if (strncmp(v, "auto", 4) != 0)
-        return parse_real("--dt", v, &a->dt);
-    a->dt_auto = 1;
-    a->dt = 0.0;
-    if (v[4] == '\0')
-        return MB_EXIT_OK;
-    if (v[4] != ':') {
-        fprintf(stderr, "motionbench simulate: --dt '%s': write auto or auto:DT0\n", v);
-        return MB_EXIT_USAGE;
-    }
-    int rc = parse_real("--dt auto:", v + 5, &a->dt);
-    if (rc == MB_EXIT_OK && !(a->dt > 0.0)) {
-        fprintf(stderr, "motionbench simulate: --dt auto:%s: the initial step must be > 0\n", v + 5);
-        rc = MB_EXIT_USAGE;
-    }
-    return rc;
+    char why[256];
+    if (mb_precision_parse(v, ctx) == MB_SUCCESS)
+        return MB_SUCCESS;
+    snprintf(why, sizeof why, "%s", mb_last_error());   /* the message slot is rewritten */
+    MB_ERROR(MB_EINVAL, "%s: %s", option, why);
 }
 
-static int parse_long(const char *opt, const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
-        fprintf(stderr, "motionbench simulate: %s '%s' must be a whole number in [%ld, %ld]\n",
-                opt, text, lo, hi);
-        return MB_EXIT_USAGE;
-    }
-    *out = v;
-    return MB_EXIT_OK;
-}
-
-/* the limits of case files (mb_input.h): one rule for both */
-static int parse_precision(const char *text, long *bits)
-{
-    if (mb_precision_parse(text, bits) != MB_SUCCESS)
-        return mb_cli_fail("simulate: --precision");
-    return MB_EXIT_OK;
-}
-
-/* "-p" and "--problem" are one option */
-static const char *long_name(const char *o)
-{
-    static const char *const pairs[][2] = { { "-p", "--problem" }, { "-i", "--integrator" },
-                                            { "-o", "--output" } };
-    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
-        if (!strcmp(o, pairs[k][0]))
-            return pairs[k][1];
-    return o;
-}
-
-/* Returns -1 to continue, else an exit status (help printed, or a usage error). */
+/* MB_CLI_PARSED: simulate, MB_CLI_HELP: help printed, < 0: error in mb_last_error
+ * (USAGE_PRINTED: a required option is missing, said with the usage). */
+enum { USAGE_PRINTED = 2 };
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
-    int have_dt = 0, have_t = 0, rc = MB_EXIT_OK, n_seen = 0;
-    const char *seen[32];
-    for (int k = 1; k < argc && rc == MB_EXIT_OK; k++) {
-        const char *o = argv[k];
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            sim_usage(stdout);
-            return MB_EXIT_OK;
-        }
-        if (!strcmp(o, "--stats")) {
-            a->stats = 1;
-            continue;
-        }
-        if (k + 1 >= argc) {
-            fprintf(stderr, "motionbench simulate: %s needs a value (or is unknown)\n", o);
-            return MB_EXIT_USAGE;
-        }
-        const char *v = argv[++k];
-        if (strcmp(o, "--set") != 0 && mb_cli_once(seen, &n_seen, long_name(o), "simulate"))
-            return MB_EXIT_USAGE;
-        if (!strcmp(o, "-p") || !strcmp(o, "--problem"))
-            a->problem = v;
-        else if (!strcmp(o, "-i") || !strcmp(o, "--integrator"))
-            a->integrator = v;
-        else if (!strcmp(o, "-o") || !strcmp(o, "--output"))
-            a->output = v;
-        else if (!strcmp(o, "--dt")) {
-            rc = parse_dt(v, a);
-            have_dt = 1;
-        } else if (!strcmp(o, "--dt-safety")) {
-            rc = parse_real("--dt-safety", v, &a->dt_safety);
-            if (rc == MB_EXIT_OK && !(a->dt_safety > 0.0 && a->dt_safety <= 1.0)) {
-                fprintf(stderr, "motionbench simulate: --dt-safety %g must be in (0, 1]\n", a->dt_safety);
-                rc = MB_EXIT_USAGE;
-            }
-        } else if (!strcmp(o, "--dt-max-rel-inc")) {
-            rc = parse_real("--dt-max-rel-inc", v, &a->dt_max_rel_inc);
-            if (rc == MB_EXIT_OK && !(a->dt_max_rel_inc >= 0.0)) {
-                fprintf(stderr, "motionbench simulate: --dt-max-rel-inc %g must be >= 0\n",
-                        a->dt_max_rel_inc);
-                rc = MB_EXIT_USAGE;
-            }
-        } else if (!strcmp(o, "--t-end")) {
-            rc = parse_real("--t-end", v, &a->t_end);
-            have_t = 1;
-        }
-        else if (!strcmp(o, "--every"))
-            rc = parse_long("--every", v, 1, 1000000000L, &a->every);
-        else if (!strcmp(o, "--precision"))
-            rc = parse_precision(v, &a->mpfr_bits);
-        else if (!strcmp(o, "--memory-limit")) {
-            if (mb_memory_parse_size(v, &a->memory_limit) != MB_SUCCESS)
-                rc = mb_cli_fail("simulate: --memory-limit");
-        }
-        else if (!strcmp(o, "--set")) {
-            if (mb_options_add_pair(a->params, v, "--set") != MB_SUCCESS)
-                return mb_cli_fail("simulate: --set");
-        } else {
-            fprintf(stderr, "motionbench simulate: unknown option '%s' (see --help)\n", o);
-            return MB_EXIT_USAGE;
-        }
-    }
-    if (rc != MB_EXIT_OK)
-        return rc;
-    if (!a->problem || !a->integrator || !have_dt || !have_t) {
-        fprintf(stderr, "motionbench simulate: -p, -i, --dt and --t-end are required\n");
+    const mb_cli_option options[] = {
+        { .name = "--problem", .letter = 'p', .kind = MB_CLI_STRING, .dest = &a->problem,
+          .value = "a problem name", .flags = MB_CLI_ONCE },
+        { .name = "--integrator", .letter = 'i', .kind = MB_CLI_STRING, .dest = &a->integrator,
+          .value = "an integrator", .flags = MB_CLI_ONCE },
+        { .name = "--output", .letter = 'o', .kind = MB_CLI_STRING, .dest = &a->output,
+          .value = "a file name", .flags = MB_CLI_ONCE },
+        { .name = "--dt", .kind = MB_CLI_CALL, .call = parse_dt, .ctx = a,
+          .value = "a time step or auto[:DT0]", .flags = MB_CLI_ONCE },
+        { .name = "--dt-safety", .kind = MB_CLI_DOUBLE, .dest = &a->dt_safety,
+          .value = "a number", .flags = MB_CLI_ONCE, .min = 0.0, .min_open = 1, .max = 1.0 },
+        { .name = "--dt-max-rel-inc", .kind = MB_CLI_DOUBLE, .dest = &a->dt_max_rel_inc,
+          .value = "a number", .flags = MB_CLI_ONCE, .min = 0.0, .max = INFINITY },
+        { .name = "--t-end", .kind = MB_CLI_DOUBLE, .dest = &a->t_end, .value = "a time",
+          .flags = MB_CLI_ONCE, .min = 0.0, .max = INFINITY },
+        { .name = "--every", .kind = MB_CLI_INTEGER, .dest = &a->every, .value = "a number",
+          .flags = MB_CLI_ONCE, .min = 1, .max = 1e9 },
+        { .name = "--precision", .kind = MB_CLI_CALL, .call = parse_precision,
+          .ctx = &a->mpfr_bits, .value = "double or mpfr:BITS", .flags = MB_CLI_ONCE },
+        { .name = "--memory-limit", .kind = MB_CLI_SIZE, .dest = &a->memory_limit,
+          .value = "a size, e.g. 8G", .flags = MB_CLI_ONCE },
+        { .name = "--set", .kind = MB_CLI_CALL, .call = mb_cli_set_param, .ctx = a->params,
+          .value = "KEY=VALUE" },
+        { .name = "--stats", .kind = MB_CLI_FLAG, .dest = &a->stats },
+    };
+    const mb_cli_command cmd = { "simulate", options, sizeof options / sizeof *options,
+                                 sim_usage, NULL, 0, NULL };
+    size_t n = 0;
+    int st = mb_cli_options_parse(&cmd, argc, argv, &n);
+    if (st != MB_CLI_PARSED)
+        return st;
+    if (!a->problem || !a->integrator || !a->have_dt || isnan(a->t_end)) {
+        fprintf(stderr, "motionbench: simulate: -p, -i, --dt and --t-end are required\n");
         sim_usage(stderr);
-        return MB_EXIT_USAGE;
+        return USAGE_PRINTED;
     }
-    if (!(a->dt > 0.0) && !a->dt_auto) {
-        fprintf(stderr, "motionbench simulate: --dt %g must be > 0\n", a->dt);
-        return MB_EXIT_USAGE;
-    }
-    if (!(a->t_end >= 0.0)) {
-        fprintf(stderr, "motionbench simulate: --t-end %g must be >= 0\n", a->t_end);
-        return MB_EXIT_USAGE;
-    }
-    if (!a->dt_auto && a->t_end / a->dt > 1e9) {
-        fprintf(stderr, "motionbench simulate: --t-end / --dt = %g steps is more than 1e9\n",
-                a->t_end / a->dt);
-        return MB_EXIT_USAGE;
-    }
-    return -1;
+    if (!a->dt_auto && a->t_end / a->dt > 1e9)
+        MB_ERROR(MB_EINVAL, "--t-end / --dt = %g steps is more than 1e9", a->t_end / a->dt);
+    return MB_CLI_PARSED;
 }
 
 /* Columns: energies, then per node position and velocity and, for schemes that integrate
@@ -492,18 +422,20 @@ static void print_stats(const struct sim_run *r)
 
 int mb_cmd_simulate(int argc, char **argv)
 {
-    struct sim_args a = { .every = 1, .dt_safety = MB_DT_SAFETY_DEFAULT,
+    struct sim_args a = { .every = 1, .t_end = NAN, .dt_safety = MB_DT_SAFETY_DEFAULT,
                           .dt_max_rel_inc = MB_DT_MAX_REL_INC_DEFAULT };
     struct sim_run r = { 0 };
     a.params = mb_options_new();
-    int rc = a.params ? parse_args(argc, argv, &a) : MB_EXIT_USAGE;
+    int p = a.params ? parse_args(argc, argv, &a) : MB_ENOMEM;
+    int rc = p == MB_CLI_HELP ? MB_EXIT_OK : p == USAGE_PRINTED ? MB_EXIT_USAGE
+           : p != MB_CLI_PARSED ? mb_cli_fail("simulate") : MB_EXIT_OK;
     mb_mpfr_range saved = { 0, 0 };
     int restricted = 0;
-    if (rc < 0 && a.mpfr_bits == 53) {
+    if (p == MB_CLI_PARSED && a.mpfr_bits == 53) {
         saved = mb_mpfr_use_double_range();
         restricted = 1;
     }
-    if (rc < 0)
+    if (p == MB_CLI_PARSED)
         rc = prepare_run(&r, &a);
     if (rc == MB_EXIT_OK && r.st) {
         mb_output out;

@@ -62,18 +62,6 @@ int mb_cli_fail(const char *context)
     return MB_EXIT_USAGE;
 }
 
-int mb_cli_once(const char **seen, int *n, const char *option, const char *command)
-{
-    for (int k = 0; k < *n; k++)
-        if (strcmp(seen[k], option) == 0) {
-            fprintf(stderr, "motionbench %s: option %s is given twice (give it once)\n",
-                    command, option);
-            return MB_EXIT_USAGE;
-        }
-    seen[(*n)++] = option;
-    return MB_EXIT_OK;
-}
-
 /* Every command's output to standard output is checked when it is closed: a full disk
  * or a closed pipe turns the exit status into 2 with a message, never a silent 0. */
 static int finish_stdout(int code)
