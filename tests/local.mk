@@ -116,6 +116,13 @@ check_PROGRAMS += tests/test_leapfrog_still
 # outside integrators: the Python example adapter end to end (shell)
 TESTS += tests/test_external_python.sh
 EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
+# the flat run description run.txt against run.json, and the C reader (shell, Python)
+TESTS += tests/test_run_flat.sh
+EXTRA_DIST += tests/test_run_flat.sh tests/flat_vs_json.py examples/run_txt
+# outside integrators: the Fortran example adapter reading run.txt (shell; skipped
+# without gfortran)
+TESTS += tests/test_external_fortran.sh
+EXTRA_DIST += tests/test_external_fortran.sh examples/fortran_adapter
 # outside integrators: the catalogue of broken adapters (shell)
 TESTS += tests/test_external_broken.sh
 EXTRA_DIST += tests/test_external_broken.sh

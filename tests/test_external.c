@@ -273,7 +273,7 @@ static json_t *describe(const char *problem, const char *const *sets, int rotati
                              rotation };
     char path[128];
     snprintf(path, sizeof path, "%s/run.json", dir);
-    cr_assert_eq(mb_run_description_write(&d, path), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(mb_run_description_write(&d, dir), MB_SUCCESS, "%s", mb_last_error());
     json_error_t err;
     json_t *root = json_load_file(path, 0, &err);
     cr_assert_not_null(root, "%s", err.text);

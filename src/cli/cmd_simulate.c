@@ -2,11 +2,14 @@
  * a time-series CSV of energies and every node's on-step state.
  *
  * Columns: t, energy_kinetic (translation + rotation), energy_potential, energy_dissipated,
- * energy_total (= kinetic + potential), then n<i>_x, _y, _z, _vx, _vy, _vz per node; every
- * value printed with %.17g so it round-trips.  Velocities are on-step
- * (mb_stepper_on_step).  The dissipated work is accumulated by the trapezoid rule on the
- * dissipated power P = mb_forces_dissipation of the on-step states before and after each
- * step:  W += h (P_n + P_{n+1}) / 2  (second-order accurate; exact for constant power).
+ * energy_total (E = kinetic + potential), energy_external (W_ext, the work of external
+ * loads), energy_error (E - E0 - W_ext, the runner's d(t) of energy_track.c), then
+ * n<i>_x, _y, _z, _vx, _vy, _vz per node; every value printed with %.17g so it
+ * round-trips.  Velocities are on-step (mb_stepper_on_step).  The dissipated work is
+ * accumulated by the trapezoid rule on the dissipated power P = mb_forces_dissipation of
+ * the on-step states before and after each step:  W += h (P_n + P_{n+1}) / 2
+ * (second-order accurate; exact for constant power).  W_ext is the runner's
+ * (mb_external_work, src/metrics/external_work.c).
  * With --precision mpfr:BITS the MPFR twin of the scheme integrates a twin of the system;
  * its state is rounded to double for output.  At mpfr:53 MPFR is restricted to double's
  * exponent range, so a scheme whose two instances perform the same operations prints the
@@ -21,6 +24,7 @@
 #include "mb_cancel.h"
 #include "mb_input.h"
 #include "mb_memory.h"
+#include "mb_metrics.h"
 #include "mb_output.h"
 
 #include <errno.h>
@@ -53,10 +57,12 @@ static void sim_usage(FILE *out)
         "  Integrates PROBLEM (motionbench list problems) with the integrator SPEC\n"
         "  (\"name[k=v,...]\", motionbench list integrators) from t = 0 to T in steps DT (the\n"
         "  last step is shortened when T is not a multiple of DT) and writes a CSV:\n"
-        "    t,energy_kinetic,energy_potential,energy_dissipated,energy_total,n0_x,n0_y,n0_z,\n"
-        "    n0_vx,n0_vy,n0_vz,...   (17 significant digits, on-step velocities)\n"
-        "  energy_total = kinetic + potential; energy_dissipated = trapezoid-rule integral of\n"
-        "  the dissipated power.\n"
+        "    t,energy_kinetic,energy_potential,energy_dissipated,energy_total,energy_external,\n"
+        "    energy_error,n0_x,n0_y,n0_z,n0_vx,n0_vy,n0_vz,...   (17 significant digits,\n"
+        "    on-step velocities)\n"
+        "  energy_total E = kinetic + potential; energy_dissipated = trapezoid-rule integral of\n"
+        "  the dissipated power; energy_external W_ext = work of external loads (as motionbench\n"
+        "  run); energy_error = E - E0 - W_ext.\n"
         "  --dt auto[:DT0]   adapt the step as Woo's DynDt: start at safety x the critical step\n"
         "                    sqrt(2) min sqrt(m/k) of the initial state (or at DT0 when no spring\n"
         "                    or contact acts yet), then after every step shrink at once to\n"
@@ -159,7 +165,8 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
  * rotation, orientation quaternion (w, x, y, z) and global angular velocity. */
 static void write_header(FILE *f, size_t n, int rotation)
 {
-    fprintf(f, "t,energy_kinetic,energy_potential,energy_dissipated,energy_total");
+    fprintf(f, "t,energy_kinetic,energy_potential,energy_dissipated,energy_total,"
+            "energy_external,energy_error");
     for (size_t i = 0; i < n; i++) {
         fprintf(f, ",n%zu_x,n%zu_y,n%zu_z,n%zu_vx,n%zu_vy,n%zu_vz", i, i, i, i, i, i);
         if (rotation)
@@ -169,12 +176,14 @@ static void write_header(FILE *f, size_t n, int rotation)
     fputc('\n', f);
 }
 
-static void write_row(FILE *f, const mb_system *sys, double t, double dissipated,
+/* The energies of the on-step state on; e0 the total at t = 0 */
+static void write_row(FILE *f, const mb_system *sys, double t, double dissipated, double e0,
                       const mb_nodes *on, int rotation)
 {
     double ek = mb_energy_kinetic_trans(on) + mb_energy_kinetic_rot(on);
-    double ep = mb_forces_potential(sys->forces, on);
-    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g", t, ek, ep, dissipated, ek + ep);
+    double ep = mb_forces_potential(sys->forces, on), w_ext = sys->work.external;
+    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", t, ek, ep, dissipated, ek + ep,
+            w_ext, ek + ep - e0 - w_ext);
     for (size_t i = 0; i < on->n; i++) {
         for (int a = 0; a < 3; a++)
             fprintf(f, ",%.17g", on->x[3 * i + a]);
@@ -210,6 +219,8 @@ struct sim_run {
     mb_stepper *st;
     mb_nodes *on;
     mb_nodes_mpfr *on_twin;
+    mb_external_work w_ext;     /* the work of external loads */
+    double e0;                  /* E = kinetic + potential at t = 0 */
 };
 
 static int run_step(struct sim_run *r, double h)
@@ -252,6 +263,8 @@ static int advance(struct sim_run *r, long k, double h, double *p_prev)
     double p = mb_forces_dissipation(r->sys->forces, r->on);
     r->sys->work.dissipated += 0.5 * h * (*p_prev + p);
     *p_prev = p;
+    r->sys->work.external = mb_external_work_step(&r->w_ext, r->sys->forces, r->on,
+                                                  run_time(r), h);
     return MB_EXIT_OK;
 }
 
@@ -282,7 +295,7 @@ static int run_fixed(struct sim_run *r, const struct sim_args *a, FILE *out, int
         if (rc != MB_EXIT_OK)
             return rc;
         if (k % a->every == 0 || k == n)
-            write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
+            write_row(out, r->sys, run_time(r), run_dissipated(r), r->e0, r->on, rotation);
         if ((rc = stop_requested(out)) != MB_EXIT_OK)
             return rc;
     }
@@ -331,7 +344,7 @@ static int run_adaptive(struct sim_run *r, const struct sim_args *a, FILE *out, 
         if (rc == MB_EXIT_OK && mb_dyndt_update(d, r->sys->forces, r->on) != MB_SUCCESS)
             rc = mb_cli_fail("simulate: --dt auto");
         if (rc == MB_EXIT_OK && (k % a->every == 0 || last))
-            write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
+            write_row(out, r->sys, run_time(r), run_dissipated(r), r->e0, r->on, rotation);
         if (rc == MB_EXIT_OK)
             rc = stop_requested(out);
         if (!last) {
@@ -358,9 +371,14 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
         if (rc != MB_EXIT_OK)
             return rc;
     }
+    if (mb_external_work_begin(&r->w_ext, r->sys->forces, r->on, a->dt_auto ? dt0 : a->dt)
+        != MB_SUCCESS)
+        return mb_cli_fail("simulate");
+    r->e0 = mb_energy_kinetic_trans(r->on) + mb_energy_kinetic_rot(r->on)
+            + mb_forces_potential(r->sys->forces, r->on);
     int rotation = (r->st->type->flags & MB_STEPPER_ROTATION) != 0;
     write_header(out, r->on->n, rotation);
-    write_row(out, r->sys, run_time(r), run_dissipated(r), r->on, rotation);
+    write_row(out, r->sys, run_time(r), run_dissipated(r), r->e0, r->on, rotation);
     double p_prev = mb_forces_dissipation(r->sys->forces, r->on);
     if (a->dt_auto)
         return run_adaptive(r, a, out, rotation, p_prev, dt0);
@@ -450,6 +468,7 @@ int mb_cmd_simulate(int argc, char **argv)
         if (rc == MB_EXIT_OK && a.stats)
             print_stats(&r);
     }
+    mb_external_work_free(&r.w_ext);
     mb_stepper_free(r.st);
     mb_nodes_free(r.on);
     mb_nodes_mpfr_free(r.on_twin);

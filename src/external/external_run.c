@@ -137,11 +137,9 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
                                     const mb_adapter *a, const char *dir, mb_trajectory *tr,
                                     char *reason, size_t size)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/run.json", dir);
     mb_run_description d = { r->case_name, r->integrator, spec, r->problem, r->params, r->sys,
                              r->dt, r->t_end, r->steps, 1, r->rotation };
-    if (mb_run_description_write(&d, path) != MB_SUCCESS) {
+    if (mb_run_description_write(&d, dir) != MB_SUCCESS) {
         snprintf(reason, size, "adapter %s: %s", a->name, mb_last_error());
         return MB_PROCESS_FAILED;
     }

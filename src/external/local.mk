@@ -2,6 +2,7 @@
 libmotionbench_la_SOURCES += src/external/adapter_spec.c
 libmotionbench_la_SOURCES += src/external/adapter_descriptor.c
 libmotionbench_la_SOURCES += src/external/run_description.c
+libmotionbench_la_SOURCES += src/external/run_flat.c
 libmotionbench_la_SOURCES += src/external/adapter_process.c
 libmotionbench_la_SOURCES += src/external/trajectory_read.c
 libmotionbench_la_SOURCES += src/external/trajectory_check.c

@@ -4,6 +4,7 @@
  *   adapter_spec.c        the integrator spec external:NAME[key=value,...]
  *   adapter_descriptor.c  NAME.adapter descriptors (mb_ini.h) and their search path
  *   run_description.c     run.json: problem, nodes, force models, times (jansson)
+ *   run_flat.c            run.txt: the flat form of run.json, from the same tree
  *   adapter_process.c     one execution: private directory, process group, time limit
  *   trajectory_read.c     trajectory.csv: parsing and validation over a buffer
  *   trajectory_check.c    a trajectory against the run asked: row 0, stale rows
@@ -93,8 +94,11 @@ typedef struct mb_run_description {
     int rotation;
 } mb_run_description;
 
-/* Write the description as JSON to path. */
-int mb_run_description_write(const mb_run_description *d, const char *path);
+/* Write the description to dir/run.json and, from the same JSON tree, its flat form
+ * dir/run.txt (run_flat.c). */
+int mb_run_description_write(const mb_run_description *d, const char *dir);
+/* Write the JSON tree root in the flat form of doc/external.md, section 3a. */
+int mb_run_flat_write(const struct json_t *root, const char *path);
 /* Column names of a trajectory: t, then per node x,y,z,vx,vy,vz[,qw..qz,wx,wy,wz]. */
 size_t mb_trajectory_columns(size_t n_nodes, int rotation);
 void mb_trajectory_column_name(size_t column, int rotation, char *buf, size_t size);

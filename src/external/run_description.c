@@ -1,5 +1,6 @@
 /* run_description.c -- run.json, the description of one run handed to an outside program
- * (doc/external.md, section 3), written with jansson.
+ * (doc/external.md, section 3), written with jansson; its flat form run.txt is written
+ * from the same tree (run_flat.c).
  *
  * The problem's parameters are written resolved (defaults included), every node with its
  * mass, principal inertia, radius, state and blocked degrees of freedom, and every force
@@ -198,15 +199,21 @@ static json_t *describe(const mb_run_description *d)
     return root;
 }
 
-int mb_run_description_write(const mb_run_description *d, const char *path)
+/* run.json and run.txt from one tree: the two cannot disagree */
+int mb_run_description_write(const mb_run_description *d, const char *dir)
 {
+    char path[4200];
     json_t *root = describe(d);
     if (root == NULL)
         MB_ERROR(MB_ENOMEM, "run description: out of memory");
+    snprintf(path, sizeof path, "%s/run.json", dir);
     /* 17 significant digits: every double is read back exactly */
-    int s = json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-    json_decref(root);
-    if (s != 0)
+    if (json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
+        json_decref(root);
         MB_ERROR(MB_EIO, "%s: cannot write the run description", path);
-    return MB_SUCCESS;
+    }
+    snprintf(path, sizeof path, "%s/run.txt", dir);
+    int s = mb_run_flat_write(root, path);
+    json_decref(root);
+    return s;
 }

@@ -6,6 +6,7 @@
  *   energy_track.c   energy.max_rel_error / drift_rate / balance_residual
  *   divergence.c     when a run is diverged: non-finite or absurd states and metrics
  *   work_track.c     the work of external loads without an exact form: Gregory's rule
+ *   external_work.c  W_ext along a run: exact step works plus that quadrature
  *   angmom_track.c   angmom.max_rel_error / direction_error
  *   rotation_track.c quat.norm_error_max, rotation.flip_period, rotation.axis_deviation_max
  *   damping_track.c  damping.ratio / period / amplitude_ratio from successive peaks
@@ -168,6 +169,25 @@ void mb_work_track_begin(mb_work_track *w, double h, double p0);
 void mb_work_track_add(mb_work_track *w, double p);
 /* The work from t = 0 to the last sample: Gregory's rule, O(h^6) for a smooth power. */
 double mb_work_track_value(const mb_work_track *w);
+
+/* ---- W_ext along a run (external_work.c) ---- */
+typedef struct mb_external_work {
+    mb_work_track quadrature;    /* Gregory's rule while the step stays quadrature.h */
+    double exact;                /* the summed exact step works */
+    double frozen;               /* after a step of another length: the trapezoid rule */
+    double p_last;               /* power of the inexact loads after the last step */
+    int variable;                /* 1 once a step of another length was taken */
+    mb_nodes *before;            /* on-step state at the start of the step; NULL: no
+                                    model has an exact step work */
+} mb_external_work;
+
+/* Start at t = 0 in the on-step state on, steps of h. */
+int mb_external_work_begin(mb_external_work *w, const mb_forces *F, const mb_nodes *on,
+                           double h);
+/* After a step of h that ended at t in the on-step state on: W_ext so far. */
+double mb_external_work_step(mb_external_work *w, const mb_forces *F, const mb_nodes *on,
+                             double t, double h);
+void mb_external_work_free(mb_external_work *w);
 
 /* ---- angular momentum ---- */
 /* L = sum m x cross v + R I R^T omega (global frame, about the origin). */

@@ -8,7 +8,8 @@
  * power, W_diss += h/2 (P_diss(t_n) + P_diss(t_n+1)).  Work of external loads (the
  * energy metrics subtract it, doc/metrics.md) is summed step by step where a model knows
  * it exactly (mb_forces_external_work_exact: a constant global force, F.(x+ - x)), and
- * integrated by Gregory's O(h^6) rule on the power of the other models (mb_work_track).
+ * integrated by Gregory's O(h^6) rule on the power of the other models
+ * (mb_external_work, src/metrics/external_work.c).
  * A step that fails ends the run: MB_EDIVERGED (NaN/Inf), a state or energy beyond the
  * divergence bounds of the problem and an overflowed accuracy metric (the rules of
  * src/metrics/divergence.c, checked on every on-step state and every replayed row) give
@@ -278,44 +279,9 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
         keep_sample(r, 0.0, T, &e0, d);
 }
 
-/* The work of external loads along a run: the exact step works summed, and the power of
- * the loads without one integrated by quadrature. */
-typedef struct external_work {
-    mb_work_track quadrature;
-    double exact;
-    mb_nodes *before;          /* on-step state at the start of the step; NULL: no model
-                                  has an exact step work */
-} external_work;
-
-static int external_work_begin(external_work *w, const mb_forces *F, const mb_nodes *on,
-                               double h)
-{
-    w->exact = 0.0;
-    w->before = NULL;
-    mb_work_track_begin(&w->quadrature, h, mb_forces_external_power_inexact(F, on, 0.0));
-    if (!mb_forces_has_exact_work(F))
-        return MB_SUCCESS;
-    w->before = mb_nodes_alloc(on->n, 53);
-    if (w->before == NULL)
-        MB_ERROR(MB_ENOMEM, "cannot keep a state of %zu nodes", on->n);
-    return mb_nodes_copy(w->before, on);
-}
-
-/* After a step that ended at t with on-step state on: W_ext so far */
-static double external_work_step(external_work *w, const mb_forces *F, const mb_nodes *on,
-                                 double t, double h)
-{
-    mb_work_track_add(&w->quadrature, mb_forces_external_power_inexact(F, on, t));
-    if (w->before) {
-        w->exact += mb_forces_external_work_exact(F, w->before, on, h);
-        mb_nodes_copy(w->before, on);     /* same shape: cannot fail */
-    }
-    return w->exact + mb_work_track_value(&w->quadrature);
-}
-
 /* The stepping loop.  Returns the status of the run. */
 static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result *r,
-                               trackers *T, driver *d, int keep, external_work *we)
+                               trackers *T, driver *d, int keep, mb_external_work *we)
 {
     const mb_forces *F = d->sys->forces;
     int power = needs_power(F), observe = T->observer != NULL;
@@ -333,7 +299,7 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
         if (s == MB_SUCCESS && power) {
             double pd1 = mb_forces_dissipation(F, d->on);
             d->sys->work.dissipated += 0.5 * h * (pd + pd1);
-            d->sys->work.external = external_work_step(we, F, d->on, t, h);
+            d->sys->work.external = mb_external_work_step(we, F, d->on, t, h);
             pd = pd1;
         }
         if (s == MB_SUCCESS && observe)
@@ -367,14 +333,14 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
 static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, trackers *T,
                           driver *d, int keep)
 {
-    external_work we;
-    if (external_work_begin(&we, d->sys->forces, d->on, h) != MB_SUCCESS) {
+    mb_external_work we;
+    if (mb_external_work_begin(&we, d->sys->forces, d->on, h) != MB_SUCCESS) {
         snprintf(r->message, sizeof r->message, "work of external loads: %s", mb_last_error());
-        mb_nodes_free(we.before);
+        mb_external_work_free(&we);
         return MB_RUN_FAILED;
     }
     mb_run_status st = loop_with(c, h, N, r, T, d, keep, &we);
-    mb_nodes_free(we.before);
+    mb_external_work_free(&we);
     return st;
 }
 
