@@ -123,6 +123,12 @@ EXTRA_DIST += tests/test_run_flat.sh tests/flat_vs_json.py examples/run_txt
 # without gfortran)
 TESTS += tests/test_external_fortran.sh
 EXTRA_DIST += tests/test_external_fortran.sh examples/fortran_adapter
+# the mass.* metrics against closed forms (shell)
+TESTS += tests/test_mass_properties.sh
+EXTRA_DIST += tests/test_mass_properties.sh
+# a potential of the orientation for expression torques: the heavy top (shell)
+TESTS += tests/test_scene_potential.sh
+EXTRA_DIST += tests/test_scene_potential.sh
 # outside integrators: the catalogue of broken adapters (shell)
 TESTS += tests/test_external_broken.sh
 EXTRA_DIST += tests/test_external_broken.sh

@@ -279,6 +279,33 @@ Test(cli, spin_up_exact_with_rotation_columns)
     free(csv);
 }
 
+/* W_ext over a shortened last step: t_end = 0.995 with dt = 0.01 ends with a step of
+ * 0.005, which Gregory's rule for constant steps cannot take; external_work.c goes on
+ * with the trapezoid rule, exact for the power T.w of spin-up (linear in t), so
+ * energy_external must be the closed form |T| w0 t + |T|^2 t^2 / (2 I) at t = 0.995 to
+ * round-off (1e-13 relative), and energy_error round-off.  A right-endpoint rule
+ * (h P_{n+1}) would be off by h^2 |T|^2 / (2 I) = 1.2e-4 J. */
+Test(cli, external_work_over_a_shortened_last_step)
+{
+    char args[512];
+    snprintf(args, sizeof args, "simulate -p spin-up -i leapfrog --dt 0.01 --t-end 0.995 "
+             "--every 1000 -o '%s/s.csv'", dir);
+    cr_assert_eq(run(args), 0);
+    char *csv = slurp("s.csv");
+    char *row = strchr(strchr(csv, '\n') + 1, '\n') + 1;     /* the row at t_end */
+    double t, ek, ep, wd, e, w_ext, err;
+    cr_assert_eq(sscanf(row, "%lf,%lf,%lf,%lf,%lf,%lf,%lf", &t, &ek, &ep, &wd, &e, &w_ext, &err),
+                 7, "%s", row);
+    const double T[3] = { 0.03, -0.02, 0.07 }, I = 0.4 * 1.3 * 0.25 * 0.25;
+    double tn = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]);
+    double expect = tn * 1.1 * 0.995 + tn * tn * 0.995 * 0.995 / (2.0 * I);
+    cr_expect(fabs(t - 0.995) <= 1e-15, "t %.17g", t);
+    cr_expect(fabs(w_ext - expect) <= 1e-13 * expect, "energy_external %.17g, closed form %.17g",
+              w_ext, expect);
+    cr_expect(fabs(err) <= 1e-13 * e, "energy_error %.17g", err);
+    free(csv);
+}
+
 /* The leap-frog translation kernel is free of transcendental calls: its 53-bit twin
  * reproduces the double run byte for byte (Kepler exercises sqrt and division). */
 Test(cli, leapfrog_mpfr53_byte_identical)

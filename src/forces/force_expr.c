@@ -1,7 +1,13 @@
 /* force_expr.c -- expression-valued force and torque on one node (mb_force_expr.h).
  * libmatheval evaluates each expression tree with the named variables bound; the
  * Jacobian blocks d f_a / d x_b and d f_a / d v_b are the symbolic derivatives, made
- * once at construction. */
+ * once at construction.
+ *
+ * A potential V(x, y, z, R) that uses the entries of R is the potential of the torque
+ * too: under a small rotation dtheta (global axes) of the body, R -> R + [dtheta]x R, so
+ * column j of R moves by dtheta x R_j and dV = sum_j G_j . (dtheta x R_j), with G_ij =
+ * dV/dr_ij (symbolic); hence the torque tau = -dV/dtheta = sum_j G_j x R_j.  For the heavy
+ * top, V = m g l r33 gives tau = m g l (-r23, r13, 0). */
 #include "mb_force_expr.h"
 #include "mb_force_models.h"
 #include "mb_status.h"
@@ -44,6 +50,8 @@ struct expr_force {
     void *f[3], *tau[3], *V;
     void *dfdx[3][3], *dfdv[3][3];  /* NULL where f_a is NULL */
     void *gradV[3];
+    void *dVdR[9];                  /* dV/dr_ij, row-major; NULL without V */
+    int V_orientation;              /* V uses an r entry: it is the torque's potential */
     int jacobian_uses_t;            /* a derivative depends on t: .jacobian refuses, and
                                      * .eval_jacobian (which has the time) takes it */
 };
@@ -108,7 +116,8 @@ static void *derivative(void *e, const char *name)
     return d;
 }
 
-static int uses_t(void *e)
+/* 1 when e uses a variable whose name starts with prefix ("t": exactly t) */
+static int uses(void *e, const char *prefix)
 {
     char **names = NULL;
     int count = 0;
@@ -118,10 +127,13 @@ static int uses_t(void *e)
     lock_parser();
     evaluator_get_variables(e, &names, &count);
     for (int k = 0; k < count; k++)
-        found |= strcmp(names[k], "t") == 0;
+        found |= strcmp(prefix, "t") == 0 ? strcmp(names[k], "t") == 0
+                                          : strncmp(names[k], prefix, strlen(prefix)) == 0;
     parser_give();
     return found;
 }
+
+static int uses_t(void *e) { return uses(e, "t"); }
 
 static void expr_free(void *params)
 {
@@ -132,6 +144,8 @@ static void expr_free(void *params)
         mb_expr_free(p->f[a]);
         mb_expr_free(p->tau[a]);
         mb_expr_free(p->gradV[a]);
+        for (int b = 0; b < 3; b++)
+            mb_expr_free(p->dVdR[3 * a + b]);
         for (int b = 0; b < 3; b++) {
             mb_expr_free(p->dfdx[a][b]);
             mb_expr_free(p->dfdv[a][b]);
@@ -168,6 +182,11 @@ void *mb_expr_force_new(size_t node, void *f[3], void *tau[3], void *V)
         p->gradV[a] = derivative(V, pos_names[a]);
         ok &= V == NULL || p->gradV[a] != NULL;
     }
+    for (int k = 0; k < 9; k++) {
+        p->dVdR[k] = derivative(V, var_names[10 + k]);
+        ok &= V == NULL || p->dVdR[k] != NULL;
+    }
+    p->V_orientation = uses(V, "r");
     if (!ok) {
         expr_free(p);
         mb_error_record(MB_ENOMEM, __FILE__, __LINE__, "expression force: derivative failed");
@@ -221,7 +240,8 @@ static double expr_potential(const void *params, const mb_nodes *s)
     return value(p->V, vars);
 }
 
-/* without a potential every bit of f.v + tau.w is external work */
+/* without a potential every bit of f.v + tau.w is external work; a potential of
+ * position takes f.v, one that also uses R takes tau.w too */
 static double expr_external_power(const void *params, const mb_nodes *s, double t)
 {
     const struct expr_force *p = params;
@@ -230,7 +250,8 @@ static double expr_external_power(const void *params, const mb_nodes *s, double 
     for (int a = 0; a < 3; a++) {
         if (p->V == NULL)
             P += value(p->f[a], vars) * vars[4 + a];
-        P += value(p->tau[a], vars) * vars[7 + a];
+        if (!p->V_orientation)
+            P += value(p->tau[a], vars) * vars[7 + a];
     }
     return P;
 }
@@ -281,6 +302,40 @@ double mb_expr_force_check(const void *model, const mb_nodes *s, double t)
     for (int a = 0; a < 3; a++) {
         double f = value(p->f[a], vars), g = value(p->gradV[a], vars);
         worst = fmax(worst, fabs(f + g) / fmax(1.0, fmax(fabs(f), fabs(g))));
+    }
+    return worst;
+}
+
+int mb_expr_force_potential_turns(const void *model)
+{
+    return ((const struct expr_force *)model)->V_orientation;
+}
+
+/* tau = sum_j G_j x R_j, G_ij = dV/dr_ij: -dV/dtheta (see the head of the file) */
+static void potential_torque(const struct expr_force *p, double *vars, double tau[3])
+{
+    const double *R = vars + 10;
+    tau[0] = tau[1] = tau[2] = 0.0;
+    for (int j = 0; j < 3; j++) {
+        double G[3] = { value(p->dVdR[j], vars), value(p->dVdR[3 + j], vars),
+                        value(p->dVdR[6 + j], vars) };
+        double Rj[3] = { R[j], R[3 + j], R[6 + j] }, c[3];
+        mb_v3_cross(c, G, Rj);
+        mb_v3_add(tau, tau, c);
+    }
+}
+
+double mb_expr_torque_check(const void *model, const mb_nodes *s, double t, double tau[3],
+                            double tau_V[3])
+{
+    const struct expr_force *p = model;
+    double vars[NVARS], worst = 0.0;
+    bind(s, p->node, t, vars);
+    potential_torque(p, vars, tau_V);
+    for (int a = 0; a < 3; a++) {
+        tau[a] = value(p->tau[a], vars);
+        worst = fmax(worst, fabs(tau[a] - tau_V[a])
+                            / fmax(1.0, fmax(fabs(tau[a]), fabs(tau_V[a]))));
     }
     return worst;
 }

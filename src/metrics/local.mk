@@ -6,6 +6,7 @@ libmotionbench_la_SOURCES += src/metrics/energy_track.c
 libmotionbench_la_SOURCES += src/metrics/divergence.c
 libmotionbench_la_SOURCES += src/metrics/work_track.c
 libmotionbench_la_SOURCES += src/metrics/external_work.c
+libmotionbench_la_SOURCES += src/metrics/mass_properties.c
 libmotionbench_la_SOURCES += src/metrics/angmom_track.c
 libmotionbench_la_SOURCES += src/metrics/rotation_track.c
 libmotionbench_la_SOURCES += src/metrics/damping_track.c

@@ -7,6 +7,7 @@
  *   divergence.c     when a run is diverged: non-finite or absurd states and metrics
  *   work_track.c     the work of external loads without an exact form: Gregory's rule
  *   external_work.c  W_ext along a run: exact step works plus that quadrature
+ *   mass_properties.c mass.*: mass, centroid, inertia tensor of the built bodies
  *   angmom_track.c   angmom.max_rel_error / direction_error
  *   rotation_track.c quat.norm_error_max, rotation.flip_period, rotation.axis_deviation_max
  *   damping_track.c  damping.ratio / period / amplitude_ratio from successive peaks
@@ -188,6 +189,16 @@ int mb_external_work_begin(mb_external_work *w, const mb_forces *F, const mb_nod
 double mb_external_work_step(mb_external_work *w, const mb_forces *F, const mb_nodes *on,
                              double t, double h);
 void mb_external_work_free(mb_external_work *w);
+
+/* ---- mass properties of the built bodies (mass_properties.c) ---- */
+typedef struct mb_mass_properties {
+    double mass;                 /* M, the sum over nodes of finite mass */
+    double centroid[3];          /* X = sum m_i x_i / M */
+    double inertia[9];           /* J about X, global axes, row-major */
+} mb_mass_properties;
+
+/* The composite of every node of finite mass of s (its current state). */
+void mb_mass_properties_of(const mb_nodes *s, mb_mass_properties *p);
 
 /* ---- angular momentum ---- */
 /* L = sum m x cross v + R I R^T omega (global frame, about the origin). */

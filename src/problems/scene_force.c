@@ -15,6 +15,7 @@
 #include "mb_options.h"
 #include "mb_force_expr.h"
 #include "mb_status.h"
+#include "mb_vec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +31,8 @@ static const char *const central_keys[] = { "type", "mu", NULL };
 static const char *const load_keys[] = { "type", "body", "force", "torque", "frame", NULL };
 static const char *const expr_keys[] = { "type", "body", "fx", "fy", "fz", "tx", "ty", "tz",
                                          "potential", NULL };
-static const char *const potential_vars[] = { "x", "y", "z", NULL };
+static const char *const potential_vars[] = { "x", "y", "z", "r11", "r12", "r13", "r21", "r22",
+                                              "r23", "r31", "r32", "r33", NULL };
 
 static int add(const mb_scene_doc *d, const mb_scene_section *s, mb_system *sys,
                const mb_force_type *type, void *params)
@@ -132,7 +134,39 @@ static void free_exprs(void **e, int n)
         mb_expr_free(e[k]);
 }
 
-/* build the model; with a potential, check f = -grad V at the initial state */
+/* The orientations at which a potential of the orientation is checked against the
+ * torque: the initial one q0, then q0 turned by the rotation vectors below (quarter and
+ * generic turns about each axis and a skew axis), so that a torque matching -dV/dtheta
+ * only at q0, or only about some axes, is caught. */
+static const double check_turns[][3] = { { 0, 0, 0 }, { 1.5707963267948966, 0, 0 },
+                                         { 0, 1.5707963267948966, 0 }, { 0, 0, 1.5707963267948966 },
+                                         { 0.7, -1.1, 0.4 }, { -2.3, 0.9, 1.7 } };
+
+/* tau = -dV/dtheta at each check orientation of node i (its state restored after) */
+static int check_torque_potential(const mb_scene_doc *d, mb_scene_section *s, mb_nodes *n,
+                                  size_t i, const void *model)
+{
+    double q0[4], turn[4], tau[3], tau_V[3];
+    memcpy(q0, &n->q[4 * i], sizeof q0);
+    for (size_t k = 0; k < sizeof check_turns / sizeof check_turns[0]; k++) {
+        mb_q_from_rotvec(turn, check_turns[k]);
+        mb_q_mul(&n->q[4 * i], turn, q0);
+        double mismatch = mb_expr_torque_check(model, n, 0.0, tau, tau_V);
+        memcpy(&n->q[4 * i], q0, sizeof q0);
+        if (mismatch > 1e-9)
+            return mb_scene_fail(d, mb_scene_get(s, "potential")->line, "potential: the torque "
+                                 "(%.6g, %.6g, %.6g) is not -dV/dtheta = (%.6g, %.6g, %.6g) at "
+                                 "the initial orientation turned by (%g, %g, %g) (relative "
+                                 "mismatch %.3g); a potential that uses r11..r33 is the "
+                                 "torque's potential too", tau[0], tau[1], tau[2], tau_V[0],
+                                 tau_V[1], tau_V[2], check_turns[k][0], check_turns[k][1],
+                                 check_turns[k][2], mismatch);
+    }
+    return MB_SUCCESS;
+}
+
+/* build the model; with a potential, check f = -grad V at the initial state and, when V
+ * uses the orientation, tau = -dV/dtheta at the check orientations */
 static int add_expr_model(const mb_scene_doc *d, mb_scene_section *s, mb_system *sys, size_t i,
                           void *e[7])
 {
@@ -140,10 +174,15 @@ static int add_expr_model(const mb_scene_doc *d, mb_scene_section *s, mb_system 
     if (model == NULL)
         return mb_scene_fail(d, s->line, "[force %s]: %s", s->name, mb_last_error());
     double mismatch = e[6] != NULL ? mb_expr_force_check(model, sys->nodes, 0.0) : 0.0;
-    if (mismatch > 1e-9) {
+    int st = MB_SUCCESS;
+    if (mismatch > 1e-9)
+        st = mb_scene_fail(d, mb_scene_get(s, "potential")->line, "potential: f = -grad V "
+                           "does not hold at t = 0 (relative mismatch %.3g)", mismatch);
+    else if (mb_expr_force_potential_turns(model))
+        st = check_torque_potential(d, s, sys->nodes, i, model);
+    if (st != MB_SUCCESS) {
         mb_force_expr->free(model);
-        return mb_scene_fail(d, mb_scene_get(s, "potential")->line, "potential: f = -grad V "
-                             "does not hold at t = 0 (relative mismatch %.3g)", mismatch);
+        return st;
     }
     return add(d, s, sys, mb_force_expr, model);
 }

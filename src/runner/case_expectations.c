@@ -75,6 +75,8 @@ static int check_metric_produced(case_loader *P, const mb_ini_entry *e, const ch
                          "contact.duration come from contact problems)", key, c->problem->name);
     if (growth && !c->error_growth)
         return case_fail(P, e->line, "%s: needs error_growth = on in [run]", key);
+    if (strncmp(metric, "mass.", 5) == 0 && !c->mass_properties)
+        return case_fail(P, e->line, "%s: needs mass_properties = on in [run]", key);
     if (twin && c->precision_bits <= 0)
         return case_fail(P, e->line, "%s: needs precision = mpfr:BITS in [run] (the MPFR twin "
                          "splits round-off from truncation)", key);

@@ -15,7 +15,7 @@
 
 static const char *const run_keys[] = { "plugins", "integrators", "dt", "dt_range", "precision",
                                         "sample_every", "damping_signal", "error_growth",
-                                        "timeout", NULL };
+                                        "timeout", "mass_properties", NULL };
 
 /* An outside program: its options are checked against its descriptor when the descriptor
  * is found; a missing descriptor fails the runs, not the case file (doc/external.md). */
@@ -251,6 +251,19 @@ static int load_error_growth(case_loader *P)
     return MB_SUCCESS;
 }
 
+/* mass_properties = on | off: the mass.* metrics of the built bodies (mass_properties.c) */
+static int load_mass_properties(case_loader *P)
+{
+    const mb_ini_entry *e = case_entry(P, "run", "mass_properties");
+    P->c->mass_properties = 0;
+    if (e == NULL || strcmp(e->value, "off") == 0)
+        return MB_SUCCESS;
+    if (strcmp(e->value, "on") != 0)
+        return case_fail(P, e->line, "mass_properties = '%s': write on or off", e->value);
+    P->c->mass_properties = 1;
+    return MB_SUCCESS;
+}
+
 /* timeout = SECONDS: time limit of each run of an outside program (doc/external.md) */
 static int load_timeout(case_loader *P)
 {
@@ -291,7 +304,7 @@ int case_load_run(case_loader *P)
     c->sample_every = 1;
     if (se && case_parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
         return P->error;
-    if (load_error_growth(P) || load_timeout(P))
+    if (load_error_growth(P) || load_timeout(P) || load_mass_properties(P))
         return P->error;
     return load_damping_signal(P);
 }

@@ -151,6 +151,7 @@ typedef struct trackers {
     mb_damping_track damping, damping_ref;
     int damping_on, damping_ref_on;
     mb_growth_track growth;    /* with c->error_growth */
+    mb_mass_properties mass;   /* of the bodies at t = 0 (c->mass_properties) */
     int growth_status;         /* first failure of the growth tracker */
     mb_nodes *ref;             /* reference state for the damping reference signal */
     void *observer;
@@ -508,6 +509,24 @@ static void growth_metrics(const mb_case *c, mb_run_result *r, trackers *T)
     free(buf);
 }
 
+/* mass.*: the bodies as built, from the state at t = 0 (mass_properties.c) */
+static void mass_metrics(mb_run_result *r, const mb_mass_properties *p)
+{
+    static const char *const centroid[3] = { "mass.centroid.x", "mass.centroid.y",
+                                             "mass.centroid.z" };
+    static const char *const inertia[6] = { "mass.inertia.xx", "mass.inertia.yy",
+                                            "mass.inertia.zz", "mass.inertia.xy",
+                                            "mass.inertia.xz", "mass.inertia.yz" };
+    static const int entry[6] = { 0, 4, 8, 1, 2, 5 };     /* row-major J */
+    const char *detail = "the bodies built at t = 0 (nodes of finite mass)";
+    mb_run_add_metric(r, "mass.total", p->mass, detail);
+    for (int a = 0; a < 3; a++)
+        mb_run_add_metric(r, centroid[a], p->centroid[a], detail);
+    for (int k = 0; k < 6; k++)
+        mb_run_add_metric(r, inertia[k], p->inertia[entry[k]],
+                          "about the centre of mass, global axes, at t = 0");
+}
+
 static void observer_metrics(const mb_case *c, mb_run_result *r, trackers *T)
 {
     if (T->observer == NULL)
@@ -580,6 +599,7 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
         return;
     }
     r->translates = mb_nodes_translates(d->on);
+    mb_mass_properties_of(d->on, &T.mass);
     /* torques at t = 0 decide whether the problem rotates (on is a scratch copy) */
     if (mb_forces_eval(d->sys->forces, d->on, 0.0) == MB_SUCCESS)
         r->rotates = mb_nodes_rotates(d->on);
@@ -594,6 +614,10 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
         T.damping_ref_on = 0;
     r->status = loop(c, h, r->steps, r, &T, d, keep);
     r->t_final = (double)r->steps_done * h;
+    /* loads whose power is all conservative (an expression force with a potential of
+     * position and orientation) did no external work: the energy is not driven */
+    if (d->sys->work.external == 0.0)
+        T.work_detail = NULL;
     /* quat.norm_error_max: schemes that normalise report the norm error before
      * normalisation (DESIGN 6); the tracked stored norm is the fallback */
     mb_stepper_stats stats = { 0 };
@@ -614,6 +638,8 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
             overflowed_metrics(r);
         if (r->status == MB_RUN_OK && c->error_growth)
             growth_metrics(c, r, &T);
+        if (r->status == MB_RUN_OK && c->mass_properties)
+            mass_metrics(r, &T.mass);
     }
     observer_metrics(c, r, &T);
     mb_growth_track_free(&T.growth);
