@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """motionbench adapter for LAMMPS (`lmp`): runs one (case, dt) with one time-integration fix.
 
-Usage: lammps_adapter.py run.json trajectory.csv   (protocol motionbench-run/1, doc/external.md)
+Usage: lammps_adapter.py run.json trajectory.csv (protocol 1), or runs.json trajectories
+(protocol 2: the runs one after the other, one lmp each); doc/external.md.
 Option fix = nve | nve/sphere | nve/asphere | rigid/nve | rigid (default nve).
 
 Translation (doc/peers.md):
@@ -439,30 +440,31 @@ def failure_tail(done):
     return " | ".join(lines[-2:])
 
 
-def main(argv):
-    if len(argv) != 3:
-        print("usage: lammps_adapter.py run.json trajectory.csv", file=sys.stderr)
-        return 2
-    run = mb.load_run(argv[1])
+class LmpFailed(Exception):
+    """lmp ended without the trajectory (the message is the reason motionbench quotes)."""
+
+
+def run_one(run, out):
+    """One run: input, lmp, dump read back, trajectory written to out."""
+    for stale in ("lammps.log", "traj.dump"):     # a batch's previous run left them
+        if os.path.exists(stale):
+            os.remove(stale)
     fix = run.get("options", {}).get("fix", "nve")
     if fix not in FIXES:
-        print("lammps adapter: option fix=%s is not one of %s" % (fix, ", ".join(FIXES)), file=sys.stderr)
-        return 2
+        raise LmpFailed("option fix=%s is not one of %s" % (fix, ", ".join(FIXES)))
     mb.refuse_models(run, SUPPORTED, "LAMMPS adapter")
     check_fix(run, fix)
     nodes = [Node(i, n, fix) for i, n in enumerate(run["nodes"])]
     write_input(run, fix, nodes)
     done = run_lmp()
     if done.returncode != 0:
-        print("lmp failed (status %d): %s" % (done.returncode, failure_tail(done)), file=sys.stderr)
-        return 1
+        raise LmpFailed("lmp failed (status %d): %s" % (done.returncode, failure_tail(done)))
     frames = read_dump("traj.dump")
     rows = []
     previous = [nd.spec["orientation"] for nd in nodes]
     for step, t in mb.sample_steps(run["time"]):
         if step not in frames:
-            print("lmp wrote no state for step %d" % step, file=sys.stderr)
-            return 1
+            raise LmpFailed("lmp wrote no state for step %d" % step)
         states = []
         for i, nd in enumerate(nodes):
             s = node_state(frames[step], nd, fix, previous[i])
@@ -473,8 +475,19 @@ def main(argv):
             previous[i] = s["orientation"]
             states.append(s)
         rows.append(mb.state_row(t, states))
-    mb.write_trajectory(argv[2], run, rows)
-    return 0
+    mb.write_trajectory(out, run, rows)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: lammps_adapter.py run.json trajectory.csv | runs.json trajectories",
+              file=sys.stderr)
+        return 2
+    try:
+        return mb.serve(argv, run_one)
+    except LmpFailed as e:          # a single run (protocol 1): its reason, exit status 1
+        print(e, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

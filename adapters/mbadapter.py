@@ -1,33 +1,83 @@
-"""Shared helpers of the motionbench adapters for LAMMPS and Yade (protocol motionbench-run/1).
+"""Shared helpers of the motionbench adapters (protocols motionbench-run/1 and
+motionbench-batch/2).
 
-Reads run.json, lists the requested sample steps, provides the quaternion algebra the adapters
-need to translate orientations, and writes trajectory.csv in the columns run.json asks for.
-Standard library only.  The protocol is described in doc/external.md; the adapters in
-doc/peers.md.
+Reads run.json or runs.json and answers each run (`serve`), lists the requested sample steps,
+provides the quaternion algebra the adapters need to translate orientations, and writes
+trajectory.csv in the columns run.json asks for.  Standard library only.  The protocol is
+described in doc/external.md; the adapters in doc/peers.md.
 """
 
 import json
 import math
+import os
 import sys
+import traceback
 
 DECLINE = 77          # exit status: the adapter declines this run (run status `skipped`)
+RUN_PROTOCOLS = ("motionbench-run/1", "motionbench-run/2")
+BATCH_PROTOCOL = "motionbench-batch/2"
+
+
+class Declined(SystemExit):
+    """A run the adapter declines: exit status 77 for a single run, K.declined in a batch."""
+
+    def __init__(self, reason):
+        super().__init__(DECLINE)
+        self.reason = reason
 
 
 def decline(reason):
-    """Print the one-line reason motionbench quotes and exit with the declining status."""
+    """Print the one-line reason motionbench quotes and decline the run (exit 77 when it is
+    the only run of the invocation)."""
     print(reason, flush=True)
-    sys.exit(DECLINE)
+    raise Declined(reason)
 
 
 def load_run(path):
     """The run description; refuses a protocol this adapter does not speak."""
     with open(path, encoding="utf-8") as f:
         run = json.load(f)
-    if run.get("protocol") != "motionbench-run/1":
+    if run.get("protocol") not in RUN_PROTOCOLS:
         print("unsupported protocol %r (this adapter speaks motionbench-run/1)"
               % run.get("protocol"), file=sys.stderr)
         sys.exit(2)
     return run
+
+
+def _one_line(text):
+    return " ".join(str(text).split())[:190] or "(no message)"
+
+
+def serve(argv, run_one):
+    """Answer the invocation: run.json trajectory.csv (protocol 1), or runs.json trajectories
+    (protocol 2: every run answered in turn, its trajectory at run["trajectory"], a declined
+    run by trajectories/K.declined, a failed one by trajectories/K.failed with the exception's
+    last line).  run_one(run, path) integrates one run and writes its trajectory."""
+    with open(argv[1], encoding="utf-8") as f:
+        doc = json.load(f)
+    if doc.get("protocol") != BATCH_PROTOCOL:
+        return run_one(load_run(argv[1]), argv[2]) or 0
+    for run in doc["runs"]:
+        if run.get("protocol") not in RUN_PROTOCOLS:
+            print("unsupported protocol %r" % run.get("protocol"), file=sys.stderr)
+            return 2
+        stem = os.path.join(argv[2], str(int(run["id"])))
+        try:
+            run_one(run, run["trajectory"])
+        except Declined as d:
+            with open(stem + ".declined", "w", encoding="utf-8") as out:
+                out.write(_one_line(d.reason) + "\n")
+        except SystemExit as e:
+            with open(stem + ".failed", "w", encoding="utf-8") as out:
+                out.write("exit status %s\n" % e.code)
+        except Exception as e:   # one run's failure is that run's, the batch goes on
+            traceback.print_exc()
+            why = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+            with open(stem + ".failed", "w", encoding="utf-8") as out:
+                out.write(_one_line(why) + "\n")
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return 0
 
 
 def sample_steps(time):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """motionbench adapter for Yade (`yade`): runs one (case, dt) with Yade's NewtonIntegrator.
 
-Usage: yade_adapter.py run.json trajectory.csv   (protocol motionbench-run/1, doc/external.md)
+Usage: yade_adapter.py run.json trajectory.csv  (protocol 1), or runs.json trajectories (protocol
+2: every run in one yade, O.reset() between them); doc/external.md.
 Options: damping = LAMBDA (NewtonIntegrator's Cundall damping, default 0; a run whose force list
 holds a `cundall` model must give the same value), start = half-kick | raw (default half-kick).
 
@@ -25,6 +26,7 @@ Translation (doc/peers.md):
   is the value of the previous step's start (measured, doc/peers.md).
 """
 
+import json
 import math
 import os
 import sys
@@ -111,14 +113,15 @@ def node_forces(run, pos, vel, ori):
     return F, T
 
 
-def yade_main(argv):
-    """Inside yade: build the scene, run, write the trajectory."""
+def yade_run(run, out):
+    """Inside yade: build the scene of one run, run, write its trajectory to out."""
     from yade import O, utils, Vector3, Quaternion
     from yade.wrapper import (ForceResetter, NewtonIntegrator, PyRunner, InsertionSortCollider,
                               Bo1_Sphere_Aabb, InteractionLoop, Ig2_Sphere_Sphere_ScGeom,
                               Ip2_FrictMat_FrictMat_FrictPhys, Law2_ScGeom_FrictPhys_CundallStrack,
                               FrictMat)
-    run = mb.load_run(argv[1])
+    check(run)
+    O.reset()          # a batch runs its runs one after the other in one yade
     opts = run.get("options", {})
     time = run["time"]
     dt = float(time["dt"])
@@ -235,14 +238,18 @@ def yade_main(argv):
     if len(rows) != len(samples):
         print("yade ran %d of %d samples" % (len(rows), len(samples)), file=sys.stderr)
         sys.exit(1)
-    mb.write_trajectory(argv[2], run, rows)
+    mb.write_trajectory(out, run, rows)
 
 
 def main(argv):
     if len(argv) != 3:
-        print("usage: yade_adapter.py run.json trajectory.csv", file=sys.stderr)
+        print("usage: yade_adapter.py run.json trajectory.csv | runs.json trajectories",
+              file=sys.stderr)
         return 2
-    check(mb.load_run(argv[1]))
+    with open(argv[1], encoding="utf-8") as f:
+        batch = json.load(f).get("protocol") == mb.BATCH_PROTOCOL
+    if not batch:
+        check(mb.load_run(argv[1]))     # decline before yade starts
     sys.stdout.flush()
     os.execvp("yade", ["yade", "-n", "-j", "1", "-x", SELF, argv[1], argv[2]])
 
@@ -255,7 +262,10 @@ if __name__ == "__main__":
         INSIDE = False
     if INSIDE:
         try:
-            yade_main(sys.argv)
+            status = mb.serve(sys.argv, yade_run)
+            if status:
+                sys.stdout.flush()
+                os._exit(status)
         except SystemExit:
             raise
         except BaseException as e:        # yade -x would keep going: report and fail

@@ -236,7 +236,7 @@ Test(descriptor, fields_and_errors, .init = make_dir, .fini = remove_dir)
 
     static const struct { const char *name, *text, *why; } bad[] = {
         { "a", "[adapter]\nname = b\nprotocol = 1\ncommand = x\n", ":2: name = b must equal the file's stem" },
-        { "a", "[adapter]\nname = a\nprotocol = 2\ncommand = x\n", ":3: protocol = 2: this motionbench speaks protocol 1" },
+        { "a", "[adapter]\nname = a\nprotocol = 3\ncommand = x\n", ":3: protocol = 3: this motionbench speaks protocols 1 and 2" },
         { "a", "[adapter]\nname = a\nprotocol = 1\n", ":1: name, protocol and command are required" },
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ncolour = red\n", ":5: unknown key 'colour'" },
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ntimeout = -1\n", ":5: timeout = -1: give a number of seconds > 0" },

@@ -119,9 +119,10 @@ static int set_key(loader *L, const char *key, const char *value, int line)
         if (strcmp(value, a->name) != 0)
             return fail(L, line, "name = %s must equal the file's stem", value);
     } else if (!strcmp(key, "protocol")) {
-        if (strcmp(value, "1") != 0)
-            return fail(L, line, "protocol = %s: this motionbench speaks protocol 1", value);
-        a->protocol = 1;
+        if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0)
+            return fail(L, line, "protocol = %s: this motionbench speaks protocols 1 and 2",
+                        value);
+        a->protocol = value[0] - '0';
     } else if (!strcmp(key, "command")) {
         if (split_words(value, " \t", &a->argv, &a->argc) != MB_SUCCESS || a->argc == 0)
             return fail(L, line, "command = '%s': give a program and its arguments", value);

@@ -58,7 +58,7 @@ static void pause_ms(long ms)
 }
 
 /* The last non-empty line of the log, quoted in reasons ("" when none). */
-static void last_log_line(const char *dir, char *out, size_t size)
+void mb_adapter_last_log_line(const char *dir, char *out, size_t size)
 {
     char path[4200], buf[4096];
     snprintf(path, sizeof path, "%s/adapter.log", dir);
@@ -322,7 +322,7 @@ static int files_sound(const mb_adapter *a, const char *dir, rlim_t file_cap, ch
 {
     static const char *const names[2] = { "adapter.log", "trajectory.csv" };
     rlim_t log_cap = (rlim_t)mb_input_cap(MB_INPUT_ADAPTER_LOG);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < (a->protocol == 1 ? 2 : 1); k++) {   /* a batch's files: its reader */
         rlim_t cap = k == 0 && log_cap < file_cap ? log_cap : file_cap;
         char path[4200];
         struct stat sb;
@@ -348,7 +348,7 @@ static mb_process_status verdict(const mb_adapter *a, const char *dir, int ws, c
                                  size_t size)
 {
     char last[200];
-    last_log_line(dir, last, sizeof last);
+    mb_adapter_last_log_line(dir, last, sizeof last);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
         return MB_PROCESS_OK;
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_SKIP) {
@@ -408,8 +408,8 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
     argv[0] = prog;
     for (size_t k = 1; k < a->argc; k++)
         argv[k] = resolve_argument(a, a->argv[k], args[k], sizeof args[k]);
-    argv[a->argc] = "run.json";
-    argv[a->argc + 1] = "trajectory.csv";
+    argv[a->argc] = a->protocol == 1 ? "run.json" : MB_BATCH_RUNS;
+    argv[a->argc + 1] = a->protocol == 1 ? "trajectory.csv" : MB_BATCH_DIR;
     launch L = { dir, log, argv, (rlim_t)file_cap, getpid(), -1 };
     int status_rd = -1;
     pid_t pid = start_keeper(&L, &status_rd);

@@ -26,9 +26,13 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return remove(path);
 }
 
-static void remove_dir(const char *dir)
+void mb_external_release_dir(const char *dir, const char *what)
 {
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    const char *keep = getenv("MB_KEEP_ADAPTER_DIR");
+    if (keep && *keep && strcmp(keep, "0") != 0)
+        fprintf(stderr, "motionbench: %s: adapter directory kept: %s\n", what, dir);
+    else
+        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int mb_external_private_root(char *out, size_t size)
@@ -56,7 +60,7 @@ size_t mb_adapter_file_cap(size_t n_nodes, int rotation, size_t n_rows)
     return cap > log ? cap : log;
 }
 
-static int make_dir(char *dir, size_t size, char *reason, size_t rsize, const char *name)
+int mb_external_make_dir(char *dir, size_t size, const char *name, char *reason, size_t rsize)
 {
     char root[3800];
     if (mb_external_private_root(root, sizeof root) != MB_SUCCESS) {
@@ -84,8 +88,8 @@ static void case_dir_of(const char *path, char *dir, size_t size)
 }
 
 /* Descriptor, options and requirements; MB_PROCESS_OK with *out set. */
-static mb_process_status prepare(const mb_external_run *r, mb_external_spec *spec,
-                                 mb_adapter **out, char *reason, size_t size)
+mb_process_status mb_external_prepare(const mb_external_run *r, mb_external_spec *spec,
+                                      mb_adapter **out, char *reason, size_t size)
 {
     char case_dir[4096];
     case_dir_of(r->case_path, case_dir, sizeof case_dir);
@@ -105,8 +109,27 @@ static mb_process_status prepare(const mb_external_run *r, mb_external_spec *spe
     return MB_PROCESS_OK;
 }
 
-static mb_process_status read_back(const mb_external_run *r, const mb_adapter *a,
-                                   const char *dir, mb_trajectory *tr, char *reason, size_t size)
+int mb_external_protocol_of(const char *integrator, const char *case_path, char *path,
+                            size_t size)
+{
+    mb_external_spec spec;
+    mb_adapter *a = NULL;
+    char case_dir[4096];
+    case_dir_of(case_path, case_dir, sizeof case_dir);
+    int protocol = 0;
+    if (mb_external_spec_parse(integrator, &spec) == MB_SUCCESS
+        && mb_adapter_find(spec.name, case_dir[0] ? case_dir : NULL, &a) == MB_SUCCESS) {
+        protocol = a->protocol;
+        snprintf(path, size, "%s", a->path);
+    }
+    mb_adapter_free(a);
+    mb_clear_error();
+    return protocol;
+}
+
+mb_process_status mb_external_read_back(const mb_external_run *r, const mb_adapter *a,
+                                        const char *path, const char *shown,
+                                        mb_trajectory *tr, char *reason, size_t size)
 {
     size_t n = (size_t)r->steps + 1;
     double *times = malloc(n * sizeof *times);
@@ -117,8 +140,7 @@ static mb_process_status read_back(const mb_external_run *r, const mb_adapter *a
     for (size_t k = 0; k < n; k++)
         times[k] = (double)k * r->dt;
     mb_trajectory_request rq = { r->sys->nodes->n, r->rotation, n, times, r->dt };
-    char path[4200], why[300];
-    snprintf(path, sizeof path, "%s/trajectory.csv", dir);
+    char why[300];
     int s = mb_trajectory_read_file(path, &rq, tr, why, sizeof why);
     free(times);
     if (s == MB_SUCCESS) {
@@ -127,7 +149,7 @@ static mb_process_status read_back(const mb_external_run *r, const mb_adapter *a
             mb_trajectory_free(tr);
     }
     if (s != MB_SUCCESS) {
-        snprintf(reason, size, "adapter %s: trajectory.csv: %s", a->name, why);
+        snprintf(reason, size, "adapter %s: %s: %s", a->name, shown, why);
         return MB_PROCESS_FAILED;
     }
     return MB_PROCESS_OK;
@@ -146,7 +168,10 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
     size_t cap = mb_adapter_file_cap(r->sys->nodes->n, r->rotation, (size_t)r->steps + 1);
     mb_process_status ps = mb_adapter_execute(a, dir, r->timeout > 0 ? r->timeout : a->timeout,
                                               cap, reason, size);
-    return ps == MB_PROCESS_OK ? read_back(r, a, dir, tr, reason, size) : ps;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trajectory.csv", dir);
+    return ps == MB_PROCESS_OK ? mb_external_read_back(r, a, path, "trajectory.csv", tr, reason,
+                                                       size) : ps;
 }
 
 mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,
@@ -156,18 +181,16 @@ mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *t
     mb_adapter *a = NULL;
     memset(tr, 0, sizeof *tr);
     reason[0] = '\0';
-    mb_process_status ps = prepare(r, &spec, &a, reason, size);
+    mb_process_status ps = mb_external_prepare(r, &spec, &a, reason, size);
     char dir[4096];
-    if (ps == MB_PROCESS_OK && make_dir(dir, sizeof dir, reason, size, spec.name) != MB_SUCCESS) {
+    if (ps == MB_PROCESS_OK
+        && mb_external_make_dir(dir, sizeof dir, spec.name, reason, size) != MB_SUCCESS) {
         ps = MB_PROCESS_FAILED;
     } else if (ps == MB_PROCESS_OK) {
         ps = execute_in(r, &spec, a, dir, tr, reason, size);
-        const char *keep = getenv("MB_KEEP_ADAPTER_DIR");
-        if (keep && *keep && strcmp(keep, "0") != 0)
-            fprintf(stderr, "motionbench: %s, dt = %.17g: adapter directory kept: %s\n",
-                    r->case_name, r->dt, dir);
-        else
-            remove_dir(dir);
+        char what[300];
+        snprintf(what, sizeof what, "%.200s, dt = %.17g", r->case_name, r->dt);
+        mb_external_release_dir(dir, what);
         *mid_step = a->mid_step;
     }
     mb_adapter_free(a);

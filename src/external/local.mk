@@ -7,6 +7,7 @@ libmotionbench_la_SOURCES += src/external/adapter_process.c
 libmotionbench_la_SOURCES += src/external/trajectory_read.c
 libmotionbench_la_SOURCES += src/external/trajectory_check.c
 libmotionbench_la_SOURCES += src/external/external_run.c
+libmotionbench_la_SOURCES += src/external/external_batch.c
 libmotionbench_la_SOURCES += src/external/trajectory_sync.c
 noinst_HEADERS += src/external/mb_external.h
 EXTRA_DIST += doc/external.md

@@ -1,5 +1,6 @@
 /* mb_external.h -- outside integrators driven through the external-program protocol,
- * version 1 (doc/external.md), one concept per file:
+ * versions 1 (a run per invocation) and 2 (a batch of runs per invocation)
+ * (doc/external.md), one concept per file:
  *
  *   adapter_spec.c        the integrator spec external:NAME[key=value,...]
  *   adapter_descriptor.c  NAME.adapter descriptors (mb_ini.h) and their search path
@@ -9,6 +10,7 @@
  *   trajectory_read.c     trajectory.csv: parsing and validation over a buffer
  *   trajectory_check.c    a trajectory against the run asked: row 0, stale rows
  *   external_run.c        one run of a case through an adapter, start to trajectory
+ *   external_batch.c      several runs through one invocation (protocol 2)
  *
  * Nothing here trusts the outside program: every defect it can produce (missing, not
  * executable, crash, hang, no file, wrong shape, wrong times, non-numbers) ends as a
@@ -23,7 +25,9 @@
 #include "mb_problem.h"
 #include "mb_system.h"
 
-#define MB_EXTERNAL_PROTOCOL 1
+#define MB_EXTERNAL_PROTOCOL 2      /* the highest spoken; 1 is spoken too */
+#define MB_BATCH_RUNS "runs.json"   /* protocol 2: the descriptions, argument 1 */
+#define MB_BATCH_DIR "trajectories" /* protocol 2: K.csv, K.declined or K.failed, argument 2 */
 #define MB_EXTERNAL_PREFIX "external:"
 #define MB_EXTERNAL_MAX_OPTIONS 16
 #define MB_EXTERNAL_REASON 256
@@ -48,7 +52,7 @@ typedef struct mb_adapter {
     char name[64];
     char path[4096];                  /* the descriptor file */
     char dir[4096];                   /* its directory */
-    int protocol;
+    int protocol;                     /* 1: run.json trajectory.csv; 2: runs.json trajectories */
     size_t argc;
     char **argv;                      /* command words, NULL-terminated */
     double timeout;                   /* seconds, > 0 */
@@ -99,6 +103,9 @@ typedef struct mb_run_description {
 int mb_run_description_write(const mb_run_description *d, const char *dir);
 /* Write the JSON tree root in the flat form of doc/external.md, section 3a. */
 int mb_run_flat_write(const struct json_t *root, const char *path);
+/* Write runs.json of protocol 2: the n descriptions, run k with "id": k and
+ * "trajectory": "trajectories/k.csv". */
+int mb_run_descriptions_write_batch(const mb_run_description *d, size_t n, const char *path);
 /* Column names of a trajectory: t, then per node x,y,z,vx,vy,vz[,qw..qz,wx,wy,wz]. */
 size_t mb_trajectory_columns(size_t n_nodes, int rotation);
 void mb_trajectory_column_name(size_t column, int rotation, char *buf, size_t size);
@@ -149,12 +156,16 @@ int mb_trajectory_synchronize(const mb_forces *F, mb_nodes *s, double t, double 
 /* ---- one execution ---- */
 typedef enum { MB_PROCESS_OK = 0, MB_PROCESS_SKIPPED, MB_PROCESS_FAILED } mb_process_status;
 
-/* Run the adapter's command with arguments run.json trajectory.csv in dir (which holds
- * run.json), within timeout seconds, each file it writes capped at file_cap bytes, under
+/* Run the adapter's command with arguments run.json trajectory.csv (protocol 2: runs.json
+ * trajectories) in dir (which holds run.json or runs.json), within timeout seconds, each file it writes capped at file_cap bytes, under
  * a keeper that kills every process it leaves (adapter_process.c).  The reason names the
  * adapter and the defect. */
 mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, double timeout,
                                      size_t file_cap, char *reason, size_t size);
+
+/* The last non-empty line of dir/adapter.log, control characters blanked ("" when none):
+ * quoted in reasons. */
+void mb_adapter_last_log_line(const char *dir, char *out, size_t size);
 
 /* ---- one run of a case ---- */
 typedef struct mb_external_run {
@@ -178,5 +189,42 @@ int mb_external_private_root(char *out, size_t size);
 /* Describe, execute, read back.  MB_PROCESS_OK fills tr and *mid_step. */
 mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,
                                       int *mid_step, char *reason, size_t size);
+
+/* Shared by external_run.c and external_batch.c: the spec parsed, its descriptor found,
+ * its options and requirements checked (SKIPPED when a required program is missing); a
+ * fresh private directory (mb_external_private_root); the trajectory at path read and
+ * checked against run r (shown: its name in reasons); the directory removed, or kept and
+ * named on stderr under MB_KEEP_ADAPTER_DIR. */
+mb_process_status mb_external_prepare(const mb_external_run *r, mb_external_spec *spec,
+                                      mb_adapter **out, char *reason, size_t size);
+int mb_external_make_dir(char *dir, size_t size, const char *name, char *reason, size_t rsize);
+mb_process_status mb_external_read_back(const mb_external_run *r, const mb_adapter *a,
+                                        const char *path, const char *shown,
+                                        mb_trajectory *tr, char *reason, size_t size);
+void mb_external_release_dir(const char *dir, const char *what);
+
+/* The protocol of the adapter that integrator (external:NAME[...]) names, its descriptor
+ * searched from the case file at case_path; 0 when it cannot be loaded (its runs then fail
+ * one by one with the reason).  path receives the descriptor's path. */
+int mb_external_protocol_of(const char *integrator, const char *case_path, char *path,
+                            size_t size);
+
+/* ---- a batch of runs in one invocation (protocol 2, external_batch.c) ---- */
+typedef struct mb_external_batch mb_external_batch;
+
+/* Describe the n runs (one adapter, protocol 2) in runs.json, execute the adapter once
+ * within the sum of the runs' time limits and check the names it left in trajectories/:
+ * K.csv or K.declined for K < n, not both.  MB_PROCESS_OK: take each run's answer with
+ * mb_external_batch_take; otherwise every run has the batch's status and reason.  (K.failed
+ * answers a run that failed alone.) */
+mb_process_status mb_external_batch_execute(const mb_external_run *runs, size_t n,
+                                            mb_external_batch **out, char *reason,
+                                            size_t size);
+/* Run k's answer: its trajectory read and checked against run k's own request (times,
+ * row 0, stale rows), or skipped with the reason in K.declined, or failed. */
+mb_process_status mb_external_batch_take(mb_external_batch *b, size_t k, mb_trajectory *tr,
+                                         int *mid_step, char *reason, size_t size);
+/* Remove the batch's directory (kept under MB_KEEP_ADAPTER_DIR) and free it. */
+void mb_external_batch_free(mb_external_batch *b);
 
 #endif

@@ -171,7 +171,7 @@ static json_t *nodes(const mb_nodes *s)
     return a;
 }
 
-static json_t *describe(const mb_run_description *d)
+static json_t *describe(const mb_run_description *d, const char *protocol)
 {
     json_t *root = json_object(), *problem = json_object();
     if (root == NULL || problem == NULL) {
@@ -179,7 +179,7 @@ static json_t *describe(const mb_run_description *d)
         json_decref(problem);
         return NULL;
     }
-    int bad = mb_json_set_str(root, "protocol", "motionbench-run/1")
+    int bad = mb_json_set_str(root, "protocol", protocol)
               || mb_json_set_str(root, "case", d->case_name)
               || mb_json_set_str(root, "integrator", d->integrator)
               || mb_json_set_str(root, "adapter", d->spec->name)
@@ -203,7 +203,7 @@ static json_t *describe(const mb_run_description *d)
 int mb_run_description_write(const mb_run_description *d, const char *dir)
 {
     char path[4200];
-    json_t *root = describe(d);
+    json_t *root = describe(d, "motionbench-run/1");
     if (root == NULL)
         MB_ERROR(MB_ENOMEM, "run description: out of memory");
     snprintf(path, sizeof path, "%s/run.json", dir);
@@ -216,4 +216,40 @@ int mb_run_description_write(const mb_run_description *d, const char *dir)
     int s = mb_run_flat_write(root, path);
     json_decref(root);
     return s;
+}
+
+/* runs.json of protocol 2: {"protocol": "motionbench-batch/2", "runs": [...]}, run k being
+ * run.json's object with "id": k and "trajectory": "trajectories/k.csv" added. */
+static json_t *describe_batch(const mb_run_description *d, size_t n)
+{
+    json_t *root = json_object(), *runs = json_array();
+    int bad = root == NULL || runs == NULL
+              || mb_json_set_str(root, "protocol", "motionbench-batch/2")
+              || json_object_set(root, "runs", runs);
+    for (size_t k = 0; k < n && !bad; k++) {
+        char file[64];
+        json_t *run = describe(&d[k], "motionbench-run/2");
+        snprintf(file, sizeof file, "%s/%zu.csv", MB_BATCH_DIR, k);
+        bad = run == NULL || mb_json_set_int(run, "id", (long)k)
+              || mb_json_set_str(run, "trajectory", file) || json_array_append(runs, run);
+        json_decref(run);
+    }
+    json_decref(runs);
+    if (bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+int mb_run_descriptions_write_batch(const mb_run_description *d, size_t n, const char *path)
+{
+    json_t *root = describe_batch(d, n);
+    if (root == NULL)
+        MB_ERROR(MB_ENOMEM, "run descriptions: out of memory");
+    int s = json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+    json_decref(root);
+    if (s != 0)
+        MB_ERROR(MB_EIO, "%s: cannot write the run descriptions", path);
+    return MB_SUCCESS;
 }

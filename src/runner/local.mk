@@ -7,6 +7,7 @@ noinst_HEADERS += src/runner/case_load.h
 libmotionbench_la_SOURCES += src/runner/case_expect.c
 libmotionbench_la_SOURCES += src/runner/case_key.c
 libmotionbench_la_SOURCES += src/runner/run_one.c
+libmotionbench_la_SOURCES += src/runner/run_batch.c
 libmotionbench_la_SOURCES += src/runner/runner.c
 libmotionbench_la_SOURCES += src/runner/case_aggregate.c
 libmotionbench_la_SOURCES += src/runner/expect_eval.c

@@ -122,6 +122,22 @@ int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_se
 struct mb_trajectory;
 int mb_run_trajectory(const mb_case *c, size_t dt_index, const struct mb_trajectory *tr,
                       int mid_step, int keep_series, mb_run_result *out);
+/* A run's result emptied before it starts: steps asked, errors NaN. */
+void mb_run_result_begin(const mb_case *c, size_t dt_index, mb_run_result *r);
+/* An outside program's run (run_one.c, run_batch.c): the problem at t = 0 as the adapter
+ * is told of it, and whether it rotates; then the answer (process_status an
+ * mb_process_status, the reason already in r->message) replayed into r. */
+struct mb_system;
+int mb_run_external_system(const mb_case *c, struct mb_system **sys, int *rotates);
+void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index, int keep,
+                            int process_status, struct mb_trajectory *tr, int mid_step,
+                            mb_run_result *r);
+/* Runs of adapters of protocol 2, answered by one invocation (run_batch.c): item k is run
+ * (cases[case_index], integrator, dt); the results go to their slots of results, each
+ * run's wall time its replay plus an equal share of the invocation. */
+typedef struct mb_batch_item { size_t case_index, integrator, dt; } mb_batch_item;
+void mb_run_batch(mb_case *const *cases, const mb_batch_item *items, size_t n, int keep_series,
+                  mb_case_result *results);
 /* The metrics over the dt list (order.<quantity>...) of integrator i of a case. */
 int mb_case_aggregate(mb_case_result *r);
 

@@ -716,48 +716,74 @@ int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr
     return MB_SUCCESS;
 }
 
-/* A run of an outside program: describe, execute, validate, then replay (src/external). */
-static void run_external(const mb_case *c, size_t integrator, size_t dt_index, int keep,
-                         mb_run_result *r)
+int mb_run_external_system(const mb_case *c, mb_system **sys, int *rotates)
 {
     driver d;
-    if (make_replay_driver(c, &d) != MB_SUCCESS) {
-        r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
-        free_driver(&d);
-        return;
+    *sys = NULL;
+    int s = make_replay_driver(c, &d);
+    if (s == MB_SUCCESS) {
+        *rotates = problem_rotates(&d);
+        *sys = d.sys;
+        d.sys = NULL;
     }
-    mb_external_run x = { c->name, c->path, c->integrators[integrator], c->problem, c->params,
-                          d.sys, problem_rotates(&d), c->dt[dt_index], c->t_end,
-                          c->external_timeout, c->steps[dt_index] };
-    mb_trajectory tr;
-    int mid_step = 0;
-    mb_process_status ps = mb_external_execute(&x, &tr, &mid_step, r->message, sizeof r->message);
     free_driver(&d);
-    if (ps == MB_PROCESS_OK) {
+    return s;
+}
+
+void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index, int keep,
+                            int process_status, struct mb_trajectory *tr, int mid_step,
+                            mb_run_result *r)
+{
+    if (process_status == MB_PROCESS_OK) {
         char keep_message[sizeof r->message];
-        mb_run_trajectory(c, dt_index, &tr, mid_step, keep, r);
+        mb_run_trajectory(c, dt_index, tr, mid_step, keep, r);
         if (r->status != MB_RUN_OK && r->status != MB_RUN_DIVERGED) {
             snprintf(keep_message, sizeof keep_message, "%s", r->message);
             snprintf(r->message, sizeof r->message, "adapter %.60s: %.180s",
                      c->integrators[integrator], keep_message);
         }
     } else {
-        r->status = ps == MB_PROCESS_SKIPPED ? MB_RUN_SKIPPED : MB_RUN_FAILED;
+        r->status = process_status == MB_PROCESS_SKIPPED ? MB_RUN_SKIPPED : MB_RUN_FAILED;
     }
+}
+
+/* A run of an outside program: describe, execute, validate, then replay (src/external). */
+static void run_external(const mb_case *c, size_t integrator, size_t dt_index, int keep,
+                         mb_run_result *r)
+{
+    mb_system *sys;
+    int rotates = 0;
+    if (mb_run_external_system(c, &sys, &rotates) != MB_SUCCESS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        return;
+    }
+    mb_external_run x = { c->name, c->path, c->integrators[integrator], c->problem, c->params,
+                          sys, rotates, c->dt[dt_index], c->t_end, c->external_timeout,
+                          c->steps[dt_index] };
+    mb_trajectory tr;
+    int mid_step = 0;
+    mb_process_status ps = mb_external_execute(&x, &tr, &mid_step, r->message, sizeof r->message);
+    mb_system_free(sys);
+    mb_run_external_answer(c, integrator, dt_index, keep, ps, &tr, mid_step, r);
     mb_trajectory_free(&tr);
+}
+
+void mb_run_result_begin(const mb_case *c, size_t dt_index, mb_run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->steps = c->steps[dt_index];
+    for (int k = 0; k < 4; k++)
+        r->err[k] = r->scale[k] = NAN;
 }
 
 /* The run in this process (in a forked child for a plug-in scheme: mb_run_forked.h). */
 static void run_here(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
                      mb_run_result *r)
 {
-    memset(r, 0, sizeof *r);
+    mb_run_result_begin(c, dt_index, r);
     double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_THREAD_CPUTIME_ID);
     double h = c->dt[dt_index];
-    r->steps = c->steps[dt_index];
-    for (int k = 0; k < 4; k++)
-        r->err[k] = r->scale[k] = NAN;
     if (c->replay || mb_external_is_spec(c->integrators[integrator])) {
         if (c->replay)
             mb_run_trajectory(c, dt_index, c->replay[dt_index], c->replay_mid_step, keep_series, r);

@@ -8,9 +8,15 @@
  * spread); the results are those of the first run.  A progress line (case, integrator, dt,
  * elapsed, estimated time remaining from the mean wall time per finished run) goes to
  * stderr when asked.  With a selection (--shard) only the selected runs execute and no
- * orders are fitted: merge fits them over every shard's runs. */
+ * orders are fitted: merge fits them over every shard's runs.
+ *
+ * The runs of an adapter of protocol 2 (doc/external.md) are not jobs of their own: every
+ * selected run of one descriptor, over all cases and time steps, is an item of one batch
+ * job (run_batch.c), which executes the adapter once; batch jobs come first in the queue,
+ * being the longest. */
 #include "mb_init.h"
 #include "mb_cancel.h"
+#include "mb_external.h"
 #include "mb_runner.h"
 #include "mb_status.h"
 
@@ -18,6 +24,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <mpfr.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +32,19 @@
 
 typedef struct job { size_t case_index, integrator, dt; } job;
 
+/* The runs of one descriptor of protocol 2. */
+typedef struct batch {
+    char descriptor[4096];
+    mb_batch_item *items;
+    size_t n;
+} batch;
+
 typedef struct pool {
     mb_case *const *cases;
     mb_case_result *results;
-    job *jobs;
-    size_t n_jobs, next, done;
+    job *jobs;                    /* jobs[k] with case_index == SIZE_MAX: batches[dt] */
+    batch *batches;
+    size_t n_jobs, n_batches, next, done;
     const mb_runner_options *opt;
     pthread_mutex_t lock;
     double start;
@@ -92,11 +107,22 @@ static void *worker(void *arg)
         if (k == P->n_jobs)
             break;
         const job *j = &P->jobs[k];
-        const mb_case *c = P->cases[j->case_index];
-        mb_run_result *r = &P->results[j->case_index].runs[j->integrator * c->n_dt + j->dt];
-        run_repeated(c, j, P->opt, r);
+        job last;                 /* a batch's progress names its last run */
+        size_t runs = 1;
+        if (j->case_index == SIZE_MAX) {
+            const batch *b = &P->batches[j->dt];
+            mb_run_batch(P->cases, b->items, b->n, P->opt->series, P->results);
+            runs = b->n;
+            last = (job){ b->items[b->n - 1].case_index, b->items[b->n - 1].integrator,
+                          b->items[b->n - 1].dt };
+            j = &last;
+        } else {
+            const mb_case *c = P->cases[j->case_index];
+            run_repeated(c, j, P->opt,
+                         &P->results[j->case_index].runs[j->integrator * c->n_dt + j->dt]);
+        }
         pthread_mutex_lock(&P->lock);
-        P->done++;
+        P->done += runs;
         if (P->opt->progress)
             progress(P, j);
         pthread_mutex_unlock(&P->lock);
@@ -105,24 +131,66 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* The runs selected (opt->select, every one when NULL); the others are marked not_run. */
+/* The batch of integrator a of case c when its adapter speaks protocol 2 (made on first
+ * use, at most n of them), else NULL. */
+static batch *batch_of(pool *P, const mb_case *c, size_t a, size_t n)
+{
+    char path[4096];
+    if (!mb_external_is_spec(c->integrators[a])
+        || mb_external_protocol_of(c->integrators[a], c->path, path, sizeof path) != 2)
+        return NULL;
+    for (size_t k = 0; k < P->n_batches; k++)
+        if (strcmp(P->batches[k].descriptor, path) == 0)
+            return &P->batches[k];
+    batch *b = P->n_batches < n ? &P->batches[P->n_batches++] : NULL;
+    if (b) {
+        snprintf(b->descriptor, sizeof b->descriptor, "%s", path);
+        b->items = calloc(n, sizeof *b->items);
+    }
+    return b && b->items ? b : NULL;
+}
+
+/* The runs selected (opt->select, every one when NULL); the others are marked not_run.
+ * The runs of protocol-2 adapters go to their batches, queued before the other jobs. */
 static int make_jobs(pool *P, size_t n_cases)
 {
     size_t n = 0, k = 0;
     for (size_t i = 0; i < n_cases; i++)
         n += P->cases[i]->n_integrators * P->cases[i]->n_dt;
     P->jobs = calloc(n ? n : 1, sizeof *P->jobs);
-    if (P->jobs == NULL)
+    P->batches = calloc(n ? n : 1, sizeof *P->batches);
+    job *single = calloc(n ? n : 1, sizeof *single);
+    size_t n_single = 0;
+    if (P->jobs == NULL || P->batches == NULL || single == NULL) {
+        free(single);
         MB_ERROR(MB_ENOMEM, "out of memory");
+    }
     for (size_t i = 0; i < n_cases; i++)
-        for (size_t a = 0; a < P->cases[i]->n_integrators; a++)
-            for (size_t b = 0; b < P->cases[i]->n_dt; b++, k++) {
-                if (P->opt->select == NULL || P->opt->select[k])
-                    P->jobs[P->n_jobs++] = (job){ i, a, b };
+        for (size_t a = 0; a < P->cases[i]->n_integrators; a++) {
+            batch *b = batch_of(P, P->cases[i], a, n);
+            for (size_t d = 0; d < P->cases[i]->n_dt; d++, k++) {
+                if (P->opt->select && !P->opt->select[k])
+                    P->results[i].runs[a * P->cases[i]->n_dt + d].not_run = 1;
+                else if (b)
+                    b->items[b->n++] = (mb_batch_item){ i, a, d };
                 else
-                    P->results[i].runs[a * P->cases[i]->n_dt + b].not_run = 1;
+                    single[n_single++] = (job){ i, a, d };
             }
+        }
+    for (size_t b = 0; b < P->n_batches; b++)
+        if (P->batches[b].n > 0)
+            P->jobs[P->n_jobs++] = (job){ SIZE_MAX, 0, b };
+    memcpy(P->jobs + P->n_jobs, single, n_single * sizeof *single);
+    P->n_jobs += n_single;
+    free(single);
     return MB_SUCCESS;
+}
+
+static void free_batches(pool *P)
+{
+    for (size_t k = 0; P->batches && k < P->n_batches; k++)
+        free(P->batches[k].items);
+    free(P->batches);
 }
 
 static int alloc_results(pool *P, size_t n_cases)
@@ -157,6 +225,8 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
     if (alloc_results(&P, n_cases) != MB_SUCCESS)
         return MB_ENOMEM;
     if (make_jobs(&P, n_cases) != MB_SUCCESS) {
+        free_batches(&P);
+        free(P.jobs);
         mb_case_result_free(P.results, n_cases);
         return MB_ENOMEM;
     }
@@ -179,6 +249,7 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
         fprintf(stderr, "\r\033[K");
     pthread_mutex_destroy(&P.lock);
     free(P.jobs);
+    free_batches(&P);
     for (size_t i = 0; i < n_cases && opt->select == NULL; i++)  /* a shard: at merge */
         mb_case_aggregate(&P.results[i]);
     *results = P.results;
