@@ -135,5 +135,59 @@ class RigidBody(unittest.TestCase):
             self.assertAlmostEqual(sum(t[k][j] * e1[j] for j in range(3)), 1.3 * e1[k], delta=TOL * 10)
 
 
+class Serve(unittest.TestCase):
+    """mbadapter.serve answers a batch (protocol 2) run by run: a trajectory, a decline
+    (K.declined with the reason) or a failure (K.failed with the exception), the batch going
+    on after either; a single run (protocol 1) goes to run_one unchanged."""
+
+    def run_batch(self, run_one, n=3):
+        import json
+        import tempfile
+        d = tempfile.mkdtemp()
+        os.mkdir(os.path.join(d, "trajectories"))
+        runs = [{"protocol": "motionbench-run/2", "id": k,
+                 "trajectory": os.path.join(d, "trajectories", "%d.csv" % k)} for k in range(n)]
+        with open(os.path.join(d, "runs.json"), "w") as f:
+            json.dump({"protocol": "motionbench-batch/2", "runs": runs}, f)
+        status = mb.serve(["x", os.path.join(d, "runs.json"), os.path.join(d, "trajectories")],
+                          run_one)
+        names = sorted(os.listdir(os.path.join(d, "trajectories")))
+        texts = {nm: open(os.path.join(d, "trajectories", nm)).read() for nm in names}
+        return status, texts
+
+    def test_each_run_answered(self):
+        def run_one(run, out):
+            if run["id"] == 1:
+                mb.decline("cannot express run 1")
+            if run["id"] == 2:
+                raise RuntimeError("the package crashed")
+            with open(out, "w") as f:
+                f.write("t\n0.0\n")
+        status, texts = self.run_batch(run_one)
+        self.assertEqual(status, 0)
+        self.assertEqual(sorted(texts), ["0.csv", "1.declined", "2.failed"])
+        self.assertEqual(texts["1.declined"], "cannot express run 1\n")
+        self.assertEqual(texts["2.failed"], "RuntimeError: the package crashed\n")
+
+    def test_empty_message_named(self):
+        def run_one(run, out):
+            raise KeyError()
+        status, texts = self.run_batch(run_one, 1)
+        self.assertEqual(texts, {"0.failed": "KeyError\n"})
+
+    def test_single_run_declines_with_77(self):
+        import json
+        import tempfile
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump({"protocol": "motionbench-run/1"}, f)
+
+        def run_one(run, out):
+            mb.decline("no")
+        with self.assertRaises(SystemExit) as e:
+            mb.serve(["x", os.path.join(d, "run.json"), os.path.join(d, "t.csv")], run_one)
+        self.assertEqual(e.exception.code, 77)
+
+
 if __name__ == "__main__":
     unittest.main()
