@@ -48,20 +48,16 @@ def _one_line(text):
     return " ".join(str(text).split())[:190] or "(no message)"
 
 
-def serve(argv, run_one):
-    """Answer the invocation: run.json trajectory.csv (protocol 1), or runs.json trajectories
-    (protocol 2: every run answered in turn, its trajectory at run["trajectory"], a declined
-    run by trajectories/K.declined, a failed one by trajectories/K.failed with the exception's
-    last line).  run_one(run, path) integrates one run and writes its trajectory."""
-    with open(argv[1], encoding="utf-8") as f:
-        doc = json.load(f)
-    if doc.get("protocol") != BATCH_PROTOCOL:
-        return run_one(load_run(argv[1]), argv[2]) or 0
-    for run in doc["runs"]:
-        if run.get("protocol") not in RUN_PROTOCOLS:
-            print("unsupported protocol %r" % run.get("protocol"), file=sys.stderr)
-            return 2
-        stem = os.path.join(argv[2], str(int(run["id"])))
+def answer_runs(runs, outdir, run_one, skip_answered=False):
+    """Call run_one(run, run["trajectory"]) for every run of a batch (protocol 2): a run it
+    declines (decline) is answered by outdir/K.declined with the reason, a run it fails (an
+    exception, or an exit) by outdir/K.failed with the exception's type and message, and the
+    batch goes on.  skip_answered: runs already declined or failed are left alone (an
+    adapter that first plans every run, then runs its package once, then reads back)."""
+    for run in runs:
+        stem = os.path.join(outdir, str(int(run["id"])))
+        if skip_answered and any(os.path.exists(stem + s) for s in (".declined", ".failed")):
+            continue
         try:
             run_one(run, run["trajectory"])
         except Declined as d:
@@ -77,6 +73,29 @@ def serve(argv, run_one):
                 out.write(_one_line(why) + "\n")
         sys.stdout.flush()
         sys.stderr.flush()
+
+
+def load_batch(path):
+    """runs.json's list of runs, or None when path is a single run.json (protocol 1)."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    if doc.get("protocol") != BATCH_PROTOCOL:
+        return None
+    for run in doc["runs"]:
+        if run.get("protocol") not in RUN_PROTOCOLS:
+            print("unsupported protocol %r" % run.get("protocol"), file=sys.stderr)
+            sys.exit(2)
+    return doc["runs"]
+
+
+def serve(argv, run_one):
+    """Answer the invocation: run.json trajectory.csv (protocol 1: run_one on the run), or
+    runs.json trajectories (protocol 2: answer_runs).  run_one(run, path) integrates one run
+    and writes its trajectory."""
+    runs = load_batch(argv[1])
+    if runs is None:
+        return run_one(load_run(argv[1]), argv[2]) or 0
+    answer_runs(runs, argv[2], run_one)
     return 0
 
 

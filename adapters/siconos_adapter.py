@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""motionbench adapter for Siconos (Debian python3-siconos): runs motionbench's runs with
+Siconos's Moreau-Jean time stepping (MoreauJeanOSI, a theta-method with impacts resolved at
+the velocity level by a linear complementarity problem, LCP).
+
+Usage: siconos_adapter.py run.json trajectory.csv (protocol 1), or runs.json trajectories
+(protocol 2: every run in this one interpreter); doc/external.md.
+Option theta = THETA (MoreauJeanOSI's theta, default 0.5; 1 is implicit Euler).
+
+Translation (doc/peers.md):
+- all nodes are one siconos.kernel.LagrangianLinearTIDS, M q'' + C q' + K q = F_ext + p, with
+  q the 3 n positions, M = diag(m_i), and K, C, F_ext assembled from the force models that
+  are linear in q and v: gravity (F_ext = m g), drag (C = D), springs of rest length 0 between two nodes or
+  to an anchor (f_i = k (x_j - x_i) + c (v_j - v_i): K and C blocks; an anchor's k a goes to
+  F_ext); springs of non-zero rest length, central forces and every other model are declined;
+- bouncing-sphere: run.json names its plane contact `opaque`; the problem's own parameters
+  say what it is (a sphere of radius r above the plane z = 0, Newton restitution e), and it
+  becomes a LagrangianLinearTIR y = z - r with a NewtonImpactNSL(e) (an LCP per step);
+- rotation: the kernel's linear Lagrangian system has no orientation.  A problem that rotates
+  only nominally (every node without initial spin and without torque: the frictionless
+  sphere of bouncing-sphere) gets its orientation and zero angular velocity written as they
+  stay; a spinning or torqued node is declined;
+- rows: the state after each step (Moreau-Jean's q and v are both at the step).
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mbadapter as mb  # noqa: E402
+
+try:
+    import numpy as np
+    import siconos.kernel as sk
+    MISSING = None
+except ImportError as e:      # the run is declined (status skipped), not failed
+    MISSING = "Siconos is not importable by %s: %s (Debian package python3-siconos)" % (
+        sys.executable, e)
+
+SUPPORTED = ("gravity", "springs", "drag", "opaque")
+
+
+def check(run):
+    """Decline what a linear Lagrangian system with plane impacts cannot express."""
+    if MISSING:
+        mb.decline(MISSING)
+    mb.refuse_models(run, SUPPORTED, "Siconos adapter")
+    for f in run.get("forces", []):
+        if f["model"] == "opaque" and run["problem"]["name"] != "bouncing-sphere":
+            mb.decline("Siconos adapter: the force model 'opaque' (%s) is translated for "
+                       "bouncing-sphere only" % f.get("name"))
+        if f["model"] == "springs" and any(float(s["rest"]) != 0 for s in f["springs"]):
+            mb.decline("Siconos adapter: a spring of non-zero rest length is not linear in q")
+    for i, n in enumerate(run["nodes"]):
+        if n["mass"] is None or n.get("blocked"):
+            mb.decline("Siconos adapter: node %d is fixed or blocked, not expressed" % i)
+        if run.get("rotation") and any(float(w) != 0 for w in n["angular_velocity"]):
+            mb.decline("Siconos adapter: node %d spins; a LagrangianLinearTIDS has no "
+                       "orientation" % i)
+    theta = float(run.get("options", {}).get("theta", 0.5))
+    if not 0.0 <= theta <= 1.0:
+        raise ValueError("option theta=%g is outside [0, 1]" % theta)
+    return theta
+
+
+def linear_system(run):
+    """(M, C, K, F_ext) of the 3n positions from gravity and rest-0 springs."""
+    nodes = run["nodes"]
+    n = 3 * len(nodes)
+    M, C, K, F = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n)
+    for i, node in enumerate(nodes):
+        M[3 * i:3 * i + 3, 3 * i:3 * i + 3] = float(node["mass"]) * np.eye(3)
+    for f in run.get("forces", []):
+        if f["model"] == "gravity":
+            for i, node in enumerate(nodes):
+                F[3 * i:3 * i + 3] += float(node["mass"]) * np.array(f["g"], dtype=float)
+        elif f["model"] == "drag":                # f_i = -D v_i
+            C += float(f["D"]) * np.eye(n)
+        elif f["model"] == "springs":
+            for s in f["springs"]:
+                i, k, c = int(s["i"]), float(s["k"]), float(s.get("c", 0))
+                a = slice(3 * i, 3 * i + 3)
+                K[a, a] += k * np.eye(3)          # f_i = -k x_i + ...
+                C[a, a] += c * np.eye(3)
+                if "anchor" in s:
+                    F[a] += k * np.array(s["anchor"], dtype=float)
+                else:
+                    j = int(s["j"])
+                    b = slice(3 * j, 3 * j + 3)
+                    K[b, b] += k * np.eye(3)
+                    K[a, b] -= k * np.eye(3)
+                    K[b, a] -= k * np.eye(3)
+                    C[b, b] += c * np.eye(3)
+                    C[a, b] -= c * np.eye(3)
+                    C[b, a] -= c * np.eye(3)
+    return M, C, K, F
+
+
+def torqued(run):
+    return any(f["model"] == "torque" for f in run.get("forces", []))
+
+
+def run_one(run, out):
+    """Integrate one run with MoreauJeanOSI(theta) and write its trajectory to out."""
+    theta = check(run)
+    if run.get("rotation") and torqued(run):
+        mb.decline("Siconos adapter: a torque acts; a LagrangianLinearTIDS has no orientation")
+    nodes = run["nodes"]
+    q0 = np.array([c for n in nodes for c in n["position"]], dtype=float)
+    v0 = np.array([c for n in nodes for c in n["velocity"]], dtype=float)
+    M, C, K, F = linear_system(run)
+    ds = sk.LagrangianLinearTIDS(q0, v0, M, K, C)
+    ds.setFExtPtr(F)
+    t_end = float(run["time"]["t_end"])
+    nsds = sk.NonSmoothDynamicalSystem(0.0, t_end)
+    nsds.insertDynamicalSystem(ds)
+    if run["problem"]["name"] == "bouncing-sphere":
+        p = run["problem"]["parameters"]
+        # gap of the lowest point above the plane z = 0: y = z - r (the problem's geometry)
+        relation = sk.LagrangianLinearTIR(np.array([[0.0, 0.0, 1.0]]),
+                                          np.array([-float(p["radius"])]))
+        nsds.link(sk.Interaction(sk.NewtonImpactNSL(float(p["e"])), relation), ds)
+    dt = float(run["time"]["dt"])
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, dt), sk.MoreauJeanOSI(theta),
+                          sk.LCP())
+
+    def row(t, q, v):
+        states = []
+        for i, n in enumerate(nodes):
+            s = {"position": q[3 * i:3 * i + 3], "velocity": v[3 * i:3 * i + 3]}
+            if run.get("rotation"):
+                s["orientation"], s["angular_velocity"] = n["orientation"], (0.0, 0.0, 0.0)
+            states.append(s)
+        return mb.state_row(t, states)
+
+    samples = mb.sample_steps(run["time"])
+    wanted = dict(samples[1:])
+    rows = [row(0.0, q0, v0)]
+    for step in range(1, samples[-1][0] + 1):
+        sim.computeOneStep()
+        if step in wanted:
+            rows.append(row(wanted[step], ds.q(), ds.velocity()))
+        sim.nextStep()
+    mb.write_trajectory(out, run, rows)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print("usage: siconos_adapter.py run.json trajectory.csv | runs.json trajectories",
+              file=sys.stderr)
+        sys.exit(2)
+    sys.exit(mb.serve(sys.argv, run_one))
