@@ -130,8 +130,10 @@ def input_lines(run, dump):
                 lines.append("fix g%d all gravity %s vector %s %s %s" % (
                     k, num(mag), num(g[0] / mag), num(g[1] / mag), num(g[2] / mag)))
     if "plane" in contacts:
-        lines.append("fix wall all wall/gran model hooke/stiffness tangential no_history %s "
-                     "primitive type 2 zplane %s" % (flags, num(pz)))
+        # the model's keywords follow the wall's geometry here (before it: 'Unknown argument
+        # or wrong keyword order: primitive'), unlike pair_style gran's
+        lines.append("fix wall all wall/gran model hooke/stiffness tangential no_history "
+                     "primitive type 2 zplane %s %s" % (num(pz), flags))
     time = run["time"]
     lines += ["fix integrate all nve/sphere", "timestep %s" % num(time["dt"]),
               "dump d all custom 1 %s id x y z vx vy vz" % dump,
@@ -161,14 +163,19 @@ def read_dump(path):
 
 
 def log_tail():
+    """The last two lines of liggghts's log, printable ASCII only (its error messages can end
+    in bytes of uninitialised memory)."""
     if not os.path.exists(LOG):
         return "(no log)"
-    lines = [ln for ln in open(LOG, errors="replace").read().splitlines() if ln.strip()]
-    return " | ".join(lines[-2:])
+    text = open(LOG, "rb").read().decode("ascii", "replace")
+    lines = ["".join(c for c in ln if " " <= c <= "~").strip() for ln in text.splitlines()]
+    return " | ".join([ln for ln in lines if ln][-2:])
 
 
-def write_rows(run, dump, out):
-    """The trajectory of one run from its dump."""
+def write_rows(run, dump, out, why=None):
+    """The trajectory of one run from its dump (why: the reason it has none)."""
+    if why:
+        raise RuntimeError(why)
     if not os.path.exists(dump):
         raise RuntimeError("liggghts wrote no dump for this run: %s" % log_tail())
     frames = read_dump(dump)
@@ -188,10 +195,38 @@ def liggghts(script):
     with open("in.liggghts", "w") as f:
         f.write("\n".join(script) + "\n")
     done = subprocess.run(["liggghts", "-in", "in.liggghts", "-log", LOG, "-screen", "none"],
-                          capture_output=True, text=True)
+                          capture_output=True)
     if done.returncode != 0:
         print("liggghts ended with status %d: %s" % (done.returncode, log_tail()),
               file=sys.stderr)
+    return done.returncode
+
+
+def complete(run, dump):
+    """Whether the dump reached the run's last step."""
+    if not os.path.exists(dump):
+        return False
+    last = "%d\n" % int(run["time"]["steps"])
+    with open(dump) as f:
+        lines = f.readlines()
+    return any(a.startswith("ITEM: TIMESTEP") and b == last for a, b in zip(lines, lines[1:]))
+
+
+def run_planned(planned):
+    """Run the planned runs [(run, dump, lines)] in as few liggghts processes as it takes: an
+    error ends liggghts at the run that made it, which fails alone (its reason the log's
+    last lines); the runs after it go on in a fresh liggghts.  {id: reason} of the failed."""
+    failed, pending = {}, list(planned)
+    while pending:
+        status = liggghts([ln for _, _, lines in pending for ln in lines])
+        done = [complete(run, dump) for run, dump, _ in pending]
+        if all(done):
+            break
+        first = done.index(False)
+        run = pending[first][0]
+        failed[run["id"]] = "liggghts stopped in this run (status %d): %s" % (status, log_tail())
+        pending = pending[first + 1:]
+    return failed
 
 
 def main(argv):
@@ -209,19 +244,19 @@ def main(argv):
             print(e, file=sys.stderr)
             return 1
         return 0
-    script, dumps = [], {}
+    planned = []
 
     def plan(run, out):                 # pass 1: each run's input, or its decline
-        lines = input_lines(run, "traj-%d.dump" % run["id"])
-        dumps[run["id"]] = "traj-%d.dump" % run["id"]
-        script.extend(lines)
-
-    def answer(run, out):               # pass 3: each run's trajectory from its dump
-        write_rows(run, dumps[run["id"]], out)
+        dump = "traj-%d.dump" % run["id"]
+        planned.append((run, dump, input_lines(run, dump)))
 
     mb.answer_runs(runs, argv[2], plan)
-    if script:
-        liggghts(script)                # pass 2: every planned run in one liggghts
+    failed = run_planned(planned)       # pass 2: the planned runs in one liggghts
+    dumps = {run["id"]: dump for run, dump, _ in planned}
+
+    def answer(run, out):               # pass 3: each run's trajectory from its dump
+        write_rows(run, dumps[run["id"]], out, failed.get(run["id"]))
+
     mb.answer_runs(runs, argv[2], answer, skip_answered=True)
     return 0
 
