@@ -132,6 +132,9 @@ EXTRA_DIST += tests/test_scene_potential.sh
 # outside integrators: the catalogue of broken adapters (shell)
 TESTS += tests/test_external_broken.sh
 EXTRA_DIST += tests/test_external_broken.sh
+# the atlas: doc/atlas.md regenerated from reports/atlas/ byte for byte (shell)
+TESTS += tests/test_atlas.sh
+EXTRA_DIST += tests/test_atlas.sh
 # outside integrators of protocol 2: batches, good and hostile (shell)
 TESTS += tests/test_external_batch.sh
 EXTRA_DIST += tests/test_external_batch.sh

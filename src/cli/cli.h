@@ -19,6 +19,7 @@ int mb_cmd_score(int argc, char **argv);
 int mb_cmd_bench(int argc, char **argv);
 int mb_cmd_plot(int argc, char **argv);
 int mb_cmd_report(int argc, char **argv);
+int mb_cmd_atlas(int argc, char **argv);
 
 /* Parse "REPORT_DIR [-o DIR]" (DIR defaults to REPORT_DIR/default_sub, written into
  * out_buf): 0 parsed, 1 help printed, 2 usage error (reported on stderr). */

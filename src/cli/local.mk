@@ -20,6 +20,7 @@ src_motionbench_SOURCES += src/cli/run_summary.c
 src_motionbench_SOURCES += src/cli/junit_tap.c
 src_motionbench_SOURCES += src/cli/cmd_plot.c
 src_motionbench_SOURCES += src/cli/cmd_report.c
+src_motionbench_SOURCES += src/cli/cmd_atlas.c
 src_motionbench_SOURCES += src/cli/report_args.c
 src_motionbench_SOURCES += src/cli/cmd_score.c
 noinst_HEADERS += src/cli/cli.h

@@ -26,6 +26,7 @@ static const struct command {
     { "check", mb_cmd_check, "compare a report's metrics with a baseline" },
     { "plot", mb_cmd_plot, "draw a report's convergence, work-precision and energy plots" },
     { "report", mb_cmd_report, "write a report's HTML page with its plots" },
+    { "atlas", mb_cmd_atlas, "write a report's atlas: packages against problems, in Markdown" },
     { "reference", mb_cmd_reference, "reference state of a problem at a time (analytic, ode, mpfr)" },
     { "simulate", mb_cmd_simulate, "integrate one problem, write a time-series CSV" },
     { "score", mb_cmd_score, "score trajectories produced elsewhere against a problem's reference" },

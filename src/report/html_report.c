@@ -2,6 +2,7 @@
  *
  * The page is polyglot HTML5 (also well-formed XML, which the tests check with xmllint);
  * it refers only to files inside its directory. */
+#include "mb_atlas.h"
 #include "mb_html.h"
 #include "mb_plot.h"
 #include "mb_report.h"
@@ -16,7 +17,7 @@
 static const char *const quantities[4] = { "position", "velocity", "orientation",
                                            "angular_velocity" };
 
-static void esc(FILE *f, const char *s)
+void mb_html_escape(FILE *f, const char *s)
 {
     for (; s && *s; s++)
         switch (*s) {
@@ -26,6 +27,11 @@ static void esc(FILE *f, const char *s)
         case '"': fputs("&quot;", f); break;
         default: fputc(*s, f);
         }
+}
+
+static void esc(FILE *f, const char *s)
+{
+    mb_html_escape(f, s);
 }
 
 /* a number cell in 6 significant digits (the CSV keeps all 17), a word as it is */
@@ -39,7 +45,7 @@ static void num(FILE *f, const char *s)
 }
 
 /* an anchor from a case name: letters, digits and '-' kept, anything else '-' */
-static void anchor(FILE *f, const char *name)
+void mb_html_anchor(FILE *f, const char *name)
 {
     for (; *name; name++)
         fputc((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z')
@@ -52,6 +58,7 @@ static const char *style_sheet =
     "th,td{border:1px solid #bbb;padding:0.25em 0.6em;text-align:left;vertical-align:top}"
     "th{background:#eee}td.num{text-align:right;font-variant-numeric:tabular-nums}"
     ".fail{background:#fdd}.missing{background:#fed}.pass{background:#efe}.skipped{background:#eee}"
+    ".finding{background:#fe9}"
     ".flag{color:#a40;font-weight:bold}img{max-width:100%;border:1px solid #ddd;margin:0.3em 0}"
     "h2{border-bottom:2px solid #333;margin-top:2em}code{background:#f4f4f4}";
 
@@ -92,7 +99,7 @@ static void check_rows(FILE *f, const mb_results *r, const char *case_name, int 
         fprintf(f, "<tr class=\"%s\">", v);
         if (case_name == NULL) {
             fputs("<td><a href=\"#", f);
-            anchor(f, c);
+            mb_html_anchor(f, c);
             fputs("\">", f);
             esc(f, c);
             fputs("</a></td>", f);
@@ -136,7 +143,7 @@ static void summary(FILE *f, const mb_results *r)
             if (bad != !pass)
                 continue;
             fprintf(f, "<tr class=\"%s\"><td><a href=\"#", bad ? "fail" : "pass");
-            anchor(f, r->cases[k]);
+            mb_html_anchor(f, r->cases[k]);
             fputs("\">", f);
             esc(f, r->cases[k]);
             fprintf(f, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
@@ -308,7 +315,7 @@ static void case_section(FILE *f, const mb_results *r, const char *out_dir, cons
     size_t n;
     const char **specs = mb_results_integrators(r, c, &n);
     fputs("<section><h2 id=\"", f);
-    anchor(f, c);
+    mb_html_anchor(f, c);
     fputs("\">", f);
     esc(f, c);
     fputs("</h2>\n", f);
@@ -335,12 +342,28 @@ static void case_section(FILE *f, const mb_results *r, const char *out_dir, cons
     fputs("</section>\n", f);
 }
 
+/* The atlas (mb_atlas.h) of a report with outside programs. */
+static void atlas_section(FILE *f, const mb_results *r)
+{
+    mb_atlas *a = NULL;
+    if (mb_atlas_build(r, &a) != MB_SUCCESS) {
+        fputs("<p class=\"fail\">Atlas: ", f);
+        esc(f, mb_last_error());
+        fputs("</p>\n", f);
+        mb_clear_error();
+    } else if (mb_atlas_external_packages(a) > 0) {
+        mb_atlas_html(f, a);
+    }
+    mb_atlas_free(a);
+}
+
 static void write_page(FILE *f, const mb_results *r, const char *out_dir)
 {
     fprintf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
                "<head><meta charset=\"utf-8\"/><title>motionbench report</title>\n"
                "<style>%s</style></head>\n<body>\n", style_sheet);
     summary(f, r);
+    atlas_section(f, r);
     for (size_t k = 0; k < r->n_cases; k++)
         case_section(f, r, out_dir, r->cases[k]);
     fputs("<p><small>Written by <code>motionbench report</code> from ", f);

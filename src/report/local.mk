@@ -6,3 +6,5 @@ noinst_HEADERS += src/report/mb_results.h
 noinst_HEADERS += src/report/mb_plot.h
 src_motionbench_SOURCES += src/report/html_report.c
 noinst_HEADERS += src/report/mb_html.h
+src_motionbench_SOURCES += src/report/atlas.c
+noinst_HEADERS += src/report/mb_atlas.h
