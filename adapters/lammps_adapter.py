@@ -2,7 +2,9 @@
 """motionbench adapter for LAMMPS (`lmp`): runs one (case, dt) with one time-integration fix.
 
 Usage: lammps_adapter.py run.json trajectory.csv (protocol 1), or runs.json trajectories
-(protocol 2: the runs one after the other, one lmp each); doc/external.md.
+(protocol 2: every run of the batch in ONE lmp, `clear` between them; an error ends lmp at the
+run that made it, which fails alone, and the runs after it go on in a fresh lmp);
+doc/external.md.
 Option fix = nve | nve/sphere | nve/asphere | rigid/nve | rigid (default nve).
 
 Translation (doc/peers.md):
@@ -265,11 +267,11 @@ def force_lines(run, nodes, rigid):
     return lines
 
 
-def integrate_lines(fix, nodes):
+def integrate_lines(fix, nodes, tag):
     """The integrating fix; for the rigid fixes, with the infile of exact body properties."""
     if not fix.startswith("rigid"):
         return ["fix integrate all %s" % fix]
-    with open("rigid.txt", "w") as f:
+    with open("rigid%s.txt" % tag, "w") as f:
         f.write("# body mass xcm ycm zcm ixx iyy izz ixy ixz iyz vx vy vz lx ly lz ix iy iz\n%d\n" % len(nodes))
         for b, nd in enumerate(nodes, 1):
             n = nd.spec
@@ -277,10 +279,10 @@ def integrate_lines(fix, nodes):
                     + list(n["velocity"]) + list(n["angular_momentum"]))
             f.write("%d %s 0 0 0\n" % (b, " ".join(num(v) for v in vals)))
     groups = " ".join(nd.group for nd in nodes)
-    return ["fix integrate all %s group %d %s infile rigid.txt" % (fix, len(nodes), groups)]
+    return ["fix integrate all %s group %d %s infile rigid%s.txt" % (fix, len(nodes), groups, tag)]
 
 
-def output_lines(fix, time):
+def output_lines(fix, time, tag):
     """A dump of every step with what node_state reads back, and the run."""
     lines = []
     cols = "id x y z vx vy vz"
@@ -290,14 +292,15 @@ def output_lines(fix, time):
     elif not fix.startswith("rigid"):
         cols += " omegax omegay omegaz"
     return lines + ["timestep %s" % num(time["dt"]),
-                    "dump traj all custom 1 traj.dump %s" % cols,
+                    "dump traj all custom 1 traj%s.dump %s" % (tag, cols),
                     "dump_modify traj format float %.17g sort id",
                     "thermo 0", "thermo_style custom step", "compute_modify thermo_temp extra/dof 0",
                     "run %d" % int(time["steps"])]
 
 
-def write_input(run, fix, nodes):
-    """The LAMMPS input script in.lammps (and the rigid infile) for this run."""
+def input_lines(run, fix, nodes, tag=""):
+    """The LAMMPS input of this run (and its rigid infile), its files named with tag, ending
+    with `clear` (the runs of a batch follow each other in one lmp)."""
     shape = "ellipsoid" if fix == "nve/asphere" else "sphere"
     rigid = fix.startswith("rigid")
     lines = ["units lj", "dimension 3", "boundary s s s", "atom_modify map array", "newton off",
@@ -306,10 +309,9 @@ def write_input(run, fix, nodes):
     for nd in nodes:
         lines += atom_lines(nd, fix, 1 + sum(len(o.atoms) for o in nodes))
     lines += ["comm_modify cutoff %s vel yes" % num(cutoff(nodes)), "neighbor 0.5 nsq"]
-    lines += pair_lines(run, nodes) + force_lines(run, nodes, rigid) + integrate_lines(fix, nodes)
-    lines += output_lines(fix, run["time"])
-    with open("in.lammps", "w") as f:
-        f.write("\n".join(lines) + "\n")
+    lines += pair_lines(run, nodes) + force_lines(run, nodes, rigid)
+    lines += integrate_lines(fix, nodes, tag) + output_lines(fix, run["time"], tag)
+    return lines + ["clear"]
 
 
 def torque_lines(t, nd, rigid, lines):
@@ -418,10 +420,14 @@ def node_state(frame, nd, fix, previous_q):
             "angular_velocity": mb.solve3(m, rhs)}
 
 
-def run_lmp():
-    """Run LAMMPS on in.lammps.  A run that fails before LAMMPS has written its log (the
+def run_lmp(lines):
+    """Run LAMMPS on the input lines (written to in.lammps).  A run that fails before LAMMPS has written its log (the
     start-up of its MPI layer failed: seen once on a loaded machine, status 1 and no log)
     is started once more; a run that fails after writing its log is not repeated."""
+    with open("in.lammps", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    if os.path.exists("lammps.log"):
+        os.remove("lammps.log")
     cmd = ["lmp", "-in", "in.lammps", "-log", "lammps.log", "-screen", "none", "-nocite"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0 and not os.path.exists("lammps.log"):
@@ -431,12 +437,12 @@ def run_lmp():
     return done
 
 
-def failure_tail(done):
+def failure_tail(done=None):
     """The last lines LAMMPS wrote: its log, else its own output."""
     if os.path.exists("lammps.log"):
         lines = open("lammps.log").read().strip().splitlines()
     else:
-        lines = (done.stderr + done.stdout).strip().splitlines()
+        lines = (done.stderr + done.stdout).strip().splitlines() if done else ["(no log)"]
     return " | ".join(lines[-2:])
 
 
@@ -444,27 +450,24 @@ class LmpFailed(Exception):
     """lmp ended without the trajectory (the message is the reason motionbench quotes)."""
 
 
-def run_one(run, out):
-    """One run: input, lmp, dump read back, trajectory written to out."""
-    for stale in ("lammps.log", "traj.dump"):     # a batch's previous run left them
-        if os.path.exists(stale):
-            os.remove(stale)
+def plan(run):
+    """(fix, nodes): the run checked (declined when the fix cannot integrate it)."""
     fix = run.get("options", {}).get("fix", "nve")
     if fix not in FIXES:
         raise LmpFailed("option fix=%s is not one of %s" % (fix, ", ".join(FIXES)))
     mb.refuse_models(run, SUPPORTED, "LAMMPS adapter")
     check_fix(run, fix)
-    nodes = [Node(i, n, fix) for i, n in enumerate(run["nodes"])]
-    write_input(run, fix, nodes)
-    done = run_lmp()
-    if done.returncode != 0:
-        raise LmpFailed("lmp failed (status %d): %s" % (done.returncode, failure_tail(done)))
-    frames = read_dump("traj.dump")
+    return fix, [Node(i, n, fix) for i, n in enumerate(run["nodes"])]
+
+
+def write_rows(run, fix, nodes, dump, out):
+    """The trajectory of one run from its dump."""
+    frames = read_dump(dump) if os.path.exists(dump) else {}
     rows = []
     previous = [nd.spec["orientation"] for nd in nodes]
     for step, t in mb.sample_steps(run["time"]):
         if step not in frames:
-            raise LmpFailed("lmp wrote no state for step %d" % step)
+            raise LmpFailed("lmp wrote no state for step %d: %s" % (step, failure_tail()))
         states = []
         for i, nd in enumerate(nodes):
             s = node_state(frames[step], nd, fix, previous[i])
@@ -478,13 +481,45 @@ def run_one(run, out):
     mb.write_trajectory(out, run, rows)
 
 
+def run_one(run, out):
+    """One run (protocol 1): input, lmp, dump read back, trajectory written to out."""
+    fix, nodes = plan(run)
+    done = run_lmp(input_lines(run, fix, nodes))
+    if done.returncode != 0:
+        raise LmpFailed("lmp failed (status %d): %s" % (done.returncode, failure_tail(done)))
+    write_rows(run, fix, nodes, "traj.dump", out)
+
+
+def run_batch(runs, outdir):
+    """Every run of a batch (protocol 2) in one lmp, `clear` between them (mb.run_planned)."""
+    planned, kept = [], {}
+
+    def plan_one(run, out):             # pass 1: each run's input, or its decline
+        fix, nodes = plan(run)
+        tag = "-%d" % run["id"]
+        planned.append((run, "traj%s.dump" % tag, input_lines(run, fix, nodes, tag)))
+        kept[run["id"]] = (fix, nodes, "traj%s.dump" % tag)
+
+    mb.answer_runs(runs, outdir, plan_one)
+    failed = mb.run_planned(planned, lambda lines: run_lmp(lines).returncode, failure_tail)
+
+    def answer(run, out):               # pass 3: each run's trajectory from its dump
+        if run["id"] in failed:
+            raise LmpFailed("lmp " + failed[run["id"]])
+        write_rows(run, *kept[run["id"]], out)
+
+    mb.answer_runs(runs, outdir, answer, skip_answered=True)
+    return 0
+
+
 def main(argv):
     if len(argv) != 3:
         print("usage: lammps_adapter.py run.json trajectory.csv | runs.json trajectories",
               file=sys.stderr)
         return 2
     try:
-        return mb.serve(argv, run_one)
+        runs = mb.load_batch(argv[1])
+        return mb.serve(argv, run_one) if runs is None else run_batch(runs, argv[2])
     except LmpFailed as e:          # a single run (protocol 1): its reason, exit status 1
         print(e, file=sys.stderr)
         return 1

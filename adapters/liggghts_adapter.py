@@ -202,33 +202,6 @@ def liggghts(script):
     return done.returncode
 
 
-def complete(run, dump):
-    """Whether the dump reached the run's last step."""
-    if not os.path.exists(dump):
-        return False
-    last = "%d\n" % int(run["time"]["steps"])
-    with open(dump) as f:
-        lines = f.readlines()
-    return any(a.startswith("ITEM: TIMESTEP") and b == last for a, b in zip(lines, lines[1:]))
-
-
-def run_planned(planned):
-    """Run the planned runs [(run, dump, lines)] in as few liggghts processes as it takes: an
-    error ends liggghts at the run that made it, which fails alone (its reason the log's
-    last lines); the runs after it go on in a fresh liggghts.  {id: reason} of the failed."""
-    failed, pending = {}, list(planned)
-    while pending:
-        status = liggghts([ln for _, _, lines in pending for ln in lines])
-        done = [complete(run, dump) for run, dump, _ in pending]
-        if all(done):
-            break
-        first = done.index(False)
-        run = pending[first][0]
-        failed[run["id"]] = "liggghts stopped in this run (status %d): %s" % (status, log_tail())
-        pending = pending[first + 1:]
-    return failed
-
-
 def main(argv):
     if len(argv) != 3:
         print("usage: liggghts_adapter.py run.json trajectory.csv | runs.json trajectories",
@@ -251,11 +224,12 @@ def main(argv):
         planned.append((run, dump, input_lines(run, dump)))
 
     mb.answer_runs(runs, argv[2], plan)
-    failed = run_planned(planned)       # pass 2: the planned runs in one liggghts
+    failed = mb.run_planned(planned, liggghts, log_tail)   # pass 2: in one liggghts
     dumps = {run["id"]: dump for run, dump, _ in planned}
 
     def answer(run, out):               # pass 3: each run's trajectory from its dump
-        write_rows(run, dumps[run["id"]], out, failed.get(run["id"]))
+        why = failed.get(run["id"])
+        write_rows(run, dumps[run["id"]], out, "liggghts " + why if why else None)
 
     mb.answer_runs(runs, argv[2], answer, skip_answered=True)
     return 0

@@ -75,6 +75,34 @@ def answer_runs(runs, outdir, run_one, skip_answered=False):
         sys.stderr.flush()
 
 
+def dump_complete(path, steps):
+    """Whether a LAMMPS-style dump (LAMMPS, LIGGGHTS) reached step `steps`."""
+    if not os.path.exists(path):
+        return False
+    last = "%d\n" % int(steps)
+    with open(path) as f:
+        lines = f.readlines()
+    return any(a.startswith("ITEM: TIMESTEP") and b == last for a, b in zip(lines, lines[1:]))
+
+
+def run_planned(planned, execute, tail):
+    """Run planned runs [(run, dump, input lines)] of a LAMMPS-like program in as few
+    processes as it takes: execute(lines) runs one process on the runs' inputs one after the
+    other (each ends with `clear`) and returns its exit status; an error ends the process at
+    the run that made it, which fails alone (reason: tail(), the log's last lines), and the
+    runs after it go on in a fresh process.  {run id: reason} of the runs that failed."""
+    failed, pending = {}, list(planned)
+    while pending:
+        status = execute([line for _, _, lines in pending for line in lines])
+        done = [dump_complete(dump, run["time"]["steps"]) for run, dump, _ in pending]
+        if all(done):
+            break
+        first = done.index(False)
+        failed[pending[first][0]["id"]] = "stopped in this run (status %s): %s" % (status, tail())
+        pending = pending[first + 1:]
+    return failed
+
+
 def load_batch(path):
     """runs.json's list of runs, or None when path is a single run.json (protocol 1)."""
     with open(path, encoding="utf-8") as f:

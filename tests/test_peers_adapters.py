@@ -189,5 +189,44 @@ class Serve(unittest.TestCase):
         self.assertEqual(e.exception.code, 77)
 
 
+class RunPlanned(unittest.TestCase):
+    """mbadapter.run_planned: the runs of a batch in one process of a LAMMPS-like program;
+    the run whose input stops the process fails alone, the runs after it go on in a fresh
+    process (a fake program here: it writes each run's dump up to the run's last step, and
+    stops at an input line 'error')."""
+
+    def test_error_fails_its_run_alone(self):
+        import tempfile
+        d = tempfile.mkdtemp()
+        runs = [{"id": k, "time": {"steps": 3}} for k in range(4)]
+        planned = [(r, os.path.join(d, "traj-%d.dump" % r["id"]),
+                    ["error"] if r["id"] == 1 else ["run %d" % r["id"]]) for r in runs]
+        processes = []
+
+        def execute(lines):
+            processes.append(list(lines))
+            for line in lines:
+                if line == "error":
+                    return 1
+                k = int(line.split()[1])
+                with open(os.path.join(d, "traj-%d.dump" % k), "w") as f:
+                    for step in range(4):
+                        f.write("ITEM: TIMESTEP\n%d\n" % step)
+            return 0
+        failed = mb.run_planned(planned, execute, lambda: "ERROR: the tail")
+        self.assertEqual(failed, {1: "stopped in this run (status 1): ERROR: the tail"})
+        self.assertEqual(processes, [["run 0", "error", "run 2", "run 3"], ["run 2", "run 3"]])
+
+    def test_incomplete_dump(self):
+        import tempfile
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "t.dump")
+        with open(path, "w") as f:
+            f.write("ITEM: TIMESTEP\n0\nITEM: TIMESTEP\n1\n")
+        self.assertTrue(mb.dump_complete(path, 1))
+        self.assertFalse(mb.dump_complete(path, 2))
+        self.assertFalse(mb.dump_complete(os.path.join(d, "none"), 0))
+
+
 if __name__ == "__main__":
     unittest.main()
