@@ -129,6 +129,9 @@ EXTRA_DIST += tests/test_mass_properties.sh
 # a potential of the orientation for expression torques: the heavy top (shell)
 TESTS += tests/test_scene_potential.sh
 EXTRA_DIST += tests/test_scene_potential.sh
+# [run] probe: the state at chosen step times in probes.csv (shell, Python)
+TESTS += tests/test_probes.sh
+EXTRA_DIST += tests/test_probes.sh
 # outside integrators: the catalogue of broken adapters (shell)
 TESTS += tests/test_external_broken.sh
 EXTRA_DIST += tests/test_external_broken.sh

@@ -129,6 +129,7 @@ static int decode(const mb_run_result *r, const mb_run_asked *ask, char *why, si
     int st = mb_run_result_decode(buf, n, ask, &out, why, size);
     free(buf);
     free(out.series);
+    free(out.probes);
     return st == MB_SUCCESS;
 }
 
@@ -383,4 +384,41 @@ Test(run_forked, cancellation_kills_the_child, .timeout = 30)
                  r.message);
     cr_expect_lt(r.wall, 5.0, "the cancellation took %g s", r.wall);
     mb_case_free(c);
+}
+
+/* Probes ([run] probe) cross the pipe value for value; more probes, or probes of another
+ * node count, than the case asks are refused. */
+Test(run_forked, probes_round_trip_and_shape_checked)
+{
+    fixture F;
+    fixture_make(&F);
+    double values[2 * MB_PROBE_VALUES];
+    for (int k = 0; k < 2 * MB_PROBE_VALUES; k++)
+        values[k] = 0.1 * k - 2.385;
+    mb_run_result r = F.r;
+    r.probe_nodes = 1;
+    r.n_probes_kept = 2;
+    r.probes = values;
+    mb_run_asked ask = F.ask;
+    ask.n_probes = 2;
+    ask.nodes = 1;
+    unsigned char *buf = NULL;
+    size_t n = mb_run_result_encode(&r, &buf);
+    mb_run_result out;
+    char why[200] = "";
+    cr_assert_eq(mb_run_result_decode(buf, n, &ask, &out, why, sizeof why), MB_SUCCESS, "%s", why);
+    cr_expect_eq(out.n_probes_kept, 2);
+    cr_expect_eq(out.probe_nodes, 1);
+    cr_expect(out.probes != NULL && memcmp(out.probes, values, sizeof values) == 0,
+              "the probe values changed on the way");
+    free(out.series);
+    free(out.probes);
+    free(buf);
+    mb_run_asked fewer = ask;
+    fewer.n_probes = 1;
+    expect_refused(&r, &fewer, "probe values");
+    mb_run_asked wider = ask;
+    wider.nodes = 2;
+    expect_refused(&r, &wider, "nodes were asked");
+    fixture_free(&F);
 }

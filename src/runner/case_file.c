@@ -211,6 +211,7 @@ void mb_case_free(mb_case *c)
     free(c->integrators);
     free(c->dt);
     free(c->steps);
+    free(c->probe_t);
     for (size_t k = 0; k < c->n_expect; k++) {
         free(c->expect[k].integrator);
         free(c->expect[k].metric);

@@ -16,6 +16,7 @@
 #include "mb_metrics.h"
 
 #define CASE_MAX_DT MB_ORDER_MAX_POINTS
+#define CASE_MAX_PROBES 64          /* [run] probe times */
 
 typedef struct case_loader {
     const char *path;

@@ -1,6 +1,7 @@
 /* case_run.c -- the [run] section of a case file (DESIGN 7, doc/cases.md): plug-ins,
  * integrators, time steps (a list or a geometric range, each dividing t_end), precision,
- * sampling, the damping signal, error growth and the time limit of outside programs. */
+ * sampling, the damping signal, error growth, the time limit of outside programs, mass
+ * properties and probe times. */
 #include "case_load.h"
 #include "mb_external.h"
 #include "mb_input.h"
@@ -15,7 +16,7 @@
 
 static const char *const run_keys[] = { "plugins", "integrators", "dt", "dt_range", "precision",
                                         "sample_every", "damping_signal", "error_growth",
-                                        "timeout", "mass_properties", NULL };
+                                        "timeout", "mass_properties", "probe", NULL };
 
 /* An outside program: its options are checked against its descriptor when the descriptor
  * is found; a missing descriptor fails the runs, not the case file (doc/external.md). */
@@ -264,6 +265,54 @@ static int load_mass_properties(case_loader *P)
     return MB_SUCCESS;
 }
 
+/* One probe time: a number in [0, t_end] on the step grid of every dt (its run keeps the
+ * on-step state of that step; no state between steps is made up). */
+static int check_probe_time(case_loader *P, const mb_ini_entry *e, const char *text, double t)
+{
+    const mb_case *c = P->c;
+    for (size_t j = 0; j < c->n_dt; j++) {
+        double n = t / c->dt[j], whole = nearbyint(n);
+        if (fabs(n - whole) > 1e-9 * fmax(1.0, n))
+            return case_fail(P, e->line, "probe = %s: not a step time of dt = %.17g (%.6g steps):"
+                             " probes are taken at step times only, so each must be a whole "
+                             "number of every dt", text, c->dt[j], n);
+        if (whole > (double)c->steps[j])
+            return case_fail(P, e->line, "probe = %s: after t_end = %.17g", text, c->t_end);
+    }
+    return MB_SUCCESS;
+}
+
+/* probe = T1, T2, ...: increasing times at which every run keeps its state (probes.csv) */
+static int load_probes(case_loader *P)
+{
+    const mb_ini_entry *e = case_entry(P, "run", "probe");
+    P->c->n_probes = 0;
+    if (e == NULL)
+        return MB_SUCCESS;
+    char *copy = strdup(e->value), *items[CASE_MAX_PROBES + 1];
+    int n = 0;
+    P->c->probe_t = calloc(CASE_MAX_PROBES, sizeof *P->c->probe_t);
+    if (copy == NULL || P->c->probe_t == NULL) {
+        free(copy);
+        return case_fail(P, e->line, "out of memory");
+    }
+    if (case_split_list(P, e, copy, items, CASE_MAX_PROBES, &n) == MB_SUCCESS)
+        for (int k = 0; k < n && !P->error; k++) {
+            char *end;
+            double t = strtod(items[k], &end);
+            if (end == items[k] || *end != '\0' || !mb_strtod_in_range(t) || !(t >= 0.0)
+                || !isfinite(t))
+                case_fail(P, e->line, "probe = %s: give times >= 0 (a comma list)", items[k]);
+            else if (k > 0 && !(t > P->c->probe_t[k - 1]))
+                case_fail(P, e->line, "probe = %s: the times must increase (after %.17g)",
+                          items[k], P->c->probe_t[k - 1]);
+            else if (check_probe_time(P, e, items[k], t) == MB_SUCCESS)
+                P->c->probe_t[P->c->n_probes++] = t;
+        }
+    free(copy);
+    return P->error;
+}
+
 /* timeout = SECONDS: time limit of each run of an outside program (doc/external.md) */
 static int load_timeout(case_loader *P)
 {
@@ -304,7 +353,7 @@ int case_load_run(case_loader *P)
     c->sample_every = 1;
     if (se && case_parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
         return P->error;
-    if (load_error_growth(P) || load_timeout(P) || load_mass_properties(P))
+    if (load_error_growth(P) || load_timeout(P) || load_mass_properties(P) || load_probes(P))
         return P->error;
     return load_damping_signal(P);
 }

@@ -61,6 +61,8 @@ typedef struct mb_case {
     int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */
     int error_growth;            /* [run] error_growth = on: error.growth_exponent */
     int mass_properties;         /* [run] mass_properties = on: the mass.* metrics */
+    size_t n_probes;             /* [run] probe: times at which every run's state is kept */
+    double *probe_t;             /* increasing, each on the step grid of every dt */
     double external_timeout;     /* [run] timeout (s) of outside programs and forked plug-in
                                     runs; 0: the descriptor's, or MB_PLUGIN_TIMEOUT_DEFAULT */
     int plugins_in_process;      /* run --plugins-in-process: plug-in schemes run in this

@@ -48,7 +48,7 @@ typedef struct mb_report_files {
 } mb_report_files;
 
 /* Evaluate the expectations and write runs.csv, metrics.csv, checks.csv, timing.csv
- * (and series/ when kept) into dir (created if missing) under temporary names; nothing
+ * (probes.csv when a case has probe times, series/ when kept) into dir (created if missing) under temporary names; nothing
  * is replaced yet.  On failure (a write error with its reason, or a cancellation
  * request) nothing is left behind. */
 int mb_report_prepare(const char *dir, const mb_case_result *r, size_t n, int series,

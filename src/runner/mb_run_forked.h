@@ -41,11 +41,13 @@ typedef struct mb_run_asked {
     long steps;          /* round(t_end / h) */
     double h;
     int keep_series;
+    size_t n_probes, nodes;  /* the case's probe times, the problem's nodes (mb_probes.h) */
 } mb_run_asked;
 
-/* Serialise r (series included) into a malloc'ed buffer; its size, 0 when out of memory. */
+/* Serialise r (series and probes included) into a malloc'ed buffer; its size, 0 when out of memory. */
 size_t mb_run_result_encode(const mb_run_result *r, unsigned char **buf);
-/* Read a message into *out (series allocated; free(out->series)).  MB_SUCCESS, or
+/* Read a message into *out (series and probes allocated; free(out->series),
+ * free(out->probes)).  MB_SUCCESS, or
  * MB_EINVAL with the defect in why (sizes, enumerations, unterminated texts, unknown
  * metrics, steps or times other than those asked) and *out zeroed. */
 int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked *ask,

@@ -75,7 +75,13 @@ typedef struct mb_run_result {
     long series_offered, series_stride;   /* decimation (mb_series.h) */
     int series_held;         /* series[n_series] holds the last offer, skipped so far */
     int not_run;             /* left to another shard (--shard): no row in any report */
+    /* [run] probe: the on-step state at the case's probe times reached (the first
+     * n_probes_kept of them), MB_PROBE_VALUES values per node: x, v, q, omega (global) */
+    size_t probe_nodes, n_probes_kept;
+    double *probes;          /* n_probes_kept x probe_nodes x MB_PROBE_VALUES, or NULL */
 } mb_run_result;
+
+#define MB_PROBE_VALUES 13
 
 /* Results of one case: runs[i * n_dt + j] for integrator i and dt j, and the metrics
  * over the dt list of each integrator (orders). */

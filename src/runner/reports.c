@@ -1,4 +1,5 @@
-/* reports.c -- runs.csv, metrics.csv, checks.csv, timing.csv and series/ (DESIGN 8).
+/* reports.c -- runs.csv, metrics.csv, checks.csv, timing.csv, probes.csv (when a case
+ * has probe times) and series/ (DESIGN 8).
  *
  * Rows follow the order of the cases given, then of the integrators and time steps in
  * each case file, never the order in which runs finished.  Columns are documented in
@@ -7,6 +8,7 @@
 #include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
+#include "mb_probes.h"
 #include "mb_report.h"
 #include "mb_status.h"
 
@@ -375,6 +377,13 @@ static int write_all(mb_report_files *S, const char *dir, const mb_case_result *
     write_timing(af->f, r, n);
     if (mb_atomic_close(af) != MB_SUCCESS)
         return MB_EIO;
+    if (mb_probes_asked(r, n)) {
+        if (!(af = open_file(S, dir, "probes.csv")))
+            return MB_EIO;
+        mb_probes_write_csv(af->f, r, n);
+        if (mb_atomic_close(af) != MB_SUCCESS)
+            return MB_EIO;
+    }
     return series ? write_series(S, dir, r, n) : MB_SUCCESS;
 }
 

@@ -52,21 +52,27 @@
 #include <sys/prctl.h>
 #endif
 
-#define WIRE_MAGIC "mbrun\0\0\1"        /* 8 bytes, the last one the format's version */
+#define WIRE_MAGIC "mbrun\0\0\2"        /* 8 bytes, the last one the format's version */
 #define EXIT_SEND_FAILED 125            /* the child could not write its result */
 #define POLL_MS 50
 
 typedef struct wire_header {
     char magic[8];
-    uint64_t result_size, sample_size, n_series;
+    uint64_t result_size, sample_size, n_series, n_probe_values;
 } wire_header;
+
+static size_t probe_values(const mb_run_result *r)
+{
+    return r->probes ? r->n_probes_kept * r->probe_nodes * MB_PROBE_VALUES : 0;
+}
 
 /* ---- the message ---- */
 
 size_t mb_run_result_encode(const mb_run_result *r, unsigned char **buf)
 {
     size_t series = r->n_series * sizeof *r->series;
-    size_t n = sizeof(wire_header) + sizeof *r + series;
+    size_t probes = probe_values(r) * sizeof *r->probes;
+    size_t n = sizeof(wire_header) + sizeof *r + series + probes;
     *buf = malloc(n);
     if (*buf == NULL)
         return 0;
@@ -76,10 +82,13 @@ size_t mb_run_result_encode(const mb_run_result *r, unsigned char **buf)
     h.result_size = sizeof *r;
     h.sample_size = sizeof *r->series;
     h.n_series = r->n_series;
+    h.n_probe_values = probe_values(r);
     memcpy(*buf, &h, sizeof h);
     memcpy(*buf + sizeof h, r, sizeof *r);
     if (series)
         memcpy(*buf + sizeof h + sizeof *r, r->series, series);
+    if (probes)
+        memcpy(*buf + sizeof h + sizeof *r + series, r->probes, probes);
     return n;
 }
 
@@ -159,6 +168,32 @@ static int check_series(const mb_run_result *r, const mb_series_sample *s,
     return 1;
 }
 
+/* the probes' shape: no more than the case asked, nodes of the problem, values sent */
+static int check_probes(const mb_run_result *r, uint64_t values, const mb_run_asked *ask,
+                        char *why, size_t size)
+{
+    if (values == 0 && r->n_probes_kept == 0)
+        return 1;
+    if (r->n_probes_kept > ask->n_probes || r->probe_nodes != ask->nodes
+        || values != (uint64_t)r->n_probes_kept * r->probe_nodes * MB_PROBE_VALUES)
+        return snprintf(why, size, "%zu probes of %zu nodes in %llu values, %zu probes of %zu "
+                        "nodes were asked", r->n_probes_kept, r->probe_nodes,
+                        (unsigned long long)values, ask->n_probes, ask->nodes), 0;
+    return 1;
+}
+
+/* the probes that follow the series (p: unaligned bytes), allocated into out */
+static int copy_probes(mb_run_result *out, const unsigned char *p, uint64_t values)
+{
+    out->probes = NULL;
+    if (values == 0)
+        return 1;
+    out->probes = malloc((size_t)values * sizeof(double));
+    if (out->probes != NULL)
+        memcpy(out->probes, p, (size_t)values * sizeof(double));
+    return out->probes != NULL;
+}
+
 int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked *ask,
                          mb_run_result *out, char *why, size_t size)
 {
@@ -170,16 +205,23 @@ int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked 
     if (memcmp(h.magic, WIRE_MAGIC, sizeof h.magic) != 0 || h.result_size != sizeof *out
         || h.sample_size != sizeof(mb_series_sample))
         return snprintf(why, size, "not a result of this program"), MB_EINVAL;
-    if (h.n_series > (uint64_t)MB_SERIES_MAX_ROWS + 1
-        || n != sizeof h + sizeof *out + (size_t)h.n_series * sizeof(mb_series_sample))
-        return snprintf(why, size, "%zu bytes for %llu series samples", n,
-                        (unsigned long long)h.n_series), MB_EINVAL;
+    uint64_t most_probes = (uint64_t)ask->n_probes * ask->nodes * MB_PROBE_VALUES;
+    if (h.n_series > (uint64_t)MB_SERIES_MAX_ROWS + 1 || h.n_probe_values > most_probes
+        || n != sizeof h + sizeof *out + (size_t)h.n_series * sizeof(mb_series_sample)
+                + (size_t)h.n_probe_values * sizeof(double))
+        return snprintf(why, size, "%zu bytes for %llu series samples and %llu probe values",
+                        n, (unsigned long long)h.n_series,
+                        (unsigned long long)h.n_probe_values), MB_EINVAL;
     memcpy(out, buf + sizeof h, sizeof *out);
     const mb_series_sample *s = (const void *)(buf + sizeof h + sizeof *out);
+    const unsigned char *probes = buf + sizeof h + sizeof *out
+                                  + (size_t)h.n_series * sizeof(mb_series_sample);
     out->series = NULL;
     out->cap_series = 0;
+    out->probes = NULL;
     int ok = out->n_series == h.n_series && check_run(out, ask, why, size)
-             && check_metrics(out, why, size) && check_series(out, s, ask, why, size);
+             && check_metrics(out, why, size) && check_series(out, s, ask, why, size)
+             && check_probes(out, h.n_probe_values, ask, why, size);
     if (!ok) {
         if (out->n_series != h.n_series)
             snprintf(why, size, "the header and the result disagree on the series");
@@ -197,6 +239,11 @@ int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked 
         }
         memcpy(out->series, s, out->n_series * sizeof *s);
         out->cap_series = out->n_series;
+    }
+    if (!copy_probes(out, probes, h.n_probe_values)) {
+        free(out->series);
+        memset(out, 0, sizeof *out);
+        return snprintf(why, size, "out of memory"), MB_ENOMEM;
     }
     return MB_SUCCESS;
 }
@@ -368,6 +415,7 @@ static void fail(mb_run_result *r, long steps, mb_run_status status, const char 
 static void fail(mb_run_result *r, long steps, mb_run_status status, const char *fmt, ...)
 {
     free(r->series);
+    free(r->probes);
     memset(r, 0, sizeof *r);
     r->status = status;
     r->steps = steps;
@@ -414,7 +462,8 @@ void mb_run_forked(const mb_case *c, size_t integrator, size_t dt_index, int kee
                    mb_run_body *body, mb_run_result *out)
 {
     memset(out, 0, sizeof *out);
-    mb_run_asked ask = { c->steps[dt_index], c->dt[dt_index], keep_series };
+    mb_run_asked ask = { c->steps[dt_index], c->dt[dt_index], keep_series, c->n_probes,
+                         c->nodes };
     double limit = c->external_timeout > 0.0 ? c->external_timeout : MB_PLUGIN_TIMEOUT_DEFAULT;
     double start = now();
     int fds[2];
@@ -437,7 +486,8 @@ void mb_run_forked(const mb_case *c, size_t integrator, size_t dt_index, int kee
     setpgid(pid, pid);
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     inbox in = { NULL, 0, 0, sizeof(wire_header) + sizeof *out
-                             + ((size_t)MB_SERIES_MAX_ROWS + 1) * sizeof(mb_series_sample), 0, 0 };
+                             + ((size_t)MB_SERIES_MAX_ROWS + 1) * sizeof(mb_series_sample)
+                             + c->n_probes * c->nodes * MB_PROBE_VALUES * sizeof(double), 0, 0 };
     int ws = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);

@@ -31,6 +31,7 @@
 #include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_mpfr_extra.h"
+#include "mb_probes.h"
 #include "mb_run_forked.h"
 #include "mb_runner.h"
 #include "mb_series.h"
@@ -286,6 +287,7 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
 {
     const mb_forces *F = d->sys->forces;
     int power = needs_power(F), observe = T->observer != NULL;
+    long probe = mb_probes_next_step(r, c, h);
     double pd = 0;
     if (power)
         pd = mb_forces_dissipation(F, d->on);
@@ -295,8 +297,12 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
         int s = drv_step(d, h);
         double t = (double)n * h;
         int sampled = n % c->sample_every == 0 || n == N;
-        if (s == MB_SUCCESS && (power || observe || sampled || n == 1))
+        if (s == MB_SUCCESS && (power || observe || sampled || n == 1 || n == probe))
             s = on_step_checked(d);
+        if (s == MB_SUCCESS && n == probe) {
+            mb_probes_keep(r, d->on);
+            probe = mb_probes_next_step(r, c, h);
+        }
         if (s == MB_SUCCESS && power) {
             double pd1 = mb_forces_dissipation(F, d->on);
             d->sys->work.dissipated += 0.5 * h * (pd + pd1);
@@ -600,6 +606,13 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     }
     r->translates = mb_nodes_translates(d->on);
     mb_mass_properties_of(d->on, &T.mass);
+    if (mb_probes_begin(r, c, d->on->n) != MB_SUCCESS) {
+        r->status = MB_RUN_FAILED;
+        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        return;
+    }
+    if (mb_probes_next_step(r, c, h) == 0)
+        mb_probes_keep(r, d->on);       /* a probe at t = 0: the initial state */
     /* torques at t = 0 decide whether the problem rotates (on is a scratch copy) */
     if (mb_forces_eval(d->sys->forces, d->on, 0.0) == MB_SUCCESS)
         r->rotates = mb_nodes_rotates(d->on);

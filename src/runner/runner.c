@@ -89,6 +89,7 @@ static void run_repeated(const mb_case *c, const job *j, const mb_runner_options
         wall[n] = again.wall;
         cpu[n] = again.cpu;
         free(again.series);
+        free(again.probes);
     }
     r->repeats = n;
     r->wall_min = gsl_stats_min(wall, 1, (size_t)n);
@@ -264,8 +265,10 @@ void mb_case_result_free(mb_case_result *r, size_t n)
         return;
     for (size_t i = 0; i < n; i++) {
         if (r[i].runs && r[i].c)
-            for (size_t k = 0; k < r[i].c->n_integrators * r[i].c->n_dt; k++)
+            for (size_t k = 0; k < r[i].c->n_integrators * r[i].c->n_dt; k++) {
                 free(r[i].runs[k].series);
+                free(r[i].runs[k].probes);
+            }
         free(r[i].runs);
         for (size_t a = 0; r[i].agg && r[i].c && a < r[i].c->n_integrators; a++)
             free(r[i].agg[a]);

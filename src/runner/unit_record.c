@@ -9,6 +9,8 @@
  *           series_incomplete series_offered series_stride n_metrics n_series message
  *   metric  name value at_dt detail            (n_metrics lines)
  *   sample  the 13 numbers of mb_series_sample  (n_series lines)
+ *   probes  probe_nodes n_probes_kept
+ *   probe   the 13 values of one node at one probe (n_probes_kept x probe_nodes lines)
  *   end
  * Numbers are C99 hexadecimal floats (%a), exact in both directions; "nan" and "inf" as
  * printf writes them.  Text fields escape backslash, TAB, CR and LF as \\ \t \r \n.
@@ -87,6 +89,15 @@ void mb_unit_record_write(FILE *f, const mb_case *c, size_t a, size_t j,
         fputs("sample", f);
         for (int m = 0; m < SAMPLE_FIELDS; m++)
             put_number(f, x[m]);
+        fputc('\n', f);
+    }
+    size_t rows = u->probes ? u->n_probes_kept * u->probe_nodes : 0;
+    fprintf(f, "probes\t%zu\t%zu\n", u->probes ? u->probe_nodes : 0,
+            u->probes ? u->n_probes_kept : 0);
+    for (size_t k = 0; k < rows; k++) {
+        fputs("probe", f);
+        for (int m = 0; m < MB_PROBE_VALUES; m++)
+            put_number(f, u->probes[k * MB_PROBE_VALUES + (size_t)m]);
         fputc('\n', f);
     }
     fputs("end\n", f);
@@ -257,6 +268,28 @@ static int read_sample(reader *R, mb_series_sample *p)
     return s;
 }
 
+/* the probes line and its probe lines (mb_probes.h) */
+static int read_probes(reader *R, mb_run_result *u)
+{
+    long nodes = 0, kept = 0;
+    int s = next_line(R, "probes", 2);
+    if (s == MB_SUCCESS) s = get_long(R, 1, 0, 0x7fffffffL, &nodes);
+    if (s == MB_SUCCESS) s = get_long(R, 2, 0, 1024, &kept);
+    if (s != MB_SUCCESS || kept == 0)
+        return s;
+    u->probe_nodes = (size_t)nodes;
+    u->probes = calloc((size_t)(kept * nodes) * MB_PROBE_VALUES, sizeof *u->probes);
+    if (u->probes == NULL && nodes > 0)
+        return mb_error_record(MB_ENOMEM, __FILE__, __LINE__, "out of memory");
+    for (long k = 0; k < kept * nodes && s == MB_SUCCESS; k++) {
+        s = next_line(R, "probe", MB_PROBE_VALUES);
+        for (int m = 0; m < MB_PROBE_VALUES && s == MB_SUCCESS; m++)
+            s = get_double(R, 1 + m, &u->probes[(size_t)k * MB_PROBE_VALUES + (size_t)m]);
+    }
+    u->n_probes_kept = (size_t)kept;
+    return s;
+}
+
 int mb_unit_record_read(FILE *f, const char *path, long *line, mb_run_result *u)
 {
     reader R = { f, path, line, NULL, 0, { NULL }, 0 };
@@ -274,6 +307,8 @@ int mb_unit_record_read(FILE *f, const char *path, long *line, mb_run_result *u)
     }
     for (long k = 0; k < n_series && s == MB_SUCCESS; k++)
         s = read_sample(&R, &u->series[u->n_series++]);
+    if (s == MB_SUCCESS)
+        s = read_probes(&R, u);
     if (s == MB_SUCCESS)
         s = next_line(&R, "end", 0);
     free(R.buf);
