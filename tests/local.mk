@@ -77,6 +77,7 @@ tests_test_cli_options_SOURCES = tests/test_cli_options.c src/cli/cli_options.c
 check_PROGRAMS += tests/test_euler_order
 check_PROGRAMS += tests/test_cell
 check_PROGRAMS += tests/test_neighbour
+check_PROGRAMS += tests/test_contact_neighbours
 check_PROGRAMS += tests/test_pair_lj
 check_PROGRAMS += tests/test_lj_fluid
 check_PROGRAMS += tests/test_locdyn

@@ -61,10 +61,12 @@ static int FUNCTION(contact, kinematics)(const struct contact_pair *cp, const TY
         R_D_SUB(w->delta, s->radius[i], w->delta);
         return R_SGN(w->delta) > 0;
     }
-    /* d = x_j - x_i, delta = (r_i + r_j) - |d| */
+    /* d = x_j (+ periodic shift) - x_i, delta = (r_i + r_j) - |d| */
     R_SET_D(w->delta, 0.0);
     for (int k = 0; k < 3; k++) {
         R_SUB(&w->d[k], &s->x[3 * j + k], &s->x[3 * i + k]);
+        if (cp->imaged)                    /* periodic image of j (neighbour mode) */
+            R_ADD_D(&w->d[k], &w->d[k], cp->shift[k]);
         R_MUL(w->a, &w->d[k], &w->d[k]);
         R_ADD(w->delta, w->delta, w->a);
     }
@@ -187,3 +189,21 @@ static int FUNCTION(contact, jacobian_blocks)(const struct contact_pair *cp,
     return st;
 }
 #endif
+
+/* A set in neighbour mode brought up to date before a loop over its pairs
+ * (mb_contact_set_sync); the MPFR instance refuses that mode: the list is built on double
+ * positions. */
+static int FUNCTION(contact, sync)(const struct contact_set *set, const TYPE(mb_nodes) *s,
+                                   const char *law)
+{
+#if IS_MPFR
+    (void)s;
+    if (set->nl != NULL)
+        MB_ERROR(MB_EUNSUP, "%s: sphere contacts found through a neighbour list are evaluated "
+                 "in double only (the list is built on double positions)", law);
+    return MB_SUCCESS;
+#else
+    (void)law;
+    return mb_contact_set_sync(set, s);
+#endif
+}

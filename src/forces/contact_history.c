@@ -14,6 +14,7 @@
 #include "mb_status.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,40 @@ int mb_contact_history_mpfr_ready(struct contact_history *h, size_t count, mpfr_
     h->cap_m = count;
     h->prec = prec;
     h->lev_m.tb = h->lev_m.tc = NAN;
+    return MB_SUCCESS;
+}
+
+/* Carry xi over to a new pair order through scratch copies of the arrays (a rebuild of
+ * the pairs is rare next to the evaluations; the copies are the history's size). */
+int mb_contact_history_remap(struct contact_history *h, const size_t *from, size_t count)
+{
+    int st = mb_contact_history_reserve(&h, count);
+    if (st != MB_SUCCESS)
+        return st;
+    double *xb = malloc(3 * h->cap * sizeof *xb), *xc = malloc(3 * h->cap * sizeof *xc);
+    unsigned char *sl = malloc(h->cap);
+    if (xb == NULL || xc == NULL || sl == NULL) {
+        free(xb);
+        free(xc);
+        free(sl);
+        MB_ERROR(MB_ENOMEM, "cannot carry the contact history over a rebuilt pair list");
+    }
+    memset(xb, 0, 3 * h->cap * sizeof *xb);
+    memset(xc, 0, 3 * h->cap * sizeof *xc);
+    memset(sl, 0, h->cap);
+    for (size_t m = 0; m < count; m++) {
+        if (from[m] == SIZE_MAX)
+            continue;
+        memcpy(&xb[3 * m], &h->xb[3 * from[m]], 3 * sizeof *xb);
+        memcpy(&xc[3 * m], &h->xc[3 * from[m]], 3 * sizeof *xc);
+        sl[m] = h->sliding[from[m]];
+    }
+    free(h->xb);
+    free(h->xc);
+    free(h->sliding);
+    h->xb = xb;
+    h->xc = xc;
+    h->sliding = sl;
     return MB_SUCCESS;
 }
 

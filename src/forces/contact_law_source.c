@@ -15,7 +15,9 @@ static int FUNCTION(contact, eval_pairs)(const struct contact_set *set, TYPE(mb_
                                          FUNCTION(contact, law) law, const char *name)
 {
     struct FUNCTION(contact, scratch) w;
-    int status = MB_SUCCESS;
+    int status = FUNCTION(contact, sync)(set, s, name);
+    if (status != MB_SUCCESS)
+        return status;
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count; m++) {
         const struct contact_pair *cp = &set->items[m];
@@ -42,7 +44,9 @@ static int FUNCTION(contact, jacobian_pairs)(const struct contact_set *set,
                                              FUNCTION(contact, law) law, const char *name)
 {
     struct FUNCTION(contact, scratch) w;
-    int status = MB_SUCCESS;
+    int status = FUNCTION(contact, sync)(set, s, name);
+    if (status != MB_SUCCESS)
+        return status;
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count && status == MB_SUCCESS; m++) {
         const struct contact_pair *cp = &set->items[m];

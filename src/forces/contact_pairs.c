@@ -110,6 +110,9 @@ void mb_contact_set_free(void *params)
     struct contact_set *set = params;
     if (set) {
         mb_contact_history_free(set->hist);
+        mb_neighbour_free(set->nl);
+        free(set->spare);
+        free(set->from);
         free(set->items);
         free(set);
     }
@@ -192,10 +195,21 @@ int mb_contact_add_spheres(void *model, const mb_nodes *s, size_t i, size_t j)
         MB_ERROR(MB_EINVAL, "contact sphere pair: node %zu paired with itself", i);
     if (isinf(s->mass[i]) && isinf(s->mass[j]))
         MB_ERROR(MB_EDOM, "contact sphere pair: nodes %zu and %zu both have infinite mass", i, j);
-    struct contact_pair cp = { .i = i, .j = j, .plane = 0 };
-    cp.meff = effective_mass(s->mass[i], s->mass[j]);
-    cp.reff = s->radius[i] * s->radius[j] / (s->radius[i] + s->radius[j]);
+    if (((struct contact_set *)model)->nl != NULL)
+        MB_ERROR(MB_EINVAL, "contact sphere pair %zu-%zu: this model finds its sphere pairs "
+                 "through its neighbour list; pairs are not added by hand", i, j);
+    struct contact_pair cp;
+    mb_contact_pair_make(model, s, i, j, &cp);
     return push(model, &cp);
+}
+
+void mb_contact_pair_make(const struct contact_set *set, const mb_nodes *s, size_t i, size_t j,
+                          struct contact_pair *cp)
+{
+    *cp = (struct contact_pair){ .i = i, .j = j, .plane = 0 };
+    cp->meff = effective_mass(s->mass[i], s->mass[j]);
+    cp->reff = s->radius[i] * s->radius[j] / (s->radius[i] + s->radius[j]);
+    pair_coefficients(set, cp);
 }
 
 int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double point[3],
@@ -206,6 +220,9 @@ int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double 
         return st;
     if (isinf(s->mass[i]))
         MB_ERROR(MB_EDOM, "contact sphere-plane: node %zu has infinite mass", i);
+    if (((struct contact_set *)model)->nl != NULL)
+        MB_ERROR(MB_EINVAL, "contact sphere-plane: walls are added before the neighbour list "
+                 "is attached (mb_contact_use_neighbours)");
     double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
     if (!finite_pos(len))
         MB_ERROR(MB_EDOM, "contact sphere-plane: the plane normal must be finite and non-zero");
@@ -258,6 +275,8 @@ int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
     double d[3], l2 = 0.0;
     for (int k = 0; k < 3; k++) {
         d[k] = xj[k] - xi[k];
+        if (cp->imaged)
+            d[k] += cp->shift[k];
         l2 += d[k] * d[k];
     }
     double l = sqrt(l2);
@@ -346,6 +365,8 @@ static int in_contact(const struct contact_set *set, size_t m, const mb_nodes *s
 double mb_contact_set_potential(const struct contact_set *set, const mb_nodes *s,
                                 const struct contact_law *law)
 {
+    if (mb_contact_set_sync(set, s) != MB_SUCCESS)
+        return NAN;
     double e = 0.0, delta, rate, n[3];
     for (size_t m = 0; m < set->count; m++)
         if (in_contact(set, m, s, &delta, &rate, n))
@@ -356,6 +377,8 @@ double mb_contact_set_potential(const struct contact_set *set, const mb_nodes *s
 double mb_contact_set_dissipation(const struct contact_set *set, const mb_nodes *s,
                                   const struct contact_law *law)
 {
+    if (mb_contact_set_sync(set, s) != MB_SUCCESS)
+        return NAN;
     double p = 0.0, delta, rate, n[3], fe;
     for (size_t m = 0; m < set->count; m++) {
         if (!in_contact(set, m, s, &delta, &rate, n))
@@ -371,6 +394,8 @@ double mb_contact_set_dissipation(const struct contact_set *set, const mb_nodes 
 void mb_contact_set_stiffness(const struct contact_set *set, const mb_nodes *s,
                               const struct contact_law *law, double *kk)
 {
+    if (mb_contact_set_sync(set, s) != MB_SUCCESS)
+        return;
     double delta, rate, n[3];
     for (size_t m = 0; m < set->count; m++)
         if (in_contact(set, m, s, &delta, &rate, n))

@@ -4,6 +4,7 @@
 #define MB_CONTACT_SET_H
 
 #include "mb_contact.h"
+#include "mb_neighbour.h"
 
 #include <mpfr.h>
 
@@ -17,6 +18,10 @@ struct contact_pair {
      * gamma_t = ct delta^{e/4} with e = 0 (linear) or 1 (Hertz-Mindlin); rolling arm
      * mu_r R* */
     double kt, ct, roll;
+    /* periodic image of sphere j (neighbour mode): the pair's separation is
+     * x_j + shift - x_i; zero for pairs added by hand */
+    int imaged;
+    double shift[3];
 };
 
 /* Which normal force a law uses. */
@@ -39,7 +44,28 @@ struct contact_set {
     struct contact_history *hist; /* frictional laws: the contact history */
     size_t count, cap;
     struct contact_pair *items;
+    /* neighbour mode (contact_neighbours.c): the sphere pairs are the pairs of the shared
+     * list nl, items[nwalls .. count) in the list's (i, j) order after the walls
+     * items[0 .. nwalls); rebuilt from the list whenever it was rebuilt (builds_seen) */
+    mb_neighbour_list *nl;
+    size_t nwalls, nodes;
+    unsigned long builds_seen;
+    struct contact_pair *spare;   /* cap entries: the pairs of the previous build */
+    size_t *from;                 /* cap entries: old index of each new pair, or SIZE_MAX */
 };
+
+/* Bring the pairs of a set in neighbour mode up to date with the positions of s: update
+ * the list and, when it was rebuilt, make the pairs again from it and carry every
+ * surviving pair's contact history over by its (i, j) (contact_neighbours.c).  Nothing
+ * for a set of fixed pairs. */
+int mb_contact_set_sync(const struct contact_set *set, const mb_nodes *s);
+/* A pair of spheres i, j with its coefficients (no checks; contact_pairs.c). */
+void mb_contact_pair_make(const struct contact_set *set, const mb_nodes *s, size_t i, size_t j,
+                          struct contact_pair *cp);
+/* Carry the history over to a new pair order: new pair m takes the old pair from[m]'s xi
+ * (base and candidate) and sliding flag, or zero when from[m] == SIZE_MAX (double
+ * instance only; contact_history.c). */
+int mb_contact_history_remap(struct contact_history *h, const size_t *from, size_t count);
 
 /* Double kinematics of one pair: delta, approach rate, unit normal (contact_pairs.c). */
 int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,

@@ -67,6 +67,8 @@ static double friction_potential(const void *params, const mb_nodes *s)
     struct contact_scratch w;
     struct fric_scratch f;
     double e = 0.0;
+    if (mb_contact_set_sync(set, s) != MB_SUCCESS)
+        return NAN;
     for (size_t m = 0; m < set->count; m++) {
         const struct contact_pair *cp = &set->items[m];
         if (!pair_state(set, cp, s, &w, &f))
@@ -86,6 +88,8 @@ static double friction_dissipation(const void *params, const mb_nodes *s)
     struct contact_scratch w;
     struct fric_scratch f;
     double p = 0.0;
+    if (mb_contact_set_sync(set, s) != MB_SUCCESS)
+        return NAN;
     for (size_t m = 0; m < set->count; m++) {
         const struct contact_pair *cp = &set->items[m];
         if (!pair_state(set, cp, s, &w, &f))
@@ -122,6 +126,8 @@ static void friction_stiffness(const void *params, const mb_nodes *s, double *kk
     const struct contact_set *set = params;
     struct contact_scratch w;
     struct fric_scratch f;
+    if (mb_contact_set_sync(set, s) != MB_SUCCESS)
+        return;
     for (size_t m = 0; m < set->count; m++) {
         const struct contact_pair *cp = &set->items[m];
         if (!pair_state(set, cp, s, &w, &f))
@@ -148,6 +154,8 @@ static double mindlin_external_power(const void *params, const mb_nodes *s, doub
     struct contact_scratch w;
     struct fric_scratch f;
     double p = 0.0;
+    if (mb_contact_set_sync(set, s) != MB_SUCCESS)
+        return NAN;
     (void)t;
     for (size_t m = 0; m < set->count; m++) {
         if (!pair_state(set, &set->items[m], s, &w, &f))

@@ -265,7 +265,9 @@ static int FUNCTION(contact_friction, eval)(const void *params, TYPE(mb_nodes) *
     struct FUNCTION(contact, scratch) w;
     struct FUNCTION(fric, scratch) f;
     double dt;
-    int status = FUNCTION(fric, level)(set, s->prec, t, &dt);
+    int status = FUNCTION(contact, sync)(set, s, set->type->name);
+    if (status == MB_SUCCESS)
+        status = FUNCTION(fric, level)(set, s->prec, t, &dt);
     if (status != MB_SUCCESS)
         return status;
     FUNCTION(contact, scratch_init)(&w, s->prec);

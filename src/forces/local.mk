@@ -16,6 +16,7 @@ libmotionbench_la_SOURCES += src/forces/contact_pairs.c
 libmotionbench_la_SOURCES += src/forces/force_contact_linear.c
 libmotionbench_la_SOURCES += src/forces/force_contact_hertz.c
 libmotionbench_la_SOURCES += src/forces/contact_history.c
+libmotionbench_la_SOURCES += src/forces/contact_neighbours.c
 libmotionbench_la_SOURCES += src/forces/force_contact_friction.c
 motionbenchinclude_HEADERS += src/forces/mb_forces.h
 motionbenchinclude_HEADERS += src/forces/mb_contact.h

@@ -35,6 +35,7 @@
 #define MB_CONTACT_H
 
 #include "mb_forces.h"
+#include "mb_neighbour.h"
 
 /* How the linear dashpot is given. */
 typedef enum { MB_DASHPOT_COEFF = 0, MB_DASHPOT_RATIO = 1 } mb_dashpot_kind;
@@ -101,6 +102,17 @@ int mb_contact_add_spheres(void *model, const mb_nodes *s, size_t i, size_t j);
 int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double point[3],
                          const double normal[3]);
 size_t mb_contact_count(const void *model);
+
+/* Neighbour mode (doc/dem.md "Many spheres"): the model's sphere pairs are the pairs of
+ * the shared neighbour list nl (retained), made again whenever the list is rebuilt, with
+ * the contact history of a frictional law carried over by the pair's (i, j); walls are
+ * the sphere-plane pairs added before.  Every node of s must be a sphere (finite radius
+ * and mass > 0) and the list's cutoff >= 2 r_max, so that no contact is missed; pairs
+ * are not added by hand afterwards.  Periodic boxes of the list are followed (minimum
+ * image).  The MPFR instance refuses a model in this mode. */
+int mb_contact_use_neighbours(void *model, const mb_nodes *s, mb_neighbour_list *nl);
+/* The nodes of candidate pair m (j = i and plane = 1 for a wall). */
+int mb_contact_pair_nodes(const void *model, size_t m, size_t *i, size_t *j, int *plane);
 
 /* Kinematics of pair m in double: overlap delta, approach rate, unit normal n (from i to j;
  * for a plane its normal).  Used by observers. */

@@ -75,6 +75,10 @@ double mb_neighbour_skin(const mb_neighbour_list *nl);
 /* d = x_j - x_i, reduced to the minimum image on periodic axes. */
 void mb_neighbour_delta(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
                         double d[3]);
+/* The periodic image shift of j seen from i: x_j - x_i + shift[a] is mb_neighbour_delta's
+ * d[a] bit for bit (zero on open axes). */
+void mb_neighbour_image(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
+                        double shift[3]);
 mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl);
 
 #endif

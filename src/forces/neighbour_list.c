@@ -87,6 +87,16 @@ void mb_neighbour_delta(const mb_neighbour_list *nl, const double *x, size_t i, 
         d[a] = min_image(nl, a, x[3 * j + a] - x[3 * i + a]);
 }
 
+void mb_neighbour_image(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
+                        double shift[3])
+{
+    /* min_image's d - L round(d/L) is d + (-(L round(d/L))) in IEEE arithmetic */
+    for (int a = 0; a < 3; a++) {
+        double d = x[3 * j + a] - x[3 * i + a];
+        shift[a] = nl->periodic ? -(nl->box[a] * nearbyint(d / nl->box[a])) : 0.0;
+    }
+}
+
 static double dist2(const mb_neighbour_list *nl, const double *x, size_t i, size_t j)
 {
     double d[3];

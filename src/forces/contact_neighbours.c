@@ -1,0 +1,162 @@
+/* contact_neighbours.c -- sphere contacts of every law found through the shared neighbour
+ * list (mb_contact.h, mb_contact_use_neighbours; doc/dem.md "Many spheres").
+ *
+ * A contact model in neighbour mode holds its walls (sphere-plane pairs added before the
+ * list was attached) followed by one candidate pair per pair of the list, in the list's
+ * (i, j) lexicographic order.  Every pair in contact is in the list: a contact needs
+ * |x_j - x_i| < r_i + r_j <= 2 r_max <= cutoff (checked when the list is attached), and the
+ * list holds every pair closer than cutoff while no sphere has moved skin/2 since its
+ * build (mb_neighbour.h).  The pairs are made again after each build of the list (by this
+ * model or by another interaction sharing it); the contact history of a frictional law
+ * is keyed by the pair's (i, j): a merge of the old and new sorted pair sequences carries
+ * each surviving pair's xi over, O(pairs).  The per-pair coefficients are those of pairs
+ * added by hand (contact_pairs.c), so the forces are bit for bit those of the same model
+ * with every pair of spheres added by hand in (i, j) order: pairs outside the list are
+ * apart and add nothing.
+ *
+ * Periodic boxes: each pair carries the image shift of j found at the build (minimum
+ * image, mb_neighbour_image); the spheres move less than skin/2 before the next build,
+ * so that image stays the nearest one while the pair can touch. */
+#include "contact_set.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every node a sphere of finite radius > 0 and finite mass > 0; the largest radius. */
+static int spheres_valid(const struct contact_set *set, const mb_nodes *s, double *rmax)
+{
+    *rmax = 0.0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!(isfinite(s->radius[i]) && s->radius[i] > 0.0))
+            MB_ERROR(MB_EDOM, "%s: node %zu needs a finite radius > 0 to be a sphere of the "
+                     "neighbour list (got %g)", set->type->name, i, s->radius[i]);
+        if (!(isfinite(s->mass[i]) && s->mass[i] > 0.0))
+            MB_ERROR(MB_EDOM, "%s: node %zu needs a finite mass > 0 to be a sphere of the "
+                     "neighbour list (got %g)", set->type->name, i, s->mass[i]);
+        *rmax = fmax(*rmax, s->radius[i]);
+    }
+    return MB_SUCCESS;
+}
+
+int mb_contact_use_neighbours(void *model, const mb_nodes *s, mb_neighbour_list *nl)
+{
+    struct contact_set *set = model;
+    if (nl == NULL)
+        MB_ERROR(MB_EINVAL, "%s: no neighbour list given", set->type->name);
+    if (set->nl != NULL)
+        MB_ERROR(MB_EINVAL, "%s: a neighbour list is attached already", set->type->name);
+    for (size_t m = 0; m < set->count; m++)
+        if (!set->items[m].plane)
+            MB_ERROR(MB_EINVAL, "%s: sphere pair %zu-%zu was added by hand; a model takes its "
+                     "sphere pairs either by hand or from a neighbour list", set->type->name,
+                     set->items[m].i, set->items[m].j);
+    double rmax;
+    int st = spheres_valid(set, s, &rmax);
+    if (st != MB_SUCCESS)
+        return st;
+    if (2.0 * rmax > mb_neighbour_cutoff(nl))
+        MB_ERROR(MB_EDOM, "%s: the neighbour list's cutoff %g is below the largest contact "
+                 "distance 2 r_max = %g: contacts would be missed", set->type->name,
+                 mb_neighbour_cutoff(nl), 2.0 * rmax);
+    set->nl = mb_neighbour_retain(nl);
+    set->nwalls = set->count;
+    set->nodes = s->n;
+    set->builds_seen = 0;   /* the first sync makes the pairs (builds >= 1 by then) */
+    return MB_SUCCESS;
+}
+
+static int grow(void *pp, size_t count, size_t size)
+{
+    void **p = pp;
+    void *q = realloc(*p, (count ? count : 1) * size);
+    if (q == NULL)
+        MB_ERROR(MB_ENOMEM, "contact pairs: cannot allocate %zu pairs", count);
+    *p = q;
+    return MB_SUCCESS;
+}
+
+/* items, spare and from for count pairs (walls kept at the front of items). */
+static int reserve(struct contact_set *set, size_t count)
+{
+    if (count <= set->cap && set->spare != NULL)
+        return MB_SUCCESS;
+    size_t cap = count + count / 4 + 8;
+    if (grow(&set->items, cap, sizeof *set->items) != MB_SUCCESS
+        || grow(&set->spare, cap, sizeof *set->spare) != MB_SUCCESS
+        || grow(&set->from, cap, sizeof *set->from) != MB_SUCCESS)
+        return MB_ENOMEM;
+    set->cap = cap;
+    return MB_SUCCESS;
+}
+
+/* (a.i, a.j) < (i, j) lexicographically */
+static int before(const struct contact_pair *a, size_t i, size_t j)
+{
+    return a->i < i || (a->i == i && a->j < j);
+}
+
+/* The pairs made again from the list: walls first, then every listed pair with its image
+ * shift, and for each the index of the same (i, j) among the previous pairs (merge of two
+ * ascending sequences). */
+static int pairs_from_list(struct contact_set *set, const mb_nodes *s)
+{
+    const mb_neighbour_list *nl = set->nl;
+    size_t count = set->nwalls + mb_neighbour_count(nl), old_count = set->count;
+    if (reserve(set, count) != MB_SUCCESS)
+        return MB_ENOMEM;
+    struct contact_pair *old = set->items;
+    set->items = set->spare;
+    set->spare = old;
+    memcpy(set->items, old, set->nwalls * sizeof *old);
+    for (size_t m = 0; m < set->nwalls; m++)
+        set->from[m] = m;
+    const size_t *first = mb_neighbour_first(nl), *neigh = mb_neighbour_neigh(nl);
+    size_t m = set->nwalls, q = set->nwalls;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t p = first[i]; p < first[i + 1]; p++, m++) {
+            size_t j = neigh[p];
+            struct contact_pair *cp = &set->items[m];
+            mb_contact_pair_make(set, s, i, j, cp);
+            mb_neighbour_image(nl, s->x, i, j, cp->shift);
+            cp->imaged = cp->shift[0] != 0.0 || cp->shift[1] != 0.0 || cp->shift[2] != 0.0;
+            while (q < old_count && before(&old[q], i, j))
+                q++;
+            set->from[m] = q < old_count && old[q].i == i && old[q].j == j ? q : SIZE_MAX;
+        }
+    set->count = count;
+    return set->friction ? mb_contact_history_remap(set->hist, set->from, count) : MB_SUCCESS;
+}
+
+int mb_contact_set_sync(const struct contact_set *cset, const mb_nodes *s)
+{
+    struct contact_set *set = (struct contact_set *)cset;   /* the pairs are mutable state */
+    if (set->nl == NULL)
+        return MB_SUCCESS;
+    if (s->n != set->nodes)
+        MB_ERROR(MB_EINVAL, "%s: the neighbour list was attached for %zu spheres, evaluated "
+                 "on %zu", set->type->name, set->nodes, s->n);
+    int st = mb_neighbour_update(set->nl, s->x, s->n, NULL);
+    if (st != MB_SUCCESS)
+        return st;
+    unsigned long builds = mb_neighbour_get_stats(set->nl).builds;
+    if (builds == set->builds_seen)
+        return MB_SUCCESS;
+    st = pairs_from_list(set, s);
+    if (st == MB_SUCCESS)
+        set->builds_seen = builds;
+    return st;
+}
+
+int mb_contact_pair_nodes(const void *model, size_t m, size_t *i, size_t *j, int *plane)
+{
+    const struct contact_set *set = model;
+    if (m >= set->count)
+        MB_ERROR(MB_EINVAL, "contact %zu out of range (%zu contacts)", m, set->count);
+    *i = set->items[m].i;
+    *j = set->items[m].j;
+    *plane = set->items[m].plane;
+    return MB_SUCCESS;
+}

@@ -1,0 +1,296 @@
+/* test_contact_neighbours.c -- sphere contacts of every law found through the shared
+ * neighbour list (mb_contact_use_neighbours) against the same laws on every pair.
+ *
+ * Expected values.  (1) Open boundaries: a model in neighbour mode must give, step after
+ * step, the forces and torques of the same law with every pair of spheres added by hand
+ * in (i, j) order, bit for bit (tolerance 0): the pair order is the same, the pairs
+ * outside the list are apart and add nothing, and a frictional pair's history must
+ * survive each rebuild of the list.  The run is a symplectic Euler written here, with
+ * walls, over enough steps for several rebuilds while contacts stick and slide.
+ * (2) Periodic box: the forces of the linear law against a brute-force double loop
+ * written here with its own minimum image (round()); the same pair forces summed in
+ * another order and with the separation computed by other operations, so the tolerance
+ * is 64 u F_max per component (u = 2^-53; a sphere has at most a dozen contacts, each
+ * force good to a few u).  The pairs in contact must be the same set.
+ * (3) Negative controls: a list whose cutoff is below the largest contact distance is
+ * refused (it would miss contacts); a frozen list (a skin too small for the motion) is
+ * detected by the checked mode; pairs added by hand are refused in neighbour mode. */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mb_contact.h"
+#include "mb_neighbour.h"
+#include "mb_nodes.h"
+#include "mb_status.h"
+
+/* a small deterministic generator (64-bit LCG, Knuth's MMIX constants) */
+static double uniform(unsigned long long *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) * 0x1.0p-53;
+}
+
+static const double SPACING = 0.105, RHO = 1.0;
+
+/* n spheres of radius 0.045..0.055 on a jittered cubic lattice of side `side` sites,
+ * random velocities of magnitude up to vmax per axis and random spins */
+static mb_nodes *cluster(size_t n, int side, double vmax, unsigned long long seed)
+{
+    mb_nodes *s = mb_nodes_alloc(n, 53);
+    for (size_t i = 0; i < n; i++) {
+        double r = 0.045 + 0.01 * uniform(&seed), m = RHO * 4.0 / 3.0 * M_PI * r * r * r;
+        const double I[3] = { 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r };
+        mb_nodes_set_mass(s, i, m);
+        mb_nodes_set_inertia(s, i, I);
+        s->radius[i] = r;
+        size_t c[3] = { i % (size_t)side, (i / (size_t)side) % (size_t)side,
+                        i / ((size_t)side * (size_t)side) };
+        for (int a = 0; a < 3; a++) {
+            s->x[3 * i + a] = SPACING * ((double)c[a] + 0.5) + 0.01 * (uniform(&seed) - 0.5);
+            s->v[3 * i + a] = vmax * (2.0 * uniform(&seed) - 1.0);
+            s->omega[3 * i + a] = 20.0 * (2.0 * uniform(&seed) - 1.0);
+        }
+    }
+    return s;
+}
+
+/* the six walls of the cube [0, side * SPACING]^3, for every sphere */
+static void add_walls(void *law, const mb_nodes *s, int side)
+{
+    double L = side * SPACING;
+    for (size_t i = 0; i < s->n; i++)
+        for (int a = 0; a < 3; a++)
+            for (int lo = 0; lo < 2; lo++) {
+                double p[3] = { 0, 0, 0 }, nrm[3] = { 0, 0, 0 };
+                p[a] = lo ? 0.0 : L;
+                nrm[a] = lo ? 1.0 : -1.0;
+                cr_assert_eq(mb_contact_add_plane(law, s, i, p, nrm), MB_SUCCESS, "%s",
+                             mb_last_error());
+            }
+}
+
+static void eval(const mb_force_type *type, void *law, mb_nodes *s, double t)
+{
+    memset(s->f, 0, 3 * s->n * sizeof *s->f);
+    memset(s->torque, 0, 3 * s->n * sizeof *s->torque);
+    cr_assert_eq(type->eval(law, s, t), MB_SUCCESS, "%s", mb_last_error());
+}
+
+/* symplectic Euler of spheres: v += h f/m, w += h T/I, x += h v */
+static void advance(mb_nodes *s, double h)
+{
+    for (size_t k = 0; k < 3 * s->n; k++) {
+        s->v[k] += h * s->f[k] / s->mass[k / 3];
+        s->omega[k] += h * s->torque[k] / s->inertia[k];
+        s->x[k] += h * s->v[k];
+    }
+}
+
+typedef void *(*law_maker)(void);
+
+static void *cundall_strack(void)
+{
+    const mb_contact_linear_params p = { .kn = 1.1e4, .dashpot = MB_DASHPOT_RATIO, .zeta = 0.2 };
+    const mb_contact_friction_params fr = { .mu = 0.4, .kt_ratio = 0.29, .zeta_t = 0.1,
+                                            .mu_roll = 0.02 };
+    return mb_contact_cundall_strack_new(&p, &fr);
+}
+
+static void *hertz_mindlin(void)
+{
+    const mb_contact_hertz_params p = { .estar = 2.3e6, .zeta = 0.15 };
+    const mb_contact_friction_params fr = { .mu = 0.35, .kt_ratio = 0.82, .zeta_t = 0.1,
+                                            .mu_roll = 0.0 };
+    return mb_contact_hertz_mindlin_new(&p, &fr);
+}
+
+static void *linear(void)
+{
+    const mb_contact_linear_params p = { .kn = 1.1e4, .dashpot = MB_DASHPOT_RATIO, .zeta = 0.2 };
+    return mb_contact_linear_new(&p);
+}
+
+/* The run of (1): returns the list's builds; *contacts counts contact-steps. */
+static unsigned long run_against_all_pairs(law_maker make, const mb_force_type *type,
+                                           size_t *contacts)
+{
+    const int side = 5;
+    const size_t n = 100;
+    const double h = 2e-5;
+    mb_nodes *a = cluster(n, side, 2.0, 7), *b = cluster(n, side, 2.0, 7);
+    void *all = make(), *near = make();
+    add_walls(all, a, side);
+    add_walls(near, b, side);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            cr_assert_eq(mb_contact_add_spheres(all, a, i, j), MB_SUCCESS, "%s", mb_last_error());
+    mb_neighbour_list *nl = mb_neighbour_new(0.11, 0.01, NULL);
+    cr_assert_eq(mb_contact_use_neighbours(near, b, nl), MB_SUCCESS, "%s", mb_last_error());
+    *contacts = 0;
+    for (int step = 0; step < 1200; step++) {
+        double t = step * h;
+        eval(type, all, a, t);
+        eval(type, near, b, t);
+        cr_assert(memcmp(a->f, b->f, 3 * n * sizeof *a->f) == 0, "forces differ at step %d", step);
+        cr_assert(memcmp(a->torque, b->torque, 3 * n * sizeof *a->torque) == 0,
+                  "torques differ at step %d", step);
+        for (size_t m = 0; m < mb_contact_count(near); m++) {
+            double delta, rate, nn[3];
+            mb_contact_kinematics(near, m, b, &delta, &rate, nn);
+            *contacts += delta > 0.0;
+        }
+        advance(a, h);
+        advance(b, h);
+    }
+    unsigned long builds = mb_neighbour_get_stats(nl).builds;
+    mb_neighbour_free(nl);
+    type->free(all);
+    type->free(near);
+    mb_nodes_free(a);
+    mb_nodes_free(b);
+    return builds;
+}
+
+Test(contact_neighbours, cundall_strack_equals_all_pairs_bit_for_bit_across_rebuilds)
+{
+    size_t contacts;
+    unsigned long builds = run_against_all_pairs(cundall_strack, mb_force_contact_cundall_strack,
+                                                 &contacts);
+    cr_expect_geq(builds, 4, "only %lu builds: the rebuilds are not exercised", builds);
+    cr_expect_geq(contacts, 1000, "only %zu contact-steps", contacts);
+}
+
+Test(contact_neighbours, hertz_mindlin_equals_all_pairs_bit_for_bit_across_rebuilds)
+{
+    size_t contacts;
+    unsigned long builds = run_against_all_pairs(hertz_mindlin, mb_force_contact_hertz_mindlin,
+                                                 &contacts);
+    cr_expect_geq(builds, 4, "only %lu builds", builds);
+    cr_expect_geq(contacts, 1000, "only %zu contact-steps", contacts);
+}
+
+Test(contact_neighbours, linear_equals_all_pairs_bit_for_bit_across_rebuilds)
+{
+    size_t contacts;
+    unsigned long builds = run_against_all_pairs(linear, mb_force_contact_linear, &contacts);
+    cr_expect_geq(builds, 4, "only %lu builds", builds);
+    cr_expect_geq(contacts, 1000, "only %zu contact-steps", contacts);
+}
+
+/* ---- (2) periodic box against a brute-force loop ---- */
+
+static void brute_delta(const double *x, const double L[3], size_t i, size_t j, double d[3])
+{
+    for (int a = 0; a < 3; a++) {
+        d[a] = x[3 * j + a] - x[3 * i + a];
+        d[a] -= L[a] * round(d[a] / L[a]);
+    }
+}
+
+Test(contact_neighbours, periodic_linear_forces_and_pairs_equal_brute_force)
+{
+    const int side = 6;
+    const size_t n = 216;
+    const double L[3] = { side * SPACING, side * SPACING, side * SPACING }, kn = 1.1e4;
+    mb_nodes *s = cluster(n, side, 2.0, 11);
+    for (size_t k = 0; k < 3 * n; k++)   /* a frame of no special alignment */
+        s->x[k] += 0.3 * SPACING - 2.0 * L[k % 3];
+    const mb_contact_linear_params p = { .kn = kn, .dashpot = MB_DASHPOT_COEFF, .c = 0.7 };
+    void *law = mb_contact_linear_new(&p);
+    mb_neighbour_list *nl = mb_neighbour_new(0.11, 0.013, L);
+    cr_assert_eq(mb_contact_use_neighbours(law, s, nl), MB_SUCCESS, "%s", mb_last_error());
+    eval(mb_force_contact_linear, law, s, 0.0);
+    double *f = calloc(3 * n, sizeof *f), fbig = 0.0;
+    size_t touching = 0, seen = 0, wrapped = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            double d[3];
+            brute_delta(s->x, L, i, j, d);
+            double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            double delta = s->radius[i] + s->radius[j] - l;
+            if (!(delta > 0.0))
+                continue;
+            touching++;
+            wrapped += fabs(s->x[3 * j] - s->x[3 * i] - d[0]) > 0.5 * L[0];
+            double rate = 0.0;
+            for (int a = 0; a < 3; a++)
+                rate -= (s->v[3 * j + a] - s->v[3 * i + a]) * d[a] / l;
+            double F = fmax(0.0, kn * delta + 0.7 * rate);
+            for (int a = 0; a < 3; a++) {
+                f[3 * i + a] -= F * d[a] / l;
+                f[3 * j + a] += F * d[a] / l;
+            }
+            fbig = fmax(fbig, F);
+        }
+    for (size_t m = 0; m < mb_contact_count(law); m++) {
+        size_t i, j;
+        int plane;
+        double delta, rate, nn[3], d[3];
+        mb_contact_pair_nodes(law, m, &i, &j, &plane);
+        mb_contact_kinematics(law, m, s, &delta, &rate, nn);
+        brute_delta(s->x, L, i, j, d);
+        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        cr_expect_eq(delta > 0.0, s->radius[i] + s->radius[j] - l > 0.0,
+                     "pair %zu-%zu: in contact for the model %d, for brute force %d", i, j,
+                     delta > 0.0, s->radius[i] + s->radius[j] - l > 0.0);
+        seen += delta > 0.0;
+    }
+    cr_assert_gt(touching, 50, "only %zu pairs in contact", touching);
+    cr_assert_gt(wrapped, 0, "no contact across the periodic boundary");
+    cr_expect_eq(seen, touching, "pairs in contact: model %zu, brute force %zu", seen, touching);
+    for (size_t k = 0; k < 3 * n; k++)
+        cr_expect(fabs(s->f[k] - f[k]) <= 64.0 * DBL_EPSILON * fbig,
+                  "f[%zu] = %.17g, brute force %.17g", k, s->f[k], f[k]);
+    free(f);
+    mb_neighbour_free(nl);
+    mb_force_contact_linear->free(law);
+    mb_nodes_free(s);
+}
+
+/* ---- (3) negative controls ---- */
+
+Test(contact_neighbours, cutoff_below_the_largest_contact_distance_is_refused)
+{
+    mb_nodes *s = cluster(27, 3, 0.0, 5);
+    void *law = linear();
+    mb_neighbour_list *nl = mb_neighbour_new(0.105, 0.01, NULL);   /* 2 r_max is up to 0.11 */
+    cr_expect_eq(mb_contact_use_neighbours(law, s, nl), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "2 r_max") != NULL, "%s", mb_last_error());
+    mb_neighbour_free(nl);
+    mb_force_contact_linear->free(law);
+    mb_nodes_free(s);
+}
+
+Test(contact_neighbours, skin_too_small_for_a_frozen_list_is_detected)
+{
+    /* the list built once and not updated: after a sphere moved by more than skin/2
+     * towards another, the checked mode must name the missing pair */
+    mb_nodes *s = cluster(27, 3, 0.0, 5);
+    mb_neighbour_list *nl = mb_neighbour_new(0.11, 0.002, NULL);
+    cr_assert_eq(mb_neighbour_build(nl, s->x, s->n), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_eq(mb_neighbour_verify(nl, s->x, s->n), MB_SUCCESS, "%s", mb_last_error());
+    for (int a = 0; a < 3; a++)   /* sphere 0 moved to 0.09 from sphere 2 (0.21 at the build) */
+        s->x[a] = s->x[6 + a] - (a == 0 ? 0.09 : 0.0);
+    cr_expect(mb_neighbour_stale(nl, s->x, s->n));
+    cr_expect_eq(mb_neighbour_verify(nl, s->x, s->n), MB_EFAILED);
+    mb_neighbour_free(nl);
+    mb_nodes_free(s);
+}
+
+Test(contact_neighbours, pairs_by_hand_and_late_walls_are_refused)
+{
+    mb_nodes *s = cluster(27, 3, 0.0, 5);
+    void *law = cundall_strack();
+    mb_neighbour_list *nl = mb_neighbour_new(0.11, 0.01, NULL);
+    cr_assert_eq(mb_contact_use_neighbours(law, s, nl), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_eq(mb_contact_add_spheres(law, s, 0, 1), MB_EINVAL);
+    const double p[3] = { 0, 0, 0 }, nrm[3] = { 0, 0, 1 };
+    cr_expect_eq(mb_contact_add_plane(law, s, 0, p, nrm), MB_EINVAL);
+    cr_expect_eq(mb_contact_use_neighbours(law, s, nl), MB_EINVAL);
+    mb_neighbour_free(nl);
+    mb_force_contact_cundall_strack->free(law);
+    mb_nodes_free(s);
+}
