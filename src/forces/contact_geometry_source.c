@@ -83,6 +83,8 @@ static int FUNCTION(contact, kinematics)(const struct contact_pair *cp, const TY
     for (int k = 0; k < 3; k++) {
         R_DIV(&w->n[k], &w->d[k], w->l);
         R_SUB(&w->dv[k], &s->v[3 * j + k], &s->v[3 * i + k]);
+        if (cp->imaged)                    /* the image's medium velocity L H p */
+            R_ADD_D(&w->dv[k], &w->dv[k], cp->vshift[k]);
         R_MUL(w->a, &w->dv[k], &w->n[k]);
         R_SUB(w->rate, w->rate, w->a);
     }

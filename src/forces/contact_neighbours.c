@@ -14,10 +14,13 @@
  * with every pair of spheres added by hand in (i, j) order: pairs outside the list are
  * apart and add nothing.
  *
- * Periodic boxes: each pair carries the image shift of j found at the build (minimum
- * image, mb_neighbour_image); the spheres move less than skin/2 before the next build,
- * so that image stays the nearest one while the pair can touch. */
+ * Periodic boxes and deforming cells: each pair carries the periods p of the image of j
+ * found at the build (minimum image, mb_neighbour_image); the list is rebuilt before any
+ * pair distance changed by skin, and an image within cutoff is the unique one within
+ * cutoff + skin (widths > 2 (cutoff + skin)), so that image stays the one that can touch.
+ * In a deforming cell its shift H p and velocity L H p follow the cell (follow_cell). */
 #include "contact_set.h"
+#include "mb_cell.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -98,6 +101,26 @@ static int before(const struct contact_pair *a, size_t i, size_t j)
     return a->i < i || (a->i == i && a->j < j);
 }
 
+/* In a deforming cell the images move: shift = H p with the cell's current sides (as
+ * the list's minimum image computes it) and vshift = L H p, the medium velocity of the
+ * image's offset, L the cell's gradient of the last step (the velocities a leap-frog
+ * holds are of its mid-step).  Nothing in a fixed box (vshift stays 0). */
+static void follow_cell(struct contact_set *set)
+{
+    const mb_cell *cell = mb_neighbour_cell(set->nl);
+    if (cell == NULL)
+        return;
+    for (size_t m = set->nwalls; m < set->count; m++) {
+        struct contact_pair *cp = &set->items[m];
+        if (!cp->imaged)
+            continue;
+        mb_neighbour_shift(set->nl, cp->period, cp->shift);
+        for (int a = 0; a < 3; a++)
+            cp->vshift[a] = cell->L[3 * a] * cp->shift[0] + cell->L[3 * a + 1] * cp->shift[1]
+                            + cell->L[3 * a + 2] * cp->shift[2];
+    }
+}
+
 /* The pairs made again from the list: walls first, then every listed pair with its image
  * shift, and for each the index of the same (i, j) among the previous pairs (merge of two
  * ascending sequences). */
@@ -120,13 +143,14 @@ static int pairs_from_list(struct contact_set *set, const mb_nodes *s)
             size_t j = neigh[p];
             struct contact_pair *cp = &set->items[m];
             mb_contact_pair_make(set, s, i, j, cp);
-            mb_neighbour_image(nl, s->x, i, j, cp->shift);
-            cp->imaged = cp->shift[0] != 0.0 || cp->shift[1] != 0.0 || cp->shift[2] != 0.0;
+            mb_neighbour_image(nl, s->x, i, j, cp->shift, cp->period);
+            cp->imaged = cp->period[0] != 0.0 || cp->period[1] != 0.0 || cp->period[2] != 0.0;
             while (q < old_count && before(&old[q], i, j))
                 q++;
             set->from[m] = q < old_count && old[q].i == i && old[q].j == j ? q : SIZE_MAX;
         }
     set->count = count;
+    follow_cell(set);
     return set->friction ? mb_contact_history_remap(set->hist, set->from, count) : MB_SUCCESS;
 }
 
@@ -142,8 +166,10 @@ int mb_contact_set_sync(const struct contact_set *cset, const mb_nodes *s)
     if (st != MB_SUCCESS)
         return st;
     unsigned long builds = mb_neighbour_get_stats(set->nl).builds;
-    if (builds == set->builds_seen)
+    if (builds == set->builds_seen) {
+        follow_cell(set);
         return MB_SUCCESS;
+    }
     st = pairs_from_list(set, s);
     if (st == MB_SUCCESS)
         set->builds_seen = builds;

@@ -285,7 +285,7 @@ int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
     double r = 0.0;
     for (int k = 0; k < 3; k++) {
         n[k] = d[k] / l;
-        r -= (vj[k] - vi[k]) * n[k];
+        r -= (vj[k] + (cp->imaged ? cp->vshift[k] : 0.0) - vi[k]) * n[k];
     }
     *delta = (s->radius[cp->i] + s->radius[cp->j]) - l;
     *rate = r;

@@ -19,9 +19,11 @@ struct contact_pair {
      * mu_r R* */
     double kt, ct, roll;
     /* periodic image of sphere j (neighbour mode): the pair's separation is
-     * x_j + shift - x_i; zero for pairs added by hand */
+     * x_j + shift - x_i, shift = H p for the periods p of the image (a box's axes or a
+     * deforming cell's sides), and the image moves at v_j + vshift, vshift = L H p in a
+     * cell of velocity gradient L (zero in a fixed box); zero for pairs added by hand */
     int imaged;
-    double shift[3];
+    double shift[3], vshift[3], period[3];
 };
 
 /* Which normal force a law uses. */

@@ -93,6 +93,8 @@ static void FUNCTION(fric, slip_velocity)(const struct contact_pair *cp, const T
             R_MUL(&f->aj[k], f->p, &w->n[k]);
             R_NEG(&f->aj[k], &f->aj[k]);
             R_SUB(&f->u[k], &f->u[k], &s->v[3 * j + k]);
+            if (cp->imaged)                /* the image's medium velocity L H p */
+                R_SUB_D(&f->u[k], &f->u[k], cp->vshift[k]);
         }
         FUNCTION(fric, cross_acc)(f->u, &s->omega[3 * j], f->aj, -1, w->a, f->p);
     }

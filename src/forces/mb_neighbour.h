@@ -21,8 +21,20 @@
  * Boundaries: open (box NULL: bins over the bounding box of the positions), or an
  * orthogonal periodic box [0, L0) x [0, L1) x [0, L2) with the minimum image convention;
  * positions need not be wrapped.  Each periodic side must exceed 2 (cutoff + skin), so
- * that at most one image of j lies within cutoff + skin of i.  (The deforming periodic
- * cell of mb_cell.h is not supported.)
+ * that at most one image of j lies within cutoff + skin of i.
+ *
+ * Deforming periodic cell (mb_cell.h; mb_neighbour_new_cell): the parallelepiped of the
+ * cell's side vectors H, read at every update, so that sheared periodic assemblies are
+ * possible.  Bins are laid in cell coordinates s = H^-1 x in [0, 1), nb_a = floor(w_a /
+ * (cutoff + skin)) along axis a, w_a = 1/|row a of H^-1| the width between opposite faces,
+ * so each bin is at least cutoff + skin thick and the 27 bins around a particle's hold
+ * every particle within cutoff + skin.  The minimum image is d + H p with p = -round(H^-1
+ * d): for |d + H p| < w_min / 2 every |(H^-1 (d + H p))_a| < 1/2, so rounding finds that
+ * image and it is unique; every width must stay above 2 (cutoff + skin) (checked at each
+ * update; a cell sheared too far is refused with its width named).  The images move with
+ * the cell: |x_j + H p - x_i| changes by at most 2 max|dx| + |dH p| <= 2 max|dx| +
+ * sum_a |dH_a| (dH_a the change of side a since the build, p in {-1, 0, 1}^3), so the
+ * rebuild criterion becomes max|dx| > skin/2 - sum_a |dH_a| / 2.
  *
  * Memory: after the first build the arrays only grow when a build finds more pairs than
  * their capacity (first build: 1.25 x the pairs found); mb_neighbour_stats counts the
@@ -46,6 +58,13 @@ typedef struct mb_neighbour_stats {
  * box = NULL for open boundaries, else the three periodic side lengths, each finite and
  * > 2 (cutoff + skin).  NULL with MB_EDOM recorded on a bad parameter. */
 mb_neighbour_list *mb_neighbour_new(double cutoff, double skin, const double *box);
+/* A list in the deforming periodic cell `cell` (not owned; it must outlive the list),
+ * whose sides are read at every update; NULL with MB_EDOM when a width is not above
+ * 2 (cutoff + skin). */
+struct mb_cell;
+mb_neighbour_list *mb_neighbour_new_cell(double cutoff, double skin, const struct mb_cell *cell);
+/* The list's deforming cell, or NULL. */
+const struct mb_cell *mb_neighbour_cell(const mb_neighbour_list *nl);
 /* Sharing: every pair interaction that uses the list (pair potentials, contact laws)
  * retains it; mb_neighbour_free releases one owner and frees the list with the last. */
 mb_neighbour_list *mb_neighbour_retain(mb_neighbour_list *nl);
@@ -75,10 +94,15 @@ double mb_neighbour_skin(const mb_neighbour_list *nl);
 /* d = x_j - x_i, reduced to the minimum image on periodic axes. */
 void mb_neighbour_delta(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
                         double d[3]);
-/* The periodic image shift of j seen from i: x_j - x_i + shift[a] is mb_neighbour_delta's
- * d[a] bit for bit (zero on open axes). */
+/* The periodic image of j nearest to i: its periods p (integers; the box's axes or the
+ * cell's sides) and shift, x_j - x_i + shift[a] being mb_neighbour_delta's d[a] bit for
+ * bit (zero on open axes).  In a deforming cell shift = H p with the sides of the last
+ * update. */
 void mb_neighbour_image(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
-                        double shift[3]);
+                        double shift[3], double periods[3]);
+/* The shift of the image of periods p: H p with the sides of the last update (box: the
+ * sides times p; zero on open axes). */
+void mb_neighbour_shift(const mb_neighbour_list *nl, const double periods[3], double shift[3]);
 mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl);
 
 #endif

@@ -1,6 +1,7 @@
 /* neighbour_list.c -- bins and the Verlet half list with its displacement criterion
  * (mb_neighbour.h states the method and its guarantees). */
 #include "mb_neighbour.h"
+#include "mb_cell.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -10,8 +11,11 @@
 struct mb_neighbour_list {
     unsigned refs;         /* owners: mb_neighbour_retain adds one, mb_neighbour_free drops one */
     double cutoff, skin;
-    int periodic;
+    int periodic;          /* 1: orthogonal box; 2: the deforming cell `cell` */
     double box[3];
+    const mb_cell *cell;   /* not owned; its H is read at every update */
+    double H[9], Hinv[9];  /* the cell's sides (columns) and inverse at the last update */
+    double H0[9];          /* the cell's sides at the last build */
     /* the list */
     size_t n;              /* particles of the last build (0: none yet) */
     size_t *first;         /* n + 1 */
@@ -80,21 +84,142 @@ static double min_image(const mb_neighbour_list *nl, int a, double d)
     return nl->periodic ? d - nl->box[a] * nearbyint(d / nl->box[a]) : d;
 }
 
+/* Deforming cell: the periods p = -round(H^-1 d) of the image of d nearest in the cell's
+ * coordinates; unique and the nearest image in space for |d + H p| below half the
+ * cell's smallest width (checked at every build, mb_neighbour.h). */
+static void cell_periods(const mb_neighbour_list *nl, const double d[3], double p[3])
+{
+    for (int a = 0; a < 3; a++)
+        p[a] = -nearbyint(nl->Hinv[3 * a] * d[0] + nl->Hinv[3 * a + 1] * d[1]
+                          + nl->Hinv[3 * a + 2] * d[2]);
+}
+
+static void cell_shift(const mb_neighbour_list *nl, const double p[3], double shift[3])
+{
+    for (int a = 0; a < 3; a++)
+        shift[a] = nl->H[3 * a] * p[0] + nl->H[3 * a + 1] * p[1] + nl->H[3 * a + 2] * p[2];
+}
+
 void mb_neighbour_delta(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
                         double d[3])
 {
+    if (nl->periodic == 2) {
+        double p[3], shift[3];
+        for (int a = 0; a < 3; a++)
+            d[a] = x[3 * j + a] - x[3 * i + a];
+        cell_periods(nl, d, p);
+        cell_shift(nl, p, shift);
+        for (int a = 0; a < 3; a++)
+            d[a] += shift[a];
+        return;
+    }
     for (int a = 0; a < 3; a++)
         d[a] = min_image(nl, a, x[3 * j + a] - x[3 * i + a]);
 }
 
 void mb_neighbour_image(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
-                        double shift[3])
+                        double shift[3], double periods[3])
 {
+    double d[3];
+    for (int a = 0; a < 3; a++)
+        d[a] = x[3 * j + a] - x[3 * i + a];
+    if (nl->periodic == 2) {
+        cell_periods(nl, d, periods);
+        cell_shift(nl, periods, shift);
+        return;
+    }
     /* min_image's d - L round(d/L) is d + (-(L round(d/L))) in IEEE arithmetic */
     for (int a = 0; a < 3; a++) {
-        double d = x[3 * j + a] - x[3 * i + a];
-        shift[a] = nl->periodic ? -(nl->box[a] * nearbyint(d / nl->box[a])) : 0.0;
+        periods[a] = nl->periodic ? -nearbyint(d[a] / nl->box[a]) : 0.0;
+        shift[a] = nl->periodic ? -(nl->box[a] * nearbyint(d[a] / nl->box[a])) : 0.0;
     }
+}
+
+void mb_neighbour_shift(const mb_neighbour_list *nl, const double periods[3], double shift[3])
+{
+    if (nl->periodic == 2) {
+        cell_shift(nl, periods, shift);
+        return;
+    }
+    for (int a = 0; a < 3; a++)
+        shift[a] = nl->periodic ? nl->box[a] * periods[a] : 0.0;
+}
+
+/* ---- deforming cell ---- */
+
+/* Hinv = adj(H) / det H (cofactors); the widths of the cell between opposite faces,
+ * w_a = 1 / |row a of H^-1|.  MB_EDOM when H is singular or not finite. */
+static int cell_inverse(mb_neighbour_list *nl, double w[3])
+{
+    const double *H = nl->cell->H;
+    double *A = nl->Hinv;
+    A[0] = H[4] * H[8] - H[5] * H[7];
+    A[1] = H[2] * H[7] - H[1] * H[8];
+    A[2] = H[1] * H[5] - H[2] * H[4];
+    A[3] = H[5] * H[6] - H[3] * H[8];
+    A[4] = H[0] * H[8] - H[2] * H[6];
+    A[5] = H[2] * H[3] - H[0] * H[5];
+    A[6] = H[3] * H[7] - H[4] * H[6];
+    A[7] = H[1] * H[6] - H[0] * H[7];
+    A[8] = H[0] * H[4] - H[1] * H[3];
+    double det = H[0] * A[0] + H[1] * A[3] + H[2] * A[6];
+    if (!(isfinite(det) && det != 0.0))
+        MB_ERROR(MB_EDOM, "neighbour list: the periodic cell is singular or not finite "
+                 "(det H = %g)", det);
+    for (int k = 0; k < 9; k++)
+        A[k] /= det;
+    memcpy(nl->H, H, sizeof nl->H);
+    for (int a = 0; a < 3; a++)
+        w[a] = 1.0 / sqrt(A[3 * a] * A[3 * a] + A[3 * a + 1] * A[3 * a + 1]
+                          + A[3 * a + 2] * A[3 * a + 2]);
+    return MB_SUCCESS;
+}
+
+/* The cell's current sides read, each width above 2 (cutoff + skin): then the image of j
+ * within cutoff + skin of i is unique and found by rounding (cell_periods). */
+static int cell_refresh(mb_neighbour_list *nl, double w[3])
+{
+    int rc = cell_inverse(nl, w);
+    if (rc)
+        return rc;
+    for (int a = 0; a < 3; a++)
+        if (!(w[a] > 2.0 * (nl->cutoff + nl->skin)))
+            MB_ERROR(MB_EDOM, "neighbour list: the periodic cell's width %d between opposite "
+                     "faces is %g, not above 2 (cutoff + skin) = %g (the cell deformed too "
+                     "far for the list)", a, w[a], 2.0 * (nl->cutoff + nl->skin));
+    return MB_SUCCESS;
+}
+
+mb_neighbour_list *mb_neighbour_new_cell(double cutoff, double skin, const struct mb_cell *cell)
+{
+    if (cell == NULL)
+        MB_ERROR_NULL(MB_EINVAL, "neighbour list: no periodic cell given");
+    mb_neighbour_list *nl = mb_neighbour_new(cutoff, skin, NULL);
+    if (nl == NULL)
+        return NULL;
+    nl->periodic = 2;
+    nl->cell = cell;
+    double w[3];
+    if (cell_refresh(nl, w) != MB_SUCCESS) {
+        mb_neighbour_free(nl);
+        return NULL;
+    }
+    return nl;
+}
+
+/* |H - H0| summed over the columns: the largest change of an image offset H p with p in
+ * {-1, 0, 1}^3 since the build (0 outside a deforming cell). */
+static double cell_drift(const mb_neighbour_list *nl)
+{
+    if (nl->periodic != 2)
+        return 0.0;
+    double sum = 0.0;
+    for (int c = 0; c < 3; c++) {
+        double d0 = nl->cell->H[c] - nl->H0[c], d1 = nl->cell->H[3 + c] - nl->H0[3 + c];
+        double d2 = nl->cell->H[6 + c] - nl->H0[6 + c];
+        sum += sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+    }
+    return sum;
 }
 
 static double dist2(const mb_neighbour_list *nl, const double *x, size_t i, size_t j)
@@ -136,11 +261,19 @@ static int reserve_particles(mb_neighbour_list *nl, size_t n)
 /* Bins of side >= w on every axis: L / floor(L / w) on a periodic axis, the bounding
  * box's extent / floor(extent / w) on an open one; at most 2 n + 27 bins in all (the
  * widest axis gets fewer, wider bins), so that sparse sets do not cost more than O(n). */
-static void bin_layout(mb_neighbour_list *nl, const double *x, size_t n, double w)
+static void bin_layout(mb_neighbour_list *nl, const double *x, size_t n, double w,
+                       const double width[3])
 {
     double ext[3];
     for (int a = 0; a < 3; a++) {
-        if (nl->periodic) {
+        if (nl->periodic == 2) {
+            /* cell coordinates s in [0, 1): bins of 1/nb, each w_a/nb >= w thick */
+            nl->lo[a] = 0.0;
+            ext[a] = 1.0;
+            double k = floor(width[a] / w);
+            nl->nb[a] = k >= 1.0 ? (k < 1e6 ? (size_t)k : 1000000) : 1;
+            continue;
+        } else if (nl->periodic) {
             nl->lo[a] = 0.0;
             ext[a] = nl->box[a];
         } else {
@@ -155,6 +288,7 @@ static void bin_layout(mb_neighbour_list *nl, const double *x, size_t n, double 
         double k = floor(ext[a] / w);
         nl->nb[a] = k >= 1.0 ? (k < 1e6 ? (size_t)k : 1000000) : 1;
     }
+    (void)width;
     while (nl->nb[0] * nl->nb[1] * nl->nb[2] > 2 * n + 27) {
         int widest = 0;
         for (int a = 1; a < 3; a++)
@@ -177,9 +311,25 @@ static size_t axis_bin(const mb_neighbour_list *nl, int a, double xa)
 
 /* Counting sort of the particles by bin: bin_atoms holds them bin by bin, each bin in
  * ascending index order. */
+/* The coordinate of particle i binned along axis a: x_a, or in a deforming cell its cell
+ * coordinate s_a = (H^-1 x)_a (axis_bin wraps it into [0, 1)). */
+static double bin_coordinate(const mb_neighbour_list *nl, const double *x, size_t i, int a)
+{
+    if (nl->periodic != 2)
+        return x[3 * i + a];
+    return nl->Hinv[3 * a] * x[3 * i] + nl->Hinv[3 * a + 1] * x[3 * i + 1]
+           + nl->Hinv[3 * a + 2] * x[3 * i + 2];
+}
+
 static int bin_particles(mb_neighbour_list *nl, const double *x, size_t n, double w)
 {
-    bin_layout(nl, x, n, w);
+    double width[3] = { 0.0, 0.0, 0.0 };
+    if (nl->periodic == 2) {
+        int rc = cell_refresh(nl, width);
+        if (rc)
+            return rc;
+    }
+    bin_layout(nl, x, n, w, width);
     size_t nbins = nl->nb[0] * nl->nb[1] * nl->nb[2];
     if (nbins + 1 > nl->bin_cap) {
         int rc = grow(&nl->bin_start, nbins + 1, sizeof(size_t), &nl->stats);
@@ -191,7 +341,7 @@ static int bin_particles(mb_neighbour_list *nl, const double *x, size_t n, doubl
     for (size_t i = 0; i < n; i++) {
         size_t b[3];
         for (int a = 0; a < 3; a++)
-            b[a] = axis_bin(nl, a, x[3 * i + a]);
+            b[a] = axis_bin(nl, a, bin_coordinate(nl, x, i, a));
         nl->bin_of[i] = (b[2] * nl->nb[1] + b[1]) * nl->nb[0] + b[0];
         nl->bin_start[nl->bin_of[i] + 1]++;
     }
@@ -325,6 +475,8 @@ int mb_neighbour_build(mb_neighbour_list *nl, const double *x, size_t n)
         nl->pair_cap = top + top / 4;
     }
     memcpy(nl->x0, x, 3 * n * sizeof(double));
+    if (nl->periodic == 2)
+        memcpy(nl->H0, nl->H, sizeof nl->H0);
     nl->n = n;
     nl->stats.pairs = top;
     nl->stats.builds++;
@@ -339,7 +491,12 @@ int mb_neighbour_stale(const mb_neighbour_list *nl, const double *x, size_t n)
 {
     if (nl->stats.builds == 0 || nl->n != n)
         return 1;
-    double limit2 = 0.25 * nl->skin * nl->skin;   /* (skin/2)^2 */
+    /* a deforming cell moves the images too: |x_j + H p - x_i| changes by at most
+     * 2 max |dx| + |dH p|, so the allowance skin/2 per particle shrinks by |dH p|/2 */
+    double allow = 0.5 * nl->skin - 0.5 * cell_drift(nl);
+    if (!(allow >= 0.0))
+        return 1;
+    double limit2 = allow * allow;   /* (skin/2)^2 outside a deforming cell */
     for (size_t i = 0; i < n; i++) {
         double d2 = 0.0;
         for (int a = 0; a < 3; a++) {
@@ -354,6 +511,12 @@ int mb_neighbour_stale(const mb_neighbour_list *nl, const double *x, size_t n)
 
 int mb_neighbour_update(mb_neighbour_list *nl, const double *x, size_t n, int *rebuilt)
 {
+    double w[3];
+    if (nl->periodic == 2) {   /* the cell's current sides for the minimum image */
+        int rc = cell_refresh(nl, w);
+        if (rc)
+            return rc;
+    }
     int stale = mb_neighbour_stale(nl, x, n);
     if (rebuilt)
         *rebuilt = stale;
@@ -416,3 +579,4 @@ size_t mb_neighbour_count(const mb_neighbour_list *nl) { return nl->n ? nl->firs
 double mb_neighbour_cutoff(const mb_neighbour_list *nl) { return nl->cutoff; }
 double mb_neighbour_skin(const mb_neighbour_list *nl) { return nl->skin; }
 mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl) { return nl->stats; }
+const struct mb_cell *mb_neighbour_cell(const mb_neighbour_list *nl) { return nl->cell; }
