@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mb_cell.h"
 #include "mb_contact.h"
 #include "mb_neighbour.h"
 #include "mb_nodes.h"
@@ -293,4 +294,95 @@ Test(contact_neighbours, pairs_by_hand_and_late_walls_are_refused)
     mb_neighbour_free(nl);
     mb_force_contact_cundall_strack->free(law);
     mb_nodes_free(s);
+}
+
+/* ---- (4) a sheared deforming cell: images displaced by H p and moving at L H p ---- */
+
+/* nearest image of x_j - x_i over p in {-2..2}^3 (no rounding); p returned */
+static double nearest_image(const double H[9], const double *x, size_t i, size_t j, double d[3],
+                            double p[3])
+{
+    double best = INFINITY;
+    for (int p0 = -2; p0 <= 2; p0++)
+        for (int p1 = -2; p1 <= 2; p1++)
+            for (int p2 = -2; p2 <= 2; p2++) {
+                double e[3], r2 = 0.0;
+                for (int a = 0; a < 3; a++) {
+                    e[a] = x[3 * j + a] - x[3 * i + a] + H[3 * a] * p0 + H[3 * a + 1] * p1
+                           + H[3 * a + 2] * p2;
+                    r2 += e[a] * e[a];
+                }
+                if (r2 < best) {
+                    best = r2;
+                    memcpy(d, e, sizeof e);
+                    p[0] = p0;
+                    p[1] = p1;
+                    p[2] = p2;
+                }
+            }
+    return sqrt(best);
+}
+
+Test(contact_neighbours, sheared_cell_linear_forces_equal_brute_force_with_image_velocities)
+{
+    /* tolerance: the separation is summed by other operations than the brute force's
+     * (rounding H^-1 d vs trying every p), a few u |x| apart, |x| <= 2 L_cell; the force
+     * then differs by kn 8 u L_cell, plus 64 u F_max for the sums over a sphere's pairs */
+    const int side = 6;
+    const size_t n = 216;
+    const double Lc = side * SPACING, kn = 1.1e4, c = 0.7;
+    const double H[9] = { Lc, 0.0, 0.31 * Lc, 0.0, Lc, 0.0, 0.0, 0.0, Lc };
+    const double L[9] = { 0.0, 0.0, 3.7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };   /* v_x = 3.7 z */
+    mb_cell *cell = mb_cell_new(H, L);
+    cr_assert_not_null(cell, "%s", mb_last_error());
+    mb_nodes *s = cluster(n, side, 0.5, 13);
+    const mb_contact_linear_params p = { .kn = kn, .dashpot = MB_DASHPOT_COEFF, .c = c };
+    void *law = mb_contact_linear_new(&p);
+    mb_neighbour_list *nl = mb_neighbour_new_cell(0.11, 0.013, cell);
+    cr_assert_not_null(nl, "%s", mb_last_error());
+    cr_assert_eq(mb_contact_use_neighbours(law, s, nl), MB_SUCCESS, "%s", mb_last_error());
+    eval(mb_force_contact_linear, law, s, 0.0);
+    double *f = calloc(3 * n, sizeof *f), fbig = 0.0;
+    size_t touching = 0, moving_images = 0, seen = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            double d[3], per[3] = { 0, 0, 0 }, vimg[3];
+            double l = nearest_image(H, s->x, i, j, d, per);
+            double delta = s->radius[i] + s->radius[j] - l;
+            if (!(delta > 0.0))
+                continue;
+            touching++;
+            /* the image moves at v_j + L H p; L has only L_xz: + (L_xz (H p)_z, 0, 0) */
+            double hp2 = H[6] * per[0] + H[7] * per[1] + H[8] * per[2];   /* (H p)_z */
+            for (int a = 0; a < 3; a++)
+                vimg[a] = s->v[3 * j + a];
+            vimg[0] += L[2] * hp2;
+            moving_images += hp2 != 0.0;
+            double rate = 0.0;
+            for (int a = 0; a < 3; a++)
+                rate -= (vimg[a] - s->v[3 * i + a]) * d[a] / l;
+            double F = fmax(0.0, kn * delta + c * rate);
+            for (int a = 0; a < 3; a++) {
+                f[3 * i + a] -= F * d[a] / l;
+                f[3 * j + a] += F * d[a] / l;
+            }
+            fbig = fmax(fbig, F);
+        }
+    for (size_t m = 0; m < mb_contact_count(law); m++) {
+        double delta, rate, nn[3];
+        mb_contact_kinematics(law, m, s, &delta, &rate, nn);
+        seen += delta > 0.0;
+    }
+    cr_assert_gt(touching, 50, "only %zu pairs in contact", touching);
+    cr_assert_gt(moving_images, 3, "too few contacts with a moving image (%zu)", moving_images);
+    cr_expect_eq(seen, touching, "pairs in contact: model %zu, brute force %zu", seen, touching);
+    double tol = 64.0 * DBL_EPSILON * fbig + 8.0 * DBL_EPSILON * kn * Lc;
+    for (size_t k = 0; k < 3 * n; k++)
+        cr_expect(fabs(s->f[k] - f[k]) <= tol, "f[%zu] = %.17g, brute force %.17g", k, s->f[k],
+                  f[k]);
+    free(f);
+    mb_neighbour_free(nl);
+    mb_force_contact_linear->free(law);
+    mb_nodes_free(s);
+    mb_cell_free(cell);
 }
