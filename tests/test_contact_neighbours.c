@@ -323,24 +323,11 @@ static double nearest_image(const double H[9], const double *x, size_t i, size_t
     return sqrt(best);
 }
 
-Test(contact_neighbours, sheared_cell_linear_forces_equal_brute_force_with_image_velocities)
+/* the model's forces at s against the brute force in the cell of sides H, gradient L */
+static void expect_cell_forces(void *law, mb_nodes *s, const double H[9], const double L[9],
+                               double kn, double c, double Lc)
 {
-    /* tolerance: the separation is summed by other operations than the brute force's
-     * (rounding H^-1 d vs trying every p), a few u |x| apart, |x| <= 2 L_cell; the force
-     * then differs by kn 8 u L_cell, plus 64 u F_max for the sums over a sphere's pairs */
-    const int side = 6;
-    const size_t n = 216;
-    const double Lc = side * SPACING, kn = 1.1e4, c = 0.7;
-    const double H[9] = { Lc, 0.0, 0.31 * Lc, 0.0, Lc, 0.0, 0.0, 0.0, Lc };
-    const double L[9] = { 0.0, 0.0, 3.7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };   /* v_x = 3.7 z */
-    mb_cell *cell = mb_cell_new(H, L);
-    cr_assert_not_null(cell, "%s", mb_last_error());
-    mb_nodes *s = cluster(n, side, 0.5, 13);
-    const mb_contact_linear_params p = { .kn = kn, .dashpot = MB_DASHPOT_COEFF, .c = c };
-    void *law = mb_contact_linear_new(&p);
-    mb_neighbour_list *nl = mb_neighbour_new_cell(0.11, 0.013, cell);
-    cr_assert_not_null(nl, "%s", mb_last_error());
-    cr_assert_eq(mb_contact_use_neighbours(law, s, nl), MB_SUCCESS, "%s", mb_last_error());
+    size_t n = s->n;
     eval(mb_force_contact_linear, law, s, 0.0);
     double *f = calloc(3 * n, sizeof *f), fbig = 0.0;
     size_t touching = 0, moving_images = 0, seen = 0;
@@ -381,6 +368,32 @@ Test(contact_neighbours, sheared_cell_linear_forces_equal_brute_force_with_image
         cr_expect(fabs(s->f[k] - f[k]) <= tol, "f[%zu] = %.17g, brute force %.17g", k, s->f[k],
                   f[k]);
     free(f);
+}
+
+Test(contact_neighbours, sheared_cell_linear_forces_equal_brute_force_with_image_velocities)
+{
+    /* tolerance: the separation is summed by other operations than the brute force's
+     * (rounding H^-1 d vs trying every p), a few u |x| apart, |x| <= 2 L_cell; the force
+     * then differs by kn 8 u L_cell, plus 64 u F_max for the sums over a sphere's pairs.
+     * Evaluated twice: as built, then after a shear increment too small for a rebuild
+     * (the images' shifts must follow the cell between builds). */
+    const int side = 6;
+    const size_t n = 216;
+    const double Lc = side * SPACING, kn = 1.1e4, c = 0.7;
+    double H[9] = { Lc, 0.0, 0.31 * Lc, 0.0, Lc, 0.0, 0.0, 0.0, Lc };
+    const double L[9] = { 0.0, 0.0, 3.7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };   /* v_x = 3.7 z */
+    mb_cell *cell = mb_cell_new(H, L);
+    cr_assert_not_null(cell, "%s", mb_last_error());
+    mb_nodes *s = cluster(n, side, 0.5, 13);
+    const mb_contact_linear_params p = { .kn = kn, .dashpot = MB_DASHPOT_COEFF, .c = c };
+    void *law = mb_contact_linear_new(&p);
+    mb_neighbour_list *nl = mb_neighbour_new_cell(0.11, 0.013, cell);
+    cr_assert_not_null(nl, "%s", mb_last_error());
+    cr_assert_eq(mb_contact_use_neighbours(law, s, nl), MB_SUCCESS, "%s", mb_last_error());
+    expect_cell_forces(law, s, H, L, kn, c, Lc);
+    H[2] = cell->H[2] = 0.31 * Lc + 0.004;   /* images move 0.004 < skin/2: no rebuild */
+    expect_cell_forces(law, s, H, L, kn, c, Lc);
+    cr_expect_eq(mb_neighbour_get_stats(nl).builds, 1, "the shear increment rebuilt the list");
     mb_neighbour_free(nl);
     mb_force_contact_linear->free(law);
     mb_nodes_free(s);
