@@ -79,6 +79,7 @@ check_PROGRAMS += tests/test_cell
 check_PROGRAMS += tests/test_neighbour
 check_PROGRAMS += tests/test_contact_neighbours
 check_PROGRAMS += tests/test_neighbour_cell
+check_PROGRAMS += tests/test_assembly
 check_PROGRAMS += tests/test_pair_lj
 check_PROGRAMS += tests/test_lj_fluid
 check_PROGRAMS += tests/test_locdyn

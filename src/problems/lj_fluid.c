@@ -12,6 +12,7 @@
  * T = 0.728 of reduced units (Verlet 1967), rc = 2.5 sigma, 256 particles.
  * No closed form; the motion is chaotic after a short time, so the questions asked of it
  * are statistical (energy fluctuation and drift, momentum). */
+#include "mb_assembly.h"
 #include "mb_pair_lj.h"
 #include "mb_problem.h"
 #include "mb_status.h"
@@ -38,23 +39,14 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
-/* the four sites of the fcc unit cell, in units of the cell side */
-static const double fcc_basis[4][3] = {
-    {0.0, 0.0, 0.0}, {0.5, 0.5, 0.0}, {0.5, 0.0, 0.5}, {0.0, 0.5, 0.5}
-};
-
-static void place_lattice(mb_nodes *s, size_t c, double a, double m)
+/* the fcc sites a (cell + basis + 1/4) (mb_assembly.h), each of mass m */
+static int place_lattice(mb_nodes *s, size_t c, double a, double m)
 {
-    size_t i = 0;
-    for (size_t z = 0; z < c; z++)
-        for (size_t y = 0; y < c; y++)
-            for (size_t x = 0; x < c; x++)
-                for (int b = 0; b < 4; b++, i++) {
-                    const size_t cell[3] = {x, y, z};
-                    for (int k = 0; k < 3; k++)
-                        s->x[3 * i + k] = a * ((double)cell[k] + fcc_basis[b][k] + 0.25);
-                    mb_nodes_set_mass(s, i, m);
-                }
+    const size_t cells[3] = {c, c, c};
+    const double offset[3] = {0.25, 0.25, 0.25};
+    for (size_t i = 0; i < s->n; i++)
+        mb_nodes_set_mass(s, i, m);
+    return mb_lattice_sites(MB_LATTICE_FCC, cells, a, offset, s->x);
 }
 
 /* Gaussian velocities (GSL mt19937 seeded with seed), the mean removed, scaled to T. */
@@ -115,8 +107,9 @@ static int setup(const mb_options *p, mb_system **out)
     mb_system *sys = mb_system_alloc(n);
     if (sys == NULL)
         return MB_ENOMEM;
-    place_lattice(sys->nodes, c, side / (double)c, m);
-    int st = draw_velocities(sys->nodes, (unsigned long)mb_options_int(p, "seed"),
+    int st = place_lattice(sys->nodes, c, side / (double)c, m);
+    if (st == MB_SUCCESS)
+        st = draw_velocities(sys->nodes, (unsigned long)mb_options_int(p, "seed"),
                              mb_options_double(p, "temperature"), m);
     if (st == MB_SUCCESS)
         st = add_potential(sys, p, side);
