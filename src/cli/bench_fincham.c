@@ -24,6 +24,7 @@
  * the fastest configuration is the peer's figure and its name is printed beside it, and
  * the last column gives verlet-nosquish / LAMMPS.  Exit 0, or 2 on bad options or a
  * failed peer. */
+#include "bench_lammps.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_input.h"
@@ -221,33 +222,6 @@ static int lammps_input(char *buf, size_t size, const struct lammps_config *c)
     return len > 0 && (size_t)len < size ? len : -1;
 }
 
-/* The CPU time of LAMMPS's run loop, from its log: "Loop time of T on P procs for S steps"
- * (wall-clock seconds of the steps alone, net of reading the input, creating atoms and the
- * run's set-up) times the "C% CPU use" LAMMPS reports for that loop (its own CPU timer),
- * so that on a shared machine LAMMPS is charged, like the library's codes, only for the
- * time it held a core.  -1 when either line is missing. */
-static double lammps_loop_cpu(const char *log, long steps)
-{
-    FILE *f = fopen(log, "r");
-    if (f == NULL)
-        return -1.0;
-    char line[512];
-    double wall = -1.0, cpu = -1.0;
-    while (fgets(line, sizeof line, f)) {
-        double lt, pct;
-        int procs;
-        long s;
-        if (sscanf(line, "Loop time of %lf on %d procs for %ld steps", &lt, &procs, &s) == 3
-            && procs == 1 && s == steps)
-            wall = lt;
-        else if (wall >= 0.0 && cpu < 0.0 && sscanf(line, "%lf%% CPU use", &pct) == 1
-                 && pct > 0.0 && pct <= 100.0)
-            cpu = wall * pct / 100.0;
-    }
-    fclose(f);
-    return cpu;
-}
-
 /* Body-steps/s of LAMMPS on n bodies in configuration c, from the CPU time of its loop
  * over about min_time of stepping; -1 when LAMMPS fails. */
 static double lammps_config_rate(const char *program, const struct lammps_config *c, size_t n,
@@ -256,7 +230,7 @@ static double lammps_config_rate(const char *program, const struct lammps_config
     char dir[] = "/tmp/motionbench-lammps-XXXXXX";
     if (mkdtemp(dir) == NULL)
         return -1.0;
-    char input[sizeof dir + 16], log[sizeof dir + 16], text[2048], cmd[4096];
+    char input[sizeof dir + 16], log[sizeof dir + 16], text[2048], vars[64];
     snprintf(input, sizeof input, "%s/in", dir);
     snprintf(log, sizeof log, "%s/log", dir);
     long steps = (long)fmax(20.0, min_time * 3e6 / (double)n);
@@ -266,9 +240,9 @@ static double lammps_config_rate(const char *program, const struct lammps_config
     if (f != NULL) {
         int ok = fwrite(text, 1, (size_t)len, f) == (size_t)len;
         ok = fclose(f) == 0 && ok;
-        snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1 '%s' -in '%s' -log '%s' -screen none "
-                 "-var n %zu -var steps %ld > /dev/null 2>&1", program, input, log, n, steps);
-        double t = ok && system(cmd) == 0 ? lammps_loop_cpu(log, steps) : -1.0;
+        snprintf(vars, sizeof vars, "-var n %zu -var steps %ld", n, steps);
+        double t = ok && mb_bench_lammps_run(program, input, log, vars) == 0
+                       ? mb_bench_lammps_loop_cpu(log, steps) : -1.0;
         if (t > 0.0)
             rate = (double)n * (double)steps / t;
     }

@@ -186,3 +186,9 @@ int mb_contact_pair_nodes(const void *model, size_t m, size_t *i, size_t *j, int
     *plane = set->items[m].plane;
     return MB_SUCCESS;
 }
+
+size_t mb_contact_bytes_per_pair(int friction)
+{
+    size_t history = 2 * (6 * sizeof(double) + 1);   /* xi at two levels, sliding; remap copy */
+    return 2 * sizeof(struct contact_pair) + sizeof(size_t) + (friction ? history : 0);
+}

@@ -1,0 +1,483 @@
+/* bench_dem.c -- `motionbench bench dem`: what a whole leap-frog step of a frictional
+ * sphere packing costs -- contacts found through the neighbour list, the Cundall-Strack
+ * law with its contact history, the integration -- next to LAMMPS's pair
+ * gran/hooke/history on the same packing, in the same run (doc/performance.md, "DEM step").
+ *
+ * Packing: 4 c^3 spheres of diameter 1 and mass 1 on the sites of c^3 face-centred cubic
+ * cells (mb_lattice_sites) of nearest-neighbour distance 0.999, each coordinate jittered
+ * uniformly within +-JITTER (GSL mt19937, seed 2385), in a periodic cube of side
+ * c sqrt(2) 0.999, positions wrapped into it; Maxwell velocities at T = 0.01 (zero
+ * momentum), no spin.  About a third of the nearest-neighbour pairs overlap.
+ * Law, in both codes: F_n = kn delta + c delta' (not clamped: LAMMPS's default), kn = 2e5,
+ * c = m* gamma_n with gamma_n = 380 (m* = 1/2); tangential spring kt = 2/7 kn carried as
+ * history with a Coulomb limit mu = 0.5 |F_n|, no tangential dashpot (LAMMPS dampflag 0),
+ * no rolling resistance; time step 1e-4 (sqrt(m* / kn) / 16).
+ * Timed, single-threaded, interleaved in rounds (the best batch of each over the rounds):
+ *   motionbench  mb_stepper_step("leapfrog") through the public API: force reset, the
+ *                contact model on a neighbour list (cutoff 1, skin SKIN, rebuilt at skin/2),
+ *                translation and spherical rotation, NaN/Inf checks;
+ *   LAMMPS       (--lammps PROGRAM) `lmp` in a child process, OMP_NUM_THREADS=1, one
+ *                process, fix nve/sphere, charged the CPU time of its "Loop time"
+ *                (bench_lammps.h), in each configuration of lammps_configs -- neighbour
+ *                skin 0.1, 0.2, 0.3, 0.4 with the list checked every step, atom sorting at
+ *                LAMMPS's default or off -- the fastest is the peer's figure and is
+ *                printed by name: its best configuration for this work, chosen by
+ *                measurement at each size.
+ * Correctness before timing: the contacts at step 0 (pairs with r < r_i + r_j) counted
+ * through the model's pairs must equal LAMMPS's (compute contact/atom summed, halved);
+ * exit 1 when they differ.
+ * Memory: estimated before each size is built (state, list, contact pairs and history per
+ * sphere) and refused when above the memory available (mb_memory_check).
+ * Figures: sphere-steps/s, the ratio motionbench/LAMMPS, and the growth exponent of the
+ * cost per step in n (least-squares slope of log(n / rate) against log n). */
+#include "bench_lammps.h"
+#include "bench_util.h"
+#include "cli.h"
+#include "mb_assembly.h"
+#include "mb_contact.h"
+#include "mb_forces.h"
+#include "mb_memory.h"
+#include "mb_neighbour.h"
+#include "mb_nodes.h"
+#include "mb_status.h"
+#include "mb_stepper.h"
+#include "mb_system.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEM_H 1e-4
+#define DEM_DNN 0.999         /* nearest-neighbour distance of the lattice (diameter 1) */
+#define DEM_JITTER 0.002      /* uniform jitter of each coordinate */
+#define DEM_KN 2e5
+#define DEM_GAMMA_N 380.0     /* LAMMPS gamma_n; c = m* gamma_n */
+#define DEM_KT_RATIO (2.0 / 7.0)
+#define DEM_MU 0.5
+#define DEM_T 0.01
+#define DEM_SKIN 0.1          /* the library's neighbour skin (diameters) */
+#define DEM_SEED 2385
+#define DEM_MAX_SIZES 8
+
+struct dem_bench {
+    size_t n, cells;
+    double side;
+    mb_system *sys;
+    mb_stepper *st;
+    void *law;                /* owned by sys->forces */
+};
+
+static void dem_free(struct dem_bench *b)
+{
+    mb_stepper_free(b->st);
+    mb_system_free(b->sys);
+}
+
+/* The packing of the header on b->sys->nodes. */
+static int place_packing(struct dem_bench *b)
+{
+    mb_nodes *s = b->sys->nodes;
+    const size_t cells[3] = { b->cells, b->cells, b->cells };
+    const double offset[3] = { 0.25, 0.25, 0.25 }, a = DEM_DNN * M_SQRT2;
+    int st = mb_lattice_sites(MB_LATTICE_FCC, cells, a, offset, s->x);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    double *m = malloc(b->n * sizeof *m);
+    if (st != MB_SUCCESS || rng == NULL || m == NULL) {
+        gsl_rng_free(rng);
+        free(m);
+        return MB_ENOMEM;
+    }
+    gsl_rng_set(rng, DEM_SEED);
+    for (size_t k = 0; k < 3 * b->n; k++) {
+        double x = s->x[k] + DEM_JITTER * (2.0 * gsl_rng_uniform(rng) - 1.0);
+        s->x[k] = x - b->side * floor(x / b->side);
+        if (s->x[k] >= b->side)
+            s->x[k] = 0.0;
+    }
+    gsl_rng_free(rng);
+    const double I[3] = { 0.1, 0.1, 0.1 };   /* 2/5 m r^2 with m = 1, r = 1/2 */
+    for (size_t i = 0; i < b->n; i++) {
+        mb_nodes_set_mass(s, i, 1.0);
+        mb_nodes_set_inertia(s, i, I);
+        s->radius[i] = 0.5;
+        m[i] = 1.0;
+    }
+    st = mb_thermal_velocities(b->n, m, DEM_T, DEM_SEED, s->v);
+    free(m);
+    return st;
+}
+
+static int dem_alloc(struct dem_bench *b, size_t cells)
+{
+    memset(b, 0, sizeof *b);
+    b->cells = cells;
+    b->n = 4 * cells * cells * cells;
+    b->side = (double)cells * DEM_DNN * M_SQRT2;
+    b->sys = mb_system_alloc(b->n);
+    if (b->sys == NULL || place_packing(b) != MB_SUCCESS)
+        return -1;
+    const mb_contact_linear_params p = { .kn = DEM_KN, .dashpot = MB_DASHPOT_COEFF,
+                                         .c = 0.5 * DEM_GAMMA_N, .attractive = 1 };
+    const mb_contact_friction_params fr = { .mu = DEM_MU, .kt_ratio = DEM_KT_RATIO };
+    const double box[3] = { b->side, b->side, b->side };
+    mb_neighbour_list *nl = mb_neighbour_new(1.0, DEM_SKIN, box);
+    b->law = mb_contact_cundall_strack_new(&p, &fr);
+    int st = nl && b->law ? mb_contact_use_neighbours(b->law, b->sys->nodes, nl) : MB_ENOMEM;
+    mb_neighbour_free(nl);
+    if (st == MB_SUCCESS)
+        st = mb_forces_add(b->sys->forces, mb_force_contact_cundall_strack, b->law);
+    else
+        mb_force_contact_cundall_strack->free(b->law);
+    if (st != MB_SUCCESS)
+        return -1;
+    b->st = mb_stepper_alloc("leapfrog", b->sys);
+    return b->st ? 0 : -1;
+}
+
+/* Contacts at step 0 through the model's pairs (its first evaluation builds the list). */
+static long contacts_at_start(struct dem_bench *b)
+{
+    mb_nodes *s = b->sys->nodes;
+    if (mb_forces_eval(b->sys->forces, s, 0.0) != MB_SUCCESS)
+        return -1;
+    long count = 0;
+    for (size_t m = 0; m < mb_contact_count(b->law); m++) {
+        double delta, rate, n[3];
+        if (mb_contact_kinematics(b->law, m, s, &delta, &rate, n) != MB_SUCCESS)
+            return -1;
+        count += delta > 0.0;
+    }
+    return count;
+}
+
+/* Memory of one size, before it is built: the node store and stepper (the estimate of a
+ * simulation of n nodes), plus per sphere the neighbour list's and the contact model's
+ * share of its pairs.  Pairs within cutoff + skin of a sphere of this packing: its 12
+ * nearest neighbours at 0.999 +- 0.007 < 1 + skin, the next shell at 1.41 beyond reach
+ * (skin <= 0.4): 6 pairs per sphere, counted with the list's 25 % slack. */
+static void estimate_memory(size_t n, mb_memory_estimate *e)
+{
+    mb_memory_estimate_simulate(n, 0, e);
+    double pairs = 6.0 * 1.25 * (double)n;
+    double list = (double)n * (2.0 * sizeof(size_t) + 3.0 * sizeof(double) + 3.0 * sizeof(size_t))
+                  + pairs * sizeof(size_t);
+    double contacts = pairs * (double)mb_contact_bytes_per_pair(1);
+    e->state += list + contacts;
+    e->total += list + contacts;
+}
+
+/* ---- LAMMPS ---- */
+
+struct lammps_config {
+    const char *name;
+    double skin;
+    int sort;                 /* 1: LAMMPS's default atom sort; 0: off */
+};
+
+static const struct lammps_config lammps_configs[] = {
+    { "skin 0.1, sort default", 0.1, 1 }, { "skin 0.1, sort off", 0.1, 0 },
+    { "skin 0.2, sort default", 0.2, 1 }, { "skin 0.2, sort off", 0.2, 0 },
+    { "skin 0.3, sort default", 0.3, 1 }, { "skin 0.3, sort off", 0.3, 0 },
+    { "skin 0.4, sort default", 0.4, 1 }, { "skin 0.4, sort off", 0.4, 0 },
+};
+enum { LAMMPS_CONFIGS = sizeof lammps_configs / sizeof lammps_configs[0] };
+
+/* The packing as a LAMMPS data file (atom_style sphere: id type diameter density x y z;
+ * density 6/pi gives mass 1), velocities included, every number with 17 digits. */
+static int write_data(const struct dem_bench *b, const char *path)
+{
+    const mb_nodes *s = b->sys->nodes;
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    fprintf(f, "motionbench bench dem packing\n\n%zu atoms\n1 atom types\n\n", b->n);
+    for (int a = 0; a < 3; a++)
+        fprintf(f, "0 %.17g %clo %chi\n", b->side, 'x' + a, 'x' + a);
+    fprintf(f, "\nAtoms # sphere\n\n");
+    for (size_t i = 0; i < b->n; i++)
+        fprintf(f, "%zu 1 1 %.17g %.17g %.17g %.17g\n", i + 1, 6.0 / M_PI, s->x[3 * i],
+                s->x[3 * i + 1], s->x[3 * i + 2]);
+    fprintf(f, "\nVelocities\n\n");
+    for (size_t i = 0; i < b->n; i++)
+        fprintf(f, "%zu %.17g %.17g %.17g 0 0 0\n", i + 1, s->v[3 * i], s->v[3 * i + 1],
+                s->v[3 * i + 2]);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The input of configuration c on data file `data`: `check` adds the count of contacts
+ * at step 0 (run 0), else `steps` timed steps. */
+static int write_input(const char *path, const char *data, const struct lammps_config *c,
+                       int check, long steps)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    fprintf(f, "units lj\natom_style sphere\nboundary p p p\ncomm_modify vel yes\n%s"
+            "read_data %s\n"
+            "pair_style gran/hooke/history %.17g %.17g %.17g 0 %.17g 0\npair_coeff * *\n"
+            "neighbor %g bin\nneigh_modify delay 0 every 1 check yes\n"
+            "fix 1 all nve/sphere\ntimestep %g\n",
+            c->sort ? "" : "atom_modify sort 0 0.0\n", data, DEM_KN, DEM_KT_RATIO * DEM_KN,
+            DEM_GAMMA_N, DEM_MU, c->skin, DEM_H);
+    if (check)
+        fprintf(f, "compute c all contact/atom\ncompute s all reduce sum c_c\n"
+                "thermo_style custom step c_s\nthermo_modify norm no\nrun 0\n");
+    else
+        fprintf(f, "thermo 0\nrun %ld\n", steps);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* LAMMPS's contacts at step 0: the sum of contact/atom on the thermo line of step 0,
+ * halved (each contact counted by both spheres). */
+static long lammps_contacts(const char *log)
+{
+    FILE *f = fopen(log, "r");
+    if (f == NULL)
+        return -1;
+    char line[512];
+    long count = -1;
+    int header = 0;
+    while (fgets(line, sizeof line, f)) {
+        long step;
+        double sum;
+        if (strstr(line, "Step") && strstr(line, "c_s"))
+            header = 1;
+        else if (header && sscanf(line, "%ld %lf", &step, &sum) == 2 && step == 0) {
+            count = (long)llround(sum / 2.0);
+            break;
+        }
+    }
+    fclose(f);
+    return count;
+}
+
+struct lammps_dir {
+    char dir[64], data[96], input[96], log[96];
+};
+
+static int lammps_dir_open(struct lammps_dir *d, const struct dem_bench *b)
+{
+    snprintf(d->dir, sizeof d->dir, "/tmp/motionbench-dem-XXXXXX");
+    if (mkdtemp(d->dir) == NULL)
+        return -1;
+    snprintf(d->data, sizeof d->data, "%s/data", d->dir);
+    snprintf(d->input, sizeof d->input, "%s/in", d->dir);
+    snprintf(d->log, sizeof d->log, "%s/log", d->dir);
+    return write_data(b, d->data);
+}
+
+static void lammps_dir_close(struct lammps_dir *d)
+{
+    unlink(d->data);
+    unlink(d->input);
+    unlink(d->log);
+    rmdir(d->dir);
+}
+
+/* Sphere-steps/s of LAMMPS in configuration c over `steps` steps; -1 on failure. */
+static double lammps_rate(const char *program, struct lammps_dir *d, size_t n,
+                          const struct lammps_config *c, long steps)
+{
+    if (write_input(d->input, d->data, c, 0, steps) != 0
+        || mb_bench_lammps_run(program, d->input, d->log, "") != 0)
+        return -1.0;
+    double t = mb_bench_lammps_loop_cpu(d->log, steps);
+    return t > 0.0 ? (double)n * (double)steps / t : -1.0;
+}
+
+/* ---- the library's step ---- */
+
+static double batch_rate(struct dem_bench *b, double slice)
+{
+    long steps = 0;
+    double t0 = mb_bench_now(), dt;
+    do {
+        if (mb_stepper_step(b->st, b->sys, DEM_H) != MB_SUCCESS)
+            return -1.0;
+        steps++;
+        dt = mb_bench_now() - t0;
+    } while (steps < 2 || dt < slice);
+    return (double)b->n * (double)steps / dt;
+}
+
+/* Least-squares slope of log(n / rate) against log n. */
+static double growth_exponent(const double *n, const double *rate, int k)
+{
+    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
+    for (int i = 0; i < k; i++) {
+        double x = log(n[i]), y = log(n[i] / rate[i]);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+struct dem_size {
+    double n, ours, peer;
+    long contacts, peer_contacts;
+    const char *config;
+};
+
+/* One size: memory check, set-up, contact check, interleaved rounds (none when
+ * check_only). */
+static int measure_size(size_t cells, double min_time, const char *lammps, int check_only,
+                        struct dem_size *r)
+{
+    enum { ROUNDS = 3 };
+    size_t n = 4 * cells * cells * cells;
+    mb_memory_estimate e;
+    char text[32];
+    estimate_memory(n, &e);
+    mb_memory_format(e.total, text, sizeof text);
+    printf("%zu spheres: memory estimate %s\n", n, text);
+    fflush(stdout);
+    if (mb_memory_check(&e, 0.0, "bench dem") != MB_SUCCESS)
+        return mb_cli_fail("bench dem");
+    struct dem_bench b;
+    struct lammps_dir d;
+    memset(&d, 0, sizeof d);
+    if (dem_alloc(&b, cells) != 0) {
+        dem_free(&b);
+        return mb_cli_fail("bench dem");
+    }
+    memset(r, 0, sizeof *r);
+    r->n = (double)n;
+    r->contacts = contacts_at_start(&b);
+    r->peer_contacts = -1;
+    int status = r->contacts < 0 ? MB_EXIT_USAGE : MB_EXIT_OK;
+    if (status == MB_EXIT_OK && lammps) {
+        if (lammps_dir_open(&d, &b) != 0 || write_input(d.input, d.data, &lammps_configs[0], 1, 0)
+            || mb_bench_lammps_run(lammps, d.input, d.log, "") != 0
+            || (r->peer_contacts = lammps_contacts(d.log)) < 0) {
+            fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres\n",
+                    lammps, n);
+            status = MB_EXIT_USAGE;
+        }
+    }
+    const int codes = lammps ? 1 + LAMMPS_CONFIGS : 1;
+    const double slice = min_time / (ROUNDS * codes);
+    for (int round = 0; round < ROUNDS && status == MB_EXIT_OK && !check_only; round++) {
+        double ours = batch_rate(&b, slice);
+        if (ours < 0.0) {
+            fprintf(stderr, "motionbench bench dem: step failed: %s\n", mb_last_error());
+            status = MB_EXIT_USAGE;
+            break;
+        }
+        r->ours = fmax(r->ours, ours);
+        long steps = (long)fmax(10.0, slice * ours / (double)n);
+        for (int c = 0; lammps && c < LAMMPS_CONFIGS; c++) {
+            double peer = lammps_rate(lammps, &d, n, &lammps_configs[c], steps);
+            if (peer < 0.0) {
+                fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres "
+                        "(%s)\n", lammps, n, lammps_configs[c].name);
+                status = MB_EXIT_USAGE;
+                break;
+            }
+            if (peer > r->peer) {
+                r->peer = peer;
+                r->config = lammps_configs[c].name;
+            }
+        }
+    }
+    if (lammps && d.dir[0])
+        lammps_dir_close(&d);
+    dem_free(&b);
+    return status;
+}
+
+static void print_header(const char *lammps)
+{
+    printf("dem: frictional sphere packing (fcc, jittered, periodic), whole leap-frog steps,\n"
+           "single thread, sphere-steps/s; kn %g, gamma_n %g, kt 2/7 kn, mu %g, dt %g;\n"
+           "motionbench: neighbour list cutoff 1 + skin %g, contact-cundall-strack, leapfrog;\n",
+           DEM_KN, DEM_GAMMA_N, DEM_MU, DEM_H, DEM_SKIN);
+    if (lammps)
+        printf("LAMMPS: pair gran/hooke/history, fix nve/sphere, charged its Loop time x CPU "
+               "use,\nbest of %d configurations (neighbor skin 0.1-0.4, every 1 check yes, "
+               "atom sort default/off).\n", LAMMPS_CONFIGS);
+    printf("\n");
+}
+
+/* Sizes 4 c^3 ~ 10^3 .. max_nodes by decades. */
+static int size_cells(double max_nodes, size_t *cells)
+{
+    int k = 0;
+    for (double nn = 1e3; nn <= max_nodes * 1.0000001 && k < DEM_MAX_SIZES; nn *= 10.0)
+        cells[k++] = (size_t)llround(cbrt(nn / 4.0));
+    return k;
+}
+
+static int print_results(const struct dem_size *r, int k, const char *lammps, int check_only)
+{
+    int mismatch = 0;
+    if (check_only)
+        printf("\n%10s %10s %10s\n", "spheres", "contacts", "LAMMPS");
+    for (int i = 0; check_only && i < k; i++) {
+        printf("%10.0f %10ld %10ld\n", r[i].n, r[i].contacts, r[i].peer_contacts);
+        mismatch |= lammps && r[i].contacts != r[i].peer_contacts;
+    }
+    if (!check_only)
+        printf("\n%10s %14s %14s %10s %10s %10s  %s\n", "spheres", "motionbench", "LAMMPS",
+               "ratio", "contacts", "LAMMPS", "LAMMPS's best configuration");
+    for (int i = 0; !check_only && i < k; i++) {
+        printf("%10.0f %14.4g", r[i].n, r[i].ours);
+        if (lammps)
+            printf(" %14.4g %10.3f %10ld %10ld  %s\n", r[i].peer, r[i].ours / r[i].peer,
+                   r[i].contacts, r[i].peer_contacts, r[i].config);
+        else
+            printf(" %14s %10s %10ld\n", "-", "-", r[i].contacts);
+        mismatch |= lammps && r[i].contacts != r[i].peer_contacts;
+    }
+    if (k >= 2 && !check_only) {
+        double n[DEM_MAX_SIZES], a[DEM_MAX_SIZES], p[DEM_MAX_SIZES];
+        for (int i = 0; i < k; i++) {
+            n[i] = r[i].n;
+            a[i] = r[i].ours;
+            p[i] = r[i].peer;
+        }
+        printf("\ngrowth exponent of the cost per step: motionbench %.3f", growth_exponent(n, a, k));
+        if (lammps)
+            printf(", LAMMPS %.3f", growth_exponent(n, p, k));
+        printf("\n");
+    }
+    if (lammps)
+        printf("check: contacts at step 0 equal LAMMPS's at every size: %s\n",
+               mismatch ? "FAIL" : "pass");
+    return mismatch ? MB_EXIT_FAIL : MB_EXIT_OK;
+}
+
+int mb_bench_dem(int argc, char **argv)
+{
+    double max_nodes = 1e5, min_time = 6.0;
+    const char *lammps = NULL;
+    int check_only = argc >= 2 && !strcmp(argv[1], "--check");   /* first option, if given */
+    if (check_only) {
+        argv[1] = argv[0];
+        argv++;
+        argc--;
+    }
+    if (argc >= 3 && !strcmp(argv[argc - 2], "--lammps")) {    /* last option, if given */
+        lammps = argv[argc - 1];
+        argc -= 2;
+    }
+    int st = mb_bench_size_args(argc, argv, "dem", &max_nodes, &min_time);
+    if (st < 0)
+        printf("  --lammps PROGRAM (last option): also run LAMMPS (e.g. lmp) on the same\n"
+               "  packing, check its contacts at step 0 and time it in each configuration;\n"
+               "  --check (first option): the contact check alone, nothing timed.\n");
+    if (st != 0)
+        return st < 0 ? MB_EXIT_OK : st;
+    print_header(lammps);
+    size_t cells[DEM_MAX_SIZES];
+    struct dem_size r[DEM_MAX_SIZES];
+    int k = size_cells(max_nodes, cells);
+    for (int i = 0; i < k; i++)
+        if ((st = measure_size(cells[i], min_time, lammps, check_only, &r[i])) != MB_EXIT_OK)
+            return st;
+    return print_results(r, k, lammps, check_only);
+}
