@@ -27,8 +27,12 @@ int mb_cli_report_args(int argc, char **argv, const char *command, void (*help)(
                        const char *default_sub, char *out_buf, size_t out_size,
                        const char **dir, const char **out);
 
-/* The plots of a report directory into out_dir (NULL: REPORT_DIR/plots); an exit status. */
-int mb_cli_plot_dir(const char *report_dir, const char *out_dir);
+/* The plots of a report directory into out_dir (NULL: REPORT_DIR/plots); the time plots
+ * from the series of runs (n results, run --plots) when given, else from REPORT_DIR/series/
+ * where it exists.  An exit status. */
+struct mb_case_result;
+int mb_cli_plot_dir(const char *report_dir, const char *out_dir,
+                    const struct mb_case_result *runs, size_t n);
 
 /* benchmark entry points, one per line of benches.def: int fn(int argc, char **argv) */
 #define MB_BENCH(name, fn, summary) int fn(int argc, char **argv);

@@ -26,7 +26,8 @@ static void help(FILE *out)
         "2 usage, unreadable report, gnuplot missing or failing.\n");
 }
 
-int mb_cli_plot_dir(const char *report_dir, const char *out_dir)
+int mb_cli_plot_dir(const char *report_dir, const char *out_dir,
+                    const struct mb_case_result *runs, size_t n_runs)
 {
     char def[4096];
     if (out_dir == NULL) {
@@ -36,13 +37,14 @@ int mb_cli_plot_dir(const char *report_dir, const char *out_dir)
     mb_results *r = NULL;
     if (mb_results_load(report_dir, &r) != MB_SUCCESS)
         return mb_cli_fail("plot");
+    r->memory = runs;
+    r->n_memory = n_runs;
     size_t n = 0;
     int st = mb_plot_report(r, out_dir, &n);
     mb_results_free(r);
     if (st != MB_SUCCESS)
         return mb_cli_fail("plot");
-    fprintf(stderr, "motionbench: %zu plot%s (PNG and SVG) in %s/\n", n, n == 1 ? "" : "s",
-            out_dir);
+    fprintf(stderr, "motionbench: %zu plot%s (SVG) in %s/\n", n, n == 1 ? "" : "s", out_dir);
     return MB_EXIT_OK;
 }
 
@@ -53,5 +55,5 @@ int mb_cmd_plot(int argc, char **argv)
     int p = mb_cli_report_args(argc, argv, "plot", help, "plots", buf, sizeof buf, &dir, &out);
     if (p != 0)
         return p == 1 ? MB_EXIT_OK : MB_EXIT_USAGE;
-    return mb_cli_plot_dir(dir, out);
+    return mb_cli_plot_dir(dir, out, NULL, 0);
 }

@@ -53,8 +53,9 @@ static void help(FILE *out)
         "  -o, --output DIR  report directory (created if missing)\n"
         "  -j, --jobs N      parallel runs (default: number of processors)\n"
         "      --series      also write one time series per run under DIR/series/\n"
-        "      --plots       also draw the plots into DIR/plots (implies --series; needs\n"
-        "                    gnuplot: see motionbench plot --help)\n"
+        "      --plots       also draw the plots into DIR/plots (SVG; needs gnuplot: see\n"
+        "                    motionbench plot --help); the time plots come from the runs'\n"
+        "                    series in memory, written to DIR/series/ only with --series\n"
         "      --repeat N    run each job N times for timing.csv (minimum and median of\n"
         "                    wall and CPU time; results come from the first run); time\n"
         "                    with --jobs 1 for figures that do not share the processor\n"
@@ -282,7 +283,6 @@ static int parse_args(int argc, char **argv, run_args *A)
     A->jobs = (int)jobs;
     A->repeat = (int)repeat;
     A->plan = (unsigned)plan;
-    A->series |= A->plots;       /* the plots are drawn from the series */
     return check_combinations(A);
 }
 
@@ -372,7 +372,9 @@ static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
 {
     size_t wc, wd;
     mb_memory_estimate w;
-    double need = mb_memory_estimate_cases(cases, n, A->jobs, A->series, &wc, &wd, &w);
+    /* --plots keeps the series in memory for the plots against time */
+    double need = mb_memory_estimate_cases(cases, n, A->jobs, A->series || A->plots, &wc, &wd,
+                                           &w);
     double limit;
     const char *source;
     if (mb_memory_limit(A->memory_limit, &limit, &source) != MB_SUCCESS)
@@ -481,7 +483,8 @@ static int run_cases(run_args *A)
     }
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO), A->series,
+    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO),
+                              A->series || A->plots,
                               A->repeat, select };
     if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
         fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
@@ -531,9 +534,10 @@ static int run_cases(run_args *A)
                 sum.external_failed == 1 ? "" : "s", sum.skipped, sum.skipped == 1 ? "" : "s",
                 A->out);
     code = sum.failed || sum.missing || sum.external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
-    /* plots last, from the report in place (gnuplot and the plots' directory were checked
-     * before it was replaced: a failure now is gnuplot's, reported with its log) */
-    if (A->plots && mb_cli_plot_dir(A->out, NULL) != MB_EXIT_OK)
+    /* plots last, from the report in place and the series of the runs in memory (gnuplot
+     * and the plots' directory were checked before it was replaced: a failure now is
+     * gnuplot's, reported with its log) */
+    if (A->plots && mb_cli_plot_dir(A->out, NULL, results, n) != MB_EXIT_OK)
         code = MB_EXIT_USAGE;
 done:
     free(select);

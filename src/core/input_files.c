@@ -36,6 +36,8 @@ static const struct {
     [MB_INPUT_CHECKS]      = { "a checks table (checks.csv)", 256 * MIB },
     [MB_INPUT_SERIES]      = { "a time series (series/*.csv)", 256 * MIB },
     [MB_INPUT_PEER_LOG]    = { "a peer program's log", 16 * MIB },
+    [MB_INPUT_CASES]       = { "a case table (cases.csv)", 64 * MIB },
+    [MB_INPUT_TIMING]      = { "a timing table (timing.csv)", 256 * MIB },
 };
 
 size_t mb_input_cap(mb_input_kind kind) { return kinds[kind].cap; }

@@ -43,6 +43,8 @@ typedef enum mb_input_kind {
     MB_INPUT_CHECKS,        /* checks.csv of a report */
     MB_INPUT_SERIES,        /* a series file (series/NAME.csv) of a report */
     MB_INPUT_PEER_LOG,      /* the log of a peer program run by bench (LAMMPS) */
+    MB_INPUT_CASES,         /* cases.csv of a report */
+    MB_INPUT_TIMING,        /* timing.csv of a report */
     MB_INPUT_KINDS
 } mb_input_kind;
 

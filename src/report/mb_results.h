@@ -1,5 +1,5 @@
 /* mb_results.h -- a report directory read back (runs.csv, metrics.csv, checks.csv,
- * series/) for the plots and the HTML report.
+ * cases.csv, timing.csv, series/) for the plots and the HTML report.
  *
  * Each CSV file is held as a table of strings addressed by column name, so a column that
  * a later version adds does not break a reader; cases and integrators are listed in the
@@ -27,11 +27,19 @@ int mb_csv_col(const mb_csv_table *t, const char *name);
 /* Cell (row, col), "" for col < 0. */
 const char *mb_csv_cell(const mb_csv_table *t, size_t row, int col);
 
+struct mb_case_result;
+
 typedef struct mb_results {
     char *dir;
     mb_csv_table *runs, *metrics, *checks;   /* checks may be NULL (older reports) */
+    mb_csv_table *case_table;                /* cases.csv; NULL in older reports */
+    mb_csv_table *timing;                    /* timing.csv; NULL when absent */
     size_t n_cases;
     char **cases;                            /* names in report order */
+    /* the runs themselves when the report was just written (run --plots): their time
+     * series are read from memory instead of series/ (set by the caller; not owned) */
+    const struct mb_case_result *memory;
+    size_t n_memory;
 } mb_results;
 
 int mb_results_load(const char *dir, mb_results **out);
@@ -44,6 +52,8 @@ const char **mb_results_integrators(const mb_results *r, const char *case_name, 
  * column in *detail when asked. */
 const char *mb_results_metric(const mb_results *r, const char *case_name,
                               const char *integrator, const char *metric, const char **detail);
+/* The description of a case in cases.csv ("" when there is none). */
+const char *mb_results_case_description(const mb_results *r, const char *case_name);
 /* A number from a cell: NAN for empty or non-numeric text. */
 double mb_results_number(const char *s);
 

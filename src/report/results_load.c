@@ -126,6 +126,8 @@ void mb_results_free(mb_results *r)
     mb_csv_table_free(r->runs);
     mb_csv_table_free(r->metrics);
     mb_csv_table_free(r->checks);
+    mb_csv_table_free(r->case_table);
+    mb_csv_table_free(r->timing);
     free(r->cases);
     free(r->dir);
     free(r);
@@ -165,6 +167,18 @@ int mb_results_load(const char *dir, mb_results **out)
     if (st == MB_SUCCESS) {
         snprintf(path, sizeof path, "%s/checks.csv", dir);
         st = mb_csv_table_read(path, MB_INPUT_CHECKS, 1, &r->checks);
+        if (st == MB_ENOTFOUND)
+            st = MB_SUCCESS;
+    }
+    if (st == MB_SUCCESS) {
+        snprintf(path, sizeof path, "%s/cases.csv", dir);
+        st = mb_csv_table_read(path, MB_INPUT_CASES, 1, &r->case_table);
+        if (st == MB_ENOTFOUND)
+            st = MB_SUCCESS;
+    }
+    if (st == MB_SUCCESS) {
+        snprintf(path, sizeof path, "%s/timing.csv", dir);
+        st = mb_csv_table_read(path, MB_INPUT_TIMING, 1, &r->timing);
         if (st == MB_ENOTFOUND)
             st = MB_SUCCESS;
     }
@@ -212,4 +226,14 @@ const char *mb_results_metric(const mb_results *r, const char *case_name,
             return mb_csv_cell(t, k, cv);
         }
     return NULL;
+}
+
+const char *mb_results_case_description(const mb_results *r, const char *case_name)
+{
+    const mb_csv_table *t = r->case_table;
+    int cc = mb_csv_col(t, "case"), cd = mb_csv_col(t, "description");
+    for (size_t k = 0; t && k < t->n_rows; k++)
+        if (!strcmp(mb_csv_cell(t, k, cc), case_name))
+            return mb_csv_cell(t, k, cd);
+    return "";
 }

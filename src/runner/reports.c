@@ -1,5 +1,5 @@
-/* reports.c -- runs.csv, metrics.csv, checks.csv, timing.csv, probes.csv (when a case
- * has probe times) and series/ (DESIGN 8).
+/* reports.c -- runs.csv, metrics.csv, checks.csv, timing.csv, cases.csv, probes.csv (when
+ * a case has probe times) and series/ (DESIGN 8).
  *
  * Rows follow the order of the cases given, then of the integrators and time steps in
  * each case file, never the order in which runs finished.  Columns are documented in
@@ -10,6 +10,7 @@
 #include "mb_metrics.h"
 #include "mb_probes.h"
 #include "mb_report.h"
+#include "mb_series.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -287,19 +288,34 @@ static void series_name(const mb_case *c, size_t a, size_t j, char *buf, size_t 
 
 static void write_series_file(FILE *f, const mb_run_result *u)
 {
-    fputs("t,energy_rel_error,balance_rel_residual,x,y,z,vx,vy,vz,angmom_rel_error,"
-          "angmom_direction_error,quat_norm_error_max,omega_body_mid", f);
+    for (size_t m = 0; m < MB_SERIES_COLUMNS; m++) {
+        if (m)
+            mb_csv_sep(f);
+        fputs(mb_series_columns[m].name, f);
+    }
     mb_csv_end(f);
     for (size_t k = 0; k < u->n_series; k++) {
-        const mb_series_sample *s = &u->series[k];
-        double v[13] = { s->t, s->energy_rel, s->balance_rel, s->x[0], s->x[1], s->x[2],
-                         s->v[0], s->v[1], s->v[2], s->angmom_rel, s->angmom_angle,
-                         s->quat_norm_max, s->omega_body_mid };
-        for (int m = 0; m < 13; m++) {
+        for (size_t m = 0; m < MB_SERIES_COLUMNS; m++) {
             if (m)
                 mb_csv_sep(f);
-            mb_csv_number(f, v[m]);
+            mb_csv_number(f, mb_series_value(&u->series[k], m));
         }
+        mb_csv_end(f);
+    }
+}
+
+/* ---- cases.csv: what each case is, for the HTML report ---- */
+
+static void write_cases(FILE *f, const mb_case_result *r, size_t n)
+{
+    fputs("case,problem,t_end,description", f);
+    mb_csv_end(f);
+    for (size_t i = 0; i < n; i++) {
+        const mb_case *c = r[i].c;
+        mb_csv_text(f, c->name); mb_csv_sep(f);
+        mb_csv_text(f, c->problem ? c->problem->name : ""); mb_csv_sep(f);
+        mb_csv_number(f, c->t_end); mb_csv_sep(f);
+        mb_csv_text(f, c->description ? c->description : "");
         mb_csv_end(f);
     }
 }
@@ -375,6 +391,9 @@ static int write_all(mb_report_files *S, const char *dir, const mb_case_result *
     if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "timing.csv")))
         return MB_EIO;
     write_timing(af->f, r, n);
+    if (mb_atomic_close(af) != MB_SUCCESS || !(af = open_file(S, dir, "cases.csv")))
+        return MB_EIO;
+    write_cases(af->f, r, n);
     if (mb_atomic_close(af) != MB_SUCCESS)
         return MB_EIO;
     if (mb_probes_asked(r, n)) {

@@ -7,7 +7,25 @@
  * mb_series_finish if no later offer replaces it. */
 #include "mb_series.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+
+#define COLUMN(name, field) { name, offsetof(mb_series_sample, field) }
+const mb_series_column mb_series_columns[MB_SERIES_COLUMNS] = {
+    COLUMN("t", t), COLUMN("energy_rel_error", energy_rel),
+    COLUMN("balance_rel_residual", balance_rel), COLUMN("x", x[0]), COLUMN("y", x[1]),
+    COLUMN("z", x[2]), COLUMN("vx", v[0]), COLUMN("vy", v[1]), COLUMN("vz", v[2]),
+    COLUMN("angmom_rel_error", angmom_rel), COLUMN("angmom_direction_error", angmom_angle),
+    COLUMN("quat_norm_error_max", quat_norm_max), COLUMN("omega_body_mid", omega_body_mid),
+};
+
+double mb_series_value(const mb_series_sample *s, size_t k)
+{
+    double v;
+    memcpy(&v, (const char *)s + mb_series_columns[k].offset, sizeof v);
+    return v;
+}
 
 /* room for n + 1 rows (the kept ones and the held-aside last offer) */
 static int reserve(mb_run_result *r)
