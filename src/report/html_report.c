@@ -1,17 +1,25 @@
 /* html_report.c -- index.html of a report directory (mb_html.h).
  *
  * The page is polyglot HTML5 (also well-formed XML, which the tests check with xmllint);
- * it refers only to files inside its directory. */
+ * it refers only to files inside the report directory (or, written elsewhere with -o,
+ * inside its own).  The plots are the SVG files of the plot directory, referred to, never
+ * copied: those `run --plots` drew when they are of the same results (plots.list), else
+ * drawn there once. */
 #include "mb_atlas.h"
 #include "mb_html.h"
+#include "mb_html_summary.h"
 #include "mb_plot.h"
+#include "mb_plot_list.h"
 #include "mb_report.h"
 #include "mb_status.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const quantities[4] = { "position", "velocity", "orientation",
@@ -60,7 +68,9 @@ static const char *style_sheet =
     ".fail{background:#fdd}.missing{background:#fed}.pass{background:#efe}.skipped{background:#eee}"
     ".finding{background:#fe9}"
     ".flag{color:#a40;font-weight:bold}img{max-width:100%;border:1px solid #ddd;margin:0.3em 0}"
-    "h2{border-bottom:2px solid #333;margin-top:2em}code{background:#f4f4f4}";
+    "h2{border-bottom:2px solid #333;margin-top:2em}code{background:#f4f4f4}"
+    "p.description{font-style:italic;margin:0.3em 0 0.8em 0}"
+    "table.summary td,table.summary th{font-size:0.92em}table.summary td.num{white-space:nowrap}";
 
 /* ---- verdicts (checks.csv) ---- */
 
@@ -128,14 +138,15 @@ static void summary(FILE *f, const mb_results *r)
     fprintf(f, "<h1>motionbench report</h1>\n<p>%zu case%s, %zu check%s: <b>%zu failed</b>, "
                "<b>%zu missing</b>.</p>\n", r->n_cases, r->n_cases == 1 ? "" : "s",
             all.checks, all.checks == 1 ? "" : "s", all.failed, all.missing);
+    mb_html_integrator_summary(f, r);
     if (all.failed + all.missing > 0) {
         fputs("<h2>Failed and missing expectations</h2>\n", f);
         check_table_head(f, 1);
         check_rows(f, r, NULL, 0);
         fputs("</table>\n", f);
     }
-    fputs("<h2>Cases</h2>\n<table><tr><th>case</th><th>checks</th><th>failed</th>"
-          "<th>missing</th></tr>\n", f);
+    fputs("<h2>Cases</h2>\n<table><tr><th>case</th><th>what it tests</th><th>checks</th>"
+          "<th>failed</th><th>missing</th></tr>\n", f);
     for (int pass = 0; pass < 2; pass++)        /* cases with failures first */
         for (size_t k = 0; k < r->n_cases; k++) {
             counts n = count_checks(r, r->cases[k]);
@@ -146,7 +157,9 @@ static void summary(FILE *f, const mb_results *r)
             mb_html_anchor(f, r->cases[k]);
             fputs("\">", f);
             esc(f, r->cases[k]);
-            fprintf(f, "</a></td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
+            fputs("</a></td><td>", f);
+            esc(f, mb_results_case_description(r, r->cases[k]));
+            fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
                        "<td class=\"num\">%zu</td></tr>\n", n.checks, n.failed, n.missing);
         }
     fputs("</table>\n", f);
@@ -290,27 +303,24 @@ static void provenance(FILE *f, const mb_results *r, const char *c)
     fputs("</table>\n", f);
 }
 
-static void plots_of(FILE *f, const char *out_dir, const char *c)
+/* the plots of case c in the plot list: stems "c__KIND", referred to as SVG */
+static void plots_of(FILE *f, const char *prefix, char *const *stems, size_t n, const char *c)
 {
-    static const char *const kinds[] = { "convergence-position", "convergence-velocity",
-                                         "convergence-orientation",
-                                         "convergence-angular_velocity", "work-precision",
-                                         "energy", "damping", NULL };
-    for (const char *const *k = kinds; *k; k++) {
-        char stem[512], path[4096];
-        mb_plot_stem(c, *k, stem, sizeof stem);
-        snprintf(path, sizeof path, "%s/plots/%s.png", out_dir, stem);
-        if (access(path, R_OK) != 0)
+    size_t len = strlen(c);
+    for (size_t k = 0; k < n; k++) {
+        if (strncmp(stems[k], c, len) || strncmp(stems[k] + len, "__", 2))
             continue;
-        fputs("<figure><img src=\"plots/", f);
-        esc(f, stem);
-        fputs(".png\" alt=\"", f);
-        esc(f, *k);
+        fputs("<figure><img src=\"", f);
+        esc(f, prefix);
+        esc(f, stems[k]);
+        fputs(".svg\" alt=\"", f);
+        esc(f, stems[k] + len + 2);
         fputs("\"/></figure>\n", f);
     }
 }
 
-static void case_section(FILE *f, const mb_results *r, const char *out_dir, const char *c)
+static void case_section(FILE *f, const mb_results *r, const char *prefix, char *const *stems,
+                         size_t n_stems, const char *c)
 {
     size_t n;
     const char **specs = mb_results_integrators(r, c, &n);
@@ -319,6 +329,12 @@ static void case_section(FILE *f, const mb_results *r, const char *out_dir, cons
     fputs("\">", f);
     esc(f, c);
     fputs("</h2>\n", f);
+    const char *what = mb_results_case_description(r, c);
+    if (what[0]) {
+        fputs("<p class=\"description\">", f);
+        esc(f, what);
+        fputs("</p>\n", f);
+    }
     counts k = count_checks(r, c);
     if (k.failed + k.missing > 0) {
         fputs("<h3>Failed and missing expectations</h3>\n", f);
@@ -338,7 +354,7 @@ static void case_section(FILE *f, const mb_results *r, const char *out_dir, cons
     }
     fputs("<h3>References</h3>\n", f);
     provenance(f, r, c);
-    plots_of(f, out_dir, c);
+    plots_of(f, prefix, stems, n_stems, c);
     fputs("</section>\n", f);
 }
 
@@ -357,7 +373,8 @@ static void atlas_section(FILE *f, const mb_results *r)
     mb_atlas_free(a);
 }
 
-static void write_page(FILE *f, const mb_results *r, const char *out_dir)
+static void write_page(FILE *f, const mb_results *r, const char *prefix, char *const *stems,
+                       size_t n_stems)
 {
     fprintf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
                "<head><meta charset=\"utf-8\"/><title>motionbench report</title>\n"
@@ -365,7 +382,7 @@ static void write_page(FILE *f, const mb_results *r, const char *out_dir)
     summary(f, r);
     atlas_section(f, r);
     for (size_t k = 0; k < r->n_cases; k++)
-        case_section(f, r, out_dir, r->cases[k]);
+        case_section(f, r, prefix, stems, n_stems, r->cases[k]);
     fputs("<p><small>Written by <code>motionbench report</code> from ", f);
     esc(f, r->dir);
     fputs(" (runs.csv, metrics.csv, checks.csv). Orders: least-squares slope of log error "
@@ -374,21 +391,90 @@ static void write_page(FILE *f, const mb_results *r, const char *out_dir)
           "the decades asked for).</small></p>\n</body>\n</html>\n", f);
 }
 
+/* Where the page finds its plots: REPORT_DIR/plots when the page is written into the
+ * report directory or a directory directly inside it (the default REPORT_DIR/html), so
+ * that the plots `run --plots` drew serve; else OUT_DIR/plots, so that a page written
+ * elsewhere is complete in its own directory.  plot_dir gets the path, prefix the
+ * relative reference from the page. */
+static int plot_place(const mb_results *r, const char *out_dir, char *plot_dir, size_t size,
+                      const char **prefix)
+{
+    char report[PATH_MAX], out[PATH_MAX], up[PATH_MAX + 4], parent[PATH_MAX];
+    if (realpath(r->dir, report) == NULL || realpath(out_dir, out) == NULL)
+        MB_ERROR(MB_EIO, "cannot resolve %s or %s: %s", r->dir, out_dir, strerror(errno));
+    snprintf(up, sizeof up, "%s/..", out);
+    if (realpath(up, parent) == NULL)
+        MB_ERROR(MB_EIO, "cannot resolve the parent of %s: %s", out, strerror(errno));
+    if (!strcmp(out, report)) {
+        *prefix = "plots/";
+        snprintf(plot_dir, size, "%s/plots", r->dir);
+    } else if (!strcmp(parent, report)) {
+        *prefix = "../plots/";
+        snprintf(plot_dir, size, "%s/plots", r->dir);
+    } else {
+        *prefix = "plots/";
+        snprintf(plot_dir, size, "%s/plots", out_dir);
+    }
+    return MB_SUCCESS;
+}
+
+/* dir and its missing parents */
+static int make_out_dir(const char *dir)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1;; p++)
+        if (*p == '/' || *p == '\0') {
+            char keep = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                MB_ERROR(MB_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+            *p = keep;
+            if (keep == '\0')
+                return MB_SUCCESS;
+        }
+}
+
+/* the list of the plots of these results in plot_dir, drawn there first when it holds
+ * none (or those of other results) */
+static int current_plots(const mb_results *r, const char *plot_dir, char ***stems, size_t *n)
+{
+    char hex[MB_SHA256_HEX];
+    if (mb_plot_fingerprint(r->dir, hex) != MB_SUCCESS)
+        return MB_EIO;
+    int st = mb_plot_list_read(plot_dir, hex, stems, n);
+    if (st != MB_ENOTFOUND)
+        return st;
+    size_t drawn;
+    if ((st = mb_plot_report(r, plot_dir, &drawn)) != MB_SUCCESS)
+        return st;
+    st = mb_plot_list_read(plot_dir, hex, stems, n);
+    if (st == MB_ENOTFOUND)
+        MB_ERROR(MB_EIO, "%s/plots.list: not written", plot_dir);
+    return st;
+}
+
 int mb_html_report(const mb_results *r, const char *out_dir)
 {
-    char plots[4096];
-    size_t n_plots;
-    snprintf(plots, sizeof plots, "%s/plots", out_dir);
-    int st = mb_plot_report(r, plots, &n_plots);
+    char plot_dir[PATH_MAX + 8];
+    const char *prefix = "plots/";
+    char **stems = NULL;
+    size_t n = 0;
+    int st = make_out_dir(out_dir);
+    if (st == MB_SUCCESS)
+        st = plot_place(r, out_dir, plot_dir, sizeof plot_dir, &prefix);
+    if (st == MB_SUCCESS)
+        st = current_plots(r, plot_dir, &stems, &n);
     if (st != MB_SUCCESS)
         return st;
     mb_atomic_file af;
-    if ((st = mb_atomic_open(&af, out_dir, "index.html")) != MB_SUCCESS)
-        return st;
-    write_page(af.f, r, out_dir);
-    st = mb_atomic_close(&af);
-    if (st == MB_SUCCESS)
-        st = mb_atomic_commit(&af);
-    mb_atomic_discard(&af);
+    if ((st = mb_atomic_open(&af, out_dir, "index.html")) == MB_SUCCESS) {
+        write_page(af.f, r, prefix, stems, n);
+        st = mb_atomic_close(&af);
+        if (st == MB_SUCCESS)
+            st = mb_atomic_commit(&af);
+        mb_atomic_discard(&af);
+    }
+    mb_plot_list_free(stems, n);
     return st;
 }

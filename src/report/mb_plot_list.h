@@ -20,5 +20,9 @@ int mb_plot_list_write(const char *plot_dir, const char *hex, char *const *stems
  * results.  Free with mb_plot_list_free. */
 int mb_plot_list_read(const char *plot_dir, const char *hex, char ***stems, size_t *n);
 void mb_plot_list_free(char **stems, size_t n);
+/* Remove the files (.svg, .gp, .dat) of the plots the old plot_dir/plots.list names, of
+ * whatever results, that are not among the n stems drawn now: a plot that cannot be drawn
+ * any more (its series are gone) does not linger beside the new ones. */
+void mb_plot_list_remove_stale(const char *plot_dir, char *const *stems, size_t n);
 
 #endif

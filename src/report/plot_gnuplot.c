@@ -470,8 +470,10 @@ int mb_plot_report(const mb_results *r, const char *out_dir, size_t *n_plots)
             mb_plot_time(r, c, &b);
     }
     int st = mb_gp_draw_all(&b, gnuplot);
-    if (st == MB_SUCCESS)
+    if (st == MB_SUCCESS) {
+        mb_plot_list_remove_stale(out_dir, b.stems, b.n);
         st = mb_plot_list_write(out_dir, hex, b.stems, b.n);
+    }
     *n_plots = b.n;
     mb_gp_batch_free(&b);
     return st;

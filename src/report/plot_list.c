@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const hashed[] = { "runs.csv", "metrics.csv", "checks.csv", "cases.csv",
                                       NULL };
@@ -96,4 +97,36 @@ int mb_plot_list_read(const char *plot_dir, const char *hex, char ***stems, size
         MB_ERROR(MB_ENOMEM, "out of memory reading %s", path);
     }
     return MB_SUCCESS;
+}
+
+static int listed(char *const *stems, size_t n, const char *stem)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(stems[k], stem))
+            return 1;
+    return 0;
+}
+
+void mb_plot_list_remove_stale(const char *plot_dir, char *const *stems, size_t n)
+{
+    char path[8400], line[4096];
+    snprintf(path, sizeof path, "%s/plots.list", plot_dir);
+    FILE *f = fopen(path, "r");
+    if (f == NULL || fgets(line, sizeof line, f) == NULL
+        || strncmp(line, "# motionbench plots of", 22) != 0) {
+        if (f)
+            fclose(f);
+        return;
+    }
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '\0' || strchr(line, '/') || listed(stems, n, line))
+            continue;
+        for (const char *const *ext = (const char *const[]){ ".svg", ".gp", ".dat", NULL };
+             *ext; ext++) {
+            snprintf(path, sizeof path, "%s/%s%s", plot_dir, line, *ext);
+            unlink(path);
+        }
+    }
+    fclose(f);
 }

@@ -165,7 +165,15 @@ int mb_gp_close(mb_plot_batch *b, FILE *g, FILE *d, const char *stem, int draw)
     if (bad && b->status == MB_SUCCESS)
         b->status = mb_error_record(MB_EIO, __FILE__, __LINE__, "cannot write the plot %s/%s: "
                                     "%s", b->dir, stem, strerror(errno));
-    if (!draw || b->status != MB_SUCCESS)
+    if (!draw) {            /* nothing to draw after all: no script without its plot */
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s.gp", b->dir, stem);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/%s.dat", b->dir, stem);
+        unlink(path);
+        return 0;
+    }
+    if (b->status != MB_SUCCESS)
         return 0;
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 64;
