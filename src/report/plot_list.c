@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const hashed[] = { "runs.csv", "metrics.csv", "checks.csv", "cases.csv",
@@ -53,6 +54,17 @@ int mb_plot_list_write(const char *plot_dir, const char *hex, char *const *stems
     return st;
 }
 
+/* plots.list opened for reading when it is a regular file (a FIFO or a device in its
+ * place is never read, so never waited on: it counts as no list, and writing the new
+ * list then refuses it by name) */
+static FILE *open_list(const char *path)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return NULL;
+    return fopen(path, "r");
+}
+
 void mb_plot_list_free(char **stems, size_t n)
 {
     for (size_t k = 0; k < n; k++)
@@ -66,7 +78,7 @@ int mb_plot_list_read(const char *plot_dir, const char *hex, char ***stems, size
     *stems = NULL;
     *n = 0;
     snprintf(path, sizeof path, "%s/plots.list", plot_dir);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_list(path);
     if (f == NULL)
         return MB_ENOTFOUND;
     snprintf(head, sizeof head, "# motionbench plots of a report with fingerprint %s\n", hex);
@@ -111,7 +123,7 @@ void mb_plot_list_remove_stale(const char *plot_dir, char *const *stems, size_t 
 {
     char path[8400], line[4096];
     snprintf(path, sizeof path, "%s/plots.list", plot_dir);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_list(path);
     if (f == NULL || fgets(line, sizeof line, f) == NULL
         || strncmp(line, "# motionbench plots of", 22) != 0) {
         if (f)
