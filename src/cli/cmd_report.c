@@ -13,10 +13,13 @@ static void help(FILE *out)
     fprintf(out,
         "usage: motionbench report REPORT_DIR [-o DIR]\n\n"
         "Write an HTML report of a report directory written by 'motionbench run' into DIR\n"
-        "(default REPORT_DIR/html): index.html with the verdicts (failed expectations\n"
-        "first), per case the orders with standard errors, flags and pairwise orders, the\n"
-        "expectations, the references used, and the plots (drawn with gnuplot into\n"
-        "DIR/plots).  The directory is self-contained: publish or open it as it is.\n\n"
+        "(default REPORT_DIR/html): index.html with a summary per integrator across the\n"
+        "cases, the verdicts (failed expectations first), the cases with their\n"
+        "descriptions, per case the orders with standard errors, flags and pairwise\n"
+        "orders, the expectations, the references used, and the plots: the SVG files of\n"
+        "REPORT_DIR/plots, used as they are when run --plots drew them from these results,\n"
+        "else drawn there (into DIR/plots when DIR is outside REPORT_DIR).  Publish\n"
+        "REPORT_DIR (or DIR) as it is.\n\n"
         "  -o, --output DIR  where the report goes\n"
         "  -h, --help        this text\n\n"
         "Exit status: 0 written, 2 usage, unreadable report, gnuplot missing or failing.\n");
