@@ -24,7 +24,7 @@ static void help(FILE *out)
         "  CASE__angmom-*, __quat-norm, __flip  rotation invariants (rotating cases)\n"
         "The plots against time need REPORT_DIR/series/ (run --series; run --plots draws\n"
         "them from memory).  Each plot's gnuplot script (.gp) and data (.dat) are kept\n"
-        "beside it; gnuplot -e 'fmt=\"png\"' STEM.gp draws a PNG.\n\n"
+        "beside it; the script draws a PNG when gnuplot is given fmt=\"png\".\n\n"
         "  -o, --output DIR  where the plots go\n"
         "  -h, --help        this text\n\n"
         "gnuplot is looked up in PATH (or MB_GNUPLOT).  Exit status: 0 plots written,\n"
