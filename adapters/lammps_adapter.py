@@ -431,19 +431,20 @@ def run_lmp(lines):
     cmd = ["lmp", "-in", "in.lammps", "-log", "lammps.log", "-screen", "none", "-nocite"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0 and not os.path.exists("lammps.log"):
-        print("lmp did not start (status %d: %s); starting it once more"
-              % (done.returncode, failure_tail(done)), file=sys.stderr)
+        print("lmp did not start (%s); starting it once more" % failure_tail(done),
+              file=sys.stderr)
         done = subprocess.run(cmd, capture_output=True, text=True)
     return done
 
 
 def failure_tail(done=None):
-    """The last lines LAMMPS wrote: its log, else its own output."""
-    if os.path.exists("lammps.log"):
-        lines = open("lammps.log").read().strip().splitlines()
-    else:
-        lines = (done.stderr + done.stdout).strip().splitlines() if done else ["(no log)"]
-    return " | ".join(lines[-2:])
+    """Why LAMMPS failed (mb.explain_failure): its last ERROR line, or that it printed none,
+    from its log and its own output (done: the finished process; None in a batch, whose
+    status run_planned reports)."""
+    text = open("lammps.log").read() if os.path.exists("lammps.log") else ""
+    if done is not None:
+        text += "\n" + done.stdout + "\n" + done.stderr
+    return mb.explain_failure("lmp", done.returncode if done is not None else None, text)
 
 
 class LmpFailed(Exception):
@@ -486,7 +487,7 @@ def run_one(run, out):
     fix, nodes = plan(run)
     done = run_lmp(input_lines(run, fix, nodes))
     if done.returncode != 0:
-        raise LmpFailed("lmp failed (status %d): %s" % (done.returncode, failure_tail(done)))
+        raise LmpFailed(failure_tail(done))
     write_rows(run, fix, nodes, "traj.dump", out)
 
 
@@ -526,4 +527,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    mb.guard(main, "LAMMPS adapter")

@@ -33,6 +33,62 @@ def decline(reason):
     raise Declined(reason)
 
 
+def explain_exception(exc, who):
+    """One line that says what went wrong, whatever the exception carries: its type, where it
+    was raised (file:line in function, the innermost frame) and its message, or that it has
+    none -- `raise RuntimeError()` prints a traceback whose last line is the bare type name.
+    An ImportError names the interpreter that could not import (often not the one the
+    package's module was installed for)."""
+    import traceback
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        f = frames[-1]
+        where = " at %s:%d in %s" % (f.filename.rsplit("/", 1)[-1], f.lineno, f.name)
+    message = str(exc).strip().replace("\n", " ")
+    text = "%s: %s raised%s: %s" % (who, type(exc).__name__, where,
+                                     message if message else "(the exception has no message)")
+    if isinstance(exc, ImportError):
+        text += " (interpreter %s)" % sys.executable
+    return text
+
+
+def guard(main, who):
+    """Run main(sys.argv) and exit with its status; an exception prints its traceback and then
+    explain_exception's line (the last line of the log, which motionbench quotes) and exits 1."""
+    try:
+        status = main(sys.argv)
+    except SystemExit:
+        raise
+    except BaseException as exc:          # noqa: B902  (every failure must be explained)
+        import traceback
+        traceback.print_exc()
+        print(explain_exception(exc, who), file=sys.stderr, flush=True)
+        sys.exit(1)
+    sys.exit(status)
+
+
+def explain_failure(program, returncode, output):
+    """The reason a package's program failed, from its exit status (None: not known here) and
+    its output (text):
+    its ERROR lines when it printed some; otherwise say that it printed none, which is what a
+    silent MPI abort (MPI_Abort from a library, an MPI layer that failed to start) or a crash
+    looks like, and quote the last non-empty lines."""
+    lines = [l.strip() for l in output.splitlines() if l.strip()]
+    errors = [l for l in lines if l.startswith("ERROR") or "ERROR:" in l]
+    if returncode is None:
+        how = "failed"
+    elif returncode < 0:
+        how = "was killed by signal %d" % -returncode
+    else:
+        how = "exited with status %d" % returncode
+    if errors:
+        return "%s %s: %s" % (program, how, errors[-1])
+    tail = " | ".join(lines[-2:]) if lines else "no output at all"
+    return ("%s %s without an ERROR message (a silent MPI abort or a crash before the "
+            "package reported): %s" % (program, how, tail))
+
+
 def load_run(path):
     """The run description; refuses a protocol this adapter does not speak."""
     with open(path, encoding="utf-8") as f:

@@ -271,7 +271,9 @@ if __name__ == "__main__":
         except BaseException as e:        # yade -x would keep going: report and fail
             import traceback
             traceback.print_exc()
+            print(mb.explain_exception(e, "Yade adapter (inside yade)"), file=sys.stderr,
+                  flush=True)
             os._exit(1)
         sys.stdout.flush()
         os._exit(0)
-    sys.exit(main(sys.argv))
+    mb.guard(main, "Yade adapter")

@@ -147,6 +147,9 @@ EXTRA_DIST += tests/test_atlas.sh
 # outside integrators of protocol 2: batches, good and hostile (shell)
 TESTS += tests/test_external_batch.sh
 EXTRA_DIST += tests/test_external_batch.sh
+# outside integrators: the shipped adapters explain their failures (shell)
+TESTS += tests/test_adapter_reasons.sh
+EXTRA_DIST += tests/test_adapter_reasons.sh
 # score: trajectories from elsewhere give the metrics of run (shell)
 TESTS += tests/test_cmd_score.sh
 EXTRA_DIST += tests/test_cmd_score.sh

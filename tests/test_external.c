@@ -212,6 +212,36 @@ static int load_text(const char *name, const char *text, mb_adapter **a)
     return mb_adapter_load(path, a);
 }
 
+/* requires = INTERPRETER:MODULE: a module the interpreter imports passes, one it lacks is
+ * named with the interpreter's path and Python's own words; a missing interpreter is named */
+Test(descriptor, requires_modules, .init = make_dir, .fini = remove_dir)
+{
+    char py[4096], why[512];
+    if (!mb_find_on_path("python3", py, sizeof py))
+        cr_skip_test("python3 not on PATH");
+    mb_adapter *a = NULL;
+    cr_assert_eq(load_text("m", "[adapter]\nname = m\nprotocol = 1\ncommand = x\n"
+                           "requires = python3:json, python3:os.path, sh\n", &a), MB_SUCCESS,
+                 "%s", mb_last_error());
+    cr_expect_eq(mb_adapter_check_requirements(a, why, sizeof why), 1, "%s", why);
+    mb_adapter_free(a);
+    cr_assert_eq(load_text("m", "[adapter]\nname = m\nprotocol = 1\ncommand = x\n"
+                           "requires = python3:json, python3:mb_no_such_module_q\n", &a),
+                 MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_eq(mb_adapter_check_requirements(a, why, sizeof why), 0);
+    char expected[4700];
+    snprintf(expected, sizeof expected, "requires python3:mb_no_such_module_q: %s cannot import "
+             "mb_no_such_module_q (ModuleNotFoundError: No module named 'mb_no_such_module_q')", py);
+    cr_expect_str_eq(why, expected);
+    mb_adapter_free(a);
+    cr_assert_eq(load_text("m", "[adapter]\nname = m\nprotocol = 1\ncommand = x\n"
+                           "requires = mb-no-such-python:json\n", &a), MB_SUCCESS);
+    cr_expect_eq(mb_adapter_check_requirements(a, why, sizeof why), 0);
+    cr_expect_str_eq(why, "requires mb-no-such-python:json, but mb-no-such-python is not found "
+                     "on PATH");
+    mb_adapter_free(a);
+}
+
 Test(descriptor, fields_and_errors, .init = make_dir, .fini = remove_dir)
 {
     mb_adapter *a = NULL;
@@ -231,7 +261,9 @@ Test(descriptor, fields_and_errors, .init = make_dir, .fini = remove_dir)
     cr_expect_eq(mb_adapter_check_options(a, &s), MB_EINVAL);
     cr_expect(strstr(mb_last_error(), "adapter ok has no option 'thermostat'") != NULL, "%s",
               mb_last_error());
-    cr_expect_str_eq(mb_adapter_missing_requirement(a), "motionbench-no-such-program");
+    char why[512];
+    cr_expect_eq(mb_adapter_check_requirements(a, why, sizeof why), 0);
+    cr_expect_str_eq(why, "requires motionbench-no-such-program, not found on PATH");
     mb_adapter_free(a);
 
     static const struct { const char *name, *text, *why; } bad[] = {
@@ -242,6 +274,20 @@ Test(descriptor, fields_and_errors, .init = make_dir, .fini = remove_dir)
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ntimeout = -1\n", ":5: timeout = -1: give a number of seconds > 0" },
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nvelocities = half\n", ":5: velocities = half" },
         { "a", "[run]\nname = a\n", ":1: unknown section [run]" },
+        /* requires: PROGRAM or INTERPRETER:MODULE, the module a dotted Python name (it
+         * reaches the interpreter's command line as "import MODULE") */
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nrequires = python3:os;id\n",
+          ":5: requires: 'python3:os;id' is neither a program nor INTERPRETER:MODULE" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nrequires = :json\n",
+          ":5: requires: ':json' is neither" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nrequires = python3:\n",
+          ":5: requires: 'python3:' is neither" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nrequires = python3:a..b\n",
+          ":5: requires: 'python3:a..b' is neither" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nrequires = python3:1a\n",
+          ":5: requires: 'python3:1a' is neither" },
+        { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\nrequires = python3:a.\n",
+          ":5: requires: 'python3:a.' is neither" },
         /* the reader's policy (mb_ini.h), the same as for case files */
         { "a", "[adapter]\nname = a\nprotocol = 1\ncommand = x\ncommand = y\n",
           ":5: duplicate key 'command' in [adapter] (first at line 4)" },

@@ -23,8 +23,8 @@ for f in runs metrics checks timing; do
     check "$f.csv written" $([ -s "$out/r/$f.csv" ]; echo $?)
 done
 tr -d '\r' < "$out/r/runs.csv" > "$out/runs"
-check "runs.csv: one row per (integrator, dt): 24 x 2" \
-    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 48 ]; echo $?)
+check "runs.csv: one row per (integrator, dt): 27 x 2" \
+    $([ "$(tail -n +2 "$out/runs" | wc -l)" -eq 54 ]; echo $?)
 
 # expect INTEGRATOR STATUS REASON-PATTERN: both runs (dt 0.1, 0.05) of the integrator
 expect() {
@@ -59,6 +59,12 @@ expect broken-non-number failed "trajectory.csv: line 5: column n0_x: '1.0abc' i
 expect broken-short-row failed 'trajectory.csv: line 5: 6 fields, the header has 7'
 expect broken-decline skipped "adapter broken-decline declined: this adapter cannot express"
 expect broken-requires skipped 'requires motionbench-test-no-such-program, not found on PATH'
+# python3:json imports, the module after it does not: the interpreter's path and Python's
+# own words are quoted
+expect broken-module skipped "adapter broken-module: requires python3:motionbench_test_no_such_module.sub: /[^ ]*python3[^ ]* cannot import motionbench_test_no_such_module.sub (ModuleNotFoundError: No module named 'motionbench_test_no_such_module')"
+# a failure quotes the last three non-empty lines of the log, not the bare last one
+expect broken-empty-exception failed 'exit status 1: File ""[^"]*broken.py"", line [0-9]*, in <module> | raise RuntimeError() *# the traceback.s last line is the bare type name | RuntimeError"*$'
+expect broken-many-lines failed 'exit status 4: line two: the cause (test) | line three | line four"*$'
 
 tr -d '\r' < "$out/r/checks.csv" > "$out/checks"
 check "the good adapter's order is scored and passes" \

@@ -131,6 +131,10 @@ static int set_key(loader *L, const char *key, const char *value, int line)
     } else if (!strcmp(key, "requires")) {
         if (split_words(value, ", \t", &a->requires, &a->n_requires) != MB_SUCCESS)
             return fail(L, line, "%s: out of memory", key);
+        for (size_t k = 0; k < a->n_requires; k++)
+            if (!mb_adapter_requirement_valid(a->requires[k]))
+                return fail(L, line, "requires: '%s' is neither a program nor "
+                            "INTERPRETER:MODULE with a dotted Python module name", a->requires[k]);
     } else if (!strcmp(key, "options")) {
         if (split_words(value, ", \t", &a->options, &a->n_options) != MB_SUCCESS)
             return fail(L, line, "%s: out of memory", key);
@@ -284,20 +288,6 @@ int mb_find_on_path(const char *prog, char *full, size_t size)
             p++;
     }
     return 0;
-}
-
-static int on_path(const char *prog)
-{
-    char full[4096];
-    return mb_find_on_path(prog, full, sizeof full);
-}
-
-const char *mb_adapter_missing_requirement(const mb_adapter *a)
-{
-    for (size_t k = 0; k < a->n_requires; k++)
-        if (!on_path(a->requires[k]))
-            return a->requires[k];
-    return NULL;
 }
 
 static int by_name(const void *a, const void *b)

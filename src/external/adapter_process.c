@@ -57,8 +57,20 @@ static void pause_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* The last non-empty line of the log, quoted in reasons ("" when none). */
-void mb_adapter_last_log_line(const char *dir, char *out, size_t size)
+/* A line of markers only (Python's ^^^^ and ~~~~ under the failing expression). */
+static int marker_line(const char *line)
+{
+    return line[strspn(line, "^~ \t")] == '\0';
+}
+
+/* The last non-empty lines of the log (mb_external.h).  A failure is often explained a few
+ * lines before the end -- a traceback ends in the exception's type alone when its message
+ * is empty, an MPI layer prints its abort after the package's error, blank lines follow
+ * both -- so a failed run quotes up to MB_ADAPTER_LOG_LINES lines, latest last, as many
+ * whole lines as fit in size (the latest line alone is cut at its end); a declining
+ * adapter's reason is its last line.  Lines are quoted without their indentation; lines
+ * of markers alone (Python's ^^^^ under the failing expression) are passed over. */
+void mb_adapter_log_tail(const char *dir, int max_lines, char *out, size_t size)
 {
     char path[4200], buf[4096];
     snprintf(path, sizeof path, "%s/adapter.log", dir);
@@ -75,10 +87,35 @@ void mb_adapter_last_log_line(const char *dir, char *out, size_t size)
         n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
-        buf[--n] = '\0';
-    const char *line = strrchr(buf, '\n');
-    snprintf(out, size, "%s", line ? line + 1 : buf);
+    for (size_t k = 0; k < n; k++)
+        if (buf[k] == '\r' || buf[k] == '\0')
+            buf[k] = '\n';
+    const char *lines[8];
+    int count = 0;
+    for (char *end = buf + n; count < max_lines && end > buf;) {
+        while (end > buf && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        char *start = end;
+        while (start > buf && start[-1] != '\n')
+            start--;
+        start += strspn(start, " \t");          /* indentation says nothing */
+        if (start < end && !marker_line(start))
+            lines[count++] = start;
+        end = start;
+    }
+    size_t used = 0;
+    int first = count - 1;                 /* the earliest line that still fits */
+    for (int k = 0; k < count; k++) {
+        size_t need = strlen(lines[k]) + (k ? 3 : 0);
+        if (k > 0 && used + need >= size)
+            break;
+        used += need;
+        first = k;
+    }
+    for (int k = first; k >= 0; k--) {
+        size_t at = strlen(out);
+        snprintf(out + at, size - at, "%s%s", k == first ? "" : " | ", lines[k]);
+    }
     for (char *p = out; *p; p++)
         if ((unsigned char)*p < 32)
             *p = ' ';
@@ -348,9 +385,10 @@ static mb_process_status verdict(const mb_adapter *a, const char *dir, int ws, c
                                  size_t size)
 {
     char last[200];
-    mb_adapter_last_log_line(dir, last, sizeof last);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
         return MB_PROCESS_OK;
+    mb_adapter_log_tail(dir, WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_SKIP ? 1
+                             : MB_ADAPTER_LOG_LINES, last, sizeof last);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_SKIP) {
         snprintf(reason, size, "adapter %s declined: %s", a->name,
                  last[0] ? last : "(no reason printed)");

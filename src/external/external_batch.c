@@ -32,7 +32,7 @@ struct mb_external_batch {
     mb_adapter *adapter;
     char dir[4096];
     char what[300];               /* names the batch when its directory is kept */
-    char last[200];               /* the last line of adapter.log, for runs left unanswered */
+    char last[200];               /* the last lines of adapter.log, for runs left unanswered */
     unsigned char *answer;        /* per run: an answer_kind */
 };
 
@@ -197,7 +197,7 @@ mb_process_status mb_external_batch_execute(const mb_external_run *runs, size_t 
         ps = mb_adapter_execute(b->adapter, b->dir, timeout, cap, reason, size);
     if (ps == MB_PROCESS_OK && !survey(b, reason, size))
         ps = MB_PROCESS_FAILED;
-    mb_adapter_last_log_line(b->dir, b->last, sizeof b->last);
+    mb_adapter_log_tail(b->dir, MB_ADAPTER_LOG_LINES, b->last, sizeof b->last);
     return ps;
 }
 

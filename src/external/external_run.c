@@ -101,9 +101,9 @@ mb_process_status mb_external_prepare(const mb_external_run *r, mb_external_spec
                  mb_last_error());
         return MB_PROCESS_FAILED;
     }
-    const char *missing = mb_adapter_missing_requirement(*out);
-    if (missing) {
-        snprintf(reason, size, "adapter %s: requires %s, not found on PATH", spec->name, missing);
+    char why[512];
+    if (!mb_adapter_check_requirements(*out, why, sizeof why)) {
+        snprintf(reason, size, "adapter %s: %s", spec->name, why);
         return MB_PROCESS_SKIPPED;
     }
     return MB_PROCESS_OK;

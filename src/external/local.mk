@@ -1,6 +1,7 @@
 # external module: outside integrators through the external-program protocol (doc/external.md).
 libmotionbench_la_SOURCES += src/external/adapter_spec.c
 libmotionbench_la_SOURCES += src/external/adapter_descriptor.c
+libmotionbench_la_SOURCES += src/external/adapter_requires.c
 libmotionbench_la_SOURCES += src/external/run_description.c
 libmotionbench_la_SOURCES += src/external/run_flat.c
 libmotionbench_la_SOURCES += src/external/adapter_process.c

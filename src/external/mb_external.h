@@ -4,6 +4,7 @@
  *
  *   adapter_spec.c        the integrator spec external:NAME[key=value,...]
  *   adapter_descriptor.c  NAME.adapter descriptors (mb_ini.h) and their search path
+ *   adapter_requires.c    the programs and interpreter modules a descriptor requires
  *   run_description.c     run.json: problem, nodes, force models, times (jansson)
  *   run_flat.c            run.txt: the flat form of run.json, from the same tree
  *   adapter_process.c     one execution: private directory, process group, time limit
@@ -83,8 +84,14 @@ void mb_adapter_each(void (*fn)(const char *path, const mb_adapter *a, void *use
 int mb_adapter_check_options(const mb_adapter *a, const mb_external_spec *spec);
 /* 1 when prog (a name, or a path with '/') is an executable file, its path in full. */
 int mb_find_on_path(const char *prog, char *full, size_t size);
-/* NULL when every required program is on PATH, else the first one missing. */
-const char *mb_adapter_missing_requirement(const mb_adapter *a);
+/* ---- requirements (adapter_requires.c) ---- */
+/* 1 when a `requires` entry is PROGRAM or INTERPRETER:MODULE (MODULE a dotted Python name). */
+int mb_adapter_requirement_valid(const char *entry);
+/* 1 when every program of a's `requires` is found and every INTERPRETER:MODULE imports
+ * (INTERPRETER -c "import MODULE", within a time limit); else 0 with the first missing one
+ * and why in why ("requires python3:siconos: /usr/bin/python3 cannot import siconos
+ * (ModuleNotFoundError: No module named 'siconos')"). */
+int mb_adapter_check_requirements(const mb_adapter *a, char *why, size_t size);
 
 /* ---- run.json ---- */
 typedef struct mb_run_description {
@@ -163,9 +170,12 @@ typedef enum { MB_PROCESS_OK = 0, MB_PROCESS_SKIPPED, MB_PROCESS_FAILED } mb_pro
 mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, double timeout,
                                      size_t file_cap, char *reason, size_t size);
 
-/* The last non-empty line of dir/adapter.log, control characters blanked ("" when none):
- * quoted in reasons. */
-void mb_adapter_last_log_line(const char *dir, char *out, size_t size);
+/* The last non-empty lines of dir/adapter.log, at most max_lines, earliest first, joined by
+ * " | ", without indentation, lines of markers alone passed over, control characters
+ * blanked ("" when none): quoted in reasons (MB_ADAPTER_LOG_LINES of them for a failure,
+ * 1 for a decline). */
+#define MB_ADAPTER_LOG_LINES 3
+void mb_adapter_log_tail(const char *dir, int max_lines, char *out, size_t size);
 
 /* ---- one run of a case ---- */
 typedef struct mb_external_run {

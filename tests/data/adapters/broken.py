@@ -9,7 +9,9 @@ by MODE.  Modes about the rows' values: stale (every row the initial state), ali
 row the final state, as an adapter storing live views of its package's state writes it),
 huge (x = 1e308 from step 1).  Modes about the process: setsid (a daemonised child that
 outlives the adapter; setsid-hang: and then hangs), fifo-trajectory / fifo-log / device-trajectory (a FIFO or device in
-place of trajectory.csv or adapter.log), big-log (writes to its log without end)."""
+place of trajectory.csv or adapter.log), big-log (writes to its log without end),
+empty-exception (an exception without a message), many-lines (exit 4 after four lines and
+blank ones)."""
 import json
 import os
 import signal
@@ -37,6 +39,12 @@ if run["rotation"]:    # keep the quaternions as they were (unit)
 if mode == "decline":
     print("this adapter cannot express the force model 'harmonic spring' (test)")
     sys.exit(77)
+if mode == "empty-exception":
+    print("an adapter about to fail (test)", flush=True)
+    raise RuntimeError()           # the traceback's last line is the bare type name
+if mode == "many-lines":
+    print("line one\nline two: the cause (test)\nline three\nline four\n\n   \n", flush=True)
+    sys.exit(4)
 if mode == "exit3":
     print("something went wrong inside the adapter (test)")
     sys.exit(3)
