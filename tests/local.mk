@@ -150,6 +150,9 @@ EXTRA_DIST += tests/test_external_batch.sh
 # outside integrators: the shipped adapters explain their failures (shell)
 TESTS += tests/test_adapter_reasons.sh
 EXTRA_DIST += tests/test_adapter_reasons.sh
+# outside integrators: run.json's contacts, laws and units read by an independent reader (shell)
+TESTS += tests/test_run_json.sh
+EXTRA_DIST += tests/test_run_json.sh tests/run_json_check.py tests/data/run-json
 # score: trajectories from elsewhere give the metrics of run (shell)
 TESTS += tests/test_cmd_score.sh
 EXTRA_DIST += tests/test_cmd_score.sh

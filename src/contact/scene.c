@@ -1,6 +1,7 @@
 /* scene.c -- the constraint field (shapes, planes, bilateral constraints) of a system
  * integrated by the solfec scheme; see mb_scene.h. */
 #include "mb_force_models.h"
+#include "mb_json.h"
 #include "mb_scene.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -31,10 +32,90 @@ static void scene_free(void *params)
     free(s);
 }
 
+/* run.json's description (doc/external.md, section 3): the unilateral contacts of a scene
+ * without bilateral constraints -- shapes, planes, Signorini normal law, Newton impact law
+ * with its restitution, Coulomb friction, per pair of materials when a table is set.  A
+ * scene with bilateral constraints (links, pins) stays opaque: an adapter must decline. */
+static int describe_shapes(const mb_scene *sc, json_t *model)
+{
+    json_t *shapes = json_array();
+    if (shapes == NULL || json_object_set_new(model, "shapes", shapes) != 0)
+        return MB_ENOMEM;
+    for (size_t b = 0; b < sc->nbodies; b++) {
+        if (sc->shape[b] == MB_SHAPE_NONE)
+            continue;
+        json_t *o = json_object();
+        int sphere = sc->shape[b] == MB_SHAPE_SPHERE;
+        if (o == NULL || json_array_append_new(shapes, o) != 0
+            || mb_json_set_int(o, "node", (long)b)
+            || mb_json_set_str(o, "shape", sphere ? "sphere" : "box")
+            || (sphere ? mb_json_set_num(o, "radius", sc->extent[3 * b])
+                       : mb_json_set_vec(o, "half_extents", &sc->extent[3 * b], 3))
+            || mb_json_set_int(o, "material", sc->material[b]))
+            return MB_ENOMEM;
+    }
+    return MB_SUCCESS;
+}
+
+static int describe_planes(const mb_scene *sc, json_t *model)
+{
+    json_t *planes = json_array();
+    if (planes == NULL || json_object_set_new(model, "planes", planes) != 0)
+        return MB_ENOMEM;
+    for (size_t k = 0; k < sc->nplanes; k++) {
+        json_t *o = json_object();
+        if (o == NULL || json_array_append_new(planes, o) != 0
+            || mb_json_set_vec(o, "point", sc->planes[k].point, 3)
+            || mb_json_set_vec(o, "normal", sc->planes[k].normal, 3)
+            || mb_json_set_int(o, "material", sc->planes[k].material))
+            return MB_ENOMEM;
+    }
+    return MB_SUCCESS;
+}
+
+/* "pair_laws": [{"materials": [a, b], "mu", "restitution"}] for a <= b when the scene has a
+ * table of materials (then the model has no "mu" and "restitution" of its own), else [] */
+static int describe_pair_laws(const mb_scene *sc, json_t *model)
+{
+    json_t *laws = json_array();
+    if (laws == NULL || json_object_set_new(model, "pair_laws", laws) != 0)
+        return MB_ENOMEM;
+    for (size_t a = 0; a < sc->nmaterials; a++)
+        for (size_t b = a; b < sc->nmaterials; b++) {
+            double mu, e;
+            mb_scene_pair_law(sc, (int)a, (int)b, &mu, &e);
+            json_t *o = json_object(), *ab = json_pack("[ii]", (int)a, (int)b);
+            if (o == NULL || json_array_append_new(laws, o) != 0
+                || json_object_set_new(o, "materials", ab) != 0 || mb_json_set_num(o, "mu", mu)
+                || mb_json_set_num(o, "restitution", e))
+                return MB_ENOMEM;
+        }
+    return MB_SUCCESS;
+}
+
+static int scene_describe(const void *params, json_t *model)
+{
+    const mb_scene *sc = params;
+    if (sc->nbilateral > 0)
+        return mb_json_set_str(model, "model", "opaque")
+               || mb_json_set_str(model, "name", "constraints") ? MB_ENOMEM : MB_SUCCESS;
+    if (mb_json_set_str(model, "model", "unilateral")
+        || mb_json_set_str(model, "normal_law", "signorini")
+        || mb_json_set_str(model, "impact_law", "newton")
+        || mb_json_set_str(model, "friction_law", "coulomb")
+        || (sc->nmaterials == 0 && (mb_json_set_num(model, "restitution", sc->e)
+                                    || mb_json_set_num(model, "mu", sc->mu)))
+        || describe_shapes(sc, model) || describe_planes(sc, model)
+        || describe_pair_laws(sc, model))
+        return MB_ENOMEM;
+    return MB_SUCCESS;
+}
+
 static const mb_force_type scene_type = {
     .name = "constraints",
     .eval = scene_eval,
     .free = scene_free,
+    .describe = scene_describe,
 };
 
 const mb_force_type *const mb_force_scene = &scene_type;

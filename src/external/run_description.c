@@ -4,9 +4,12 @@
  *
  * The problem's parameters are written resolved (defaults included), every node with its
  * mass, principal inertia, radius, state and blocked degrees of freedom, and every force
- * model through its describe hook (mb_forces.h); a model without one, and a deforming
- * periodic cell, are written as {"model": "opaque", "name": ...} so that an adapter can
- * decline what it cannot express instead of integrating another system. */
+ * model through its describe hook (mb_forces.h): contact laws with their impact law,
+ * restitution, friction and rolling resistance, the unilateral contacts of a constraint
+ * scene; the units every number is in.  A model without a describe hook, a scene with
+ * bilateral constraints and a deforming periodic cell are written as {"model": "opaque",
+ * "name": ...} so that an adapter can decline what it cannot express instead of
+ * integrating another system. */
 #include "mb_external.h"
 #include "mb_forces.h"
 #include "mb_json.h"
@@ -171,6 +174,20 @@ static json_t *nodes(const mb_nodes *s)
     return a;
 }
 
+/* The statement of units: every number of run.json (and of trajectory.csv) is in the
+ * coherent system built on these base units (doc/external.md, section 3). */
+static json_t *units(void)
+{
+    json_t *o = json_object();
+    if (o && (mb_json_set_str(o, "length", "m") || mb_json_set_str(o, "mass", "kg")
+              || mb_json_set_str(o, "time", "s") || mb_json_set_str(o, "angle", "rad")
+              || mb_json_set_bool(o, "coherent", 1))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *describe(const mb_run_description *d, const char *protocol)
 {
     json_t *root = json_object(), *problem = json_object();
@@ -183,6 +200,7 @@ static json_t *describe(const mb_run_description *d, const char *protocol)
               || mb_json_set_str(root, "case", d->case_name)
               || mb_json_set_str(root, "integrator", d->integrator)
               || mb_json_set_str(root, "adapter", d->spec->name)
+              || json_object_set_new(root, "units", units())
               || json_object_set_new(root, "options", options(d->spec))
               || json_object_set_new(root, "problem", problem)
               || mb_json_set_str(problem, "name", d->problem->name)

@@ -2,6 +2,7 @@
  * the laws' parameters, per-pair coefficients, and double-precision kinematics
  * (equations in mb_contact.h). */
 #include "contact_set.h"
+#include "mb_closed_contact.h"
 #include "mb_json.h"
 #include "mb_status.h"
 
@@ -315,7 +316,27 @@ void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const do
     }
 }
 
-static int describe_pair(const struct contact_pair *cp, int friction, json_t *list)
+/* The restitution of one pair's normal impact where a closed form gives it (doc/dem.md,
+ * "Closed forms of a binary collision"): the linear law, clamped or textbook, and any
+ * undamped law (e = 1); NaN (written null) for the damped Hertz law, which has none. */
+static double pair_restitution(const struct contact_set *set, const struct contact_pair *cp)
+{
+    if (cp->c == 0.0)
+        return 1.0;
+    if (set->normal != CONTACT_NORMAL_LINEAR)
+        return NAN;
+    double zeta = mb_closed_linear_zeta(cp->k, cp->meff, cp->c);
+    return set->attractive ? mb_closed_linear_restitution(zeta)
+                           : mb_closed_linear_clamped_restitution(zeta);
+}
+
+static int set_num_or_null(json_t *o, const char *key, double v)
+{
+    return json_object_set_new(o, key, isfinite(v) ? mb_json_number(v) : json_null()) != 0;
+}
+
+static int describe_pair(const struct contact_set *set, const struct contact_pair *cp,
+                         json_t *list)
 {
     json_t *o = json_object();
     if (o == NULL || json_array_append_new(list, o) != 0 || mb_json_set_int(o, "i", (long)cp->i))
@@ -328,10 +349,31 @@ static int describe_pair(const struct contact_pair *cp, int friction, json_t *li
     } else if (mb_json_set_int(o, "j", (long)cp->j)) {
         return MB_ENOMEM;
     }
-    if (mb_json_set_num(o, "k", cp->k) || mb_json_set_num(o, "c", cp->c))
+    if (mb_json_set_num(o, "k", cp->k) || mb_json_set_num(o, "c", cp->c)
+        || mb_json_set_num(o, "mass_eff", cp->meff) || mb_json_set_num(o, "radius_eff", cp->reff)
+        || set_num_or_null(o, "restitution", pair_restitution(set, cp)))
         return MB_ENOMEM;
-    return friction && (mb_json_set_num(o, "kt", cp->kt) || mb_json_set_num(o, "ct", cp->ct)
-                        || mb_json_set_num(o, "roll", cp->roll)) ? MB_ENOMEM : MB_SUCCESS;
+    return set->friction && (mb_json_set_num(o, "kt", cp->kt) || mb_json_set_num(o, "ct", cp->ct)
+                             || mb_json_set_num(o, "roll", cp->roll)) ? MB_ENOMEM : MB_SUCCESS;
+}
+
+/* The laws by name (doc/external.md, section 3): normal "linear" | "hertz"; tangential
+ * "cundall-strack" (k_t = kt) | "mindlin" (k_t = kt delta^(1/2)) | "none"; rolling
+ * "constant-torque" | "none"; the normal dashpot's damping ratio where it was given as
+ * one. */
+static int describe_laws(const struct contact_set *set, json_t *model)
+{
+    int linear = set->normal == CONTACT_NORMAL_LINEAR;
+    double zeta = linear ? (set->lin.dashpot == MB_DASHPOT_RATIO ? set->lin.zeta : NAN)
+                         : set->hz.zeta;
+    const char *tangential = !set->friction ? "none" : linear ? "cundall-strack" : "mindlin";
+    const char *rolling = set->friction && set->fr.mu_roll > 0.0 ? "constant-torque" : "none";
+    return mb_json_set_str(model, "normal_law", linear ? "linear" : "hertz")
+           || mb_json_set_bool(model, "clamped", !set->attractive)
+           || set_num_or_null(model, "zeta", zeta)
+           || (!linear && mb_json_set_num(model, "estar", set->hz.estar))
+           || mb_json_set_str(model, "tangential_law", tangential)
+           || mb_json_set_str(model, "rolling_law", rolling);
 }
 
 int mb_contact_set_describe(const void *params, json_t *model)
@@ -340,7 +382,7 @@ int mb_contact_set_describe(const void *params, json_t *model)
     json_t *list = json_array();
     if (list == NULL || json_object_set_new(model, "pairs", list) != 0
         || mb_json_set_str(model, "model", set->type->name)
-        || mb_json_set_bool(model, "attractive", set->attractive))
+        || mb_json_set_bool(model, "attractive", set->attractive) || describe_laws(set, model))
         return MB_ENOMEM;
     if (set->friction
         && (mb_json_set_num(model, "mu", set->fr.mu)
@@ -349,7 +391,7 @@ int mb_contact_set_describe(const void *params, json_t *model)
             || mb_json_set_num(model, "mu_roll", set->fr.mu_roll)))
         return MB_ENOMEM;
     for (size_t m = 0; m < set->count; m++)
-        if (describe_pair(&set->items[m], set->friction, list) != MB_SUCCESS)
+        if (describe_pair(set, &set->items[m], list) != MB_SUCCESS)
             return MB_ENOMEM;
     return MB_SUCCESS;
 }

@@ -232,6 +232,14 @@ int mb_forces_has_exact_work(const mb_forces *F)
     return 0;
 }
 
+int mb_forces_torque_later(const mb_forces *F)
+{
+    for (size_t m = 0; F != NULL && m < F->count; m++)
+        if (F->items[m].type->torque_later)
+            return 1;
+    return 0;
+}
+
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J)
 {
     F->counts->jacobians++;

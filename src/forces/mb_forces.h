@@ -142,6 +142,9 @@ double mb_forces_external_work_exact(const mb_forces *F, const mb_nodes *from,
                                      const mb_nodes *to, double h);
 double mb_forces_external_power_inexact(const mb_forces *F, const mb_nodes *s, double t);
 int mb_forces_has_exact_work(const mb_forces *F);
+/* 1 when some model of F writes torques later if not now (mb_force_type.torque_later: the
+ * frictional contacts), so that a system at rest without torque at t = 0 still rotates. */
+int mb_forces_torque_later(const mb_forces *F);
 /* Clear J and append every model's blocks. */
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J);
 int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);

@@ -78,19 +78,10 @@ static int any_nonzero(const double *a, size_t count)
     return 0;
 }
 
-/* a model of the field writes torques later if not now (mb_force_type.torque_later) */
-static int field_torques_later(const mb_forces *F)
-{
-    for (size_t m = 0; F != NULL && m < F->count; m++)
-        if (F->items[m].type->torque_later)
-            return 1;
-    return 0;
-}
-
 static int system_rotates(const mb_system *sys)
 {
     const mb_nodes *s = sys->nodes;
-    if (field_torques_later(sys->forces))
+    if (mb_forces_torque_later(sys->forces))
         return 1;
     if (any_nonzero(s->omega, 3 * s->n) || any_nonzero(s->angmom, 3 * s->n))
         return 1;
@@ -106,7 +97,7 @@ static int system_rotates(const mb_system *sys)
 static int twin_rotates(const mb_system_mpfr *tw)
 {
     const mb_nodes_mpfr *s = tw->nodes;
-    if (field_torques_later(tw->forces))
+    if (mb_forces_torque_later(tw->forces))
         return 1;
     for (size_t k = 0; k < 3 * s->n; k++)
         if (!mpfr_zero_p(&s->omega[k]) || !mpfr_zero_p(&s->angmom[k]))

@@ -613,9 +613,10 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     }
     if (mb_probes_next_step(r, c, h) == 0)
         mb_probes_keep(r, d->on);       /* a probe at t = 0: the initial state */
-    /* torques at t = 0 decide whether the problem rotates (on is a scratch copy) */
+    /* torques at t = 0, or a model that writes torques later (frictional contacts),
+     * decide whether the problem rotates (on is a scratch copy) */
     if (mb_forces_eval(d->sys->forces, d->on, 0.0) == MB_SUCCESS)
-        r->rotates = mb_nodes_rotates(d->on);
+        r->rotates = mb_nodes_rotates(d->on) || mb_forces_torque_later(d->sys->forces);
     r->state_size = d->on->n * (r->rotates ? 13 : 6);
     T.ref = mb_nodes_alloc(d->on->n, 53);
     if (T.ref)
@@ -704,7 +705,7 @@ static int problem_rotates(driver *d)
     if (mb_nodes_copy(d->on, d->sys->nodes) != MB_SUCCESS
         || mb_forces_eval(d->sys->forces, d->on, 0.0) != MB_SUCCESS)
         return 1;    /* ask for the rotation columns: more is checked, nothing is lost */
-    return mb_nodes_rotates(d->on);
+    return mb_nodes_rotates(d->on) || mb_forces_torque_later(d->sys->forces);
 }
 
 int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr, int mid_step,
