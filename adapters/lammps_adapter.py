@@ -5,7 +5,9 @@ Usage: lammps_adapter.py run.json trajectory.csv (protocol 1), or runs.json traj
 (protocol 2: every run of the batch in ONE lmp, `clear` between them; an error ends lmp at the
 run that made it, which fails alone, and the runs after it go on in a fresh lmp);
 doc/external.md.
-Option fix = nve | nve/sphere | nve/asphere | rigid/nve | rigid (default nve).
+Options: fix = nve | nve/sphere | nve/asphere | rigid/nve | rigid (default nve, nve/sphere
+under a frictional contact law); pair = history | granular (default history: the style of a
+contact law, lammps_granular.py).
 
 Translation (doc/peers.md):
 - units lj (no conversion factors: F = m a, torque = I dw/dt);
@@ -20,9 +22,9 @@ Translation (doc/peers.md):
 - a constant global torque: a dipole p fixed in space in a uniform field E, p x E = T
   (`fix efield`, the fixes do not update the dipole) for atoms; `fix addtorque` for rigid bodies;
 - a body-frame torque: a couple of forces on the rigid body's atoms (rigid fixes only);
-- linear contacts: sphere-sphere `pair_style gran/hooke`, sphere-plane z = const
-  `fix wall/gran hooke` (force kn d - m* gamma_n d', not clamped: a dashpot is declined when
-  the problem's contact is non-attractive).
+- contacts (lammps_granular.py): the linear law as `pair_style gran/hooke` and `fix wall/gran
+  hooke`, Cundall-Strack as gran/hooke/history, Hertz-Mindlin as gran/hertz/history or (option
+  pair=granular) `pair_style granular` with Mindlin tangential, walls z = const alike.
 The dump is read back: positions, velocities, orientations (ellipsoid quaternion, or the rigid
 body's frame rebuilt from its atoms) and global angular velocities.
 """
@@ -32,10 +34,11 @@ import os
 import subprocess
 import sys
 
+import lammps_granular as granular
 import mbadapter as mb
 
 FIXES = ("nve", "nve/sphere", "nve/asphere", "rigid/nve", "rigid")
-SUPPORTED = ("gravity", "drag", "springs", "central", "torque", "contact-linear")
+SUPPORTED = ("gravity", "drag", "springs", "central", "torque") + granular.LAWS
 ARM = 0.5        # distance of a rigid body's atoms from its centre (any value: frame only)
 
 
@@ -80,19 +83,6 @@ def check_fix(run, fix):
             mb.decline("fix %s: LAMMPS has no body-frame torque for single atoms" % fix)
         if not fix.startswith("rigid") and (len(by["torque"]) > 1 or len(mb.torque_nodes(t, len(run["nodes"]))) > 1):
             mb.decline("fix %s: one uniform field gives the torque of one atom only" % fix)
-    for c in by.get("contact-linear", []):
-        spheres, planes = mb.contact_pairs(c)
-        if fix.startswith("rigid") or fix == "nve/asphere":
-            mb.decline("fix %s: granular contacts need sphere atoms" % fix)
-        if len(run["nodes"]) > 2:
-            mb.decline("LAMMPS adapter: contacts among more than two spheres are not translated")
-        for p in spheres + planes:
-            if float(p.get("c", 0)) != 0 and not c.get("attractive", False):
-                mb.decline("LAMMPS adapter: gran/hooke's dashpot is not clamped (the problem's contact is)")
-        for p in planes:
-            nrm = p["plane"]["normal"]
-            if abs(nrm[0]) > 0 or abs(nrm[1]) > 0 or nrm[2] <= 0:
-                mb.decline("LAMMPS adapter: only a plane z = const with normal +z is translated")
 
 
 def ellipsoid_axes(n):
@@ -188,20 +178,6 @@ def cutoff(nodes):
     return max([2.0] + [4.0 * (nd.spec.get("radius") or 0.0) for nd in nodes])
 
 
-def pair_lines(run, nodes):
-    """No pair force, or the linear sphere-sphere contact `pair_style gran/hooke`: force
-    kn d - m* gamma_n d' along the normal (m* the reduced mass), so gamma_n = cn / m*;
-    tangential stiffness, damping and friction zero."""
-    spheres = [p for c in mb.forces_by_model(run).get("contact-linear", []) for p in mb.contact_pairs(c)[0]]
-    if not spheres or len(nodes) < 2:
-        return ["pair_style zero 1.0", "pair_coeff * *"]
-    c = spheres[0]
-    m0, m1 = nodes[0].spec["mass"], nodes[1].spec["mass"]
-    mstar = m0 * m1 / (m0 + m1)
-    return ["pair_style gran/hooke %s 0 %s 0 0 0" % (num(c["k"]), num(float(c.get("c", 0)) / mstar)),
-            "pair_coeff * *"]
-
-
 def initial_box(nodes):
     """A box around every node's initial position (shrink-wrapped by LAMMPS afterwards)."""
     lo_hi = []
@@ -258,12 +234,6 @@ def force_lines(run, nodes, rigid):
     for t in by.get("torque", []):
         for i in mb.torque_nodes(t, len(nodes)):
             torque_lines(t, nodes[i], rigid, lines)
-    for c in by.get("contact-linear", []):
-        for p in mb.contact_pairs(c)[1]:
-            nd = nodes[p["i"]]
-            lines.append("fix wall%d %s wall/gran hooke %s 0 %s 0 0 0 zplane %s NULL"
-                         % (nd.index, nd.group, num(p["k"]), num(float(p.get("c", 0)) / nd.spec["mass"]),
-                            num(p["plane"]["point"][2])))
     return lines
 
 
@@ -298,7 +268,7 @@ def output_lines(fix, time, tag):
                     "run %d" % int(time["steps"])]
 
 
-def input_lines(run, fix, nodes, tag=""):
+def input_lines(run, fix, nodes, law, pair, tag=""):
     """The LAMMPS input of this run (and its rigid infile), its files named with tag, ending
     with `clear` (the runs of a batch follow each other in one lmp)."""
     shape = "ellipsoid" if fix == "nve/asphere" else "sphere"
@@ -309,7 +279,8 @@ def input_lines(run, fix, nodes, tag=""):
     for nd in nodes:
         lines += atom_lines(nd, fix, 1 + sum(len(o.atoms) for o in nodes))
     lines += ["comm_modify cutoff %s vel yes" % num(cutoff(nodes)), "neighbor 0.5 nsq"]
-    lines += pair_lines(run, nodes) + force_lines(run, nodes, rigid)
+    lines += granular.pair_lines(law, pair) + force_lines(run, nodes, rigid)
+    lines += granular.wall_lines(law, pair, nodes)
     lines += integrate_lines(fix, nodes, tag) + output_lines(fix, run["time"], tag)
     return lines + ["clear"]
 
@@ -452,13 +423,17 @@ class LmpFailed(Exception):
 
 
 def plan(run):
-    """(fix, nodes): the run checked (declined when the fix cannot integrate it)."""
-    fix = run.get("options", {}).get("fix", "nve")
+    """(fix, nodes, contact law, pair option): the run checked (declined when the fix or the
+    granular styles cannot integrate it; lammps_granular.py)."""
+    mb.refuse_models(run, SUPPORTED, "LAMMPS adapter")
+    options = run.get("options", {})
+    fix = options.get("fix", "nve/sphere" if granular.frictional(run) else "nve")
     if fix not in FIXES:
         raise LmpFailed("option fix=%s is not one of %s" % (fix, ", ".join(FIXES)))
-    mb.refuse_models(run, SUPPORTED, "LAMMPS adapter")
     check_fix(run, fix)
-    return fix, [Node(i, n, fix) for i, n in enumerate(run["nodes"])]
+    pair = options.get("pair", "history")
+    law = granular.check(run, fix, pair)
+    return fix, [Node(i, n, fix) for i, n in enumerate(run["nodes"])], law, pair
 
 
 def write_rows(run, fix, nodes, dump, out):
@@ -484,8 +459,8 @@ def write_rows(run, fix, nodes, dump, out):
 
 def run_one(run, out):
     """One run (protocol 1): input, lmp, dump read back, trajectory written to out."""
-    fix, nodes = plan(run)
-    done = run_lmp(input_lines(run, fix, nodes))
+    fix, nodes, law, pair = plan(run)
+    done = run_lmp(input_lines(run, fix, nodes, law, pair))
     if done.returncode != 0:
         raise LmpFailed(failure_tail(done))
     write_rows(run, fix, nodes, "traj.dump", out)
@@ -496,9 +471,9 @@ def run_batch(runs, outdir):
     planned, kept = [], {}
 
     def plan_one(run, out):             # pass 1: each run's input, or its decline
-        fix, nodes = plan(run)
+        fix, nodes, law, pair = plan(run)
         tag = "-%d" % run["id"]
-        planned.append((run, "traj%s.dump" % tag, input_lines(run, fix, nodes, tag)))
+        planned.append((run, "traj%s.dump" % tag, input_lines(run, fix, nodes, law, pair, tag)))
         kept[run["id"]] = (fix, nodes, "traj%s.dump" % tag)
 
     mb.answer_runs(runs, outdir, plan_one)

@@ -124,7 +124,7 @@ def answer_runs(runs, outdir, run_one, skip_answered=False):
                 out.write("exit status %s\n" % e.code)
         except Exception as e:   # one run's failure is that run's, the batch goes on
             traceback.print_exc()
-            why = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+            why = explain_exception(e, "run %s" % run["id"])    # named even without a message
             with open(stem + ".failed", "w", encoding="utf-8") as out:
                 out.write(_one_line(why) + "\n")
         sys.stdout.flush()

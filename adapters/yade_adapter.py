@@ -14,8 +14,11 @@ Translation (doc/peers.md):
 - gravity is NewtonIntegrator's own; drag, springs, central forces and torques are added each
   step by a PyRunner placed before the NewtonIntegrator (O.forces.addF/addT on the positions and
   orientations of that step);
-- sphere-sphere contacts: Yade's linear Law2_ScGeom_FrictPhys_CundallStrack (no dashpot), with
-  Young's modulus chosen so that Ip2_FrictMat_FrictMat_FrictPhys gives kn;
+- contacts, linear and Cundall-Strack (material()): Yade's Law2_ScGeom_FrictPhys_CundallStrack
+  (no dashpots, no rolling resistance) between spheres and against a plane normal to an axis
+  (utils.wall), with one FrictMat whose Young's modulus gives kn through
+  Ip2_FrictMat_FrictMat_FrictPhys, poisson = kt/kn (Yade's FrictMat.poisson is that ratio) and
+  frictionAngle = atan(mu);
 - Yade is a leap-frog: O.bodies[i].state.vel after the step to t holds v(t - dt/2).  Its first
   step takes the stored velocity as v(-dt/2); with start = half-kick (default) the adapter
   stores v0 - (dt/2) a(0) (and L0 - (dt/2) T(0) or w0 - (dt/2) T(0)/I), the leap-frog's own
@@ -36,7 +39,11 @@ SELF = os.path.abspath(sys.argv[0])
 sys.path.insert(0, os.path.dirname(SELF))
 import mbadapter as mb  # noqa: E402
 
-SUPPORTED = ("gravity", "drag", "springs", "central", "torque", "contact-linear", "cundall")
+SUPPORTED = ("gravity", "drag", "springs", "central", "torque", "contact-linear",
+             "contact-cundall-strack", "cundall")
+CONTACTS = ("contact-linear", "contact-cundall-strack")
+AXES = {(1, 0, 0): (0, 1), (-1, 0, 0): (0, -1), (0, 1, 0): (1, 1), (0, -1, 0): (1, -1),
+        (0, 0, 1): (2, 1), (0, 0, -1): (2, -1)}     # plane normal: (Yade wall axis, sense)
 
 
 def check(run):
@@ -49,15 +56,7 @@ def check(run):
         if abs(float(c["lambda"]) - damping) > 1e-15:
             mb.decline("Yade adapter: the problem's Cundall lambda %g needs option damping=%g"
                        % (c["lambda"], c["lambda"]))
-    for c in by.get("contact-linear", []):
-        spheres, planes = mb.contact_pairs(c)
-        if planes:
-            mb.decline("Yade adapter: contacts with planes are not translated")
-        if len(run["nodes"]) != 2:
-            mb.decline("Yade adapter: contacts are translated for two spheres only")
-        for p in spheres:
-            if float(p.get("c", 0)) != 0:
-                mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no dashpot (c = %g)" % p["c"])
+    material(run)
     for i, n in enumerate(run["nodes"]):
         if n.get("mass") is None:
             mb.decline("Yade adapter: node %d is fixed (infinite mass), not expressed" % i)
@@ -66,6 +65,51 @@ def check(run):
     if opts.get("start", "half-kick") not in ("half-kick", "raw"):
         print("yade adapter: option start must be half-kick or raw", file=sys.stderr)
         sys.exit(2)
+
+
+def material(run):
+    """The one FrictMat (young, ks/kn, tan phi) and the walls [(node, axis, sense, position)]
+    that give the run's contact law with Ip2_FrictMat_FrictMat_FrictPhys and
+    Law2_ScGeom_FrictPhys_CundallStrack, or None without contacts; declines what they cannot
+    express.  Measured in Yade 2023.02a: kn = E R for a sphere on a wall (utils.wall) and for
+    two spheres of radius R, in general 2 E1 R1 E2 R2 / (E1 R1 + E2 R2); ks = poisson kn (the
+    FrictMat's `poisson` is the ratio ks/kn); the Coulomb limit is tan(frictionAngle) Fn."""
+    models = [f for f in run.get("forces", []) if f.get("model", "").startswith("contact-")]
+    if not models:
+        return None
+    if {m["model"] for m in models} - set(CONTACTS) or len({m["model"] for m in models}) > 1:
+        mb.decline("Yade adapter: one contact law, linear or Cundall-Strack, is translated (got %s)"
+                   % ", ".join(sorted({m["model"] for m in models})))
+    nodes = run["nodes"]
+    youngs, ratios, walls = set(), set(), []
+    friction = float(models[0].get("mu", 0))
+    for m in models:
+        if float(m.get("mu", 0)) != friction:
+            mb.decline("Yade adapter: contact models with different friction coefficients")
+        spheres, planes = mb.contact_pairs(m)
+        for p in spheres + planes:
+            if float(p.get("c", 0)) != 0:
+                mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no dashpot (c = %g)" % p["c"])
+            if float(p.get("ct", 0)) != 0:
+                mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no tangential dashpot")
+            if float(p.get("roll", 0)) != 0:
+                mb.decline("Yade adapter: FrictPhys has no rolling resistance")
+            ratios.add(float(p.get("kt", 0)) / float(p["k"]))
+        for p in spheres:
+            r1, r2 = nodes[p["i"]]["radius"], nodes[p["j"]]["radius"]
+            youngs.add(float(p["k"]) * (r1 + r2) / (2.0 * r1 * r2))
+        for p in planes:
+            key = tuple(int(round(c)) if abs(abs(c) - 1) < 1e-15 or c == 0 else 9 for c in p["plane"]["normal"])
+            if key not in AXES:
+                mb.decline("Yade adapter: only planes normal to a coordinate axis are translated (utils.wall)")
+            axis, sense = AXES[key]
+            youngs.add(float(p["k"]) / nodes[p["i"]]["radius"])
+            walls.append((p["i"], axis, sense, p["plane"]["point"][axis]))
+    if max(youngs) - min(youngs) > 1e-12 * max(youngs) or max(ratios) - min(ratios) > 1e-12 * max(ratios, default=1):
+        mb.decline("Yade adapter: the contacts need different materials (kn/R or kt/kn differ)")
+    if len({(a, sn, pos) for _, a, sn, pos in walls}) > 1:
+        mb.decline("Yade adapter: one plane is translated")
+    return min(youngs), min(ratios), friction, walls
 
 
 def node_forces(run, pos, vel, ori):
@@ -113,11 +157,30 @@ def node_forces(run, pos, vel, ori):
     return F, T
 
 
+def overlapping(run):
+    """True when some contact pair of run.json overlaps at t = 0."""
+    nodes = run["nodes"]
+    for m in run.get("forces", []):
+        if not m.get("model", "").startswith("contact-"):
+            continue
+        spheres, planes = mb.contact_pairs(m)
+        for p in spheres:
+            d = [nodes[p["j"]]["position"][k] - nodes[p["i"]]["position"][k] for k in range(3)]
+            if nodes[p["i"]]["radius"] + nodes[p["j"]]["radius"] - math.sqrt(mb.dot(d, d)) > 0:
+                return True
+        for p in planes:
+            x, pt, nrm = nodes[p["i"]]["position"], p["plane"]["point"], p["plane"]["normal"]
+            if nodes[p["i"]]["radius"] - sum((x[k] - pt[k]) * nrm[k] for k in range(3)) > 0:
+                return True
+    return False
+
+
 def yade_run(run, out):
     """Inside yade: build the scene of one run, run, write its trajectory to out."""
     from yade import O, utils, Vector3, Quaternion
     from yade.wrapper import (ForceResetter, NewtonIntegrator, PyRunner, InsertionSortCollider,
-                              Bo1_Sphere_Aabb, InteractionLoop, Ig2_Sphere_Sphere_ScGeom,
+                              Bo1_Sphere_Aabb, Bo1_Wall_Aabb, InteractionLoop,
+                              Ig2_Sphere_Sphere_ScGeom, Ig2_Wall_Sphere_ScGeom,
                               Ip2_FrictMat_FrictMat_FrictPhys, Law2_ScGeom_FrictPhys_CundallStrack,
                               FrictMat)
     check(run)
@@ -130,13 +193,10 @@ def yade_run(run, out):
     for f in by.get("gravity", []):
         g = [g[k] + f["g"][k] for k in range(3)]
     nodes = run["nodes"]
-    contact = by.get("contact-linear", [None])[0]
-    young = 1e9
-    if contact is not None:
-        # Ip2_FrictMat_FrictMat_FrictPhys: kn = 2 E1 R1 E2 R2 / (E1 R1 + E2 R2) = 2 E R1 R2/(R1 + R2)
-        r1, r2 = nodes[0]["radius"], nodes[1]["radius"]
-        young = float(mb.contact_pairs(contact)[0][0]["k"]) * (r1 + r2) / (2.0 * r1 * r2)
-    mat = O.materials.append(FrictMat(young=young, poisson=0.3, frictionAngle=0.0, density=1.0))
+    contact = material(run)
+    young, ratio, friction, walls = contact if contact else (1e9, 0.3, 0.0, [])
+    mat = O.materials.append(FrictMat(young=young, poisson=ratio, frictionAngle=math.atan(friction),
+                                      density=1.0))
     aspherical = []
     for n in nodes:
         b = utils.sphere(tuple(n["position"]), n.get("radius") or 0.5, material=mat)
@@ -149,11 +209,14 @@ def yade_run(run, out):
         O.bodies.append(b)
         aspherical.append(not iso)
     n = len(nodes)
+    for _, axis, sense, position in walls[:1]:      # after the nodes: body i is node i
+        O.bodies.append(utils.wall(position, axis=axis, sense=sense, material=mat))
 
     def state():
-        pos = [list(b.state.pos) for b in O.bodies]
-        vel = [list(b.state.vel) for b in O.bodies]
-        ori = [tuple(b.state.ori[k] for k in (3, 0, 1, 2)) for b in O.bodies]   # Eigen x,y,z,w
+        bodies = [O.bodies[i] for i in range(n)]
+        pos = [list(b.state.pos) for b in bodies]
+        vel = [list(b.state.vel) for b in bodies]
+        ori = [tuple(b.state.ori[k] for k in (3, 0, 1, 2)) for b in bodies]   # Eigen x,y,z,w
         return pos, vel, ori
 
     # start: Yade's first kick takes the stored velocity as v(-dt/2)
@@ -162,13 +225,11 @@ def yade_run(run, out):
     ori0 = [tuple(nd["orientation"]) for nd in nodes]
     F0, T0 = node_forces(run, pos0, vel0, ori0)
     half = 0.5 * dt if opts.get("start", "half-kick") == "half-kick" else 0.0
-    if contact is not None and half:
-        # contact force at t = 0 (the spheres start apart: zero unless they overlap)
-        d = [pos0[1][k] - pos0[0][k] for k in range(3)]
-        overlap = nodes[0]["radius"] + nodes[1]["radius"] - math.sqrt(mb.dot(d, d))
-        if overlap > 0:
-            mb.decline("Yade adapter: spheres overlapping at t = 0 are not translated")
-    for i, b in enumerate(O.bodies):
+    if contact is not None and half and overlapping(run):
+        # the half kick would need the contact force at t = 0
+        mb.decline("Yade adapter: contacts overlapping at t = 0 are not translated")
+    for i in range(n):
+        b = O.bodies[i]
         m = nodes[i]["mass"]
         b.state.vel = Vector3(*[vel0[i][k] - half * (F0[i][k] / m + g[k]) for k in range(3)])
         if aspherical[i]:
@@ -200,7 +261,8 @@ def yade_run(run, out):
         """Append the row of `step` (after the NewtonIntegrator of iteration step - 1)."""
         pos, vel, ori = state()
         nodes_out = []
-        for i, b in enumerate(O.bodies):
+        for i in range(n):
+            b = O.bodies[i]
             if step == 0:
                 nodes_out.append({"position": pos0[i], "velocity": vel0[i], "orientation": ori0[i],
                                   "angular_velocity": nodes[i]["angular_velocity"]})
@@ -224,8 +286,9 @@ def yade_run(run, out):
     builtins.mb_after_step = after_step
     engines = [ForceResetter()]
     if contact is not None:
-        engines += [InsertionSortCollider([Bo1_Sphere_Aabb()]),
-                    InteractionLoop([Ig2_Sphere_Sphere_ScGeom()], [Ip2_FrictMat_FrictMat_FrictPhys()],
+        engines += [InsertionSortCollider([Bo1_Sphere_Aabb(), Bo1_Wall_Aabb()]),
+                    InteractionLoop([Ig2_Sphere_Sphere_ScGeom(), Ig2_Wall_Sphere_ScGeom()],
+                                    [Ip2_FrictMat_FrictMat_FrictPhys()],
                                     [Law2_ScGeom_FrictPhys_CundallStrack()])]
     engines += [PyRunner(command="mb_add_forces()", iterPeriod=1, initRun=True),
                 NewtonIntegrator(gravity=Vector3(*g), damping=float(opts.get("damping", 0))),

@@ -153,6 +153,9 @@ EXTRA_DIST += tests/test_adapter_reasons.sh
 # outside integrators: run.json's contacts, laws and units read by an independent reader (shell)
 TESTS += tests/test_run_json.sh
 EXTRA_DIST += tests/test_run_json.sh tests/run_json_check.py tests/data/run-json
+# outside integrators: LAMMPS's and Yade's translation of the frictional laws (shell)
+TESTS += tests/test_adapter_granular.sh
+EXTRA_DIST += tests/test_adapter_granular.sh tests/adapter_granular_check.py
 # score: trajectories from elsewhere give the metrics of run (shell)
 TESTS += tests/test_cmd_score.sh
 EXTRA_DIST += tests/test_cmd_score.sh

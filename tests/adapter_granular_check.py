@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""adapter_granular_check.py SRCDIR DUMPDIR -- how the shipped adapters translate the frictional
+contact laws of run.json (doc/peers.md, "Frictional contacts"), without LAMMPS or Yade: the
+LAMMPS adapter runs with a stand-in `lmp` that keeps the input script it is given, the Yade
+adapter's material() is called directly.  Every coefficient is held against a value derived
+here from the case's parameters (tests/data/run-json/*.case), with the packages' documented
+force laws: LAMMPS gran/hooke/history F = Kn d - m* gamma_n v_n, F_t = -(Kt xi + m* gamma_t u_t);
+gran/hertz/history and granular hertz/mindlin multiply by sqrt(R* d) (contact radius a); Yade
+Ip2_FrictMat_FrictMat_FrictPhys kn = E R on a wall and for equal spheres, ks = poisson kn.
+Prints ok/FAIL per check; exit 1 on any failure."""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SRC, DUMP = sys.argv[1], sys.argv[2]
+ADAPTERS = os.path.abspath(os.path.join(SRC, "adapters"))
+failures = 0
+
+
+def expect(what, got, want, rel=1e-14):
+    global failures
+    if isinstance(want, float):
+        ok = isinstance(got, float) and abs(got - want) <= rel * abs(want)
+    else:
+        ok = got == want
+    print("%s: %s = %r (expected %r)" % ("ok" if ok else "FAIL", what, got, want))
+    if not ok:
+        failures += 1
+
+
+def lammps(case, options):
+    """(exit status, last log line, the pair_style/pair_coeff/wall lines of in.lammps)."""
+    work = tempfile.mkdtemp()
+    try:
+        with open(os.path.join(DUMP, case + ".json")) as fh:
+            run = json.load(fh)
+        run["options"] = options
+        with open(os.path.join(work, "run.json"), "w") as fh:
+            json.dump(run, fh)
+        os.mkdir(os.path.join(work, "bin"))
+        lmp = os.path.join(work, "bin", "lmp")
+        with open(lmp, "w") as fh:
+            fh.write("#!/bin/sh\ncp in.lammps kept.lammps\necho 'ERROR: stand-in lmp (test)' > lammps.log\nexit 1\n")
+        os.chmod(lmp, 0o755)
+        env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ["PATH"])
+        done = subprocess.run([sys.executable, os.path.join(ADAPTERS, "lammps_adapter.py"), "run.json",
+                               "t.csv"], cwd=work, env=env, capture_output=True, text=True)
+        out = (done.stdout + done.stderr).strip().splitlines()
+        kept = os.path.join(work, "kept.lammps")
+        lines = []
+        if os.path.exists(kept):
+            lines = [l for l in open(kept).read().splitlines()
+                     if l.startswith(("pair_style", "pair_coeff", "fix wall", "fix integrate"))]
+        return done.returncode, out[-1] if out else "", lines
+    finally:
+        shutil.rmtree(work)
+
+
+def words(lines, prefix):
+    found = [l.split() for l in lines if l.startswith(prefix)]
+    return found[0] if found else []
+
+
+def floats(ws):
+    out = []
+    for w in ws:
+        try:
+            out.append(float(w))
+        except ValueError:
+            out.append(w)
+    return out
+
+
+# Cundall-Strack on a plane z = -0.002: fix wall/gran hooke/history, m* = m = 0.01
+st, last, lines = lammps("friction-wall", {})
+wall = floats(words(lines, "fix wall0"))
+expect("lammps wall: integrator nve/sphere by default", words(lines, "fix integrate")[-1:], ["nve/sphere"])
+expect("lammps wall: style", wall[3:5], ["wall/gran", "hooke/history"])
+expect("lammps wall: Kn", wall[5], 1e5)
+expect("lammps wall: Kt = 0.5 Kn", wall[6], 5e4)
+expect("lammps wall: gamma_n, gamma_t", wall[7:9], [0.0, 0.0])
+expect("lammps wall: xmu", wall[9], 0.3)
+expect("lammps wall: dampflag off", wall[10], 0.0)
+expect("lammps wall: zplane -0.002", wall[11:14], ["zplane", -0.002, "NULL"])
+expect("lammps wall: no sphere pair", words(lines, "pair_style"), ["pair_style", "zero", "1.0"])
+
+# Cundall-Strack between two spheres with a tangential dashpot: gamma_t = ct / m*
+st, last, lines = lammps("friction-pair", {"fix": "nve/sphere"})
+ps = floats(words(lines, "pair_style"))
+meff = 0.02 * 0.03 / 0.05
+kt = 0.4 * 3e5
+expect("lammps pair: style", ps[1], "gran/hooke/history")
+expect("lammps pair: Kn, Kt", ps[2:4], [3e5, kt])
+expect("lammps pair: gamma_n = 0", ps[4], 0.0)
+expect("lammps pair: gamma_t = 2 zeta_t sqrt(m* kt)/m*", ps[5], 2 * 0.2 * math.sqrt(meff * kt) / meff, 1e-13)
+expect("lammps pair: xmu, dampflag", ps[6:8], [0.25, 1.0])
+
+# Hertz-Mindlin on a plane (R* = r = 0.01, E* = E/(1 - nu^2)): Kn = K/sqrt(R*) = 4/3 E*,
+# Kt = kt/sqrt(R*) = kt_ratio 2 E*
+estar = 7e9 / (1 - 0.3 ** 2)
+ratio = 2 * (1 - 0.3) / (2 - 0.3)
+for option, style in (("history", "hertz/history"), ("granular", "granular")):
+    st, last, lines = lammps("friction-mindlin", {"pair": option})
+    wall = floats(words(lines, "fix wall0"))
+    expect("lammps mindlin %s: style" % option, wall[3:5], ["wall/gran", style])
+    if option == "history":
+        expect("lammps mindlin history: Kn = 4/3 E*", wall[5], 4.0 / 3.0 * estar, 1e-14)
+        expect("lammps mindlin history: Kt = kt_ratio 2 E*", wall[6], ratio * 2 * estar, 1e-14)
+        expect("lammps mindlin history: gammas, xmu, dampflag", wall[7:11], [0.0, 0.0, 0.3, 0.0])
+    else:
+        expect("lammps mindlin granular: hertz kn damp", wall[5:8], ["hertz", 4.0 / 3.0 * estar, 0.0])
+        expect("lammps mindlin granular: tangential mindlin kt xgamma mu", wall[8:13],
+               ["tangential", "mindlin", ratio * 2 * estar, 0.0, 0.3])
+
+# declined: a clamped normal dashpot, rolling resistance
+st, last, lines = lammps("friction-linear", {})
+expect("lammps declines the clamped dashpot (77)", (st, "not clamped" in last), (77, True))
+st, last, lines = lammps("friction-rolling", {})
+expect("lammps declines rolling resistance (77)", (st, "rolling resistance" in last), (77, True))
+st, last, lines = lammps("friction-wall", {"pair": "granular"})
+expect("lammps: pair=granular with Cundall-Strack declined", (st, "contact-hertz-mindlin only" in last),
+       (77, True))
+
+# Yade: material() -- young = kn / R on a wall, kn (r1 + r2)/(2 r1 r2) for a pair; poisson = kt/kn
+sys.path.insert(0, ADAPTERS)
+sys.argv[0] = os.path.join(ADAPTERS, "yade_adapter.py")
+import yade_adapter  # noqa: E402
+
+
+def yade(case):
+    with open(os.path.join(DUMP, case + ".json")) as fh:
+        run = json.load(fh)
+    try:
+        return 0, yade_adapter.material(run)
+    except SystemExit as e:
+        return e.code, None
+
+
+st, mat = yade("friction-wall")
+expect("yade wall: young = kn / r", mat[0], 1e5 / 0.01)
+expect("yade wall: poisson = kt/kn", mat[1], 0.5)
+expect("yade wall: tan(frictionAngle) = mu", math.tan(math.atan(mat[2])), 0.3)
+expect("yade wall: wall z = -0.002 on axis 2, positive side", mat[3], [(0, 2, 1, -0.002)])
+st, mat = yade("friction-pair")
+expect("yade pair: the tangential dashpot is declined", st, 77)
+st, mat = yade("friction-rolling")
+expect("yade: rolling resistance declined", st, 77)
+st, mat = yade("friction-mindlin")
+expect("yade: Hertz-Mindlin declined", st, 77)
+sys.exit(1 if failures else 0)
