@@ -18,7 +18,8 @@ Translation (doc/peers.md):
   (no dashpots, no rolling resistance) between spheres and against a plane normal to an axis
   (utils.wall), with one FrictMat whose Young's modulus gives kn through
   Ip2_FrictMat_FrictMat_FrictPhys, poisson = kt/kn (Yade's FrictMat.poisson is that ratio) and
-  frictionAngle = atan(mu);
+  frictionAngle = atan(mu); Hertz-Mindlin as Law2_ScGeom_MindlinPhys_Mindlin with E and nu
+  chosen to give K and kt (material() says how, measured);
 - Yade is a leap-frog: O.bodies[i].state.vel after the step to t holds v(t - dt/2).  Its first
   step takes the stored velocity as v(-dt/2); with start = half-kick (default) the adapter
   stores v0 - (dt/2) a(0) (and L0 - (dt/2) T(0) or w0 - (dt/2) T(0)/I), the leap-frog's own
@@ -40,8 +41,8 @@ sys.path.insert(0, os.path.dirname(SELF))
 import mbadapter as mb  # noqa: E402
 
 SUPPORTED = ("gravity", "drag", "springs", "central", "torque", "contact-linear",
-             "contact-cundall-strack", "cundall")
-CONTACTS = ("contact-linear", "contact-cundall-strack")
+             "contact-cundall-strack", "contact-hertz-mindlin", "cundall")
+CONTACTS = ("contact-linear", "contact-cundall-strack", "contact-hertz-mindlin")
 AXES = {(1, 0, 0): (0, 1), (-1, 0, 0): (0, -1), (0, 1, 0): (1, 1), (0, -1, 0): (1, -1),
         (0, 0, 1): (2, 1), (0, 0, -1): (2, -1)}     # plane normal: (Yade wall axis, sense)
 
@@ -68,18 +69,27 @@ def check(run):
 
 
 def material(run):
-    """The one FrictMat (young, ks/kn, tan phi) and the walls [(node, axis, sense, position)]
-    that give the run's contact law with Ip2_FrictMat_FrictMat_FrictPhys and
-    Law2_ScGeom_FrictPhys_CundallStrack, or None without contacts; declines what they cannot
-    express.  Measured in Yade 2023.02a: kn = E R for a sphere on a wall (utils.wall) and for
-    two spheres of radius R, in general 2 E1 R1 E2 R2 / (E1 R1 + E2 R2); ks = poisson kn (the
-    FrictMat's `poisson` is the ratio ks/kn); the Coulomb limit is tan(frictionAngle) Fn."""
+    """The one FrictMat and the walls that give the run's contact law in Yade, or None without
+    contacts: (law, young, poisson, mu, walls [(node, axis, sense, position)]); law is
+    "cundall-strack" (Ip2_FrictMat_FrictMat_FrictPhys + Law2_ScGeom_FrictPhys_CundallStrack,
+    for contact-linear and contact-cundall-strack) or "mindlin" (Ip2_FrictMat_FrictMat_MindlinPhys
+    + Law2_ScGeom_MindlinPhys_Mindlin, for contact-hertz-mindlin).  Declines what they cannot
+    express.  Measured in Yade 2023.02a with one material (E, poisson), R* = R1 R2/(R1 + R2):
+    - FrictPhys: kn = 2 E1 R1 E2 R2 / (E1 R1 + E2 R2) = E R for equal spheres and for a sphere
+      on a wall (utils.wall); ks = poisson kn (FrictMat.poisson is the ratio ks/kn here);
+    - MindlinPhys: kno = (4/3) E/(2 (1 - nu^2)) sqrt(R*) (Fn = kno delta^(3/2)), a wall counted as
+      a sphere of the same radius (R* = R/2); kso = 8 G/(2 (2 - nu)) sqrt(R*), G = E/(2 (1 + nu)),
+      so kso/kno = 3 (1 - nu)/(2 - nu) = (3/2) kt_ratio with kt_ratio = 2 (1 - nu)/(2 - nu):
+      nu = (2 - 2 kt_ratio)/(2 - kt_ratio) gives the bench's kt = kt_ratio (3/2) K;
+    the Coulomb limit is tan(frictionAngle) Fn."""
     models = [f for f in run.get("forces", []) if f.get("model", "").startswith("contact-")]
     if not models:
         return None
-    if {m["model"] for m in models} - set(CONTACTS) or len({m["model"] for m in models}) > 1:
-        mb.decline("Yade adapter: one contact law, linear or Cundall-Strack, is translated (got %s)"
-                   % ", ".join(sorted({m["model"] for m in models})))
+    names = {m["model"] for m in models}
+    if names - set(CONTACTS) or len(names) > 1:
+        mb.decline("Yade adapter: one contact law, linear, Cundall-Strack or Hertz-Mindlin, is "
+                   "translated (got %s)" % ", ".join(sorted(names)))
+    mindlin = models[0]["model"] == "contact-hertz-mindlin"
     nodes = run["nodes"]
     youngs, ratios, walls = set(), set(), []
     friction = float(models[0].get("mu", 0))
@@ -89,27 +99,36 @@ def material(run):
         spheres, planes = mb.contact_pairs(m)
         for p in spheres + planes:
             if float(p.get("c", 0)) != 0:
-                mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no dashpot (c = %g)" % p["c"])
+                mb.decline("Yade adapter: the normal dashpot (c = %g) is not translated" % p["c"])
             if float(p.get("ct", 0)) != 0:
-                mb.decline("Yade adapter: Law2_ScGeom_FrictPhys_CundallStrack has no tangential dashpot")
+                mb.decline("Yade adapter: the tangential dashpot is not translated")
             if float(p.get("roll", 0)) != 0:
-                mb.decline("Yade adapter: FrictPhys has no rolling resistance")
+                mb.decline("Yade adapter: rolling resistance is not translated")
+        ratio = float(m.get("kt_ratio", 0))
+        nu = (2.0 - 2.0 * ratio) / (2.0 - ratio) if mindlin else None
+        for p in spheres + planes:
+            if mindlin:
+                reff = p["radius_eff"] if "plane" not in p else 0.5 * nodes[p["i"]]["radius"]
+                youngs.add(float(p["k"]) * 2.0 * (1.0 - nu * nu) / (4.0 / 3.0 * math.sqrt(reff)))
+                ratios.add(nu)
+                continue
             ratios.add(float(p.get("kt", 0)) / float(p["k"]))
-        for p in spheres:
-            r1, r2 = nodes[p["i"]]["radius"], nodes[p["j"]]["radius"]
-            youngs.add(float(p["k"]) * (r1 + r2) / (2.0 * r1 * r2))
+            if "plane" in p:
+                youngs.add(float(p["k"]) / nodes[p["i"]]["radius"])
+            else:
+                r1, r2 = nodes[p["i"]]["radius"], nodes[p["j"]]["radius"]
+                youngs.add(float(p["k"]) * (r1 + r2) / (2.0 * r1 * r2))
         for p in planes:
             key = tuple(int(round(c)) if abs(abs(c) - 1) < 1e-15 or c == 0 else 9 for c in p["plane"]["normal"])
             if key not in AXES:
                 mb.decline("Yade adapter: only planes normal to a coordinate axis are translated (utils.wall)")
             axis, sense = AXES[key]
-            youngs.add(float(p["k"]) / nodes[p["i"]]["radius"])
             walls.append((p["i"], axis, sense, p["plane"]["point"][axis]))
-    if max(youngs) - min(youngs) > 1e-12 * max(youngs) or max(ratios) - min(ratios) > 1e-12 * max(ratios, default=1):
-        mb.decline("Yade adapter: the contacts need different materials (kn/R or kt/kn differ)")
+    if max(youngs) - min(youngs) > 1e-12 * max(youngs) or max(ratios) - min(ratios) > 1e-12 * max(max(ratios), 1e-300):
+        mb.decline("Yade adapter: the contacts need different materials (Young's modulus or ratio differ)")
     if len({(a, sn, pos) for _, a, sn, pos in walls}) > 1:
         mb.decline("Yade adapter: one plane is translated")
-    return min(youngs), min(ratios), friction, walls
+    return ("mindlin" if mindlin else "cundall-strack", min(youngs), min(ratios), friction, walls)
 
 
 def node_forces(run, pos, vel, ori):
@@ -182,6 +201,7 @@ def yade_run(run, out):
                               Bo1_Sphere_Aabb, Bo1_Wall_Aabb, InteractionLoop,
                               Ig2_Sphere_Sphere_ScGeom, Ig2_Wall_Sphere_ScGeom,
                               Ip2_FrictMat_FrictMat_FrictPhys, Law2_ScGeom_FrictPhys_CundallStrack,
+                              Ip2_FrictMat_FrictMat_MindlinPhys, Law2_ScGeom_MindlinPhys_Mindlin,
                               FrictMat)
     check(run)
     O.reset()          # a batch runs its runs one after the other in one yade
@@ -194,7 +214,7 @@ def yade_run(run, out):
         g = [g[k] + f["g"][k] for k in range(3)]
     nodes = run["nodes"]
     contact = material(run)
-    young, ratio, friction, walls = contact if contact else (1e9, 0.3, 0.0, [])
+    law, young, ratio, friction, walls = contact if contact else ("none", 1e9, 0.3, 0.0, [])
     mat = O.materials.append(FrictMat(young=young, poisson=ratio, frictionAngle=math.atan(friction),
                                       density=1.0))
     aspherical = []
@@ -286,10 +306,13 @@ def yade_run(run, out):
     builtins.mb_after_step = after_step
     engines = [ForceResetter()]
     if contact is not None:
+        mindlin = law == "mindlin"
         engines += [InsertionSortCollider([Bo1_Sphere_Aabb(), Bo1_Wall_Aabb()]),
                     InteractionLoop([Ig2_Sphere_Sphere_ScGeom(), Ig2_Wall_Sphere_ScGeom()],
-                                    [Ip2_FrictMat_FrictMat_FrictPhys()],
-                                    [Law2_ScGeom_FrictPhys_CundallStrack()])]
+                                    [Ip2_FrictMat_FrictMat_MindlinPhys() if mindlin
+                                     else Ip2_FrictMat_FrictMat_FrictPhys()],
+                                    [Law2_ScGeom_MindlinPhys_Mindlin() if mindlin
+                                     else Law2_ScGeom_FrictPhys_CundallStrack()])]
     engines += [PyRunner(command="mb_add_forces()", iterPeriod=1, initRun=True),
                 NewtonIntegrator(gravity=Vector3(*g), damping=float(opts.get("damping", 0))),
                 PyRunner(command="mb_after_step()", iterPeriod=1, initRun=True)]

@@ -6,7 +6,9 @@ adapter's material() is called directly.  Every coefficient is held against a va
 here from the case's parameters (tests/data/run-json/*.case), with the packages' documented
 force laws: LAMMPS gran/hooke/history F = Kn d - m* gamma_n v_n, F_t = -(Kt xi + m* gamma_t u_t);
 gran/hertz/history and granular hertz/mindlin multiply by sqrt(R* d) (contact radius a); Yade
-Ip2_FrictMat_FrictMat_FrictPhys kn = E R on a wall and for equal spheres, ks = poisson kn.
+Ip2_FrictMat_FrictMat_FrictPhys kn = E R on a wall and for equal spheres, ks = poisson kn;
+Ip2_FrictMat_FrictMat_MindlinPhys kno = (4/3) E/(2 (1 - nu^2)) sqrt(R*), a wall as a sphere of
+the same radius.
 Prints ok/FAIL per check; exit 1 on any failure."""
 import json
 import math
@@ -141,14 +143,20 @@ def yade(case):
 
 
 st, mat = yade("friction-wall")
-expect("yade wall: young = kn / r", mat[0], 1e5 / 0.01)
-expect("yade wall: poisson = kt/kn", mat[1], 0.5)
-expect("yade wall: tan(frictionAngle) = mu", math.tan(math.atan(mat[2])), 0.3)
-expect("yade wall: wall z = -0.002 on axis 2, positive side", mat[3], [(0, 2, 1, -0.002)])
+expect("yade wall: CundallStrack", mat[0], "cundall-strack")
+expect("yade wall: young = kn / r", mat[1], 1e5 / 0.01)
+expect("yade wall: poisson = kt/kn", mat[2], 0.5)
+expect("yade wall: mu for tan(frictionAngle)", mat[3], 0.3)
+expect("yade wall: wall z = -0.002 on axis 2, positive side", mat[4], [(0, 2, 1, -0.002)])
 st, mat = yade("friction-pair")
 expect("yade pair: the tangential dashpot is declined", st, 77)
 st, mat = yade("friction-rolling")
 expect("yade: rolling resistance declined", st, 77)
+# Hertz-Mindlin on a wall: Yade's kno = (4/3) E/(2 (1 - nu^2)) sqrt(R/2) must be the bench's
+# K = (4/3) E_b/(1 - nu_b^2) sqrt(R), its kso/kno = 3 (1 - nu)/(2 - nu) the bench's (3/2) kt_ratio:
+# with the case's own nu_b = 0.3, nu = nu_b and E = 2 sqrt(2) E_b
 st, mat = yade("friction-mindlin")
-expect("yade: Hertz-Mindlin declined", st, 77)
+expect("yade mindlin: law", mat[0], "mindlin")
+expect("yade mindlin: nu = the case's Poisson ratio", mat[2], 0.3, 1e-15)
+expect("yade mindlin: E = 2 sqrt(2) E_b", mat[1], 2 * math.sqrt(2) * 7e9, 1e-14)
 sys.exit(1 if failures else 0)
