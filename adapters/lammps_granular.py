@@ -8,6 +8,7 @@ pair_style granular and fix wall/gran):
 
   law (run.json)            option pair=   LAMMPS                       mapping
   contact-linear            (any)          gran/hooke                   Kn = k, gamma_n = c/m*
+  contact-hertz             history        gran/hertz/history           Kn = K/sqrt(R*), Kt = xmu = 0
   contact-cundall-strack    history        gran/hooke/history           Kn = k, Kt = kt,
                                                                         gamma_n = c/m*, gamma_t = ct/m*,
                                                                         xmu = mu, dampflag = (ct > 0)
@@ -29,7 +30,7 @@ import math
 
 import mbadapter as mb
 
-LAWS = ("contact-linear", "contact-cundall-strack", "contact-hertz-mindlin")
+LAWS = ("contact-linear", "contact-hertz", "contact-cundall-strack", "contact-hertz-mindlin")
 PAIR_OPTIONS = ("history", "granular")
 
 
@@ -72,8 +73,8 @@ def coefficients(name, fields, pair, option):
     k, c = float(pair["k"]), float(pair.get("c", 0))
     if name == "contact-linear":
         return (k, c / meff)
-    mu = float(fields["mu"])
-    kt, ct = float(pair["kt"]), float(pair["ct"])
+    mu = float(fields.get("mu", 0))
+    kt, ct = float(pair.get("kt", 0)), float(pair.get("ct", 0))
     if name == "contact-cundall-strack":
         return (k, kt, c / meff, ct / meff, mu, 1 if ct > 0 else 0)
     scale = math.sqrt(reff)
@@ -94,7 +95,7 @@ def check(run, fix, option):
         mb.decline("LAMMPS adapter: pair=granular is translated for contact-hertz-mindlin only")
     if fix.startswith("rigid") or fix == "nve/asphere":
         mb.decline("fix %s: granular contacts need sphere atoms" % fix)
-    if name != "contact-linear" and fix != "nve/sphere":
+    if name in ("contact-cundall-strack", "contact-hertz-mindlin") and fix != "nve/sphere":
         mb.decline("fix %s: a frictional contact turns the spheres; use fix=nve/sphere" % fix)
     if len(run["nodes"]) > 2:
         mb.decline("LAMMPS adapter: contacts among more than two spheres are not translated")
@@ -102,7 +103,8 @@ def check(run, fix, option):
     for p in pairs:
         if float(p.get("c", 0)) != 0 and fields.get("clamped", not fields.get("attractive", False)):
             mb.decline("LAMMPS adapter: LAMMPS's normal dashpot is not clamped (the problem's contact is)")
-        if name == "contact-hertz-mindlin" and (float(p.get("c", 0)) != 0 or float(p.get("ct", 0)) != 0):
+        if name in ("contact-hertz", "contact-hertz-mindlin") and (float(p.get("c", 0)) != 0
+                                                                   or float(p.get("ct", 0)) != 0):
             mb.decline("LAMMPS adapter: a Hertzian dashpot scales as delta^(1/2) in LAMMPS, "
                        "as delta^(1/4) (Tsuji) in the problem")
         if float(p.get("roll", 0)) != 0:

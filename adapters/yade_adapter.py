@@ -41,8 +41,8 @@ sys.path.insert(0, os.path.dirname(SELF))
 import mbadapter as mb  # noqa: E402
 
 SUPPORTED = ("gravity", "drag", "springs", "central", "torque", "contact-linear",
-             "contact-cundall-strack", "contact-hertz-mindlin", "cundall")
-CONTACTS = ("contact-linear", "contact-cundall-strack", "contact-hertz-mindlin")
+             "contact-hertz", "contact-cundall-strack", "contact-hertz-mindlin", "cundall")
+CONTACTS = ("contact-linear", "contact-hertz", "contact-cundall-strack", "contact-hertz-mindlin")
 AXES = {(1, 0, 0): (0, 1), (-1, 0, 0): (0, -1), (0, 1, 0): (1, 1), (0, -1, 0): (1, -1),
         (0, 0, 1): (2, 1), (0, 0, -1): (2, -1)}     # plane normal: (Yade wall axis, sense)
 
@@ -89,7 +89,7 @@ def material(run):
     if names - set(CONTACTS) or len(names) > 1:
         mb.decline("Yade adapter: one contact law, linear, Cundall-Strack or Hertz-Mindlin, is "
                    "translated (got %s)" % ", ".join(sorted(names)))
-    mindlin = models[0]["model"] == "contact-hertz-mindlin"
+    mindlin = models[0]["model"] in ("contact-hertz", "contact-hertz-mindlin")
     nodes = run["nodes"]
     youngs, ratios, walls = set(), set(), []
     friction = float(models[0].get("mu", 0))
@@ -104,7 +104,8 @@ def material(run):
                 mb.decline("Yade adapter: the tangential dashpot is not translated")
             if float(p.get("roll", 0)) != 0:
                 mb.decline("Yade adapter: rolling resistance is not translated")
-        ratio = float(m.get("kt_ratio", 0))
+        # frictionless Hertz (mu = 0): the shear stiffness is idle, any nu in [0, 1/2) will do
+        ratio = float(m.get("kt_ratio", 2.0 * 0.7 / 1.7))
         nu = (2.0 - 2.0 * ratio) / (2.0 - ratio) if mindlin else None
         for p in spheres + planes:
             if mindlin:
