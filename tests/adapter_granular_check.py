@@ -127,6 +127,10 @@ st, last, lines = lammps("friction-wall", {"pair": "granular"})
 expect("lammps: pair=granular with Cundall-Strack declined", (st, "contact-hertz-mindlin only" in last),
        (77, True))
 
+st, last, lines = lammps("pair-hertz", {})
+expect("lammps declines the Tsuji dashpot of a damped Hertz law (77)", (st, "delta^(1/4)" in last),
+       (77, True))
+
 # Yade: material() -- young = kn / R on a wall, kn (r1 + r2)/(2 r1 r2) for a pair; poisson = kt/kn
 sys.path.insert(0, ADAPTERS)
 sys.argv[0] = os.path.join(ADAPTERS, "yade_adapter.py")
