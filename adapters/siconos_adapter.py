@@ -13,9 +13,10 @@ Translation (doc/peers.md):
   are linear in q and v: gravity (F_ext = m g), drag (C = D), springs of rest length 0 between two nodes or
   to an anchor (f_i = k (x_j - x_i) + c (v_j - v_i): K and C blocks; an anchor's k a goes to
   F_ext); springs of non-zero rest length, central forces and every other model are declined;
-- bouncing-sphere: run.json names its plane contact `opaque`; the problem's own parameters
-  say what it is (a sphere of radius r above the plane z = 0, Newton restitution e), and it
-  becomes a LagrangianLinearTIR y = z - r with a NewtonImpactNSL(e) (an LCP per step);
+- unilateral contacts (run.json's `unilateral` model: bouncing-sphere and scenes of the
+  solfec scheme): each sphere against each plane (point p, normal n) becomes a
+  LagrangianLinearTIR y = n.x - n.p - r with a NewtonImpactNSL(e), e the pair's restitution
+  (an LCP per step); friction (mu > 0), boxes and sphere-sphere contacts are declined;
 - rotation: the kernel's linear Lagrangian system has no orientation.  A problem that rotates
   only nominally (every node without initial spin and without torque: the frictionless
   sphere of bouncing-sphere) gets its orientation and zero angular velocity written as they
@@ -37,7 +38,7 @@ except ImportError as e:      # the run is declined (status skipped), not failed
     MISSING = "Siconos is not importable by %s: %s (Debian package python3-siconos)" % (
         sys.executable, e)
 
-SUPPORTED = ("gravity", "springs", "drag", "opaque")
+SUPPORTED = ("gravity", "springs", "drag", "unilateral")
 
 
 def check(run):
@@ -46,9 +47,8 @@ def check(run):
         mb.decline(MISSING)
     mb.refuse_models(run, SUPPORTED, "Siconos adapter")
     for f in run.get("forces", []):
-        if f["model"] == "opaque" and run["problem"]["name"] != "bouncing-sphere":
-            mb.decline("Siconos adapter: the force model 'opaque' (%s) is translated for "
-                       "bouncing-sphere only" % f.get("name"))
+        if f["model"] == "unilateral":
+            sphere_plane_impacts(run, f)          # declines what it cannot express
         if f["model"] == "springs" and any(float(s["rest"]) != 0 for s in f["springs"]):
             mb.decline("Siconos adapter: a spring of non-zero rest length is not linear in q")
     for i, n in enumerate(run["nodes"]):
@@ -96,6 +96,28 @@ def linear_system(run):
     return M, C, K, F
 
 
+def sphere_plane_impacts(run, model):
+    """[(node, radius, point, normal, e)] of a `unilateral` model (doc/external.md, section 3):
+    every sphere against every plane, frictionless; declines boxes, several spheres (their
+    contacts with each other) and friction."""
+    shapes = model.get("shapes", [])
+    if any(sh["shape"] != "sphere" for sh in shapes):
+        mb.decline("Siconos adapter: only spheres are translated among unilateral shapes")
+    if len(shapes) > 1:
+        mb.decline("Siconos adapter: contacts between spheres are not translated")
+    laws = {tuple(l["materials"]): (float(l["mu"]), float(l["restitution"]))
+            for l in model.get("pair_laws", [])}
+    impacts = []
+    for sh in shapes:
+        for pl in model.get("planes", []):
+            key = tuple(sorted((int(sh["material"]), int(pl["material"]))))
+            mu, e = laws.get(key, (float(model.get("mu", 0)), float(model.get("restitution", 0))))
+            if mu != 0:
+                mb.decline("Siconos adapter: Coulomb friction (mu = %g) is not translated" % mu)
+            impacts.append((int(sh["node"]), float(sh["radius"]), pl["point"], pl["normal"], e))
+    return impacts
+
+
 def torqued(run):
     return any(f["model"] == "torque" for f in run.get("forces", []))
 
@@ -114,12 +136,16 @@ def run_one(run, out):
     t_end = float(run["time"]["t_end"])
     nsds = sk.NonSmoothDynamicalSystem(0.0, t_end)
     nsds.insertDynamicalSystem(ds)
-    if run["problem"]["name"] == "bouncing-sphere":
-        p = run["problem"]["parameters"]
-        # gap of the lowest point above the plane z = 0: y = z - r (the problem's geometry)
-        relation = sk.LagrangianLinearTIR(np.array([[0.0, 0.0, 1.0]]),
-                                          np.array([-float(p["radius"])]))
-        nsds.link(sk.Interaction(sk.NewtonImpactNSL(float(p["e"])), relation), ds)
+    for f in run.get("forces", []):
+        if f["model"] != "unilateral":
+            continue
+        for node, radius, point, normal, e in sphere_plane_impacts(run, f):
+            # gap of the sphere's lowest point above the plane: y = n.x - n.p - r
+            row = np.zeros((1, 3 * len(nodes)))
+            row[0, 3 * node:3 * node + 3] = normal
+            offset = -float(np.dot(normal, point)) - radius
+            relation = sk.LagrangianLinearTIR(row, np.array([offset]))
+            nsds.link(sk.Interaction(sk.NewtonImpactNSL(e), relation), ds)
     dt = float(run["time"]["dt"])
     sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, dt), sk.MoreauJeanOSI(theta),
                           sk.LCP())
