@@ -53,6 +53,15 @@ def explain_exception(exc, who):
     return text
 
 
+def unexplained(exc):
+    """An exception without a message, named by its type and where it was raised."""
+    import traceback
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = " raised at %s:%d in %s" % (frames[-1].filename.rsplit("/", 1)[-1], frames[-1].lineno,
+                                        frames[-1].name) if frames else ""
+    return "%s%s (the exception has no message)" % (type(exc).__name__, where)
+
+
 def guard(main, who):
     """Run main(sys.argv) and exit with its status; an exception prints its traceback and then
     explain_exception's line (the last line of the log, which motionbench quotes) and exits 1."""
@@ -124,7 +133,7 @@ def answer_runs(runs, outdir, run_one, skip_answered=False):
                 out.write("exit status %s\n" % e.code)
         except Exception as e:   # one run's failure is that run's, the batch goes on
             traceback.print_exc()
-            why = explain_exception(e, "run %s" % run["id"])    # named even without a message
+            why = "%s: %s" % (type(e).__name__, e) if str(e).strip() else unexplained(e)
             with open(stem + ".failed", "w", encoding="utf-8") as out:
                 out.write(_one_line(why) + "\n")
         sys.stdout.flush()

@@ -57,13 +57,27 @@ run_with() {   # stand-in for lmp; prints the reason of the run
     PATH="$out/bin/use:$PATH" $MB run -q -o "$out/r" "$out/c.case" >/dev/null 2>&1
     tr -d '\r' < "$out/r/runs.csv" | tail -n 1
 }
+# the LAMMPS adapter answers batches (protocol 2): a run stopped by lmp fails alone, with the
+# status run_planned saw and the adapter's explanation of the log
 row=$(run_with lmp)
 check "silent lmp: failed, reason says no ERROR message was printed ($row)" \
-    $(echo "$row" | grep -q 'failed,.*lmp exited with status 1 without an ERROR message (a silent MPI abort or a crash before the package reported): no output at all'; echo $?)
+    $(echo "$row" | grep -q 'failed,.*lmp stopped in this run (status 1): lmp failed without an ERROR message (a silent MPI abort or a crash before the package reported)'; echo $?)
 row=$(run_with lmp-killed)
-check "lmp killed: the signal is named ($row)" \
-    $(echo "$row" | grep -q 'failed,.*lmp was killed by signal 9 without an ERROR message'; echo $?)
+check "lmp killed: the signal's status is named ($row)" \
+    $(echo "$row" | grep -q 'failed,.*lmp stopped in this run (status -9): lmp failed without an ERROR message'; echo $?)
 row=$(run_with lmp-error)
 check "lmp with an ERROR line: that line is the reason ($row)" \
-    $(echo "$row" | grep -q 'failed,.*lmp exited with status 1: ERROR: Illegal pair_style command'; echo $?)
+    $(echo "$row" | grep -q 'failed,.*lmp failed: ERROR: Illegal pair_style command'; echo $?)
+# a single run (protocol 1: run.json) explains the exit status itself
+mkdir -p "$out/single"
+printf '{"protocol": "motionbench-run/1", "case": "c", "integrator": "external:lammps", "adapter": "lammps", "options": {}, "time": {"t0": 0, "dt": 0.05, "steps": 2, "t_end": 0.1, "sample_every": 1}, "rotation": false, "columns": ["t", "n0_x", "n0_y", "n0_z", "n0_vx", "n0_vy", "n0_vz"], "nodes": [{"mass": 1.0, "inertia": [0, 0, 0], "radius": null, "position": [0, 0, 1], "velocity": [0, 0, 0], "orientation": [1, 0, 0, 0], "angular_velocity": [0, 0, 0], "angular_momentum": [0, 0, 0], "blocked": ""}], "forces": [{"model": "gravity", "g": [0, 0, -9.81]}]}\n' > "$out/single/run.json"
+for stand in lmp lmp-killed; do
+    cp "$out/bin/$stand" "$out/bin/use/lmp"
+    (cd "$out/single" && PATH="$out/bin/use:$PATH" python3 "$SRC/adapters/lammps_adapter.py" run.json t.csv > log 2>&1)
+    echo "$stand: $(tail -n 1 "$out/single/log")"
+done > "$out/single.txt"
+check "single run, silent lmp: $(sed -n 1p "$out/single.txt")" \
+    $(sed -n 1p "$out/single.txt" | grep -q 'lmp: lmp exited with status 1 without an ERROR message (a silent MPI abort'; echo $?)
+check "single run, lmp killed: $(sed -n 2p "$out/single.txt")" \
+    $(sed -n 2p "$out/single.txt" | grep -q 'lmp-killed: lmp was killed by signal 9 without an ERROR message'; echo $?)
 exit $fail
