@@ -7,8 +7,15 @@
  * The store has 2^19 + 1 nodes: past the streaming threshold, with an odd node that the
  * scalar loop finishes.  Outputs are compared bit for bit on 16-byte aligned arrays
  * (streamed) and on arrays offset by one double (the scalar loop), and through a whole
- * mb_stepper_step, and a step of another length after a first (hp != h).  A NaN velocity in the streamed part, and one in the odd node, must
- * be reported as MB_EDIVERGED. */
+ * mb_stepper_step, and a step of another length after a first (hp != h).  A NaN
+ * velocity in the streamed part, and one in the odd node, must be reported as
+ * MB_EDIVERGED.
+ *
+ * A field that is gravity alone takes the one-pass path (lf_translate_uniform): the
+ * step computes f = +0 + m g itself, node by node, and streams it with x and v.  Its f
+ * must be the bits of that sum (+0 on a node of infinite mass, which then drifts at
+ * constant v), and x, v those of eq. (28) from it, on the large store (streamed) and on a
+ * small one (scalar loop); a NaN velocity on that path is still MB_EDIVERGED. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -172,4 +179,74 @@ Test(leapfrog_stream, nan_in_the_streamed_part_is_reported)
 Test(leapfrog_stream, nan_in_the_odd_node_is_reported)
 {
     nan_is_reported(NODES - 1);
+}
+
+/* ------------------------------------------------- one-pass uniform field ---- */
+
+/* Nodes 7 and NODES - 1 (streamed part and odd node) of infinite mass. */
+static mb_system *store_with_fixed_nodes(size_t n)
+{
+    mb_system *sys = mb_system_alloc(n);
+    cr_assert_not_null(sys);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(gravity_g)), 0);
+    mb_nodes *s = sys->nodes;
+    for (size_t i = 0; i < n; i++) {
+        mb_nodes_set_mass(s, i, (i == 7 || i == n - 1) ? INFINITY : 1.0 + 1e-3 * (double)(i % 97));
+        for (int k = 0; k < 3; k++) {
+            const size_t j = 3 * i + (size_t)k;
+            s->x[j] = 1e-3 * (double)(j % 1013) - 0.4;
+            s->v[j] = 1e-2 * (double)(j % 71) - 0.3;
+            s->f[j] = NAN;                  /* stale: the step must overwrite every f */
+        }
+    }
+    return sys;
+}
+
+/* One step of the one-pass path against f = +0 + m g (or +0 where 1/m = 0) and eq. (28),
+ * one IEEE operation per statement. */
+static void expect_uniform_step(size_t n)
+{
+    mb_system *sys = store_with_fixed_nodes(n), *before = store_with_fixed_nodes(n);
+    mb_stepper *st = mb_stepper_alloc("leapfrog[adj_vel0=off]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_assert_eq(mb_stepper_step(st, sys, H), MB_SUCCESS, "%s", mb_last_error());
+    const mb_nodes *s0 = before->nodes, *s1 = sys->nodes;
+    size_t wrong_f = 0, wrong_xv = 0;
+    for (size_t j = 0; j < 3 * n; j++) {
+        const size_t i = j / 3;
+        const double mg = s0->inv_mass[i] != 0.0 ? s0->mass[i] * gravity_g[j % 3] : 0.0;
+        const double fe = 0.0 + mg;
+        double xe, ve;
+        kick_drift(s0->x[j], s0->v[j], fe, s0->inv_mass[i], &xe, &ve);
+        wrong_f += memcmp(&fe, &s1->f[j], sizeof fe) != 0;
+        wrong_xv += memcmp(&xe, &s1->x[j], sizeof xe) != 0 || memcmp(&ve, &s1->v[j], sizeof ve) != 0;
+    }
+    cr_expect_eq(wrong_f, 0, "%zu forces of %zu nodes differ from +0 + m g", wrong_f, n);
+    cr_expect_eq(wrong_xv, 0, "%zu components of %zu nodes differ from eq. (28)", wrong_xv, n);
+    cr_expect(signbit(s1->f[3 * 7 + 2]) == 0 && s1->f[3 * 7 + 2] == 0.0,
+              "a node of infinite mass must have f = +0");
+    mb_stepper_free(st);
+    mb_system_free(sys);
+    mb_system_free(before);
+}
+
+Test(leapfrog_stream, uniform_field_one_pass_is_eq28_streamed)
+{
+    expect_uniform_step(NODES);
+}
+
+Test(leapfrog_stream, uniform_field_one_pass_is_eq28_scalar)
+{
+    expect_uniform_step(1001);
+}
+
+Test(leapfrog_stream, uniform_field_one_pass_reports_nan)
+{
+    mb_system *sys = store_with_fixed_nodes(NODES);
+    sys->nodes->v[3 * 12345 + 1] = NAN;
+    mb_stepper *st = mb_stepper_alloc("leapfrog[adj_vel0=off]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_expect_eq(mb_stepper_step(st, sys, H), MB_EDIVERGED);
+    mb_stepper_free(st);
+    mb_system_free(sys);
 }

@@ -43,6 +43,16 @@ static int gravity_eval_set(const void *params, mb_nodes *s, double t)
     return MB_SUCCESS;
 }
 
+/* gravity_eval_set's field is m_i g: a uniform acceleration g at every t. */
+static void gravity_uniform_acceleration(const void *params, double t, double g[3])
+{
+    const struct gravity *p = params;
+    (void)t;
+    g[0] = p->g[0];
+    g[1] = p->g[1];
+    g[2] = p->g[2];
+}
+
 /* V = -sum m_i g.x_i */
 static double gravity_potential(const void *params, const mb_nodes *s)
 {
@@ -116,6 +126,7 @@ static const mb_force_type gravity_type = {
     .describe = gravity_describe,
     .eval_set = gravity_eval_set,
     .torque_free = 1,
+    .uniform_acceleration = gravity_uniform_acceleration,
 };
 
 static const mb_force_type drag_type = {

@@ -109,18 +109,35 @@ int mb_forces_check(const mb_nodes *s, double t)
     return MB_SUCCESS;
 }
 
+/* Every torque of s +0: written only where it is not already (a read, not a write, on
+ * the steps of a torque-free field). */
+static void torques_to_pos_zero(mb_nodes *s, int torque_zero)
+{
+    if (!torque_zero || !mb_all_pos_zero(s->torque, 3 * s->n))
+        memset(s->torque, 0, 3 * s->n * sizeof(double));
+}
+
 int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torque_zero)
 {
     F->counts->evaluations++;
     *torque_zero = !field_writes_torque(F);
-    if (!*torque_zero || !mb_all_pos_zero(s->torque, 3 * s->n))
-        memset(s->torque, 0, 3 * s->n * sizeof(double));
+    torques_to_pos_zero(s, *torque_zero);
     int st = sum_forces(F, s, t);
     if (st != MB_SUCCESS)
         return st;
     if (!*torque_zero && !mb_all_finite(s->torque, 3 * s->n))
         return diverged(t);
     return MB_SUCCESS;
+}
+
+int mb_forces_eval_uniform(const mb_forces *F, mb_nodes *s, double t, double g[3])
+{
+    if (F->count != 1 || F->items[0].type->uniform_acceleration == NULL)
+        return 0;
+    F->counts->evaluations++;
+    torques_to_pos_zero(s, 1);
+    F->items[0].type->uniform_acceleration(F->items[0].params, t, g);
+    return 1;
 }
 
 int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t)

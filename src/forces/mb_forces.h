@@ -82,6 +82,11 @@ typedef struct mb_force_type {
      * models with external_power */
     double (*external_work)(const void *params, const mb_nodes *from, const mb_nodes *to,
                             double h);
+    /* for a model whose force is a uniform acceleration, f_i = +0 + m_i g(t) on the nodes
+     * of finite mass and +0 on the others (eval_set's bits), with no torque: g(t).  Lets
+     * a scheme compute that force inside its own pass over the nodes
+     * (mb_forces_eval_uniform).  NULL: not such a model */
+    void (*uniform_acceleration)(const void *params, double t, double g[3]);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -123,6 +128,12 @@ int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t);
 int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torque_zero);
 int mb_forces_mpfr_eval_deferred(const mb_forces *F, mb_nodes_mpfr *s, double t,
                                  int *torque_zero);
+/* When F is a single uniform acceleration (mb_force_type.uniform_acceleration): counts
+ * an evaluation, leaves every torque +0 as mb_forces_eval_deferred does, sets g = g(t)
+ * and returns 1, leaving s->f for the caller to write, f_i = +0 + m_i g on the nodes of
+ * finite mass and +0 on the others, in its own pass over the nodes.  Otherwise returns 0
+ * and does nothing. */
+int mb_forces_eval_uniform(const mb_forces *F, mb_nodes *s, double t, double g[3]);
 /* MB_EDIVERGED, with the message of mb_forces_eval, when a force or torque of s is NaN
  * or Inf; MB_SUCCESS otherwise. */
 int mb_forces_check(const mb_nodes *s, double t);

@@ -121,6 +121,72 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
     return bad;
 }
 
+#ifdef BASE_DOUBLE
+/* Fast path of a field that is one uniform acceleration g (mb_forces_eval_uniform):
+ * the force f = +0 + m g of gravity's eval_set, operation for operation, is computed and
+ * stored inside the kick-drift pass, so the step reads m, 1/m, x, v and writes f, x+, v+
+ * once, where evaluating the field first made a second pass over the nodes
+ * (doc/performance.md, "bytes per node-step").  The same operations as that pass
+ * followed by lf_translate_fast, hence the same bits.  Returns 1 on NaN/Inf. */
+static int lf_translate_uniform(mb_nodes *s, const double g[3], double *restrict x_out,
+                                double *restrict v_out, double hp, double h)
+{
+    const double hk = 0.5 * (hp + h);
+    const double *restrict x = s->x, *restrict v = s->v;
+    const double *restrict m = s->mass, *restrict im = s->inv_mass;
+    double *restrict f = s->f;
+    const size_t n = s->n;
+    int bad = 0;
+    size_t i = 0;
+#ifdef LF_HAVE_STREAM
+    if (n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out) && lf_stream_aligned(v_out)
+        && lf_stream_aligned(f))
+        i = lf_uniform_stream_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad);
+#endif
+    double a, t;
+    for (; i < n; i++) {
+        const int weighs = im[i] != 0.0;
+        for (size_t c = 3 * i; c < 3 * i + 3; c++) {
+            f[c] = 0.0 + (weighs ? m[i] * g[c - 3 * i] : 0.0);
+            bad |= lf_kick_drift(&x_out[c], &v_out[c], &x[c], &v[c], &f[c], &im[i], hk, h,
+                                 &a, &t);
+        }
+    }
+    return bad;
+}
+
+/* 1, with g and the torques set, when the field is one uniform acceleration. */
+static int lf_field_uniform(const mb_system *sys, double g[3])
+{
+    return mb_forces_eval_uniform(sys->forces, sys->nodes, sys->t, g);
+}
+
+/* The fast path's translation: with the uniform field's force in the same pass, or
+ * from the forces evaluated before. */
+static int lf_translate_fast_path(mb_nodes *s, int uniform, const double g[3],
+                                  double *x_out, double *v_out, double hp, double h)
+{
+    return uniform ? lf_translate_uniform(s, g, x_out, v_out, hp, h)
+                   : lf_translate_fast(s, x_out, v_out, hp, h);
+}
+#else
+/* The MPFR instance evaluates its field as it is: it has no one-pass uniform path. */
+static int FUNCTION(lf, field_uniform)(const TYPE(mb_system) *sys, double g[3])
+{
+    (void)sys;
+    (void)g;
+    return 0;
+}
+
+static int FUNCTION(lf, translate_fast_path)(TYPE(mb_nodes) *s, int uniform, const double g[3],
+                                             REAL *x_out, REAL *v_out, double hp, double h)
+{
+    (void)uniform;
+    (void)g;
+    return FUNCTION(lf, translate_fast)(s, x_out, v_out, hp, h);
+}
+#endif
+
 /* General path: per node first-step adjustment (seed 000 note: v(h/2) = v(0) + a(0) h/2
  * when v is still on-step: the previous step of such a node counts as hp = 0), blocked
  * DOFs (zero acceleration) and Cundall damping (seed 000 eq. 34):
@@ -494,8 +560,11 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     const int all_mid = lf_all_set(s->vel_mid, s->n);     /* one scan per step */
     int fast = cell == NULL && cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
                && (!cfg->adj_vel0 || all_mid);
-    int torque_zero;
-    int status = FUNCTION(mb_forces, eval_deferred)(sys->forces, s, sys->t, &torque_zero);
+    int torque_zero = 1;
+    double g[3];
+    const int uniform = fast && FUNCTION(lf, field_uniform)(sys, g);
+    int status = uniform ? MB_SUCCESS
+                         : FUNCTION(mb_forces, eval_deferred)(sys->forces, s, sys->t, &torque_zero);
     if (status == MB_SUCCESS && !fast)
         status = FUNCTION(mb_forces, check)(s, sys->t);
     if (status != MB_SUCCESS)
@@ -516,7 +585,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
         }
     }
     int bad = cell ? FUNCTION(lf, translate_cell)(cfg, &km, &kf, s, w->x_new, w->v_new, h)
-            : fast ? FUNCTION(lf, translate_fast)(s, w->x_new, w->v_new, hp, h)
+            : fast ? FUNCTION(lf, translate_fast_path)(s, uniform, g, w->x_new, w->v_new, hp, h)
                    : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
     int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, torque_zero, &qnorm);
