@@ -148,3 +148,39 @@ Test(forces_eval, leapfrog_general_path_reports_an_infinite_force_it_never_reads
 {
     leapfrog_fails_on_infinite_force(MB_BLOCK_X | MB_BLOCK_Y | MB_BLOCK_Z);
 }
+
+/* The leap-frog step of a field that is gravity alone reads no torque while the store is
+ * the one its last step left still (same generation): that step left every torque +0.
+ * A torque written since, with the store touched as writers must (mb_nodes_touch), is
+ * reset to +0 by the next step; and without gravity's one-pass path (a drag of D = 0
+ * beside it) the same holds. */
+static void leapfrog_restores_touched_torques(int with_drag)
+{
+    mb_system *sys = field_system();
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g_signed)), 0);
+    if (with_drag)
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(0.0)), 0);
+    mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    for (int k = 0; k < 2; k++)               /* the first step, then one on the fast path */
+        cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    for (size_t k = 0; k < 3 * N; k++)
+        sys->nodes->torque[k] = 7.0;
+    mb_nodes_touch(sys->nodes);
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    for (size_t k = 0; k < 3 * N; k++)
+        cr_expect(is_pos_zero(sys->nodes->torque[k]), "torque %zu is %g after a touched write",
+                  k, sys->nodes->torque[k]);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+Test(forces_eval, leapfrog_uniform_field_resets_torques_written_since_its_last_step)
+{
+    leapfrog_restores_touched_torques(0);
+}
+
+Test(forces_eval, leapfrog_two_model_field_resets_torques_written_since_its_last_step)
+{
+    leapfrog_restores_touched_torques(1);
+}

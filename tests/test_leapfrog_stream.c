@@ -6,7 +6,7 @@
  *
  * The store has 2^19 + 1 nodes: past the streaming threshold, with an odd node that the
  * scalar loop finishes.  Outputs are compared bit for bit on 16-byte aligned arrays
- * (streamed) and on arrays offset by one double (the scalar loop), and through a whole
+ * (streamed) and on arrays offset by one double (ordinary stores), and through a whole
  * mb_stepper_step, and a step of another length after a first (hp != h).  A NaN
  * velocity in the streamed part, and one in the odd node, must be reported as
  * MB_EDIVERGED.
@@ -14,8 +14,9 @@
  * A field that is gravity alone takes the one-pass path (lf_translate_uniform): the
  * step computes f = +0 + m g itself, node by node, and streams it with x and v.  Its f
  * must be the bits of that sum (+0 on a node of infinite mass, which then drifts at
- * constant v), and x, v those of eq. (28) from it, on the large store (streamed) and on a
- * small one (scalar loop); a NaN velocity on that path is still MB_EDIVERGED. */
+ * constant v), and x, v those of eq. (28) from it, on the large store (streamed) and on
+ * a small one (ordinary stores; its last node, of infinite mass, in the scalar loop); a
+ * NaN velocity on that path is still MB_EDIVERGED. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -88,7 +89,7 @@ Test(leapfrog_stream, kernel_is_eq28_bit_for_bit_aligned_and_not)
     double *buf = aligned_doubles(6 * NODES + 2);
     cr_assert_not_null(buf);
     /* 3 NODES + 1 is even: x_out and v_out are 16-byte aligned (streamed), and both
-     * are not when offset by one double (the scalar loop) */
+     * are not when offset by one double (ordinary stores) */
     double *x_out = buf, *v_out = buf + 3 * NODES + 1;
     cr_assert_eq(mb_leapfrog_translate(sys->nodes, x_out, v_out, H), MB_SUCCESS);
     expect_eq28(sys->nodes, x_out, v_out);
@@ -235,7 +236,7 @@ Test(leapfrog_stream, uniform_field_one_pass_is_eq28_streamed)
     expect_uniform_step(NODES);
 }
 
-Test(leapfrog_stream, uniform_field_one_pass_is_eq28_scalar)
+Test(leapfrog_stream, uniform_field_one_pass_is_eq28_small_store)
 {
     expect_uniform_step(1001);
 }

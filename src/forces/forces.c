@@ -130,12 +130,14 @@ int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torq
     return MB_SUCCESS;
 }
 
-int mb_forces_eval_uniform(const mb_forces *F, mb_nodes *s, double t, double g[3])
+int mb_forces_eval_uniform(const mb_forces *F, mb_nodes *s, double t, double g[3],
+                           int torques_pos_zero)
 {
     if (F->count != 1 || F->items[0].type->uniform_acceleration == NULL)
         return 0;
     F->counts->evaluations++;
-    torques_to_pos_zero(s, 1);
+    if (!torques_pos_zero)
+        torques_to_pos_zero(s, 1);
     F->items[0].type->uniform_acceleration(F->items[0].params, t, g);
     return 1;
 }

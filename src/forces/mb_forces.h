@@ -129,11 +129,13 @@ int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torq
 int mb_forces_mpfr_eval_deferred(const mb_forces *F, mb_nodes_mpfr *s, double t,
                                  int *torque_zero);
 /* When F is a single uniform acceleration (mb_force_type.uniform_acceleration): counts
- * an evaluation, leaves every torque +0 as mb_forces_eval_deferred does, sets g = g(t)
- * and returns 1, leaving s->f for the caller to write, f_i = +0 + m_i g on the nodes of
- * finite mass and +0 on the others, in its own pass over the nodes.  Otherwise returns 0
- * and does nothing. */
-int mb_forces_eval_uniform(const mb_forces *F, mb_nodes *s, double t, double g[3]);
+ * an evaluation, leaves every torque +0 as mb_forces_eval_deferred does (without reading
+ * them when the caller knows they are: torques_pos_zero), sets g = g(t) and returns 1,
+ * leaving s->f for the caller to write, f_i = +0 + m_i g on the nodes of finite mass and
+ * +0 on the others, in its own pass over the nodes.  Otherwise returns 0 and does
+ * nothing. */
+int mb_forces_eval_uniform(const mb_forces *F, mb_nodes *s, double t, double g[3],
+                           int torques_pos_zero);
 /* MB_EDIVERGED, with the message of mb_forces_eval, when a force or torque of s is NaN
  * or Inf; MB_SUCCESS otherwise. */
 int mb_forces_check(const mb_nodes *s, double t);

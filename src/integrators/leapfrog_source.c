@@ -102,8 +102,9 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
     int bad = 0;
     size_t i = 0;
 #if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
-    if (n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out) && lf_stream_aligned(v_out))
-        i = lf_translate_stream_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad);
+    const int stream = n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out)
+                       && lf_stream_aligned(v_out);
+    i = lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, stream);
 #endif
     REAL a[1], t[1];
     R_INIT(a, s->prec);
@@ -139,9 +140,9 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], double *restrict
     int bad = 0;
     size_t i = 0;
 #ifdef LF_HAVE_STREAM
-    if (n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out) && lf_stream_aligned(v_out)
-        && lf_stream_aligned(f))
-        i = lf_uniform_stream_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad);
+    const int stream = n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out)
+                       && lf_stream_aligned(v_out) && lf_stream_aligned(f);
+    i = lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, stream);
 #endif
     double a, t;
     for (; i < n; i++) {
@@ -155,10 +156,16 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], double *restrict
     return bad;
 }
 
-/* 1, with g and the torques set, when the field is one uniform acceleration. */
-static int lf_field_uniform(const mb_system *sys, double g[3])
+/* 1, with g and the torques set, when the field is one uniform acceleration.  When the
+ * last step found every node still in this store and nothing has written it since
+ * (lf_rotation_still's test), that step left every torque +0 -- it read them, or its
+ * torque-free field zeroed them -- and they are not read again. */
+static int lf_field_uniform(const struct lf_state *w, const mb_system *sys, double g[3])
 {
-    return mb_forces_eval_uniform(sys->forces, sys->nodes, sys->t, g);
+    const mb_nodes *s = sys->nodes;
+    const int unwritten = w->still && w->still_nodes == (const void *)s
+                          && w->still_gen == s->generation;
+    return mb_forces_eval_uniform(sys->forces, sys->nodes, sys->t, g, unwritten);
 }
 
 /* The fast path's translation: with the uniform field's force in the same pass, or
@@ -171,8 +178,10 @@ static int lf_translate_fast_path(mb_nodes *s, int uniform, const double g[3],
 }
 #else
 /* The MPFR instance evaluates its field as it is: it has no one-pass uniform path. */
-static int FUNCTION(lf, field_uniform)(const TYPE(mb_system) *sys, double g[3])
+static int FUNCTION(lf, field_uniform)(const struct FUNCTION(lf, state) *w,
+                                       const TYPE(mb_system) *sys, double g[3])
 {
+    (void)w;
     (void)sys;
     (void)g;
     return 0;
@@ -562,7 +571,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
                && (!cfg->adj_vel0 || all_mid);
     int torque_zero = 1;
     double g[3];
-    const int uniform = fast && FUNCTION(lf, field_uniform)(sys, g);
+    const int uniform = fast && FUNCTION(lf, field_uniform)(w, sys, g);
     int status = uniform ? MB_SUCCESS
                          : FUNCTION(mb_forces, eval_deferred)(sys->forces, s, sys->t, &torque_zero);
     if (status == MB_SUCCESS && !fast)

@@ -39,42 +39,51 @@ static inline void lf_pair_halves(const double *a, size_t i, __m128d half[3])
     half[2] = _mm_set1_pd(a[i + 1]);
 }
 
+/* Store of two doubles at p: streamed (p 16-byte aligned) or ordinary (any p). */
+static inline void lf_store_pair(double *p, __m128d a, int stream)
+{
+    if (stream)
+        _mm_stream_pd(p, a);
+    else
+        _mm_storeu_pd(p, a);
+}
+
 /* Kick and drift of one half (two components at c): a = f im, a = a hk, v+ = v + a,
- * x+ = x + v+ h, streamed; v+ - v+ and x+ - x+ added to *residue, +0 exactly when both
- * are finite. */
+ * x+ = x + v+ h, stored by lf_store_pair; v+ - v+ and x+ - x+ added to *residue, +0
+ * exactly when both are finite. */
 static inline void lf_stream_half(const double *x, const double *v, size_t c, __m128d f,
                                   __m128d im, __m128d vhk, __m128d vh, double *x_out,
-                                  double *v_out, __m128d *residue)
+                                  double *v_out, __m128d *residue, int stream)
 {
     __m128d a = _mm_mul_pd(f, im);
     a = _mm_mul_pd(a, vhk);
     const __m128d vo = _mm_add_pd(_mm_loadu_pd(&v[c]), a);
     const __m128d xo = _mm_add_pd(_mm_loadu_pd(&x[c]), _mm_mul_pd(vo, vh));
-    _mm_stream_pd(&v_out[c], vo);
-    _mm_stream_pd(&x_out[c], xo);
+    lf_store_pair(&v_out[c], vo, stream);
+    lf_store_pair(&x_out[c], xo, stream);
     *residue = _mm_add_pd(*residue, _mm_add_pd(_mm_sub_pd(vo, vo), _mm_sub_pd(xo, xo)));
 }
 
-/* The end of a streamed pass: its lines made visible before the caller swaps the
- * arrays in, and *bad set when a result was NaN or Inf. */
-static inline void lf_stream_done(__m128d residue, int *bad)
+/* The end of a pass: streamed lines made visible before the caller swaps the arrays
+ * in, and *bad set when a result was NaN or Inf. */
+static inline void lf_stream_done(__m128d residue, int *bad, int stream)
 {
-    _mm_sfence();
+    if (stream)
+        _mm_sfence();
     double r[2];
     _mm_storeu_pd(r, residue);
     *bad |= !(r[0] == 0.0 && r[1] == 0.0);
 }
 
 /* Kick and drift of the nodes 0 .. 2 floor(n/2) - 1, two at a time (six doubles, three
- * 16-byte stores per output array: x_out and v_out must be 16-byte aligned).  Sets *bad
- * when a result is NaN or Inf.  Returns the number of nodes done; the caller finishes
- * the odd one. */
-static inline size_t lf_translate_stream_pairs(const double *restrict x,
-                                               const double *restrict v,
-                                               const double *restrict f,
-                                               const double *restrict im, size_t n,
-                                               double *restrict x_out, double *restrict v_out,
-                                               double hk, double h, int *bad)
+ * 16-byte stores per output array), streamed when `stream` (x_out and v_out must then be
+ * 16-byte aligned: lf_stream_aligned).  Sets *bad when a result is NaN or Inf.  Returns
+ * the number of nodes done; the caller finishes the odd one. */
+static inline size_t lf_translate_pairs(const double *restrict x, const double *restrict v,
+                                        const double *restrict f, const double *restrict im,
+                                        size_t n, double *restrict x_out,
+                                        double *restrict v_out, double hk, double h,
+                                        int *bad, int stream)
 {
     const __m128d vhk = _mm_set1_pd(hk), vh = _mm_set1_pd(h);
     __m128d residue = _mm_setzero_pd();
@@ -85,25 +94,23 @@ static inline size_t lf_translate_stream_pairs(const double *restrict x,
         for (int k = 0; k < 3; k++) {
             const size_t c = 3 * i + 2 * (size_t)k;
             lf_stream_half(x, v, c, _mm_loadu_pd(&f[c]), im_half[k], vhk, vh, x_out, v_out,
-                           &residue);
+                           &residue, stream);
         }
     }
-    lf_stream_done(residue, bad);
+    lf_stream_done(residue, bad, stream);
     return i;
 }
 
-/* lf_translate_stream_pairs for a field that is one uniform acceleration g
+/* lf_translate_pairs for a field that is one uniform acceleration g
  * (lf_translate_uniform): the force f = +0 + m g on nodes of nonzero inverse mass, +0 on
  * the others -- gravity's eval_set, operation for operation, the selection done by a
- * mask -- computed in the same pass and streamed to f too (f, x_out, v_out 16-byte
- * aligned). */
-static inline size_t lf_uniform_stream_pairs(const double *restrict x,
-                                             const double *restrict v,
-                                             const double *restrict m,
-                                             const double *restrict im, const double g[3],
-                                             size_t n, double *restrict f,
-                                             double *restrict x_out, double *restrict v_out,
-                                             double hk, double h, int *bad)
+ * mask -- computed in the same pass and stored to f too (streamed: f, x_out, v_out
+ * 16-byte aligned). */
+static inline size_t lf_uniform_pairs(const double *restrict x, const double *restrict v,
+                                      const double *restrict m, const double *restrict im,
+                                      const double g[3], size_t n, double *restrict f,
+                                      double *restrict x_out, double *restrict v_out,
+                                      double hk, double h, int *bad, int stream)
 {
     const __m128d vhk = _mm_set1_pd(hk), vh = _mm_set1_pd(h), zero = _mm_setzero_pd();
     const __m128d g_half[3] = { _mm_set_pd(g[1], g[0]), _mm_set_pd(g[0], g[2]),
@@ -119,11 +126,11 @@ static inline size_t lf_uniform_stream_pairs(const double *restrict x,
             const __m128d weighs = _mm_cmpneq_pd(im_half[k], zero);
             const __m128d mg = _mm_and_pd(weighs, _mm_mul_pd(m_half[k], g_half[k]));
             const __m128d fc = _mm_add_pd(zero, mg);
-            _mm_stream_pd(&f[c], fc);
-            lf_stream_half(x, v, c, fc, im_half[k], vhk, vh, x_out, v_out, &residue);
+            lf_store_pair(&f[c], fc, stream);
+            lf_stream_half(x, v, c, fc, im_half[k], vhk, vh, x_out, v_out, &residue, stream);
         }
     }
-    lf_stream_done(residue, bad);
+    lf_stream_done(residue, bad, stream);
     return i;
 }
 
