@@ -104,7 +104,8 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
 #if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
     const int stream = n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out)
                        && lf_stream_aligned(v_out);
-    i = lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, stream);
+    i = stream ? lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 1)
+               : lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 0);
 #endif
     REAL a[1], t[1];
     R_INIT(a, s->prec);
@@ -142,7 +143,8 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], double *restrict
 #ifdef LF_HAVE_STREAM
     const int stream = n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out)
                        && lf_stream_aligned(v_out) && lf_stream_aligned(f);
-    i = lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, stream);
+    i = stream ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 1)
+               : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 0);
 #endif
     double a, t;
     for (; i < n; i++) {

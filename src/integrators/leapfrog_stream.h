@@ -49,8 +49,9 @@ static inline void lf_store_pair(double *p, __m128d a, int stream)
 }
 
 /* Kick and drift of one half (two components at c): a = f im, a = a hk, v+ = v + a,
- * x+ = x + v+ h, stored by lf_store_pair; v+ - v+ and x+ - x+ added to *residue, +0
- * exactly when both are finite. */
+ * x+ = x + v+ h, stored by lf_store_pair.  The bits of v+ - v+ and x+ - x+, +0 exactly
+ * when both are finite, are or-ed into *residue (an or, not a sum: a chain of one-cycle
+ * operations from pair to pair, where additions made the loop wait on their latency). */
 static inline void lf_stream_half(const double *x, const double *v, size_t c, __m128d f,
                                   __m128d im, __m128d vhk, __m128d vh, double *x_out,
                                   double *v_out, __m128d *residue, int stream)
@@ -61,11 +62,11 @@ static inline void lf_stream_half(const double *x, const double *v, size_t c, __
     const __m128d xo = _mm_add_pd(_mm_loadu_pd(&x[c]), _mm_mul_pd(vo, vh));
     lf_store_pair(&v_out[c], vo, stream);
     lf_store_pair(&x_out[c], xo, stream);
-    *residue = _mm_add_pd(*residue, _mm_add_pd(_mm_sub_pd(vo, vo), _mm_sub_pd(xo, xo)));
+    *residue = _mm_or_pd(*residue, _mm_or_pd(_mm_sub_pd(vo, vo), _mm_sub_pd(xo, xo)));
 }
 
 /* The end of a pass: streamed lines made visible before the caller swaps the arrays
- * in, and *bad set when a result was NaN or Inf. */
+ * in, and *bad set when a result was NaN or Inf (some bit of the residue set). */
 static inline void lf_stream_done(__m128d residue, int *bad, int stream)
 {
     if (stream)
