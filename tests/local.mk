@@ -3,7 +3,7 @@
 # defaults of Makefile.am (AM_CFLAGS with Criterion's flags, LDADD = $(MB_TESTLIBS),
 # AM_LDFLAGS = $(MB_TESTLINK)); a test with more sources than its own adds a _SOURCES line,
 # and a header shared by tests is listed once in noinst_HEADERS.
-noinst_HEADERS += tests/test_helpers.h tests/lf_run.h tests/compare_test_util.h \
+noinst_HEADERS += tests/test_helpers.h tests/lf_run.h tests/compare_test_util.h tests/problem_run.h \
 	tests/ref_test_forces.h tests/twin_test_kernels.h tests/mb_test_scene_text.h
 check_PROGRAMS += tests/test_ini_read
 check_PROGRAMS += tests/test_case_file
@@ -51,6 +51,8 @@ check_PROGRAMS += tests/test_leapfrog
 check_PROGRAMS += tests/test_fincham
 check_PROGRAMS += tests/test_contact
 check_PROGRAMS += tests/test_contact_friction
+check_PROGRAMS += tests/test_sliding_rolling
+check_PROGRAMS += tests/test_impact_metrics
 check_PROGRAMS += tests/test_clump
 check_PROGRAMS += tests/test_timestep
 check_PROGRAMS += tests/test_collision

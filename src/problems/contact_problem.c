@@ -34,6 +34,16 @@ int mb_contact_law_read(const mb_options *p, int wall, double meff, mb_contact_l
     return MB_SUCCESS;
 }
 
+void mb_contact_friction_read(const mb_options *p, mb_contact_law *law)
+{
+    law->mu = mb_options_double(p, "mu");
+    law->kt_ratio = mb_options_double(p, "kt_ratio");
+    if (law->kt_ratio == 0.0) {
+        double nu = mb_options_double(p, "poisson");
+        law->kt_ratio = law->hertz ? 2.0 * (1.0 - nu) / (2.0 - nu) : 2.0 / 7.0;
+    }
+}
+
 void mb_contact_law_scene(const mb_options *p, mb_scene_dem_law *out)
 {
     memset(out, 0, sizeof *out);
@@ -45,6 +55,13 @@ void mb_contact_law_scene(const mb_options *p, mb_scene_dem_law *out)
     out->zeta = mb_options_double(p, "zeta");
     out->young = mb_options_double(p, "young");
     out->poisson = mb_options_double(p, "poisson");
+    if (mb_options_given(p, "mu") && mb_options_double(p, "mu") > 0.0) {
+        mb_contact_law law = { .hertz = out->hertz };
+        mb_contact_friction_read(p, &law);
+        out->friction = 1;
+        out->mu = law.mu;
+        out->kt_ratio = law.kt_ratio;
+    }
 }
 
 void mb_contact_place_sphere(mb_system *sys, size_t i, double m, double r, const double x[3],
@@ -98,7 +115,8 @@ const void *mb_contact_model_of(const mb_system *sys)
 {
     for (size_t m = 0; m < sys->forces->count; m++) {
         const mb_force_type *t = sys->forces->items[m].type;
-        if (t == mb_force_contact_linear || t == mb_force_contact_hertz)
+        if (t == mb_force_contact_linear || t == mb_force_contact_hertz
+            || t == mb_force_contact_cundall_strack || t == mb_force_contact_hertz_mindlin)
             return sys->forces->items[m].params;
     }
     return NULL;

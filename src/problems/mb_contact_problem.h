@@ -24,16 +24,31 @@
     { "clamp", MB_OPT_BOOL, "true", 0, 0, NULL,                                                \
       "clamp the normal force to be non-attractive (false: textbook law)" }
 
+/* The frictional parameters of a problem that takes them (sphere-wall): with mu > 0 the
+ * frictional law of the normal law selected (Cundall-Strack or Hertz-Mindlin, no
+ * tangential dashpot, no rolling resistance: what the event-located reference covers). */
+#define MB_CONTACT_FRICTION_SPECS                                                              \
+    { "mu", MB_OPT_DOUBLE, "0", 0.0, 1e3, NULL,                                                \
+      "Coulomb friction coefficient, >= 0 (0: frictionless, the normal law alone)" },          \
+    { "kt_ratio", MB_OPT_DOUBLE, "0", 0.0, 1.0, NULL,                                          \
+      "with mu > 0: linear k_t/kn in (0, 1], hertz 4 G*/E* in [2/3, 1]; 0: 2/7 (linear) or "   \
+      "2 (1 - nu)/(2 - nu) (hertz, one material)" },                                           \
+    { "spin", MB_OPT_DOUBLE, "0", -1e9, 1e9, NULL, "initial spin about +y (rad/s)" }
+
 /* Which law the parameters select, and its derived constants for one pair. */
 typedef struct mb_contact_law {
     int hertz;            /* 0: linear, 1: Hertz */
     int clamp;
     double kn, c, zeta;   /* linear: zeta is c / (2 sqrt(m* kn)) when c is given */
     double estar;         /* Hertz: E / (2 (1 - nu^2)) between spheres, E / (1 - nu^2) on a rigid wall */
+    double mu, kt_ratio;  /* friction (mb_contact_friction_read; mu = 0: none) */
 } mb_contact_law;
 
 /* Read the law (wall = 1: sphere against a rigid plane); meff is the pair's m*. */
 int mb_contact_law_read(const mb_options *p, int wall, double meff, mb_contact_law *law);
+/* The friction of a problem with MB_CONTACT_FRICTION_SPECS into law (after
+ * mb_contact_law_read): mu and kt_ratio, its default resolved. */
+void mb_contact_friction_read(const mb_options *p, mb_contact_law *law);
 /* The law of the parameters as the DEM law of a scene's [contact] section: model, kn with
  * c when given or zeta, young, poisson, clamp = not attractive (mb_scene_place_dem_model
  * makes the same model from it as from that section). */
@@ -63,6 +78,18 @@ int mb_collision_observe_begin(void **ctx, const mb_system *sys, double e_closed
                                double tc_closed);
 int mb_collision_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step);
 int mb_collision_observe_end(void *ctx, mb_observation *out);
+/* Observer of a frictional oblique impact of sphere 0 on the plane z = 0
+ * (oblique_observer.c): the collision observer's measures, and the tangential
+ * restitution, rebound angle, rebound spin and first stick <-> slip time, each beside the
+ * event-located reference's (ip, s0, integrated to t_after, after the contact) and its
+ * error (doc/dem.md, "Impact metrics"). */
+struct mb_impact_params;
+struct mb_impact_state;
+int mb_oblique_observe_begin(void **ctx, const mb_system *sys, const struct mb_impact_params *ip,
+                             const struct mb_impact_state *s0, double t_after, double e_closed,
+                             double tc_closed);
+int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step);
+int mb_oblique_observe_end(void *ctx, mb_observation *out);
 /* The contact model in a system's field (NULL if none). */
 const void *mb_contact_model_of(const mb_system *sys);
 /* Append a named value to an observation (silently ignores overflow past the maximum). */

@@ -13,7 +13,7 @@
 #include "mb_system.h"
 
 /* Named scalars a problem measures along a run (restitution, contact duration, ...). */
-#define MB_OBSERVATION_MAX 16
+#define MB_OBSERVATION_MAX 24
 typedef struct mb_observation {
     size_t count;
     struct { char name[48]; double value; } items[MB_OBSERVATION_MAX];

@@ -117,8 +117,11 @@ static int rhs(double t, const double y[], double dy[], void *params)
         dy[5 * b + 3] = f[1] / p->mass[b];
         dy[5 * b + 4] = (a[1] * f[0] - a[0] * f[1]) / p->inertia[b];
     }
-    if (x->phase == STICK)
+    if (x->phase == STICK) {
         dy[IT] = -tangential_k(p, c.delta) * c.ut;
+        if (p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL && c.delta > 0.0)
+            dy[IT] += y[IT] * c.rate / (2.0 * c.delta);   /* T (dk_t/dt)/k_t */
+    }
     return GSL_SUCCESS;
 }
 
@@ -155,7 +158,9 @@ static int events(const struct ctx *x, const double *y, double g[2])
     if (x->phase == STICK)
         g[1] = x->p->mu * c.fn - fabs(y[IT]);
     else
-        g[1] = -x->s * tangential_k(x->p, c.delta) * c.ut - x->p->mu * normal_force_rate(x, y, &c);
+        g[1] = -x->s * tangential_k(x->p, c.delta) * c.ut - x->p->mu * normal_force_rate(x, y, &c)
+               + (x->p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL && c.delta > 0.0
+                      ? x->p->mu * c.fn * c.rate / (2.0 * c.delta) : 0.0);
     return 2;
 }
 
@@ -239,6 +244,8 @@ static void start_contact(struct ctx *x, double *y)
         trial = 8.0 * p->gstar * fabs(c.ut);
     if (p->normal == MB_IMPACT_NORMAL_LINEAR)
         limit = p->mu * p->kn * c.rate;
+    else if (p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL)
+        limit = p->mu * 4.0 / 3.0 * p->estar * c.rate;   /* |T| = k_t(delta) |u_t| t */
     else
         limit = p->mu * 2.0 * p->estar * c.rate;
     if (p->tangential != MB_IMPACT_TANGENTIAL_LINEAR && p->normal == MB_IMPACT_NORMAL_LINEAR)
@@ -295,7 +302,9 @@ static int params_ok(const mb_impact_params *p)
         return 0;
     if (p->tangential == MB_IMPACT_TANGENTIAL_LINEAR)
         return p->kt > 0.0 && isfinite(p->kt);
-    return p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN && p->gstar > 0.0 && isfinite(p->gstar);
+    return (p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN
+            || p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL)
+           && p->gstar > 0.0 && isfinite(p->gstar);
 }
 
 static void pack(const mb_impact_state *s, double *y)

@@ -387,6 +387,9 @@ int mb_impact_reference_mpfr(const mb_impact_params *p, const mb_impact_state *s
     int st = mb_impact_reference(p, s0, s0->t, 1e-6, &probe, NULL);   /* checks p, s0 */
     if (st != MB_SUCCESS)
         return st;
+    if (p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL)
+        MB_ERROR(MB_EUNSUP, "impact reference (mpfr): the total Mindlin form is in the double "
+                            "version only");
     if (bits < 53 || bits > 4096 || !(t_end >= s0->t) || !isfinite(t_end))
         MB_ERROR(MB_EDOM, "impact reference (mpfr): bits in [53, 4096] and t_end >= t0 needed");
     struct mctx c = { .p = p, .phase = FREE_APART, .s = 1, .bits = bits };

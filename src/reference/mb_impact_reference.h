@@ -15,6 +15,12 @@
  *   tangential:  the force on body 1 along t is T; sticking T' = -k_t u_t with k_t
  *                constant (Cundall & Strack 1979) or k_t = 8 G* sqrt(R* delta) (Mindlin's
  *                no-slip stiffness); sliding T = s mu F_n, s = sign of T (Coulomb);
+ *                MINDLIN_TOTAL: the total form T = -k_t(delta) xi, xi' = u_t, of a law
+ *                that keeps the displacement xi (the project's Hertz-Mindlin law):
+ *                sticking T' = -k_t u_t + T delta'/(2 delta), the slip -> stick function
+ *                gains + mu F_n delta'/(2 delta), and a contact starts sliding when
+ *                6 G* |u_t| > mu E* delta' (|T| = k_t |u_t| t against mu K delta^{3/2});
+ *                mb_impact_reference_mpfr refuses it;
  *   body 1:      m1 v1' = -F_n n + T t,  I1 w1' = (a1 x f1)_y = a1_z f1_x - a1_x f1_z;
  *   body 2:      the opposite force at a2 (the plane does not move).
  * T is a scalar in the contact frame, so the history turns with the frame exactly (the
@@ -40,7 +46,10 @@
 #include <stddef.h>
 
 enum mb_impact_normal { MB_IMPACT_NORMAL_LINEAR, MB_IMPACT_NORMAL_HERTZ };
-enum mb_impact_tangential { MB_IMPACT_TANGENTIAL_LINEAR, MB_IMPACT_TANGENTIAL_MINDLIN };
+enum mb_impact_tangential {
+    MB_IMPACT_TANGENTIAL_LINEAR, MB_IMPACT_TANGENTIAL_MINDLIN,
+    MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL   /* double version only (below) */
+};
 enum mb_impact_event_kind {
     MB_IMPACT_CONTACT_START, MB_IMPACT_FORCE_END, MB_IMPACT_OVERLAP_END,
     MB_IMPACT_STICK_TO_SLIP, MB_IMPACT_SLIP_TO_STICK

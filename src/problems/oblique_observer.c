@@ -1,0 +1,165 @@
+/* oblique_observer.c -- the observer of a frictional oblique impact of a sphere on the
+ * plane z = 0 (sphere-wall with mu > 0): the collision observer's normal restitution and
+ * contact duration, and the tangential quantities of Chung & Ooi's oblique tests, each
+ * beside the value of the event-located reference (mb_impact_reference.h, which does not
+ * call the contact laws of src/forces/) and its error (doc/dem.md, "Impact metrics"):
+ *
+ *   restitution.tangential  v_x'/v_x of the centre (not reported when v_x = 0)
+ *   rebound.angle           atan2(v_x', v_z') of the centre after the impact (rad)
+ *   rebound.spin            spin about y after the impact (rad/s)
+ *   contact.slip_time       time of the contact's first stick <-> slip transition: the
+ *                           midpoint of the two samples in contact between which the law's
+ *                           sliding flag (mb_contact_history) first turns to the state the
+ *                           reference's first transition enters (a flag that differs at
+ *                           the first sample in contact alone is not a transition: the law
+ *                           increments its history over the whole first step, which began
+ *                           before the touch, so that sample may slide where the contact
+ *                           sticks, or the reverse; the next steps correct it)
+ *
+ * Post-impact values are read at the first sample after the contact opens (no gravity:
+ * they do not change after it).  Errors: restitution.tangential_error and
+ * rebound.angle_error are differences, rebound.spin_error is (w' - w'_ref) r / V with V
+ * the impact speed (a contact-point speed relative to the impact's), contact.slip_time_error
+ * is (t - t_ref) / t_c with t_c the reference's contact duration. */
+#include "mb_contact_problem.h"
+#include "mb_impact_reference.h"
+#include "mb_status.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct oblique_observer {
+    void *collision;                        /* the normal restitution and duration */
+    const void *model;
+    mb_impact_state ref;                    /* the reference after the impact */
+    double t_slip_ref, t_contact_ref, v0x, speed, radius;
+    int phase;                              /* 0 before contact, 1 in it, 2 after */
+    int target;                             /* sliding flag after the reference's event */
+    int prev_in, prev_sliding, transition;
+    double t_prev, t_slip;
+    double vx, vz, w;                       /* after the impact */
+};
+
+/* The reference's solution: the state long after the contact opened and the first stick
+ * <-> slip event, with the contact's duration. */
+static int reference_of(const mb_impact_params *ip, const mb_impact_state *s0, double t_after,
+                        struct oblique_observer *o)
+{
+    mb_impact_events ev;
+    int st = mb_impact_reference(ip, s0, t_after, 1e-12, &o->ref, &ev);
+    if (st != MB_SUCCESS)
+        return st;
+    double t_on = NAN, t_off = NAN;
+    o->t_slip_ref = NAN;
+    for (size_t k = 0; k < ev.count; k++) {
+        int kind = ev.kind[k];
+        if (kind == MB_IMPACT_CONTACT_START && isnan(t_on))
+            t_on = ev.t[k];
+        else if ((kind == MB_IMPACT_FORCE_END || kind == MB_IMPACT_OVERLAP_END) && isnan(t_off))
+            t_off = ev.t[k];
+        else if ((kind == MB_IMPACT_STICK_TO_SLIP || kind == MB_IMPACT_SLIP_TO_STICK)
+                 && isnan(o->t_slip_ref) && isnan(t_off)) {
+            o->t_slip_ref = ev.t[k];
+            o->target = kind == MB_IMPACT_STICK_TO_SLIP;
+        }
+    }
+    if (isnan(t_off))
+        MB_ERROR(MB_EFAILED, "oblique observer: the reference's contact did not end by t = %g",
+                 t_after);
+    o->t_contact_ref = t_off - t_on;
+    return MB_SUCCESS;
+}
+
+int mb_oblique_observe_begin(void **ctx, const mb_system *sys, const mb_impact_params *ip,
+                             const mb_impact_state *s0, double t_after, double e_closed,
+                             double tc_closed)
+{
+    *ctx = NULL;
+    struct oblique_observer *o = calloc(1, sizeof *o);
+    if (o == NULL)
+        MB_ERROR(MB_ENOMEM, "cannot allocate the oblique-impact observer");
+    int st = reference_of(ip, s0, t_after, o);
+    if (st == MB_SUCCESS)
+        st = mb_collision_observe_begin(&o->collision, sys, e_closed, tc_closed);
+    if (st != MB_SUCCESS) {
+        free(o);
+        return st;
+    }
+    o->model = mb_contact_model_of(sys);
+    o->v0x = s0->v[0][0];
+    o->speed = hypot(s0->v[0][0], s0->v[0][1]);
+    o->radius = ip->radius[0];
+    *ctx = o;
+    return MB_SUCCESS;
+}
+
+int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step)
+{
+    struct oblique_observer *o = ctx;
+    int st = mb_collision_observe_step(o->collision, sys, on_step);
+    if (st != MB_SUCCESS)
+        return st;
+    double delta, rate, n[3], xi[3];
+    int sliding;
+    if ((st = mb_contact_kinematics(o->model, 0, on_step, &delta, &rate, n)) != MB_SUCCESS
+        || (st = mb_contact_history(o->model, 0, xi, &sliding)) != MB_SUCCESS)
+        return st;
+    double t = sys->t;
+    int in = delta > 0.0;
+    if (in && o->phase == 0)
+        o->phase = 1;
+    if (in && o->prev_in && !o->transition && o->prev_sliding != o->target
+        && sliding == o->target) {
+        o->transition = 1;
+        o->t_slip = 0.5 * (o->t_prev + t);
+    }
+    if (!in && o->phase == 1) {
+        o->phase = 2;
+        o->vx = on_step->v[0];
+        o->vz = on_step->v[2];
+        o->w = on_step->omega[1];
+    }
+    o->t_prev = t;
+    o->prev_in = in;
+    o->prev_sliding = sliding;
+    return MB_SUCCESS;
+}
+
+int mb_oblique_observe_end(void *ctx, mb_observation *out)
+{
+    struct oblique_observer *o = ctx;
+    out->count = 0;
+    if (o == NULL)
+        return MB_SUCCESS;
+    int st = mb_collision_observe_end(o->collision, out);
+    if (st != MB_SUCCESS) {
+        free(o);
+        return st;
+    }
+    const mb_impact_state *r = &o->ref;
+    double angle_ref = atan2(r->v[0][0], r->v[0][1]), et_ref = r->v[0][0] / o->v0x;
+    if (o->v0x != 0.0)
+        mb_observation_add(out, "restitution.tangential_exact", et_ref);
+    mb_observation_add(out, "rebound.angle_exact", angle_ref);
+    mb_observation_add(out, "rebound.spin_exact", r->w[0]);
+    if (isfinite(o->t_slip_ref))
+        mb_observation_add(out, "contact.slip_time_exact", o->t_slip_ref);
+    if (o->phase == 2) {
+        double angle = atan2(o->vx, o->vz);
+        if (o->v0x != 0.0) {
+            mb_observation_add(out, "restitution.tangential", o->vx / o->v0x);
+            mb_observation_add(out, "restitution.tangential_error", o->vx / o->v0x - et_ref);
+        }
+        mb_observation_add(out, "rebound.angle", angle);
+        mb_observation_add(out, "rebound.angle_error", angle - angle_ref);
+        mb_observation_add(out, "rebound.spin", o->w);
+        mb_observation_add(out, "rebound.spin_error", (o->w - r->w[0]) * o->radius / o->speed);
+    }
+    if (o->transition && isfinite(o->t_slip_ref)) {
+        mb_observation_add(out, "contact.slip_time", o->t_slip);
+        mb_observation_add(out, "contact.slip_time_error",
+                           (o->t_slip - o->t_slip_ref) / o->t_contact_ref);
+    }
+    free(o);
+    return MB_SUCCESS;
+}
