@@ -2,6 +2,7 @@
  * sphere contact problems (see mb_contact_problem.h). */
 #include "mb_closed_contact.h"
 #include "mb_contact_problem.h"
+#include "mb_impact_reference.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -42,6 +43,28 @@ void mb_contact_friction_read(const mb_options *p, mb_contact_law *law)
         double nu = mb_options_double(p, "poisson");
         law->kt_ratio = law->hertz ? 2.0 * (1.0 - nu) / (2.0 - nu) : 2.0 / 7.0;
     }
+}
+
+int mb_contact_impact_params(const mb_contact_law *law, int plane, double m1, double r1,
+                             double m2, double r2, mb_impact_params *ip)
+{
+    if (law->hertz && law->zeta != 0.0)
+        MB_ERROR(MB_EUNSUP, "the event-located impact reference has no damped Hertz law");
+    if (!law->hertz && !law->clamp && law->zeta != 0.0)
+        MB_ERROR(MB_EUNSUP, "the event-located impact reference has the clamped dashpot only "
+                            "(clamp = true)");
+    *ip = (mb_impact_params){ .plane = plane, .mass = { m1, m2 }, .radius = { r1, r2 },
+                              .inertia = { 0.4 * m1 * r1 * r1, 0.4 * m2 * r2 * r2 },
+                              .mu = law->mu };
+    ip->normal = law->hertz ? MB_IMPACT_NORMAL_HERTZ : MB_IMPACT_NORMAL_LINEAR;
+    ip->kn = law->kn;
+    ip->cn = law->c;
+    ip->estar = law->estar;
+    ip->gstar = law->kt_ratio * law->estar / 4.0;     /* 8 G* = kt_ratio 2 E* */
+    /* the Hertz-Mindlin law keeps xi and forms F_t = -k_t(delta) xi: the total form */
+    ip->tangential = law->hertz ? MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL : MB_IMPACT_TANGENTIAL_LINEAR;
+    ip->kt = law->kt_ratio * law->kn;
+    return MB_SUCCESS;
 }
 
 void mb_contact_law_scene(const mb_options *p, mb_scene_dem_law *out)

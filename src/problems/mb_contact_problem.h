@@ -49,6 +49,14 @@ int mb_contact_law_read(const mb_options *p, int wall, double meff, mb_contact_l
 /* The friction of a problem with MB_CONTACT_FRICTION_SPECS into law (after
  * mb_contact_law_read): mu and kt_ratio, its default resolved. */
 void mb_contact_friction_read(const mb_options *p, mb_contact_law *law);
+/* The event-located reference's parameters (mb_impact_reference.h) of a frictional law
+ * for sphere (m1, r1) on the plane (plane = 1: m2, r2 ignored) or on sphere (m2, r2): the
+ * arms at the midpoint of the overlap, as the laws have them; the Hertz-Mindlin law as
+ * the total form.  MB_EUNSUP for a law the reference lacks (damped Hertz, textbook
+ * dashpot). */
+struct mb_impact_params;
+int mb_contact_impact_params(const mb_contact_law *law, int plane, double m1, double r1,
+                             double m2, double r2, struct mb_impact_params *ip);
 /* The law of the parameters as the DEM law of a scene's [contact] section: model, kn with
  * c when given or zeta, young, poisson, clamp = not attractive (mb_scene_place_dem_model
  * makes the same model from it as from that section). */
@@ -78,16 +86,18 @@ int mb_collision_observe_begin(void **ctx, const mb_system *sys, double e_closed
                                double tc_closed);
 int mb_collision_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step);
 int mb_collision_observe_end(void *ctx, mb_observation *out);
-/* Observer of a frictional oblique impact of sphere 0 on the plane z = 0
- * (oblique_observer.c): the collision observer's measures, and the tangential
- * restitution, rebound angle, rebound spin and first stick <-> slip time, each beside the
- * event-located reference's (ip, s0, integrated to t_after, after the contact) and its
- * error (doc/dem.md, "Impact metrics"). */
+/* Observer of a frictional oblique impact of sphere 0 on the plane z = 0 or on sphere 1,
+ * in the x-z plane (oblique_observer.c): the collision observer's measures against the
+ * reference's normal restitution and contact duration, and the
+ * tangential restitution (along the unit tangent e_t, (x, z) components), rebound angle,
+ * rebound spin and first stick <-> slip time, each beside the event-located reference's
+ * (ip, s0, integrated to t_after, after the contact) and its error (doc/dem.md, "Impact
+ * metrics"). */
 struct mb_impact_params;
 struct mb_impact_state;
 int mb_oblique_observe_begin(void **ctx, const mb_system *sys, const struct mb_impact_params *ip,
-                             const struct mb_impact_state *s0, double t_after, double e_closed,
-                             double tc_closed);
+                             const struct mb_impact_state *s0, const double e_t[2],
+                             double t_after);
 int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step);
 int mb_oblique_observe_end(void *ctx, mb_observation *out);
 /* The contact model in a system's field (NULL if none). */

@@ -1,12 +1,15 @@
-/* oblique_observer.c -- the observer of a frictional oblique impact of a sphere on the
- * plane z = 0 (sphere-wall with mu > 0): the collision observer's normal restitution and
+/* oblique_observer.c -- the observer of a frictional oblique impact of sphere 1 (node 0)
+ * on the plane z = 0 (sphere-wall with mu > 0) or on sphere 2 (node 1, sphere-collision
+ * with mu > 0), motion in the x-z plane: the collision observer's normal restitution and
  * contact duration, and the tangential quantities of Chung & Ooi's oblique tests, each
  * beside the value of the event-located reference (mb_impact_reference.h, which does not
- * call the contact laws of src/forces/) and its error (doc/dem.md, "Impact metrics"):
+ * call the contact laws of src/forces/) and its error (doc/dem.md, "Impact metrics").
+ * With w = v1 - v2 the relative velocity of the centres (v2 = 0 for the plane), e_n the
+ * unit normal from body 2 towards body 1 at the start and e_t the tangent given with it:
  *
- *   restitution.tangential  v_x'/v_x of the centre (not reported when v_x = 0)
- *   rebound.angle           atan2(v_x', v_z') of the centre after the impact (rad)
- *   rebound.spin            spin about y after the impact (rad/s)
+ *   restitution.tangential  (w.e_t)'/(w.e_t) (not reported when w.e_t = 0 at the start)
+ *   rebound.angle           atan2(w'.e_t, w'.e_n) after the impact (rad)
+ *   rebound.spin            spin of body 1 about y after the impact (rad/s)
  *   contact.slip_time       time of the contact's first stick <-> slip transition: the
  *                           midpoint of the two samples in contact between which the law's
  *                           sliding flag (mb_contact_history) first turns to the state the
@@ -16,8 +19,12 @@
  *                           before the touch, so that sample may slide where the contact
  *                           sticks, or the reverse; the next steps correct it)
  *
+ * The normal restitution and the contact duration are judged against the reference's too
+ * (restitution_exact, contact.duration_exact): on a pair of spheres the normal turns
+ * during the contact and friction changes the normal restitution (on the plane the
+ * reference reproduces the closed forms to 1e-13).
  * Post-impact values are read at the first sample after the contact opens (no gravity:
- * they do not change after it).  Errors: restitution.tangential_error and
+ * they do not change after it).  For the plane e_n = +z, e_t = +x.  Errors: restitution.tangential_error and
  * rebound.angle_error are differences, rebound.spin_error is (w' - w'_ref) r / V with V
  * the impact speed (a contact-point speed relative to the impact's), contact.slip_time_error
  * is (t - t_ref) / t_c with t_c the reference's contact duration. */
@@ -32,16 +39,38 @@ struct oblique_observer {
     void *collision;                        /* the normal restitution and duration */
     const void *model;
     mb_impact_state ref;                    /* the reference after the impact */
-    double t_slip_ref, t_contact_ref, v0x, speed, radius;
+    double en[2], et[2];                    /* (x, z) components */
+    int two;                                /* body 2 is node 1 */
+    double t_slip_ref, t_contact_ref, e_ref, w0t, speed, radius;
     int phase;                              /* 0 before contact, 1 in it, 2 after */
     int target;                             /* sliding flag after the reference's event */
     int prev_in, prev_sliding, transition;
     double t_prev, t_slip;
-    double vx, vz, w;                       /* after the impact */
+    double wt, wn, w;                       /* after the impact */
 };
 
-/* The reference's solution: the state long after the contact opened and the first stick
- * <-> slip event, with the contact's duration. */
+/* w = v1 - v2 of a state's (x, z) velocities along e */
+static double relative(const double v1[2], const double v2[2], const double e[2])
+{
+    return (v1[0] - v2[0]) * e[0] + (v1[1] - v2[1]) * e[1];
+}
+
+/* The normal approach (or separation) rate of the reference's state at time t. */
+static int reference_rate(const mb_impact_params *ip, const mb_impact_state *s0, double t,
+                          double *rate)
+{
+    mb_impact_state s;
+    double delta, slip;
+    int st = mb_impact_reference(ip, s0, t, 1e-12, &s, NULL);
+    if (st == MB_SUCCESS)
+        mb_impact_contact(ip, &s, &delta, rate, &slip);
+    return st;
+}
+
+/* The reference's solution: the state long after the contact opened, the first stick <->
+ * slip event, and the normal restitution (separation rate at the overlap's end over the
+ * approach rate at first touch: on a pair the normal turns and friction changes it) with
+ * the overlap's duration. */
 static int reference_of(const mb_impact_params *ip, const mb_impact_state *s0, double t_after,
                         struct oblique_observer *o)
 {
@@ -55,7 +84,7 @@ static int reference_of(const mb_impact_params *ip, const mb_impact_state *s0, d
         int kind = ev.kind[k];
         if (kind == MB_IMPACT_CONTACT_START && isnan(t_on))
             t_on = ev.t[k];
-        else if ((kind == MB_IMPACT_FORCE_END || kind == MB_IMPACT_OVERLAP_END) && isnan(t_off))
+        else if (kind == MB_IMPACT_OVERLAP_END && isnan(t_off))
             t_off = ev.t[k];
         else if ((kind == MB_IMPACT_STICK_TO_SLIP || kind == MB_IMPACT_SLIP_TO_STICK)
                  && isnan(o->t_slip_ref) && isnan(t_off)) {
@@ -67,12 +96,16 @@ static int reference_of(const mb_impact_params *ip, const mb_impact_state *s0, d
         MB_ERROR(MB_EFAILED, "oblique observer: the reference's contact did not end by t = %g",
                  t_after);
     o->t_contact_ref = t_off - t_on;
+    double rate_on, rate_off;
+    if ((st = reference_rate(ip, s0, t_on, &rate_on)) != MB_SUCCESS
+        || (st = reference_rate(ip, s0, t_off, &rate_off)) != MB_SUCCESS)
+        return st;
+    o->e_ref = -rate_off / rate_on;
     return MB_SUCCESS;
 }
 
 int mb_oblique_observe_begin(void **ctx, const mb_system *sys, const mb_impact_params *ip,
-                             const mb_impact_state *s0, double t_after, double e_closed,
-                             double tc_closed)
+                             const mb_impact_state *s0, const double e_t[2], double t_after)
 {
     *ctx = NULL;
     struct oblique_observer *o = calloc(1, sizeof *o);
@@ -80,14 +113,25 @@ int mb_oblique_observe_begin(void **ctx, const mb_system *sys, const mb_impact_p
         MB_ERROR(MB_ENOMEM, "cannot allocate the oblique-impact observer");
     int st = reference_of(ip, s0, t_after, o);
     if (st == MB_SUCCESS)
-        st = mb_collision_observe_begin(&o->collision, sys, e_closed, tc_closed);
+        st = mb_collision_observe_begin(&o->collision, sys, o->e_ref, o->t_contact_ref);
     if (st != MB_SUCCESS) {
         free(o);
         return st;
     }
     o->model = mb_contact_model_of(sys);
-    o->v0x = s0->v[0][0];
-    o->speed = hypot(s0->v[0][0], s0->v[0][1]);
+    o->two = !ip->plane;
+    if (o->two) {
+        double dx = s0->x[0][0] - s0->x[1][0], dz = s0->x[0][1] - s0->x[1][1], l = hypot(dx, dz);
+        o->en[0] = dx / l;
+        o->en[1] = dz / l;
+    } else {
+        o->en[0] = 0.0;
+        o->en[1] = 1.0;
+    }
+    o->et[0] = e_t[0];
+    o->et[1] = e_t[1];
+    o->w0t = relative(s0->v[0], s0->v[1], o->et);
+    o->speed = hypot(relative(s0->v[0], s0->v[1], o->en), o->w0t);
     o->radius = ip->radius[0];
     *ctx = o;
     return MB_SUCCESS;
@@ -114,9 +158,11 @@ int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_
         o->t_slip = 0.5 * (o->t_prev + t);
     }
     if (!in && o->phase == 1) {
+        const double *v = on_step->v, zero[3] = { 0, 0, 0 }, *v2 = o->two ? v + 3 : zero;
+        const double v1xz[2] = { v[0], v[2] }, v2xz[2] = { v2[0], v2[2] };
         o->phase = 2;
-        o->vx = on_step->v[0];
-        o->vz = on_step->v[2];
+        o->wt = relative(v1xz, v2xz, o->et);
+        o->wn = relative(v1xz, v2xz, o->en);
         o->w = on_step->omega[1];
     }
     o->t_prev = t;
@@ -137,18 +183,19 @@ int mb_oblique_observe_end(void *ctx, mb_observation *out)
         return st;
     }
     const mb_impact_state *r = &o->ref;
-    double angle_ref = atan2(r->v[0][0], r->v[0][1]), et_ref = r->v[0][0] / o->v0x;
-    if (o->v0x != 0.0)
+    double rt = relative(r->v[0], r->v[1], o->et), rn = relative(r->v[0], r->v[1], o->en);
+    double angle_ref = atan2(rt, rn), et_ref = rt / o->w0t;
+    if (o->w0t != 0.0)
         mb_observation_add(out, "restitution.tangential_exact", et_ref);
     mb_observation_add(out, "rebound.angle_exact", angle_ref);
     mb_observation_add(out, "rebound.spin_exact", r->w[0]);
     if (isfinite(o->t_slip_ref))
         mb_observation_add(out, "contact.slip_time_exact", o->t_slip_ref);
     if (o->phase == 2) {
-        double angle = atan2(o->vx, o->vz);
-        if (o->v0x != 0.0) {
-            mb_observation_add(out, "restitution.tangential", o->vx / o->v0x);
-            mb_observation_add(out, "restitution.tangential_error", o->vx / o->v0x - et_ref);
+        double angle = atan2(o->wt, o->wn);
+        if (o->w0t != 0.0) {
+            mb_observation_add(out, "restitution.tangential", o->wt / o->w0t);
+            mb_observation_add(out, "restitution.tangential_error", o->wt / o->w0t - et_ref);
         }
         mb_observation_add(out, "rebound.angle", angle);
         mb_observation_add(out, "rebound.angle_error", angle - angle_ref);

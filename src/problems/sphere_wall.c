@@ -88,27 +88,14 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     return MB_SUCCESS;
 }
 
-/* The event-located reference's parameters and initial state for a frictional law
- * (the contact arms at the midpoint of the overlap, as the laws have them). */
+/* The event-located reference's parameters and initial state for a frictional law. */
 static int oblique_reference(const mb_options *p, const mb_contact_law *law, mb_impact_params *ip,
                              mb_impact_state *s0)
 {
     double m = mass_of(p), r = mb_options_double(p, "radius");
-    if (law->hertz && law->zeta != 0.0)
-        MB_ERROR(MB_EUNSUP, "sphere-wall: the event-located reference has no damped Hertz law");
-    if (!law->hertz && !law->clamp && law->zeta != 0.0)
-        MB_ERROR(MB_EUNSUP, "sphere-wall: the event-located reference has the clamped dashpot "
-                            "only (clamp = true)");
-    *ip = (mb_impact_params){ .plane = 1, .mass = { m, 0 }, .radius = { r, 0 },
-                              .inertia = { 0.4 * m * r * r, 0 }, .mu = law->mu };
-    ip->normal = law->hertz ? MB_IMPACT_NORMAL_HERTZ : MB_IMPACT_NORMAL_LINEAR;
-    ip->kn = law->kn;
-    ip->cn = law->c;
-    ip->estar = law->estar;
-    ip->gstar = law->kt_ratio * law->estar / 4.0;     /* 8 G* = kt_ratio 2 E* */
-    /* the Hertz-Mindlin law keeps xi and forms F_t = -k_t(delta) xi: the total form */
-    ip->tangential = law->hertz ? MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL : MB_IMPACT_TANGENTIAL_LINEAR;
-    ip->kt = law->kt_ratio * law->kn;
+    int st = mb_contact_impact_params(law, 1, m, r, 0.0, 0.0, ip);
+    if (st != MB_SUCCESS)
+        return st;
     *s0 = (mb_impact_state){ .t = 0.0 };
     s0->x[0][1] = r + mb_options_double(p, "gap");
     s0->v[0][0] = mb_options_double(p, "tangential");
@@ -144,9 +131,10 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
         mb_impact_state s0;
         /* the reference runs past the contact: the flight to it, then 4 contact durations */
         double t_after = mb_options_double(p, "gap") / v + 4.0 * tc;
+        const double e_t[2] = { 1.0, 0.0 };        /* +x */
         st = oblique_reference(p, &law, &ip, &s0);
         if (st == MB_SUCCESS)
-            st = mb_oblique_observe_begin(&o->inner, sys, &ip, &s0, t_after, e, tc);
+            st = mb_oblique_observe_begin(&o->inner, sys, &ip, &s0, e_t, t_after);
     }
     if (st != MB_SUCCESS) {
         free(o);
