@@ -4,7 +4,8 @@
 # contact durations and restitutions of Chung & Ooi's normal-impact tests (1-3) against
 # their closed forms; the tangential restitution, rebound angle, rebound spin and first
 # stick <-> slip time of the oblique tests (4-8) against the event-located reference and,
-# in gross sliding, the impulse solution; the rolling onset and stopping distance of the
+# in gross sliding, the impulse solution; the stick regime of the linear-linear law
+# against its closed form (e_t = 3/7); the rolling onset and stopping distance of the
 # sliding-rolling cases against their closed form -- at every time step and for every
 # scheme the cases name.  Their tolerances are derived in each case's comments;
 # tests/mutants/catalogue holds the faults they catch (impact-cases-hertz-stiffness: a
@@ -20,6 +21,6 @@ $MB run -j 2 -o "$tmp/r" "$SRC/cases/dem-impact" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "the impact cases pass (exit $rc)" [ "$rc" -eq 0 ]
 check "every case ran with no failed or missing check" \
-    grep -q "^motionbench: 12 cases, 368 checks: 0 failed, 0 missing" "$tmp/out" "$tmp/err"
+    grep -q "^motionbench: 13 cases, 416 checks: 0 failed, 0 missing" "$tmp/out" "$tmp/err"
 [ "$fail" -eq 0 ] || cat "$tmp/out" "$tmp/err"
 exit $fail
