@@ -60,7 +60,7 @@ Test(sliding_rolling, closed_form_is_the_textbook_solution)
  * tangential spring already acts and moves the zero by up to (w_t h)^2 h / 6 (w_t = 3162 /s
  * here: 1.1e-6 relative at h = 5e-5; measured 1.5e-6 at most over h = 2e-4 .. 2.5e-5,
  * cases/dem-impact/sliding-rolling.case).  Bound (w_t h)^2 h / t* = 6.4e-6. */
-Test(sliding_rolling, leapfrog_rolls_at_the_closed_form_onset, .timeout = 120)
+Test(sliding_rolling, leapfrog_rolls_at_the_closed_form_onset)
 {
     static const char *const none[] = { NULL };
     mb_observation o;
@@ -79,8 +79,7 @@ Test(sliding_rolling, leapfrog_rolls_at_the_closed_form_onset, .timeout = 120)
  * its speed, zero when it stops at v0/(mu g) = 0.680 s instead of 2 v0/(7 mu g) = 0.194 s:
  * rolling.onset_time_error +2.5 and rolling.onset_velocity_error -1 (it "rolls" at rest),
  * far beyond the bound 6.4e-6 the right law meets. */
-Test(sliding_rolling, control_friction_at_the_centre_fails_rolling_onset_time_error,
-     .timeout = 120)
+Test(sliding_rolling, control_friction_at_the_centre_fails_rolling_onset_time_error)
 {
     static const char *const none[] = { NULL };
     mb_observation o;
@@ -100,7 +99,7 @@ Test(sliding_rolling, control_friction_at_the_centre_fails_rolling_onset_time_er
  * spin), an angular impulse of up to M h missed: the onset and the distance are off by up
  * to a M h/(I s0) relative = 1.2e-4 at h = 5e-5 (measured 2.7e-5 for the distance,
  * cases/dem-impact/rolling-resistance-stop.case). */
-Test(sliding_rolling, leapfrog_stops_at_the_closed_form_distance, .timeout = 120)
+Test(sliding_rolling, leapfrog_stops_at_the_closed_form_distance)
 {
     static const char *const roll[] = { "mu_roll=0.2", NULL };
     mb_observation o;
@@ -117,8 +116,7 @@ Test(sliding_rolling, leapfrog_stops_at_the_closed_form_distance, .timeout = 120
  * sphere never spins, so the rolling torque never acts and friction alone stops it, after
  * v0^2/(2 mu g) = 0.680 m instead of 0.834 m: rolling.stop_distance_error -0.18, far
  * beyond the bound 1.2e-4. */
-Test(sliding_rolling, control_friction_at_the_centre_fails_rolling_stop_distance_error,
-     .timeout = 120)
+Test(sliding_rolling, control_friction_at_the_centre_fails_rolling_stop_distance_error)
 {
     static const char *const roll[] = { "mu_roll=0.2", NULL };
     mb_observation o;
