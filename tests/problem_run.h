@@ -51,7 +51,8 @@ static inline void run_problem(const char *name, const char *const *pairs, const
     cr_assert_eq(mb_problem_prepare(name, given, &pt, &par), MB_SUCCESS, "%s", mb_last_error());
     cr_assert_eq(pt->setup(par, &sys), MB_SUCCESS, "%s", mb_last_error());
     if (at_centre)
-        cr_assert_eq(mb_forces_add(sys->forces, &friction_at_centre, (void *)&friction_at_centre), MB_SUCCESS);
+        cr_assert_eq(mb_forces_add(sys->forces, &friction_at_centre,
+                                   (void *)&friction_at_centre), MB_SUCCESS);
     mb_stepper *st = mb_stepper_alloc(scheme, sys);
     cr_assert_not_null(st, "%s", mb_last_error());
     mb_nodes *on = mb_nodes_alloc(sys->nodes->n, 53);

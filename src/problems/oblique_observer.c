@@ -24,10 +24,11 @@
  * during the contact and friction changes the normal restitution (on the plane the
  * reference reproduces the closed forms to 1e-13).
  * Post-impact values are read at the first sample after the contact opens (no gravity:
- * they do not change after it).  For the plane e_n = +z, e_t = +x.  Errors: restitution.tangential_error and
- * rebound.angle_error are differences, rebound.spin_error is (w' - w'_ref) r / V with V
- * the impact speed (a contact-point speed relative to the impact's), contact.slip_time_error
- * is (t - t_ref) / t_c with t_c the reference's contact duration. */
+ * they do not change after it).  For the plane e_n = +z, e_t = +x.
+ * Errors: restitution.tangential_error and rebound.angle_error are differences,
+ * rebound.spin_error is (w' - w'_ref) r / V with V the impact speed (a contact-point speed
+ * relative to the impact's), contact.slip_time_error is (t - t_ref) / t_c with t_c the
+ * reference's contact duration. */
 #include "mb_contact_problem.h"
 #include "mb_impact_reference.h"
 #include "mb_status.h"
