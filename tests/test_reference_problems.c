@@ -8,8 +8,9 @@
  * Problems whose force field is not smooth (contacts) must be refused by the engine
  * (MB_EMAXITER or MB_EFAILED), never answered.  Problems flagged
  * MB_PROBLEM_SCHEME_DEPENDENT (cundall-oscillator: its damping is a scheme option, so the
- * force field's ODE is the undamped oscillator, not the problem) or MB_PROBLEM_CONSTRAINED
- * (constraints only the solfec scheme enforces) must be refused too. */
+ * force field's ODE is the undamped oscillator, not the problem), MB_PROBLEM_CONSTRAINED
+ * (constraints only the solfec scheme enforces) or MB_PROBLEM_HISTORY (sliding-rolling: a
+ * frictional law's contact history) must be refused too. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -40,7 +41,8 @@ Test(reference_problems, closed_forms_agree_with_the_mpfr_reference)
     for (const mb_problem_type *const *pp = mb_problems(); *pp; pp++) {
         const mb_problem_type *pt = *pp;
         if (pt->exact == NULL
-            || (pt->flags & (MB_PROBLEM_SCHEME_DEPENDENT | MB_PROBLEM_CONSTRAINED)))
+            || (pt->flags & (MB_PROBLEM_SCHEME_DEPENDENT | MB_PROBLEM_CONSTRAINED
+                             | MB_PROBLEM_HISTORY)))
             continue;
         const mb_problem_type *t2;
         mb_options *p;
@@ -94,6 +96,7 @@ Test(reference_problems, force_field_references_refused_where_they_do_not_apply)
     expect_force_field_references_refused("cundall-oscillator", "scheme option");
     expect_force_field_references_refused("pendulum-link", "constrained");
     expect_force_field_references_refused("bouncing-sphere", "constrained");
+    expect_force_field_references_refused("sliding-rolling", "contact history");
 }
 
 static void expect_force_field_references_refused(const char *name, const char *why)
@@ -101,7 +104,8 @@ static void expect_force_field_references_refused(const char *name, const char *
     const mb_problem_type *pt;
     mb_options *p;
     cr_assert_eq(mb_problem_prepare(name, NULL, &pt, &p), MB_SUCCESS);
-    cr_assert(pt->flags & (MB_PROBLEM_SCHEME_DEPENDENT | MB_PROBLEM_CONSTRAINED));
+    cr_assert(pt->flags
+              & (MB_PROBLEM_SCHEME_DEPENDENT | MB_PROBLEM_CONSTRAINED | MB_PROBLEM_HISTORY));
     mb_system *sys;
     cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
     mb_nodes *out = mb_nodes_alloc(sys->nodes->n, 53);

@@ -27,7 +27,11 @@ enum {
     MB_PROBLEM_SCHEME_DEPENDENT = 1,
     /* The motion is subject to constraints that only the constrained (solfec) scheme
      * enforces; the force field alone does not describe it either. */
-    MB_PROBLEM_CONSTRAINED = 2
+    MB_PROBLEM_CONSTRAINED = 2,
+    /* The force field keeps a contact history (the frictional laws): the ode and mpfr
+     * references, which step back past accepted steps, cannot integrate it; only the
+     * closed form describes the problem. */
+    MB_PROBLEM_HISTORY = 4
 };
 
 typedef struct mb_problem_type {

@@ -198,6 +198,7 @@ const mb_problem_type mb_problem_sliding_rolling = {
     .params = params,
     .setup = setup,
     .exact = exact,
+    .flags = MB_PROBLEM_HISTORY,
     .exact_doc = "sliding: v = v0 - sigma mu g t, w = w0 + alpha t, "
                  "alpha = (sigma mu m g a - M)/I, "
                  "until s = v - a w = 0 at t* (2 v0/(7 mu g) for w0 = 0, M = 0, a = r); rolling: "

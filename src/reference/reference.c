@@ -54,6 +54,10 @@ static int force_field_applies(const mb_problem_type *pt, mb_reference_kind kind
         MB_ERROR(MB_EUNSUP, "problem '%s' is constrained, so the force field alone (%s "
                  "reference) does not describe it; %s", pt->name,
                  mb_reference_kind_name(kind), instead);
+    if (pt->flags & MB_PROBLEM_HISTORY)
+        MB_ERROR(MB_EUNSUP, "problem '%s': its contact law keeps a contact history, which the "
+                 "%s reference (stepping back past accepted steps) cannot integrate; %s",
+                 pt->name, mb_reference_kind_name(kind), instead);
     if (pt->flags & MB_PROBLEM_SCHEME_DEPENDENT)
         MB_ERROR(MB_EUNSUP, "problem '%s': part of its motion is a scheme option, so the force "
                  "field alone (%s reference) does not describe it; %s", pt->name,
