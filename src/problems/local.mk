@@ -29,6 +29,7 @@ libmotionbench_la_SOURCES += src/problems/assembly_lattice.c
 libmotionbench_la_SOURCES += src/problems/assembly_packing.c
 libmotionbench_la_SOURCES += src/problems/assembly_velocities.c
 libmotionbench_la_SOURCES += src/problems/granular_gas.c
+libmotionbench_la_SOURCES += src/problems/granular_column.c
 motionbenchinclude_HEADERS += src/problems/mb_problem.h
 noinst_HEADERS += src/problems/problems.def
 noinst_HEADERS += src/problems/mb_assembly.h
