@@ -156,7 +156,8 @@ const mb_problem_type mb_problem_granular_column = {
                "contacts on the neighbour list",
     .params = params,
     .setup = setup,
-    .nodes = nodes,
+    /* no nodes hook: a case loader builds the system once, so that a packing the
+     * parameters cannot reach is refused at the case's [problem] line */
     .not_a_scene = "scenes place bodies one by one and have no periodic box or neighbour "
                    "list; the packing and the box come from the parameters",
 };

@@ -245,7 +245,8 @@ const mb_problem_type mb_problem_granular_gas = {
     .observe_begin = observe_begin,
     .observe_step = observe_step,
     .observe_end = observe_end,
-    .nodes = nodes,
+    /* no nodes hook: a case loader builds the system once, so that a packing the
+     * parameters cannot reach is refused at the case's [problem] line */
     .not_a_scene = "scenes place bodies one by one and have no periodic box or neighbour "
                    "list; the packing, the velocities and the box come from the parameters",
 };
