@@ -207,6 +207,8 @@ if command -v python3 >/dev/null 2>&1; then
     wg=$tmp/x/plots/external-midstep__work-precision.gp
     check "work-precision: the outside program is drawn, by wall time including start-up" \
         grep -q 'axes x2y1 with linespoints .* title "external:leapfrog-mid (wall time, top axis; includes start-up)"' "$wg"
+    check "work-precision: the top axis has its own tics (at 1, 2, 5 x 10^k or decades)" \
+        sh -c "grep -q -e '^set x2tics (' -e '^set x2tics autofreq' '$wg' && ! grep -qx 'set x2tics' '$wg'"
     check "work-precision: the built-in scheme by force evaluations" \
         grep -q 'axes x1y1 with linespoints .* title "leapfrog"' "$wg"
     awk -F, 'NR > 1 && $2 == "external:leapfrog-mid" { printf "%.6f\n", $7 }' "$tmp/x/timing.csv" | sort >"$tmp/wall"

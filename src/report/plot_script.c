@@ -103,19 +103,33 @@ int mb_gp_open(mb_plot_batch *b, const char *stem, const char *title, const char
     return MB_SUCCESS;
 }
 
-/* tics at 1, 2 and 5 times powers of ten inside [lo, hi]; the ends when fewer than 2 */
-static void tics_125(FILE *g, const char *axis, double lo, double hi)
+/* the tics m 10^e inside [lo, hi] for the mantissas given; their count, written to g
+ * only when write */
+static int mantissa_tics(FILE *g, double lo, double hi, const double *m, int nm, int write)
 {
-    fprintf(g, "set format %s \"%%g\"\nset %stics (", axis, axis);
     int n = 0;
     for (double e = floor(log10(lo)); e <= ceil(log10(hi)); e++)
-        for (int m = 0; m < 3; m++) {
-            double v = (double[]){ 1, 2, 5 }[m] * pow(10.0, e);
-            if (v >= lo && v <= hi)
-                fprintf(g, "%s%.3g", n++ ? ", " : "", v);
+        for (int k = 0; k < nm; k++) {
+            double v = m[k] * pow(10.0, e);
+            if (v >= lo && v <= hi && write)
+                fprintf(g, "%s%g", n ? ", " : "", v);
+            n += v >= lo && v <= hi;
         }
-    if (n < 2)
-        fprintf(g, "%s%.3g, %.3g", n ? ", " : "", lo, hi);
+    return n;
+}
+
+/* tics at 1, 2 and 5 times powers of ten inside [lo, hi]; at 1, 2, ..., 9 times them when
+ * that gives fewer than 2; the ends when that does too */
+static void tics_125(FILE *g, const char *axis, double lo, double hi)
+{
+    static const double m125[3] = { 1, 2, 5 }, m19[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    fprintf(g, "set format %s \"%%g\"\nset %stics (", axis, axis);
+    if (mantissa_tics(g, lo, hi, m125, 3, 0) >= 2)
+        mantissa_tics(g, lo, hi, m125, 3, 1);
+    else if (mantissa_tics(g, lo, hi, m19, 9, 0) >= 2)
+        mantissa_tics(g, lo, hi, m19, 9, 1);
+    else
+        fprintf(g, "%.3g, %.3g", lo, hi);
     fputs(")\n", g);
 }
 
@@ -142,8 +156,8 @@ void mb_gp_log_axis_at(FILE *g, const char *axis, double lo, double hi, const do
     } else {
         tics_125(g, axis, a, b);
     }
-    if (!strcmp(axis, "x2"))
-        fputs("set x2tics\nset xtics nomirror\n", g);
+    if (!strcmp(axis, "x2"))        /* the x2 tics above; none of x mirrored there */
+        fputs("set xtics nomirror\n", g);
 }
 
 void mb_gp_linear_axis(FILE *g, const char *axis, double lo, double hi)
