@@ -30,4 +30,5 @@ MB_OPTIONAL_PEER([ODEINT_CXX], [g++ c++], [the Odeint peer of bench leapfrog (wi
 MB_OPTIONAL_PEER([GNUPLOT], [gnuplot], [motionbench plot and report])
 MB_OPTIONAL_PEER([XMLLINT], [xmllint], [validation of JUnit and SVG outputs in the tests])
 MB_OPTIONAL_PEER([FUZZ_CLANG], [clang], [make fuzz (libFuzzer)])
+MB_OPTIONAL_PEER([SLURM_SBATCH], [sbatch], [the Slurm route of tests/test_slurm.sh (with slurmctld, slurmd, munged; run as root)])
 AC_MSG_NOTICE([optional peers found:${mb_peers_found:- none}; missing:${mb_peers_missing:- none}])])

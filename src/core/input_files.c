@@ -41,7 +41,6 @@ static const struct {
 };
 
 size_t mb_input_cap(mb_input_kind kind) { return kinds[kind].cap; }
-const char *mb_input_what(mb_input_kind kind) { return kinds[kind].what; }
 
 const char *mb_file_kind_name(mode_t mode)
 {

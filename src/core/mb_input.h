@@ -48,9 +48,8 @@ typedef enum mb_input_kind {
     MB_INPUT_KINDS
 } mb_input_kind;
 
-/* The cap of a kind in bytes, and its name for messages ("a case file"). */
+/* The cap of a kind in bytes. */
 size_t mb_input_cap(mb_input_kind kind);
-const char *mb_input_what(mb_input_kind kind);
 
 /* Read the whole of PATH, refusing anything but a regular file before a byte is read
  * (opened with O_NONBLOCK, checked with fstat: a FIFO does not block, a device such as
