@@ -140,6 +140,9 @@ EXTRA_DIST += tests/test_scene_potential.sh
 # [run] probe: the state at chosen step times in probes.csv (shell, Python)
 TESTS += tests/test_probes.sh
 EXTRA_DIST += tests/test_probes.sh
+# simulate -i external:NAME: an outside program's trajectory as simulate writes it (shell)
+TESTS += tests/test_simulate_external.sh
+EXTRA_DIST += tests/test_simulate_external.sh
 # outside integrators: the catalogue of broken adapters (shell)
 TESTS += tests/test_external_broken.sh
 EXTRA_DIST += tests/test_external_broken.sh

@@ -18,6 +18,8 @@
 #include "cli_options.h"
 #include "mb_timestep.h"
 #include "mb_energy.h"
+#include "mb_external.h"
+#include "mb_number_text.h"
 #include "mb_mpfr_extra.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
@@ -45,6 +47,7 @@ struct sim_args {
     long mpfr_bits;             /* 0: double */
     int stats;
     double memory_limit;        /* --memory-limit (0: the memory available) */
+    double timeout;             /* --timeout of an outside program (0: its descriptor's) */
     mb_options *params;
 };
 
@@ -53,7 +56,7 @@ static void sim_usage(FILE *out)
     fprintf(out,
         "usage: motionbench simulate -p PROBLEM -i SPEC --dt DT --t-end T [--set key=value]...\n"
         "                            [--every N] [-o FILE] [--precision double|mpfr:BITS] [--stats]\n"
-        "                            [--memory-limit SIZE]\n"
+        "                            [--memory-limit SIZE] [--adapters DIR]... [--timeout S]\n"
         "  Integrates PROBLEM (motionbench list problems) with the integrator SPEC\n"
         "  (\"name[k=v,...]\", motionbench list integrators) from t = 0 to T in steps DT (the\n"
         "  last step is shortened when T is not a multiple of DT) and writes a CSV:\n"
@@ -77,6 +80,13 @@ static void sim_usage(FILE *out)
         "  --stats           print step/iteration counters to standard error\n"
         "  --memory-limit SIZE  refuse a run whose estimated memory exceeds SIZE (e.g. 8G;\n"
         "                    default: the memory available); rows are written as they come\n"
+        "  -i external:NAME[k=v,...]  run an outside program through its adapter\n"
+        "                    (doc/external.md) at the fixed step DT (T a multiple of DT);\n"
+        "                    its trajectory is written as above (mid-step velocities made\n"
+        "                    on-step); not with --dt auto, --precision mpfr or --stats\n"
+        "  --adapters DIR    search DIR first for NAME.adapter (repeatable)\n"
+        "  --timeout S       time limit of the outside program, seconds (default: its\n"
+        "                    descriptor's)\n"
         "Exit status: 0 success, 2 bad usage or input, or a failed step.\n");
 }
 
@@ -115,6 +125,16 @@ static int parse_precision(void *ctx, const char *option, const char *v)
     MB_ERROR(MB_EINVAL, "%s: %s", option, why);
 }
 
+/* --adapters DIR: searched first for the descriptor of -i external:NAME. */
+static int add_adapters(void *ctx, const char *option, const char *value)
+{
+    (void)ctx;
+    struct stat sb;
+    if (stat(value, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        MB_ERROR(MB_EINVAL, "%s '%s': not a directory", option, value);
+    return mb_adapter_path_add(value);
+}
+
 /* MB_CLI_PARSED: simulate, MB_CLI_HELP: help printed, < 0: error in mb_last_error
  * (USAGE_PRINTED: a required option is missing, said with the usage). */
 enum { USAGE_PRINTED = 2 };
@@ -144,6 +164,11 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
         { .name = "--set", .kind = MB_CLI_CALL, .call = mb_cli_set_param, .ctx = a->params,
           .value = "KEY=VALUE" },
         { .name = "--stats", .kind = MB_CLI_FLAG, .dest = &a->stats },
+        { .name = "--adapters", .kind = MB_CLI_CALL, .call = add_adapters, .ctx = NULL,
+          .value = "a directory" },
+        { .name = "--timeout", .kind = MB_CLI_DOUBLE, .dest = &a->timeout,
+          .value = "a number of seconds", .flags = MB_CLI_ONCE, .min = 0.0, .min_open = 1,
+          .max = 1e9 },
     };
     const mb_cli_command cmd = { "simulate", options, sizeof options / sizeof *options,
                                  sim_usage, NULL, 0, NULL };
@@ -438,6 +463,125 @@ static void print_stats(const struct sim_run *r)
             s.steps, s.newton_iterations, s.max_newton_iterations, s.linear_iterations);
 }
 
+/* ---- -i external:NAME: an outside program through its adapter (doc/external.md) ---- */
+
+/* What an outside program cannot do here: an adaptive step, an MPFR twin, counters, a
+ * shortened last step (it is asked for the rows t = k DT only). */
+static int external_usable(const struct sim_args *a, long *steps)
+{
+    int shortened;
+    if (a->dt_auto)
+        MB_ERROR(MB_EINVAL, "--dt auto: %s runs at a fixed step; give --dt DT", a->integrator);
+    if (a->mpfr_bits)
+        MB_ERROR(MB_EINVAL, "--precision mpfr:%ld: %s computes in its own arithmetic; give "
+                 "--precision double", a->mpfr_bits, a->integrator);
+    if (a->stats)
+        MB_ERROR(MB_EINVAL, "--stats: %s keeps no counters motionbench can read", a->integrator);
+    *steps = step_count(a->dt, a->t_end, &shortened);
+    if (shortened || *steps < 1) {
+        char t[32], dt[32];
+        mb_number_text(t, sizeof t, a->t_end);
+        mb_number_text(dt, sizeof dt, a->dt);
+        MB_ERROR(MB_EINVAL, "--t-end %s is not a positive multiple of --dt %s: %s is asked for "
+                 "the rows t = k DT", t, dt, a->integrator);
+    }
+    return MB_SUCCESS;
+}
+
+/* The rows of the trajectory as simulate writes a run: every --every-th row, the last one,
+ * velocities on-step (mb_trajectory_synchronize when the adapter returns mid-step ones),
+ * the dissipated work by the same trapezoid rule, the work of external loads by the same
+ * tracker (mb_external_work). */
+static int write_trajectory(const struct sim_args *a, mb_system *sys, const mb_trajectory *tr,
+                            int mid_step, mb_nodes *on, FILE *out)
+{
+    double p_prev = 0.0, dissipated = 0.0, e0 = 0.0;
+    mb_external_work w = { 0 };
+    int rc = MB_EXIT_OK;
+    write_header(out, on->n, tr->rotation);
+    for (size_t k = 0; k < tr->n_rows && rc == MB_EXIT_OK; k++) {
+        mb_trajectory_set_state(tr, k, on);
+        if (mid_step && k > 0
+            && mb_trajectory_synchronize(sys->forces, on, tr->t[k], a->dt, tr->rotation)
+               != MB_SUCCESS)
+            rc = mb_cli_fail("simulate");
+        if (rc == MB_EXIT_OK && k == 0) {
+            e0 = mb_energy_kinetic_trans(on) + mb_energy_kinetic_rot(on)
+                 + mb_forces_potential(sys->forces, on);
+            if (mb_external_work_begin(&w, sys->forces, on, a->dt) != MB_SUCCESS)
+                rc = mb_cli_fail("simulate");
+        }
+        if (rc != MB_EXIT_OK)
+            break;
+        double p = mb_forces_dissipation(sys->forces, on);
+        if (k > 0) {      /* steps of dt: the rows are at k dt (to 1e-9 dt) */
+            dissipated += 0.5 * a->dt * (p_prev + p);
+            sys->work.external = mb_external_work_step(&w, sys->forces, on, tr->t[k], a->dt);
+        }
+        p_prev = p;
+        if (k == 0 || (long)k % a->every == 0 || k + 1 == tr->n_rows)
+            write_row(out, sys, tr->t[k], dissipated, e0, on, tr->rotation);
+        rc = stop_requested(out);
+    }
+    mb_external_work_free(&w);
+    return rc;
+}
+
+/* Describe the run, execute the adapter, check the trajectory (mb_external_execute), then
+ * write it to the output. */
+static int run_external(const struct sim_args *a, const mb_problem_type *pt, mb_options *p,
+                        mb_system *sys, long steps)
+{
+    mb_nodes *on = mb_nodes_alloc(sys->nodes->n, 53);
+    if (on == NULL)
+        return mb_cli_fail("simulate");
+    mb_external_run x = { pt->name, NULL, a->integrator, pt, p, sys,
+                          mb_external_rotation(sys, on), a->dt, a->t_end, a->timeout, steps };
+    mb_trajectory tr;
+    int mid_step = 0, rc = MB_EXIT_OK;
+    char reason[MB_EXTERNAL_REASON + 256];
+    mb_process_status ps = mb_external_execute(&x, &tr, &mid_step, reason, sizeof reason);
+    if (ps != MB_PROCESS_OK) {
+        fprintf(stderr, "motionbench: simulate: %s%s\n",
+                ps == MB_PROCESS_SKIPPED ? "skipped: " : "", reason);
+        rc = MB_EXIT_USAGE;
+    } else {
+        mb_output out;
+        if (mb_output_open(&out, a->output) != MB_SUCCESS) {
+            rc = mb_cli_fail("simulate");
+        } else {
+            mb_cancel_catch_signals();
+            rc = write_trajectory(a, sys, &tr, mid_step, on, out.f);
+            if (mb_output_close(&out, rc == MB_EXIT_OK) != MB_SUCCESS && rc == MB_EXIT_OK)
+                rc = mb_cli_fail("simulate");
+        }
+    }
+    mb_trajectory_free(&tr);
+    mb_nodes_free(on);
+    return rc;
+}
+
+static int simulate_external(const struct sim_args *a)
+{
+    const mb_problem_type *pt;
+    mb_options *p = NULL;
+    mb_system *sys = NULL;
+    long steps = 0;
+    int rc;
+    if (external_usable(a, &steps) != MB_SUCCESS
+        || mb_problem_prepare(a->problem, a->params, &pt, &p) != MB_SUCCESS)
+        rc = mb_cli_fail("simulate");
+    else if (pt->nodes && fits_in_memory(pt->nodes(p), a) != MB_SUCCESS)
+        rc = mb_cli_fail("simulate");
+    else if (pt->setup(p, &sys) != MB_SUCCESS)
+        rc = mb_cli_fail("simulate: problem setup");
+    else
+        rc = run_external(a, pt, p, sys, steps);
+    mb_system_free(sys);
+    mb_options_free(p);
+    return rc;
+}
+
 int mb_cmd_simulate(int argc, char **argv)
 {
     struct sim_args a = { .every = 1, .t_end = NAN, .dt_safety = MB_DT_SAFETY_DEFAULT,
@@ -449,6 +593,12 @@ int mb_cmd_simulate(int argc, char **argv)
            : p != MB_CLI_PARSED ? mb_cli_fail("simulate") : MB_EXIT_OK;
     mb_mpfr_range saved = { 0, 0 };
     int restricted = 0;
+    if (p == MB_CLI_PARSED && mb_external_is_spec(a.integrator)) {
+        rc = simulate_external(&a);
+        mb_options_free(a.params);
+        mb_adapter_path_clear();
+        return rc;
+    }
     if (p == MB_CLI_PARSED && a.mpfr_bits == 53) {
         saved = mb_mpfr_use_double_range();
         restricted = 1;
@@ -475,6 +625,7 @@ int mb_cmd_simulate(int argc, char **argv)
     mb_system_mpfr_free(r.tw);
     mb_system_free(r.sys);
     mb_options_free(a.params);
+    mb_adapter_path_clear();
     if (restricted)
         mb_mpfr_restore_range(saved);
     return rc;

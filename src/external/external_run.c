@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700    /* nftw */
 #include "mb_external.h"
 #include "mb_input.h"
+#include "mb_metrics.h"
 #include "mb_status.h"
 
 #include <errno.h>
@@ -172,6 +173,14 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
     snprintf(path, sizeof path, "%s/trajectory.csv", dir);
     return ps == MB_PROCESS_OK ? mb_external_read_back(r, a, path, "trajectory.csv", tr, reason,
                                                        size) : ps;
+}
+
+int mb_external_rotation(const mb_system *sys, mb_nodes *scratch)
+{
+    if (mb_nodes_copy(scratch, sys->nodes) != MB_SUCCESS
+        || mb_forces_eval(sys->forces, scratch, 0.0) != MB_SUCCESS)
+        return 1;
+    return mb_nodes_rotates(scratch);
 }
 
 mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,

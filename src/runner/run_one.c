@@ -706,6 +706,7 @@ static int problem_rotates(driver *d)
         || mb_forces_eval(d->sys->forces, d->on, 0.0) != MB_SUCCESS)
         return 1;    /* ask for the rotation columns: more is checked, nothing is lost */
     return mb_nodes_rotates(d->on) || mb_forces_torque_later(d->sys->forces);
+    return mb_external_rotation(d->sys, d->on);
 }
 
 int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr, int mid_step,
