@@ -1,11 +1,15 @@
 /* cmd_check.c -- `motionbench check --baseline BASEDIR [DIR]`: the CI regression check of
  * DIR/metrics.csv (default reports/) against BASEDIR/metrics.csv (DESIGN 8).
  *
+ * A change beyond the tolerance in either direction is a regression (two-sided, the
+ * default); --one-sided lets error-like metrics fall (improvements).  --integrators LIST
+ * compares the rows of those integrators only.
  * Output: one summary line first, then the regressions grouped by case and integrator,
  * each metric once (with how many time steps it moved at and the worst of them), then
- * the improvements (one-sided metrics that fell beyond their tolerance), then the new
- * metrics.  --update replaces the baseline by the current metrics.csv after saying what
- * changed; --junit FILE / --tap give one test per baseline row, grouped by case.
+ * the improvements (--one-sided), then the new metrics.  --update replaces the baseline by
+ * the current metrics.csv after saying what changed; --junit FILE / --tap give one test
+ * per (case, integrator, precision, dt) of the baseline, named with the shortest text of
+ * dt, its metrics as JUnit properties, a failure of type "regression".
  * Exit: 0 no regression (or --update done), 1 some regression, 2 usage or unreadable /
  * malformed files. */
 #include "cli.h"
@@ -14,6 +18,7 @@
 #include "mb_baseline.h"
 #include "mb_cancel.h"
 #include "mb_input.h"
+#include "mb_number_text.h"
 #include "mb_output.h"
 #include "mb_report.h"
 #include "mb_status.h"
@@ -27,24 +32,30 @@
 static void help(FILE *out)
 {
     fprintf(out,
-        "usage: motionbench check [--baseline BASEDIR] [DIR] [--two-sided] [--update]\n"
-        "                         [--junit FILE] [--tap] [--quiet]\n\n"
+        "usage: motionbench check [--baseline BASEDIR] [DIR] [--one-sided] [--update]\n"
+        "                         [--integrators LIST] [--junit FILE] [--tap] [--quiet]\n\n"
         "Compare DIR/metrics.csv (default DIR: reports) with BASEDIR/metrics.csv.\n"
         "A regression is a baseline metric that is missing now, a changed status, or a\n"
-        "value that moved by more than its tolerance (the tolerance column of the new\n"
-        "metrics.csv: rel:T relative, abs:T absolute; set per case in [check]).\n"
-        "Error-like metrics (errors, drifts, standard errors; see 'motionbench list\n"
-        "metrics') are one-sided: a fall beyond the tolerance is an improvement, reported\n"
-        "with a suggestion to refresh the baseline, not a regression.\n"
+        "value that moved by more than its tolerance, in either direction (the tolerance\n"
+        "column of the new metrics.csv: rel:T relative, abs:T absolute; set per case in\n"
+        "[check]).  With --one-sided, error-like metrics (errors, drifts, standard errors;\n"
+        "see 'motionbench list metrics') may fall: a fall beyond the tolerance is then an\n"
+        "improvement, reported with a suggestion to refresh the baseline.\n"
         "Metrics that are new (not in the baseline) are listed but are not regressions.\n\n"
         "  -b, --baseline BASEDIR  directory of the baseline metrics.csv (default: the\n"
         "                          committed baseline, %s/reports/baseline)\n"
-        "      --two-sided         any move beyond the tolerance is a regression\n"
+        "      --one-sided         a fall of an error-like metric is an improvement\n"
+        "      --two-sided         any move beyond the tolerance is a regression (the\n"
+        "                          default; accepted for scripts that name it)\n"
+        "      --integrators LIST  compare only the rows of these integrators (comma-\n"
+        "                          separated, e.g. external:mine,leapfrog); each must have\n"
+        "                          rows in DIR or in the baseline (not with --update)\n"
         "      --update            after the comparison, replace BASEDIR/metrics.csv by\n"
         "                          DIR/metrics.csv (exit 0 unless that fails)\n"
-        "      --junit FILE        write one JUnit test per baseline row, by case\n"
-        "      --tap               print one TAP test per baseline row on standard output\n"
-        "                          (the report then goes to standard error)\n"
+        "      --junit FILE        write JUnit XML: a test per case, integrator and dt of\n"
+        "                          the baseline, its metrics as properties\n"
+        "      --tap               print those tests as TAP on standard output (the\n"
+        "                          report then goes to standard error)\n"
         "  -q, --quiet             the summary line and the regressions only\n"
         "  -h, --help              this text\n\n"
         "Exit status: 0 no regression, 1 regressions, 2 usage or bad input.\n",
@@ -53,7 +64,8 @@ static void help(FILE *out)
 
 typedef struct check_args {
     const char *base, *dir, *junit;
-    int quiet, two_sided, update, tap;
+    int quiet, one_sided, two_sided, update, tap;
+    const char *integrators;   /* --integrators LIST, or NULL: every integrator */
 } check_args;
 
 /* MB_CLI_PARSED, MB_CLI_HELP (help printed), or < 0 with the error in mb_last_error */
@@ -65,7 +77,11 @@ static int parse_args(int argc, char **argv, check_args *A)
         { .name = "--junit", .kind = MB_CLI_STRING, .dest = &A->junit,
           .value = "a file name", .empty = "empty file name" },
         { .name = "--quiet", .letter = 'q', .kind = MB_CLI_FLAG, .dest = &A->quiet },
+        { .name = "--one-sided", .kind = MB_CLI_FLAG, .dest = &A->one_sided },
         { .name = "--two-sided", .kind = MB_CLI_FLAG, .dest = &A->two_sided },
+        { .name = "--integrators", .kind = MB_CLI_STRING, .dest = &A->integrators,
+          .value = "a comma-separated list of integrators", .empty = "no integrator named",
+          .flags = MB_CLI_ONCE },
         { .name = "--update", .kind = MB_CLI_FLAG, .dest = &A->update },
         { .name = "--tap", .kind = MB_CLI_FLAG, .dest = &A->tap },
     };
@@ -77,6 +93,11 @@ static int parse_args(int argc, char **argv, check_args *A)
         return st;
     if (n == 1 && A->dir[0] == '\0')
         MB_ERROR(MB_EINVAL, "empty report directory name");
+    if (A->one_sided && A->two_sided)
+        MB_ERROR(MB_EINVAL, "--one-sided and --two-sided exclude each other");
+    if (A->integrators && A->update)
+        MB_ERROR(MB_EINVAL, "--integrators and --update together would drop the other "
+                 "integrators' rows from the baseline");
     if (A->base == NULL) {
         static char default_base[4096];
         snprintf(default_base, sizeof default_base, "%s/reports/baseline", mb_cli_datadir());
@@ -243,7 +264,7 @@ static void print_report(FILE *out, const row_list *L, const mb_baseline_summary
     fprintf(out, "%zu baseline metrics compared: %zu regression%s (%zu missing) in %zu case%s, "
             "%zu improvement%s, %zu new%s\n", s->compared, s->regressions,
             s->regressions == 1 ? "" : "s", s->missing, nc, nc == 1 ? "" : "s", s->improvements,
-            s->improvements == 1 ? "" : "s", s->added, A->two_sided ? " (two-sided)" : "");
+            s->improvements == 1 ? "" : "s", s->added, A->one_sided ? " (one-sided)" : "");
     print_block(out, L, MB_ROW_REGRESSION, "regressions (by case and integrator):");
     if (A->quiet)
         return;
@@ -254,26 +275,81 @@ static void print_report(FILE *out, const row_list *L, const mb_baseline_summary
 
 /* ---- CI formats ---- */
 
+/* The rows of one test: same case, integrator, precision and dt. */
+static int same_test(const mb_baseline_row *a, const mb_baseline_row *b)
+{
+    return same_group(a, b) && !strcmp(a->dt, b->dt);
+}
+
+/* "leapfrog dt=0.01", "rk4 mpfr:256 dt=0.005", "leapfrog" (the rows over every dt):
+ * dt as the shortest text that reads back as the same double (mb_number_text.h). */
+static void test_name(const mb_baseline_row *r, char *name, size_t size)
+{
+    char dt[40] = "";
+    char *end;
+    double h = strtod(r->dt, &end);
+    if (r->dt[0] && *end == '\0')
+        mb_number_text(dt, sizeof dt, h);
+    else
+        snprintf(dt, sizeof dt, "%s", r->dt);
+    int dbl = !strcmp(r->precision, "double");
+    snprintf(name, size, "%s%s%s%s%s", r->integrator, dbl ? "" : " ", dbl ? "" : r->precision,
+             dt[0] ? " dt=" : "", dt);
+}
+
+/* One regressed row of a test, for its failure text. */
+static void describe_regression(FILE *f, const mb_baseline_row *r)
+{
+    if (r->verdict == MB_ROW_MISSING)
+        fprintf(f, "%s: missing (baseline %s)", r->metric, r->old_value);
+    else
+        fprintf(f, "%s: baseline %s, now %s (tolerance %s)", r->metric, r->old_value,
+                r->new_value, r->tolerance[0] ? r->tolerance : "exact");
+}
+
+/* The test of the rows like L->rows[first] (each marked in done): passed, or failed with
+ * type "regression" naming every regressed row; its metrics' current values as
+ * properties. */
+static int add_test(mb_ci_log *log, const row_list *L, size_t first, unsigned char *done)
+{
+    char *why = NULL, name[512];
+    size_t len = 0, bad = 0;
+    FILE *f = open_memstream(&why, &len);
+    if (f == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    for (size_t k = first; k < L->n; k++)
+        if (!done[k] && same_test(&L->rows[first], &L->rows[k]) && is_bad(L->rows[k].verdict)) {
+            fputs(bad++ ? "; " : "", f);
+            describe_regression(f, &L->rows[k]);
+        }
+    fclose(f);
+    test_name(&L->rows[first], name, sizeof name);
+    int st = mb_ci_add(log, L->rows[first].case_name, name, bad ? why : NULL, 0);
+    free(why);
+    if (st == MB_SUCCESS && bad)
+        mb_ci_set_failure_type(log, "regression");
+    for (size_t k = first; k < L->n && st == MB_SUCCESS; k++)
+        if (!done[k] && same_test(&L->rows[first], &L->rows[k])) {
+            done[k] = 1;
+            if (L->rows[k].new_value)
+                st = mb_ci_add_property(log, L->rows[k].metric, L->rows[k].new_value);
+        }
+    return st;
+}
+
+/* One test per (case, integrator, precision, dt) that the baseline holds, in the
+ * baseline's order (rows only in the new file join their test as properties). */
 static int ci_outputs(const row_list *L, const check_args *A, mb_output *junit)
 {
     if (!A->junit && !A->tap)
         return MB_SUCCESS;
     mb_ci_log log = { 0, 0, NULL };
-    int st = MB_SUCCESS;
-    for (size_t k = 0; k < L->n && st == MB_SUCCESS; k++) {
-        const mb_baseline_row *r = &L->rows[k];
-        if (r->verdict == MB_ROW_NEW)
-            continue;
-        char name[512], why[512];
-        snprintf(name, sizeof name, "%s %s%s%s %s", r->integrator, r->precision,
-                 r->dt[0] ? " dt=" : "", r->dt, r->metric);
-        if (r->verdict == MB_ROW_MISSING)
-            snprintf(why, sizeof why, "missing (baseline %s)", r->old_value);
-        else
-            snprintf(why, sizeof why, "baseline %s, now %s (tolerance %s)", r->old_value,
-                     r->new_value, r->tolerance[0] ? r->tolerance : "exact");
-        st = mb_ci_add(&log, r->case_name, name, is_bad(r->verdict) ? why : NULL, 0);
-    }
+    unsigned char *done = calloc(L->n ? L->n : 1, 1);
+    int st = done ? MB_SUCCESS : mb_error_record(MB_ENOMEM, __FILE__, __LINE__, "out of memory");
+    for (size_t k = 0; k < L->n && st == MB_SUCCESS; k++)
+        if (!done[k] && L->rows[k].verdict != MB_ROW_NEW)
+            st = add_test(&log, L, k, done);
+    free(done);
     if (st == MB_SUCCESS && A->junit)
         st = mb_ci_prepare_junit(&log, A->junit, "motionbench check", junit);
     if (st == MB_SUCCESS && A->tap)
@@ -342,6 +418,40 @@ static int commit(const check_args *A, mb_output *junit, mb_atomic_file *baselin
     return st;
 }
 
+/* --integrators LIST: both tables cut to the rows of the integrators named; a name with
+ * rows in neither table is an error (a misspelt name would otherwise compare nothing). */
+#define MAX_CHOSEN 64
+static int keep_chosen(const char *list, mb_metric_table *b, mb_metric_table *c,
+                       const char *bpath, const char *cpath)
+{
+    char copy[4096], *save = NULL;
+    const char *names[MAX_CHOSEN];
+    int found[MAX_CHOSEN] = { 0 };
+    size_t n = 0;
+    if (snprintf(copy, sizeof copy, "%s", list) >= (int)sizeof copy)
+        MB_ERROR(MB_EINVAL, "--integrators: list longer than %zu characters", sizeof copy - 1);
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        while (*t == ' ')
+            t++;
+        for (char *e = t + strlen(t); e > t && e[-1] == ' '; e--)
+            e[-1] = '\0';
+        if (*t == '\0')
+            continue;
+        if (n == MAX_CHOSEN)
+            MB_ERROR(MB_EINVAL, "--integrators: at most %d names", MAX_CHOSEN);
+        names[n++] = t;
+    }
+    if (n == 0)
+        MB_ERROR(MB_EINVAL, "--integrators '%s': no integrator named", list);
+    mb_metric_table_keep_integrators(b, names, n, found);
+    mb_metric_table_keep_integrators(c, names, n, found);
+    for (size_t k = 0; k < n; k++)
+        if (!found[k])
+            MB_ERROR(MB_EINVAL, "--integrators: '%s' has no row in %s nor in %s", names[k],
+                     cpath, bpath);
+    return MB_SUCCESS;
+}
+
 static int compare(const check_args *A, const char *bpath, const char *cpath)
 {
     mb_metric_table *b = NULL, *c = NULL;
@@ -355,9 +465,14 @@ static int compare(const check_args *A, const char *bpath, const char *cpath)
         fprintf(stderr, "motionbench: check: %s: %zu row%s under a metric's old name, read "
                 "under today's (doc/metrics.md, Names); `check --update` rewrites the baseline\n",
                 bpath, mb_metric_table_renamed(b), mb_metric_table_renamed(b) == 1 ? "" : "s");
+    if (A->integrators && keep_chosen(A->integrators, b, c, bpath, cpath) != MB_SUCCESS) {
+        mb_metric_table_free(b);
+        mb_metric_table_free(c);
+        return mb_cli_fail("check");
+    }
     row_list L = { 0, 0, NULL, 0 };
     mb_baseline_summary s;
-    mb_baseline_compare(b, c, A->two_sided, collect, &L, &s);
+    mb_baseline_compare(b, c, !A->one_sided, collect, &L, &s);
     int code = s.regressions ? MB_EXIT_FAIL : MB_EXIT_OK;
     mb_output junit = { NULL, NULL, NULL };
     mb_atomic_file baseline = { NULL, NULL, NULL };
@@ -385,7 +500,7 @@ int mb_cmd_check(int argc, char **argv)
 {
     mb_cancel_catch_signals();   /* before anything can be written */
     mb_output_catch_broken_pipe();
-    check_args A = { NULL, NULL, NULL, 0, 0, 0, 0 };
+    check_args A = { NULL, NULL, NULL, 0, 0, 0, 0, 0, NULL };
     int p = parse_args(argc, argv, &A);
     if (p != MB_CLI_PARSED)
         return p == MB_CLI_HELP ? MB_EXIT_OK : mb_cli_fail("check");

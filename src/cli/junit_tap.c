@@ -29,6 +29,9 @@ int mb_ci_add(mb_ci_log *L, const char *suite, const char *name, const char *fai
     t->name = strdup(name);
     t->failure = failure ? strdup(failure) : NULL;
     t->skipped = skipped;
+    t->failure_type = NULL;
+    t->n_properties = 0;
+    t->property_names = t->property_values = NULL;
     if (!t->suite || !t->name || (failure && !t->failure)) {
         free(t->suite);
         free(t->name);
@@ -39,12 +42,50 @@ int mb_ci_add(mb_ci_log *L, const char *suite, const char *name, const char *fai
     return MB_SUCCESS;
 }
 
+void mb_ci_set_failure_type(mb_ci_log *L, const char *type)
+{
+    if (L->n > 0)
+        L->tests[L->n - 1].failure_type = type;
+}
+
+int mb_ci_add_property(mb_ci_log *L, const char *name, const char *value)
+{
+    if (L->n == 0)
+        MB_ERROR(MB_EINVAL, "a property needs a test");
+    mb_ci_test *t = &L->tests[L->n - 1];
+    size_t n = t->n_properties + 1;
+    char **names = realloc(t->property_names, n * sizeof *names);
+    if (names == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    t->property_names = names;
+    char **values = realloc(t->property_values, n * sizeof *values);
+    if (values == NULL)
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    t->property_values = values;
+    names[n - 1] = strdup(name);
+    values[n - 1] = strdup(value);
+    if (names[n - 1] == NULL || values[n - 1] == NULL) {
+        free(names[n - 1]);
+        free(values[n - 1]);
+        MB_ERROR(MB_ENOMEM, "out of memory");
+    }
+    t->n_properties = n;
+    return MB_SUCCESS;
+}
+
 void mb_ci_free(mb_ci_log *L)
 {
     for (size_t k = 0; k < L->n; k++) {
-        free(L->tests[k].suite);
-        free(L->tests[k].name);
-        free(L->tests[k].failure);
+        mb_ci_test *t = &L->tests[k];
+        free(t->suite);
+        free(t->name);
+        free(t->failure);
+        for (size_t j = 0; j < t->n_properties; j++) {
+            free(t->property_names[j]);
+            free(t->property_values[j]);
+        }
+        free(t->property_names);
+        free(t->property_values);
     }
     free(L->tests);
     memset(L, 0, sizeof *L);
@@ -81,6 +122,19 @@ static void suite_counts(const mb_ci_log *L, size_t first, size_t *end, size_t *
     *end = k;
 }
 
+static void write_properties(FILE *f, const mb_ci_test *t)
+{
+    fputs("      <properties>\n", f);
+    for (size_t k = 0; k < t->n_properties; k++) {
+        fputs("        <property name=\"", f);
+        xml_text(f, t->property_names[k]);
+        fputs("\" value=\"", f);
+        xml_text(f, t->property_values[k]);
+        fputs("\"/>\n", f);
+    }
+    fputs("      </properties>\n", f);
+}
+
 static void write_testcase(FILE *f, const mb_ci_test *t)
 {
     fputs("    <testcase classname=\"", f);
@@ -88,19 +142,23 @@ static void write_testcase(FILE *f, const mb_ci_test *t)
     fputs("\" name=\"", f);
     xml_text(f, t->name);
     fputs("\" time=\"0\"", f);
-    if (t->failure == NULL && !t->skipped) {
+    if (t->failure == NULL && !t->skipped && t->n_properties == 0) {
         fputs("/>\n", f);
         return;
     }
     fputs(">\n", f);
+    if (t->n_properties)
+        write_properties(f, t);
     if (t->skipped) {
         fputs("      <skipped message=\"", f);
         xml_text(f, t->failure ? t->failure : "");
         fputs("\"/>\n", f);
-    } else {
+    } else if (t->failure) {
         fputs("      <failure message=\"", f);
         xml_text(f, t->failure);
-        fputs("\" type=\"expectation\">", f);
+        fputs("\" type=\"", f);
+        xml_text(f, t->failure_type ? t->failure_type : "expectation");
+        fputs("\">", f);
         xml_text(f, t->failure);
         fputs("</failure>\n", f);
     }

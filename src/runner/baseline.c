@@ -62,6 +62,24 @@ static void free_fields(char **f, int n)
         free(f[k]);
 }
 
+void mb_metric_table_keep_integrators(mb_metric_table *t, const char *const *names, size_t n,
+                                      int *found)
+{
+    size_t kept = 0;
+    for (size_t k = 0; k < t->n; k++) {
+        size_t j = 0;
+        while (j < n && strcmp(names[j], t->rows[k].f[F_INTEGRATOR]) != 0)
+            j++;
+        if (j < n) {
+            found[j] = 1;
+            t->rows[kept++] = t->rows[k];
+        } else {
+            free_fields(t->rows[k].f, NF);
+        }
+    }
+    t->n = kept;
+}
+
 static int check_header(FILE *fp, const char *path)
 {
     char *f[NF + 1];

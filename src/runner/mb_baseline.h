@@ -6,9 +6,9 @@
  * |new - old| <= T max(|old|, |new|), "abs:T" means |new - old| <= T.  The tolerance is
  * the one the new metrics.csv carries (the current case files, [check] overrides
  * included), else the baseline's.  NaN equals only NaN.
- * One-sided metrics (src/metrics/metrics.def: errors, drifts, standard errors) that moved
- * beyond the tolerance towards a smaller magnitude are improvements, not regressions,
- * unless two_sided is asked. */
+ * With two_sided (check's default) any move beyond the tolerance is a regression; without
+ * it, one-sided metrics (src/metrics/metrics.def: errors, drifts, standard errors) that
+ * moved beyond the tolerance towards a smaller magnitude are improvements. */
 #ifndef MB_BASELINE_H
 #define MB_BASELINE_H
 
@@ -22,6 +22,10 @@ typedef struct mb_metric_table mb_metric_table;
 int mb_metric_table_read(const char *path, mb_metric_table **out);
 void mb_metric_table_free(mb_metric_table *t);
 size_t mb_metric_table_renamed(const mb_metric_table *t);
+/* Keep only the rows whose integrator is one of names[0..n-1] (check --integrators);
+ * found[k] is set to 1 when names[k] had a row, left alone otherwise. */
+void mb_metric_table_keep_integrators(mb_metric_table *t, const char *const *names, size_t n,
+                                      int *found);
 
 typedef struct mb_baseline_summary {
     size_t compared, regressions, improvements, missing, added;  /* missing: in regressions */
