@@ -2,7 +2,8 @@
 # source tree (src/cli/datadir.c finds it there): the case library cases/ with its
 # subdirectories, adapters/ (with the adapter helper mbadapter.py), the committed baseline
 # reports/baseline/, and examples/ for a user to copy from: the Python adapter
-# (examples/python_adapter/ with its cases), the C plug-ins with their case file.
+# (examples/python_adapter/ with its cases), the C plug-ins with their case file, the CI
+# template of a user's repository (examples/ci/).
 # Whole trees are copied so that new subdirectories need no edit here.
 MB_DATA_TREES = cases adapters reports/baseline examples
 
@@ -67,4 +68,4 @@ EXTRA_DIST += install.mk tests/installcheck.sh COPYING doc/plugins.md doc/instal
 # the examples' sources, not the directory: make check builds the plug-ins in place, and a
 # distributed .lo would pass for up to date in a VPATH build of the tarball
 EXTRA_DIST += examples/dkd_stage.h examples/energy_bound.py examples/plugins-harmonic.case \
-	examples/python_adapter
+	examples/python_adapter examples/ci doc/ci-template.md

@@ -143,6 +143,9 @@ EXTRA_DIST += tests/test_probes.sh
 # simulate -i external:NAME: an outside program's trajectory as simulate writes it (shell)
 TESTS += tests/test_simulate_external.sh
 EXTRA_DIST += tests/test_simulate_external.sh
+# the CI template of a user's repository, with its negative control (shell)
+TESTS += tests/test_ci_template.sh
+EXTRA_DIST += tests/test_ci_template.sh
 # outside integrators: the catalogue of broken adapters (shell)
 TESTS += tests/test_external_broken.sh
 EXTRA_DIST += tests/test_external_broken.sh
