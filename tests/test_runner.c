@@ -231,11 +231,11 @@ Test(runner, check_against_baseline)
     cr_expect(strstr(out, " baseline metrics compared: 1 regression (0 missing) "
                       "in 1 case,") != NULL, "%s", out);
     free(out);
-    /* the same change downwards (baseline 0.1..., now 0.0...) is an improvement of an
-     * error (one-sided by default, doc/results.md), a regression with --two-sided */
-    cr_expect_eq(sh("'%s' check --baseline '%s/p' '%s/new' >/dev/null", prog, tmp, tmp), 0);
-    cr_expect_eq(sh("'%s' check --two-sided --baseline '%s/p' '%s/new' >/dev/null", prog, tmp,
-                    tmp), 1);
+    /* the same change downwards (baseline 0.1..., now 0.0...) is a regression (two-sided
+     * by default, doc/results.md), an improvement of an error with --one-sided */
+    cr_expect_eq(sh("'%s' check --baseline '%s/p' '%s/new' >/dev/null", prog, tmp, tmp), 1);
+    cr_expect_eq(sh("'%s' check --one-sided --baseline '%s/p' '%s/new' >/dev/null", prog, tmp,
+                    tmp), 0);
     /* a change of 1 unit in the 15th digit stays inside rel 1e-6 */
     cr_assert_eq(sh("mkdir '%s/q' && sed '0,/,error.position,\\([0-9.]*\\)[0-9]\\([0-9]\\),/"
                     "s//,error.position,\\11\\2,/' '%s/new/metrics.csv' > '%s/q/metrics.csv'",
