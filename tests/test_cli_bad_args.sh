@@ -27,6 +27,15 @@ expect2 "bench leapfrog --odeint with a program that prints no rate" "did not pr
     $MB bench leapfrog --max-nodes 1e3 --min-time 0.1 --odeint echo
 expect2 "bench leapfrog --odeint with a program that fails" "exited with status 1" \
     $MB bench leapfrog --max-nodes 1e3 --min-time 0.1 --odeint false
+# the peer option anywhere among the options (the commands' one parser), once, not empty
+expect2 "bench leapfrog --odeint before the size options" "cannot run peer '/nonexistent/peer'" \
+    $MB bench leapfrog --odeint /nonexistent/peer --max-nodes 1e3 --min-time 0.1
+expect2 "bench leapfrog --odeint twice" "option --odeint is given twice" \
+    $MB bench leapfrog --odeint a --odeint b
+expect2 "bench fincham --lammps empty" "--lammps: empty program name" \
+    $MB bench fincham --lammps "" --max-nodes 1e3
+expect2 "bench fincham --lammps without a program" "--lammps needs a program" \
+    $MB bench fincham --max-nodes 1e3 --lammps
 # list: an unknown word is named, with the lists there are and a hint for a near miss
 expect2 "list nonsense" "unknown list 'nonsense'; the lists are integrators, problems and metrics" \
     $MB list nonsense

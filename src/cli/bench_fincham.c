@@ -272,13 +272,10 @@ int mb_bench_fincham(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
     const char *lammps = NULL;
-    if (argc >= 3 && !strcmp(argv[argc - 2], "--lammps")) {    /* last option, if given */
-        lammps = argv[argc - 1];
-        argc -= 2;
-    }
-    int st = mb_bench_size_args(argc, argv, "fincham", &max_nodes, &min_time);
+    const mb_bench_peer_option peer = { "--lammps", &lammps };
+    int st = mb_bench_size_args(argc, argv, "fincham", &max_nodes, &min_time, &peer);
     if (st < 0)
-        printf("  --lammps PROGRAM (last option): also time LAMMPS fix nve/asphere (e.g. lmp)\n"
+        printf("  --lammps PROGRAM: also time LAMMPS fix nve/asphere (e.g. lmp)\n"
                "  in a child process on the same bodies, in each of its configurations (default,\n"
                "  atom sort off, no pair style); the fastest is printed with its name.\n");
     if (st != 0)

@@ -172,13 +172,10 @@ int mb_bench_leapfrog(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
     const char *odeint = NULL;
-    if (argc >= 3 && !strcmp(argv[argc - 2], "--odeint")) {     /* last option, if given */
-        odeint = argv[argc - 1];
-        argc -= 2;
-    }
-    int st = mb_bench_size_args(argc, argv, "leapfrog", &max_nodes, &min_time);
+    const mb_bench_peer_option peer = { "--odeint", &odeint };
+    int st = mb_bench_size_args(argc, argv, "leapfrog", &max_nodes, &min_time, &peer);
     if (st < 0)
-        printf("  --odeint PROGRAM (last option): also time Boost.Odeint's velocity_verlet in\n"
+        printf("  --odeint PROGRAM: also time Boost.Odeint's velocity_verlet in\n"
                "  the peer PROGRAM built from tools/peers/odeint_free_fall.cpp (its first\n"
                "  lines give the compiler command), in a child process once per round.\n");
     if (st != 0)
