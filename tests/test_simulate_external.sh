@@ -10,6 +10,8 @@
 #  - an adapter that returns mid-step velocities (tests/data/adapters/leapfrog-mid): its
 #    velocities made on-step equal the built-in leapfrog's on-step velocities to 1e-12 on
 #    the spring pair (without the synchronisation they differ by O(h) = 1e-3);
+#  - an adapter of protocol 2 (tests/data/adapters/batch-good, which answers with the same
+#    Python velocity Verlet) runs as a batch of one run: equal to velocity-verlet to 1e-12;
 #  - --every 50 keeps rows 0, 50, ..., 200 (5 rows and the header);
 #  - refusals (exit 2, named): --dt auto, --precision mpfr, a T that is not a multiple of
 #    DT, an adapter not found, an adapter that declines (its reason, "skipped").
@@ -64,6 +66,12 @@ check "external:leapfrog-mid runs (exit $rc)" [ $rc -eq 0 ]
 d=$(max_diff "$tmp/mid.csv" "$tmp/lf.csv" "$XV2")
 check "mid-step velocities made on-step: equal to leapfrog's to 1e-12 (largest difference $d)" \
     below "$d" 1e-12
+
+$MB simulate -p harmonic -i external:batch-good $LM --dt 0.01 --t-end 2 -o "$tmp/b.csv" 2>"$tmp/err"
+rc=$?
+check "an adapter of protocol 2 runs as a batch of one run (exit $rc)" [ $rc -eq 0 ]
+d=$(max_diff "$tmp/b.csv" "$tmp/vv.csv" "$XV")
+check "protocol 2: equal to the built-in velocity-verlet to 1e-12 (largest difference $d)" below "$d" 1e-12
 
 $MB simulate -p harmonic -i external:pyverlet $PY --dt 0.01 --t-end 2 --every 50 -o "$tmp/e.csv"
 check "--every 50: rows 0, 50, 100, 150, 200" \
