@@ -455,21 +455,17 @@ int mb_bench_dem(int argc, char **argv)
 {
     double max_nodes = 1e5, min_time = 6.0;
     const char *lammps = NULL;
-    int check_only = argc >= 2 && !strcmp(argv[1], "--check");   /* first option, if given */
-    if (check_only) {
-        argv[1] = argv[0];
-        argv++;
-        argc--;
-    }
-    if (argc >= 3 && !strcmp(argv[argc - 2], "--lammps")) {    /* last option, if given */
-        lammps = argv[argc - 1];
-        argc -= 2;
-    }
-    int st = mb_bench_size_args(argc, argv, "dem", &max_nodes, &min_time);
+    int check_only = 0;
+    const mb_cli_option own[] = {
+        { .name = "--lammps", .kind = MB_CLI_STRING, .dest = &lammps, .value = "a program",
+          .empty = "empty program name", .flags = MB_CLI_ONCE },
+        { .name = "--check", .kind = MB_CLI_FLAG, .dest = &check_only },
+    };
+    int st = mb_bench_size_args(argc, argv, "dem", &max_nodes, &min_time, own, 2);
     if (st < 0)
-        printf("  --lammps PROGRAM (last option): also run LAMMPS (e.g. lmp) on the same\n"
-               "  packing, check its contacts at step 0 and time it in each configuration;\n"
-               "  --check (first option): the contact check alone, nothing timed.\n");
+        printf("  --lammps PROGRAM: also run LAMMPS (e.g. lmp) on the same packing, check its\n"
+               "  contacts at step 0 and time it in each configuration;\n"
+               "  --check: the contact check alone, nothing timed.\n");
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
     print_header(lammps);

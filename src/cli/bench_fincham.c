@@ -272,8 +272,11 @@ int mb_bench_fincham(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
     const char *lammps = NULL;
-    const mb_bench_peer_option peer = { "--lammps", &lammps };
-    int st = mb_bench_size_args(argc, argv, "fincham", &max_nodes, &min_time, &peer);
+    const mb_cli_option peer[] = {
+        { .name = "--lammps", .kind = MB_CLI_STRING, .dest = &lammps, .value = "a program",
+          .empty = "empty program name", .flags = MB_CLI_ONCE },
+    };
+    int st = mb_bench_size_args(argc, argv, "fincham", &max_nodes, &min_time, peer, 1);
     if (st < 0)
         printf("  --lammps PROGRAM: also time LAMMPS fix nve/asphere (e.g. lmp)\n"
                "  in a child process on the same bodies, in each of its configurations (default,\n"

@@ -172,8 +172,11 @@ int mb_bench_leapfrog(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
     const char *odeint = NULL;
-    const mb_bench_peer_option peer = { "--odeint", &odeint };
-    int st = mb_bench_size_args(argc, argv, "leapfrog", &max_nodes, &min_time, &peer);
+    const mb_cli_option peer[] = {
+        { .name = "--odeint", .kind = MB_CLI_STRING, .dest = &odeint, .value = "a program",
+          .empty = "empty program name", .flags = MB_CLI_ONCE },
+    };
+    int st = mb_bench_size_args(argc, argv, "leapfrog", &max_nodes, &min_time, peer, 1);
     if (st < 0)
         printf("  --odeint PROGRAM: also time Boost.Odeint's velocity_verlet in\n"
                "  the peer PROGRAM built from tools/peers/odeint_free_fall.cpp (its first\n"
