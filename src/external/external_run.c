@@ -180,7 +180,7 @@ int mb_external_rotation(const mb_system *sys, mb_nodes *scratch)
     if (mb_nodes_copy(scratch, sys->nodes) != MB_SUCCESS
         || mb_forces_eval(sys->forces, scratch, 0.0) != MB_SUCCESS)
         return 1;
-    return mb_nodes_rotates(scratch);
+    return mb_nodes_rotates(scratch) || mb_forces_torque_later(sys->forces);
 }
 
 mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,

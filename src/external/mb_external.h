@@ -197,8 +197,9 @@ size_t mb_adapter_file_cap(size_t n_nodes, int rotation, size_t n_rows);
  * directory this process can write and search. */
 int mb_external_private_root(char *out, size_t size);
 /* Whether a run of sys (set up at t = 0) asks for the rotation columns: its state or its
- * torques at t = 0 turn a node (mb_nodes_rotates), evaluated in scratch (a store of
- * sys's size).  1 when the forces cannot be evaluated: more is checked, nothing is lost. */
+ * torques at t = 0 turn a node (mb_nodes_rotates, evaluated in scratch, a store of sys's
+ * size), or a model writes torques later (mb_forces_torque_later: a frictional contact).
+ * 1 when the forces cannot be evaluated: more is checked, nothing is lost. */
 int mb_external_rotation(const mb_system *sys, mb_nodes *scratch);
 /* Describe, execute, read back.  MB_PROCESS_OK fills tr and *mid_step. */
 mb_process_status mb_external_execute(const mb_external_run *r, mb_trajectory *tr,

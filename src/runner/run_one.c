@@ -702,10 +702,6 @@ static int make_replay_driver(const mb_case *c, driver *d)
 /* Whether the problem rotates, decided as run_driven() does: state and torques at t = 0. */
 static int problem_rotates(driver *d)
 {
-    if (mb_nodes_copy(d->on, d->sys->nodes) != MB_SUCCESS
-        || mb_forces_eval(d->sys->forces, d->on, 0.0) != MB_SUCCESS)
-        return 1;    /* ask for the rotation columns: more is checked, nothing is lost */
-    return mb_nodes_rotates(d->on) || mb_forces_torque_later(d->sys->forces);
     return mb_external_rotation(d->sys, d->on);
 }
 
