@@ -62,6 +62,7 @@ check_PROGRAMS += tests/test_rigid_problems
 check_PROGRAMS += tests/test_kepler
 check_PROGRAMS += tests/test_cundall_oscillator
 check_PROGRAMS += tests/test_reference_problems
+check_PROGRAMS += tests/test_explicit_euler
 check_PROGRAMS += tests/test_symplectic_euler
 check_PROGRAMS += tests/test_implicit_euler
 check_PROGRAMS += tests/test_implicit_euler_newton
