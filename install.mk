@@ -2,8 +2,9 @@
 # source tree (src/cli/datadir.c finds it there): the case library cases/ with its
 # subdirectories, adapters/ (with the adapter helper mbadapter.py), the committed baseline
 # reports/baseline/, and examples/ for a user to copy from: the Python adapter
-# (examples/python_adapter/ with its cases), the C plug-ins with their case file, the CI
-# template of a user's repository (examples/ci/).
+# (examples/python_adapter/ with its cases), the Fortran adapter (examples/fortran_adapter/)
+# and the C and Fortran readers of run.txt (examples/run_txt/), the C plug-ins with their
+# case file, the CI template of a user's repository (examples/ci/).
 # Whole trees are copied so that new subdirectories need no edit here.
 MB_DATA_TREES = cases adapters reports/baseline examples
 

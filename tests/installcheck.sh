@@ -9,7 +9,8 @@
 #     installed library through pkg-config run through the runner: the installed
 #     examples/plugins-harmonic.case must pass (exit 0), with the plugins named by the case
 #     file's [run] plugins key; the installed Python adapter example passes its case
-#     (python3 present);
+#     (python3 present), and the installed Fortran adapter example, built from a copy as
+#     its descriptor says, passes its case (gfortran present);
 #  4. `motionbench run` with no argument, from a directory outside both trees, finds the
 #     installed case library, and `motionbench check` with no --baseline compares the
 #     report with the installed baseline: no regression (exit 0).  For a real install
@@ -96,6 +97,18 @@ if command -v python3 >/dev/null 2>&1; then
         && say ok "adapter helper mbadapter.py installed" || say FAIL "mbadapter.py not installed"
 else
     echo "skip: python3 absent: the installed Python adapter example is not run"
+fi
+if command -v gfortran >/dev/null 2>&1; then
+    cp -R "$EX/fortran_adapter" "$EX/run_txt" "$work/"
+    chmod -R u+w "$work/fortran_adapter" "$work/run_txt"
+    if (cd "$work/fortran_adapter" && gfortran -O2 -o fleapfrog ../run_txt/run_txt.f90 leapfrog.f90 \
+        && "$MB" run -q -o rep fleapfrog-harmonic.case); then
+        say ok "installed Fortran adapter example (reading run.txt) built and passes its case"
+    else
+        say FAIL "installed Fortran adapter example"
+    fi
+else
+    echo "skip: gfortran absent: the installed Fortran adapter example is not run"
 fi
 
 # 4
