@@ -101,6 +101,8 @@ void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_es
     if (series)    /* doubling growth, capped at MB_SERIES_MAX_ROWS + 1 rows (mb_series.h) */
         e->series = fmin(2.0 * samples, (double)MB_SERIES_MAX_ROWS + 1.0)
                     * sizeof(mb_series_sample);
+    /* the probes a run keeps (mb_probes.h), counted with the series it keeps */
+    e->series += (double)c->n_probes * n * MB_PROBE_VALUES * sizeof(double);
     add_total(e);
 }
 
