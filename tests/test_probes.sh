@@ -5,7 +5,8 @@
 # v0 - g t) and explicit Euler (z = the exact z + g t h/2, v exact), dt = 0.05 and 0.025:
 # every row must hold its scheme's closed form at its step time to 1e-12 of the scale
 # (round-off of at most 40 steps; a probe taken one step off moves z by ~ |v| h, 1e-2).
-# The same probes come back from --jobs 2 and from two shards merged.
+# The same probes come back from --jobs 2 and from two shards merged; a later report
+# without probes in the same directory leaves no stale probe rows.
 # Negative control: the closed form of the wrong scheme (leap-frog rows against explicit
 # Euler's, and back) must fail the comparison.  Skipped (77) without python3.
 set -u
@@ -62,4 +63,11 @@ for d in j2 m; do
         echo "FAIL: probes.csv differs from $d"; fail=1
     fi
 done
+# a report without probes written over one with probes leaves no stale rows
+$MB run -q -o "$out/r" "$SRC/tests/data/mass-two-spheres.case"
+if [ "$(wc -l <"$out/r/probes.csv")" -eq 1 ]; then
+    echo "ok: a report without probes replaces the earlier probes.csv by its header"
+else
+    echo "FAIL: stale probes.csv rows after a report without probes"; fail=1
+fi
 exit $fail

@@ -374,6 +374,16 @@ static int write_series(mb_report_files *S, const char *dir, const mb_case_resul
     return MB_SUCCESS;
 }
 
+/* A probes.csv of an earlier report in dir is replaced (by a header alone when no case
+ * has probes), never left beside rows of another run. */
+static int had_probes(const char *dir)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/probes.csv", dir);
+    return stat(path, &st) == 0;
+}
+
 static int write_all(mb_report_files *S, const char *dir, const mb_case_result *r, size_t n,
                      int series, mb_report_summary *summary)
 {
@@ -396,7 +406,7 @@ static int write_all(mb_report_files *S, const char *dir, const mb_case_result *
     write_cases(af->f, r, n);
     if (mb_atomic_close(af) != MB_SUCCESS)
         return MB_EIO;
-    if (mb_probes_asked(r, n)) {
+    if (mb_probes_asked(r, n) || had_probes(dir)) {
         if (!(af = open_file(S, dir, "probes.csv")))
             return MB_EIO;
         mb_probes_write_csv(af->f, r, n);
