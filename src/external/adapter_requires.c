@@ -66,8 +66,12 @@ static void last_line(char *text, size_t n, char *out, size_t size)
     while (n > 0 && isspace((unsigned char)text[n - 1]))
         n--;
     text[n] = '\0';
-    const char *line = strrchr(text, '\n');
-    snprintf(out, size, "%s", line ? line + 1 : text);
+    const char *line = strrchr(text, '\n'), *from = line ? line + 1 : text;
+    size_t len = strlen(from);
+    if (len >= size)
+        len = size - 1;               /* a longer line is cut: the reason stays one line */
+    memcpy(out, from, len);
+    out[len] = '\0';
     for (char *p = out; *p; p++)
         if ((unsigned char)*p < 32)
             *p = ' ';
