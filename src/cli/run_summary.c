@@ -1,5 +1,6 @@
 /* run_summary.c -- the terminal summary and CI log of `motionbench run` (run_summary.h). */
 #include "run_summary.h"
+#include "mb_metrics.h"
 #include "mb_number_text.h"
 #include "mb_status.h"
 
@@ -52,7 +53,7 @@ static void missing_reason(const mb_case_result *r, const mb_expectation *e, lon
                  mb_run_status_name(u->status), mb_run_status_value(u).detail);
         return;
     }
-    if (strncmp(e->metric, "order.", 6) == 0)
+    if (mb_metric_is_aggregate(e->metric))
         snprintf(buf, size, "; no order fitted (fewer than 2 usable points, or every error "
                  "below the round-off floor)");
     else
@@ -130,7 +131,7 @@ static void count_failure(void *ctx, const mb_case_result *r, const mb_expectati
 static const mb_metric_value *named_value(const mb_case_result *r, size_t a, const char *metric)
 {
     const mb_case *c = r->c;
-    if (strncmp(metric, "order.", 6) == 0)
+    if (mb_metric_is_aggregate(metric))
         return mb_case_find_aggregate(r, a, metric);
     return mb_run_find_metric(&r->runs[a * c->n_dt + c->n_dt - 1], metric);
 }

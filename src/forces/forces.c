@@ -42,6 +42,14 @@ void mb_forces_count_evaluation(const mb_forces *F)
     F->counts->evaluations++;
 }
 
+int mb_forces_periodic(const mb_forces *F)
+{
+    for (size_t k = 0; k < F->count; k++)
+        if (F->items[k].type->periodic && F->items[k].type->periodic(F->items[k].params))
+            return 1;
+    return 0;
+}
+
 int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params)
 {
     if (params == NULL) {

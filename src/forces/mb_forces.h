@@ -87,6 +87,10 @@ typedef struct mb_force_type {
      * a scheme compute that force inside its own pass over the nodes
      * (mb_forces_eval_uniform).  NULL: not such a model */
     void (*uniform_acceleration)(const void *params, double t, double g[3]);
+    /* 1 when the model acts across the faces of a periodic box (minimum image): the
+     * system then conserves linear momentum but not angular momentum, which the runner
+     * does not report (doc/statistics.md); NULL: open space */
+    int (*periodic)(const void *params);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -113,6 +117,8 @@ void mb_forces_free(mb_forces *F);
 /* Add a model; the field takes ownership of params (freed with type->free).  params =
  * NULL (a constructor that refused) returns the status that constructor recorded. */
 int mb_forces_add(mb_forces *F, const mb_force_type *type, void *params);
+/* 1 when some model of F acts in a periodic box (its periodic hook). */
+int mb_forces_periodic(const mb_forces *F);
 
 /* The counters of F so far; a scheme that sums the models itself (solfec) records each
  * whole-field evaluation with mb_forces_count_evaluation. */

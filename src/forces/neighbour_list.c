@@ -578,5 +578,11 @@ const size_t *mb_neighbour_neigh(const mb_neighbour_list *nl) { return nl->neigh
 size_t mb_neighbour_count(const mb_neighbour_list *nl) { return nl->n ? nl->first[nl->n] : 0; }
 double mb_neighbour_cutoff(const mb_neighbour_list *nl) { return nl->cutoff; }
 double mb_neighbour_skin(const mb_neighbour_list *nl) { return nl->skin; }
+int mb_neighbour_box(const mb_neighbour_list *nl, double box[3])
+{
+    for (int k = 0; k < 3; k++)
+        box[k] = nl->periodic ? nl->box[k] : 0.0;
+    return nl->periodic;
+}
 mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl) { return nl->stats; }
 const struct mb_cell *mb_neighbour_cell(const mb_neighbour_list *nl) { return nl->cell; }

@@ -1,6 +1,7 @@
 /* pair_lj.c -- Lennard-Jones pair potentials, truncated-shifted and force-shifted, over the
  * shared neighbour list (equations in mb_pair_lj.h). */
 #include "mb_force_models.h"
+#include "mb_json.h"
 #include "mb_pair_lj.h"
 #include "mb_status.h"
 
@@ -188,6 +189,29 @@ static void lj_free(void *params)
     }
 }
 
+static int lj_periodic(const void *params)
+{
+    const struct lj *p = params;
+    double box[3];
+    return mb_neighbour_box(p->nl, box);
+}
+
+/* run.json (doc/external.md): the pair style, its parameters, the list's skin and the
+ * periodic box (absent for open boundaries) */
+static int lj_describe(const void *params, json_t *model)
+{
+    const struct lj *p = params;
+    double box[3];
+    int periodic = mb_neighbour_box(p->nl, box);
+    int bad = mb_json_set_str(model, "model", p->shape == shape_cut ? "lj-cut" : "lj-smooth")
+              || mb_json_set_num(model, "epsilon", p->par.epsilon)
+              || mb_json_set_num(model, "sigma", p->par.sigma)
+              || mb_json_set_num(model, "cutoff", p->par.cutoff)
+              || mb_json_set_num(model, "skin", mb_neighbour_skin(p->nl))
+              || (periodic && mb_json_set_vec(model, "box", box, 3));
+    return bad ? MB_ENOMEM : MB_SUCCESS;
+}
+
 static const mb_force_type lj_cut_type = {
     .name = "lj-cut",
     .eval = lj_eval,
@@ -196,6 +220,8 @@ static const mb_force_type lj_cut_type = {
     .jacobian = lj_jacobian,
     .free = lj_free,
     .torque_free = 1,
+    .describe = lj_describe,
+    .periodic = lj_periodic,
 };
 
 static const mb_force_type lj_smooth_type = {
@@ -206,6 +232,8 @@ static const mb_force_type lj_smooth_type = {
     .jacobian = lj_jacobian,
     .free = lj_free,
     .torque_free = 1,
+    .describe = lj_describe,
+    .periodic = lj_periodic,
 };
 
 const mb_force_type *const mb_force_lj_cut = &lj_cut_type;

@@ -12,6 +12,9 @@
  *   rotation_track.c quat.norm_error_max, rotation.flip_period, rotation.axis_deviation_max
  *   damping_track.c  damping.ratio / period / amplitude_ratio from successive peaks
  *   error_growth.c   error.growth_exponent: slope of log position error against log t
+ *   series_stats.c   statistics of a correlated series: inefficiency, fluctuation, drift,
+ *                    and the power-law fit of a statistic across the dt ladder
+ *   nve_track.c      energy.fluctuation / drift_per_particle, momentum.max_rel_error
  * Every tracker is fed samples (t, state) in time order and reports at the end; all
  * work in double on on-step states (velocities synchronized for half-step schemes). */
 #ifndef MB_METRICS_H
@@ -52,6 +55,9 @@ int mb_metric_known(const char *name);
 typedef struct mb_metric_rename { const char *old_name, *name; } mb_metric_rename;
 const mb_metric_rename *mb_metric_renames(size_t *n);
 const char *mb_metric_renamed(const char *old_name);
+/* 1 for metrics computed over the dt list of an integrator rather than by one run: the
+ * orders (order.*) and the fluctuation order (energy.fluctuation_order*). */
+int mb_metric_is_aggregate(const char *name);
 /* 1 for metrics whose value is a word (kind STATUS). */
 int mb_metric_is_word(const char *name);
 /* Default baseline tolerance: *relative = 1 for REL, 0 for ABS and EXACT (tol 0). */
@@ -286,5 +292,47 @@ typedef struct mb_error_growth {
 /* Least-squares growth exponent of n samples (t, err). */
 int mb_error_growth_fit(size_t n, const double *t, const double *err, double t_min,
                         double floor, mb_error_growth *g);
+
+/* ---- statistics of a correlated time series (series_stats.c, doc/statistics.md) ---- */
+typedef struct mb_stat_value {
+    double value, stderr_;        /* the statistic and its standard error */
+    double inefficiency;          /* g of the series its error was taken from (>= 1) */
+} mb_stat_value;
+/* g = 1 + 2 sum (1 - t/n) C(t) up to the first C <= 0 beyond lag 3 (Chodera et al. 2007);
+ * 1 for fewer than 3 samples or a constant series. */
+double mb_stat_inefficiency(size_t n, const double *y);
+/* Population standard deviation of e and its standard error (MB_EINVAL below 4 samples). */
+int mb_stat_fluctuation(size_t n, const double *e, mb_stat_value *out);
+/* Least-squares slope of e against t and its standard error, widened by sqrt(g) of the
+ * residuals (MB_EINVAL below 4 samples or when t spans no time). */
+int mb_stat_drift(size_t n, const double *t, const double *e, mb_stat_value *out);
+
+typedef struct mb_power_fit {
+    size_t points;
+    double order, stderr_;        /* weighted slope of ln s against ln dt, its standard error */
+    double chi2, p_value;         /* of the fit (p_value NaN with 2 points) */
+    size_t n_pairwise;
+    double pairwise[MB_ORDER_MAX_POINTS], pairwise_stderr[MB_ORDER_MAX_POINTS];
+    double pairwise_dt[MB_ORDER_MAX_POINTS];   /* the finer dt of each pair */
+} mb_power_fit;
+/* Fit s = A dt^p to n points in increasing dt with standard errors se (all > 0). */
+int mb_stat_power_fit(size_t n, const double *dt, const double *s, const double *se,
+                      mb_power_fit *f);
+
+/* ---- statistical invariants of a many-body run (nve_track.c) ---- */
+typedef struct mb_nve_track {
+    double t_from;                /* start of the statistical window */
+    size_t particles;             /* nodes of finite mass */
+    double P0[3], p_scale;        /* momentum at t = 0, sum m |v| at t = 0 */
+    double momentum_max;          /* max |P - P0| / p_scale so far */
+    size_t n, cap;                /* samples in the window */
+    double *t, *e;                /* their times, (E - E0 - W_ext) / particles */
+} mb_nve_track;
+void mb_nve_track_begin(mb_nve_track *tr, const mb_nodes *s, double t_from);
+/* One sample: the on-step state s at t and E - E0 - W_ext there (MB_ENOMEM). */
+int mb_nve_track_add(mb_nve_track *tr, double t, const mb_nodes *s, double unexplained);
+/* Fluctuation and drift of the window (MB_EINVAL with fewer than 4 samples in it). */
+int mb_nve_track_result(const mb_nve_track *tr, mb_stat_value *fluctuation, mb_stat_value *drift);
+void mb_nve_track_free(mb_nve_track *tr);
 
 #endif

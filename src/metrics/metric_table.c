@@ -72,6 +72,11 @@ const char *mb_metric_renamed(const char *old_name)
     return NULL;
 }
 
+int mb_metric_is_aggregate(const char *name)
+{
+    return strncmp(name, "order.", 6) == 0 || strncmp(name, "energy.fluctuation_order", 24) == 0;
+}
+
 int mb_metric_is_word(const char *name)
 {
     const mb_metric_info *m = mb_metric_lookup(name);

@@ -14,7 +14,8 @@
  * A quantity whose errors are all below the floor gets no rows.  The round-off floor of
  * the run with N steps is mb_roundoff_floor(S, N, d): S the scale of q in the reference
  * (max norm of the reference position, velocity, ... over nodes and runs; 1 rad for
- * orientations), d the size of the state. */
+ * orientations), d the size of the state.
+ * Cases with statistics_from also get the fluctuation order (case_fluctuation.c). */
 #include "mb_metrics.h"
 #include "mb_runner.h"
 #include "mb_status.h"
@@ -133,12 +134,12 @@ static void fit_quantity(mb_case_result *r, size_t i, size_t *cap, int q)
 int mb_case_aggregate(mb_case_result *r)
 {
     const mb_case *c = r->c;
-    if (c->n_dt < 2 || !c->has_reference)
-        return MB_SUCCESS;
-    for (size_t i = 0; i < c->n_integrators; i++) {
-        size_t cap = 0;
-        for (int q = 0; q < 4; q++)
-            fit_quantity(r, i, &cap, q);
-    }
-    return MB_SUCCESS;
+    if (c->n_dt >= 2 && c->has_reference)
+        for (size_t i = 0; i < c->n_integrators; i++) {
+            size_t cap = 0;
+            for (int q = 0; q < 4; q++)
+                fit_quantity(r, i, &cap, q);
+        }
+    /* statistics_from: the fluctuation order, with or without a reference */
+    return mb_case_fluctuation_order(r);
 }

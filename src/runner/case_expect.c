@@ -10,6 +10,7 @@
 #include "mb_case.h"
 #include "mb_input.h"
 #include "mb_metrics.h"
+#include "mb_runner.h"
 #include "mb_status.h"
 
 #include <ctype.h>
@@ -57,7 +58,8 @@ int mb_expect_status_word(const char *w)
 int mb_expect_flags_word(const char *w)
 {
     for (unsigned f = 0; f < 8; f++)
-        if (strcmp(w, mb_order_flags_word(f)) == 0)
+        if (strcmp(w, mb_order_flags_word(f)) == 0
+            || (f < 4 && strcmp(w, mb_fluctuation_flags_word(f)) == 0))
             return 1;
     return 0;
 }
@@ -69,12 +71,14 @@ static int parse_word(const char *text, mb_expectation *e)
         snprintf(e->word, sizeof e->word, "%s", text);
         return MB_SUCCESS;
     }
-    const char *words[sizeof status_words / sizeof *status_words + 8];
+    const char *words[sizeof status_words / sizeof *status_words + 12];
     size_t n = 0;
     for (const char *const *s = status_words; *s; s++)
         words[n++] = *s;
     for (unsigned f = 0; f < 8; f++)
         words[n++] = mb_order_flags_word(f);
+    for (unsigned f = 1; f < 4; f++)
+        words[n++] = mb_fluctuation_flags_word(f);
     words[n] = NULL;
     const char *hint = mb_suggest(text, words);
     if (hint)

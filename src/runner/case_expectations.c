@@ -73,6 +73,17 @@ static int check_metric_produced(case_loader *P, const mb_ini_entry *e, const ch
          || !strcmp(metric, "contact.duration")) && c->problem->observe_end == NULL)
         return case_fail(P, e->line, "%s: problem '%s' observes nothing (restitution and "
                          "contact.duration come from contact problems)", key, c->problem->name);
+    int stats = !strncmp(metric, "energy.fluctuation", 18)
+                || !strncmp(metric, "energy.drift_per_particle", 25)
+                || !strncmp(metric, "momentum.", 9);
+    if (stats && !c->statistics)
+        return case_fail(P, e->line, "%s: needs statistics_from = T in [run] (the statistical "
+                         "window)", key);
+    if (!strncmp(metric, "energy.fluctuation_order", 24) && c->n_dt < 2)
+        return case_fail(P, e->line, "%s: the fluctuation order needs at least 2 time steps "
+                         "(dt lists %zu)", key, c->n_dt);
+    if (!strncmp(metric, "reversibility.", 14) && !c->reversibility)
+        return case_fail(P, e->line, "%s: needs reversibility = on in [run]", key);
     if (growth && !c->error_growth)
         return case_fail(P, e->line, "%s: needs error_growth = on in [run]", key);
     if (strncmp(metric, "mass.", 5) == 0 && !c->mass_properties)
@@ -96,7 +107,8 @@ static int load_expect(case_loader *P, const mb_ini_entry *e)
         return case_fail_lib(P, e->line);
     if (check_metric(P, e, metric))
         return P->error;
-    if (dt_index >= 0 && strncmp(metric, "order.", 6) == 0)
+    if (dt_index >= 0 && strcmp(metric, "energy.fluctuation_order.pairwise") != 0
+        && mb_metric_is_aggregate(metric))
         return case_fail(P, e->line, "%s: orders are fitted over all time steps (drop the @DT)",
                          e->key);
     mb_expectation *x = &c->expect[c->n_expect];

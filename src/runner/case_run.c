@@ -16,7 +16,8 @@
 
 static const char *const run_keys[] = { "plugins", "integrators", "dt", "dt_range", "precision",
                                         "sample_every", "damping_signal", "error_growth",
-                                        "timeout", "mass_properties", "probe", NULL };
+                                        "timeout", "mass_properties", "probe", "statistics_from",
+                                        "reversibility", NULL };
 
 /* An outside program: its options are checked against its descriptor when the descriptor
  * is found; a missing descriptor fails the runs, not the case file (doc/external.md). */
@@ -313,6 +314,39 @@ static int load_probes(case_loader *P)
     return P->error;
 }
 
+/* statistics_from = T: the statistical metrics over the samples with t >= T
+ * (doc/statistics.md); 0 <= T < t_end */
+static int load_statistics(case_loader *P)
+{
+    const mb_ini_entry *e = case_entry(P, "run", "statistics_from");
+    P->c->statistics = 0;
+    P->c->statistics_from = 0.0;
+    if (e == NULL)
+        return MB_SUCCESS;
+    char *end;
+    double t = strtod(e->value, &end);
+    if (end == e->value || *end != '\0' || !(t >= 0.0) || !(t < P->c->t_end))
+        return case_fail(P, e->line, "statistics_from = '%s': give a time in [0, t_end = %g)",
+                         e->value, P->c->t_end);
+    P->c->statistics = 1;
+    P->c->statistics_from = t;
+    return MB_SUCCESS;
+}
+
+/* reversibility = on | off: each run also goes forward, reverses its velocities and comes
+ * back (doc/statistics.md) */
+static int load_reversibility(case_loader *P)
+{
+    const mb_ini_entry *e = case_entry(P, "run", "reversibility");
+    P->c->reversibility = 0;
+    if (e == NULL || strcmp(e->value, "off") == 0)
+        return MB_SUCCESS;
+    if (strcmp(e->value, "on") != 0)
+        return case_fail(P, e->line, "reversibility = '%s': write on or off", e->value);
+    P->c->reversibility = 1;
+    return MB_SUCCESS;
+}
+
 /* timeout = SECONDS: time limit of each run of an outside program (doc/external.md) */
 static int load_timeout(case_loader *P)
 {
@@ -353,7 +387,8 @@ int case_load_run(case_loader *P)
     c->sample_every = 1;
     if (se && case_parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
         return P->error;
-    if (load_error_growth(P) || load_timeout(P) || load_mass_properties(P) || load_probes(P))
+    if (load_error_growth(P) || load_timeout(P) || load_mass_properties(P) || load_probes(P)
+        || load_statistics(P) || load_reversibility(P))
         return P->error;
     return load_damping_signal(P);
 }

@@ -7,6 +7,7 @@
  * diverged or failed where the case did not say it would is a failure, not a silence.
  * The CSV report, the terminal summary and the CI formats all read the verdicts here. */
 #include "mb_external.h"
+#include "mb_metrics.h"
 #include "mb_runner.h"
 
 #include <stdio.h>
@@ -74,8 +75,13 @@ static void visit_expectation(const mb_case_result *r, const mb_expectation *e,
 {
     const mb_case *c = r->c;
     size_t a = integrator_index(c, e->integrator);
-    if (strncmp(e->metric, "order.", 6) == 0) {
+    if (mb_metric_is_aggregate(e->metric)) {
         const mb_metric_value *m = mb_case_find_aggregate(r, a, e->metric);
+        /* a pairwise row asked @DT: the row keyed by that (finer) dt */
+        for (size_t k = 0; e->dt_index >= 0 && k < r->n_agg[a]; k++)
+            if (strcmp(r->agg[a][k].name, e->metric) == 0
+                && r->agg[a][k].at_dt == c->dt[e->dt_index])
+                m = &r->agg[a][k];
         int skipped = 0;
         for (size_t j = 0; j < c->n_dt; j++)
             skipped |= r->runs[a * c->n_dt + j].status == MB_RUN_SKIPPED;

@@ -63,6 +63,11 @@ typedef struct mb_case {
     int mass_properties;         /* [run] mass_properties = on: the mass.* metrics */
     size_t n_probes;             /* [run] probe: times at which every run's state is kept */
     double *probe_t;             /* increasing, each on the step grid of every dt */
+    int statistics;              /* [run] statistics_from = T given: the statistical metrics
+                                    (energy.fluctuation*, energy.drift_per_particle*,
+                                    momentum.max_rel_error; doc/statistics.md) */
+    double statistics_from;      /* start of their window (time) */
+    int reversibility;           /* [run] reversibility = on: reversibility.distance */
     double external_timeout;     /* [run] timeout (s) of outside programs and forked plug-in
                                     runs; 0: the descriptor's, or MB_PLUGIN_TIMEOUT_DEFAULT */
     int plugins_in_process;      /* run --plugins-in-process: plug-in schemes run in this

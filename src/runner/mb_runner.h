@@ -119,6 +119,15 @@ void mb_case_result_free(mb_case_result *r, size_t n);
  * in src/metrics/metrics.def, or a run that already holds MB_RUN_MAX_METRICS metrics, ends
  * the run as failed with the reason in r->message: no metric is dropped silently. */
 void mb_run_add_metric(mb_run_result *r, const char *name, double value, const char *detail);
+/* reversibility.distance of scheme spec at step h over the case (reversibility.c); a
+ * failure leaves the metric out and says why in r->message. */
+void mb_reversibility_metrics(const mb_case *c, const char *spec, double h, long steps,
+                              mb_run_result *r);
+/* The fluctuation order of each integrator over the dt ladder (case_fluctuation.c). */
+int mb_case_fluctuation_order(mb_case_result *r);
+/* energy.fluctuation_order.flags of the bits 1 below-order, 2 non-power-law (a static
+ * string: "none", "below-order", "non-power-law", "below-order+non-power-law"). */
+const char *mb_fluctuation_flags_word(unsigned flags);
 /* One run (exposed for tests). */
 int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,
                mb_run_result *out);

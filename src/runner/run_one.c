@@ -25,6 +25,9 @@
  * With error_growth = on the positions of the samples with t >= t_end/10 are kept and,
  * after the run, compared with the reference at those times (one mb_reference_states
  * call) to fit error.growth_exponent (src/metrics/error_growth.c).
+ * With statistics_from = T the statistical metrics of the samples with t >= T are added
+ * (src/metrics/nve_track.c), with reversibility = on the round trips of reversibility.c.
+ * A periodic system (mb_forces_periodic) gets no angular momentum metrics.
  * A run of a plug-in scheme executes in a forked child unless the case says
  * plugins_in_process (mb_run_forked.h). */
 #include "mb_cancel.h"
@@ -157,6 +160,9 @@ typedef struct trackers {
     mb_nodes *ref;             /* reference state for the damping reference signal */
     void *observer;
     const char *work_detail;   /* how W_ext is known, for the energy metrics; NULL: undriven */
+    mb_nve_track nve;          /* with c->statistics (nve_track.c) */
+    int nve_status;            /* first failure of the statistics tracker */
+    int periodic;              /* a periodic box: no angular momentum metrics */
 } trackers;
 
 /* Only metrics declared in src/metrics/metrics.def can be produced, and only as many as a
@@ -237,6 +243,8 @@ static void sample(const mb_case *c, mb_run_result *r, trackers *T, driver *d, d
     }
     if (c->error_growth && T->growth_status == MB_SUCCESS)
         T->growth_status = mb_growth_track_add(&T->growth, t, d->on);
+    if (c->statistics && T->nve_status == MB_SUCCESS)
+        T->nve_status = mb_nve_track_add(&T->nve, t, d->on, e->total - T->energy.e0 - e->external);
     if (keep)
         keep_sample(r, t, T, e, d);
 }
@@ -269,6 +277,11 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
     mb_damping_track_begin(&T->damping);
     mb_damping_track_begin(&T->damping_ref);
     mb_growth_track_begin(&T->growth, d->on->n, GROWTH_WINDOW * c->t_end);
+    T->periodic = mb_forces_periodic(d->sys->forces);
+    if (c->statistics) {
+        mb_nve_track_begin(&T->nve, d->on, c->statistics_from);
+        T->nve_status = mb_nve_track_add(&T->nve, 0.0, d->on, 0.0);
+    }
     T->damping_on = c->damping_node >= 0;
     T->damping_ref_on = T->damping_on && c->has_reference && c->problem->exact
                         && c->reference.kind != MB_REF_ODE && c->reference.kind != MB_REF_MPFR;
@@ -414,6 +427,29 @@ static void damping_metrics(mb_run_result *r, const trackers *T)
     }
 }
 
+/* energy.fluctuation, energy.drift_per_particle (with their standard errors) and
+ * momentum.max_rel_error (nve_track.c, doc/statistics.md) */
+static void statistics_metrics(mb_run_result *r, const trackers *T)
+{
+    mb_stat_value fl, dr;
+    char detail[200];
+    mb_run_add_metric(r, "momentum.max_rel_error", T->nve.momentum_max, NULL);
+    if (T->nve_status != MB_SUCCESS || mb_nve_track_result(&T->nve, &fl, &dr) != MB_SUCCESS) {
+        snprintf(r->message, sizeof r->message, "statistics: %.200s", mb_last_error());
+        mb_clear_error();
+        return;
+    }
+    snprintf(detail, sizeof detail, "%zu samples, t >= %.6g, %zu particles, statistical "
+             "inefficiency %.3g", T->nve.n, T->nve.t_from, T->nve.particles, fl.inefficiency);
+    mb_run_add_metric(r, "energy.fluctuation", fl.value, detail);
+    mb_run_add_metric(r, "energy.fluctuation.stderr", fl.stderr_, detail);
+    snprintf(detail, sizeof detail, "95%% confidence interval [%.6g, %.6g] (+- 1.96 stderr), "
+             "statistical inefficiency of the residuals %.3g", dr.value - 1.96 * dr.stderr_,
+             dr.value + 1.96 * dr.stderr_, dr.inefficiency);
+    mb_run_add_metric(r, "energy.drift_per_particle", dr.value, detail);
+    mb_run_add_metric(r, "energy.drift_per_particle.stderr", dr.stderr_, detail);
+}
+
 static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
 {
     static const char *const names[4] = { "error.position", "error.velocity",
@@ -428,7 +464,8 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
     mb_run_add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), T->work_detail);
     if (T->energy.dissipative)
         mb_run_add_metric(r, "energy.balance_residual", T->energy.max_balance, T->work_detail);
-    if (T->angmom.norm0 > 0.0) {
+    /* a periodic box conserves no angular momentum (doc/statistics.md): not reported */
+    if (T->angmom.norm0 > 0.0 && !T->periodic) {
         mb_run_add_metric(r, "angmom.max_rel_error", T->angmom.max_rel, NULL);
         mb_run_add_metric(r, "angmom.direction_error", T->angmom.max_angle, NULL);
     }
@@ -444,6 +481,8 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
     }
     if (c->damping_node >= 0)
         damping_metrics(r, T);
+    if (c->statistics)
+        statistics_metrics(r, T);
 }
 
 /* Reference states at the kept sample times, shaped like the problem's set-up. */
@@ -657,6 +696,7 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     }
     observer_metrics(c, r, &T);
     mb_growth_track_free(&T.growth);
+    mb_nve_track_free(&T.nve);
     mb_nodes_free(T.ref);
 }
 
@@ -821,6 +861,8 @@ static void run_here(const mb_case *c, size_t integrator, size_t dt_index, int k
         mb_mpfr_restore_range(saved);
     if (c->precision_bits > 0 && c->has_reference && r->status == MB_RUN_OK)
         twin_split(c, c->integrators[integrator], h, r);
+    if (c->reversibility && c->precision_bits == 0 && r->status == MB_RUN_OK)
+        mb_reversibility_metrics(c, c->integrators[integrator], h, r->steps, r);
     mb_series_finish(r);
     r->wall = seconds(CLOCK_MONOTONIC) - wall0;
     r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
