@@ -24,7 +24,8 @@ Translation (doc/peers.md):
 - a body-frame torque: a couple of forces on the rigid body's atoms (rigid fixes only);
 - contacts (lammps_granular.py): the linear law as `pair_style gran/hooke` and `fix wall/gran
   hooke`, Cundall-Strack as gran/hooke/history, Hertz-Mindlin as gran/hertz/history or (option
-  pair=granular) `pair_style granular` with Mindlin tangential, walls z = const alike.
+  pair=granular) `pair_style granular` with Mindlin tangential, walls z = const alike;
+- a Lennard-Jones fluid in a periodic box (`lj-cut`, `lj-smooth`): lammps_lj.py.
 The dump is read back: positions, velocities, orientations (ellipsoid quaternion, or the rigid
 body's frame rebuilt from its atoms) and global angular velocities.
 """
@@ -35,6 +36,7 @@ import subprocess
 import sys
 
 import lammps_granular as granular
+import lammps_lj
 import mbadapter as mb
 
 FIXES = ("nve", "nve/sphere", "nve/asphere", "rigid/nve", "rigid")
@@ -457,8 +459,33 @@ def write_rows(run, fix, nodes, dump, out):
     mb.write_trajectory(out, run, rows)
 
 
+def lj_plan(run):
+    """The Lennard-Jones model of a fluid run (checked: declined when not expressed), or None."""
+    model = lammps_lj.lj_model(run)
+    if model is not None:
+        lammps_lj.check(run, model, run.get("options", {}).get("fix", "nve"))
+    return model
+
+
+def write_lj_rows(run, dump, out):
+    """The trajectory of a Lennard-Jones run from its dump."""
+    frames = read_dump(dump) if os.path.exists(dump) else {}
+    try:
+        rows = lammps_lj.rows(run, frames)
+    except KeyError as step:
+        raise LmpFailed("lmp wrote no state for step %s: %s" % (step, failure_tail()))
+    mb.write_trajectory(out, run, rows)
+
+
 def run_one(run, out):
     """One run (protocol 1): input, lmp, dump read back, trajectory written to out."""
+    model = lj_plan(run)
+    if model is not None:
+        done = run_lmp(lammps_lj.input_lines(run, model))
+        if done.returncode != 0:
+            raise LmpFailed(failure_tail(done))
+        write_lj_rows(run, "traj.dump", out)
+        return
     fix, nodes, law, pair = plan(run)
     done = run_lmp(input_lines(run, fix, nodes, law, pair))
     if done.returncode != 0:
@@ -471,8 +498,13 @@ def run_batch(runs, outdir):
     planned, kept = [], {}
 
     def plan_one(run, out):             # pass 1: each run's input, or its decline
-        fix, nodes, law, pair = plan(run)
         tag = "-%d" % run["id"]
+        model = lj_plan(run)
+        if model is not None:
+            planned.append((run, "traj%s.dump" % tag, lammps_lj.input_lines(run, model, tag)))
+            kept[run["id"]] = (None, model, "traj%s.dump" % tag)
+            return
+        fix, nodes, law, pair = plan(run)
         planned.append((run, "traj%s.dump" % tag, input_lines(run, fix, nodes, law, pair, tag)))
         kept[run["id"]] = (fix, nodes, "traj%s.dump" % tag)
 
@@ -482,7 +514,11 @@ def run_batch(runs, outdir):
     def answer(run, out):               # pass 3: each run's trajectory from its dump
         if run["id"] in failed:
             raise LmpFailed("lmp " + failed[run["id"]])
-        write_rows(run, *kept[run["id"]], out)
+        fix, nodes, dump = kept[run["id"]]
+        if fix is None:
+            write_lj_rows(run, dump, out)
+        else:
+            write_rows(run, fix, nodes, dump, out)
 
     mb.answer_runs(runs, outdir, answer, skip_answered=True)
     return 0

@@ -78,8 +78,8 @@ static mb_process_status describe_all(mb_external_batch *b, char *reason, size_t
         const mb_external_run *r = &b->runs[k];
         s = mb_external_spec_parse(r->integrator, &specs[k]);
         d[k] = (mb_run_description){ r->case_name, r->integrator, &specs[k], r->problem,
-                                     r->params, r->sys, r->dt, r->t_end, r->steps, 1,
-                                     r->rotation };
+                                     r->params, r->sys, r->dt, r->t_end, r->steps,
+                                     r->sample_every > 0 ? r->sample_every : 1, r->rotation };
     }
     snprintf(path, sizeof path, "%s/%s", b->dir, MB_BATCH_RUNS);
     if (s == MB_SUCCESS)
@@ -104,7 +104,8 @@ static void limits(const mb_external_batch *b, double *timeout, size_t *cap)
     *cap = 0;
     for (size_t k = 0; k < b->n; k++) {
         const mb_external_run *r = &b->runs[k];
-        size_t c = mb_adapter_file_cap(r->sys->nodes->n, r->rotation, (size_t)r->steps + 1);
+        size_t c = mb_adapter_file_cap(r->sys->nodes->n, r->rotation,
+                                       mb_external_row_count(r->steps, r->sample_every));
         *timeout += r->timeout > 0 ? r->timeout : b->adapter->timeout;
         *cap = c > *cap ? c : *cap;
     }

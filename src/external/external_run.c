@@ -1,9 +1,9 @@
 /* external_run.c -- one run of a case through an adapter, from the descriptor to a
  * validated trajectory (doc/external.md, section 2).
  *
- * The run asks for every step (sample_every = 1) so that the runner measures the returned
- * states exactly as it measures a built-in scheme's (work integrals and observers need
- * every step).  The private directory is removed afterwards unless MB_KEEP_ADAPTER_DIR
+ * The run asks for a row every sample_every steps (and at t_end): the runner asks every step
+ * (1) when work integrals or observers need it, else the case's sample_every, so that a
+ * many-body run returns the samples its statistics use and not every step.  The private directory is removed afterwards unless MB_KEEP_ADAPTER_DIR
  * is set in the environment (then its path ends the reason, or is printed on stderr). */
 #define _XOPEN_SOURCE 700    /* nftw */
 #include "mb_external.h"
@@ -128,18 +128,30 @@ int mb_external_protocol_of(const char *integrator, const char *case_path, char 
     return protocol;
 }
 
+size_t mb_external_row_count(long steps, long every)
+{
+    every = every > 0 ? every : 1;
+    return (size_t)(steps / every) + 1 + (steps % every != 0);
+}
+
+static long every_of(const mb_external_run *r)
+{
+    return r->sample_every > 0 ? r->sample_every : 1;
+}
+
 mb_process_status mb_external_read_back(const mb_external_run *r, const mb_adapter *a,
                                         const char *path, const char *shown,
                                         mb_trajectory *tr, char *reason, size_t size)
 {
-    size_t n = (size_t)r->steps + 1;
+    long every = every_of(r);
+    size_t n = mb_external_row_count(r->steps, every);
     double *times = malloc(n * sizeof *times);
     if (times == NULL) {
         snprintf(reason, size, "adapter %s: out of memory", a->name);
         return MB_PROCESS_FAILED;
     }
     for (size_t k = 0; k < n; k++)
-        times[k] = (double)k * r->dt;
+        times[k] = (double)(k + 1 < n ? (long)k * every : r->steps) * r->dt;
     mb_trajectory_request rq = { r->sys->nodes->n, r->rotation, n, times, r->dt };
     char why[300];
     int s = mb_trajectory_read_file(path, &rq, tr, why, sizeof why);
@@ -161,12 +173,13 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
                                     char *reason, size_t size)
 {
     mb_run_description d = { r->case_name, r->integrator, spec, r->problem, r->params, r->sys,
-                             r->dt, r->t_end, r->steps, 1, r->rotation };
+                             r->dt, r->t_end, r->steps, every_of(r), r->rotation };
     if (mb_run_description_write(&d, dir) != MB_SUCCESS) {
         snprintf(reason, size, "adapter %s: %s", a->name, mb_last_error());
         return MB_PROCESS_FAILED;
     }
-    size_t cap = mb_adapter_file_cap(r->sys->nodes->n, r->rotation, (size_t)r->steps + 1);
+    size_t cap = mb_adapter_file_cap(r->sys->nodes->n, r->rotation,
+                                     mb_external_row_count(r->steps, every_of(r)));
     mb_process_status ps = mb_adapter_execute(a, dir, r->timeout > 0 ? r->timeout : a->timeout,
                                               cap, reason, size);
     char path[4200];

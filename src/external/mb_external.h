@@ -186,7 +186,11 @@ typedef struct mb_external_run {
     int rotation;
     double dt, t_end, timeout;        /* timeout <= 0: the descriptor's */
     long steps;
+    long sample_every;                /* rows every sample_every steps and at t_end (>= 1) */
 } mb_external_run;
+/* The rows of a run of `steps` steps sampled every `every`: 0, every, 2 every, ... and
+ * steps itself; their count. */
+size_t mb_external_row_count(long steps, long every);
 
 /* The cap of every file an adapter writes (trajectory.csv, adapter.log, its own) in a run
  * of n_nodes over n_rows rows: max(min(mb_trajectory_size_limit, the trajectory cap), the

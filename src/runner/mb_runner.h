@@ -146,7 +146,11 @@ struct mb_system;
 int mb_run_external_system(const mb_case *c, struct mb_system **sys, int *rotates);
 void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index, int keep,
                             int process_status, struct mb_trajectory *tr, int mid_step,
-                            mb_run_result *r);
+                            long stride, mb_run_result *r);
+/* The rows an outside program is asked for: every step (1) when work integrals or an
+ * observer need them, else every sample_every steps of the case (a many-body run then
+ * returns its samples only, not every step). */
+long mb_run_external_stride(const mb_case *c, const struct mb_system *sys);
 /* Runs of adapters of protocol 2, answered by one invocation (run_batch.c): item k is run
  * (cases[case_index], integrator, dt); the results go to their slots of results, each
  * run's wall time its replay plus an equal share of the invocation. */

@@ -29,6 +29,7 @@ typedef struct batch_slot {
     const mb_batch_item *item;
     mb_run_result *r;
     mb_system *sys;
+    long stride;               /* rows every stride steps (mb_run_external_stride) */
 } batch_slot;
 
 /* Describe run k; a problem that cannot be set up fails that run alone (*x unset). */
@@ -42,9 +43,10 @@ static int describe(batch_slot *b, mb_external_run *x)
         snprintf(b->r->message, sizeof b->r->message, "%s", mb_last_error());
         return 0;
     }
+    b->stride = mb_run_external_stride(c, b->sys);
     *x = (mb_external_run){ c->name, c->path, c->integrators[i], c->problem, c->params,
                             b->sys, rotates, c->dt[j], c->t_end, c->external_timeout,
-                            c->steps[j] };
+                            c->steps[j], b->stride };
     return 1;
 }
 
@@ -71,7 +73,7 @@ static void answer(batch_slot *b, mb_external_batch *batch, size_t k, mb_process
     else
         snprintf(r->message, sizeof r->message, "%s", reason);
     mb_run_external_answer(b->c, b->item->integrator, b->item->dt, keep_series, ps, &tr,
-                           mid_step, r);
+                           mid_step, b->stride, r);
     mb_trajectory_free(&tr);
     finish(b, share + seconds(CLOCK_MONOTONIC) - wall0,
            seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0);
@@ -93,7 +95,7 @@ void mb_run_batch(mb_case *const *cases, const mb_batch_item *items, size_t n, i
             snprintf(r->message, sizeof r->message, "out of memory");
             continue;
         }
-        slot[k] = (batch_slot){ c, it, r, NULL };
+        slot[k] = (batch_slot){ c, it, r, NULL, 1 };
         if (describe(&slot[k], &runs[m]))
             of[m++] = k;
         else

@@ -72,6 +72,8 @@ typedef struct driver {
     mb_nodes_mpfr *on_mpfr;    /* twin's on-step state */
     const mb_trajectory *tr;   /* the replayed trajectory, or NULL */
     size_t row;                /* its row in sys->nodes */
+    long stride;               /* its rows are every stride steps (and at the last one) */
+    long step, steps;          /* steps replayed so far, of steps */
     int mid_step;              /* its velocities are mid-step values */
     double h;
     mb_divergence_bound bound; /* the problem's divergence bounds (divergence.c) */
@@ -82,12 +84,17 @@ typedef struct driver {
 static int drv_advance(driver *d, double h)
 {
     if (d->tr) {
+        d->step++;
+        d->sys->t = (double)d->step * h;
+        d->h = h;
+        /* between the rows of a strided trajectory the state is not known: the runner
+         * samples only where a row is (stride = sample_every) */
+        if (d->stride > 1 && d->step % d->stride != 0 && d->step != d->steps)
+            return MB_SUCCESS;
         if (d->row + 1 >= d->tr->n_rows)
             MB_ERROR(MB_EFAILED, "trajectory: no row after t = %.17g", d->tr->t[d->row]);
         d->row++;
         mb_trajectory_set_state(d->tr, d->row, d->sys->nodes);
-        d->sys->t = (double)d->row * h;
-        d->h = h;
         char why[200];
         /* row k of a trajectory is on line k + 2: the header, then one row a line */
         if (mb_divergence_state(&d->bound, d->sys->nodes, why, sizeof why))
@@ -745,8 +752,9 @@ static int problem_rotates(driver *d)
     return mb_external_rotation(d->sys, d->on);
 }
 
-int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr, int mid_step,
-                      int keep_series, mb_run_result *r)
+/* A replay of tr whose rows are every stride steps (1: every step). */
+static void run_trajectory_strided(const mb_case *c, size_t dt_index, const mb_trajectory *tr,
+                                   int mid_step, int keep_series, long stride, mb_run_result *r)
 {
     driver d;
     double h = c->dt[dt_index];
@@ -761,10 +769,25 @@ int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr
     } else {
         d.tr = tr;
         d.mid_step = mid_step;
+        d.stride = stride;
+        d.steps = c->steps[dt_index];
         run_driven(c, r, &d, h, keep_series);
     }
     free_driver(&d);
+}
+
+int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr, int mid_step,
+                      int keep_series, mb_run_result *r)
+{
+    run_trajectory_strided(c, dt_index, tr, mid_step, keep_series, 1, r);
     return MB_SUCCESS;
+}
+
+long mb_run_external_stride(const mb_case *c, const struct mb_system *sys)
+{
+    if (needs_power(sys->forces) || c->problem->observe_step)
+        return 1;
+    return c->sample_every;
 }
 
 int mb_run_external_system(const mb_case *c, mb_system **sys, int *rotates)
@@ -783,11 +806,11 @@ int mb_run_external_system(const mb_case *c, mb_system **sys, int *rotates)
 
 void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index, int keep,
                             int process_status, struct mb_trajectory *tr, int mid_step,
-                            mb_run_result *r)
+                            long stride, mb_run_result *r)
 {
     if (process_status == MB_PROCESS_OK) {
         char keep_message[sizeof r->message];
-        mb_run_trajectory(c, dt_index, tr, mid_step, keep, r);
+        run_trajectory_strided(c, dt_index, tr, mid_step, keep, stride, r);
         if (r->status != MB_RUN_OK && r->status != MB_RUN_DIVERGED) {
             snprintf(keep_message, sizeof keep_message, "%s", r->message);
             snprintf(r->message, sizeof r->message, "adapter %.60s: %.180s",
@@ -809,14 +832,15 @@ static void run_external(const mb_case *c, size_t integrator, size_t dt_index, i
         snprintf(r->message, sizeof r->message, "%s", mb_last_error());
         return;
     }
+    long stride = mb_run_external_stride(c, sys);
     mb_external_run x = { c->name, c->path, c->integrators[integrator], c->problem, c->params,
                           sys, rotates, c->dt[dt_index], c->t_end, c->external_timeout,
-                          c->steps[dt_index] };
+                          c->steps[dt_index], stride };
     mb_trajectory tr;
     int mid_step = 0;
     mb_process_status ps = mb_external_execute(&x, &tr, &mid_step, r->message, sizeof r->message);
     mb_system_free(sys);
-    mb_run_external_answer(c, integrator, dt_index, keep, ps, &tr, mid_step, r);
+    mb_run_external_answer(c, integrator, dt_index, keep, ps, &tr, mid_step, stride, r);
     mb_trajectory_free(&tr);
 }
 
