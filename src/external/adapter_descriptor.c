@@ -144,9 +144,15 @@ static int set_key(loader *L, const char *key, const char *value, int line)
         a->mid_step = strcmp(value, "mid-step") == 0;
     } else if (!strcmp(key, "summary")) {
         snprintf(a->summary, sizeof a->summary, "%s", value);
+    } else if (!strcmp(key, "order")) {
+        char *end;
+        long o = strtol(value, &end, 10);
+        if (end == value || *end || o < 1 || o > 16)
+            return fail(L, line, "order = %s: give the package's nominal order, 1 to 16", value);
+        a->order = (int)o;
     } else {
         return fail(L, line, "unknown key '%s' (name, protocol, command, timeout, requires, "
-                    "velocities, options, summary)", key);
+                    "velocities, order, options, summary)", key);
     }
     return 1;
 }

@@ -60,6 +60,8 @@ typedef struct mb_adapter {
     size_t n_requires;
     char **requires;
     int mid_step;                     /* velocities = mid-step */
+    int order;                        /* order = P: nominal order of the package's schemes
+                                         (translation), 0 when not declared */
     size_t n_options;
     char **options;
     char summary[256];

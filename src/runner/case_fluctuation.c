@@ -8,14 +8,16 @@
  *   energy.fluctuation_order.pairwise  one row per consecutive pair, keyed by the finer dt
  *                                      (detail: the dt pair and the standard error)
  *   energy.fluctuation_order.flags     none, or joined by '+':
- *     below-order    p + 3 stderr < the scheme's nominal order (steppers.def; outside
- *                    programs have none): the fluctuation shrinks more slowly than the
+ *     below-order    p + 3 stderr < the scheme's nominal order (steppers.def, or the
+ *                    `order` of an outside program's descriptor; none declared: no such
+ *                    flag): the fluctuation shrinks more slowly than the
  *                    scheme's truncation error (Merz & Shirts: a non-smooth potential,
  *                    imprecise constraints)
  *     non-power-law  the chi^2 of the fit has p < 0.001: the fluctuation is no single power
  *                    of dt over the ladder -- what a force that jumps at the cutoff does to
  *                    it at small dt
  * A run that did not finish, or whose fluctuation is zero or missing, is left out. */
+#include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_runner.h"
 #include "mb_status.h"
@@ -29,9 +31,29 @@
 #define NON_POWER_LAW_P 1e-3   /* chi^2 p-value below which the ladder is no power law */
 #define BELOW_ORDER_SE 3.0     /* standard errors below the nominal order that flag */
 
-/* the nominal translation order of a registered scheme; 0 for an outside program */
-static int nominal_order(const char *spec)
+/* the order an outside program's descriptor declares (order = P), 0 when none */
+static int declared_order(const mb_case *c, const char *spec)
 {
+    mb_external_spec x;
+    mb_adapter *a = NULL;
+    char dir[4096];
+    const char *slash = c->path ? strrchr(c->path, '/') : NULL;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - c->path) : 1, slash ? c->path : ".");
+    int order = 0;
+    if (mb_external_spec_parse(spec, &x) == MB_SUCCESS
+        && mb_adapter_find(x.name, dir, &a) == MB_SUCCESS)
+        order = a->order;
+    mb_adapter_free(a);
+    mb_clear_error();
+    return order;
+}
+
+/* the nominal translation order of a registered scheme, or the one an outside program's
+ * descriptor declares; 0 when unknown */
+static int nominal_order(const mb_case *c, const char *spec)
+{
+    if (mb_external_is_spec(spec))
+        return declared_order(c, spec);
     const mb_stepper_type *type;
     mb_options *opts;
     if (mb_stepper_parse(spec, &type, &opts) != MB_SUCCESS) {
@@ -123,7 +145,7 @@ static void fit_integrator(mb_case_result *r, size_t i)
     }
     mb_metric_value *m = emit(r, i, "energy.fluctuation_order.flags", NAN, NULL);
     if (m)
-        m->word = mb_fluctuation_flags_word(flags_of(&f, nominal_order(c->integrators[i])));
+        m->word = mb_fluctuation_flags_word(flags_of(&f, nominal_order(c, c->integrators[i])));
 }
 
 int mb_case_fluctuation_order(mb_case_result *r)
