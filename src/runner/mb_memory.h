@@ -3,7 +3,8 @@
  * Each (case, integrator, dt) run holds: the state of the scheme (double, or the MPFR
  * twin at the case's precision), the reference (GSL rk8pd, or Gragg-Bulirsch-Stoer
  * extrapolation in MPFR, whose tableau holds 2 max_columns state vectors), the kept
- * samples of the error growth (at most 2 MB_GROWTH_MAX_POINTS + 2 position sets) and,
+ * samples of the error growth (at most 2 MB_GROWTH_MAX_POINTS + 2 position sets), the
+ * statistics window (statistics_from: a time and an energy per sample, nve_track.c) and,
  * with --series, at most MB_SERIES_MAX_ROWS + 1 samples (mb_series.h).  Runs of --jobs threads are held at
  * once.  The per-node constants are upper bounds measured with peak resident set sizes
  * (doc/limits.md gives the commands); the estimate errs on the high side. */
@@ -17,7 +18,7 @@
 
 /* Parts of the estimate of one run, in bytes. */
 typedef struct mb_memory_estimate {
-    double state, reference, twin, growth, series, total;
+    double state, reference, twin, growth, statistics, series, total;
 } mb_memory_estimate;
 
 /* Estimate of run (integrator a, dt index j) of c; series: --series is on. */

@@ -73,7 +73,7 @@ static double twin_bytes(double n, long bits)
 
 static void add_total(mb_memory_estimate *e)
 {
-    e->total = e->state + e->twin + e->reference + e->growth + e->series;
+    e->total = e->state + e->twin + e->reference + e->growth + e->statistics + e->series;
 }
 
 void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_estimate *e)
@@ -98,6 +98,8 @@ void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_es
                     + fmin(held, MB_GROWTH_MAX_POINTS) * n * STATE_NUMBERS_PER_NODE * 2.0
                       * sizeof(double);
     }
+    if (c->statistics)    /* t and e of every sample of the window, doubling growth */
+        e->statistics = 2.0 * samples * 2.0 * sizeof(double);
     if (series)    /* doubling growth, capped at MB_SERIES_MAX_ROWS + 1 rows (mb_series.h) */
         e->series = fmin(2.0 * samples, (double)MB_SERIES_MAX_ROWS + 1.0)
                     * sizeof(mb_series_sample);
@@ -140,7 +142,7 @@ int mb_memory_limit(double option, double *limit, const char **source)
 int mb_memory_refuse(double need, double limit, const char *source, int at_once,
                      const char *what, const mb_memory_estimate *w)
 {
-    char a[32], b[32], s[32], r[32], t[32], g[32], q[32];
+    char a[32], b[32], s[32], r[32], t[32], g[32], q[32], st[32];
     mb_memory_format(need, a, sizeof a);
     mb_memory_format(limit, b, sizeof b);
     mb_memory_format(w->state, s, sizeof s);
@@ -148,14 +150,16 @@ int mb_memory_refuse(double need, double limit, const char *source, int at_once,
     mb_memory_format(w->twin, t, sizeof t);
     mb_memory_format(w->growth, g, sizeof g);
     mb_memory_format(w->series, q, sizeof q);
+    mb_memory_format(w->statistics, st, sizeof st);
     if (at_once <= 0)
         MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s: %s needs state %s, reference "
                  "%s, twin %s.  Use a smaller problem or a cheaper method or precision, or "
                  "raise --memory-limit", a, source, b, what, s, r, t);
     MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
-             "%s needs state %s, reference %s, twin %s, error growth %s, series %s.  Use "
-             "fewer --jobs, a smaller problem or a cheaper reference, or raise --memory-limit",
-             a, source, b, at_once, at_once == 1 ? "" : "s", what, s, r, t, g, q);
+             "%s needs state %s, reference %s, twin %s, error growth %s, statistics %s, series "
+             "%s.  Use fewer --jobs, a smaller problem or a cheaper reference, or raise "
+             "--memory-limit", a, source, b, at_once, at_once == 1 ? "" : "s", what, s, r, t, g,
+             st, q);
 }
 
 int mb_memory_check(const mb_memory_estimate *e, double option, const char *what)
