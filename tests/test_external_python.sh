@@ -2,7 +2,8 @@
 # test_external_python.sh -- the Python example adapter (examples/python_adapter, velocity
 # Verlet, stdlib only) run through case files with expectations from theory, and a
 # leap-frog adapter writing mid-step velocities (tests/data/external-midstep.case: order 2
-# once synchronized, order 1 when wrongly declared on-step): motionbench must exit 0 with
+# once synchronized, order 1 when wrongly declared on-step), rows every 7 steps with the last
+# off the period (tests/data/external-strided.case): motionbench must exit 0 with
 # every check "pass" and every run "ok".  Skipped (77) without python3.
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
@@ -12,6 +13,7 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 fail=0
 for path in examples/python_adapter/pyverlet-harmonic examples/python_adapter/pyverlet-kepler \
+    tests/data/external-strided \
     tests/data/external-midstep; do
     c=$(basename $path)
     $MB run -q -o "$out/$c" "$SRC/$path.case"; rc=$?
