@@ -16,8 +16,8 @@
  *    and the negative control -- the same intervals without the inefficiency (g = 1,
  *    stderr / 3) -- must fall below 363;
  *  - the power-law fit: exact points give their exponent to round-off and chi^2 ~ 0; a
- *    three-point weighted fit against the normal equations written out here; Birge's
- *    widening; pairwise orders and their errors; a point that leaves the power law gives a
+ *    three-point weighted fit against the normal equations written out here, its points
+ *    off the line beyond their errors so that Birge's widening sqrt(chi^2 / (K - 2)) acts; pairwise orders and their errors; a point that leaves the power law gives a
  *    chi^2 p-value below 1e-3 (the non-power-law flag);
  *  - bad input refused (too few samples, non-positive values). */
 #include <criterion/criterion.h>
@@ -158,7 +158,7 @@ Test(series_stats, power_fit)
         cr_expect_eq(f.pairwise_dt[k], dt[k]);
     }
     /* three points, unequal weights, off the line: the normal equations by hand */
-    double x[3] = { 0.001, 0.002, 0.004 }, y[3] = { 1e-6, 3.7e-6, 1.7e-5 }, e3[3] = { 1e-7, 5e-7, 1e-6 };
+    double x[3] = { 0.001, 0.002, 0.004 }, y[3] = { 1e-6, 3.7e-6, 1.7e-5 }, e3[3] = { 1e-8, 5e-8, 1e-7 };
     double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int k = 0; k < 3; k++) {
         double w = pow(y[k] / e3[k], 2), lx = log(x[k]), ly = log(y[k]);
@@ -171,7 +171,9 @@ Test(series_stats, power_fit)
     cr_assert_eq(mb_stat_power_fit(3, x, y, e3, &f), MB_SUCCESS);
     cr_expect(fabs(f.order - slope) < 1e-12, "order %.17g, by hand %.17g", f.order, slope);
     cr_expect(fabs(f.chi2 - chi2) < 1e-9 * chi2, "chi2 %.17g, by hand %.17g", f.chi2, chi2);
-    double widened = sqrt(sw / det) * (chi2 > 1.0 ? sqrt(chi2) : 1.0);
+    /* the points scatter beyond their 1 % errors: chi^2 / (K - 2) > 1 widens the error */
+    cr_assert(chi2 > 1.0, "chi2 %g: the test needs points off the line beyond their errors", chi2);
+    double widened = sqrt(sw / det) * sqrt(chi2);
     cr_expect(fabs(f.stderr_ - widened) < 1e-12 * widened, "Birge-widened stderr %.17g, %.17g",
               f.stderr_, widened);
     /* the negative control of the non-power-law flag: the finest point of the exact ladder
