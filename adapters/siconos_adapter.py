@@ -17,10 +17,15 @@ Translation (doc/peers.md):
   solfec scheme): each sphere against each plane (point p, normal n) becomes a
   LagrangianLinearTIR y = n.x - n.p - r with a NewtonImpactNSL(e), e the pair's restitution
   (an LCP per step); friction (mu > 0), boxes and sphere-sphere contacts are declined;
-- rotation: the kernel's linear Lagrangian system has no orientation.  A problem that rotates
-  only nominally (every node without initial spin and without torque: the frictionless
-  sphere of bouncing-sphere) gets its orientation and zero angular velocity written as they
-  stay; a spinning or torqued node is declined;
+- rotation without contacts: every node a siconos.kernel.NewtonEulerDS (position and unit
+  quaternion, twist = velocity and BODY-frame angular velocity, mass, principal inertia) under
+  gravity (fExt = m g) and constant torques (mExt: a global-frame torque with
+  setIsMextExpressedInInertialFrame, a body-frame one as it is); the angular velocity written
+  is R(q) times the body twist;
+- rotation with unilateral contacts: the linear Lagrangian system has no orientation.  A
+  problem that rotates only nominally (every node without initial spin and without torque:
+  the frictionless sphere of bouncing-sphere) gets its orientation and zero angular velocity
+  written as they stay; a spinning or torqued node is declined;
 - rows: the state after each step (Moreau-Jean's q and v are both at the step).
 """
 
@@ -38,7 +43,14 @@ except ImportError as e:      # the run is declined (status skipped), not failed
     MISSING = "Siconos is not importable by %s: %s (Debian package python3-siconos)" % (
         sys.executable, e)
 
-SUPPORTED = ("gravity", "springs", "drag", "unilateral")
+SUPPORTED = ("gravity", "springs", "drag", "unilateral", "torque")
+RIGID_SUPPORTED = ("gravity", "torque")
+
+
+def rigid(run):
+    """Whether the run is one of free rigid bodies (NewtonEulerDS): it rotates, no contacts."""
+    return bool(run.get("rotation")) and not any(f["model"] == "unilateral"
+                                                 for f in run.get("forces", []))
 
 
 def check(run):
@@ -46,6 +58,8 @@ def check(run):
     if MISSING:
         mb.decline(MISSING)
     mb.refuse_models(run, SUPPORTED, "Siconos adapter")
+    if rigid(run):
+        mb.refuse_models(run, RIGID_SUPPORTED, "Siconos adapter (rigid bodies)")
     for f in run.get("forces", []):
         if f["model"] == "unilateral":
             sphere_plane_impacts(run, f)          # declines what it cannot express
@@ -54,7 +68,8 @@ def check(run):
     for i, n in enumerate(run["nodes"]):
         if n["mass"] is None or n.get("blocked"):
             mb.decline("Siconos adapter: node %d is fixed or blocked, not expressed" % i)
-        if run.get("rotation") and any(float(w) != 0 for w in n["angular_velocity"]):
+        if not rigid(run) and run.get("rotation") and any(float(w) != 0
+                                                          for w in n["angular_velocity"]):
             mb.decline("Siconos adapter: node %d spins; a LagrangianLinearTIDS has no "
                        "orientation" % i)
     theta = float(run.get("options", {}).get("theta", 0.5))
@@ -122,9 +137,66 @@ def torqued(run):
     return any(f["model"] == "torque" for f in run.get("forces", []))
 
 
+def rigid_bodies(run, nsds):
+    """One NewtonEulerDS per node with its gravity and constant torques."""
+    bodies = []
+    for i, n in enumerate(run["nodes"]):
+        q = np.array(list(n["position"]) + list(n["orientation"]), dtype=float)
+        w_body = mb.qrotate(mb.qconj(n["orientation"]), n["angular_velocity"])
+        twist = np.array(list(n["velocity"]) + list(w_body), dtype=float)
+        ds = sk.NewtonEulerDS(q, twist, float(n["mass"]), np.diag([float(c) for c in n["inertia"]]))
+        force, torque, frame = np.zeros(3), np.zeros(3), None
+        for f in run.get("forces", []):
+            if f["model"] == "gravity":
+                force += float(n["mass"]) * np.array(f["g"], dtype=float)
+            elif f["model"] == "torque" and i in mb.torque_nodes(f, len(run["nodes"])):
+                this = f.get("frame", "global")
+                if frame not in (None, this):
+                    mb.decline("Siconos adapter: global and body-frame torques on one body")
+                frame = this
+                torque += np.array(f["torque"], dtype=float)
+        ds.setFExtPtr(force)
+        if frame is not None:
+            ds.setMExtPtr(torque)
+            ds.setIsMextExpressedInInertialFrame(frame == "global")
+        nsds.insertDynamicalSystem(ds)
+        bodies.append(ds)
+    return bodies
+
+
+def rigid_row(t, bodies):
+    """The state of the NewtonEulerDS bodies: q = (x, quaternion), twist = (v, body w)."""
+    states = []
+    for ds in bodies:
+        q, twist = ds.q(), ds.twist()
+        quat = mb.qnormalize(tuple(float(c) for c in q[3:7]))
+        states.append({"position": q[0:3], "velocity": twist[0:3], "orientation": quat,
+                       "angular_velocity": mb.qrotate(quat, tuple(float(c) for c in twist[3:6]))})
+    return mb.state_row(t, states)
+
+
+def run_rigid(run, theta, out):
+    """Rigid bodies: NewtonEulerDS under MoreauJeanOSI(theta)."""
+    nsds = sk.NonSmoothDynamicalSystem(0.0, float(run["time"]["t_end"]))
+    bodies = rigid_bodies(run, nsds)
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, float(run["time"]["dt"])),
+                          sk.MoreauJeanOSI(theta), sk.LCP())
+    samples = mb.sample_steps(run["time"])
+    wanted = dict(samples[1:])
+    rows = [mb.state_row(0.0, [{k: n[k] for k in mb.STATE_KEYS} for n in run["nodes"]])]
+    for step in range(1, samples[-1][0] + 1):
+        sim.computeOneStep()
+        if step in wanted:
+            rows.append(rigid_row(wanted[step], bodies))
+        sim.nextStep()
+    mb.write_trajectory(out, run, rows)
+
+
 def run_one(run, out):
     """Integrate one run with MoreauJeanOSI(theta) and write its trajectory to out."""
     theta = check(run)
+    if rigid(run):
+        return run_rigid(run, theta, out)
     if run.get("rotation") and torqued(run):
         mb.decline("Siconos adapter: a torque acts; a LagrangianLinearTIDS has no orientation")
     nodes = run["nodes"]
