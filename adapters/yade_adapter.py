@@ -113,7 +113,11 @@ def material(run):
                 youngs.add(float(p["k"]) * 2.0 * (1.0 - nu * nu) / (4.0 / 3.0 * math.sqrt(reff)))
                 ratios.add(nu)
                 continue
-            ratios.add(float(p.get("kt", 0)) / float(p["k"]))
+            # frictionless (mu = 0): the shear force is capped at mu fn = 0 and ks is idle, but
+            # ks = 0 makes Law2_ScGeom_FrictPhys_CundallStrack return NaN at touch-down
+            # (measured: peers-sphere-collision diverged at its first contact step), so a
+            # frictionless contact keeps the ratio 0.3
+            ratios.add(float(p.get("kt", 0)) / float(p["k"]) if friction != 0 else 0.3)
             if "plane" in p:
                 youngs.add(float(p["k"]) / nodes[p["i"]]["radius"])
             else:
