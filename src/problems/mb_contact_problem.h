@@ -100,6 +100,16 @@ int mb_oblique_observe_begin(void **ctx, const mb_system *sys, const struct mb_i
                              double t_after);
 int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step);
 int mb_oblique_observe_end(void *ctx, mb_observation *out);
+/* The observer of an impact problem (sphere-wall, sphere-collision): the collision
+ * observer, or with friction (oblique = 1) the oblique one, its context in inner; the
+ * problem's observe_begin allocates it and begins the inner observer, and these step and
+ * end it (mb_impact_observe_end frees it). */
+typedef struct mb_impact_observer {
+    int oblique;
+    void *inner;
+} mb_impact_observer;
+int mb_impact_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step);
+int mb_impact_observe_end(void *ctx, mb_observation *out);
 /* The contact model in a system's field (NULL if none). */
 const void *mb_contact_model_of(const mb_system *sys);
 /* Append a named value to an observation (silently ignores overflow past the maximum). */

@@ -211,3 +211,22 @@ int mb_oblique_observe_end(void *ctx, mb_observation *out)
     free(o);
     return MB_SUCCESS;
 }
+
+int mb_impact_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step)
+{
+    mb_impact_observer *o = ctx;
+    return o->oblique ? mb_oblique_observe_step(o->inner, sys, on_step)
+                      : mb_collision_observe_step(o->inner, sys, on_step);
+}
+
+int mb_impact_observe_end(void *ctx, mb_observation *out)
+{
+    mb_impact_observer *o = ctx;
+    out->count = 0;
+    if (o == NULL)
+        return MB_SUCCESS;
+    int st = o->oblique ? mb_oblique_observe_end(o->inner, out)
+                        : mb_collision_observe_end(o->inner, out);
+    free(o);
+    return st;
+}

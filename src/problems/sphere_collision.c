@@ -138,12 +138,6 @@ static int exact(const mb_options *p, double t, mb_nodes *out)
     return MB_SUCCESS;
 }
 
-/* the observer of the run: the collision observer, or with friction the oblique one */
-struct pair_observer {
-    int oblique;
-    void *inner;
-};
-
 /* The event-located reference's parameters and initial state (x-z plane). */
 static int oblique_reference(const mb_options *p, const struct geom *g, const mb_contact_law *law,
                              mb_impact_params *ip, mb_impact_state *s0)
@@ -175,7 +169,7 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
         return st;
     mb_contact_friction_read(p, &law);
     mb_contact_law_closed(&law, g.meff, g.reff, g.v, &e, &tc);
-    struct pair_observer *o = calloc(1, sizeof *o);
+    mb_impact_observer *o = calloc(1, sizeof *o);
     if (o == NULL)
         MB_ERROR(MB_ENOMEM, "cannot allocate the sphere-collision observer");
     o->oblique = law.mu > 0.0;
@@ -198,25 +192,6 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
     return MB_SUCCESS;
 }
 
-static int observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step)
-{
-    struct pair_observer *o = ctx;
-    return o->oblique ? mb_oblique_observe_step(o->inner, sys, on_step)
-                      : mb_collision_observe_step(o->inner, sys, on_step);
-}
-
-static int observe_end(void *ctx, mb_observation *out)
-{
-    struct pair_observer *o = ctx;
-    out->count = 0;
-    if (o == NULL)
-        return MB_SUCCESS;
-    int st = o->oblique ? mb_oblique_observe_end(o->inner, out)
-                        : mb_collision_observe_end(o->inner, out);
-    free(o);
-    return st;
-}
-
 const mb_problem_type mb_problem_sphere_collision = {
     .name = "sphere-collision",
     .summary = "two spheres colliding head-on (linear spring-dashpot or Hertz contact)",
@@ -226,6 +201,6 @@ const mb_problem_type mb_problem_sphere_collision = {
     .exact_doc = "free flight, then d = (v/w) exp(-zeta w0 t) sin(w t) (linear; clamped: until t*) "
                  "or the inverted Hertz integral (undamped), then free flight at e v",
     .observe_begin = observe_begin,
-    .observe_step = observe_step,
-    .observe_end = observe_end,
+    .observe_step = mb_impact_observe_step,
+    .observe_end = mb_impact_observe_end,
 };

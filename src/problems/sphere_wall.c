@@ -104,12 +104,6 @@ static int oblique_reference(const mb_options *p, const mb_contact_law *law, mb_
     return MB_SUCCESS;
 }
 
-/* the observer of the run: the collision observer, or with friction the oblique one */
-struct wall_observer {
-    int oblique;
-    void *inner;
-};
-
 static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
 {
     double m = mass_of(p), v = mb_options_double(p, "speed"), e, tc;
@@ -120,7 +114,7 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
         return st;
     mb_contact_friction_read(p, &law);
     mb_contact_law_closed(&law, m, mb_options_double(p, "radius"), v, &e, &tc);
-    struct wall_observer *o = calloc(1, sizeof *o);
+    mb_impact_observer *o = calloc(1, sizeof *o);
     if (o == NULL)
         MB_ERROR(MB_ENOMEM, "cannot allocate the sphere-wall observer");
     o->oblique = law.mu > 0.0;
@@ -144,25 +138,6 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
     return MB_SUCCESS;
 }
 
-static int observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step)
-{
-    struct wall_observer *o = ctx;
-    return o->oblique ? mb_oblique_observe_step(o->inner, sys, on_step)
-                      : mb_collision_observe_step(o->inner, sys, on_step);
-}
-
-static int observe_end(void *ctx, mb_observation *out)
-{
-    struct wall_observer *o = ctx;
-    out->count = 0;
-    if (o == NULL)
-        return MB_SUCCESS;
-    int st = o->oblique ? mb_oblique_observe_end(o->inner, out)
-                        : mb_collision_observe_end(o->inner, out);
-    free(o);
-    return st;
-}
-
 const mb_problem_type mb_problem_sphere_wall = {
     .name = "sphere-wall",
     .summary = "a sphere hitting a rigid plane (linear spring-dashpot or Hertz contact)",
@@ -172,6 +147,6 @@ const mb_problem_type mb_problem_sphere_wall = {
     .exact_doc = "z = r - d(t - gap/v): free flight, the linear or undamped Hertz contact "
                  "phase in closed form, free flight at e v; x = v_t t",
     .observe_begin = observe_begin,
-    .observe_step = observe_step,
-    .observe_end = observe_end,
+    .observe_step = mb_impact_observe_step,
+    .observe_end = mb_impact_observe_end,
 };
