@@ -8,9 +8,12 @@
 #   - tests/flat_vs_json.py parses both files independently (Python's json module, the
 #     flat grammar's line rules) and requires every value of run.json in run.txt, exactly,
 #     and nothing else;
-#   - the C reader of examples/run_txt prints values that must equal run.json's.
+#   - the C reader of examples/run_txt prints values that must equal run.json's;
+#   - the same ten runs as one batch (protocol 2, tests/data/adapters/flat-dump-batch.adapter):
+#     runs.txt against runs.json, and each run of runs.txt against its single run's run.txt.
 # Negative controls: a changed last digit, a dropped line, an extra line, two swapped
-# array elements and a changed string in run.txt each make flat_vs_json.py fail.
+# array elements and a changed string in run.txt each make flat_vs_json.py fail, and a
+# changed time step, id or run count in runs.txt.
 # Skipped (77) without python3.
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
@@ -61,6 +64,44 @@ for d in "$out"/dump/*; do
     else
         echo "FAIL: $d: run.txt and run.json differ"; cat "$out/diff"; fail=1
     fi
+done
+
+# a batch (protocol 2): the ten cases in one invocation, one runs.json and runs.txt
+mkdir "$out/batch" "$out/batch-cases"
+for c in "$out"/cases/*.case; do
+    sed 's/^integrators = external:flat-dump$/integrators = external:flat-dump-batch/' "$c" \
+        >"$out/batch-cases/$(basename "$c")"
+done
+MB_FLAT_DUMP="$out/batch" $MB run -q --adapters "$SRC/tests/data/adapters" \
+    -o "$out/report-batch" "$out"/batch-cases/*.case 2>"$out/err"
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: the batch: motionbench run exited $rc"; cat "$out/err"; fail=1; }
+batch=$(ls -d "$out"/batch/batch-* 2>/dev/null)
+if [ "$(echo "$batch" | grep -c .)" -ne 1 ]; then
+    echo "FAIL: one batch expected, kept: '$batch'"; fail=1
+elif python3 "$SRC/tests/flat_vs_json.py" "$batch/runs.json" "$batch/runs.txt" >"$out/diff"; then
+    echo "ok: runs.txt carries runs.json's $(grep -vc '^#' "$batch/runs.txt") lines of values"
+else
+    echo "FAIL: runs.txt and runs.json differ"; cat "$out/diff"; fail=1
+fi
+# run K of runs.txt, its prefix runs.K. taken off, is the single run's run.txt: the same
+# lines but the batch's own three (id, trajectory, protocol) and the adapter's name
+n=$(sed -n 's/^runs\.count //p' "$batch/runs.txt" 2>/dev/null)
+[ "${n:-0}" -eq 10 ] || { echo "FAIL: runs.count '${n:-}', 10 expected"; fail=1; }
+k=0
+while [ "$k" -lt "${n:-0}" ]; do
+    grep "^runs\.$k\." "$batch/runs.txt" | sed "s/^runs\.$k\.//" \
+        | grep -v '^id \|^trajectory \|^protocol ' | sed 's/flat-dump-batch/flat-dump/' \
+        >"$out/batch-run.txt"
+    name=$(sed -n 's/^case //p' "$out/batch-run.txt")
+    single=$(grep -l "^case $name\$" "$out"/dump/*/run.txt)
+    if grep -v '^#\|^protocol ' "$single" | cmp -s - "$out/batch-run.txt"; then
+        echo "ok: run $k of runs.txt ($name) is its single run's run.txt"
+    else
+        echo "FAIL: run $k of runs.txt ($name) differs from $single:"
+        grep -v '^#\|^protocol ' "$single" | diff - "$out/batch-run.txt" | head -5; fail=1
+    fi
+    k=$((k + 1))
 done
 
 # the C reader: every listed key as run.json has it (17 significant digits)
@@ -122,4 +163,18 @@ control "extra line" '$a\
 time.extra 1'
 control "array elements swapped" '/^nodes\.0\.velocity /s/ \([^ ]*\) \([^ ]*\) / \2 \1 /'
 control "string changed" '/^problem\.name /s/$/x/'
+d=$batch
+control() {   # NAME SED-SCRIPT: the same faults in runs.txt
+    sed "$2" "$d/runs.txt" >"$out/bad.txt"
+    if cmp -s "$out/bad.txt" "$d/runs.txt"; then
+        echo "FAIL: negative control '$1' changed nothing"; fail=1
+    elif python3 "$SRC/tests/flat_vs_json.py" "$d/runs.json" "$out/bad.txt" >/dev/null; then
+        echo "FAIL: negative control '$1' passes"; fail=1
+    else
+        echo "ok: negative control '$1' fails"
+    fi
+}
+control "runs.3.time.dt changed" '/^runs\.3\.time\.dt /s/0\.05/0.06/'
+control "runs.5.id changed" '/^runs\.5\.id /s/5$/6/'
+control "runs.count changed" '/^runs\.count /s/10/9/'
 exit $fail

@@ -4,8 +4,9 @@
  * A package that takes a second to start (a Python interpreter importing its modules, a
  * DEM program reading its plug-ins) spends most of a short run starting.  An adapter of
  * protocol 2 is executed once for a list of runs: motionbench writes runs.json (every
- * run's description, as run.json, with its "id" K and "trajectory" trajectories/K.csv),
- * makes the directory trajectories/ and executes COMMAND... runs.json trajectories.  The
+ * run's description, as run.json, with its "id" K and "trajectory" trajectories/K.csv)
+ * and its flat form runs.txt, makes the directory trajectories/ and executes
+ * COMMAND... runs.json trajectories.  The
  * adapter answers each run by writing trajectories/K.csv, or trajectories/K.declined (one
  * line: why it declines that run), or trajectories/K.failed (one line: what went wrong).
  *
@@ -81,9 +82,8 @@ static mb_process_status describe_all(mb_external_batch *b, char *reason, size_t
                                      r->params, r->sys, r->dt, r->t_end, r->steps,
                                      r->sample_every > 0 ? r->sample_every : 1, r->rotation };
     }
-    snprintf(path, sizeof path, "%s/%s", b->dir, MB_BATCH_RUNS);
     if (s == MB_SUCCESS)
-        s = mb_run_descriptions_write_batch(d, b->n, path);
+        s = mb_run_descriptions_write_batch(d, b->n, b->dir);
     free(d);
     free(specs);
     snprintf(path, sizeof path, "%s/%s", b->dir, MB_BATCH_DIR);

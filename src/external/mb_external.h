@@ -29,6 +29,7 @@
 #define MB_EXTERNAL_PROTOCOL 2      /* the highest spoken; 1 is spoken too */
 #define MB_BATCH_RUNS "runs.json"   /* protocol 2: the descriptions, argument 1 */
 #define MB_BATCH_DIR "trajectories" /* protocol 2: K.csv, K.declined or K.failed, argument 2 */
+#define MB_BATCH_FLAT "runs.txt"    /* protocol 2: the flat form of runs.json, beside it */
 #define MB_EXTERNAL_PREFIX "external:"
 #define MB_EXTERNAL_MAX_OPTIONS 16
 #define MB_EXTERNAL_REASON 256
@@ -112,9 +113,9 @@ typedef struct mb_run_description {
 int mb_run_description_write(const mb_run_description *d, const char *dir);
 /* Write the JSON tree root in the flat form of doc/external.md, section 3a. */
 int mb_run_flat_write(const struct json_t *root, const char *path);
-/* Write runs.json of protocol 2: the n descriptions, run k with "id": k and
- * "trajectory": "trajectories/k.csv". */
-int mb_run_descriptions_write_batch(const mb_run_description *d, size_t n, const char *path);
+/* Write dir/runs.json of protocol 2 (the n descriptions, run k with "id": k and
+ * "trajectory": "trajectories/k.csv") and, from the same tree, its flat form dir/runs.txt. */
+int mb_run_descriptions_write_batch(const mb_run_description *d, size_t n, const char *dir);
 /* Column names of a trajectory: t, then per node x,y,z,vx,vy,vz[,qw..qz,wx,wy,wz]. */
 size_t mb_trajectory_columns(size_t n_nodes, int rotation);
 void mb_trajectory_column_name(size_t column, int rotation, char *buf, size_t size);

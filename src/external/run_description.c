@@ -260,14 +260,21 @@ static json_t *describe_batch(const mb_run_description *d, size_t n)
     return root;
 }
 
-int mb_run_descriptions_write_batch(const mb_run_description *d, size_t n, const char *path)
+/* runs.json and, from the same tree, its flat form runs.txt (runs.K.KEY: run K's KEY of
+ * run.txt), so that an adapter reading the flat form can speak protocol 2 too */
+int mb_run_descriptions_write_batch(const mb_run_description *d, size_t n, const char *dir)
 {
+    char path[4200];
     json_t *root = describe_batch(d, n);
     if (root == NULL)
         MB_ERROR(MB_ENOMEM, "run descriptions: out of memory");
-    int s = json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-    json_decref(root);
-    if (s != 0)
+    snprintf(path, sizeof path, "%s/%s", dir, MB_BATCH_RUNS);
+    if (json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
+        json_decref(root);
         MB_ERROR(MB_EIO, "%s: cannot write the run descriptions", path);
-    return MB_SUCCESS;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, MB_BATCH_FLAT);
+    int s = mb_run_flat_write(root, path);
+    json_decref(root);
+    return s;
 }
