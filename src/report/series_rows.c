@@ -70,10 +70,8 @@ static int from_file(const char *path, mb_series_rows *out)
         return -1;
     }
     for (size_t k = 0; k < t->n_rows; k++)
-        for (size_t m = 0; m < MB_SERIES_COLUMNS; m++) {
-            double v = mb_results_number(mb_csv_cell(t, k, col[m]));
-            memcpy((char *)&out->owned[k] + mb_series_columns[m].offset, &v, sizeof v);
-        }
+        for (size_t m = 0; m < MB_SERIES_COLUMNS; m++)
+            mb_series_set(&out->owned[k], m, mb_results_number(mb_csv_cell(t, k, col[m])));
     out->rows = out->owned;
     out->n = t->n_rows;
     mb_csv_table_free(t);

@@ -17,13 +17,16 @@
 #define MB_SERIES_MAX_ROWS 262144L
 
 /* The columns of a series/ file, in order: name and the place of the value in a sample.
- * The report writer (reports.c) and the plots' reader (src/report/series_rows.c) both
- * go through this table. */
+ * The one list of a sample's fields: the report writer (reports.c), the plots' reader
+ * (src/report/series_rows.c) and the shards' unit records (unit_record.c) all go through
+ * this table. */
 typedef struct mb_series_column { const char *name; size_t offset; } mb_series_column;
 #define MB_SERIES_COLUMNS 13
 extern const mb_series_column mb_series_columns[MB_SERIES_COLUMNS];
 /* The value of column k of sample s. */
 double mb_series_value(const mb_series_sample *s, size_t k);
+/* Set column k of sample s to v. */
+void mb_series_set(mb_series_sample *s, size_t k, double v);
 
 /* Offer sample s of run r (on allocation failure r->series_incomplete is set). */
 void mb_series_offer(mb_run_result *r, const mb_series_sample *s);

@@ -20,11 +20,20 @@ const mb_series_column mb_series_columns[MB_SERIES_COLUMNS] = {
     COLUMN("quat_norm_error_max", quat_norm_max), COLUMN("omega_body_mid", omega_body_mid),
 };
 
+/* every number of a sample is a column: the table is the one list of a sample's fields */
+_Static_assert(sizeof(mb_series_sample) == MB_SERIES_COLUMNS * sizeof(double),
+               "mb_series_columns must name every field of mb_series_sample");
+
 double mb_series_value(const mb_series_sample *s, size_t k)
 {
     double v;
     memcpy(&v, (const char *)s + mb_series_columns[k].offset, sizeof v);
     return v;
+}
+
+void mb_series_set(mb_series_sample *s, size_t k, double v)
+{
+    memcpy((char *)s + mb_series_columns[k].offset, &v, sizeof v);
 }
 
 /* room for n + 1 rows (the kept ones and the held-aside last offer) */

@@ -8,13 +8,14 @@
  *           constraint_sweeps wall cpu wall_min wall_median cpu_min cpu_median repeats
  *           series_incomplete series_offered series_stride n_metrics n_series message
  *   metric  name value at_dt detail            (n_metrics lines)
- *   sample  the 13 numbers of mb_series_sample  (n_series lines)
+ *   sample  the columns of a series/ file (mb_series_columns), in order  (n_series lines)
  *   probes  probe_nodes n_probes_kept
  *   probe   the 13 values of one node at one probe (n_probes_kept x probe_nodes lines)
  *   end
  * Numbers are C99 hexadecimal floats (%a), exact in both directions; "nan" and "inf" as
  * printf writes them.  Text fields escape backslash, TAB, CR and LF as \\ \t \r \n.
  * Statuses and reference kinds are written as integers of their enums. */
+#include "mb_series.h"
 #include "mb_shard.h"
 #include "mb_status.h"
 
@@ -24,7 +25,6 @@
 #include <string.h>
 
 #define RUN_FIELDS 37
-#define SAMPLE_FIELDS 13
 
 static void put_text(FILE *f, const char *s)
 {
@@ -82,13 +82,9 @@ void mb_unit_record_write(FILE *f, const mb_case *c, size_t a, size_t j,
         fputc('\n', f);
     }
     for (size_t k = 0; k < u->n_series; k++) {
-        const mb_series_sample *s = &u->series[k];
-        double x[SAMPLE_FIELDS] = { s->t, s->energy_rel, s->balance_rel, s->x[0], s->x[1],
-                                    s->x[2], s->v[0], s->v[1], s->v[2], s->angmom_rel,
-                                    s->angmom_angle, s->quat_norm_max, s->omega_body_mid };
         fputs("sample", f);
-        for (int m = 0; m < SAMPLE_FIELDS; m++)
-            put_number(f, x[m]);
+        for (size_t m = 0; m < MB_SERIES_COLUMNS; m++)
+            put_number(f, mb_series_value(&u->series[k], m));
         fputc('\n', f);
     }
     size_t rows = u->probes ? u->n_probes_kept * u->probe_nodes : 0;
@@ -258,13 +254,11 @@ static int read_metric(reader *R, mb_metric_value *m)
 
 static int read_sample(reader *R, mb_series_sample *p)
 {
-    double x[SAMPLE_FIELDS];
-    int s = next_line(R, "sample", SAMPLE_FIELDS);
-    for (int k = 0; k < SAMPLE_FIELDS && s == MB_SUCCESS; k++)
-        s = get_double(R, 1 + k, &x[k]);
-    if (s == MB_SUCCESS)
-        *p = (mb_series_sample){ x[0], x[1], x[2], { x[3], x[4], x[5] }, { x[6], x[7], x[8] },
-                                 x[9], x[10], x[11], x[12] };
+    double v;
+    int s = next_line(R, "sample", MB_SERIES_COLUMNS);
+    for (size_t k = 0; k < MB_SERIES_COLUMNS && s == MB_SUCCESS; k++)
+        if ((s = get_double(R, 1 + (int)k, &v)) == MB_SUCCESS)
+            mb_series_set(p, k, v);
     return s;
 }
 
