@@ -125,6 +125,8 @@ tests_fuzz_replay_SOURCES = tests/fuzz/fuzz_case_file.c tests/fuzz/fuzz_replay_m
 check_PROGRAMS += tests/fuzz_replay_trajectory
 tests_fuzz_replay_trajectory_SOURCES = tests/fuzz/fuzz_trajectory.c tests/fuzz/fuzz_replay_main.c
 check_PROGRAMS += tests/test_hardening
+# the memory estimate of run against the peak resident set of the runner
+check_PROGRAMS += tests/test_memory_estimate
 TESTS += tests/test_hostile.sh
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/test_hostile.sh tests/hostile tests/fuzz/build.sh tests/fuzz/smoke.sh tests/fuzz/replay.sh tests/fuzz/lsan.supp tests/fuzz/corpus tests/fuzz/corpus-trajectory

@@ -355,6 +355,6 @@ Test(hardening, estimate_of_a_huge_chain)
     mb_memory_estimate e;
     mb_memory_estimate_run(c, 0, 0, &e);
     cr_expect_gt(e.reference, 5.25e11);
-    cr_expect_eq(e.total, e.state + e.reference + e.twin + e.growth + e.series);
+    cr_expect_eq(e.total, e.state + e.reference + e.twin + e.growth + e.statistics + e.kept);
     mb_case_free(c);
 }

@@ -372,9 +372,10 @@ static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
 {
     size_t wc, wd;
     mb_memory_estimate w;
+    double kept;
     /* --plots keeps the series in memory for the plots against time */
     double need = mb_memory_estimate_cases(cases, n, A->jobs, A->series || A->plots, &wc, &wd,
-                                           &w);
+                                           &w, &kept);
     double limit;
     const char *source;
     if (mb_memory_limit(A->memory_limit, &limit, &source) != MB_SUCCESS)
@@ -388,7 +389,7 @@ static int check_memory(const run_args *A, mb_case *const *cases, size_t n)
     char what[4200];
     snprintf(what, sizeof what, "%s (%zu nodes) at dt = %g", cases[wc]->path, cases[wc]->nodes,
              cases[wc]->dt[wd]);
-    return mb_memory_refuse(need, limit, source, at_once, what, &w);
+    return mb_memory_refuse(need, limit, source, at_once, what, &w, kept);
 }
 
 /* --plan N: every shard's units and estimated cost, and the largest over the mean. */

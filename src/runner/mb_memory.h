@@ -4,10 +4,14 @@
  * twin at the case's precision), the reference (GSL rk8pd, or Gragg-Bulirsch-Stoer
  * extrapolation in MPFR, whose tableau holds 2 max_columns state vectors), the kept
  * samples of the error growth (at most 2 MB_GROWTH_MAX_POINTS + 2 position sets), the
- * statistics window (statistics_from: a time and an energy per sample, nve_track.c) and,
- * with --series, at most MB_SERIES_MAX_ROWS + 1 samples (mb_series.h).  Runs of --jobs threads are held at
- * once.  The per-node constants are upper bounds measured with peak resident set sizes
- * (doc/limits.md gives the commands); the estimate errs on the high side. */
+ * statistics window (statistics_from: a time and an energy per sample, nve_track.c),
+ * with --series at most MB_SERIES_MAX_ROWS + 1 samples (mb_series.h), and the state of
+ * every node at each probe time (mb_probes.h).  Runs of --jobs threads are held at once;
+ * what a run keeps when it ends -- its result record, series and probes -- stays in memory
+ * until the report is written, so every run's kept part counts towards the peak, not only
+ * the runs in progress.  The per-node constants are upper bounds measured with peak
+ * resident set sizes (doc/limits.md gives the commands); the estimate errs on the high
+ * side. */
 #ifndef MB_MEMORY_H
 #define MB_MEMORY_H
 
@@ -16,9 +20,11 @@
 #include "mb_case.h"
 #include "mb_reference.h"
 
-/* Parts of the estimate of one run, in bytes. */
+/* Parts of the estimate of one run, in bytes.  kept = result + series + probes is what
+ * the run keeps after it ends; total = state + reference + twin + growth + statistics +
+ * kept. */
 typedef struct mb_memory_estimate {
-    double state, reference, twin, growth, statistics, series, total;
+    double state, reference, twin, growth, statistics, series, probes, result, kept, total;
 } mb_memory_estimate;
 
 /* Estimate of run (integrator a, dt index j) of c; series: --series is on. */
@@ -30,10 +36,12 @@ void mb_memory_estimate_simulate(size_t nodes, long twin_bits, mb_memory_estimat
  * mpfr at mpfr_bits, 0 for the default). */
 void mb_memory_estimate_reference(size_t nodes, mb_reference_kind kind, long mpfr_bits,
                                   mb_memory_estimate *e);
-/* Peak estimate of running every case with `jobs` threads (the jobs largest runs at
- * once); *worst names the largest run (case index, dt index) for messages. */
+/* Peak estimate of running every case with `jobs` threads: the working part (total -
+ * kept) of the jobs largest runs at once, plus the kept part of every run (*kept_all);
+ * *worst names the largest run (case index, dt index) for messages. */
 double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,
-                                size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst);
+                                size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst,
+                                double *kept_all);
 /* Memory this process may use: MemAvailable of /proc/meminfo (else
  * sysconf(_SC_AVPHYS_PAGES) x page size), lowered to the address-space and data-size
  * limits (ulimit -v, -d) and to the room left under the control group's memory.max;
@@ -44,9 +52,9 @@ int mb_memory_available(double *bytes, const char **source);
 int mb_memory_limit(double option, double *limit, const char **source);
 /* Always MB_EINVAL, with the message of a refusal: need exceeds source's limit with
  * at_once runs held (0: one computation, not a run of a case file); what names the
- * largest run, w its parts. */
+ * largest run, w its parts, kept_all what every run keeps until the report. */
 int mb_memory_refuse(double need, double limit, const char *source, int at_once,
-                     const char *what, const mb_memory_estimate *w);
+                     const char *what, const mb_memory_estimate *w, double kept_all);
 /* One computation (not a run of a case file) against the limit of mb_memory_limit(option):
  * MB_SUCCESS when e->total fits, else the refusal of mb_memory_refuse naming `what`. */
 int mb_memory_check(const mb_memory_estimate *e, double option, const char *what);

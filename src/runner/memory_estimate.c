@@ -73,7 +73,8 @@ static double twin_bytes(double n, long bits)
 
 static void add_total(mb_memory_estimate *e)
 {
-    e->total = e->state + e->twin + e->reference + e->growth + e->statistics + e->series;
+    e->kept = e->result + e->series + e->probes;
+    e->total = e->state + e->twin + e->reference + e->growth + e->statistics + e->kept;
 }
 
 void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_estimate *e)
@@ -100,11 +101,13 @@ void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_es
     }
     if (c->statistics)    /* t and e of every sample of the window, doubling growth */
         e->statistics = 2.0 * samples * 2.0 * sizeof(double);
-    if (series)    /* doubling growth, capped at MB_SERIES_MAX_ROWS + 1 rows (mb_series.h) */
-        e->series = fmin(2.0 * samples, (double)MB_SERIES_MAX_ROWS + 1.0)
+    if (series)    /* 256 rows, doubled as needed, capped at MB_SERIES_MAX_ROWS + 1 rows
+                      (series_keep.c); the buffer is kept as it is when the run ends */
+        e->series = fmin(fmax(256.0, 2.0 * samples), (double)MB_SERIES_MAX_ROWS + 1.0)
                     * sizeof(mb_series_sample);
-    /* the probes a run keeps (mb_probes.h), counted with the series it keeps */
-    e->series += (double)c->n_probes * n * MB_PROBE_VALUES * sizeof(double);
+    /* every node's state at each probe time (mb_probes.h), allocated when the run starts */
+    e->probes = (double)c->n_probes * n * MB_PROBE_VALUES * sizeof(double);
+    e->result = sizeof(mb_run_result);    /* allocated for every run before any starts */
     add_total(e);
 }
 
@@ -140,9 +143,9 @@ int mb_memory_limit(double option, double *limit, const char **source)
 }
 
 int mb_memory_refuse(double need, double limit, const char *source, int at_once,
-                     const char *what, const mb_memory_estimate *w)
+                     const char *what, const mb_memory_estimate *w, double kept_all)
 {
-    char a[32], b[32], s[32], r[32], t[32], g[32], q[32], st[32];
+    char a[32], b[32], s[32], r[32], t[32], g[32], q[32], st[32], p[32], k[32];
     mb_memory_format(need, a, sizeof a);
     mb_memory_format(limit, b, sizeof b);
     mb_memory_format(w->state, s, sizeof s);
@@ -151,15 +154,18 @@ int mb_memory_refuse(double need, double limit, const char *source, int at_once,
     mb_memory_format(w->growth, g, sizeof g);
     mb_memory_format(w->series, q, sizeof q);
     mb_memory_format(w->statistics, st, sizeof st);
+    mb_memory_format(w->probes, p, sizeof p);
+    mb_memory_format(kept_all, k, sizeof k);
     if (at_once <= 0)
         MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s: %s needs state %s, reference "
                  "%s, twin %s.  Use a smaller problem or a cheaper method or precision, or "
                  "raise --memory-limit", a, source, b, what, s, r, t);
     MB_ERROR(MB_EINVAL, "estimated memory %s exceeds %s, %s (%d run%s at once); largest run: "
              "%s needs state %s, reference %s, twin %s, error growth %s, statistics %s, series "
-             "%s.  Use fewer --jobs, a smaller problem or a cheaper reference, or raise "
+             "%s, probes %s; the results every run keeps until the report is written %s.  Use "
+             "fewer --jobs, a smaller problem, a cheaper reference or fewer probes, or raise "
              "--memory-limit", a, source, b, at_once, at_once == 1 ? "" : "s", what, s, r, t, g,
-             st, q);
+             st, q, p, k);
 }
 
 int mb_memory_check(const mb_memory_estimate *e, double option, const char *what)
@@ -170,17 +176,32 @@ int mb_memory_check(const mb_memory_estimate *e, double option, const char *what
         return MB_EIO;
     if (e->total <= limit)
         return MB_SUCCESS;
-    return mb_memory_refuse(e->total, limit, source, 0, what, e);
+    return mb_memory_refuse(e->total, limit, source, 0, what, e, 0.0);
+}
+
+/* Put v into the sorted list top[0..slots) (largest first) if it is among the largest. */
+static void keep_largest(double *top, int slots, double v)
+{
+    int k = slots - 1;
+    if (!(v > top[k]))
+        return;
+    while (k > 0 && top[k - 1] < v) {
+        top[k] = top[k - 1];
+        k--;
+    }
+    top[k] = v;
 }
 
 double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int series,
-                                size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst)
+                                size_t *worst_case, size_t *worst_dt, mb_memory_estimate *worst,
+                                double *kept_all)
 {
-    /* the `jobs` largest runs at once: keep them in a small sorted list */
+    /* the working parts of the `jobs` largest runs at once: a small sorted list */
     double top[64] = { 0 };
     int slots = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
     memset(worst, 0, sizeof *worst);
     *worst_case = *worst_dt = 0;
+    *kept_all = 0.0;
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < cases[i]->n_dt; j++) {
             mb_memory_estimate e;
@@ -191,17 +212,11 @@ double mb_memory_estimate_cases(mb_case *const *cases, size_t n, int jobs, int s
                 *worst_dt = j;
             }
             for (size_t a = 0; a < cases[i]->n_integrators; a++) {
-                int k = slots - 1;
-                if (!(e.total > top[k]))
-                    continue;
-                while (k > 0 && top[k - 1] < e.total) {
-                    top[k] = top[k - 1];
-                    k--;
-                }
-                top[k] = e.total;
+                keep_largest(top, slots, e.total - e.kept);
+                *kept_all += e.kept;    /* held from its run to the report (runner.c) */
             }
         }
-    double sum = 0.0;
+    double sum = *kept_all;
     for (int k = 0; k < slots; k++)
         sum += top[k];
     return sum;
