@@ -203,7 +203,8 @@ static int lj_describe(const void *params, json_t *model)
     const struct lj *p = params;
     double box[3];
     int periodic = mb_neighbour_box(p->nl, box);
-    int bad = mb_json_set_str(model, "model", p->shape == shape_cut ? "lj-cut" : "lj-smooth")
+    const char *name = (p->shape == shape_cut ? mb_force_lj_cut : mb_force_lj_smooth)->name;
+    int bad = mb_json_set_str(model, "model", name)
               || mb_json_set_num(model, "epsilon", p->par.epsilon)
               || mb_json_set_num(model, "sigma", p->par.sigma)
               || mb_json_set_num(model, "cutoff", p->par.cutoff)
@@ -212,29 +213,15 @@ static int lj_describe(const void *params, json_t *model)
     return bad ? MB_ENOMEM : MB_SUCCESS;
 }
 
-static const mb_force_type lj_cut_type = {
-    .name = "lj-cut",
-    .eval = lj_eval,
-    .potential = lj_potential,
-    .potential_magnitude = lj_potential_magnitude,
-    .jacobian = lj_jacobian,
-    .free = lj_free,
-    .torque_free = 1,
-    .describe = lj_describe,
-    .periodic = lj_periodic,
-};
-
-static const mb_force_type lj_smooth_type = {
-    .name = "lj-smooth",
-    .eval = lj_eval,
-    .potential = lj_potential,
-    .potential_magnitude = lj_potential_magnitude,
-    .jacobian = lj_jacobian,
-    .free = lj_free,
-    .torque_free = 1,
-    .describe = lj_describe,
-    .periodic = lj_periodic,
-};
+/* the two variants differ in their shape (struct lj) alone: one table, two names */
+#define LJ_TYPE(type_name)                                                                  \
+    {                                                                                       \
+        .name = type_name, .eval = lj_eval, .potential = lj_potential,                      \
+        .potential_magnitude = lj_potential_magnitude, .jacobian = lj_jacobian,             \
+        .free = lj_free, .torque_free = 1, .describe = lj_describe, .periodic = lj_periodic \
+    }
+static const mb_force_type lj_cut_type = LJ_TYPE("lj-cut");
+static const mb_force_type lj_smooth_type = LJ_TYPE("lj-smooth");
 
 const mb_force_type *const mb_force_lj_cut = &lj_cut_type;
 const mb_force_type *const mb_force_lj_smooth = &lj_smooth_type;
