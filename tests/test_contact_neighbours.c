@@ -26,13 +26,7 @@
 #include "mb_neighbour.h"
 #include "mb_nodes.h"
 #include "mb_status.h"
-
-/* a small deterministic generator (64-bit LCG, Knuth's MMIX constants) */
-static double uniform(unsigned long long *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) * 0x1.0p-53;
-}
+#include "neighbour_brute.h"
 
 static const double SPACING = 0.105, RHO = 1.0;
 
@@ -42,7 +36,7 @@ static mb_nodes *cluster(size_t n, int side, double vmax, unsigned long long see
 {
     mb_nodes *s = mb_nodes_alloc(n, 53);
     for (size_t i = 0; i < n; i++) {
-        double r = 0.045 + 0.01 * uniform(&seed), m = RHO * 4.0 / 3.0 * M_PI * r * r * r;
+        double r = 0.045 + 0.01 * nb_uniform(&seed), m = RHO * 4.0 / 3.0 * M_PI * r * r * r;
         const double I[3] = { 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r };
         mb_nodes_set_mass(s, i, m);
         mb_nodes_set_inertia(s, i, I);
@@ -50,9 +44,9 @@ static mb_nodes *cluster(size_t n, int side, double vmax, unsigned long long see
         size_t c[3] = { i % (size_t)side, (i / (size_t)side) % (size_t)side,
                         i / ((size_t)side * (size_t)side) };
         for (int a = 0; a < 3; a++) {
-            s->x[3 * i + a] = SPACING * ((double)c[a] + 0.5) + 0.01 * (uniform(&seed) - 0.5);
-            s->v[3 * i + a] = vmax * (2.0 * uniform(&seed) - 1.0);
-            s->omega[3 * i + a] = 20.0 * (2.0 * uniform(&seed) - 1.0);
+            s->x[3 * i + a] = SPACING * ((double)c[a] + 0.5) + 0.01 * (nb_uniform(&seed) - 0.5);
+            s->v[3 * i + a] = vmax * (2.0 * nb_uniform(&seed) - 1.0);
+            s->omega[3 * i + a] = 20.0 * (2.0 * nb_uniform(&seed) - 1.0);
         }
     }
     return s;
@@ -193,14 +187,6 @@ Test(contact_neighbours, linear_equals_all_pairs_bit_for_bit_across_rebuilds)
 
 /* ---- (2) periodic box against a brute-force loop ---- */
 
-static void brute_delta(const double *x, const double L[3], size_t i, size_t j, double d[3])
-{
-    for (int a = 0; a < 3; a++) {
-        d[a] = x[3 * j + a] - x[3 * i + a];
-        d[a] -= L[a] * round(d[a] / L[a]);
-    }
-}
-
 Test(contact_neighbours, periodic_linear_forces_and_pairs_equal_brute_force)
 {
     const int side = 6;
@@ -219,7 +205,7 @@ Test(contact_neighbours, periodic_linear_forces_and_pairs_equal_brute_force)
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             double d[3];
-            brute_delta(s->x, L, i, j, d);
+            nb_brute_delta(s->x, L, i, j, d);
             double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             double delta = s->radius[i] + s->radius[j] - l;
             if (!(delta > 0.0))
@@ -242,7 +228,7 @@ Test(contact_neighbours, periodic_linear_forces_and_pairs_equal_brute_force)
         double delta, rate, nn[3], d[3];
         mb_contact_pair_nodes(law, m, &i, &j, &plane);
         mb_contact_kinematics(law, m, s, &delta, &rate, nn);
-        brute_delta(s->x, L, i, j, d);
+        nb_brute_delta(s->x, L, i, j, d);
         double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         cr_expect_eq(delta > 0.0, s->radius[i] + s->radius[j] - l > 0.0,
                      "pair %zu-%zu: in contact for the model %d, for brute force %d", i, j,
@@ -308,31 +294,6 @@ Test(contact_neighbours, pairs_by_hand_and_late_walls_are_refused)
 
 /* ---- (4) a sheared deforming cell: images displaced by H p and moving at L H p ---- */
 
-/* nearest image of x_j - x_i over p in {-2..2}^3 (no rounding); p returned */
-static double nearest_image(const double H[9], const double *x, size_t i, size_t j, double d[3],
-                            double p[3])
-{
-    double best = INFINITY;
-    for (int p0 = -2; p0 <= 2; p0++)
-        for (int p1 = -2; p1 <= 2; p1++)
-            for (int p2 = -2; p2 <= 2; p2++) {
-                double e[3], r2 = 0.0;
-                for (int a = 0; a < 3; a++) {
-                    e[a] = x[3 * j + a] - x[3 * i + a] + H[3 * a] * p0 + H[3 * a + 1] * p1
-                           + H[3 * a + 2] * p2;
-                    r2 += e[a] * e[a];
-                }
-                if (r2 < best) {
-                    best = r2;
-                    memcpy(d, e, sizeof e);
-                    p[0] = p0;
-                    p[1] = p1;
-                    p[2] = p2;
-                }
-            }
-    return sqrt(best);
-}
-
 /* the model's forces at s against the brute force in the cell of sides H, gradient L */
 static void expect_cell_forces(void *law, mb_nodes *s, const double H[9], const double L[9],
                                double kn, double c, double Lc)
@@ -344,7 +305,7 @@ static void expect_cell_forces(void *law, mb_nodes *s, const double H[9], const 
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             double d[3], per[3] = { 0, 0, 0 }, vimg[3];
-            double l = nearest_image(H, s->x, i, j, d, per);
+            double l = nb_nearest_image(H, s->x, i, j, d, per);
             double delta = s->radius[i] + s->radius[j] - l;
             if (!(delta > 0.0))
                 continue;

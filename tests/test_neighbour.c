@@ -17,36 +17,21 @@
 
 #include "mb_neighbour.h"
 #include "mb_status.h"
-
-/* a small deterministic generator (64-bit LCG, Knuth's MMIX constants) */
-static double uniform(unsigned long long *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) * 0x1.0p-53;
-}
+#include "neighbour_brute.h"
 
 static double *random_positions(size_t n, const double L[3], unsigned long long seed)
 {
     double *x = malloc(3 * n * sizeof *x);
     for (size_t i = 0; i < n; i++)
         for (int a = 0; a < 3; a++)
-            x[3 * i + a] = L[a] * uniform(&seed);
+            x[3 * i + a] = L[a] * nb_uniform(&seed);
     return x;
-}
-
-static void brute_delta(const double *x, const double *L, size_t i, size_t j, double d[3])
-{
-    for (int a = 0; a < 3; a++) {
-        d[a] = x[3 * j + a] - x[3 * i + a];
-        if (L)
-            d[a] -= L[a] * round(d[a] / L[a]);
-    }
 }
 
 static double brute_r2(const double *x, const double *L, size_t i, size_t j)
 {
     double d[3];
-    brute_delta(x, L, i, j, d);
+    nb_brute_delta(x, L, i, j, d);
     return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
@@ -148,7 +133,7 @@ Test(neighbour, forces_bit_for_bit)
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             double d[3];
-            brute_delta(x, L, i, j, d);
+            nb_brute_delta(x, L, i, j, d);
             double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             if (r2 < rc * rc)
                 pair_force(d, r2, f_brute + 3 * i, f_brute + 3 * j);
@@ -190,7 +175,7 @@ Test(neighbour, displacement_criterion_keeps_every_pair)
     int rebuilds = 0;
     for (int step = 0; step < 60; step++) {
         for (size_t k = 0; k < 3 * n; k++)
-            x[k] += 0.06 * (uniform(&seed) - 0.5);
+            x[k] += 0.06 * (nb_uniform(&seed) - 0.5);
         int rebuilt;
         cr_assert_eq(mb_neighbour_update(nl, x, n, &rebuilt), MB_SUCCESS);
         rebuilds += rebuilt;

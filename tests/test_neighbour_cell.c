@@ -18,44 +18,18 @@
 #include "mb_cell.h"
 #include "mb_neighbour.h"
 #include "mb_status.h"
-
-static double uniform(unsigned long long *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(*s >> 11) * 0x1.0p-53;
-}
+#include "neighbour_brute.h"
 
 /* x = H s for s uniform in [0, 1)^3 */
 static double *positions_in(const double H[9], size_t n, unsigned long long seed)
 {
     double *x = malloc(3 * n * sizeof *x);
     for (size_t i = 0; i < n; i++) {
-        double s[3] = { uniform(&seed), uniform(&seed), uniform(&seed) };
+        double s[3] = { nb_uniform(&seed), nb_uniform(&seed), nb_uniform(&seed) };
         for (int a = 0; a < 3; a++)
             x[3 * i + a] = H[3 * a] * s[0] + H[3 * a + 1] * s[1] + H[3 * a + 2] * s[2];
     }
     return x;
-}
-
-/* the nearest image of x_j - x_i over p in {-2..2}^3 */
-static double nearest(const double H[9], const double *x, size_t i, size_t j, double d[3])
-{
-    double best = INFINITY;
-    for (int p0 = -2; p0 <= 2; p0++)
-        for (int p1 = -2; p1 <= 2; p1++)
-            for (int p2 = -2; p2 <= 2; p2++) {
-                double e[3], r2 = 0.0;
-                for (int a = 0; a < 3; a++) {
-                    e[a] = x[3 * j + a] - x[3 * i + a] + H[3 * a] * p0 + H[3 * a + 1] * p1
-                           + H[3 * a + 2] * p2;
-                    r2 += e[a] * e[a];
-                }
-                if (r2 < best) {
-                    best = r2;
-                    memcpy(d, e, sizeof e);
-                }
-            }
-    return sqrt(best);
 }
 
 /* a cell sheared by gamma in x along z and by 0.13 in y along x */
@@ -85,7 +59,7 @@ Test(neighbour_cell, sheared_cell_pairs_equal_brute_force)
         size_t q = first[i];
         for (size_t j = i + 1; j < n; j++) {
             double d[3], e[3];
-            double r = nearest(c->H, x, i, j, d);
+            double r = nb_nearest_image(c->H, x, i, j, d, NULL);
             if (!(r < rc + skin))
                 continue;
             expected++;

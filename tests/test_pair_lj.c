@@ -17,6 +17,7 @@
 #include "mb_forces.h"
 #include "mb_pair_lj.h"
 #include "mb_status.h"
+#include "neighbour_brute.h"
 
 static const mb_lj_params P = {.epsilon = 1.37, .sigma = 1.09, .cutoff = 2.5 * 1.09};
 
@@ -112,11 +113,8 @@ static mb_nodes *fluid(size_t side, double a, double *box)
     unsigned long long seed = 7;
     for (size_t i = 0; i < n; i++) {
         size_t c[3] = {i % side, (i / side) % side, i / (side * side)};
-        for (int k = 0; k < 3; k++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            double u = (double)(seed >> 11) * 0x1.0p-53 - 0.5;
-            s->x[3 * i + k] = a * ((double)c[k] + 0.2 * u);
-        }
+        for (int k = 0; k < 3; k++)
+            s->x[3 * i + k] = a * ((double)c[k] + 0.2 * (nb_uniform(&seed) - 0.5));
         mb_nodes_set_mass(s, i, 1.0);
     }
     for (int k = 0; k < 3; k++)
@@ -138,13 +136,9 @@ Test(pair_lj, forces_and_energy_against_all_pairs)
         const double rc = P.cutoff;
         for (size_t i = 0; i < s->n; i++)
             for (size_t j = i + 1; j < s->n; j++) {
-                double d[3], r2 = 0.0;
-                for (int k = 0; k < 3; k++) {
-                    d[k] = s->x[3 * j + k] - s->x[3 * i + k];
-                    d[k] -= box[k] * round(d[k] / box[k]);
-                    r2 += d[k] * d[k];
-                }
-                double r = sqrt(r2);
+                double d[3];
+                nb_brute_delta(s->x, box, i, j, d);
+                double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
                 if (!(r < rc))
                     continue;
                 pairs++;
