@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "mb_mpfr_extra.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
 
@@ -50,6 +51,35 @@ static inline int th_same_state(const mb_nodes *a, const mb_nodes *b)
 {
     return a->n == b->n && memcmp(a->x, b->x, 3 * a->n * sizeof(double)) == 0
         && memcmp(a->v, b->v, 3 * a->n * sizeof(double)) == 0;
+}
+
+/* Run spec on sys and twin_spec on its 53-bit MPFR twin, with double's exponent range, for
+ * `steps` steps of h, and expect the twin to reproduce the double run bit for bit (docs:
+ * overview.md, "One source, two precisions").  Frees sys; returns the double run's final
+ * state (free with mb_nodes_free) for a caller's negative control. */
+static inline mb_nodes *th_expect_twin53_identical(mb_system *sys, const char *spec,
+                                                   const char *twin_spec, double h, int steps)
+{
+    mb_mpfr_range saved = mb_mpfr_use_double_range();
+    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 53);
+    mb_stepper *st = mb_stepper_alloc(spec, sys);
+    mb_stepper *sw = mb_stepper_alloc_twin(twin_spec, tw);
+    cr_assert(st && sw, "%s", mb_last_error());
+    for (int n = 0; n < steps; n++) {
+        cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS);
+        cr_assert_eq(mb_stepper_step_twin(sw, tw, h), MB_SUCCESS);
+    }
+    mb_nodes *back = mb_nodes_alloc(sys->nodes->n, 53), *end = mb_nodes_alloc(sys->nodes->n, 53);
+    mb_nodes_mpfr_get_double(back, tw->nodes);
+    cr_expect(th_same_state(back, sys->nodes), "MPFR-53 twin differs from the double run");
+    mb_nodes_copy(end, sys->nodes);
+    mb_nodes_free(back);
+    mb_stepper_free(st);
+    mb_stepper_free(sw);
+    mb_system_mpfr_free(tw);
+    mb_system_free(sys);
+    mb_mpfr_restore_range(saved);
+    return end;
 }
 
 #endif

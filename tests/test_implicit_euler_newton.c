@@ -175,25 +175,9 @@ Test(implicit_euler_newton, max_iter_reached_leaves_state_untouched)
 
 Test(implicit_euler_newton, mpfr53_twin_bit_identical_on_decoupled_system)
 {
-    mb_mpfr_range saved = mb_mpfr_use_double_range();
     mb_system *sys = th_problem("harmonic", (const char *const[]){ "k=3.17", "v0=0.41", NULL });
-    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 53);
-    mb_stepper *st = mb_stepper_alloc("implicit-euler-newton[solver=dense]", sys);
-    mb_stepper *sw = mb_stepper_alloc_twin("implicit-euler-newton", tw);
-    cr_assert(st && sw, "%s", mb_last_error());
-    for (int n = 0; n < 200; n++) {
-        cr_assert_eq(mb_stepper_step(st, sys, 0.031), MB_SUCCESS);
-        cr_assert_eq(mb_stepper_step_twin(sw, tw, 0.031), MB_SUCCESS);
-    }
-    mb_nodes *back = mb_nodes_alloc(1, 53);
-    mb_nodes_mpfr_get_double(back, tw->nodes);
-    cr_expect(th_same_state(back, sys->nodes), "MPFR-53 twin differs from the double run");
-    mb_nodes_free(back);
-    mb_stepper_free(st);
-    mb_stepper_free(sw);
-    mb_system_mpfr_free(tw);
-    mb_system_free(sys);
-    mb_mpfr_restore_range(saved);
+    mb_nodes_free(th_expect_twin53_identical(sys, "implicit-euler-newton[solver=dense]",
+                                             "implicit-euler-newton", 0.031, 200));
 }
 
 /* One step on f = m g - k x - D v against the seed's scalar formula

@@ -114,25 +114,9 @@ Test(symplectic_euler, conserves_modified_energy)
 
 Test(symplectic_euler, mpfr53_twin_is_bit_identical)
 {
-    mb_mpfr_range saved = mb_mpfr_use_double_range();
     mb_system *sys = th_problem("spring-chain", (const char *const[]){ "n=7", "D=0.031", NULL });
-    mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 53);
-    mb_stepper *st = mb_stepper_alloc("symplectic-euler", sys);
-    mb_stepper *sw = mb_stepper_alloc_twin("symplectic-euler", tw);
-    cr_assert(st && sw);
-    for (int n = 0; n < 300; n++) {
-        cr_assert_eq(mb_stepper_step(st, sys, 1.0 / 997), MB_SUCCESS);
-        cr_assert_eq(mb_stepper_step_twin(sw, tw, 1.0 / 997), MB_SUCCESS);
-    }
-    mb_nodes *back = mb_nodes_alloc(sys->nodes->n, 53);
-    mb_nodes_mpfr_get_double(back, tw->nodes);
-    cr_expect(th_same_state(back, sys->nodes), "MPFR-53 twin differs from the double run");
-    mb_nodes_free(back);
-    mb_stepper_free(st);
-    mb_stepper_free(sw);
-    mb_system_mpfr_free(tw);
-    mb_system_free(sys);
-    mb_mpfr_restore_range(saved);
+    mb_nodes_free(th_expect_twin53_identical(sys, "symplectic-euler", "symplectic-euler",
+                                             1.0 / 997, 300));
 }
 
 Test(symplectic_euler, nan_is_diverged_and_state_untouched)

@@ -198,17 +198,5 @@ Test(velocity_verlet, mpfr53_twin_is_bit_identical)
 
 Test(velocity_verlet, nan_is_diverged_and_state_untouched)
 {
-    double x[3] = { 1e300, 0, 0 }, v[3] = { 1e308, 0, 0 };
-    mb_system *sys = th_particle(1e-300, x, v, 0.0, 0.0, (const double[]){ 0, -9.81, 0 });
-    mb_stepper *st = mb_stepper_alloc("velocity-verlet", sys);
-    mb_nodes *before = mb_nodes_alloc(1, 53);
-    mb_nodes_copy(before, sys->nodes);
-    int rc = mb_stepper_step(st, sys, 1e10);
-    cr_expect_eq(rc, MB_EDIVERGED, "got %d: %s", rc, mb_last_error());
-    cr_expect(th_same_state(before, sys->nodes), "state changed by a failed step");
-    cr_expect_eq(sys->t, 0.0);
-    cr_expect_eq(mb_stepper_step(st, sys, 0.0), MB_EDOM);
-    mb_nodes_free(before);
-    mb_stepper_free(st);
-    mb_system_free(sys);
+    ct_expect_overflow_diverges("velocity-verlet", 0.0);
 }
