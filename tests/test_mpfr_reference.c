@@ -29,46 +29,7 @@
 #include "mb_status.h"
 #include "mb_vec.h"
 
-#define BASE_DOUBLE
-#include "templates_on.h"
-#include "ref_test_forces.h"
-#include "templates_off.h"
-#undef BASE_DOUBLE
-#define BASE_MPFR
-#include "templates_on.h"
-#include "ref_test_forces.h"
-#include "templates_off.h"
-#undef BASE_MPFR
-
-static void free_param(void *p) { free(p); }
-static const mb_force_type central_type = { .name = "central", .eval = central_eval,
-                                            .eval_mpfr = central_mpfr_eval, .free = free_param };
-static const mb_force_type ctorque_type = { .name = "ctorque", .eval = ctorque_eval,
-                                            .eval_mpfr = ctorque_mpfr_eval, .free = free_param };
-static const mb_force_type wall_type = { .name = "wall", .eval = wall_eval,
-                                         .eval_mpfr = wall_mpfr_eval, .free = free_param };
-static const mb_force_type signf_type = { .name = "signf", .eval = signf_eval,
-                                          .eval_mpfr = signf_mpfr_eval, .free = free_param };
-
-static void *dup_doubles(const double *a, size_t n)
-{
-    double *p = malloc(n * sizeof *p);
-    for (size_t k = 0; k < n; k++)
-        p[k] = a[k];
-    return p;
-}
-
-static mb_options *harmonic_params(const mb_problem_type **pt)
-{
-    mb_options *in = mb_options_new(), *p;
-    mb_options_set(in, "mass", "2.385");
-    mb_options_set(in, "k", "7.31");
-    mb_options_set(in, "x0", "0.413");
-    mb_options_set(in, "v0", "-1.27");
-    cr_assert_eq(mb_problem_prepare("harmonic", in, pt, &p), MB_SUCCESS);
-    mb_options_free(in);
-    return p;
-}
+#include "ref_test_types.h"
 
 /* |x_ref - x_exact| with x_exact = x0 cos wt + v0/w sin wt at 600 bits */
 static double harmonic_actual_error(const mb_nodes_mpfr *out, double t)
@@ -94,7 +55,7 @@ static double harmonic_actual_error(const mb_nodes_mpfr *out, double t)
 Test(mpfr_reference, harmonic_error_estimate_bounds_actual_error)
 {
     const mb_problem_type *pt;
-    mb_options *p = harmonic_params(&pt);
+    mb_options *p = rt_harmonic_params(&pt);
     mb_system *sys;
     cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
     const long bits[2] = { 113, 256 };
@@ -130,7 +91,7 @@ static mb_system *kepler_system(double mu, double a, double e)
         sys->nodes->x[k] = x0[k];
         sys->nodes->v[k] = v0[k];
     }
-    mb_forces_add(sys->forces, &central_type, dup_doubles(&mu, 1));
+    mb_forces_add(sys->forces, &central_type, rt_dup_doubles(&mu, 1));
     return sys;
 }
 
@@ -215,7 +176,7 @@ Test(mpfr_reference, spinup_under_constant_torque)
     for (int k = 0; k < 4; k++)
         sys->nodes->q[k] = q0[k];
     mb_v3_scale(sys->nodes->omega, w0, n);
-    mb_forces_add(sys->forces, &ctorque_type, dup_doubles(T, 3));
+    mb_forces_add(sys->forces, &ctorque_type, rt_dup_doubles(T, 3));
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(1, 256);
     double err;
     cr_assert_eq(mb_mpfr_reference(sys, 1, &t, &m, &err, NULL, NULL), MB_SUCCESS);
@@ -236,7 +197,7 @@ Test(mpfr_reference, discontinuous_force_is_refused)
     const double k = 2.385;
     mb_system *sys = mb_system_alloc(1);
     sys->nodes->x[0] = 0.413;
-    mb_forces_add(sys->forces, &signf_type, dup_doubles(&k, 1));
+    mb_forces_add(sys->forces, &signf_type, rt_dup_doubles(&k, 1));
     double t = 2.0, err;
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(1, 128);
     mb_mpfr_reference_opts o = { 128, 0, 0, 0.0, 0 };
@@ -253,7 +214,7 @@ Test(mpfr_reference, short_event_is_caught_by_the_consistency_check)
     mb_system *sys = mb_system_alloc(1);
     sys->nodes->x[0] = 0.501;        /* contact at t = 1 ms, like the sphere-collision set-up */
     sys->nodes->v[0] = -1.0;
-    mb_forces_add(sys->forces, &wall_type, dup_doubles(wall, 3));
+    mb_forces_add(sys->forces, &wall_type, rt_dup_doubles(wall, 3));
     double t = 2.0, err;
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(1, 128);
     mb_mpfr_reference_opts unchecked = { 128, 0, 0, 0.0, 1 }, checked = { 128, 0, 0, 0.0, 0 };
@@ -288,7 +249,7 @@ Test(mpfr_reference, bad_arguments)
 Test(mpfr_reference, reference_kinds_through_the_problem)
 {
     const mb_problem_type *pt;
-    mb_options *p = harmonic_params(&pt);
+    mb_options *p = rt_harmonic_params(&pt);
     mb_reference_request req;
     cr_assert_eq(mb_reference_parse("mpfr:192", &req), MB_SUCCESS);
     cr_expect(req.kind == MB_REF_MPFR && req.mpfr_bits == 192);

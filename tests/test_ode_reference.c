@@ -16,38 +16,12 @@
 #include "mb_status.h"
 #include "mb_vec.h"
 
-#define BASE_DOUBLE
-#include "templates_on.h"
-#include "ref_test_forces.h"
-#include "templates_off.h"
-#undef BASE_DOUBLE
-#define BASE_MPFR
-#include "templates_on.h"
-#include "ref_test_forces.h"
-#include "templates_off.h"
-#undef BASE_MPFR
-
-static void free_param(void *p) { free(p); }
-static const mb_force_type central_type = { .name = "central", .eval = central_eval,
-                                            .eval_mpfr = central_mpfr_eval, .free = free_param };
-
-static void *dup_doubles(const double *a, size_t n)
-{
-    double *p = malloc(n * sizeof *p);
-    for (size_t k = 0; k < n; k++)
-        p[k] = a[k];
-    return p;
-}
+#include "ref_test_types.h"
 
 Test(ode_reference, harmonic_problem)
 {
     const mb_problem_type *pt;
-    mb_options *in = mb_options_new(), *p;
-    mb_options_set(in, "mass", "2.385");
-    mb_options_set(in, "k", "7.31");
-    mb_options_set(in, "x0", "0.413");
-    mb_options_set(in, "v0", "-1.27");
-    cr_assert_eq(mb_problem_prepare("harmonic", in, &pt, &p), MB_SUCCESS);
+    mb_options *p = rt_harmonic_params(&pt);
     mb_system *sys;
     cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
     double times[3] = { 0.0, 3.7, 10.0 }, err[3];
@@ -68,7 +42,6 @@ Test(ode_reference, harmonic_problem)
     for (int k = 0; k < 3; k++)
         mb_nodes_free(outs[k]);
     mb_system_free(sys);
-    mb_options_free(in);
     mb_options_free(p);
 }
 
@@ -83,7 +56,7 @@ Test(ode_reference, kepler_orbit)
         sys->nodes->x[k] = x0[k];
         sys->nodes->v[k] = v0[k];
     }
-    mb_forces_add(sys->forces, &central_type, dup_doubles(&mu, 1));
+    mb_forces_add(sys->forces, &central_type, rt_dup_doubles(&mu, 1));
     double t = 2.0 * P, err, x[3], v[3];
     mb_nodes *out = mb_nodes_alloc(1, 53);
     cr_assert_eq(mb_ode_reference(sys, 1, &t, &out, &err, NULL, NULL), MB_SUCCESS);

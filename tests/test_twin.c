@@ -24,6 +24,7 @@
 #include "mb_problem.h"
 #include "mb_stepper.h"
 #include "mb_twin.h"
+#include "ref_test_types.h"
 
 #define BASE_DOUBLE
 #include "templates_on.h"
@@ -46,19 +47,6 @@ static const mb_stepper_type symplectic_twin_type = {
     .alloc = tk_alloc, .step = symplectic_twin_step, .free = tk_free,
     .alloc_mpfr = tk_mpfr_alloc, .step_mpfr = symplectic_twin_mpfr_step, .free_mpfr = tk_mpfr_free,
 };
-
-static mb_options *harmonic_params(void)
-{
-    const mb_problem_type *pt;
-    mb_options *in = mb_options_new(), *p;
-    mb_options_set(in, "mass", "2.385");
-    mb_options_set(in, "k", "7.31");
-    mb_options_set(in, "x0", "0.413");
-    mb_options_set(in, "v0", "-1.27");
-    cr_assert_eq(mb_problem_prepare("harmonic", in, &pt, &p), MB_SUCCESS);
-    mb_options_free(in);
-    return p;
-}
 
 static mb_system *spring_chain(void)
 {
@@ -126,7 +114,7 @@ static size_t run_pair_53(mb_system *sys, const mb_stepper_type *type, int n, do
 Test(twin, explicit_euler_bit_for_bit_harmonic)
 {
     const mb_problem_type *pt = mb_problem_find("harmonic");
-    mb_options *p = harmonic_params();
+    mb_options *p = rt_harmonic_params(NULL);
     mb_system *sys;
     cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
     int first;
@@ -217,7 +205,7 @@ static void check_euler_truncation(const mb_twin_result *r, double h)
 
 Test(twin, explicit_euler_split_against_hand_derived_solution)
 {
-    mb_options *p = harmonic_params();
+    mb_options *p = rt_harmonic_params(NULL);
     const double h = 0.00173;
     mb_twin_request req = { .problem = mb_problem_find("harmonic"), .params = p,
                             .scheme = mb_stepper_find("explicit-euler"), .dt = h, .t_end = 8.65 };
@@ -250,7 +238,7 @@ Test(twin, explicit_euler_split_against_hand_derived_solution)
 
 Test(twin, mpfr_reference_gives_the_same_truncation)
 {
-    mb_options *p = harmonic_params();
+    mb_options *p = rt_harmonic_params(NULL);
     const unsigned long cps[3] = { 10, 400, 1000 };
     mb_twin_request req = { .problem = mb_problem_find("harmonic"), .params = p,
                             .scheme_spec = "explicit-euler", .dt = 0.01, .t_end = 10,
@@ -268,7 +256,7 @@ Test(twin, mpfr_reference_gives_the_same_truncation)
 
 Test(twin, twin_of_another_scheme_is_flagged)
 {
-    mb_options *p = harmonic_params();
+    mb_options *p = rt_harmonic_params(NULL);
     mb_twin_request req = { .problem = mb_problem_find("harmonic"), .params = p,
                             .scheme = &symplectic_twin_type, .dt = 0.00173, .t_end = 8.65 };
     mb_twin_result r;
@@ -319,7 +307,7 @@ Test(twin, every_registered_twin_on_harmonic)
 
 Test(twin, bad_requests)
 {
-    mb_options *p = harmonic_params();
+    mb_options *p = rt_harmonic_params(NULL);
     mb_twin_request req = { .problem = mb_problem_find("harmonic"), .params = p,
                             .scheme = mb_stepper_find("explicit-euler"), .dt = 0.01, .t_end = 1 };
     mb_twin_result r;
