@@ -8,6 +8,7 @@
 #include "mb_atlas.h"
 #include "mb_html.h"
 #include "mb_html_summary.h"
+#include "mb_output.h"
 #include "mb_plot.h"
 #include "mb_plot_list.h"
 #include "mb_report.h"
@@ -418,23 +419,6 @@ static int plot_place(const mb_results *r, const char *out_dir, char *plot_dir, 
     return MB_SUCCESS;
 }
 
-/* dir and its missing parents */
-static int make_out_dir(const char *dir)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1;; p++)
-        if (*p == '/' || *p == '\0') {
-            char keep = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                MB_ERROR(MB_EIO, "cannot create directory %s: %s", buf, strerror(errno));
-            *p = keep;
-            if (keep == '\0')
-                return MB_SUCCESS;
-        }
-}
-
 /* the list of the plots of these results in plot_dir, drawn there first when it holds
  * none (or those of other results) */
 static int current_plots(const mb_results *r, const char *plot_dir, char ***stems, size_t *n)
@@ -460,7 +444,7 @@ int mb_html_report(const mb_results *r, const char *out_dir)
     const char *prefix = "plots/";
     char **stems = NULL;
     size_t n = 0;
-    int st = make_out_dir(out_dir);
+    int st = mb_output_make_dirs(out_dir);
     if (st == MB_SUCCESS)
         st = plot_place(r, out_dir, plot_dir, sizeof plot_dir, &prefix);
     if (st == MB_SUCCESS)

@@ -1,6 +1,7 @@
 /* plot_gnuplot.c -- convergence and work-precision plots, and the driver of every plot of
  * a report (mb_plot.h); the plots against time are in plot_time.c, the scripts' style
  * and drawing in plot_script.c. */
+#include "mb_output.h"
 #include "mb_plot.h"
 #include "mb_plot_list.h"
 #include "mb_plot_script.h"
@@ -435,29 +436,14 @@ static int plot_work_precision(const mb_results *r, const char *c, mb_plot_batch
 
 /* ---- every plot of a report ---- */
 
-static int make_dir(const char *dir)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1;; p++)
-        if (*p == '/' || *p == '\0') {
-            char keep = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                MB_ERROR(MB_EIO, "cannot create directory %s: %s", buf, strerror(errno));
-            *p = keep;
-            if (keep == '\0')
-                return MB_SUCCESS;
-        }
-}
-
 int mb_plot_report(const mb_results *r, const char *out_dir, size_t *n_plots)
 {
     char gnuplot[4096], hex[MB_SHA256_HEX];
     *n_plots = 0;
     if (mb_gnuplot_find(gnuplot, sizeof gnuplot) != MB_SUCCESS)
         return MB_ENOTFOUND;
-    if (make_dir(out_dir) != MB_SUCCESS || mb_plot_fingerprint(r->dir, hex) != MB_SUCCESS)
+    if (mb_output_make_dirs(out_dir) != MB_SUCCESS
+        || mb_plot_fingerprint(r->dir, hex) != MB_SUCCESS)
         return MB_EIO;
     mb_plot_batch b = { out_dir, NULL, 0, 0, MB_SUCCESS };
     for (size_t k = 0; k < r->n_cases && b.status == MB_SUCCESS; k++) {

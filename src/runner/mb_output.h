@@ -19,6 +19,11 @@ typedef struct mb_output {
     char *tmp;         /* temporary file of an atomic write, NULL when straight through */
 } mb_output;
 
+/* Create directory dir and its missing parents (mkdir -p); an existing one is kept.  An
+ * empty name, one longer than 4095 characters or a directory that cannot be made is an
+ * error naming it. */
+int mb_output_make_dirs(const char *dir);
+
 /* Open path (NULL: standard output) for writing as described above. */
 int mb_output_open(mb_output *o, const char *path);
 /* Everything but the rename: check every write, flush, sync and close the file (MB_EIO

@@ -11,6 +11,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+int mb_output_make_dirs(const char *dir)
+{
+    char buf[4096];
+    if (dir[0] == '\0')
+        MB_ERROR(MB_EINVAL, "empty directory name");
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        MB_ERROR(MB_EINVAL, "directory name longer than %zu characters", sizeof buf - 1);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char keep = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                MB_ERROR(MB_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+            *p = keep;
+            if (keep == '\0')
+                break;
+        }
+    }
+    return MB_SUCCESS;
+}
+
 int mb_output_target(const char *path, int *direct)
 {
     struct stat sb;

@@ -8,6 +8,7 @@
 #include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
+#include "mb_output.h"
 #include "mb_probes.h"
 #include "mb_report.h"
 #include "mb_series.h"
@@ -18,27 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static int make_dir(const char *dir)
-{
-    char buf[4096];
-    if (dir[0] == '\0')
-        MB_ERROR(MB_EINVAL, "empty report directory name");
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        MB_ERROR(MB_EINVAL, "report directory name longer than %zu characters", sizeof buf - 1);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char keep = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                MB_ERROR(MB_EIO, "cannot create directory %s: %s", buf, strerror(errno));
-            *p = keep;
-            if (keep == '\0')
-                break;
-        }
-    }
-    return MB_SUCCESS;
-}
 
 void mb_tolerance_format(const mb_tolerance *t, char *buf, size_t size)
 {
@@ -350,7 +330,7 @@ static int write_series(mb_report_files *S, const char *dir, const mb_case_resul
 {
     char sdir[4096];
     snprintf(sdir, sizeof sdir, "%s/series", dir);
-    if (make_dir(sdir) != MB_SUCCESS)
+    if (mb_output_make_dirs(sdir) != MB_SUCCESS)
         return MB_EIO;
     for (size_t i = 0; i < n; i++)
         for (size_t a = 0; a < r[i].c->n_integrators; a++)
@@ -424,7 +404,7 @@ int mb_report_interrupted(void)
 /* The report directory (and series/) made, stale temporaries of earlier runs removed. */
 static int start_dir(const char *dir, int series)
 {
-    if (make_dir(dir) != MB_SUCCESS)
+    if (mb_output_make_dirs(dir) != MB_SUCCESS)
         return MB_EIO;
     mb_report_clean_stale(dir);
     if (series) {
