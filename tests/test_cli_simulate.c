@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "test_files.h"
+
 static char dir[256];
 
 static void make_dir(void)
@@ -43,18 +45,7 @@ static int run(const char *args)
 
 static char *slurp(const char *name)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
+    return tf_read_in(dir, name, NULL);
 }
 
 static void expect_usage_error(const char *args, const char *needle)

@@ -27,6 +27,7 @@
 #include "mb_scene.h"
 #include "mb_status.h"
 #include "mb_stepper.h"
+#include "test_files.h"
 
 /* 1 when a metric of this kind and name may declare no control */
 static int may_have_none(const mb_metric_info *m)
@@ -57,18 +58,7 @@ static const char *declaration_fault(const mb_metric_info *m)
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    cr_assert_not_null(text);
-    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    return text;
+    return tf_read_file(path, NULL);
 }
 
 /* A control FILE.c:NAME: the file defines Test(suite, NAME) and names the metric (as

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test_files.h"
+
 static char prog[4096], data[4096], tmp[256];
 
 static void setup(void)
@@ -50,19 +52,7 @@ static int sh(const char *fmt, ...)
 
 static char *slurp(const char *dir, const char *name, size_t *len)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return s;
+    return tf_read_in(dir, name, len);
 }
 
 static void expect_same_file(const char *d1, const char *d2, const char *name)
