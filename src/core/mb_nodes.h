@@ -31,6 +31,12 @@ typedef struct mb_nodes {
     double *omega;          /* 3n angular velocity, global frame */
     double *angmom;         /* 3n angular momentum, global frame */
     double *torque;         /* 3n torque, global frame */
+    double *v_step;         /* 3n or NULL: during a force evaluation, the velocity
+                             * of the step being evaluated, when v holds another one (a
+                             * predicted end-of-step velocity, as in verlet-nosquish): the
+                             * contact history advances by it, v feeds the dashpots
+                             * (doc/dem.md, "Contact history").  NULL: v is that velocity.
+                             * Set by a scheme only for the duration of its evaluation. */
     unsigned char *blocked; /* n: MB_BLOCK_* bits */
     unsigned char *vel_mid; /* n: 1 when v/omega hold mid-step values */
     unsigned char *aspherical; /* n: 1 when the principal moments differ */
@@ -75,6 +81,12 @@ typedef struct mb_nodes_mpfr {
     mpfr_ptr omega;         /* 3n angular velocity, global frame */
     mpfr_ptr angmom;        /* 3n angular momentum, global frame */
     mpfr_ptr torque;        /* 3n torque, global frame */
+    mpfr_ptr v_step;        /* 3n or NULL: during a force evaluation, the velocity
+                             * of the step being evaluated, when v holds another one (a
+                             * predicted end-of-step velocity, as in verlet-nosquish): the
+                             * contact history advances by it, v feeds the dashpots
+                             * (doc/dem.md, "Contact history").  NULL: v is that velocity.
+                             * Set by a scheme only for the duration of its evaluation. */
     unsigned char *blocked; /* n: MB_BLOCK_* bits */
     unsigned char *vel_mid; /* n: 1 when v/omega hold mid-step values */
     unsigned char *aspherical; /* n: 1 when the principal moments differ */

@@ -55,7 +55,7 @@ static int pair_state(const struct contact_set *set, const struct contact_pair *
     if (contact_kinematics(cp, s, w) != 1)
         return 0;
     contact_normal_force(set, cp, w);
-    fric_slip_velocity(cp, s, w, f);
+    fric_slip_velocity(cp, s, s->v, w, f);
     fric_coefficients(set, cp, w, f);
     return 1;
 }

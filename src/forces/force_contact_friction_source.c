@@ -72,9 +72,10 @@ static void FUNCTION(fric, tangential)(REAL *v, const REAL *n, REAL *t, REAL *t2
  *   sphere pair  a_i = (r_i - delta/2) n,   a_j = -(r_j - delta/2) n
  *   plane        a_i = -(r_i - delta/2) n   (n points from the plane to the sphere)
  * and the velocity of i's contact point relative to j's (the plane is at rest):
- *   u = v_i + w_i x a_i - (v_j + w_j x a_j),   u_t = u - (u.n) n. */
+ *   u = v_i + w_i x a_i - (v_j + w_j x a_j),   u_t = u - (u.n) n,
+ * the centres' velocities v from the array `vel` (the store's v, or its v_step). */
 static void FUNCTION(fric, slip_velocity)(const struct contact_pair *cp, const TYPE(mb_nodes) *s,
-                                          struct FUNCTION(contact, scratch) *w,
+                                          const REAL *vel, struct FUNCTION(contact, scratch) *w,
                                           struct FUNCTION(fric, scratch) *f)
 {
     size_t i = cp->i, j = cp->j;
@@ -84,7 +85,7 @@ static void FUNCTION(fric, slip_velocity)(const struct contact_pair *cp, const T
         R_NEG(f->p, f->p);
     for (int k = 0; k < 3; k++) {
         R_MUL(&f->ai[k], f->p, &w->n[k]);
-        R_SET(&f->u[k], &s->v[3 * i + k]);
+        R_SET(&f->u[k], &vel[3 * i + k]);
     }
     FUNCTION(fric, cross_acc)(f->u, &s->omega[3 * i], f->ai, 1, w->a, f->p);
     if (!cp->plane) {
@@ -92,7 +93,7 @@ static void FUNCTION(fric, slip_velocity)(const struct contact_pair *cp, const T
         for (int k = 0; k < 3; k++) {
             R_MUL(&f->aj[k], f->p, &w->n[k]);
             R_NEG(&f->aj[k], &f->aj[k]);
-            R_SUB(&f->u[k], &f->u[k], &s->v[3 * j + k]);
+            R_SUB(&f->u[k], &f->u[k], &vel[3 * j + k]);
             if (cp->imaged)                /* the image's medium velocity L H p */
                 R_SUB_D(&f->u[k], &f->u[k], cp->vshift[k]);
         }
@@ -293,9 +294,14 @@ static int FUNCTION(contact_friction, eval)(const void *params, TYPE(mb_nodes) *
         }
         FUNCTION(contact, normal_force)(set, cp, &w);
         FUNCTION(contact, apply)(cp, s, &w);
-        FUNCTION(fric, slip_velocity)(cp, s, &w, &f);
+        /* the history advances by the velocity of the step (v_step when the scheme's v
+         * is a predicted end-of-step velocity: a midpoint increment, second order), the
+         * dashpot acts on v (doc/dem.md, "Contact history") */
+        FUNCTION(fric, slip_velocity)(cp, s, s->v_step ? s->v_step : s->v, &w, &f);
         FUNCTION(fric, coefficients)(set, cp, &w, &f);
         FUNCTION(fric, carry)(&FR_XB(h)[3 * m], &w, &f);
+        if (s->v_step)
+            FUNCTION(fric, slip_velocity)(cp, s, s->v, &w, &f);
         int slid = FUNCTION(fric, coulomb)(set, &w, &f);
 #if !IS_MPFR
         h->sliding[m] = (unsigned char)slid;

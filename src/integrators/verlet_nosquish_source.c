@@ -99,16 +99,21 @@ static int FUNCTION(vns, rotates)(const TYPE(mb_nodes) *nd, size_t i)
     return R_CMP_D(&I[0], 0.0) > 0 && R_CMP_D(&I[1], 0.0) > 0 && R_CMP_D(&I[2], 0.0) > 0;
 }
 
-/* loads at the trial state into (f, tau); the node store's pointers are restored */
-static int FUNCTION(vns, eval)(TYPE(mb_system) *sys, REAL *x, REAL *v, REAL *q, REAL *w,
-                               REAL *f, REAL *tau, double t)
+/* loads at the trial state into (f, tau); the node store's pointers are restored.
+ * v_step (NULL or the mid-step velocity v(t - h/2) of the step ending at t): the velocity
+ * over the step, by which a contact history advances while v, the predictor, feeds the
+ * dashpots.  With the predictor alone the history's increment u_t(t) h would be a
+ * rectangle rule at the step's end, first order (doc/dem.md, "Contact history"). */
+static int FUNCTION(vns, eval)(TYPE(mb_system) *sys, REAL *x, REAL *v, REAL *v_step, REAL *q,
+                               REAL *w, REAL *f, REAL *tau, double t)
 {
     TYPE(mb_nodes) *nd = sys->nodes;
-    REAL *sv[6] = { nd->x, nd->v, nd->q, nd->omega, nd->f, nd->torque };
+    REAL *sv[7] = { nd->x, nd->v, nd->q, nd->omega, nd->f, nd->torque, nd->v_step };
     nd->x = x; nd->v = v; nd->q = q; nd->omega = w; nd->f = f; nd->torque = tau;
+    nd->v_step = v_step;
     int st = FUNCTION(mb_forces, eval)(sys->forces, nd, t);
     nd->x = sv[0]; nd->v = sv[1]; nd->q = sv[2]; nd->omega = sv[3]; nd->f = sv[4];
-    nd->torque = sv[5];
+    nd->torque = sv[5]; nd->v_step = sv[6];
     return st;
 }
 
@@ -326,7 +331,8 @@ static int FUNCTION(vns, step)(void *vs, TYPE(mb_system) *sys, double h)
     const REAL *L0 = nd->angmom;    /* a cache hit: the store's L is the one the scheme left */
     if (!FUNCTION(vns, cache_valid)(s, sys)) {
         s->have = 0;
-        st = FUNCTION(vns, eval)(sys, nd->x, nd->v, nd->q, nd->omega, s->f_c, s->tau_c, sys->t);
+        st = FUNCTION(vns, eval)(sys, nd->x, nd->v, NULL, nd->q, nd->omega, s->f_c, s->tau_c,
+                                   sys->t);
         if (st == MB_SUCCESS)
             FUNCTION(vns, angmom_from_omega)(&T, s->L_c, nd);
         L0 = s->L_c;
@@ -336,7 +342,7 @@ static int FUNCTION(vns, step)(void *vs, TYPE(mb_system) *sys, double h)
         for (size_t i = 0; i < n; i++)
             qerr = fmax(qerr, FUNCTION(vns, first_half)(s, &T, nd, L0, i));
         qerr = fmax(qerr, FUNCTION(vns, block_rotate_out)(s, &T));     /* the last block */
-        st = FUNCTION(vns, eval)(sys, s->x, s->vp, s->q, s->w, s->f, s->tau, sys->t + h);
+        st = FUNCTION(vns, eval)(sys, s->x, s->vp, s->v, s->q, s->w, s->f, s->tau, sys->t + h);
     }
     if (st == MB_SUCCESS) {
         for (size_t i = 0; i < n; i++)
