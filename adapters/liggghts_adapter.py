@@ -8,24 +8,44 @@ each with its own dump); doc/external.md.
 
 Translation (doc/peers.md).  LIGGGHTS is a fork of LAMMPS whose input differs: granular atoms
 (`atom_style granular`, `communicate single vel yes`, `newton off`), contact laws chosen by
-`pair_style gran model M tangential T` with their material constants given as
-`fix property/global NAME peratomtypepair N ...` (not as pair_style arguments), walls as
-`fix wall/gran ... primitive type T zplane Z`, gravity as `fix gravity`:
+`pair_style gran model M tangential T [rolling_friction cdt]` with their material constants
+given as `fix property/global NAME peratomtypepair N ...` (not as pair_style arguments), walls
+as `fix wall/gran ... primitive type T zplane Z`, gravity as `fix gravity`:
 - units si (F = m a: the problem's numbers unconverted); a node is a granular atom of type 1,
   its diameter 2 r (1 for a point, which then has no contact), its mass set exactly by
-  `set atom K mass M` (not from a density);
+  `set atom K mass M` (not from a density), its angular velocity by `set atom K omegax W
+  omegay W omegaz W` (LIGGGHTS has no `set omega`);
 - gravity: `fix gravity G vector gx gy gz`;
-- linear contacts (contact-linear): `model hooke/stiffness tangential no_history
-  absolute_damping on`, F = kn delta + gamman_abs delta' (kn = k, gamman_abs = c), with
-  `limitForce on` when the problem's contact is clamped (non-attractive) and off when it is
-  `attractive`; sphere-sphere pairs between atoms of type 1, sphere-plane pairs against a
-  `fix wall/gran` plane z = const (normal +z) of type 2; one (k, c) per kind of pair;
-- friction: coefficientFriction 0 and kt 0 (the contacts of motionbench are normal);
-- rows: the state after each step from a dump of every step (velocity Verlet: on-step).
-Declined: other force models (springs, central forces, torques, Hertz contacts, drag),
-blocked or fixed nodes, planes other than z = const with normal +z, rotation.
+- contact laws (run.json's contact fields, doc/external.md), one per run, sphere-sphere pairs
+  between atoms of type 1 and sphere-plane pairs against a `fix wall/gran` plane z = const
+  (normal +z) of type 2, one constant per kind of pair (LIGGGHTS: one per type pair):
+    contact-linear          hooke/stiffness tangential no_history absolute_damping on:
+                            kn = k, gamman_abs = c
+    contact-cundall-strack  hooke/stiffness tangential history absolute_damping on:
+                            kn = k, kt = kt, gamman_abs = c, gammat_abs = ct
+                            (tangential_damping on when ct > 0), coefficientFriction = mu
+    contact-hertz           hertz/stiffness tangential no_history: kn = K/sqrt(R*)
+    contact-hertz-mindlin   hertz/stiffness tangential history: kn = K/sqrt(R*),
+                            kt = kt/sqrt(R*), coefficientFriction = mu
+  (hertz/stiffness multiplies kn and kt by sqrt(R* delta), R* = r for a wall); `limitForce on`
+  when the problem's contact is clamped (non-attractive), off when it is `attractive`; the
+  constant rolling torque (model A of Ai et al. 2011) as `rolling_friction cdt` with
+  coefficientRollingFriction = mu_roll = roll/R*.  What LIGGGHTS 3.8 does, read in its source
+  (surface_model_default.h, tangential_model_history.h, rolling_model_cdt.h): arms r - delta/2
+  (the bench's); the history incremented by u_t dt with the half-kicked velocity, then
+  projected on the new tangent plane without restoring its length (the bench restores it);
+  held at the Coulomb limit, the dashpot idle, while sliding (the bench's rule); the rolling
+  torque from the spring's part of the normal force kn delta only, with the arm r - delta/2 on
+  a wall (the bench: the whole clamped normal force, arm R*).
+- rows: the state after each step from a dump of every step (velocity Verlet: on-step);
+  fix nve/sphere carries no orientation: the orientation column stays at the node's q0.
+Declined: other force models (springs, central forces, torques, drag), a Hertzian dashpot
+(hertz/stiffness's scales as delta^(1/2), the bench's Tsuji dashpot as delta^(1/4)), rotating
+nodes that are not solid spheres (I = 2/5 m r^2), blocked or fixed nodes, planes other than
+z = const with normal +z, several contact laws in one run.
 """
 
+import math
 import os
 import subprocess
 import sys
@@ -33,8 +53,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mbadapter as mb  # noqa: E402
 
-SUPPORTED = ("gravity", "contact-linear")
+LAWS = ("contact-linear", "contact-cundall-strack", "contact-hertz", "contact-hertz-mindlin")
+SUPPORTED = ("gravity",) + LAWS
 LOG = "liggghts.log"
+NAMES = ("kn", "kt", "gamman", "gammat", "coefficientFriction", "coefficientRollingFriction")
 
 
 def num(v):
@@ -50,43 +72,106 @@ def one_value(values, what):
     return values[0] if values else 0.0
 
 
-def contact_constants(run):
-    """{"sphere": (k, c), "plane": (k, c, z)}, limitForce, for the contact-linear model."""
-    out, limit = {}, True
-    for f in run.get("forces", []):
-        if f["model"] != "contact-linear":
+def pair_constants(name, model, pair):
+    """{property: value} of one pair under the law `name` (NAMES; gamma* absolute for the
+    linear laws, per effective mass for the Hertzian ones, which are undamped here)."""
+    k, c = float(pair["k"]), float(pair.get("c", 0))
+    kt, ct = float(pair.get("kt", 0)), float(pair.get("ct", 0))
+    reff = float(pair["radius_eff"])
+    mu = float(model.get("mu", 0))
+    roll = float(pair.get("roll", 0))
+    if name in ("contact-hertz", "contact-hertz-mindlin"):
+        if c != 0 or ct != 0:
+            mb.decline("LIGGGHTS adapter: a Hertzian dashpot scales as delta^(1/2) in "
+                       "hertz/stiffness, as delta^(1/4) (Tsuji) in the problem")
+        scale = math.sqrt(reff)
+        k, kt = k / scale, kt / scale
+    return {"kn": k, "kt": kt, "gamman": c, "gammat": ct, "coefficientFriction": mu,
+            "coefficientRollingFriction": roll / reff}
+
+
+def contact_law(run):
+    """The run's contact law as LIGGGHTS input, or None without contacts: {"name", "sphere":
+    {property: value}, "plane": {property: value} (with "z")}, limitForce, tangential damping}."""
+    models = [f for f in run.get("forces", []) if f.get("model", "").startswith("contact-")]
+    if not models:
+        return None
+    names = {m["model"] for m in models}
+    if len(names) > 1:
+        mb.decline("LIGGGHTS adapter: one contact law per run is translated (got %s)"
+                   % ", ".join(sorted(names)))
+    name = models[0]["model"]
+    law = {"name": name, "limit": not models[0].get("attractive", False)}
+    spheres, planes = [], []
+    for m in models:
+        s, p = mb.contact_pairs(m)
+        spheres += [(m, q) for q in s]
+        planes += [(m, q) for q in p]
+    for m, p in planes:
+        n = [float(c) for c in p["plane"]["normal"]]
+        if n[0] != 0 or n[1] != 0 or n[2] <= 0:
+            mb.decline("LIGGGHTS adapter: only planes z = const with normal +z are "
+                       "translated (zplane)")
+    for kind, pairs in (("sphere", spheres), ("plane", planes)):
+        if not pairs:
             continue
-        limit = not f.get("attractive", False)
-        spheres, planes = mb.contact_pairs(f)
-        if spheres:
-            out["sphere"] = (one_value([p["k"] for p in spheres], "k"),
-                             one_value([p["c"] for p in spheres], "c"))
-        if planes:
-            for p in planes:
-                n = [float(c) for c in p["plane"]["normal"]]
-                if n[0] != 0 or n[1] != 0 or n[2] <= 0:
-                    mb.decline("LIGGGHTS adapter: only planes z = const with normal +z are "
-                               "translated (zplane)")
-            out["plane"] = (one_value([p["k"] for p in planes], "k"),
-                            one_value([p["c"] for p in planes], "c"),
-                            one_value([p["plane"]["point"][2] for p in planes], "plane z"))
-    return out, limit
+        each = [pair_constants(name, m, p) for m, p in pairs]
+        law[kind] = {key: one_value([e[key] for e in each], key) for key in NAMES}
+    if planes:
+        law["plane"]["z"] = one_value([p["plane"]["point"][2] for _, p in planes], "plane z")
+    law["tdamp"] = any(law[kind]["gammat"] > 0 for kind in ("sphere", "plane") if kind in law)
+    law["roll"] = any(law[kind]["coefficientRollingFriction"] > 0
+                      for kind in ("sphere", "plane") if kind in law)
+    return law
 
 
 def check(run):
     mb.refuse_models(run, SUPPORTED, "LIGGGHTS adapter")
-    if run.get("rotation"):
-        mb.decline("LIGGGHTS adapter: rotation is not translated (nve/sphere spins spheres, "
-                   "the bench's torques are not expressed)")
     for i, n in enumerate(run["nodes"]):
         if n["mass"] is None or n.get("blocked"):
             mb.decline("LIGGGHTS adapter: node %d is fixed or blocked, not expressed" % i)
-    return contact_constants(run)
+        if run.get("rotation"):
+            inertia, r = n.get("inertia") or [0, 0, 0], n.get("radius")
+            solid = r is not None and all(abs(c - 0.4 * n["mass"] * r * r) <= 1e-12 * c
+                                          for c in inertia)
+            if not solid:
+                mb.decline("LIGGGHTS adapter: fix nve/sphere turns solid spheres "
+                           "(I = 2/5 m r^2); node %d is not one" % i)
+    return contact_law(run)
 
 
 def pair_matrix(sphere, plane):
     """peratomtypepair 2 values: 11 sphere-sphere, 12 = 21 sphere-wall, 22 unused."""
     return "2 %s %s %s %s" % (num(sphere), num(plane), num(plane), num(plane))
+
+
+def model_words(law):
+    """The model words of pair_style gran and fix wall/gran, and the settings after them."""
+    hooke = law["name"] in ("contact-linear", "contact-cundall-strack")
+    history = law["name"] in ("contact-cundall-strack", "contact-hertz-mindlin")
+    model = "model %s tangential %s" % ("hooke/stiffness" if hooke else "hertz/stiffness",
+                                        "history" if history else "no_history")
+    if law["roll"]:
+        model += " rolling_friction cdt"
+    flags = "tangential_damping %s limitForce %s" % ("on" if law["tdamp"] else "off",
+                                                     "on" if law["limit"] else "off")
+    if hooke:
+        flags = "absolute_damping on " + flags
+    return model, flags
+
+
+def property_lines(law):
+    """fix property/global of every constant the law's models read."""
+    hooke = law["name"] in ("contact-linear", "contact-cundall-strack")
+    lines = []
+    for k, key in enumerate(NAMES):
+        if key == "coefficientRollingFriction" and not law["roll"]:
+            continue
+        prop = key + "_abs" if hooke and key in ("gamman", "gammat") else key
+        lines.append("fix m%d all property/global %s peratomtypepair %s" % (
+            k + 1, prop, pair_matrix(law.get("sphere", {}).get(key, 0.0),
+                                     law.get("plane", {}).get(key, 0.0))))
+    return lines
 
 
 def box(nodes):
@@ -99,29 +184,27 @@ def box(nodes):
 
 def input_lines(run, dump):
     """The LIGGGHTS input of one run, its dump written to `dump`."""
-    contacts, limit = check(run)
+    law = check(run)
     nodes = run["nodes"]
-    sk, sc = contacts.get("sphere", (0.0, 0.0))
-    pk, pc, pz = contacts.get("plane", (0.0, 0.0, 0.0))
-    flags = "absolute_damping on limitForce %s" % ("on" if limit else "off")
     lines = ["atom_style granular", "atom_modify map array", "boundary m m m", "newton off",
              "communicate single vel yes", "units si",
              "region box block %s units box" % box(nodes), "create_box 2 box",
              "neighbor %s bin" % num(0.1 * max([n["radius"] or 0.0 for n in nodes] + [1e-6])),
-             "neigh_modify delay 0",
-             "fix m1 all property/global kn peratomtypepair " + pair_matrix(sk, pk),
-             "fix m2 all property/global kt peratomtypepair " + pair_matrix(0, 0),
-             "fix m3 all property/global gamman_abs peratomtypepair " + pair_matrix(sc, pc),
-             "fix m4 all property/global gammat_abs peratomtypepair " + pair_matrix(0, 0),
-             "fix m5 all property/global coefficientFriction peratomtypepair " + pair_matrix(0, 0),
-             "pair_style gran model hooke/stiffness tangential no_history " + flags,
-             "pair_coeff * *"]
+             "neigh_modify delay 0"]
+    if law is None:         # no contact: a linear law of zero stiffness between the atoms
+        law = {"name": "contact-linear", "limit": True, "tdamp": False, "roll": False}
+    model, flags = model_words(law)
+    lines += property_lines(law)
+    lines += ["pair_style gran %s %s" % (model, flags), "pair_coeff * *"]
     for i, n in enumerate(nodes):
         x = n["position"]
         lines += ["create_atoms 1 single %s %s %s units box" % tuple(num(c) for c in x),
                   "set atom %d diameter %s" % (i + 1, num(2 * (n["radius"] or 0.5))),
                   "set atom %d mass %s" % (i + 1, num(n["mass"])),
                   "set atom %d vx %s vy %s vz %s" % ((i + 1,) + tuple(num(c) for c in n["velocity"]))]
+        if run.get("rotation"):
+            lines.append("set atom %d omegax %s omegay %s omegaz %s" % (
+                (i + 1,) + tuple(num(c) for c in n["angular_velocity"])))
     for k, f in enumerate(run.get("forces", [])):
         if f["model"] == "gravity":
             g = [float(c) for c in f["g"]]
@@ -129,15 +212,17 @@ def input_lines(run, dump):
             if mag > 0:
                 lines.append("fix g%d all gravity %s vector %s %s %s" % (
                     k, num(mag), num(g[0] / mag), num(g[1] / mag), num(g[2] / mag)))
-    if "plane" in contacts:
-        # the model's keywords follow the wall's geometry here (before it: 'Unknown argument
+    if "plane" in law:
+        # the model's settings follow the wall's geometry here (before it: 'Unknown argument
         # or wrong keyword order: primitive'), unlike pair_style gran's
-        lines.append("fix wall all wall/gran model hooke/stiffness tangential no_history "
-                     "primitive type 2 zplane %s %s" % (num(pz), flags))
+        lines.append("fix wall all wall/gran %s primitive type 2 zplane %s %s"
+                     % (model, num(law["plane"]["z"]), flags))
     time = run["time"]
+    cols = "id x y z vx vy vz" + (" omegax omegay omegaz" if run.get("rotation") else "")
+    width = len(cols.split()) - 1
     lines += ["fix integrate all nve/sphere", "timestep %s" % num(time["dt"]),
-              "dump d all custom 1 %s id x y z vx vy vz" % dump,
-              'dump_modify d format "%d' + " %.17g" * 6 + '" sort id',
+              "dump d all custom 1 %s %s" % (dump, cols),
+              'dump_modify d format "%d' + " %.17g" * width + '" sort id',
               "thermo_style custom step", "thermo 0",
               "run %d" % int(time["steps"]), "clear"]
     return lines
@@ -158,7 +243,7 @@ def read_dump(path):
                 in_atoms = False
             elif in_atoms and line.strip():
                 v = line.split()
-                frames[step][int(v[0])] = [float(c) for c in v[1:7]]
+                frames[step][int(v[0])] = [float(c) for c in v[1:]]
     return frames
 
 
@@ -180,14 +265,22 @@ def write_rows(run, dump, out, why=None):
         raise RuntimeError("liggghts wrote no dump for this run: %s" % log_tail())
     frames = read_dump(dump)
     nodes = run["nodes"]
-    rows = [mb.state_row(0.0, [{"position": n["position"], "velocity": n["velocity"]}
+    rotating = run.get("rotation", False)
+
+    def node_state(n, v):
+        state = {"position": v[0:3], "velocity": v[3:6]}
+        if rotating:        # nve/sphere has no orientation: q0 is returned
+            state.update(orientation=n["orientation"], angular_velocity=v[6:9])
+        return state
+
+    rows = [mb.state_row(0.0, [node_state(n, list(n["position"]) + list(n["velocity"])
+                                          + list(n.get("angular_velocity") or [0, 0, 0]))
                                for n in nodes])]
     for step, t in mb.sample_steps(run["time"])[1:]:
         if step not in frames or len(frames[step]) != len(nodes):
             raise RuntimeError("liggghts wrote no state for step %d: %s" % (step, log_tail()))
-        rows.append(mb.state_row(t, [{"position": frames[step][i + 1][0:3],
-                                      "velocity": frames[step][i + 1][3:6]}
-                                     for i in range(len(nodes))]))
+        rows.append(mb.state_row(t, [node_state(n, frames[step][i + 1])
+                                     for i, n in enumerate(nodes)]))
     mb.write_trajectory(out, run, rows)
 
 
