@@ -8,7 +8,7 @@ force laws: LAMMPS gran/hooke/history F = Kn d - m* gamma_n v_n, F_t = -(Kt xi +
 gran/hertz/history and granular hertz/mindlin multiply by sqrt(R* d) (contact radius a); Yade
 Ip2_FrictMat_FrictMat_FrictPhys kn = E R on a wall and for equal spheres, ks = poisson kn;
 Ip2_FrictMat_FrictMat_MindlinPhys kno = (4/3) E/(2 (1 - nu^2)) sqrt(R*), a wall as a sphere of
-the same radius.
+the same radius; LIGGGHTS (stand-in `liggghts` keeping its input) as stated below.
 Prints ok/FAIL per check; exit 1 on any failure."""
 import json
 import math
@@ -130,6 +130,71 @@ expect("lammps: pair=granular with Cundall-Strack declined", (st, "contact-hertz
 st, last, lines = lammps("pair-hertz", {})
 expect("lammps declines the dashpot of a damped Hertz law (77)", (st, "dashpot" in last),
        (77, True))
+
+
+def liggghts(case):
+    """(exit status, last output line, {property: (v11, v12)}, the gran model lines) of the input
+    liggghts_adapter.py writes for a case (stand-in `liggghts` keeps in.liggghts)."""
+    work = tempfile.mkdtemp()
+    try:
+        shutil.copy(os.path.join(DUMP, case + ".json"), os.path.join(work, "run.json"))
+        os.mkdir(os.path.join(work, "bin"))
+        exe = os.path.join(work, "bin", "liggghts")
+        with open(exe, "w") as fh:
+            fh.write("#!/bin/sh\ncp in.liggghts kept.liggghts\nexit 1\n")
+        os.chmod(exe, 0o755)
+        env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ["PATH"])
+        done = subprocess.run([sys.executable, os.path.join(ADAPTERS, "liggghts_adapter.py"),
+                               "run.json", "t.csv"], cwd=work, env=env, capture_output=True,
+                              text=True)
+        out = (done.stdout + done.stderr).strip().splitlines()
+        props, models = {}, []
+        kept = os.path.join(work, "kept.liggghts")
+        if os.path.exists(kept):
+            for line in open(kept).read().splitlines():
+                w = line.split()
+                if line.startswith("fix m") and w[3] == "property/global":
+                    props[w[4]] = (float(w[7]), float(w[8]))
+                elif line.startswith(("pair_style gran", "fix wall ")) or (
+                        line.startswith("set atom") and " omegax " in line):
+                    models.append(line)
+        return done.returncode, out[-1] if out else "", props, models
+    finally:
+        shutil.rmtree(work)
+
+
+# LIGGGHTS (tangential_model_history.h, normal_model_hooke_stiffness.h, hertz_stiffness.h,
+# rolling_model_cdt.h): hooke/stiffness F = kn d + gamman_abs d' (absolute_damping on),
+# F_t = -kt xi - gammat_abs u_t; hertz/stiffness multiplies kn, kt by sqrt(R* d), R* = r on a
+# wall; cdt's torque coefficientRollingFriction (r - d/2) kn d.  Constants per type pair:
+# (sphere-sphere 11, sphere-wall 12).
+st, last, props, models = liggghts("friction-wall")
+expect("liggghts wall: kn, kt on the wall pair", (props["kn"][1], props["kt"][1]), (1e5, 5e4))
+expect("liggghts wall: coefficientFriction", props["coefficientFriction"][1], 0.3)
+expect("liggghts wall: no dashpots", (props["gamman_abs"][1], props["gammat_abs"][1]), (0.0, 0.0))
+expect("liggghts wall: the wall's model", models[-1],
+       "fix wall all wall/gran model hooke/stiffness tangential history primitive type 2 "
+       "zplane -0.002 absolute_damping on tangential_damping off limitForce on")
+st, last, props, models = liggghts("friction-pair")
+expect("liggghts pair: kn, kt on the sphere pair", (props["kn"][0], props["kt"][0]), (3e5, kt))
+expect("liggghts pair: gammat_abs = 2 zeta_t sqrt(m* kt)", props["gammat_abs"][0],
+       2 * 0.2 * math.sqrt(meff * kt), 1e-13)
+expect("liggghts pair: coefficientFriction", props["coefficientFriction"][0], 0.25)
+expect("liggghts pair: tangential damping on", "tangential_damping on" in models[0], True)
+st, last, props, models = liggghts("friction-mindlin")
+expect("liggghts mindlin: kn = K/sqrt(R) = 4/3 E*", props["kn"][1], 4.0 / 3.0 * estar, 1e-14)
+expect("liggghts mindlin: kt = kt/sqrt(R) = kt_ratio 2 E*", props["kt"][1], ratio * 2 * estar, 1e-14)
+expect("liggghts mindlin: hertz/stiffness with history", models[0].split()[1:6],
+       ["gran", "model", "hertz/stiffness", "tangential", "history"])
+expect("liggghts mindlin: the spheres spin (omega set)", any(" omegax " in m for m in models), True)
+st, last, props, models = liggghts("friction-rolling")
+expect("liggghts rolling: cdt with mu_r = roll/R*", (props["coefficientRollingFriction"][1],
+                                                    "rolling_friction cdt" in models[0]), (0.05, True))
+st, last, props, models = liggghts("friction-linear")
+expect("liggghts declines two plane pairs of different dashpots (77)",
+       (st, "differs between pairs" in last), (77, True))
+st, last, props, models = liggghts("pair-hertz")
+expect("liggghts declines a Hertzian dashpot (77)", (st, "dashpot" in last), (77, True))
 
 # Yade: material() -- young = kn / R on a wall, kn (r1 + r2)/(2 r1 r2) for a pair; poisson = kt/kn
 sys.path.insert(0, ADAPTERS)
