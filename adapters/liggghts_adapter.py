@@ -30,13 +30,15 @@ as `fix wall/gran ... primitive type T zplane Z`, gravity as `fix gravity`:
   (hertz/stiffness multiplies kn and kt by sqrt(R* delta), R* = r for a wall); `limitForce on`
   when the problem's contact is clamped (non-attractive), off when it is `attractive`; the
   constant rolling torque (model A of Ai et al. 2011) as `rolling_friction cdt` with
-  coefficientRollingFriction = mu_roll = roll/R*.  What LIGGGHTS 3.8 does, read in its source
-  (surface_model_default.h, tangential_model_history.h, rolling_model_cdt.h): arms r - delta/2
-  (the bench's); the history incremented by u_t dt with the half-kicked velocity, then
-  projected on the new tangent plane without restoring its length (the bench restores it);
-  held at the Coulomb limit, the dashpot idle, while sliding (the bench's rule); the rolling
-  torque from the spring's part of the normal force kn delta only, with the arm r - delta/2 on
-  a wall (the bench: the whole clamped normal force, arm R*).
+  coefficientRollingFriction = mu_roll = roll/R*.  What LIGGGHTS does, read in its public
+  source (surface_model_default.h, tangential_model_history.h, rolling_model_cdt.h) and
+  confirmed by the measurements of doc/peers.md: arms r - delta/2 (the bench's); the history
+  incremented by u_t dt with the half-kicked velocity, then projected on the new tangent
+  plane without restoring its length (the bench restores it); held at the Coulomb limit, the
+  dashpot idle, while sliding (the bench's rule) -- but the limit applies to the spring's
+  force alone and the dashpot is added unlimited when the spring is below it (the bench
+  limits the sum); the rolling torque from the spring's part of the normal force kn delta,
+  with the arm r - delta/2 on a wall (the bench: the whole clamped normal force, arm R*).
 - rows: the state after each step from a dump of every step (velocity Verlet: on-step);
   fix nve/sphere carries no orientation: the orientation column stays at the node's q0.
 Declined: other force models (springs, central forces, torques, drag), a Hertzian dashpot
