@@ -286,6 +286,92 @@ Test(contact_friction, mpfr_53_twin_is_bit_for_bit)
     mb_nodes_free(s);
 }
 
+/* 27 spheres of radii 0.5-0.56 on a cubic lattice of spacing 1 (jittered by an LCG),
+ * spinning and moving; every pair added by hand. */
+static mb_nodes *spinning_cluster(void *law)
+{
+    mb_nodes *s = mb_nodes_alloc(27, 53);
+    unsigned long seed = 2385;
+    for (size_t i = 0; i < 27; i++) {
+        mb_nodes_set_mass(s, i, 1.0 + 0.01 * (double)i);
+        const double I[3] = { 0.1, 0.1, 0.1 };
+        mb_nodes_set_inertia(s, i, I);
+        s->radius[i] = 0.5 + 0.06 * (double)(i % 5) / 4.0;
+        const size_t c[3] = { i % 3, (i / 3) % 3, i / 9 };
+        for (int k = 0; k < 3; k++) {
+            seed = (seed * 1103515245ul + 12345ul) % 2147483648ul;
+            double r = (double)seed / 2147483648.0 - 0.5;
+            s->x[3 * i + k] = (double)c[k] + 0.02 * r;
+            s->v[3 * i + k] = 0.3 * r;
+            s->omega[3 * i + k] = 2.0 * r - 0.4 * (double)k;
+        }
+    }
+    for (size_t i = 0; i < 27; i++)
+        for (size_t j = i + 1; j < 27; j++)
+            cr_assert_eq(mb_contact_add_spheres(law, s, i, j), MB_SUCCESS);
+    return s;
+}
+
+/* The double instance and the MPFR instance at 53 bits, stepped alike (symplectic Euler
+ * in double, h = 2e-4), give the same forces and torques bit for bit over 40 levels of
+ * a cluster whose pairs close, stick, slide and open: the double kernel performs the
+ * template's operations in its order (friction_pair_double.c).  A different order of two
+ * roundings shows within a few of these 13000 pair evaluations. */
+static void cluster_twin(const mb_force_type *type, void *law)
+{
+    mb_nodes *s = spinning_cluster(law);
+    mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(27, 53);
+    long contacts = 0, sliding = 0;
+    for (int step = 0; step < 40; step++) {
+        double t = 2e-4 * step;
+        cr_assert_eq(mb_nodes_mpfr_set_from_double(m, s), MB_SUCCESS);
+        for (size_t k = 0; k < 81; k++) {
+            mpfr_set_zero(&m->f[k], 1);
+            mpfr_set_zero(&m->torque[k], 1);
+        }
+        eval(type, law, s, t);
+        cr_assert_eq(type->eval_mpfr(law, m, t), MB_SUCCESS, "%s", mb_last_error());
+        for (size_t k = 0; k < 81; k++) {
+            cr_assert_eq(mpfr_get_d(&m->f[k], MPFR_RNDN), s->f[k], "step %d f[%zu]", step, k);
+            cr_assert_eq(mpfr_get_d(&m->torque[k], MPFR_RNDN), s->torque[k],
+                         "step %d tau[%zu]", step, k);
+        }
+        for (size_t c = 0; c < mb_contact_count(law); c++) {
+            double xi[3];
+            int sl;
+            mb_contact_history(law, c, xi, &sl);
+            contacts += xi[0] != 0.0 || xi[1] != 0.0 || xi[2] != 0.0;
+            sliding += sl;
+        }
+        for (size_t k = 0; k < 81; k++) {
+            s->v[k] += 2e-4 * s->f[k] / s->mass[k / 3];
+            s->omega[k] += 2e-4 * s->torque[k] / s->inertia[k];
+            s->x[k] += 2e-4 * s->v[k];
+        }
+    }
+    cr_expect_gt(contacts, 1000, "only %ld contact-levels", contacts);
+    cr_expect_gt(sliding, 10, "only %ld sliding contact-levels", sliding);
+    mb_nodes_mpfr_free(m);
+    type->free(law);
+    mb_nodes_free(s);
+}
+
+Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_cundall_strack)
+{
+    const mb_contact_linear_params p = { .kn = 3.1e4, .dashpot = MB_DASHPOT_RATIO, .zeta = 0.3 };
+    const mb_contact_friction_params fr = { .mu = 0.3, .kt_ratio = 0.29, .zeta_t = 0.1,
+                                            .mu_roll = 0.04 };
+    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr));
+}
+
+Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_hertz_mindlin)
+{
+    const mb_contact_hertz_params p = { .estar = 4.3e5, .zeta = 0.2 };
+    const mb_contact_friction_params fr = { .mu = 0.3, .kt_ratio = 0.82, .zeta_t = 0.1,
+                                            .mu_roll = 0.04 };
+    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr));
+}
+
 Test(contact_friction, implicit_jacobian_is_refused_with_the_reason)
 {
     mb_nodes *s = pressed_sphere(0.1);
@@ -310,6 +396,39 @@ Test(contact_friction, time_going_back_past_the_history_is_refused)
     cr_expect_neq(mb_force_contact_cundall_strack->eval(law, s, 0.5), MB_SUCCESS);
     cr_expect(strstr(mb_last_error(), "before its contact history") != NULL, "%s",
               mb_last_error());
+    mb_force_contact_cundall_strack->free(law);
+    mb_nodes_free(s);
+}
+
+/* An evaluation that stops at a pair of coincident centres (pair 0) leaves the pair it
+ * did not reach (pair 1, sheared) with the history it had: the candidate of the last
+ * level, which the next level then takes as its base. */
+Test(contact_friction, failed_evaluation_keeps_the_history_of_pairs_not_reached)
+{
+    mb_nodes *s = mb_nodes_alloc(4, 53);
+    for (size_t i = 0; i < 4; i++) {
+        mb_nodes_set_mass(s, i, M);
+        s->radius[i] = R;
+    }
+    s->x[3] = 1.5 * R;                              /* pair 0: 0-1 overlapping */
+    s->x[6] = 10.0 * R;
+    s->x[9] = 11.9 * R;                             /* pair 1: 2-3 overlapping */
+    s->v[7] = 0.3;                                  /* sheared along y */
+    void *law = linear_law(0.5, 0.5, 0.0, 0.0);
+    cr_assert_eq(mb_contact_add_spheres(law, s, 0, 1), MB_SUCCESS);
+    cr_assert_eq(mb_contact_add_spheres(law, s, 2, 3), MB_SUCCESS);
+    eval(mb_force_contact_cundall_strack, law, s, 1e-3);
+    eval(mb_force_contact_cundall_strack, law, s, 2e-3);
+    double before[3], after[3];
+    int sl;
+    mb_contact_history(law, 1, before, &sl);
+    cr_assert(before[1] != 0.0, "the sheared pair should carry a history");
+    s->x[3] = s->x[0];                              /* pair 0: coincident centres */
+    cr_assert_eq(mb_force_contact_cundall_strack->eval(law, s, 3e-3), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "coincident") != NULL, "%s", mb_last_error());
+    mb_contact_history(law, 1, after, &sl);
+    for (int k = 0; k < 3; k++)
+        cr_expect_eq(after[k], before[k], "xi[%d] %.17g, was %.17g", k, after[k], before[k]);
     mb_force_contact_cundall_strack->free(law);
     mb_nodes_free(s);
 }

@@ -26,6 +26,10 @@
 #include <stdlib.h>
 
 #define CONTACT_NO_JACOBIAN
+#include "mb_compiler.h"
+#include "mb_neighbour.h"
+#include "friction_pair_double.c"
+
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "contact_geometry_source.c"

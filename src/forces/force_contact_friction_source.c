@@ -239,82 +239,161 @@ static void FUNCTION(fric, rolling)(const struct contact_pair *cp, TYPE(mb_nodes
 #endif
 
 /* Move the history to time t (contact_history.c): on a new level the candidate becomes
- * the base.  *dt = t - tb. */
+ * the base, by exchanging the two arrays (*commit = 1): every pair's candidate is written
+ * again by the evaluation that follows (fric_restore covers an evaluation that stops
+ * early).  *dt = t - tb. */
 static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec, double t,
-                                 double *dt)
+                                 double *dt, int *commit)
 {
     struct contact_history *h = set->hist;
-    int commit;
 #if IS_MPFR
     if (mb_contact_history_mpfr_ready(h, set->count, prec) != MB_SUCCESS)
         return MB_ENOMEM;
 #else
     (void)prec;
 #endif
-    int st = mb_contact_level_move(FR_LEVEL(h), t, set->type->name, &commit, dt);
-    if (st == MB_SUCCESS && commit)
-        for (size_t k = 0; k < 3 * set->count; k++)
-            R_SET(&FR_XB(h)[k], &FR_XC(h)[k]);
+    int st = mb_contact_level_move(FR_LEVEL(h), t, set->type->name, commit, dt);
+    if (st == MB_SUCCESS && *commit) {
+        REAL *base = FR_XB(h);
+        FR_XB(h) = FR_XC(h);
+        FR_XC(h) = base;
+    }
     return st;
 }
 
-/* Normal force of the pair's law, then the tangential force and rolling torque; xi of
- * the candidate level from the base; a pair apart has its history reset (xi = 0, not
- * sliding): a contact that closes again starts unloaded (doc/dem.md). */
-static int FUNCTION(contact_friction, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+/* An evaluation that stopped at pair `from` after a commit: the candidates of the pairs
+ * not reached are the base, as a copy of the candidate into the base would have left
+ * them. */
+static void FUNCTION(fric, restore)(const struct contact_set *set, size_t from)
 {
-    const struct contact_set *set = params;
     struct contact_history *h = set->hist;
+    for (size_t k = 3 * from; k < 3 * set->count; k++)
+        R_SET(&FR_XC(h)[k], &FR_XB(h)[k]);
+}
+
+/* One pair m through the template: normal force of the pair's law, then the tangential
+ * force and rolling torque; xi of the candidate level from the base; a pair apart has its
+ * history reset (xi = 0, not sliding): a contact that closes again starts unloaded
+ * (doc/dem.md).  Returns 1 in contact, 0 apart, -1 on coincident centres (recorded). */
+static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s, size_t m,
+                                struct FUNCTION(contact, scratch) *w,
+                                struct FUNCTION(fric, scratch) *f)
+{
+    struct contact_history *h = set->hist;
+    const struct contact_pair *cp = &set->items[m];
+    REAL *xc = &FR_XC(h)[3 * m];
+    int in = FUNCTION(contact, touching)(cp, s, w, set->type->name);
+    if (in < 0)
+        return in;
+#if !IS_MPFR
+    h->sliding[m] = 0;
+#endif
+    if (in == 0) {
+        for (int k = 0; k < 3; k++)
+            R_SET_D(&xc[k], 0.0);
+        return 0;
+    }
+    FUNCTION(contact, normal_force)(set, cp, w);
+    FUNCTION(contact, apply)(cp, s, w);
+    /* the history advances by the velocity of the step (v_step when the scheme's v is a
+     * predicted end-of-step velocity: a midpoint increment, second order), the dashpot
+     * acts on v (doc/dem.md, "Contact history") */
+    FUNCTION(fric, slip_velocity)(cp, s, s->v_step ? s->v_step : s->v, w, f);
+    FUNCTION(fric, coefficients)(set, cp, w, f);
+    FUNCTION(fric, carry)(&FR_XB(h)[3 * m], w, f);
+    if (s->v_step)
+        FUNCTION(fric, slip_velocity)(cp, s, s->v, w, f);
+    int slid = FUNCTION(fric, coulomb)(set, w, f);
+#if !IS_MPFR
+    h->sliding[m] = (unsigned char)slid;
+#else
+    (void)slid;
+#endif
+    for (int k = 0; k < 3; k++)
+        R_SET(&xc[k], &f->xi[k]);
+    FUNCTION(fric, apply)(cp, s, w, f);
+    FUNCTION(fric, rolling)(cp, s, w, f);
+    return 1;
+}
+
+#if IS_MPFR
+/* Every pair through the template; *failed the pair of coincident centres. */
+static int FUNCTION(fric, all_pairs)(const struct contact_set *set, TYPE(mb_nodes) *s,
+                                     const REAL *dt, size_t *failed)
+{
     struct FUNCTION(contact, scratch) w;
     struct FUNCTION(fric, scratch) f;
-    double dt;
-    int status = FUNCTION(contact, sync)(set, s, set->type->name);
-    if (status == MB_SUCCESS)
-        status = FUNCTION(fric, level)(set, s->prec, t, &dt);
-    if (status != MB_SUCCESS)
-        return status;
+    int status = MB_SUCCESS;
     FUNCTION(contact, scratch_init)(&w, s->prec);
     FUNCTION(fric, scratch_init)(&f, s->prec);
-    R_SET_D(f.dt, dt);
-    for (size_t m = 0; m < set->count; m++) {
-        const struct contact_pair *cp = &set->items[m];
-        REAL *xc = &FR_XC(h)[3 * m];
-        int in = FUNCTION(contact, touching)(cp, s, &w, set->type->name);
-        if (in < 0) {
+    R_SET(f.dt, dt);
+    for (size_t m = 0; m < set->count; m++)
+        if (FUNCTION(fric, pair)(set, s, m, &w, &f) < 0) {
+            *failed = m;
             status = MB_EDOM;
             break;
         }
-#if !IS_MPFR
-        h->sliding[m] = 0;
-#endif
-        if (in == 0) {
-            for (int k = 0; k < 3; k++)
-                R_SET_D(&xc[k], 0.0);
-            continue;
-        }
-        FUNCTION(contact, normal_force)(set, cp, &w);
-        FUNCTION(contact, apply)(cp, s, &w);
-        /* the history advances by the velocity of the step (v_step when the scheme's v
-         * is a predicted end-of-step velocity: a midpoint increment, second order), the
-         * dashpot acts on v (doc/dem.md, "Contact history") */
-        FUNCTION(fric, slip_velocity)(cp, s, s->v_step ? s->v_step : s->v, &w, &f);
-        FUNCTION(fric, coefficients)(set, cp, &w, &f);
-        FUNCTION(fric, carry)(&FR_XB(h)[3 * m], &w, &f);
-        if (s->v_step)
-            FUNCTION(fric, slip_velocity)(cp, s, s->v, &w, &f);
-        int slid = FUNCTION(fric, coulomb)(set, &w, &f);
-#if !IS_MPFR
-        h->sliding[m] = (unsigned char)slid;
-#else
-        (void)slid;
-#endif
-        for (int k = 0; k < 3; k++)
-            R_SET(&xc[k], &f.xi[k]);
-        FUNCTION(fric, apply)(cp, s, &w, &f);
-        FUNCTION(fric, rolling)(cp, s, &w, &f);
-    }
     FUNCTION(fric, scratch_clear)(&f);
     FUNCTION(contact, scratch_clear)(&w);
+    return status;
+}
+#else
+/* The walls (sphere-plane pairs) through the template, the sphere pairs through the
+ * kernel of friction_pair_double.c -- row by row of the neighbour list in neighbour
+ * mode; *failed the pair of coincident centres. */
+static int fric_all_pairs(const struct contact_set *set, mb_nodes *s, const double *dt,
+                          size_t *failed)
+{
+    struct contact_scratch w;
+    struct fric_scratch f;
+    int status = MB_SUCCESS;
+    const size_t walls = set->nl ? set->nwalls : set->count;
+    contact_scratch_init(&w, 53);
+    fric_scratch_init(&f, 53);
+    f.dt[0] = *dt;
+    for (size_t m = 0; m < walls && status == MB_SUCCESS; m++) {
+        const struct contact_pair *cp = &set->items[m];
+        int in = cp->plane ? fric_pair(set, s, m, &w, &f)
+                           : friction_sphere_pair(set, cp, s, &s->f[3 * cp->i],
+                                                  &s->torque[3 * cp->i], &set->hist->xb[3 * m],
+                                                  &set->hist->xc[3 * m], *dt,
+                                                  &set->hist->sliding[m]);
+        if (in < 0) {
+            *failed = m;
+            status = MB_EDOM;
+        }
+    }
+    if (status == MB_SUCCESS && set->nl)
+        status = friction_rows_double(set, s, *dt, failed);
+    fric_scratch_clear(&f);
+    contact_scratch_clear(&w);
+    if (status != MB_SUCCESS)   /* the kernel's only failure (walls cannot coincide) */
+        mb_error_record(MB_EDOM, __FILE__, __LINE__, "%s: spheres %zu and %zu have "
+                        "coincident centres", set->type->name, set->items[*failed].i,
+                        set->items[*failed].j);
+    return status;
+}
+#endif
+
+/* The force of every pair at time t with the history moved to t (fric_level). */
+static int FUNCTION(contact_friction, eval)(const void *params, TYPE(mb_nodes) *s, double t)
+{
+    const struct contact_set *set = params;
+    double dt;
+    int commit = 0;
+    int status = FUNCTION(contact, sync)(set, s, set->type->name);
+    if (status == MB_SUCCESS)
+        status = FUNCTION(fric, level)(set, s->prec, t, &dt, &commit);
+    if (status != MB_SUCCESS)
+        return status;
+    REAL rdt[1];
+    size_t failed = 0;
+    R_INIT(rdt, s->prec);
+    R_SET_D(rdt, dt);
+    status = FUNCTION(fric, all_pairs)(set, s, rdt, &failed);
+    R_CLEAR(rdt);
+    if (status != MB_SUCCESS && commit)
+        FUNCTION(fric, restore)(set, failed);
     return status;
 }
 

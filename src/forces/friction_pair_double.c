@@ -1,0 +1,228 @@
+/* friction_pair_double.c -- the double instance's kernel of one frictional sphere pair
+ * (force_contact_friction_source.c states the law: normal force, tangential spring with
+ * its history and Coulomb limit, tangential dashpot, rolling torque), and the loop over
+ * the rows of a neighbour list that keeps the forces of a row's sphere i in registers,
+ * after LAMMPS's pair_gran_hooke_history.cpp.  Included by force_contact_friction.c.
+ *
+ * The template spells every operation as a three-address macro on pointers into a
+ * scratch structure, which the compiler keeps in memory; this kernel performs the same
+ * operations on the same operands in the same order on local scalars, so that its
+ * results are those of the template bit for bit (the MPFR twin at 53 bits and the
+ * all-pairs equality of contact_neighbours.c test it: tests/test_contact_friction.c,
+ * tests/test_contact_neighbours.c).  Only the order of the loads and of the stores to
+ * distinct nodes differs: every force and torque component receives the same sequence
+ * of additions.  delta/2 is computed as 0.5 delta, which is ldexp(delta, -1) exactly
+ * (both are the correctly rounded half).  The build uses -ffp-contract=off: no FMA. */
+
+/* a . b of 3-vectors, as the template's dot: ((a0 b0) + (a1 b1)) + (a2 b2) */
+static MB_ALWAYS_INLINE double fp_dot(const double a[3], const double b[3])
+{
+    double r = a[0] * b[0];
+    r = r + a[1] * b[1];
+    return r + a[2] * b[2];
+}
+
+/* (w x a)_k = w_{k+1} a_{k+2} - w_{k+2} a_{k+1}, as the template's cross_acc forms it */
+static MB_ALWAYS_INLINE double fp_cross(const double w[3], const double a[3], int k)
+{
+    const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    return w[k1] * a[k2] - w[k2] * a[k1];
+}
+
+/* One sphere pair cp at the base history xb (3 values) with the time since the base dt:
+ * adds to f_i, tau_i (fi, ti: the node's arrays or a row's accumulators) and to f_j,
+ * tau_j, writes the candidate history xc and the sliding flag.  Returns 1 in contact,
+ * 0 apart (history reset), -1 on coincident centres (nothing written). */
+static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
+                                                 const struct contact_pair *cp,
+                                                 const mb_nodes *s, double *fi, double *ti,
+                                                 const double *xb, double *xc, double dt,
+                                                 unsigned char *sliding)
+{
+    const size_t i = cp->i, j = cp->j;
+    const double *xi = &s->x[3 * i], *xj = &s->x[3 * j];
+    double d[3], l2 = 0.0;
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        d[k] = xj[k] - xi[k];
+        if (cp->imaged)                        /* periodic image of j (neighbour mode) */
+            d[k] = d[k] + cp->shift[k];
+        l2 = l2 + d[k] * d[k];
+    }
+    const double l = sqrt(l2), ri = s->radius[i], rj = s->radius[j];
+    const double delta = (ri + rj) - l;
+    if (!(delta > 0.0)) {                      /* apart: history reset */
+        *sliding = 0;
+        xc[0] = xc[1] = xc[2] = 0.0;
+        return 0;
+    }
+    if (l == 0.0)
+        return -1;
+    *sliding = 0;
+    const double *vi = &s->v[3 * i], *vj = &s->v[3 * j];
+    const double *wi = &s->omega[3 * i], *wj = &s->omega[3 * j];
+    double n[3], rate = 0.0;
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        n[k] = d[k] / l;
+        double dv = vj[k] - vi[k];
+        if (cp->imaged)                        /* the image's medium velocity L H p */
+            dv = dv + cp->vshift[k];
+        rate = rate - dv * n[k];
+    }
+    /* normal force (contact_normal_source.c) */
+    double F;
+    if (set->normal == CONTACT_NORMAL_LINEAR) {
+        F = delta * cp->k;
+        if (cp->c != 0.0)
+            F = F + rate * cp->c;
+    } else {
+        const double b = sqrt(delta);
+        F = delta * b;
+        F = F * cp->k;
+        if (cp->c != 0.0) {
+            double a = sqrt(b);
+            a = a * rate;
+            F = F + a * cp->c;
+        }
+    }
+    if (!set->attractive && F < 0.0)
+        F = 0.0;
+    /* arms and slip velocity (fric_slip_velocity) */
+    const double q = 0.5 * delta, pi = ri - q, pj = rj - q;
+    double ai[3], aj[3], u[3], ut[3];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        ai[k] = pi * n[k];
+        aj[k] = -(pj * n[k]);
+    }
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        u[k] = vi[k] + fp_cross(wi, ai, k);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        u[k] = u[k] - vj[k];
+        if (cp->imaged)
+            u[k] = u[k] - cp->vshift[k];
+    }
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        u[k] = u[k] - fp_cross(wj, aj, k);
+    const double un = fp_dot(u, n);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        ut[k] = u[k] - un * n[k];
+    /* coefficients (fric_coefficients) */
+    double kt = cp->kt, ct = cp->ct;
+    if (set->normal == CONTACT_NORMAL_HERTZ) {
+        const double r2 = sqrt(delta);
+        kt = kt * r2;
+        ct = ct * sqrt(r2);
+    }
+    /* history carried to the tangent plane and advanced (fric_carry) */
+    double xi_[3];
+    const double xbn = fp_dot(xb, n);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        xi_[k] = xb[k] - xbn * n[k];
+    double m2 = fp_dot(xb, xb);
+    const double p2 = fp_dot(xi_, xi_);
+    if (p2 > 0.0) {
+        const double scale = sqrt(m2) / sqrt(p2);
+        MB_UNROLL(3)
+        for (int k = 0; k < 3; k++)
+            xi_[k] = xi_[k] * scale;
+    }
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        xi_[k] = xi_[k] + ut[k] * dt;
+    /* Coulomb limit (fric_coulomb) */
+    double Ft[3];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        Ft[k] = -(kt * xi_[k] + ct * ut[k]);
+    const double lim = F > 0.0 ? F * set->fr.mu : 0.0;
+    const double ft2 = fp_dot(Ft, Ft);
+    if (ft2 > lim * lim) {
+        const double r = lim / sqrt(ft2);
+        MB_UNROLL(3)
+        for (int k = 0; k < 3; k++) {
+            Ft[k] = Ft[k] * r;
+            xi_[k] = -(Ft[k] / kt);
+        }
+        *sliding = 1;
+    }
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        xc[k] = xi_[k];
+    /* forces and torques (contact_apply, fric_apply) */
+    double *fj = &s->f[3 * j], *tj = &s->torque[3 * j];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        const double a = F * n[k];
+        fi[k] = (fi[k] - a) + Ft[k];
+        fj[k] = (fj[k] + a) - Ft[k];
+    }
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        ti[k] = ti[k] + fp_cross(ai, Ft, k);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        tj[k] = tj[k] - fp_cross(aj, Ft, k);
+    /* rolling torque (fric_rolling) */
+    if (cp->roll == 0.0 || !(F > 0.0))
+        return 1;
+    double wr[3];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        wr[k] = wi[k] - wj[k];
+    const double wn = fp_dot(wr, n);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        wr[k] = wr[k] - wn * n[k];
+    const double w2 = fp_dot(wr, wr);
+    if (!(w2 > 0.0))
+        return 1;
+    const double r = (F * cp->roll) / sqrt(w2);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        const double a = wr[k] * r;
+        ti[k] = ti[k] - a;
+        tj[k] = tj[k] + a;
+    }
+    return 1;
+}
+
+/* The sphere pairs of a set in neighbour mode, row by row of the list: the pairs of row
+ * i are items[nwalls + first[i] ..) in the list's order, all with sphere i first and
+ * j > i, so no other pair of the row touches f_i and tau_i, which are accumulated in
+ * registers and stored after the row (the same additions in the same order). */
+static int friction_rows_double(const struct contact_set *set, mb_nodes *s, double dt,
+                                size_t *failed)
+{
+    struct contact_history *h = set->hist;
+    const size_t *first = mb_neighbour_first(set->nl);
+    for (size_t i = 0; i < s->n; i++) {
+        if (first[i] == first[i + 1])
+            continue;
+        double fi[3] = { s->f[3 * i], s->f[3 * i + 1], s->f[3 * i + 2] };
+        double ti[3] = { s->torque[3 * i], s->torque[3 * i + 1], s->torque[3 * i + 2] };
+        int status = MB_SUCCESS;
+        for (size_t p = first[i]; p < first[i + 1]; p++) {
+            const size_t m = set->nwalls + p;
+            if (friction_sphere_pair(set, &set->items[m], s, fi, ti, &h->xb[3 * m],
+                                     &h->xc[3 * m], dt, &h->sliding[m]) < 0) {
+                *failed = m;
+                status = MB_EDOM;
+                break;
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            s->f[3 * i + k] = fi[k];
+            s->torque[3 * i + k] = ti[k];
+        }
+        if (status != MB_SUCCESS)
+            return status;
+    }
+    return MB_SUCCESS;
+}
