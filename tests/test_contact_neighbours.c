@@ -108,14 +108,32 @@ static void *linear(void)
     return mb_contact_linear_new(&p);
 }
 
-/* The run of (1): returns the list's builds; *contacts counts contact-steps. */
-static unsigned long run_against_all_pairs(law_maker make, const mb_force_type *type,
-                                           size_t *contacts)
+/* Every sphere of s given radius 0.05 and its mass and moment of inertia: a
+ * monodisperse packing, whose pairs all have the same coefficients. */
+static void make_monodisperse(mb_nodes *s)
+{
+    const double r = 0.05, m = RHO * 4.0 / 3.0 * M_PI * r * r * r;
+    const double I[3] = { 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r };
+    for (size_t i = 0; i < s->n; i++) {
+        mb_nodes_set_mass(s, i, m);
+        mb_nodes_set_inertia(s, i, I);
+        s->radius[i] = r;
+    }
+}
+
+/* The run of (1), polydisperse or monodisperse (mono 1): returns the list's builds;
+ * *contacts counts contact-steps. */
+static unsigned long run_against_all_pairs_of(law_maker make, const mb_force_type *type,
+                                              int mono, size_t *contacts)
 {
     const int side = 5;
     const size_t n = 100;
     const double h = 2e-5;
     mb_nodes *a = cluster(n, side, 2.0, 7), *b = cluster(n, side, 2.0, 7);
+    if (mono) {
+        make_monodisperse(a);
+        make_monodisperse(b);
+    }
     void *all = make(), *near = make();
     add_walls(all, a, side);
     add_walls(near, b, side);
@@ -157,6 +175,27 @@ static unsigned long run_against_all_pairs(law_maker make, const mb_force_type *
     mb_nodes_free(a);
     mb_nodes_free(b);
     return builds;
+}
+
+static unsigned long run_against_all_pairs(law_maker make, const mb_force_type *type,
+                                           size_t *contacts)
+{
+    return run_against_all_pairs_of(make, type, 0, contacts);
+}
+
+/* Monodisperse: every pair of the list has the same coefficients, which the frictional
+ * laws' evaluation then reads once (contact_set.h, uniform). */
+Test(contact_neighbours, monodisperse_frictional_laws_equal_all_pairs_bit_for_bit)
+{
+    size_t contacts;
+    unsigned long builds = run_against_all_pairs_of(cundall_strack,
+                                                    mb_force_contact_cundall_strack, 1, &contacts);
+    cr_expect_geq(builds, 4, "only %lu builds", builds);
+    cr_expect_geq(contacts, 1000, "only %zu contact-steps", contacts);
+    builds = run_against_all_pairs_of(hertz_mindlin, mb_force_contact_hertz_mindlin, 1,
+                                      &contacts);
+    cr_expect_geq(builds, 4, "only %lu builds", builds);
+    cr_expect_geq(contacts, 1000, "only %zu contact-steps", contacts);
 }
 
 Test(contact_neighbours, cundall_strack_equals_all_pairs_bit_for_bit_across_rebuilds)

@@ -81,24 +81,39 @@ static int grow(void *pp, size_t count, size_t size)
     return MB_SUCCESS;
 }
 
-/* items, spare and from for count pairs (walls kept at the front of items). */
+/* items, old_ij, from and imaged for count pairs (walls kept at the front of items). */
 static int reserve(struct contact_set *set, size_t count)
 {
-    if (count <= set->cap && set->spare != NULL)
+    if (count <= set->cap && set->old_ij != NULL)
         return MB_SUCCESS;
     size_t cap = count + count / 4 + 8;
     if (grow(&set->items, cap, sizeof *set->items) != MB_SUCCESS
-        || grow(&set->spare, cap, sizeof *set->spare) != MB_SUCCESS
-        || grow(&set->from, cap, sizeof *set->from) != MB_SUCCESS)
+        || grow(&set->old_ij, 2 * cap, sizeof *set->old_ij) != MB_SUCCESS
+        || grow(&set->from, cap, sizeof *set->from) != MB_SUCCESS
+        || grow(&set->imaged, cap, sizeof *set->imaged) != MB_SUCCESS)
         return MB_ENOMEM;
     set->cap = cap;
     return MB_SUCCESS;
 }
 
-/* (a.i, a.j) < (i, j) lexicographically */
-static int before(const struct contact_pair *a, size_t i, size_t j)
+/* (old_ij[2q], old_ij[2q + 1]) < (i, j) lexicographically */
+static int before(const size_t *old_ij, size_t q, size_t i, size_t j)
 {
-    return a->i < i || (a->i == i && a->j < j);
+    return old_ij[2 * q] < i || (old_ij[2 * q] == i && old_ij[2 * q + 1] < j);
+}
+
+/* 1 when every sphere pair has the coefficients of the first (bit for bit). */
+static int coefficients_uniform(const struct contact_set *set)
+{
+    const struct contact_pair *a = &set->items[set->nwalls];
+    for (size_t m = set->nwalls + 1; m < set->count; m++) {
+        const struct contact_pair *b = &set->items[m];
+        if (memcmp(&a->k, &b->k, sizeof a->k) || memcmp(&a->c, &b->c, sizeof a->c)
+            || memcmp(&a->kt, &b->kt, sizeof a->kt) || memcmp(&a->ct, &b->ct, sizeof a->ct)
+            || memcmp(&a->roll, &b->roll, sizeof a->roll))
+            return 0;
+    }
+    return 1;
 }
 
 /* In a deforming cell the images move: shift = H p with the cell's current sides (as
@@ -121,23 +136,24 @@ static void follow_cell(struct contact_set *set)
     }
 }
 
-/* The pairs made again from the list: walls first, then every listed pair with its image
- * shift, and for each the index of the same (i, j) among the previous pairs (merge of two
- * ascending sequences). */
+/* The pairs made again from the list: walls kept first, then every listed pair with its
+ * image shift, and for each the index of the same (i, j) among the previous pairs (merge
+ * of two ascending sequences: the previous build's (i, j), saved first, and the list). */
 static int pairs_from_list(struct contact_set *set, const mb_nodes *s)
 {
     const mb_neighbour_list *nl = set->nl;
     size_t count = set->nwalls + mb_neighbour_count(nl), old_count = set->count;
-    if (reserve(set, count) != MB_SUCCESS)
+    if (reserve(set, count > old_count ? count : old_count) != MB_SUCCESS)
         return MB_ENOMEM;
-    struct contact_pair *old = set->items;
-    set->items = set->spare;
-    set->spare = old;
-    memcpy(set->items, old, set->nwalls * sizeof *old);
+    const size_t old_pairs = old_count - set->nwalls;
+    for (size_t q = 0; q < old_pairs; q++) {
+        set->old_ij[2 * q] = set->items[set->nwalls + q].i;
+        set->old_ij[2 * q + 1] = set->items[set->nwalls + q].j;
+    }
     for (size_t m = 0; m < set->nwalls; m++)
         set->from[m] = m;
     const size_t *first = mb_neighbour_first(nl), *neigh = mb_neighbour_neigh(nl);
-    size_t m = set->nwalls, q = set->nwalls;
+    size_t m = set->nwalls, q = 0;
     for (size_t i = 0; i < s->n; i++)
         for (size_t p = first[i]; p < first[i + 1]; p++, m++) {
             size_t j = neigh[p];
@@ -145,11 +161,14 @@ static int pairs_from_list(struct contact_set *set, const mb_nodes *s)
             mb_contact_pair_make(set, s, i, j, cp);
             mb_neighbour_image(nl, s->x, i, j, cp->shift, cp->period);
             cp->imaged = cp->period[0] != 0.0 || cp->period[1] != 0.0 || cp->period[2] != 0.0;
-            while (q < old_count && before(&old[q], i, j))
+            set->imaged[p] = (unsigned char)cp->imaged;
+            while (q < old_pairs && before(set->old_ij, q, i, j))
                 q++;
-            set->from[m] = q < old_count && old[q].i == i && old[q].j == j ? q : SIZE_MAX;
+            set->from[m] = q < old_pairs && set->old_ij[2 * q] == i
+                                   && set->old_ij[2 * q + 1] == j ? set->nwalls + q : SIZE_MAX;
         }
     set->count = count;
+    set->uniform = count > set->nwalls && coefficients_uniform(set);
     follow_cell(set);
     return set->friction ? mb_contact_history_remap(set->hist, set->from, count) : MB_SUCCESS;
 }
@@ -190,5 +209,5 @@ int mb_contact_pair_nodes(const void *model, size_t m, size_t *i, size_t *j, int
 size_t mb_contact_bytes_per_pair(int friction)
 {
     size_t history = 2 * (6 * sizeof(double) + 1);   /* xi at two levels, sliding; remap copy */
-    return 2 * sizeof(struct contact_pair) + sizeof(size_t) + (friction ? history : 0);
+    return sizeof(struct contact_pair) + 3 * sizeof(size_t) + 1 + (friction ? history : 0);
 }

@@ -112,8 +112,9 @@ void mb_contact_set_free(void *params)
     if (set) {
         mb_contact_history_free(set->hist);
         mb_neighbour_free(set->nl);
-        free(set->spare);
+        free(set->old_ij);
         free(set->from);
+        free(set->imaged);
         free(set->items);
         free(set);
     }

@@ -9,21 +9,22 @@
 #include <mpfr.h>
 
 struct contact_pair {
+    /* the fields a force evaluation reads of every pair, in the first 64 bytes */
     size_t i, j;
-    int plane;            /* 1: sphere i against the plane (p, n) */
-    double p[3], n[3];
-    double meff, reff;    /* effective mass m*, effective radius R* */
     double k, c;          /* linear: kn and dashpot c; Hertz: K and C (mb_contact.h) */
     /* frictional laws: tangential stiffness and dashpot, k_t = kt delta^{e/2},
      * gamma_t = ct delta^{e/4} with e = 0 (linear) or 1 (Hertz-Mindlin); rolling arm
      * mu_r R* */
     double kt, ct, roll;
+    int plane;            /* 1: sphere i against the plane (p, n) */
     /* periodic image of sphere j (neighbour mode): the pair's separation is
      * x_j + shift - x_i, shift = H p for the periods p of the image (a box's axes or a
      * deforming cell's sides), and the image moves at v_j + vshift, vshift = L H p in a
      * cell of velocity gradient L (zero in a fixed box); zero for pairs added by hand */
     int imaged;
     double shift[3], vshift[3], period[3];
+    double p[3], n[3];
+    double meff, reff;    /* effective mass m*, effective radius R* */
 };
 
 /* Which normal force a law uses. */
@@ -52,8 +53,12 @@ struct contact_set {
     mb_neighbour_list *nl;
     size_t nwalls, nodes;
     unsigned long builds_seen;
-    struct contact_pair *spare;   /* cap entries: the pairs of the previous build */
+    size_t *old_ij;               /* 2 cap entries: (i, j) of the previous build's pairs */
     size_t *from;                 /* cap entries: old index of each new pair, or SIZE_MAX */
+    unsigned char *imaged;        /* cap entries: list pair p is an image (items[nwalls + p]) */
+    /* 1 when every sphere pair of the list has the coefficients k, c, kt, ct, roll of
+     * items[nwalls] (a monodisperse packing): the evaluation reads them once */
+    int uniform;
 };
 
 /* Bring the pairs of a set in neighbour mode up to date with the positions of s: update

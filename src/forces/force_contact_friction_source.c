@@ -354,7 +354,8 @@ static int fric_all_pairs(const struct contact_set *set, mb_nodes *s, const doub
     for (size_t m = 0; m < walls && status == MB_SUCCESS; m++) {
         const struct contact_pair *cp = &set->items[m];
         int in = cp->plane ? fric_pair(set, s, m, &w, &f)
-                           : friction_sphere_pair(set, cp, s, &s->f[3 * cp->i],
+                           : friction_sphere_pair(friction_law_of(set), cp, cp->imaged ? cp : NULL, cp->i,
+                                                  cp->j, s, &s->f[3 * cp->i],
                                                   &s->torque[3 * cp->i], &set->hist->xb[3 * m],
                                                   &set->hist->xc[3 * m], *dt,
                                                   &set->hist->sliding[m]);

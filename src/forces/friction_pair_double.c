@@ -14,6 +14,18 @@
  * of additions.  delta/2 is computed as 0.5 delta, which is ldexp(delta, -1) exactly
  * (both are the correctly rounded half).  The build uses -ffp-contract=off: no FMA. */
 
+/* The set's law read once per loop (the stores of a pair may alias the set). */
+struct friction_law_double {
+    int hertz, attractive;
+    double mu;
+};
+
+static struct friction_law_double friction_law_of(const struct contact_set *set)
+{
+    return (struct friction_law_double){ .hertz = set->normal == CONTACT_NORMAL_HERTZ,
+                                         .attractive = set->attractive, .mu = set->fr.mu };
+}
+
 /* a . b of 3-vectors, as the template's dot: ((a0 b0) + (a1 b1)) + (a2 b2) */
 static MB_ALWAYS_INLINE double fp_dot(const double a[3], const double b[3])
 {
@@ -29,36 +41,37 @@ static MB_ALWAYS_INLINE double fp_cross(const double w[3], const double a[3], in
     return w[k1] * a[k2] - w[k2] * a[k1];
 }
 
-/* One sphere pair cp at the base history xb (3 values) with the time since the base dt:
- * adds to f_i, tau_i (fi, ti: the node's arrays or a row's accumulators) and to f_j,
- * tau_j, writes the candidate history xc and the sliding flag.  Returns 1 in contact,
- * 0 apart (history reset), -1 on coincident centres (nothing written). */
-static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
+/* One sphere pair (i, j) with the coefficients of cp (k, c, kt, ct, roll) and the image
+ * of img (shift, vshift; NULL: j itself), at the base history xb (3 values) with the time
+ * since the base dt: adds to f_i, tau_i (fi, ti: the node's arrays or a row's
+ * accumulators) and to f_j, tau_j, writes the candidate history xc and the sliding flag.
+ * Returns 1 in contact, 0 apart (history reset), -1 on coincident centres (nothing
+ * written). */
+static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_double law,
                                                  const struct contact_pair *cp,
-                                                 const mb_nodes *s, double *fi, double *ti,
-                                                 const double *xb, double *xc, double dt,
-                                                 unsigned char *sliding)
+                                                 const struct contact_pair *img, size_t i,
+                                                 size_t j, const mb_nodes *s, double *fi,
+                                                 double *ti, const double *xb, double *xc,
+                                                 double dt, unsigned char *sliding)
 {
-    const size_t i = cp->i, j = cp->j;
     const double *xi = &s->x[3 * i], *xj = &s->x[3 * j];
     double d[3], l2 = 0.0;
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         d[k] = xj[k] - xi[k];
-        if (cp->imaged)                        /* periodic image of j (neighbour mode) */
-            d[k] = d[k] + cp->shift[k];
+        if (img)                               /* periodic image of j (neighbour mode) */
+            d[k] = d[k] + img->shift[k];
         l2 = l2 + d[k] * d[k];
     }
     const double l = sqrt(l2), ri = s->radius[i], rj = s->radius[j];
     const double delta = (ri + rj) - l;
     if (!(delta > 0.0)) {                      /* apart: history reset */
-        *sliding = 0;
         xc[0] = xc[1] = xc[2] = 0.0;
+        *sliding = 0;
         return 0;
     }
     if (l == 0.0)
         return -1;
-    *sliding = 0;
     const double *vi = &s->v[3 * i], *vj = &s->v[3 * j];
     const double *wi = &s->omega[3 * i], *wj = &s->omega[3 * j];
     double n[3], rate = 0.0;
@@ -66,13 +79,13 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
     for (int k = 0; k < 3; k++) {
         n[k] = d[k] / l;
         double dv = vj[k] - vi[k];
-        if (cp->imaged)                        /* the image's medium velocity L H p */
-            dv = dv + cp->vshift[k];
+        if (img)                               /* the image's medium velocity L H p */
+            dv = dv + img->vshift[k];
         rate = rate - dv * n[k];
     }
     /* normal force (contact_normal_source.c) */
     double F;
-    if (set->normal == CONTACT_NORMAL_LINEAR) {
+    if (!law.hertz) {
         F = delta * cp->k;
         if (cp->c != 0.0)
             F = F + rate * cp->c;
@@ -86,7 +99,7 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
             F = F + a * cp->c;
         }
     }
-    if (!set->attractive && F < 0.0)
+    if (!law.attractive && F < 0.0)
         F = 0.0;
     /* arms and slip velocity (fric_slip_velocity) */
     const double q = 0.5 * delta, pi = ri - q, pj = rj - q;
@@ -102,8 +115,8 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         u[k] = u[k] - vj[k];
-        if (cp->imaged)
-            u[k] = u[k] - cp->vshift[k];
+        if (img)
+            u[k] = u[k] - img->vshift[k];
     }
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
@@ -114,7 +127,7 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
         ut[k] = u[k] - un * n[k];
     /* coefficients (fric_coefficients) */
     double kt = cp->kt, ct = cp->ct;
-    if (set->normal == CONTACT_NORMAL_HERTZ) {
+    if (law.hertz) {
         const double r2 = sqrt(delta);
         kt = kt * r2;
         ct = ct * sqrt(r2);
@@ -141,16 +154,16 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         Ft[k] = -(kt * xi_[k] + ct * ut[k]);
-    const double lim = F > 0.0 ? F * set->fr.mu : 0.0;
+    const double lim = F > 0.0 ? F * law.mu : 0.0;
     const double ft2 = fp_dot(Ft, Ft);
-    if (ft2 > lim * lim) {
+    const int slid = ft2 > lim * lim;
+    if (slid) {
         const double r = lim / sqrt(ft2);
         MB_UNROLL(3)
         for (int k = 0; k < 3; k++) {
             Ft[k] = Ft[k] * r;
             xi_[k] = -(Ft[k] / kt);
         }
-        *sliding = 1;
     }
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
@@ -169,6 +182,7 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         tj[k] = tj[k] - fp_cross(aj, Ft, k);
+    *sliding = (unsigned char)slid;
     /* rolling torque (fric_rolling) */
     if (cp->roll == 0.0 || !(F > 0.0))
         return 1;
@@ -195,13 +209,22 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct contact_set *set,
 
 /* The sphere pairs of a set in neighbour mode, row by row of the list: the pairs of row
  * i are items[nwalls + first[i] ..) in the list's order, all with sphere i first and
- * j > i, so no other pair of the row touches f_i and tau_i, which are accumulated in
- * registers and stored after the row (the same additions in the same order). */
+ * j = neigh[p] > i, so no other pair of the row touches f_i and tau_i, which are
+ * accumulated in registers and stored after the row (the same additions in the same
+ * order).  A pair's record is read only for its image or when the coefficients differ
+ * between pairs (set->uniform 0). */
 static int friction_rows_double(const struct contact_set *set, mb_nodes *s, double dt,
                                 size_t *failed)
 {
     struct contact_history *h = set->hist;
-    const size_t *first = mb_neighbour_first(set->nl);
+    const struct friction_law_double law = friction_law_of(set);
+    const int uniform = set->uniform;
+    const unsigned char *imaged = set->imaged;
+    const size_t *first = mb_neighbour_first(set->nl), *neigh = mb_neighbour_neigh(set->nl);
+    const struct contact_pair *pairs = set->items + set->nwalls;
+    const double *xb = h->xb + 3 * set->nwalls;
+    double *xc = h->xc + 3 * set->nwalls;
+    unsigned char *sliding = h->sliding + set->nwalls;
     for (size_t i = 0; i < s->n; i++) {
         if (first[i] == first[i + 1])
             continue;
@@ -209,10 +232,11 @@ static int friction_rows_double(const struct contact_set *set, mb_nodes *s, doub
         double ti[3] = { s->torque[3 * i], s->torque[3 * i + 1], s->torque[3 * i + 2] };
         int status = MB_SUCCESS;
         for (size_t p = first[i]; p < first[i + 1]; p++) {
-            const size_t m = set->nwalls + p;
-            if (friction_sphere_pair(set, &set->items[m], s, fi, ti, &h->xb[3 * m],
-                                     &h->xc[3 * m], dt, &h->sliding[m]) < 0) {
-                *failed = m;
+            const struct contact_pair *cp = uniform ? pairs : &pairs[p];
+            const struct contact_pair *img = imaged[p] ? &pairs[p] : NULL;
+            if (friction_sphere_pair(law, cp, img, i, neigh[p], s, fi, ti, &xb[3 * p],
+                                     &xc[3 * p], dt, &sliding[p]) < 0) {
+                *failed = set->nwalls + p;
                 status = MB_EDOM;
                 break;
             }

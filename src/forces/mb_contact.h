@@ -111,8 +111,9 @@ size_t mb_contact_count(const void *model);
  * are not added by hand afterwards.  Periodic boxes of the list are followed (minimum
  * image).  The MPFR instance refuses a model in this mode. */
 int mb_contact_use_neighbours(void *model, const mb_nodes *s, mb_neighbour_list *nl);
-/* Bytes a model in neighbour mode holds per pair of the list (the pair, its spare of the
- * previous build, its merge index, and with friction its history), for memory estimates. */
+/* Bytes a model in neighbour mode holds per pair of the list (the pair, the (i, j) of the
+ * previous build, its merge index and image flag, and with friction its history and the
+ * history's copy while it is carried over a rebuild), for memory estimates. */
 size_t mb_contact_bytes_per_pair(int friction);
 /* The nodes of candidate pair m (j = i and plane = 1 for a wall). */
 int mb_contact_pair_nodes(const void *model, size_t m, size_t *i, size_t *j, int *plane);
