@@ -317,6 +317,10 @@ static void twin_identity(const char *problem, const char *scheme, long n, doubl
                   j, d->v[j], back->v[j]);
     }
     cr_expect(memcmp(back->q, d->q, 4 * sizeof(double)) == 0, "orientation differs");
+    cr_expect(memcmp(back->omega, d->omega, 3 * sizeof(double)) == 0,
+              "angular velocity differs: %a vs %a", d->omega[0], back->omega[0]);
+    cr_expect(memcmp(back->angmom, d->angmom, 3 * sizeof(double)) == 0,
+              "angular momentum differs");
     cr_expect_eq(r->sys->dissipated_by_scheme, tw->dissipated_by_scheme);
     mb_nodes_free(back);
     mb_stepper_free(st2);
@@ -328,6 +332,17 @@ static void twin_identity(const char *problem, const char *scheme, long n, doubl
 Test(leapfrog, mpfr_twin_bit_identical_fast_path)
 {
     twin_identity("kepler[eccentricity=0.6]", "leapfrog", 5000, 2.0 * M_PI / 1000, NULL);
+}
+
+/* The rotation of a spherical node without damping or blocked rotations (the double
+ * instance's lf_rot_spherical_plain) against the MPFR template at 53 bits; h small enough
+ * for |w h|^2 < 1e-8, where Quaternion(w h) takes its Taylor form (four operations, no
+ * sin or cos, whose libm and MPFR roundings may differ). */
+Test(leapfrog, mpfr_twin_bit_identical_spherical_rotation)
+{
+    twin_identity("spin-up[mass=1.37,radius=0.2385,tx=0.0311,ty=-0.0217,tz=0.0733,omega0=0]",
+                  "leapfrog",
+                  3000, 1e-5, NULL);
 }
 
 Test(leapfrog, mpfr_twin_bit_identical_general_path)

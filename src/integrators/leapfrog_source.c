@@ -430,6 +430,63 @@ static void FUNCTION(lf, rot_spherical)(const struct lf_config *cfg, struct FUNC
             R_MUL(&L_out[k], &w_out[k], &I[0]);
 }
 
+#ifdef BASE_DOUBLE
+/* rot_spherical of a node without damping, blocked rotations, medium spin or aspherical
+ * inertia, on local scalars: the operations of rot_spherical, mbq_from_rotvec, mbq_mul,
+ * mbq_normalize and lf_renorm in their order (the template keeps its temporaries in
+ * memory), hence the same bits; tests/test_leapfrog.c compares both.  Returns 1 when
+ * w, q or L is Inf or NaN. */
+static MB_ALWAYS_INLINE int lf_rot_spherical_plain(struct lf_rot *r, const mb_nodes *s,
+                                                   size_t i, double hp, double h,
+                                                   double *w_out, double *q_out,
+                                                   double *L_out)
+{
+    const double *w = &s->omega[3 * i], *T = &s->torque[3 * i], *q = &s->q[4 * i];
+    const double I0 = s->inertia[3 * i], hk = 0.5 * (hp + h);
+    double th[3], qu[4], a, b, c;
+    for (int k = 0; k < 3; k++) {
+        w_out[k] = w[k] + (T[k] / I0) * hk;
+        th[k] = w_out[k] * h;
+    }
+    a = th[0] * th[0];                          /* Quaternion(theta) (mbq_from_rotvec) */
+    a = a + th[1] * th[1];
+    a = a + th[2] * th[2];
+    if (a < 1e-8) {
+        c = a * a;
+        qu[0] = (1.0 - a / 8.0) + c / 384.0;
+        b = (0.5 - a / 48.0) + c / 3840.0;
+    } else {
+        a = sqrt(a);
+        c = a * 0.5;
+        qu[0] = cos(c);
+        b = sin(c) / a;
+    }
+    for (int k = 0; k < 3; k++)
+        qu[k + 1] = th[k] * b;
+    /* q(t+h) = Quaternion(theta) (x) q(t) (mbq_mul's rows) */
+    q_out[0] = ((qu[0] * q[0] - qu[1] * q[1]) - qu[2] * q[2]) - qu[3] * q[3];
+    q_out[1] = ((qu[0] * q[1] + qu[1] * q[0]) + qu[2] * q[3]) - qu[3] * q[2];
+    q_out[2] = ((qu[0] * q[2] - qu[1] * q[3]) + qu[2] * q[0]) + qu[3] * q[1];
+    q_out[3] = ((qu[0] * q[3] + qu[1] * q[2]) - qu[2] * q[1]) + qu[3] * q[0];
+    a = q_out[0] * q_out[0];                    /* mbq_normalize, lf_renorm */
+    for (int k = 1; k < 4; k++)
+        a = a + q_out[k] * q_out[k];
+    const double norm = sqrt(a), dev = fabs(norm - 1.0);
+    for (int k = 0; k < 4; k++)
+        q_out[k] = q_out[k] / norm;
+    if (dev > r->qnorm_err || !(dev == dev))
+        r->qnorm_err = dev;
+    int finite = 1;
+    for (int k = 0; k < 3; k++) {
+        L_out[k] = w_out[k] * I0;
+        finite &= isfinite(w_out[k]) & isfinite(L_out[k]);
+    }
+    for (int k = 0; k < 4; k++)
+        finite &= isfinite(q_out[k]) != 0;
+    return !finite;
+}
+#endif
+
 #include "fincham_source.c"
 
 /* Rotation of every node; returns 1 on NaN/Inf.  *qnorm receives the max norm
@@ -449,6 +506,14 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
         int all_blocked = (s->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
                           == (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ);
         const struct lf_cellk *k = (cfg->adj_vel0 && fresh) ? kf : km;
+#ifdef BASE_DOUBLE
+        if (cfg->damping == 0.0 && k == NULL && !s->aspherical[i]
+            && !(s->blocked[i] & (MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ))
+            && !LF_FINCHAM_NODE(cfg, s, i, all_blocked)) {
+            bad |= lf_rot_spherical_plain(&r, s, i, hp, h, wo, qo, Lo);
+            continue;
+        }
+#endif
         if (!LF_FINCHAM_NODE(cfg, s, i, all_blocked))
             FUNCTION(lf, rot_spherical)(cfg, &r, s, i, hp, h,
                                         (k && !s->aspherical[i]) ? k->dspin : NULL, wo, qo, Lo,
