@@ -2,8 +2,9 @@
 # test_bench_dem.sh -- `motionbench bench dem --check` on the smallest packing: the
 # contacts at step 0 found through the library's neighbour list and contact model must
 # equal those LAMMPS's pair gran/hooke/history finds on the same packing (its compute
-# contact/atom, an independent code).  Skipped (77) without LAMMPS (`lmp` on the PATH or
-# $LAMMPS).  Nothing is timed.
+# contact/atom, an independent code).  Then a short timed run, whose printout must give
+# the peer's input in the configuration its table names.  Skipped (77) without LAMMPS
+# (`lmp` on the PATH or $LAMMPS).
 set -u
 MB=./src/motionbench
 LMP=${LAMMPS:-$(command -v lmp || true)}
@@ -18,6 +19,26 @@ printf '%s\n' "$out" | grep -q "^check: contacts at step 0 equal LAMMPS's at eve
 printf '%s\n' "$out" | awk '$1 == 864 && NF == 3 { found = 1; if ($2 != $3 || $2 < 1000) bad = 1 }
                            END { exit !(found && !bad) }' \
     || { echo "FAIL: the 864-sphere row lacks equal contact counts"; exit 1; }
+# the timed run prints the peer as it ran: its input in the configuration the table names
+# (neighbor skin, atom sorting off or at LAMMPS's default), so that a reader can rerun it
+out=$($MB bench dem --max-nodes 1e3 --min-time 1 --lammps "$LMP" 2>&1)
+st=$?
+printf '%s\n' "$out"
+[ $st -eq 0 ] || { echo "FAIL: bench dem exited $st"; exit 1; }
+config=$(printf '%s\n' "$out" | sed -n 's/^charged .*best configuration "\(.*\)", input IN:$/\1/p')
+[ -n "$config" ] || { echo "FAIL: no LAMMPS input printed"; exit 1; }
+printf '%s\n' "$out" | awk -v c="$config" '$1 == 864 && NF >= 8 { sub(/^.*  /, ""); row = $0 }
+    END { exit row != c }' || { echo "FAIL: the table's configuration is not '$config'"; exit 1; }
+skin=$(printf '%s\n' "$config" | sed -n 's/^skin \([0-9.]*\), .*/\1/p')
+printf '%s\n' "$out" | grep -q "^neighbor $skin bin$" \
+    || { echo "FAIL: the printed input lacks 'neighbor $skin bin' of '$config'"; exit 1; }
+sorted=$(printf '%s\n' "$out" | grep -c '^atom_modify sort 0 0.0$')
+case $config in
+*"sort off") [ "$sorted" -eq 1 ] ;;
+*) [ "$sorted" -eq 0 ] ;;
+esac || { echo "FAIL: atom sorting of the printed input does not match '$config'"; exit 1; }
+printf '%s\n' "$out" | grep -q '^pair_style gran/hooke/history 200000 ' \
+    || { echo "FAIL: the printed input lacks the pair style"; exit 1; }
 # bad input: the bench refuses an unknown option with exit 2
 $MB bench dem --check --max-nodes 1e3 --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an unknown option was not refused with exit 2"; exit 1; }

@@ -207,14 +207,11 @@ static int write_data(const struct dem_bench *b, const char *path)
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* The input of configuration c on data file `data`: `check` adds the count of contacts
- * at step 0 (run 0), else `steps` timed steps. */
-static int write_input(const char *path, const char *data, const struct lammps_config *c,
-                       int check, long steps)
+/* The input of configuration c on data file `data` to f: `check` adds the count of
+ * contacts at step 0 (run 0), else `steps` timed steps. */
+static void print_input(FILE *f, const char *data, const struct lammps_config *c, int check,
+                        long steps)
 {
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
-        return -1;
     fprintf(f, "units lj\natom_style sphere\nboundary p p p\ncomm_modify vel yes\n%s"
             "read_data %s\n"
             "pair_style gran/hooke/history %.17g %.17g %.17g 0 %.17g 0\npair_coeff * *\n"
@@ -227,7 +224,29 @@ static int write_input(const char *path, const char *data, const struct lammps_c
                 "thermo_style custom step c_s\nthermo_modify norm no\nrun 0\n");
     else
         fprintf(f, "thermo 0\nrun %ld\n", steps);
+}
+
+static int write_input(const char *path, const char *data, const struct lammps_config *c,
+                       int check, long steps)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    print_input(f, data, c, check, steps);
     return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The program's own name and version, the first line of its log ("LAMMPS (29 Sep 2021 -
+ * Update 2)"), into version (empty when unreadable). */
+static void lammps_version(const char *log, char *version, size_t size)
+{
+    FILE *f = fopen(log, "r");
+    version[0] = '\0';
+    if (f == NULL)
+        return;
+    if (fgets(version, (int)size, f) != NULL)
+        version[strcspn(version, "\r\n")] = '\0';
+    fclose(f);
 }
 
 /* LAMMPS's contacts at step 0: the sum of contact/atom on the thermo line of step 0,
@@ -319,8 +338,9 @@ static double growth_exponent(const double *n, const double *rate, int k)
 
 struct dem_size {
     double n, ours, peer;
-    long contacts, peer_contacts;
-    const char *config;
+    long contacts, peer_contacts, peer_steps;
+    const struct lammps_config *config;
+    char version[128];
 };
 
 /* One size: memory check, set-up, contact check, interleaved rounds (none when
@@ -357,6 +377,8 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
             fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres\n",
                     lammps, n);
             status = MB_EXIT_USAGE;
+        } else {
+            lammps_version(d.log, r->version, sizeof r->version);
         }
     }
     const int codes = lammps ? 1 + LAMMPS_CONFIGS : 1;
@@ -380,7 +402,8 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
             }
             if (peer > r->peer) {
                 r->peer = peer;
-                r->config = lammps_configs[c].name;
+                r->config = &lammps_configs[c];
+                r->peer_steps = steps;
             }
         }
     }
@@ -412,6 +435,20 @@ static int size_cells(double max_nodes, size_t *cells)
     return k;
 }
 
+/* The peer as it ran at the largest size, so that a reader can rerun it: the program,
+ * its version, how it was run and charged, and its input in the best configuration (at
+ * the other sizes the table names the configuration: the skin of `neighbor`, and the
+ * `atom_modify sort 0 0.0` line present for "sort off"). */
+static void print_peer(const char *lammps, const struct dem_size *r)
+{
+    printf("\nLAMMPS at %.0f spheres: %s (%s), run as OMP_NUM_THREADS=1 %s -in IN "
+           "-log LOG -screen none,\ncharged the CPU time of its Loop time (Loop time x %% CPU "
+           "use); best configuration \"%s\", input IN:\n", r->n, lammps,
+           r->version[0] ? r->version : "version unknown", lammps, r->config->name);
+    print_input(stdout, "DATA  (the packing: id 1 1 6/pi x y z, velocities, 17 digits)",
+                r->config, 0, r->peer_steps);
+}
+
 static int print_results(const struct dem_size *r, int k, const char *lammps, int check_only)
 {
     int mismatch = 0;
@@ -428,7 +465,7 @@ static int print_results(const struct dem_size *r, int k, const char *lammps, in
         printf("%10.0f %14.4g", r[i].n, r[i].ours);
         if (lammps)
             printf(" %14.4g %10.3f %10ld %10ld  %s\n", r[i].peer, r[i].ours / r[i].peer,
-                   r[i].contacts, r[i].peer_contacts, r[i].config);
+                   r[i].contacts, r[i].peer_contacts, r[i].config ? r[i].config->name : "-");
         else
             printf(" %14s %10s %10ld\n", "-", "-", r[i].contacts);
         mismatch |= lammps && r[i].contacts != r[i].peer_contacts;
@@ -448,6 +485,8 @@ static int print_results(const struct dem_size *r, int k, const char *lammps, in
     if (lammps)
         printf("check: contacts at step 0 equal LAMMPS's at every size: %s\n",
                mismatch ? "FAIL" : "pass");
+    if (lammps && !check_only && k > 0 && r[k - 1].config)
+        print_peer(lammps, &r[k - 1]);
     return mismatch ? MB_EXIT_FAIL : MB_EXIT_OK;
 }
 
