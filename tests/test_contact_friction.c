@@ -317,10 +317,14 @@ static mb_nodes *spinning_cluster(void *law)
  * a cluster whose pairs close, stick, slide and open: the double kernel performs the
  * template's operations in its order (friction_pair_double.c).  A different order of two
  * roundings shows within a few of these 13000 pair evaluations. */
-static void cluster_twin(const mb_force_type *type, void *law)
+static void cluster_twin(const mb_force_type *type, void *law, int with_step)
 {
     mb_nodes *s = spinning_cluster(law);
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(27, 53);
+    double vs[81];
+    __mpfr_struct vs_m[81];
+    for (size_t k = 0; k < 81; k++)
+        mpfr_init2(&vs_m[k], 53);
     long contacts = 0, sliding = 0;
     for (int step = 0; step < 40; step++) {
         double t = 2e-4 * step;
@@ -328,9 +332,15 @@ static void cluster_twin(const mb_force_type *type, void *law)
         for (size_t k = 0; k < 81; k++) {
             mpfr_set_zero(&m->f[k], 1);
             mpfr_set_zero(&m->torque[k], 1);
+            vs[k] = s->v[k] - 0.37 * 2e-4 * s->f[k] / s->mass[k / 3];   /* another velocity */
+            mpfr_set_d(&vs_m[k], vs[k], MPFR_RNDN);
         }
+        s->v_step = with_step ? vs : NULL;
+        m->v_step = with_step ? vs_m : NULL;
         eval(type, law, s, t);
         cr_assert_eq(type->eval_mpfr(law, m, t), MB_SUCCESS, "%s", mb_last_error());
+        s->v_step = NULL;
+        m->v_step = NULL;
         for (size_t k = 0; k < 81; k++) {
             cr_assert_eq(mpfr_get_d(&m->f[k], MPFR_RNDN), s->f[k], "step %d f[%zu]", step, k);
             cr_assert_eq(mpfr_get_d(&m->torque[k], MPFR_RNDN), s->torque[k],
@@ -351,6 +361,8 @@ static void cluster_twin(const mb_force_type *type, void *law)
     }
     cr_expect_gt(contacts, 1000, "only %ld contact-levels", contacts);
     cr_expect_gt(sliding, 10, "only %ld sliding contact-levels", sliding);
+    for (size_t k = 0; k < 81; k++)
+        mpfr_clear(&vs_m[k]);
     mb_nodes_mpfr_free(m);
     type->free(law);
     mb_nodes_free(s);
@@ -361,7 +373,10 @@ Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_cundall_strack)
     const mb_contact_linear_params p = { .kn = 3.1e4, .dashpot = MB_DASHPOT_RATIO, .zeta = 0.3 };
     const mb_contact_friction_params fr = { .mu = 0.3, .kt_ratio = 0.29, .zeta_t = 0.1,
                                             .mu_roll = 0.04 };
-    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr));
+    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 0);
+    /* a scheme's step velocity v_step (verlet-nosquish): the history advances by it, the
+     * dashpots act on v */
+    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 1);
 }
 
 Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_hertz_mindlin)
@@ -369,7 +384,8 @@ Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_hertz_mindlin)
     const mb_contact_hertz_params p = { .estar = 4.3e5, .zeta = 0.2 };
     const mb_contact_friction_params fr = { .mu = 0.3, .kt_ratio = 0.82, .zeta_t = 0.1,
                                             .mu_roll = 0.04 };
-    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr));
+    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 0);
+    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 1);
 }
 
 Test(contact_friction, implicit_jacobian_is_refused_with_the_reason)

@@ -41,6 +41,32 @@ static MB_ALWAYS_INLINE double fp_cross(const double w[3], const double a[3], in
     return w[k1] * a[k2] - w[k2] * a[k1];
 }
 
+/* The tangential slip velocity of the contact point (fric_slip_velocity):
+ *   u = v_i + w_i x a_i - (v_j (+ vshift) + w_j x a_j),   u_t = u - (u.n) n. */
+static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const double *wi,
+                                     const double *wj, const double ai[3], const double aj[3],
+                                     const double n[3], const struct contact_pair *img,
+                                     double ut[3])
+{
+    double u[3];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        u[k] = vi[k] + fp_cross(wi, ai, k);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        u[k] = u[k] - vj[k];
+        if (img)
+            u[k] = u[k] - img->vshift[k];
+    }
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        u[k] = u[k] - fp_cross(wj, aj, k);
+    const double un = fp_dot(u, n);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        ut[k] = u[k] - un * n[k];
+}
+
 /* One sphere pair (i, j) with the coefficients of cp (k, c, kt, ct, roll) and the image
  * of img (shift, vshift; NULL: j itself), at the base history xb (3 values) with the time
  * since the base dt: adds to f_i, tau_i (fi, ti: the node's arrays or a row's
@@ -103,28 +129,21 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
         F = 0.0;
     /* arms and slip velocity (fric_slip_velocity) */
     const double q = 0.5 * delta, pi = ri - q, pj = rj - q;
-    double ai[3], aj[3], u[3], ut[3];
+    double ai[3], aj[3], ut[3], utd[3];
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         ai[k] = pi * n[k];
         aj[k] = -(pj * n[k]);
     }
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        u[k] = vi[k] + fp_cross(wi, ai, k);
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++) {
-        u[k] = u[k] - vj[k];
-        if (img)
-            u[k] = u[k] - img->vshift[k];
-    }
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        u[k] = u[k] - fp_cross(wj, aj, k);
-    const double un = fp_dot(u, n);
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        ut[k] = u[k] - un * n[k];
+    /* the history advances by the velocity of the step (v_step when the scheme's v is a
+     * predicted end-of-step velocity), the dashpot acts on v */
+    const double *vel = s->v_step ? s->v_step : s->v;
+    fp_slip(&vel[3 * i], &vel[3 * j], wi, wj, ai, aj, n, img, ut);
+    if (s->v_step)
+        fp_slip(vi, vj, wi, wj, ai, aj, n, img, utd);
+    else
+        for (int k = 0; k < 3; k++)
+            utd[k] = ut[k];
     /* coefficients (fric_coefficients) */
     double kt = cp->kt, ct = cp->ct;
     if (law.hertz) {
@@ -153,7 +172,7 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     double Ft[3];
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
-        Ft[k] = -(kt * xi_[k] + ct * ut[k]);
+        Ft[k] = -(kt * xi_[k] + ct * utd[k]);
     const double lim = F > 0.0 ? F * law.mu : 0.0;
     const double ft2 = fp_dot(Ft, Ft);
     const int slid = ft2 > lim * lim;
