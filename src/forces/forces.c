@@ -223,6 +223,14 @@ double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s)
     return p;
 }
 
+int mb_forces_keeps_history(const mb_forces *F)
+{
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->history_work)
+            return 1;
+    return 0;
+}
+
 void mb_forces_history_work(const mb_forces *F, double *dissipated, double *external)
 {
     *dissipated = *external = 0.0;

@@ -163,6 +163,9 @@ double mb_forces_potential(const mb_forces *F, const mb_nodes *s);
  * |potential|): the energy the potentials hold, whatever their signs (mb_energy.h). */
 double mb_forces_potential_magnitude(const mb_forces *F, const mb_nodes *s);
 double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s);
+/* 1 when some model of F keeps a history (its history_work hook): the frictional
+ * contacts, which a reference stepping back past accepted steps cannot integrate. */
+int mb_forces_keeps_history(const mb_forces *F);
 /* Sums over the models of history_work: the works they booked themselves so far. */
 void mb_forces_history_work(const mb_forces *F, double *dissipated, double *external);
 double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t);
