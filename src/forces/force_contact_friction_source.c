@@ -291,6 +291,12 @@ static void FUNCTION(fric, book)(const struct contact_set *set, struct contact_h
                                  const double *xi_c, double kc)
 {
     double kb = h->ktb[m], slip = 0.0, bc = 0.0;
+    h->ktc[m] = kc;
+    /* a level at its base's time (the first evaluation of a run) is the initial history,
+     * not a step: what its Coulomb limit sets (the spring handed a tangential dashpot's
+     * force at t0) is part of the initial energy, and no work was done */
+    if (dt == 0.0)
+        return;
     for (int k = 0; k < 3; k++) {
         slip += 0.5 * (xi_tr[k] - xi_c[k]) * (kb * xb[k] + kc * xi_c[k]);
         bc += xb[k] * xi_c[k];
@@ -298,7 +304,6 @@ static void FUNCTION(fric, book)(const struct contact_set *set, struct contact_h
     h->wc.slip += slip;
     if (set->normal == CONTACT_NORMAL_HERTZ)
         h->wc.stiffness += 0.5 * (kc - kb) * bc;
-    h->ktc[m] = kc;
 }
 
 /* A pair found apart: the spring energy 1/2 kb |xi_b|^2 its base level held is released
