@@ -6,6 +6,8 @@
  *    forces, W_s = -(F_b + F_c)/2 . s; nothing in stick;
  *  - release: a pair that opens gives up 1/2 k_t |xi|^2 of its last level, booked with
  *    the slip;
+ *  - the first level (dt = 0) books nothing, though its limit hands a tangential dashpot's
+ *    force to the spring: that spring energy is part of the initial energy;
  *  - stiffness (Hertz-Mindlin): xi held while delta changes from delta_1 to delta_2 puts
  *    in W_k = 1/2 (k_t(delta_2) - k_t(delta_1)) |xi|^2, exactly the change of the spring
  *    energy that no force supplied; the linear law books none;
@@ -48,11 +50,16 @@ static void *on_plane(void *law, const mb_nodes *s)
     return law;
 }
 
-static void *linear_law(const mb_nodes *s, double mu, double ratio)
+static void *damped_law(const mb_nodes *s, double mu, double ratio, double zeta_t)
 {
     const mb_contact_linear_params p = { .kn = KN, .dashpot = MB_DASHPOT_COEFF, .c = 0.0 };
-    const mb_contact_friction_params fr = { .mu = mu, .kt_ratio = ratio };
+    const mb_contact_friction_params fr = { .mu = mu, .kt_ratio = ratio, .zeta_t = zeta_t };
     return on_plane(mb_contact_cundall_strack_new(&p, &fr), s);
+}
+
+static void *linear_law(const mb_nodes *s, double mu, double ratio)
+{
+    return damped_law(s, mu, ratio, 0.0);
 }
 
 static void eval(const mb_force_type *type, void *law, mb_nodes *s, double t)
@@ -177,6 +184,25 @@ Test(friction_work, mindlin_stiffness_change_under_a_held_xi)
     double dV = (T->potential(law, s) - Vn2) - (V1 - 0.4 * K * pow(dd1, 2.5));
     /* the normal energies cancel to their round-off, 64 ulp of the larger */
     cr_expect(fabs(dV - want) <= TOL(Vn2), "V_t change %.17g, W_k %.17g", dV, want);
+    T->free(law);
+    mb_nodes_free(s);
+}
+
+Test(friction_work, the_first_level_books_nothing)
+{
+    const double u = 0.37, mu = 0.3, ratio = 0.5, kt = ratio * KN, zeta_t = 0.2;
+    mb_nodes *s = pressed_sphere(u, DEL);
+    void *law = damped_law(s, mu, ratio, zeta_t);
+    const mb_force_type *T = mb_force_contact_cundall_strack;
+    const double lim = mu * KN * DEL, gamma = 2 * zeta_t * sqrt(M * kt);
+    double d, e;
+    cr_assert(gamma * u > lim, "the dashpot's trial must exceed the limit");
+    eval(T, law, s, 0.0);                  /* xi = 0: the trial -gamma u, limited */
+    double V = spring_energy(T, law, s), want = 0.5 * lim * lim / kt;
+    cr_expect(fabs(V - want) <= 4 * TOL(want), "V_t %.17g, hand (mu F_n)^2/(2 k_t) %.17g", V,
+              want);
+    works(T, law, &d, &e);
+    cr_expect(d == 0.0 && e == 0.0, "the first level booked W_s %g, W_k %g", d, e);
     T->free(law);
     mb_nodes_free(s);
 }
