@@ -75,7 +75,8 @@ static int history_absent(const mb_problem_type *pt, const mb_system *sys,
         MB_ERROR(MB_EUNSUP, "problem '%s': with these parameters its contact law keeps a "
                  "contact history, which the %s reference (stepping back past accepted "
                  "steps) cannot integrate; %s", pt->name, mb_reference_kind_name(kind),
-                 pt->exact ? "use analytic" : "no reference applies");
+                 pt->exact ? "the closed form (analytic) is the reference where it covers "
+                             "these parameters" : "no reference applies");
     return MB_SUCCESS;
 }
 
