@@ -1,9 +1,9 @@
 #!/bin/sh
 # test_friction_balance.sh -- the energy balance of frictional contacts closes to the
 # scheme's order (doc/dem.md, "Energy of the tangential spring"): a Cundall-Strack impact
-# in gross sliding and Chung & Ooi's Hertz-Mindlin test 4 at 10 deg (stick, then slip)
-# within the leap-frog's second-order bound (w h)^2/4 at four steps, and the frictional
-# granular gas within the first-order bound of its dashpot's lag, zeta w0 h, at three
+# in gross sliding and Chung & Ooi's Hertz-Mindlin test 4 at 10 deg (slip, stick, slip)
+# within the second-order bound (w h)^2/4 at four steps (leap-frog, verlet-nosquish), and
+# the frictional granular gas within the first-order bound of its dashpot's lag, zeta w0 h, at three
 # (cases/friction-balance-linear.case, cases/friction-balance-mindlin.case,
 # cases/granular-gas-friction-balance.case derive the bounds).  The faults they catch are
 # in tests/mutants/catalogue (friction-slip-work-*, mindlin-stiffness-work-uncounted); the
