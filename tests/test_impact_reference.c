@@ -24,6 +24,7 @@
 
 #include "mb_closed_contact.h"
 #include "mb_impact_reference.h"
+#include "mb_status.h"
 
 #define TOL 1e-13
 #define REL 1e-10
@@ -305,4 +306,84 @@ Test(impact_reference_mpfr, agrees_with_rk8pd_two_spheres_hertz_mindlin)
                       a.v[i][k], b.v[i][k]);
         cr_expect(fabs(a.w[i] - b.w[i]) <= REL * ws, "w[%d] %.17g %.17g", i, a.w[i], b.w[i]);
     }
+}
+
+/* Chung & Ooi's test 4 at 10 deg (cases/dem-impact/chung-ooi-4-oblique-10deg.case): an
+ * alumina sphere on a rigid plane, Hertz with the tangential law `form`, arms R - delta/2;
+ * with the total form it slides from first touch, sticks, and slides again */
+static mb_impact_params alumina_on_plane(int form)
+{
+    double R = 0.0025, E = 3.8e11, nu = 0.23, m = 4000.0 * 4.0 / 3.0 * M_PI * R * R * R;
+    double estar = E / (1.0 - nu * nu), ratio = 2.0 * (1.0 - nu) / (2.0 - nu);
+    mb_impact_params p = { .plane = 1, .mass = { m, 0 }, .radius = { R, 0 },
+                           .inertia = { 0.4 * m * R * R, 0 }, .normal = MB_IMPACT_NORMAL_HERTZ,
+                           .estar = estar, .gstar = ratio * estar / 4.0, .tangential = form,
+                           .mu = 0.092 };
+    return p;
+}
+
+/* the two versions of the total Mindlin form agree, event by event, within the rk8pd
+ * version's REL (its error at tol 1e-13 is about 1e-12 relative, header) */
+Test(impact_reference_mpfr, total_mindlin_agrees_with_rk8pd)
+{
+    mb_impact_params p = alumina_on_plane(MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL);
+    mb_impact_state s0 = falling(&p, 0.677227892901028, 3.84075023674761, 0.0, 1e-6), a, b;
+    mb_impact_events ea, eb;
+    cr_assert_eq(mb_impact_reference(&p, &s0, 1.5e-5, TOL, &a, &ea), 0);
+    cr_assert_eq(mb_impact_reference_mpfr(&p, &s0, 1.5e-5, BITS, &b, &eb), 0, "%s",
+                 mb_last_error());
+    cr_assert_eq(ea.count, eb.count, "events: %zu and %zu", ea.count, eb.count);
+    cr_assert(ea.count >= 4 && ea.kind[1] == MB_IMPACT_SLIP_TO_STICK
+              && ea.kind[2] == MB_IMPACT_STICK_TO_SLIP, "slip, stick, slip");
+    for (size_t k = 0; k < ea.count; k++) {
+        cr_expect_eq(ea.kind[k], eb.kind[k]);
+        near(ea.t[k], eb.t[k], REL, "event time");
+    }
+    double vs = 3.9, ws = vs / p.radius[0];
+    for (int k = 0; k < 2; k++)
+        cr_expect(fabs(a.v[0][k] - b.v[0][k]) <= REL * vs, "v[%d] %.17g %.17g", k, a.v[0][k],
+                  b.v[0][k]);
+    cr_expect(fabs(a.w[0] - b.w[0]) <= REL * ws, "w %.17g %.17g", a.w[0], b.w[0]);
+    /* control: the form without k_t's change (MINDLIN) rebounds with another spin (193
+     * against 203 rad/s), far beyond REL */
+    mb_impact_params q = alumina_on_plane(MB_IMPACT_TANGENTIAL_MINDLIN);
+    cr_assert_eq(mb_impact_reference_mpfr(&q, &s0, 1.5e-5, BITS, &b, NULL), 0);
+    cr_expect(fabs(a.w[0] - b.w[0]) > 1e3 * REL * ws, "the forms are not told apart");
+}
+
+/* at 113 and 160 bits the total form gives the same doubles to within the event
+ * location's rounding: every event time is a double located to adjacent doubles, and
+ * the state moves by |dv/dt| ulp(t) through it (the accelerations jump at no event of an
+ * undamped Hertz contact: F_n = 0 at touch and lift-off, T continuous at stick <-> slip),
+ * so the final state agrees to a few ulp of its scale; asked: 64 ulp */
+Test(impact_reference_mpfr, total_mindlin_settles_with_the_precision)
+{
+    mb_impact_params p = alumina_on_plane(MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL);
+    mb_impact_state s0 = falling(&p, 0.677227892901028, 3.84075023674761, 0.0, 1e-6), a, b;
+    cr_assert_eq(mb_impact_reference_mpfr(&p, &s0, 1.5e-5, BITS, &a, NULL), 0);
+    cr_assert_eq(mb_impact_reference_mpfr(&p, &s0, 1.5e-5, 160, &b, NULL), 0);
+    double vs = 3.9, ws = vs / p.radius[0], u = 64 * DBL_EPSILON;
+    for (int k = 0; k < 2; k++)
+        cr_expect(fabs(a.v[0][k] - b.v[0][k]) <= u * vs, "v[%d] %.17g %.17g", k, a.v[0][k],
+                  b.v[0][k]);
+    cr_expect(fabs(a.w[0] - b.w[0]) <= u * ws, "w %.17g %.17g", a.w[0], b.w[0]);
+}
+
+/* gross sliding from touch to lift-off (6 G* |u_t| > mu E* delta' at touch, and the
+ * contact point never stops): T = -mu F_n throughout, so with rigid arms the impulse
+ * solution holds for the total form as for any other, e = 1 (undamped Hertz) */
+Test(impact_reference_mpfr, total_mindlin_gross_sliding_impulse_solution)
+{
+    mb_impact_params p = alumina_on_plane(MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL);
+    p.rigid_arms = 1;
+    double V = 1.95, vx = 3.38, m = p.mass[0], R = p.radius[0], mu = p.mu;
+    cr_assert(6.0 * p.gstar * vx > mu * p.estar * V, "must slide from first touch");
+    mb_impact_state s0 = falling(&p, vx, V, 0.0, 1e-6), s;
+    mb_impact_events ev;
+    cr_assert_eq(mb_impact_reference_mpfr(&p, &s0, 1.5e-5, BITS, &s, &ev), 0);
+    for (size_t k = 0; k < ev.count; k++)
+        cr_expect(ev.kind[k] != MB_IMPACT_SLIP_TO_STICK, "it stuck at %g", ev.t[k]);
+    near(s.v[0][1], V, REL_MPFR, "normal rebound (e = 1)");
+    near(s.v[0][0], vx - 2.0 * mu * V, REL_MPFR, "tangential velocity");
+    near(s.w[0], R * mu * 2.0 * m * V / p.inertia[0], REL_MPFR, "spin");
 }

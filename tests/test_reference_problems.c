@@ -157,3 +157,57 @@ Test(reference_problems, closed_form_estimate_reflects_double_evaluation)
     mb_system_free(sys);
     mb_options_free(params);
 }
+
+/* The ode or mpfr reference (kind) of problem name with the parameters "k=v" given. */
+static int force_field_reference(const char *name, const char *const *pairs, const char *kind,
+                                 double t)
+{
+    const mb_problem_type *pt;
+    mb_options *given = mb_options_new(), *p;
+    for (size_t k = 0; pairs[k]; k++)
+        cr_assert_eq(mb_options_set_pair(given, pairs[k]), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(mb_problem_prepare(name, given, &pt, &p), MB_SUCCESS, "%s", mb_last_error());
+    mb_system *sys;
+    cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS, "%s", mb_last_error());
+    mb_nodes *out = mb_nodes_alloc(sys->nodes->n, 53);
+    mb_reference_request req;
+    mb_reference_kind used;
+    double err;
+    mb_reference_parse(kind, &req);
+    int st = mb_reference_state(pt, p, &req, t, out, &used, &err);
+    mb_nodes_free(out);
+    mb_system_free(sys);
+    mb_options_free(p);
+    mb_options_free(given);
+    return st;
+}
+
+/* A law frictional through a parameter keeps a history as surely as sliding-rolling's:
+ * the granular problems with friction and the impacts with mu > 0 are refused the ode
+ * and mpfr references, naming the history.  Control: the same problems without friction
+ * are not refused for it (the tiny gas and the impact before its contact integrate). */
+Test(reference_problems, frictional_parameters_refuse_force_field_references)
+{
+    const char *gas[] = { "spheres=8", "fraction=0.01", "friction=0.5", NULL };
+    const char *column[] = { "spheres=8", "friction=0.5", NULL };
+    const char *wall[] = { "mu=0.3", "tangential=0.5", NULL };
+    const char *pair[] = { "mu=0.3", NULL };
+    const struct { const char *name; const char *const *pairs; } c[] = {
+        { "granular-gas", gas }, { "granular-column", column }, { "sphere-wall", wall },
+        { "sphere-collision", pair },
+    };
+    const char *kinds[] = { "ode", "mpfr:113" };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++)
+        for (int j = 0; j < 2; j++) {
+            cr_expect_eq(force_field_reference(c[k].name, c[k].pairs, kinds[j], 1e-4), MB_EUNSUP,
+                         "%s %s", c[k].name, kinds[j]);
+            cr_expect(strstr(mb_last_error(), "contact history") != NULL, "%s %s: %s", c[k].name,
+                      kinds[j], mb_last_error());
+        }
+    const char *gas0[] = { "spheres=8", "fraction=0.01", NULL };
+    const char *wall0[] = { "tangential=0.5", NULL };
+    cr_expect_eq(force_field_reference("granular-gas", gas0, "ode", 1e-4), MB_SUCCESS, "%s",
+                 mb_last_error());
+    cr_expect_eq(force_field_reference("sphere-wall", wall0, "ode", 1e-4), MB_SUCCESS, "%s",
+                 mb_last_error());
+}

@@ -8,8 +8,10 @@
  * round-trips.  Velocities are on-step (mb_stepper_on_step).  The dissipated work is
  * accumulated by the trapezoid rule on the dissipated power P = mb_forces_dissipation of
  * the on-step states before and after each step:  W += h (P_n + P_{n+1}) / 2
- * (second-order accurate; exact for constant power).  W_ext is the runner's
- * (mb_external_work, src/metrics/external_work.c).
+ * (second-order accurate; exact for constant power), plus the work a history-dependent
+ * law books itself (mb_forces_history_work: a frictional contact's slip).  W_ext is the
+ * runner's (mb_external_work, src/metrics/external_work.c) plus the same laws' booked
+ * external work (Hertz-Mindlin's stiffness change).
  * With --precision mpfr:BITS the MPFR twin of the scheme integrates a twin of the system;
  * its state is rounded to double for output.  At mpfr:53 MPFR is restricted to double's
  * exponent range, so a scheme whose two instances perform the same operations prints the
@@ -206,7 +208,10 @@ static void write_row(FILE *f, const mb_system *sys, double t, double dissipated
                       const mb_nodes *on, int rotation)
 {
     double ek = mb_energy_kinetic_trans(on) + mb_energy_kinetic_rot(on);
-    double ep = mb_forces_potential(sys->forces, on), w_ext = sys->work.external;
+    double ep = mb_forces_potential(sys->forces, on), hd, he;
+    mb_forces_history_work(sys->forces, &hd, &he);
+    double w_ext = sys->work.external + he;
+    dissipated += hd;
     fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", t, ek, ep, dissipated, ek + ep,
             w_ext, ek + ep - e0 - w_ext);
     for (size_t i = 0; i < on->n; i++) {

@@ -33,8 +33,10 @@ mb_energy mb_energy_of(const mb_system *sys, const mb_nodes *on_step)
     e.kinetic_trans = mb_energy_kinetic_trans(on_step);
     e.kinetic_rot = mb_energy_kinetic_rot(on_step);
     e.potential = mb_forces_potential(sys->forces, on_step);
-    e.dissipated = sys->work.dissipated + sys->dissipated_by_scheme;
-    e.external = sys->work.external;
+    double hd, he;     /* the works history-dependent laws booked themselves */
+    mb_forces_history_work(sys->forces, &hd, &he);
+    e.dissipated = sys->work.dissipated + sys->dissipated_by_scheme + hd;
+    e.external = sys->work.external + he;
     e.total = e.kinetic_trans + e.kinetic_rot + e.potential;
     e.content = e.kinetic_trans + e.kinetic_rot + mb_forces_potential_magnitude(sys->forces, on_step);
     return e;

@@ -44,11 +44,15 @@ int mb_contact_history_reserve(struct contact_history **h, size_t count)
         cap *= 2;
     if (grow((void **)&c->xb, 3 * cap, sizeof *c->xb) != MB_SUCCESS
         || grow((void **)&c->xc, 3 * cap, sizeof *c->xc) != MB_SUCCESS
-        || grow((void **)&c->sliding, cap, sizeof *c->sliding) != MB_SUCCESS)
+        || grow((void **)&c->sliding, cap, sizeof *c->sliding) != MB_SUCCESS
+        || grow((void **)&c->ktb, cap, sizeof *c->ktb) != MB_SUCCESS
+        || grow((void **)&c->ktc, cap, sizeof *c->ktc) != MB_SUCCESS)
         return MB_ENOMEM;
     memset(c->xb + 3 * c->cap, 0, 3 * (cap - c->cap) * sizeof *c->xb);
     memset(c->xc + 3 * c->cap, 0, 3 * (cap - c->cap) * sizeof *c->xc);
     memset(c->sliding + c->cap, 0, cap - c->cap);
+    memset(c->ktb + c->cap, 0, (cap - c->cap) * sizeof *c->ktb);
+    memset(c->ktc + c->cap, 0, (cap - c->cap) * sizeof *c->ktc);
     c->cap = cap;
     return MB_SUCCESS;
 }
@@ -98,29 +102,35 @@ int mb_contact_history_remap(struct contact_history *h, const size_t *from, size
     int st = mb_contact_history_reserve(&h, count);
     if (st != MB_SUCCESS)
         return st;
-    double *xb = malloc(3 * h->cap * sizeof *xb), *xc = malloc(3 * h->cap * sizeof *xc);
-    unsigned char *sl = malloc(h->cap);
-    if (xb == NULL || xc == NULL || sl == NULL) {
+    double *xb = calloc(3 * h->cap, sizeof *xb), *xc = calloc(3 * h->cap, sizeof *xc);
+    double *kb = calloc(h->cap, sizeof *kb), *kc = calloc(h->cap, sizeof *kc);
+    unsigned char *sl = calloc(h->cap, 1);
+    if (xb == NULL || xc == NULL || kb == NULL || kc == NULL || sl == NULL) {
         free(xb);
         free(xc);
+        free(kb);
+        free(kc);
         free(sl);
         MB_ERROR(MB_ENOMEM, "cannot carry the contact history over a rebuilt pair list");
     }
-    memset(xb, 0, 3 * h->cap * sizeof *xb);
-    memset(xc, 0, 3 * h->cap * sizeof *xc);
-    memset(sl, 0, h->cap);
     for (size_t m = 0; m < count; m++) {
         if (from[m] == SIZE_MAX)
             continue;
         memcpy(&xb[3 * m], &h->xb[3 * from[m]], 3 * sizeof *xb);
         memcpy(&xc[3 * m], &h->xc[3 * from[m]], 3 * sizeof *xc);
+        kb[m] = h->ktb[from[m]];
+        kc[m] = h->ktc[from[m]];
         sl[m] = h->sliding[from[m]];
     }
     free(h->xb);
     free(h->xc);
+    free(h->ktb);
+    free(h->ktc);
     free(h->sliding);
     h->xb = xb;
     h->xc = xc;
+    h->ktb = kb;
+    h->ktc = kc;
     h->sliding = sl;
     return MB_SUCCESS;
 }
@@ -132,6 +142,8 @@ void mb_contact_history_free(struct contact_history *h)
     mpfr_arrays_clear(h);
     free(h->xb);
     free(h->xc);
+    free(h->ktb);
+    free(h->ktc);
     free(h->sliding);
     free(h);
 }

@@ -70,7 +70,7 @@ int mb_contact_set_sync(const struct contact_set *set, const mb_nodes *s);
 void mb_contact_pair_make(const struct contact_set *set, const mb_nodes *s, size_t i, size_t j,
                           struct contact_pair *cp);
 /* Carry the history over to a new pair order: new pair m takes the old pair from[m]'s xi
- * (base and candidate) and sliding flag, or zero when from[m] == SIZE_MAX (double
+ * and k_t (base and candidate) and sliding flag, or zero when from[m] == SIZE_MAX (double
  * instance only; contact_history.c). */
 int mb_contact_history_remap(struct contact_history *h, const size_t *from, size_t count);
 
@@ -126,11 +126,21 @@ struct contact_level {
     double tb, tc;
 };
 
+/* The works a frictional law books at its levels (doc/dem.md, "Energy of the tangential
+ * spring"): slip, the spring energy the Coulomb limit removes from the trial (with the
+ * spring energy a pair still holds when it opens); stiffness, the work of Hertz-Mindlin's
+ * k_t(delta) changing under a held xi. */
+struct contact_works {
+    double slip, stiffness;
+};
+
 struct contact_history {
     size_t cap;                   /* pairs the arrays hold */
     struct contact_level lev;     /* double instance */
     double *xb, *xc;              /* xi at tb and tc, 3 per pair */
     unsigned char *sliding;       /* the candidate slid (double instance) */
+    double *ktb, *ktc;            /* k_t at tb and tc, 0 apart (double instance) */
+    struct contact_works wb, wc;  /* booked through tb; by the candidate level alone */
     struct contact_level lev_m;   /* MPFR instance */
     mpfr_prec_t prec;             /* of the MPFR arrays; 0 until the first MPFR evaluation */
     size_t cap_m;

@@ -11,10 +11,14 @@
  *     206, model A).
  * Forces act at the contact point (the midpoint of the overlap): torques on both bodies.
  *
- * Energy: the potential is the normal law's plus the tangential spring's 1/2 k_t |xi|^2
- * at the last evaluation's history; the dissipation is the normal law's, plus
- * gamma_t |u_t|^2 in stick or -F_t.u_t in slip (the whole friction power: the spring is at
- * its limit and carries F_t = -k_t xi alone), plus mu_r R* F_n |w_r| of the rolling torque (doc/dem.md, "Friction").
+ * Energy (doc/dem.md, "Energy of the tangential spring"): the potential is the normal
+ * law's plus the tangential spring's 1/2 k_t |xi|^2 at the last evaluation's history; the
+ * dissipated power, integrated by the runner, is the normal law's, plus gamma_t |u_t|^2 of
+ * the dashpot in stick, plus mu_r R* F_n |w_r| of the rolling torque; the slip and, for
+ * Hertz-Mindlin, the work of k_t(delta) changing under a held xi are booked by the law
+ * itself at its history levels (history_work; the template's fric_book), where they are
+ * known exactly: the spring energy the Coulomb limit removes from the trial, as Yade's
+ * Law2_ScGeom_FrictPhys_CundallStrack books its plastic dissipation.
  *
  * Jacobian: none.  The force depends on the history, not only on x and v; an implicit
  * scheme asking for the Jacobian is refused with that reason. */
@@ -24,6 +28,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CONTACT_NO_JACOBIAN
 #include "mb_compiler.h"
@@ -85,7 +90,8 @@ static double friction_potential(const void *params, const mb_nodes *s)
 }
 
 /* P = sum [(F - F_elastic) delta' + tangential + rolling] >= 0, the tangential part
- * gamma_t |u_t|^2 in stick and -F_t.u_t in slip, F_t = -k_t xi. */
+ * gamma_t |u_t|^2 in stick and none in slip (the dashpot is idle; the slip's work is
+ * booked at the levels, history_work). */
 static double friction_dissipation(const void *params, const mb_nodes *s)
 {
     const struct contact_set *set = params;
@@ -98,16 +104,15 @@ static double friction_dissipation(const void *params, const mb_nodes *s)
         const struct contact_pair *cp = &set->items[m];
         if (!pair_state(set, cp, s, &w, &f))
             continue;
-        const double *xi = &set->hist->xc[3 * m], *ut = f.ut;
+        const double *ut = f.ut;
         double fe;
         normal_law(set)->force(cp, *w.delta, *w.rate, &fe);
         p += (*w.F - fe) * *w.rate;
-        double uu = 0.0, fu = 0.0, wr[3], wn = 0.0, wrr = 0.0;
-        for (int k = 0; k < 3; k++) {
+        double uu = 0.0, wr[3], wn = 0.0, wrr = 0.0;
+        for (int k = 0; k < 3; k++)
             uu += ut[k] * ut[k];
-            fu += -*f.kt * xi[k] * ut[k];     /* sliding: F_t = -k_t xi */
-        }
-        p += set->hist->sliding[m] ? -fu : *f.ct * uu;
+        if (!set->hist->sliding[m])
+            p += *f.ct * uu;
         if (cp->roll == 0.0 || !(*w.F > 0.0))
             continue;
         for (int k = 0; k < 3; k++) {
@@ -148,11 +153,20 @@ static void friction_stiffness(const void *params, const mb_nodes *s, double *kk
     }
 }
 
-/* Hertz-Mindlin's F_t = -k_t(delta) xi is not conservative: with xi held, the spring
- * energy 1/2 k_t |xi|^2 changes by 1/2 (dk_t/dt) |xi|^2 that no force's power supplies.
- * That power, 1/2 (k_t/(2 delta)) delta' |xi|^2 (k_t ~ delta^{1/2}), is booked as put in
- * from outside so that the balance E - W_ext + W_dissipated holds (doc/dem.md). */
-static double mindlin_external_power(const void *params, const mb_nodes *s, double t)
+/* The works booked at the levels so far: those committed through the base and the
+ * candidate level's (force_contact_friction_source.c, fric_book). */
+static void friction_history_work(const void *params, double *dissipated, double *external)
+{
+    const struct contact_set *set = params;
+    const struct contact_history *h = set->hist;
+    *dissipated = h->wb.slip + h->wc.slip;
+    *external = h->wb.stiffness + h->wc.stiffness;
+}
+
+/* The rate of those works at the held history: -F_t.u_t = k_t xi.u_t of each sliding
+ * pair (F_t = -k_t xi at the limit), less, for Hertz-Mindlin, 1/2 (dk_t/dt) |xi|^2 =
+ * (k_t/(4 delta)) delta' |xi|^2 (k_t ~ delta^{1/2}). */
+static double friction_history_power(const void *params, const mb_nodes *s)
 {
     const struct contact_set *set = params;
     struct contact_scratch w;
@@ -160,13 +174,15 @@ static double mindlin_external_power(const void *params, const mb_nodes *s, doub
     double p = 0.0;
     if (mb_contact_set_sync(set, s) != MB_SUCCESS)
         return NAN;
-    (void)t;
     for (size_t m = 0; m < set->count; m++) {
         if (!pair_state(set, &set->items[m], s, &w, &f))
             continue;
         const double *xi = &set->hist->xc[3 * m];
-        double x2 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
-        p += 0.25 * *f.kt / *w.delta * *w.rate * x2;
+        if (set->hist->sliding[m])
+            p += *f.kt * (xi[0] * f.ut[0] + xi[1] * f.ut[1] + xi[2] * f.ut[2]);
+        if (set->normal == CONTACT_NORMAL_HERTZ)
+            p -= 0.25 * *f.kt / *w.delta * *w.rate
+                 * (xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
     }
     return p;
 }
@@ -194,10 +210,9 @@ static int friction_jacobian_mpfr(const void *params, const mb_nodes_mpfr *s,
     return refuse_jacobian(params);
 }
 
-#define FRICTION_TYPE(sym, text, external)                                                \
+#define FRICTION_TYPE(sym, text)                                                          \
     static const mb_force_type sym##_type = {                                             \
         .name = text,                                                                     \
-        .external_power = external,                                                       \
         .eval = contact_friction_eval,                                                    \
         .eval_mpfr = contact_friction_mpfr_eval,                                          \
         .potential = friction_potential,                                                  \
@@ -208,9 +223,11 @@ static int friction_jacobian_mpfr(const void *params, const mb_nodes_mpfr *s,
         .free = mb_contact_set_free,                                                      \
         .describe = mb_contact_set_describe,                                              \
         .torque_later = 1,                                                                \
+        .history_work = friction_history_work,                                            \
+        .history_power = friction_history_power,                                          \
     };
-FRICTION_TYPE(cundall_strack, "contact-cundall-strack", NULL)
-FRICTION_TYPE(hertz_mindlin, "contact-hertz-mindlin", mindlin_external_power)
+FRICTION_TYPE(cundall_strack, "contact-cundall-strack")
+FRICTION_TYPE(hertz_mindlin, "contact-hertz-mindlin")
 #undef FRICTION_TYPE
 
 const mb_force_type *const mb_force_contact_cundall_strack = &cundall_strack_type;

@@ -223,6 +223,27 @@ double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s)
     return p;
 }
 
+int mb_forces_keeps_history(const mb_forces *F)
+{
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type->history_work)
+            return 1;
+    return 0;
+}
+
+void mb_forces_history_work(const mb_forces *F, double *dissipated, double *external)
+{
+    *dissipated = *external = 0.0;
+    for (size_t m = 0; m < F->count; m++) {
+        double d = 0.0, e = 0.0;
+        if (F->items[m].type->history_work == NULL)
+            continue;
+        F->items[m].type->history_work(F->items[m].params, &d, &e);
+        *dissipated += d;
+        *external += e;
+    }
+}
+
 double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t)
 {
     double p = 0.0;

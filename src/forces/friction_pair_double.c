@@ -77,9 +77,12 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
                                                  const struct contact_pair *cp,
                                                  const struct contact_pair *img, size_t i,
                                                  size_t j, const mb_nodes *s, double *fi,
-                                                 double *ti, const double *xb, double *xc,
-                                                 double dt, unsigned char *sliding)
+                                                 double *ti, struct contact_history *h,
+                                                 size_t m, double dt)
 {
+    const double *xb = &h->xb[3 * m];
+    double *xc = &h->xc[3 * m];
+    unsigned char *sliding = &h->sliding[m];
     const double *xi = &s->x[3 * i], *xj = &s->x[3 * j];
     double d[3], l2 = 0.0;
     MB_UNROLL(3)
@@ -92,6 +95,9 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     const double l = sqrt(l2), ri = s->radius[i], rj = s->radius[j];
     const double delta = (ri + rj) - l;
     if (!(delta > 0.0)) {                      /* apart: history reset */
+        /* the spring energy of the base released, booked with the slip (fric_book_release) */
+        h->wc.slip += 0.5 * h->ktb[m] * fp_dot(xb, xb);
+        h->ktc[m] = 0.0;
         xc[0] = xc[1] = xc[2] = 0.0;
         *sliding = 0;
         return 0;
@@ -168,6 +174,13 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         xi_[k] = xi_[k] + ut[k] * dt;
+    /* the trial and the carried base, xi_b' = xi_tr - u_t dt (for fric_book) */
+    double xi_tr[3], xi_bc[3];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        xi_tr[k] = xi_[k];
+        xi_bc[k] = xi_[k] - ut[k] * dt;
+    }
     /* Coulomb limit (fric_coulomb) */
     double Ft[3];
     MB_UNROLL(3)
@@ -187,6 +200,19 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         xc[k] = xi_[k];
+    /* the works of the level (fric_book) */
+    const double kb = h->ktb[m];
+    h->ktc[m] = kt;
+    if (dt != 0.0) {
+        double slip = 0.0, bc = 0.0;
+        for (int k = 0; k < 3; k++) {
+            slip += 0.5 * (xi_tr[k] - xi_[k]) * (kb * xi_bc[k] + kt * xi_[k]);
+            bc += xi_bc[k] * xi_[k];
+        }
+        h->wc.slip += slip;
+        if (law.hertz)
+            h->wc.stiffness += 0.5 * (kt - kb) * bc;
+    }
     /* forces and torques (contact_apply, fric_apply) */
     double *fj = &s->f[3 * j], *tj = &s->torque[3 * j];
     MB_UNROLL(3)
@@ -241,9 +267,6 @@ static int friction_rows_double(const struct contact_set *set, mb_nodes *s, doub
     const unsigned char *imaged = set->imaged;
     const size_t *first = mb_neighbour_first(set->nl), *neigh = mb_neighbour_neigh(set->nl);
     const struct contact_pair *pairs = set->items + set->nwalls;
-    const double *xb = h->xb + 3 * set->nwalls;
-    double *xc = h->xc + 3 * set->nwalls;
-    unsigned char *sliding = h->sliding + set->nwalls;
     for (size_t i = 0; i < s->n; i++) {
         if (first[i] == first[i + 1])
             continue;
@@ -253,8 +276,8 @@ static int friction_rows_double(const struct contact_set *set, mb_nodes *s, doub
         for (size_t p = first[i]; p < first[i + 1]; p++) {
             const struct contact_pair *cp = uniform ? pairs : &pairs[p];
             const struct contact_pair *img = imaged[p] ? &pairs[p] : NULL;
-            if (friction_sphere_pair(law, cp, img, i, neigh[p], s, fi, ti, &xb[3 * p],
-                                     &xc[3 * p], dt, &sliding[p]) < 0) {
+            if (friction_sphere_pair(law, cp, img, i, neigh[p], s, fi, ti, h,
+                                     set->nwalls + p, dt) < 0) {
                 *failed = set->nwalls + p;
                 status = MB_EDOM;
                 break;

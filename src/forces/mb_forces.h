@@ -91,6 +91,17 @@ typedef struct mb_force_type {
      * system then conserves linear momentum but not angular momentum, which the runner
      * does not report (doc/statistics.md); NULL: open space */
     int (*periodic)(const void *params);
+    /* a model with a history (the frictional contacts) books part of its work itself, at
+     * its own time levels, instead of as a power for the runner to integrate: the work
+     * dissipated and the work put in (Hertz-Mindlin's stiffness change) since its first
+     * evaluation, added to the run's W_diss and W_ext by mb_energy_of (doc/dem.md,
+     * "Energy of the tangential spring").  NULL: none */
+    void (*history_work)(const void *params, double *dissipated, double *external);
+    /* the rate of history_work's dissipated minus external work in the state s with the
+     * history held where the last evaluation left it, so that the registry's power check
+     * f.v + tau.w = -dV/dt - dissipation + external_power - history_power holds for such
+     * a model too (tests/test_force_models.c); NULL with history_work NULL */
+    double (*history_power)(const void *params, const mb_nodes *s);
 } mb_force_type;
 
 typedef struct mb_force {
@@ -152,6 +163,11 @@ double mb_forces_potential(const mb_forces *F, const mb_nodes *s);
  * |potential|): the energy the potentials hold, whatever their signs (mb_energy.h). */
 double mb_forces_potential_magnitude(const mb_forces *F, const mb_nodes *s);
 double mb_forces_dissipation(const mb_forces *F, const mb_nodes *s);
+/* 1 when some model of F keeps a history (its history_work hook): the frictional
+ * contacts, which a reference stepping back past accepted steps cannot integrate. */
+int mb_forces_keeps_history(const mb_forces *F);
+/* Sums over the models of history_work: the works they booked themselves so far. */
+void mb_forces_history_work(const mb_forces *F, double *dissipated, double *external);
 double mb_forces_external_power(const mb_forces *F, const mb_nodes *s, double t);
 /* The work of external loads split by how it is known (the energy metrics, doc/metrics.md):
  * the sum of external_work over the models that have it, for one step from `from` to `to`;

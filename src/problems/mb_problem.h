@@ -28,9 +28,12 @@ enum {
     /* The motion is subject to constraints that only the constrained (solfec) scheme
      * enforces; the force field alone does not describe it either. */
     MB_PROBLEM_CONSTRAINED = 2,
-    /* The force field keeps a contact history (the frictional laws): the ode and mpfr
-     * references, which step back past accepted steps, cannot integrate it; only the
-     * closed form describes the problem. */
+    /* The force field keeps a contact history (the frictional laws) whatever the
+     * parameters: the ode and mpfr references, which step back past accepted steps,
+     * cannot integrate it; only the closed form describes the problem.  A problem whose
+     * law is frictional for some parameters only (granular-gas and granular-column with
+     * friction > 0, sphere-wall and sphere-collision with mu > 0, a scene) is refused
+     * the same way from the field it builds (mb_forces_keeps_history, reference.c). */
     MB_PROBLEM_HISTORY = 4
 };
 

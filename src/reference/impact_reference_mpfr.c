@@ -1,6 +1,10 @@
 /* impact_reference_mpfr.c -- the event-located impact reference in MPFR: the equations of
  * mb_impact_reference.h, each smooth phase carried by the project's Gragg-Bulirsch-Stoer
- * engine (mb_mpfr_ode_span), each event located by bisection on its event function. */
+ * engine (mb_mpfr_ode_span), each event located by bisection on its event function.  All
+ * three tangential laws, the total Mindlin form (T = -k_t(delta) xi, the project's
+ * Hertz-Mindlin law) among them: its sticking rate and slip -> stick function gain the
+ * terms of k_t's change, T delta'/(2 delta) and mu F_n delta'/(2 delta)
+ * (doc/dem.md, "The event-located impact reference"). */
 #include "mb_impact_reference.h"
 #include "mb_closed_contact.h"
 #include "mb_mpfr_reference.h"
@@ -45,6 +49,19 @@ struct mctx {
 #define KT   c->tmp[16]
 #define G0   c->tmp[17]
 #define G1   c->tmp[18]
+#define GK   c->tmp[19]
+
+/* the total Mindlin form's share of k_t's change: GK = X delta'/(2 delta) of X (FN or T)
+ * (geometry done); 0 when the form is another or delta <= 0 */
+static int total_form_term(struct mctx *c, mpfr_srcptr X)
+{
+    if (c->p->tangential != MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL || mpfr_sgn(DEL) <= 0)
+        return 0;
+    mpfr_mul(GK, X, RATE, MPFR_RNDN);
+    mpfr_div(GK, GK, DEL, MPFR_RNDN);
+    mpfr_div_2ui(GK, GK, 1, MPFR_RNDN);
+    return 1;
+}
 
 static double reduced(double a, double b, int plane) { return plane ? a : a * b / (a + b); }
 
@@ -169,6 +186,8 @@ static int rhs(void *ctx, const real *y, real *dy)
         tangential_k(c);
         mpfr_mul(&dy[IT], KT, UT, MPFR_RNDN);
         mpfr_neg(&dy[IT], &dy[IT], MPFR_RNDN);
+        if (total_form_term(c, &y[IT]))                       /* T (dk_t/dt)/k_t */
+            mpfr_add(&dy[IT], &dy[IT], GK, MPFR_RNDN);
     }
     return MB_SUCCESS;
 }
@@ -225,6 +244,10 @@ static int events(struct mctx *c, const real *y, double g[2])
     }
     mpfr_mul_d(A, A, p->mu, MPFR_RNDN);
     mpfr_sub(G1, G1, A, MPFR_RNDN);
+    if (total_form_term(c, FN)) {                             /* + mu F_n delta'/(2 delta) */
+        mpfr_mul_d(GK, GK, p->mu, MPFR_RNDN);
+        mpfr_add(G1, G1, GK, MPFR_RNDN);
+    }
     g[1] = mpfr_get_d(G1, MPFR_RNDN);
     return 2;
 }
@@ -278,7 +301,12 @@ static void start_contact(struct mctx *c, real *y)
     c->s = ut > 0.0 ? -1 : 1;
     double fn0 = p->normal == MB_IMPACT_NORMAL_LINEAR ? p->cn * rate : 0.0, trial, limit;
     trial = (p->tangential == MB_IMPACT_TANGENTIAL_LINEAR ? p->kt : 8.0 * p->gstar) * fabs(ut);
-    limit = p->mu * rate * (p->normal == MB_IMPACT_NORMAL_LINEAR ? p->kn : 2.0 * p->estar);
+    if (p->normal == MB_IMPACT_NORMAL_LINEAR)
+        limit = p->mu * rate * p->kn;
+    else if (p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL)
+        limit = p->mu * rate * 4.0 / 3.0 * p->estar;        /* |T| = k_t(delta) |u_t| t */
+    else
+        limit = p->mu * rate * 2.0 * p->estar;
     if (p->tangential != MB_IMPACT_TANGENTIAL_LINEAR && p->normal == MB_IMPACT_NORMAL_LINEAR)
         trial = 0.0;
     c->phase = (p->mu > 0.0 && (fn0 > 0.0 || trial <= limit)) ? STICK : SLIP;
@@ -387,9 +415,6 @@ int mb_impact_reference_mpfr(const mb_impact_params *p, const mb_impact_state *s
     int st = mb_impact_reference(p, s0, s0->t, 1e-6, &probe, NULL);   /* checks p, s0 */
     if (st != MB_SUCCESS)
         return st;
-    if (p->tangential == MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL)
-        MB_ERROR(MB_EUNSUP, "impact reference (mpfr): the total Mindlin form is in the double "
-                            "version only");
     if (bits < 53 || bits > 4096 || !(t_end >= s0->t) || !isfinite(t_end))
         MB_ERROR(MB_EDOM, "impact reference (mpfr): bits in [53, 4096] and t_end >= t0 needed");
     struct mctx c = { .p = p, .phase = FREE_APART, .s = 1, .bits = bits };

@@ -20,7 +20,6 @@
  *                sticking T' = -k_t u_t + T delta'/(2 delta), the slip -> stick function
  *                gains + mu F_n delta'/(2 delta), and a contact starts sliding when
  *                6 G* |u_t| > mu E* delta' (|T| = k_t |u_t| t against mu K delta^{3/2});
- *                mb_impact_reference_mpfr refuses it;
  *   body 1:      m1 v1' = -F_n n + T t,  I1 w1' = (a1 x f1)_y = a1_z f1_x - a1_x f1_z;
  *   body 2:      the opposite force at a2 (the plane does not move).
  * T is a scalar in the contact frame, so the history turns with the frame exactly (the
@@ -48,7 +47,7 @@
 enum mb_impact_normal { MB_IMPACT_NORMAL_LINEAR, MB_IMPACT_NORMAL_HERTZ };
 enum mb_impact_tangential {
     MB_IMPACT_TANGENTIAL_LINEAR, MB_IMPACT_TANGENTIAL_MINDLIN,
-    MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL   /* double version only (below) */
+    MB_IMPACT_TANGENTIAL_MINDLIN_TOTAL
 };
 enum mb_impact_event_kind {
     MB_IMPACT_CONTACT_START, MB_IMPACT_FORCE_END, MB_IMPACT_OVERLAP_END,

@@ -65,6 +65,21 @@ static int force_field_applies(const mb_problem_type *pt, mb_reference_kind kind
     return MB_SUCCESS;
 }
 
+/* A law that keeps a contact history may come with a parameter (a granular gas with
+ * friction, a sphere-wall impact with mu > 0), not with the problem's type: the field
+ * built is asked as well (mb_forces_keeps_history). */
+static int history_absent(const mb_problem_type *pt, const mb_system *sys,
+                          mb_reference_kind kind)
+{
+    if (mb_forces_keeps_history(sys->forces))
+        MB_ERROR(MB_EUNSUP, "problem '%s': with these parameters its contact law keeps a "
+                 "contact history, which the %s reference (stepping back past accepted "
+                 "steps) cannot integrate; %s", pt->name, mb_reference_kind_name(kind),
+                 pt->exact ? "the closed form (analytic) is the reference where it covers "
+                             "these parameters" : "no reference applies");
+    return MB_SUCCESS;
+}
+
 mb_reference_kind mb_reference_resolve(const mb_problem_type *pt, mb_reference_kind kind)
 {
     if (kind == MB_REF_AUTO)
@@ -192,6 +207,7 @@ static int compute_states(const mb_problem_type *pt, const mb_options *params,
     st = pt->setup(params, &sys);
     if (st != MB_SUCCESS)
         return st;
+    st = history_absent(pt, sys, kind);
     for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
         st = check_store(sys, outs[i]->n);
     if (st == MB_SUCCESS && kind == MB_REF_ODE)
@@ -241,6 +257,10 @@ int mb_reference_state_mpfr(const mb_problem_type *pt, const mb_options *params,
     st = pt->setup(params, &sys);
     if (st != MB_SUCCESS)
         return st;
+    if (history_absent(pt, sys, MB_REF_MPFR) != MB_SUCCESS) {
+        mb_system_free(sys);
+        return MB_EUNSUP;
+    }
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(sys->nodes->n, (mpfr_prec_t)bits);
     mb_mpfr_reference_opts o = { bits, 0, 0, 0.0, 0 };
     st = m ? mb_mpfr_reference(sys, 1, &t, &m, error_estimate, &o, NULL) : MB_ENOMEM;
