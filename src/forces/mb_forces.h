@@ -47,6 +47,9 @@ typedef struct mb_force_type {
     int (*eval_set)(const void *params, mb_nodes *s, double t);
     /* 1: eval never writes a torque (0, the default, is always safe) */
     int torque_free;
+    /* 1 when this instance never writes a torque, though its type may (springs without
+     * arms); NULL: torque_free alone decides */
+    int (*torque_free_params)(const void *params);
     /* 1: writes torques in states that the initial one need not show (a contact that
      * closes later, a friction that builds up): a translation-only scheme is refused a
      * field that holds it (mb_stepper_alloc) */

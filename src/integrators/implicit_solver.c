@@ -178,6 +178,11 @@ int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_no
     return st;
 }
 
+int mb_implicit_solver_wants_guess(const mb_implicit_solver *S)
+{
+    return S->kind == MB_SOLVER_SPARSE && S->assembled != MB_ASSEMBLED_BLOCKTRI;
+}
+
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x)
 {

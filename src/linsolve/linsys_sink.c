@@ -87,10 +87,20 @@ const void *mb_linsys_sink_kept(const mb_linsys_sink *k)
     return k->model < k->nkeep ? k->keep[k->model].data : NULL;
 }
 
-void mb_linsys_sink_rhs(mb_linsys_sink *k)
+int mb_linsys_sink_rhs(mb_linsys_sink *k)
 {
-    double tmp[2];
-    mb_linsys_be_rhs_begin(k->s, k->h, k->b, tmp);
+    const mb_nodes *s = k->s;
+    const double h = k->h;
+    double *b = k->b;
+    int finite = 1;
+    for (size_t i = 0; i < s->n; i++) {         /* mb_linsys_be_rhs_begin's operations */
+        double m = s->mass[i];
+        for (size_t q = 3 * i; q < 3 * i + 3; q++) {
+            finite &= isfinite(s->f[q]);
+            b[q] = m * s->v[q] + s->f[q] * h;
+        }
+    }
+    return finite;
 }
 
 /* b_{3 r + a} -= h (C v_c)_a, a = 0..2: the term of block (r, c) */

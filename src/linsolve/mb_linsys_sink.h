@@ -66,8 +66,9 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
 void *mb_linsys_sink_keep(mb_linsys_sink *k, size_t bytes);
 /* What force model k->model kept in this assembly's first pass. */
 const void *mb_linsys_sink_kept(const mb_linsys_sink *k);
-/* Once the forces s->f are complete, before the first block: b = M v + h f. */
-void mb_linsys_sink_rhs(mb_linsys_sink *k);
+/* Once the forces s->f are complete, before the first block: b = M v + h f, with the
+ * bits of mb_linsys_be_rhs_begin; 0 when a force is NaN or Inf (checked in the same pass). */
+int mb_linsys_sink_rhs(mb_linsys_sink *k);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);
