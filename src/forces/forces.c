@@ -415,6 +415,15 @@ static size_t forces_fold(const mb_forces *F, size_t m, mb_linsys_sink *k)
     return last;
 }
 
+size_t mb_forces_links(const mb_forces *F)
+{
+    size_t links = 0;
+    for (size_t m = 0; m < F->count; m++)
+        if (F->items[m].type == mb_force_springs)
+            links += mb_springs_count(F->items[m].params);
+    return links;
+}
+
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink *k,
                        mb_jacobian *J)
 {

@@ -183,6 +183,8 @@ int mb_forces_has_exact_work(const mb_forces *F);
 /* 1 when some model of F writes torques later if not now (mb_force_type.torque_later: the
  * frictional contacts), so that a system at rest without torque at t = 0 still rotates. */
 int mb_forces_torque_later(const mb_forces *F);
+/* The springs of F's springs models: its two-node couplings, for the memory estimate. */
+size_t mb_forces_links(const mb_forces *F);
 /* Clear J and append every model's blocks. */
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J);
 int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);
