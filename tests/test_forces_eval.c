@@ -21,6 +21,7 @@
 
 #include "mb_force_torque.h"
 #include "mb_forces.h"
+#include "mb_linsys_sink.h"
 #include "mb_status.h"
 #include "mb_stepper.h"
 #include "mb_system.h"
@@ -163,6 +164,27 @@ Test(forces_eval, deferred_evaluation_leaves_the_force_check_to_the_caller)
     cr_assert(isinf(sys->nodes->f[2]));
     cr_assert_eq(mb_forces_check(sys->nodes, 0.0), MB_EDIVERGED);
     cr_assert_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_EDIVERGED);
+    mb_system_free(sys);
+}
+
+/* The implicit assembly straight into storage (mb_forces_assemble through a sink) checks
+ * the forces as it forms b = M v + h f: the infinite weight must stop it with the field's
+ * message, not reach the solve. */
+Test(forces_eval, implicit_assembly_reports_an_infinite_force)
+{
+    mb_system *sys = overflow_system(0);
+    mb_blocktri *T = mb_blocktri_alloc(1);
+    mb_jacobian *J = mb_jacobian_alloc(1, 53);
+    double b[3];
+    cr_assert(T && J);
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, sys->nodes, 0.01, T, NULL, b);
+    cr_assert_eq(mb_forces_assemble(sys->forces, sys->nodes, 0.0, &k, J), MB_EDIVERGED);
+    cr_assert(strstr(mb_last_error(), "force or torque is NaN or Inf at t = 0") != NULL,
+              "message: %s", mb_last_error());
+    mb_linsys_sink_release(&k);
+    mb_jacobian_free(J);
+    mb_blocktri_free(T);
     mb_system_free(sys);
 }
 
