@@ -86,3 +86,4 @@ Test(memory_estimate, implicit_euler_chain)
     const char *sets[2] = { "--set n=5000", "--set n=60000" };
     const size_t nodes[2] = { 5000, 60000 }, links[2] = { 4999, 59999 };
     expect_estimate("spring-chain", sets, nodes, links, "implicit-euler");
+}
