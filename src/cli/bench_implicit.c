@@ -17,12 +17,14 @@
  * least-squares slope of log(cost) against log(N) (gsl_fit_linear); the check fails
  * (exit 1) when p > 1.15. */
 #include "bench_blocktri.h"
+#include "bench_cholmod.h"
 #include "bench_rebuild.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "cli_options.h"
 #include "mb_implicit.h"
 #include "mb_linsolve.h"
+#include "mb_memory.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
 
@@ -238,6 +240,113 @@ static double chain_peer_difference(const struct chain_peer *P, struct assembly 
     return diff;
 }
 
+/* The lean peer of a cloth step (benchmark code): after the plain rebuild of forces, A
+ * and b in the library's CSR pattern, CHOLMOD's supernodal Cholesky factorisation of
+ * (A + A^T) / 2 and its solve (bench_cholmod.h) give v+, and a plain loop x+ = x + h v+.
+ * Analysed once per size, when the pattern is known; absent (why) without CHOLMOD or
+ * when its factor would not fit in 80 % of the memory available. */
+struct cloth_peer {
+    bench_cholmod *C;
+    double *v_new, *x_new;
+    char why[256];
+};
+
+static void cloth_peer_free(struct cloth_peer *P)
+{
+    bench_cholmod_free(P->C);
+    free(P->v_new);
+    free(P->x_new);
+}
+
+static int cloth_peer_alloc(struct cloth_peer *P, const mb_csr *csr, const bench_rebuild *R)
+{
+    size_t n = R->n;
+    double avail = 0.0;
+    const char *source;
+    if (mb_memory_available(&avail, &source) != MB_SUCCESS)
+        avail = 0.0;
+    unsigned char *fixed = calloc(3 * n + 1, 1);
+    for (size_t q = 0; fixed && q < R->nfixed; q++)
+        fixed[R->fixed_dof[q]] = 1;
+    P->C = fixed ? bench_cholmod_alloc(csr->A, fixed, 0.8 * avail, P->why, sizeof P->why) : NULL;
+    free(fixed);
+    P->v_new = malloc(3 * n * sizeof(double));
+    P->x_new = malloc(3 * n * sizeof(double));
+    return P->C && P->v_new && P->x_new ? MB_SUCCESS : MB_EFAILED;
+}
+
+/* Seconds of CHOLMOD's factorisation and solve of the matrix R holds and of the update,
+ * or -1 when CHOLMOD fails (P->why). */
+static double cloth_peer_seconds(struct cloth_peer *P, const bench_rebuild *R,
+                                 const mb_nodes *s, double h)
+{
+    double t = bench_cholmod_solve(P->C, R->vals, R->b, P->v_new, P->why, sizeof P->why);
+    if (t < 0.0)
+        return -1.0;
+    double t0 = mb_bench_now();
+    for (size_t k = 0; k < 3 * R->n; k++)
+        P->x_new[k] = s->x[k] + h * P->v_new[k];
+    return t + (mb_bench_now() - t0);
+}
+
+/* The largest |v_peer - v_lib| / max|v_lib|: the peer's v+ against the library's Krylov
+ * solve of its own assembly at the same state (its last assembly_seconds). */
+static double cloth_peer_difference(const struct cloth_peer *P, struct assembly *a,
+                                    const mb_nodes *s, double h)
+{
+    size_t n3 = 3 * s->n;
+    double *xl = malloc(n3 * sizeof(double)), diff = NAN;
+    if (xl) {
+        memcpy(xl, s->v, n3 * sizeof(double));
+        if (mb_implicit_solver_solve(a->S, s, a->J, h, a->b, xl) == MB_SUCCESS)
+            diff = relative_difference(P->v_new, xl, n3);
+    }
+    free(xl);
+    return diff;
+}
+
+/* The two peers; the one that applies follows the storage of the assembly (chain:
+ * block-tridiagonal, cloth: CSR). */
+struct peers {
+    struct chain_peer chain;
+    struct cloth_peer cloth;
+    int ready;                  /* allocated for this size */
+};
+
+static void peers_free(struct peers *P)
+{
+    chain_peer_free(&P->chain);
+    cloth_peer_free(&P->cloth);
+}
+
+/* Seconds of the peer's solve and update after the rebuild R, or -1 when there is none */
+static double peer_seconds(struct peers *P, struct assembly *a, const bench_rebuild *R,
+                           const mb_nodes *s, double h)
+{
+    const mb_blocktri *T = assembly_btri(a);
+    if (!P->ready) {
+        int st = T ? chain_peer_alloc(&P->chain, s->n) : cloth_peer_alloc(&P->cloth, a->S->csr, R);
+        if (st != MB_SUCCESS)
+            return -1.0;
+        P->ready = 1;
+    }
+    return T ? chain_peer_seconds(&P->chain, R, s, h) : cloth_peer_seconds(&P->cloth, R, s, h);
+}
+
+/* the peer's configuration at this size, for the row */
+static void peer_describe(const struct peers *P, const struct assembly *a,
+                          const bench_rebuild *R, char *text, size_t len)
+{
+    if (assembly_btri(a))
+        snprintf(text, len, "block-Thomas");
+    else if (P->cloth.C) {
+        char cfg[96];
+        bench_cholmod_describe(P->cloth.C, cfg, sizeof cfg);
+        snprintf(text, len, "%s,asym=%.2g", cfg, bench_cholmod_asymmetry(P->cloth.C, R->vals));
+    } else
+        snprintf(text, len, "none");
+}
+
 /* Seconds of one plain rebuild at the system's state (building R at the first call, in
  * the storage the assembly used), or -1 when the plain loop does not handle the system. */
 static double rebuild_seconds(bench_rebuild **R, const struct assembly *a, mb_system *sys,
@@ -275,6 +384,7 @@ static double rebuild_difference(const bench_rebuild *R, const struct assembly *
 struct bench_size {
     size_t actual;
     double step, assembly, rebuild, rebuild_diff, peer, peer_diff, cycles;
+    char peer_config[128], peer_why[256];
 };
 
 static double fastest(double best, double t)
@@ -288,7 +398,7 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n,
     mb_system *sys = NULL;
     double g[3], D;
     bench_rebuild *R = NULL;
-    struct chain_peer P = { 0 };
+    struct peers P = { 0 };
     int st = bench_system(problem, n, &sys, &r->actual, g, &D);
     mb_stepper *stp = st == MB_SUCCESS ? mb_stepper_alloc(o->integrator, sys) : NULL;
     if (stp == NULL) {
@@ -314,19 +424,26 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n,
         double tr = st == MB_SUCCESS && plain ? rebuild_seconds(&R, &a, sys, g, D, o->dt) : -1.0;
         plain = tr >= 0.0;
         r->rebuild = fastest(r->rebuild, tr);
-        peer = peer && plain && assembly_btri(&a) != NULL
-               && (P.T != NULL || chain_peer_alloc(&P, sys->nodes->n) == MB_SUCCESS);
-        double tp = peer ? chain_peer_seconds(&P, R, sys->nodes, o->dt) : -1.0;
+        double tp = peer && plain ? peer_seconds(&P, &a, R, sys->nodes, o->dt) : -1.0;
         peer = tp >= 0.0;
         r->peer = fastest(r->peer, tr + tp);
     }
     r->rebuild_diff = plain && R ? rebuild_difference(R, &a) : NAN;
     if (!plain)
         r->rebuild = NAN;
-    r->peer_diff = peer && st == MB_SUCCESS ? chain_peer_difference(&P, &a) : NAN;
+    r->peer_diff = NAN;
+    if (peer && st == MB_SUCCESS)
+        r->peer_diff = assembly_btri(&a) ? chain_peer_difference(&P.chain, &a)
+                                         : cloth_peer_difference(&P.cloth, &a, sys->nodes, o->dt);
     if (!peer)
         r->peer = NAN;
-    chain_peer_free(&P);
+    snprintf(r->peer_why, sizeof r->peer_why, "%s", !peer && P.cloth.why[0] ? P.cloth.why
+                                                    : !peer ? "the plain rebuild does not apply" : "");
+    if (peer && R)
+        peer_describe(&P, &a, R, r->peer_config, sizeof r->peer_config);
+    else
+        snprintf(r->peer_config, sizeof r->peer_config, "none");
+    peers_free(&P);
     bench_rebuild_free(R);
     assembly_free(&a);
     mb_stepper_get_stats(stp, &s1);
@@ -341,10 +458,19 @@ static void bench_header(const char *problem, const struct bench_opts *o)
 {
     printf("# %s, integrator %s, dt %g, fastest of %ld timed steps per size\n", problem,
            o->integrator, o->dt, o->steps);
-    if (!strcmp(problem, "spring-chain"))
+    if (!strcmp(problem, "spring-chain")) {
         printf("# peer: lean chain step (benchmark code) = plain rebuild of forces, A and b in "
                "3x3 blocks + block Thomas sweep (block LU, cofactor inverses, no pivoting) + "
                "x+ = x + h v+\n");
+        return;
+    }
+    char build[96];
+    bench_cholmod_build(build, sizeof build);
+    printf("# peer: lean cloth step (benchmark code) = plain rebuild of forces, A and b in the "
+           "library's CSR pattern + %s supernodal LL^T of (A + A^T)/2 (ordering: the best of "
+           "AMD, METIS and NESDIS by cholmod_analyze, nmethods 4, analysed once per size, "
+           "untimed) factorised and solved (cholmod_solve2) every step + x+ = x + h v+\n",
+           build);
 }
 
 static int bench_run(const char *problem, int argc, char **argv)
@@ -356,19 +482,22 @@ static int bench_run(const char *problem, int argc, char **argv)
     double logn[BENCH_MAX_SIZES], logc[BENCH_MAX_SIZES];
     size_t m = 0;
     bench_header(problem, &o);
-    printf("%10s %12s %12s %14s %14s %12s %12s %12s %12s %12s %12s %12s\n", "particles",
+    printf("%10s %12s %12s %14s %14s %12s %12s %12s %12s %12s %12s %12s %s\n", "particles",
            "s_per_step", "us_per_node", "assembly_us/n", "rebuild_us/n", "asm/rebuild",
-           "rebuild_dA", "solve_us/n", "krylov_iter", "peer_us/n", "peer_dv", "step/peer");
+           "rebuild_dA", "solve_us/n", "krylov_iter", "peer_us/n", "peer_dv", "step/peer",
+           "peer_config");
     for (double n = 1000; n <= o.max_n * 1.0001 && m < BENCH_MAX_SIZES; n *= sqrt(10.0)) {
         struct bench_size r = { 0 };
         if (bench_one(problem, &o, n, &r) != MB_SUCCESS)
             return mb_cli_fail("bench");
         double per_node = 1e6 / (double)r.actual;
+        if (r.peer_why[0])
+            printf("# %zu particles: no peer: %s\n", r.actual, r.peer_why);
         printf("%10zu %12.6g %12.6g %14.6g %14.6g %12.3g %12.3g %12.6g %12.3g %12.6g %12.3g "
-               "%12.3g\n", r.actual, r.step, per_node * r.step, per_node * r.assembly,
+               "%12.3g %s\n", r.actual, r.step, per_node * r.step, per_node * r.assembly,
                per_node * r.rebuild, r.assembly / r.rebuild, r.rebuild_diff,
                per_node * (r.step - r.assembly), r.cycles, per_node * r.peer, r.peer_diff,
-               r.step / r.peer);
+               r.step / r.peer, r.peer_config);
         fflush(stdout);
         logn[m] = log((double)r.actual);
         logc[m] = log(r.step);
