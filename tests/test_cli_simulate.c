@@ -231,11 +231,13 @@ static int bench_rows(const char *out, double dv[8], char cfg[8][128])
  * against the library's block sweep on the same matrix; two backward-stable solves agree
  * to 2 n u kappa(A) growth (test_blocktri.c), with kappa ~ 10^2 for the chain at
  * h = 1/120, n = 3 x 3162 and growth <= 16: 1e-9.  Cloth: CHOLMOD factorises the
- * symmetric part S of A (bench_cholmod.h), so its v+ differs from the library's Krylov
- * solve of A by about kappa(S) |A - S| / |S| = kappa(S) asym / 2 (asym printed), plus
- * the Krylov tolerance 1e-12 kappa; kappa(S) < 10 here (h^2 k / m = 1.3): the bound is
- * 10 asym + 1e-10, far below the order-1 difference of a peer that solves another
- * system. */
+ * symmetric part S of A once the fixed degrees of freedom are eliminated
+ * (bench_cholmod.h).  What remains nonsymmetric is the dashpots' term of K, of relative
+ * size about h^2 (c / l) |dv| / m = (1/120)^2 (0.0017 / 0.025) 0.1 / 0.0031 = 1.5e-4 for
+ * relative velocities |dv| ~ g h ~ 0.1 m/s after a step: the printed asymmetry must stay
+ * below 1e-3, and the peer's v+ differs from the library's Krylov solve of A by at most
+ * kappa(S) asym / 2 plus the Krylov tolerance (1e-12 kappa), kappa(S) < 10 (h^2 k / m =
+ * 1.3): below 5e-3.  A peer fed the fixed rows as they are (30 % asymmetric) is 6 % off. */
 Test(cli, bench_peers_are_named_and_solve_the_step)
 {
     double dv[8];
@@ -265,9 +267,9 @@ Test(cli, bench_peers_are_named_and_solve_the_step)
         const char *a = strstr(cfg[k], "asym=");
         double asym = a ? strtod(a + 5, NULL) : NAN;
         cr_expect((!strncmp(cfg[k], "AMD,", 4) || !strncmp(cfg[k], "METIS,", 6)
-                   || !strncmp(cfg[k], "NESDIS,", 7)) && isfinite(asym),
+                   || !strncmp(cfg[k], "NESDIS,", 7)) && asym <= 1e-3,
                   "cloth row %d: peer %s", k, cfg[k]);
-        cr_expect(dv[k] <= 10.0 * asym + 1e-10, "cloth row %d: dv %g, asym %g", k, dv[k], asym);
+        cr_expect(dv[k] <= 5e-3, "cloth row %d: dv %g, asym %g", k, dv[k], asym);
     }
     free(out);
 }
