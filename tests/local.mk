@@ -85,6 +85,7 @@ check_PROGRAMS += tests/test_jacobians
 check_PROGRAMS += tests/test_linsolve
 check_PROGRAMS += tests/test_problems_euler
 check_PROGRAMS += tests/test_cli_simulate
+check_PROGRAMS += tests/test_memory_estimate_simulate
 check_PROGRAMS += tests/test_cli_options
 tests_test_cli_options_SOURCES = tests/test_cli_options.c src/cli/cli_options.c
 check_PROGRAMS += tests/test_euler_order

@@ -206,6 +206,44 @@ static void hand_chain(mb_nodes **sp, mb_jacobian **Jp, const double K00[9], int
     *Jp = J;
 }
 
+/* The pivot blocks' inverses come from cofactors, whose products of two entries leave
+ * the double range for entries near 2^+-600 (masses of 1e180 kg or 1e-180 kg): the sweep
+ * must then form them from S / ||S||_1.  A and b scaled by s = 2^+-600 (exact: a power of
+ * two) have the solution of A x = b, so the scaled solves must meet the unscaled
+ * tolerance against the Householder reference. */
+Test(blocktri, pivot_blocks_far_from_unit_scale)
+{
+    const double h = 0.05, scales[2] = { 0x1p600, 0x1p-600 };
+    mb_system *sys = moving_chain(20);
+    mb_jacobian *J = jacobian_of(sys);
+    size_t n = sys->nodes->n, n3 = 3 * n;
+    double *b = malloc(n3 * sizeof(double)), *bs = malloc(n3 * sizeof(double)),
+           *x = malloc(n3 * sizeof(double)), *xref = malloc(n3 * sizeof(double)), tmp[2];
+    mb_linsys_be_rhs(sys->nodes, J, h, b, tmp);
+    double kappa = dense_reference(sys->nodes, J, h, b, xref);
+    mb_blocktri *T = mb_blocktri_alloc(n);
+    for (int q = 0; q < 2; q++) {
+        mb_blocktri_assemble(T, sys->nodes, J, h);
+        for (size_t k = 0; k < 9 * n; k++) {
+            T->D[k] *= scales[q];
+            T->L[k] *= scales[q];
+            T->U[k] *= scales[q];
+        }
+        for (size_t k = 0; k < n3; k++)
+            bs[k] = b[k] * scales[q];
+        cr_assert_eq(mb_blocktri_solve(T, bs, x), MB_SUCCESS, "scale 2^%+d: %s",
+                     q ? -600 : 600, mb_last_error());
+        expect_close(x, xref, n3, kappa, T->growth_max, q ? "scale 2^-600" : "scale 2^600");
+    }
+    free(b);
+    free(bs);
+    free(x);
+    free(xref);
+    mb_blocktri_free(T);
+    mb_jacobian_free(J);
+    mb_system_free(sys);
+}
+
 /* The block sweep refuses this first pivot block; the implicit solver falls back to the
  * banded LU and still solves A x = b; solver=banded agrees. */
 static void fallback_case(const double K00[9], const char *why, int decouple_z)
@@ -307,12 +345,12 @@ static void dense_lu_solution(const mb_nodes *s, const mb_jacobian *J, double h,
     gsl_permutation_free(p);
 }
 
-/* A pivot block that needs the row exchanges inside it: A(0,0) = [e 1 0; 1 e 0; 0 0 2]
- * with e = 2^-40 (K00 = I - A(0,0), each entry exact), a permutation-like block with
- * rcond_1 about 1/2 -- well conditioned -- but whose diagonal is tiny.  With partial
- * pivoting the 3x3 LU is backward stable and the sweep agrees with GSL's dense LU to the
- * bound of expect_close; without it the multiplier 1/e = 2^40 wipes out the second row
- * (u / e ~ 1e-4 relative error), far beyond that bound (about 1e-14 here). */
+/* A pivot block that an LU without row exchanges would ruin: A(0,0) = [e 1 0; 1 e 0;
+ * 0 0 2] with e = 2^-40 (K00 = I - A(0,0), each entry exact), a permutation-like block
+ * with rcond_1 about 1/2 -- well conditioned -- but whose diagonal is tiny (the multiplier
+ * 1/e = 2^40 would wipe out the second row: u / e ~ 1e-4 relative error).  The cofactor
+ * inverse takes no pivot; the sweep must agree with GSL's dense LU to the bound of
+ * expect_close (about 1e-14 here). */
 Test(blocktri, tiny_diagonal_pivot_block_is_pivoted)
 {
     const double e = 0x1p-40;

@@ -327,6 +327,10 @@ static int writes_check(const sample *k, char *why, size_t len)
         snprintf(why, len, "writes torques, and its type says torque_free");
         return 0;
     }
+    if (wt && k->type->torque_free_params && k->type->torque_free_params(k->params)) {
+        snprintf(why, len, "writes torques, and its instance says torque-free");
+        return 0;
+    }
     for (size_t i = 0; k->m->nodes == MB_FORCE_NODES_EVERY && i < NN; i++)
         if (max_abs(&f[3 * i], 3) == 0.0 && max_abs(&tq[3 * i], 3) == 0.0) {
             snprintf(why, len, "declares every node, node %zu has no load", i);

@@ -11,13 +11,17 @@
  *    the deferred evaluation must let through and mb_forces_check must report; the
  *    leap-frog step must then fail with the field's message and leave the state as it
  *    was (the stepper contract, mb_stepper.h), on its fast path (nothing blocked) and on
- *    its general path (every translation blocked: the step then never reads f). */
+ *    its general path (every translation blocked: the step then never reads f).
+ *  - springs write a torque only through an arm (the moment r x f of a force with a part
+ *    across r): a field of springs without arms must report torque-free, one with an arm
+ *    must not, and its torques must show the moment. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
 #include "mb_force_torque.h"
 #include "mb_forces.h"
+#include "mb_linsys_sink.h"
 #include "mb_status.h"
 #include "mb_stepper.h"
 #include "mb_system.h"
@@ -96,6 +100,48 @@ Test(forces_eval, torque_model_is_not_torque_free)
     mb_system_free(sys);
 }
 
+/* Springs between nodes 0-1 and 1-2 stretched off their rest lengths; with_arm: the
+ * second attached by an arm off the centre of node 1, whose force then has a moment. */
+static mb_system *spring_field(int with_arm)
+{
+    mb_system *sys = field_system();
+    for (size_t i = 0; i < N; i++)
+        for (int k = 0; k < 3; k++)
+            sys->nodes->x[3 * i + k] = 0.3 * (double)i + (k == 1 ? 0.05 * (double)(i * i) : 0.0);
+    void *springs = mb_springs_new();
+    cr_assert_not_null(springs);
+    mb_spring a = { .i = 0, .j = 1, .k = 7.5, .rest = 0.2, .c = 0.1 };
+    mb_spring b = { .i = 1, .j = 2, .k = 3.25, .rest = 0.25, .c = 0.0,
+                    .has_arms = with_arm, .arm_i = { 0.0, 0.0, with_arm ? 0.1 : 0.0 } };
+    cr_assert_eq(mb_springs_add(springs, &a), MB_SUCCESS);
+    cr_assert_eq(mb_springs_add(springs, &b), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, springs), 0);
+    return sys;
+}
+
+/* Springs write torques only through arms: without one the field is torque-free (its
+ * torques reset to +0 and never written), with one it is not, and the arm's moment
+ * r x f = (0, 0, 0.1) x f, nonzero since f has x and y parts, shows in the torques. */
+Test(forces_eval, springs_without_arms_are_torque_free)
+{
+    for (int with_arm = 0; with_arm <= 1; with_arm++) {
+        mb_system *sys = spring_field(with_arm);
+        int torque_zero = -1;
+        cr_assert_eq(mb_forces_eval_deferred(sys->forces, sys->nodes, 0.0, &torque_zero),
+                     MB_SUCCESS, "%s", mb_last_error());
+        cr_expect_eq(torque_zero, !with_arm, "arms %d: torque_zero %d", with_arm, torque_zero);
+        double tmax = 0.0;
+        for (size_t k = 0; k < 3 * N; k++) {
+            if (!with_arm)
+                cr_expect(is_pos_zero(sys->nodes->torque[k]), "torque %zu not +0", k);
+            tmax = fmax(tmax, fabs(sys->nodes->torque[k]));
+        }
+        cr_expect(with_arm ? tmax > 0.0 : tmax == 0.0, "arms %d: largest torque %g", with_arm,
+                  tmax);
+        mb_system_free(sys);
+    }
+}
+
 /* One free node of mass 1e300 under g = 1e10: its weight overflows to Inf. */
 static mb_system *overflow_system(unsigned char blocked)
 {
@@ -118,6 +164,27 @@ Test(forces_eval, deferred_evaluation_leaves_the_force_check_to_the_caller)
     cr_assert(isinf(sys->nodes->f[2]));
     cr_assert_eq(mb_forces_check(sys->nodes, 0.0), MB_EDIVERGED);
     cr_assert_eq(mb_forces_eval(sys->forces, sys->nodes, 0.0), MB_EDIVERGED);
+    mb_system_free(sys);
+}
+
+/* The implicit assembly straight into storage (mb_forces_assemble through a sink) checks
+ * the forces as it forms b = M v + h f: the infinite weight must stop it with the field's
+ * message, not reach the solve. */
+Test(forces_eval, implicit_assembly_reports_an_infinite_force)
+{
+    mb_system *sys = overflow_system(0);
+    mb_blocktri *T = mb_blocktri_alloc(1);
+    mb_jacobian *J = mb_jacobian_alloc(1, 53);
+    double b[3];
+    cr_assert(T && J);
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, sys->nodes, 0.01, T, NULL, b);
+    cr_assert_eq(mb_forces_assemble(sys->forces, sys->nodes, 0.0, &k, J), MB_EDIVERGED);
+    cr_assert(strstr(mb_last_error(), "force or torque is NaN or Inf at t = 0") != NULL,
+              "message: %s", mb_last_error());
+    mb_linsys_sink_release(&k);
+    mb_jacobian_free(J);
+    mb_blocktri_free(T);
     mb_system_free(sys);
 }
 

@@ -161,6 +161,37 @@ Test(linsolve, csr_and_dense_assembly_sum_duplicates)
     mb_nodes_free(s);
 }
 
+/* The CSR pattern names each of its blocks by its slot (mb_csr_slot_is, no copy of the
+ * coordinates): a list matches only with the same blocks in the same order.  Pattern of
+ * (0,0) (0,1) (1,2) (2,1) on 3 nodes; lists of the same length that move one block to
+ * another column of its row, to another row, or swap two blocks must not match. */
+Test(linsolve, csr_pattern_names_its_blocks)
+{
+    const size_t rows[4] = { 0, 0, 1, 2 }, cols[4] = { 0, 1, 2, 1 };
+    const size_t other[3][4][2] = {
+        { { 0, 0 }, { 0, 2 }, { 1, 2 }, { 2, 1 } },    /* (0,1) -> (0,2): same row */
+        { { 0, 0 }, { 0, 1 }, { 1, 2 }, { 1, 1 } },    /* (2,1) -> (1,1): another row */
+        { { 0, 0 }, { 1, 2 }, { 0, 1 }, { 2, 1 } },    /* two blocks swapped */
+    };
+    mb_jacobian *J = mb_jacobian_alloc(3, 53);
+    for (size_t b = 0; b < 4; b++)
+        cr_assert_geq(mb_jacobian_add_block(J, rows[b], cols[b]), 0);
+    mb_csr *csr = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(csr, J), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect(mb_csr_matches(csr, J), "the list the pattern was built from must match");
+    for (size_t b = 0; b < 4; b++)
+        cr_expect(mb_csr_slot_is(csr, b, rows[b], cols[b]), "block %zu", b);
+    for (int q = 0; q < 3; q++) {
+        mb_jacobian *K = mb_jacobian_alloc(3, 53);
+        for (size_t b = 0; b < 4; b++)
+            cr_assert_geq(mb_jacobian_add_block(K, other[q][b][0], other[q][b][1]), 0);
+        cr_expect(!mb_csr_matches(csr, K), "changed list %d matches", q);
+        mb_jacobian_free(K);
+    }
+    mb_csr_free(csr);
+    mb_jacobian_free(J);
+}
+
 /* The Krylov solvers against the reference on the real system of a chain: nonsymmetric
  * (dashpots, pinned ends) for BiCGSTAB and GMRES, symmetric positive definite (no
  * dashpots, free ends) for CG. */

@@ -160,7 +160,7 @@ static long contacts_at_start(struct dem_bench *b)
  * (skin <= 0.4): 6 pairs per sphere, counted with the list's 25 % slack. */
 static void estimate_memory(size_t n, mb_memory_estimate *e)
 {
-    mb_memory_estimate_simulate(n, 0, e);
+    mb_memory_estimate_simulate(n, 0, "leapfrog", 0, e);
     double pairs = 6.0 * 1.25 * (double)n;
     double list = (double)n * (2.0 * sizeof(size_t) + 3.0 * sizeof(double) + 3.0 * sizeof(size_t))
                   + pairs * sizeof(size_t);

@@ -17,12 +17,14 @@
  * least-squares slope of log(cost) against log(N) (gsl_fit_linear); the check fails
  * (exit 1) when p > 1.15. */
 #include "bench_blocktri.h"
+#include "bench_cholmod.h"
 #include "bench_rebuild.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "cli_options.h"
 #include "mb_implicit.h"
 #include "mb_linsolve.h"
+#include "mb_memory.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
 
@@ -175,39 +177,174 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
     return mb_bench_now() - t0;
 }
 
-/* Seconds of the fastest of `repeat` peer block Thomas solves of the last assembled
- * block-tridiagonal matrix, and in *diff the largest |x_peer - x_lib| / max|x_lib| against
- * the library's block-tridiagonal solve; NAN when the matrix is not block-tridiagonal. */
-static double blocktri_seconds(struct assembly *a, long repeat, double *diff)
+/* max |p - q| / max |q| over n values */
+static double relative_difference(const double *p, const double *q, size_t n)
 {
-    *diff = NAN;
-    if (assembly_btri(a) == NULL)
-        return NAN;
-    mb_blocktri *L = a->S->btri;
-    bench_thomas *T = bench_thomas_from_blocks(L->n, L->D, L->L, L->U);
-    size_t n3 = 3 * L->n;
-    double *x = malloc(n3 * sizeof(double)), *xl = malloc(n3 * sizeof(double));
-    double best = NAN;
-    if (T && x && xl && mb_blocktri_solve(L, a->b, xl) == MB_SUCCESS) {
-        best = INFINITY;
-        for (long k = 0; k < repeat && !isnan(best); k++) {
-            double t0 = mb_bench_now();
-            if (bench_thomas_solve(T, a->b, x) != 0)
-                best = NAN;
-            double t1 = mb_bench_now() - t0;
-            best = t1 < best ? t1 : best;
-        }
-        double dmax = 0.0, xmax = 0.0;
-        for (size_t k = 0; k < n3; k++) {
-            dmax = fmax(dmax, fabs(x[k] - xl[k]));
-            xmax = fmax(xmax, fabs(xl[k]));
-        }
-        *diff = xmax > 0.0 ? dmax / xmax : dmax;
+    double dmax = 0.0, qmax = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        dmax = fmax(dmax, fabs(p[k] - q[k]));
+        qmax = fmax(qmax, fabs(q[k]));
     }
-    bench_thomas_free(T);
-    free(x);
+    return qmax > 0.0 ? dmax / qmax : dmax;
+}
+
+/* The lean peer of a chain step (benchmark code): after the plain rebuild of forces, A
+ * and b (bench_rebuild_run), the block Thomas sweep (bench_blocktri.c) gives v+ and a plain
+ * loop x+ = x + h v+ -- one assembly, one block-tridiagonal solve, the update. */
+struct chain_peer {
+    bench_thomas *T;
+    double *v_new, *x_new;
+};
+
+static void chain_peer_free(struct chain_peer *P)
+{
+    bench_thomas_free(P->T);
+    free(P->v_new);
+    free(P->x_new);
+}
+
+static int chain_peer_alloc(struct chain_peer *P, size_t n)
+{
+    P->T = bench_thomas_alloc(n);
+    P->v_new = malloc(3 * n * sizeof(double));
+    P->x_new = malloc(3 * n * sizeof(double));
+    return P->T && P->v_new && P->x_new ? MB_SUCCESS : MB_ENOMEM;
+}
+
+/* Seconds of the peer's solve and update on the matrix R holds (rebuilt at the state of
+ * s), or -1 when a pivot block is singular. */
+static double chain_peer_seconds(struct chain_peer *P, const bench_rebuild *R,
+                                 const mb_nodes *s, double h)
+{
+    size_t n9 = 9 * R->n;
+    double t0 = mb_bench_now();
+    if (bench_thomas_solve(P->T, R->vals, R->vals + n9, R->vals + 2 * n9, R->b, P->v_new) != 0)
+        return -1.0;
+    for (size_t k = 0; k < 3 * R->n; k++)
+        P->x_new[k] = s->x[k] + h * P->v_new[k];
+    return mb_bench_now() - t0;
+}
+
+/* The largest |v_peer - v_lib| / max|v_lib|: the peer's v+ against the library's block
+ * sweep on its own assembly at the same state; NAN when that is not block-tridiagonal. */
+static double chain_peer_difference(const struct chain_peer *P, struct assembly *a)
+{
+    const mb_blocktri *T = assembly_btri(a);
+    if (T == NULL)
+        return NAN;
+    size_t n3 = 3 * T->n;
+    double *xl = malloc(n3 * sizeof(double)), diff = NAN;
+    if (xl && mb_blocktri_solve(a->S->btri, a->b, xl) == MB_SUCCESS)
+        diff = relative_difference(P->v_new, xl, n3);
     free(xl);
-    return best;
+    return diff;
+}
+
+/* The lean peer of a cloth step (benchmark code): after the plain rebuild of forces, A
+ * and b in the library's CSR pattern, CHOLMOD's supernodal Cholesky factorisation of
+ * (A + A^T) / 2 and its solve (bench_cholmod.h) give v+, and a plain loop x+ = x + h v+.
+ * Analysed once per size, when the pattern is known; absent (why) without CHOLMOD or
+ * when its factor would not fit in 80 % of the memory available. */
+struct cloth_peer {
+    bench_cholmod *C;
+    double *v_new, *x_new;
+    char why[256];
+};
+
+static void cloth_peer_free(struct cloth_peer *P)
+{
+    bench_cholmod_free(P->C);
+    free(P->v_new);
+    free(P->x_new);
+}
+
+static int cloth_peer_alloc(struct cloth_peer *P, const mb_csr *csr, const bench_rebuild *R)
+{
+    size_t n = R->n;
+    double avail = 0.0;
+    const char *source;
+    if (mb_memory_available(&avail, &source) != MB_SUCCESS)
+        avail = 0.0;
+    unsigned char *fixed = calloc(3 * n + 1, 1);
+    for (size_t q = 0; fixed && q < R->nfixed; q++)
+        fixed[R->fixed_dof[q]] = 1;
+    P->C = fixed ? bench_cholmod_alloc(csr->A, fixed, 0.8 * avail, P->why, sizeof P->why) : NULL;
+    free(fixed);
+    P->v_new = malloc(3 * n * sizeof(double));
+    P->x_new = malloc(3 * n * sizeof(double));
+    return P->C && P->v_new && P->x_new ? MB_SUCCESS : MB_EFAILED;
+}
+
+/* Seconds of CHOLMOD's factorisation and solve of the matrix R holds and of the update,
+ * or -1 when CHOLMOD fails (P->why). */
+static double cloth_peer_seconds(struct cloth_peer *P, const bench_rebuild *R,
+                                 const mb_nodes *s, double h)
+{
+    double t = bench_cholmod_solve(P->C, R->vals, R->b, P->v_new, P->why, sizeof P->why);
+    if (t < 0.0)
+        return -1.0;
+    double t0 = mb_bench_now();
+    for (size_t k = 0; k < 3 * R->n; k++)
+        P->x_new[k] = s->x[k] + h * P->v_new[k];
+    return t + (mb_bench_now() - t0);
+}
+
+/* The largest |v_peer - v_lib| / max|v_lib|: the peer's v+ against the library's Krylov
+ * solve of its own assembly at the same state (its last assembly_seconds). */
+static double cloth_peer_difference(const struct cloth_peer *P, struct assembly *a,
+                                    const mb_nodes *s, double h)
+{
+    size_t n3 = 3 * s->n;
+    double *xl = malloc(n3 * sizeof(double)), diff = NAN;
+    if (xl) {
+        memcpy(xl, s->v, n3 * sizeof(double));
+        if (mb_implicit_solver_solve(a->S, s, a->J, h, a->b, xl) == MB_SUCCESS)
+            diff = relative_difference(P->v_new, xl, n3);
+    }
+    free(xl);
+    return diff;
+}
+
+/* The two peers; the one that applies follows the storage of the assembly (chain:
+ * block-tridiagonal, cloth: CSR). */
+struct peers {
+    struct chain_peer chain;
+    struct cloth_peer cloth;
+    int ready;                  /* allocated for this size */
+};
+
+static void peers_free(struct peers *P)
+{
+    chain_peer_free(&P->chain);
+    cloth_peer_free(&P->cloth);
+}
+
+/* Seconds of the peer's solve and update after the rebuild R, or -1 when there is none */
+static double peer_seconds(struct peers *P, struct assembly *a, const bench_rebuild *R,
+                           const mb_nodes *s, double h)
+{
+    const mb_blocktri *T = assembly_btri(a);
+    if (!P->ready) {
+        int st = T ? chain_peer_alloc(&P->chain, s->n) : cloth_peer_alloc(&P->cloth, a->S->csr, R);
+        if (st != MB_SUCCESS)
+            return -1.0;
+        P->ready = 1;
+    }
+    return T ? chain_peer_seconds(&P->chain, R, s, h) : cloth_peer_seconds(&P->cloth, R, s, h);
+}
+
+/* the peer's configuration at this size, for the row */
+static void peer_describe(const struct peers *P, const struct assembly *a,
+                          const bench_rebuild *R, char *text, size_t len)
+{
+    if (assembly_btri(a))
+        snprintf(text, len, "block-Thomas");
+    else if (P->cloth.C) {
+        char cfg[96];
+        bench_cholmod_describe(P->cloth.C, cfg, sizeof cfg);
+        snprintf(text, len, "%s,asym=%.2g", cfg, bench_cholmod_asymmetry(P->cloth.C, R->vals));
+    } else
+        snprintf(text, len, "none");
 }
 
 /* Seconds of one plain rebuild at the system's state (building R at the first call, in
@@ -221,17 +358,6 @@ static double rebuild_seconds(bench_rebuild **R, const struct assembly *a, mb_sy
     double t0 = mb_bench_now();
     bench_rebuild_run(*R, sys->nodes, h);
     return mb_bench_now() - t0;
-}
-
-/* max |p - q| / max |q| over n values */
-static double relative_difference(const double *p, const double *q, size_t n)
-{
-    double dmax = 0.0, qmax = 0.0;
-    for (size_t k = 0; k < n; k++) {
-        dmax = fmax(dmax, fabs(p[k] - q[k]));
-        qmax = fmax(qmax, fabs(q[k]));
-    }
-    return qmax > 0.0 ? dmax / qmax : dmax;
 }
 
 /* The plain rebuild's matrix and right-hand side against the library's last assembly at
@@ -251,17 +377,29 @@ static double rebuild_difference(const bench_rebuild *R, const struct assembly *
     return fmax(dA, relative_difference(R->b, a->b, 3 * R->n));
 }
 
-/* Seconds per step at size n (after one untimed step), seconds of its assembly, of the
- * plain rebuild of the same system (NAN if none) and of the block-tridiagonal peer's
- * solve (NAN if none); Krylov iterations per timed step. */
-static int bench_one(const char *problem, const struct bench_opts *o, double n, size_t *actual,
-                     double *cost, double *assembly_cost, double *rebuild_cost,
-                     double *rebuild_diff, double *peer_cost, double *peer_diff, double *cycles)
+/* What one size measures: seconds per step, of its assembly, of the plain rebuild (NAN if
+ * none) with its difference from the library's A and b, of the lean peer (rebuild, solve
+ * and update; NAN if none) with its difference from the library's v+, and Krylov
+ * iterations per timed step. */
+struct bench_size {
+    size_t actual;
+    double step, assembly, rebuild, rebuild_diff, peer, peer_diff, cycles;
+    char peer_config[128], peer_why[256];
+};
+
+static double fastest(double best, double t)
+{
+    return t < best ? t : best;
+}
+
+static int bench_one(const char *problem, const struct bench_opts *o, double n,
+                     struct bench_size *r)
 {
     mb_system *sys = NULL;
     double g[3], D;
     bench_rebuild *R = NULL;
-    int st = bench_system(problem, n, &sys, actual, g, &D);
+    struct peers P = { 0 };
+    int st = bench_system(problem, n, &sys, &r->actual, g, &D);
     mb_stepper *stp = st == MB_SUCCESS ? mb_stepper_alloc(o->integrator, sys) : NULL;
     if (stp == NULL) {
         mb_system_free(sys);
@@ -273,32 +411,66 @@ static int bench_one(const char *problem, const struct bench_opts *o, double n, 
     struct assembly a = { 0 };
     if (assembly_alloc(&a, sys->nodes->n) != MB_SUCCESS)
         st = MB_ENOMEM;
-    *cost = *assembly_cost = *rebuild_cost = INFINITY;
-    int plain = 1;
+    r->step = r->assembly = r->rebuild = r->peer = INFINITY;
+    int plain = 1, peer = 1;
     for (long k = 0; k < o->steps && st == MB_SUCCESS; k++) {
         double t0 = mb_bench_now();
         st = mb_stepper_step(stp, sys, o->dt);
-        double t1 = mb_bench_now() - t0;
-        *cost = t1 < *cost ? t1 : *cost;
+        r->step = fastest(r->step, mb_bench_now() - t0);
         double ta = st == MB_SUCCESS ? assembly_seconds(&a, sys, o->dt) : 0.0;
         if (ta < 0.0)
             st = MB_EFAILED;
-        *assembly_cost = ta < *assembly_cost ? ta : *assembly_cost;
+        r->assembly = fastest(r->assembly, ta);
         double tr = st == MB_SUCCESS && plain ? rebuild_seconds(&R, &a, sys, g, D, o->dt) : -1.0;
         plain = tr >= 0.0;
-        *rebuild_cost = tr < *rebuild_cost ? tr : *rebuild_cost;
+        r->rebuild = fastest(r->rebuild, tr);
+        double tp = peer && plain ? peer_seconds(&P, &a, R, sys->nodes, o->dt) : -1.0;
+        peer = tp >= 0.0;
+        r->peer = fastest(r->peer, tr + tp);
     }
-    *rebuild_diff = plain && R ? rebuild_difference(R, &a) : NAN;
+    r->rebuild_diff = plain && R ? rebuild_difference(R, &a) : NAN;
     if (!plain)
-        *rebuild_cost = NAN;
+        r->rebuild = NAN;
+    r->peer_diff = NAN;
+    if (peer && st == MB_SUCCESS)
+        r->peer_diff = assembly_btri(&a) ? chain_peer_difference(&P.chain, &a)
+                                         : cloth_peer_difference(&P.cloth, &a, sys->nodes, o->dt);
+    if (!peer)
+        r->peer = NAN;
+    snprintf(r->peer_why, sizeof r->peer_why, "%s", !peer && P.cloth.why[0] ? P.cloth.why
+                                                    : !peer ? "the plain rebuild does not apply" : "");
+    if (peer && R)
+        peer_describe(&P, &a, R, r->peer_config, sizeof r->peer_config);
+    else
+        snprintf(r->peer_config, sizeof r->peer_config, "none");
+    peers_free(&P);
     bench_rebuild_free(R);
-    *peer_cost = st == MB_SUCCESS ? blocktri_seconds(&a, o->steps, peer_diff) : NAN;
     assembly_free(&a);
     mb_stepper_get_stats(stp, &s1);
-    *cycles = (double)(s1.linear_iterations - s0.linear_iterations) / (double)o->steps;
+    r->cycles = (double)(s1.linear_iterations - s0.linear_iterations) / (double)o->steps;
     mb_stepper_free(stp);
     mb_system_free(sys);
     return st;
+}
+
+/* the first line: the system, the scheme, and what the peer is */
+static void bench_header(const char *problem, const struct bench_opts *o)
+{
+    printf("# %s, integrator %s, dt %g, fastest of %ld timed steps per size\n", problem,
+           o->integrator, o->dt, o->steps);
+    if (!strcmp(problem, "spring-chain")) {
+        printf("# peer: lean chain step (benchmark code) = plain rebuild of forces, A and b in "
+               "3x3 blocks + block Thomas sweep (block LU, cofactor inverses, no pivoting) + "
+               "x+ = x + h v+\n");
+        return;
+    }
+    char build[96];
+    bench_cholmod_build(build, sizeof build);
+    printf("# peer: lean cloth step (benchmark code) = plain rebuild of forces, A and b in the "
+           "library's CSR pattern + %s supernodal LL^T of (A + A^T)/2 (ordering: the best of "
+           "AMD, METIS and NESDIS by cholmod_analyze, nmethods 4, analysed once per size, "
+           "untimed) factorised and solved (cholmod_solve2) every step + x+ = x + h v+\n",
+           build);
 }
 
 static int bench_run(const char *problem, int argc, char **argv)
@@ -309,27 +481,26 @@ static int bench_run(const char *problem, int argc, char **argv)
         return rc;
     double logn[BENCH_MAX_SIZES], logc[BENCH_MAX_SIZES];
     size_t m = 0;
-    printf("# %s, integrator %s, dt %g, fastest of %ld timed steps per size\n", problem, o.integrator, o.dt,
-           o.steps);
-    printf("%10s %12s %12s %14s %14s %12s %12s %12s %12s %14s %12s %12s\n", "particles",
+    bench_header(problem, &o);
+    printf("%10s %12s %12s %14s %14s %12s %12s %12s %12s %12s %12s %12s %s\n", "particles",
            "s_per_step", "us_per_node", "assembly_us/n", "rebuild_us/n", "asm/rebuild",
-           "rebuild_dA", "solve_us/n", "krylov_iter", "blocktri_us/n", "blocktri_dx",
-           "step/(a+bt)");
+           "rebuild_dA", "solve_us/n", "krylov_iter", "peer_us/n", "peer_dv", "step/peer",
+           "peer_config");
     for (double n = 1000; n <= o.max_n * 1.0001 && m < BENCH_MAX_SIZES; n *= sqrt(10.0)) {
-        size_t actual;
-        double cost = NAN, assembly = NAN, rebuild = NAN, rebuild_diff = NAN, peer = NAN,
-               peer_diff = NAN, cycles = NAN;
-        if (bench_one(problem, &o, n, &actual, &cost, &assembly, &rebuild, &rebuild_diff, &peer,
-                      &peer_diff, &cycles) != MB_SUCCESS)
+        struct bench_size r = { 0 };
+        if (bench_one(problem, &o, n, &r) != MB_SUCCESS)
             return mb_cli_fail("bench");
-        double per_node = 1e6 / (double)actual;
-        printf("%10zu %12.6g %12.6g %14.6g %14.6g %12.3g %12.3g %12.6g %12.3g %14.6g %12.3g "
-               "%12.3g\n", actual, cost, per_node * cost, per_node * assembly, per_node * rebuild,
-               assembly / rebuild, rebuild_diff, per_node * (cost - assembly), cycles,
-               per_node * peer, peer_diff, cost / (assembly + peer));
+        double per_node = 1e6 / (double)r.actual;
+        if (r.peer_why[0])
+            printf("# %zu particles: no peer: %s\n", r.actual, r.peer_why);
+        printf("%10zu %12.6g %12.6g %14.6g %14.6g %12.3g %12.3g %12.6g %12.3g %12.6g %12.3g "
+               "%12.3g %s\n", r.actual, r.step, per_node * r.step, per_node * r.assembly,
+               per_node * r.rebuild, r.assembly / r.rebuild, r.rebuild_diff,
+               per_node * (r.step - r.assembly), r.cycles, per_node * r.peer, r.peer_diff,
+               r.step / r.peer, r.peer_config);
         fflush(stdout);
-        logn[m] = log((double)actual);
-        logc[m] = log(cost);
+        logn[m] = log((double)r.actual);
+        logc[m] = log(r.step);
         m++;
     }
     double c0, c1, cov00, cov01, cov11, sumsq;

@@ -418,10 +418,10 @@ static int simulate(struct sim_run *r, const struct sim_args *a, FILE *out)
 /* The estimate of the scheme's memory (mb_memory.h) against --memory-limit or the memory
  * available: before the problem is built when its size follows from its parameters
  * (mb_problem_type.nodes), else once it is built; before the scheme allocates anything. */
-static int fits_in_memory(size_t nodes, const struct sim_args *a)
+static int fits_in_memory(size_t nodes, size_t links, const struct sim_args *a)
 {
     mb_memory_estimate e;
-    mb_memory_estimate_simulate(nodes, a->mpfr_bits, &e);
+    mb_memory_estimate_simulate(nodes, links, a->integrator, a->mpfr_bits, &e);
     char what[160];
     snprintf(what, sizeof what, "-p %s (%zu node%s)", a->problem, nodes, nodes == 1 ? "" : "s");
     return mb_memory_check(&e, a->memory_limit, what);
@@ -433,7 +433,7 @@ static int prepare_run(struct sim_run *r, const struct sim_args *a)
     mb_options *p;
     if (mb_problem_prepare(a->problem, a->params, &pt, &p) != MB_SUCCESS)
         return mb_cli_fail("simulate");
-    if (pt->nodes && fits_in_memory(pt->nodes(p), a) != MB_SUCCESS) {
+    if (pt->nodes && fits_in_memory(pt->nodes(p), pt->links ? pt->links(p) : 0, a) != MB_SUCCESS) {
         mb_options_free(p);
         return mb_cli_fail("simulate");
     }
@@ -441,7 +441,8 @@ static int prepare_run(struct sim_run *r, const struct sim_args *a)
     mb_options_free(p);
     if (s != MB_SUCCESS)
         return mb_cli_fail("simulate: problem setup");
-    if (!pt->nodes && fits_in_memory(r->sys->nodes->n, a) != MB_SUCCESS)
+    if (!pt->nodes && fits_in_memory(r->sys->nodes->n, mb_forces_links(r->sys->forces), a)
+                      != MB_SUCCESS)
         return mb_cli_fail("simulate");
     r->on = mb_nodes_alloc(r->sys->nodes->n, 53);
     if (a->mpfr_bits) {
@@ -593,7 +594,8 @@ static int simulate_external(const struct sim_args *a)
     if (external_usable(a, &steps) != MB_SUCCESS
         || mb_problem_prepare(a->problem, a->params, &pt, &p) != MB_SUCCESS)
         rc = mb_cli_fail("simulate");
-    else if (pt->nodes && fits_in_memory(pt->nodes(p), a) != MB_SUCCESS)
+    else if (pt->nodes && fits_in_memory(pt->nodes(p), pt->links ? pt->links(p) : 0, a)
+                          != MB_SUCCESS)
         rc = mb_cli_fail("simulate");
     else if (pt->setup(p, &sys) != MB_SUCCESS)
         rc = mb_cli_fail("simulate: problem setup");

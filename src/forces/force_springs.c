@@ -17,6 +17,7 @@ struct spring_set {
     mb_spring *items;
     unsigned char *last_on;     /* cap */
     size_t *last, nlast;        /* nlast nodes */
+    size_t with_arms;           /* springs with arms: the only ones that write torques */
 };
 
 #define SPRING_LAST_I 1u
@@ -137,6 +138,12 @@ static int springs_describe(const void *params, json_t *model)
     return MB_SUCCESS;
 }
 
+/* a spring writes a torque only through an arm */
+static int springs_torque_free(const void *params)
+{
+    return ((const struct spring_set *)params)->with_arms == 0;
+}
+
 static const mb_force_type springs_type = {
     .name = "springs",
     .eval = springs_eval,
@@ -150,6 +157,7 @@ static const mb_force_type springs_type = {
     .eval_keep = springs_eval_keep,
     .blocks_kept = springs_blocks_kept,
     .reports_nodes_done = 1,
+    .torque_free_params = springs_torque_free,
     .stiffness = springs_stiffness,
     .free = springs_free,
     .describe = springs_describe,
@@ -219,6 +227,7 @@ int mb_springs_add(void *springs, const mb_spring *sp)
         MB_ERROR(MB_ENOMEM, "cannot grow the spring list");
     size_t m = set->count++;
     set->items[m] = *sp;
+    set->with_arms += sp->has_arms != 0;
     set->last_on[m] = 0;
     springs_mark_last(set, m, sp->i, SPRING_LAST_I);
     if (!sp->anchored)

@@ -47,6 +47,9 @@ typedef struct mb_force_type {
     int (*eval_set)(const void *params, mb_nodes *s, double t);
     /* 1: eval never writes a torque (0, the default, is always safe) */
     int torque_free;
+    /* 1 when this instance never writes a torque, though its type may (springs without
+     * arms); NULL: torque_free alone decides */
+    int (*torque_free_params)(const void *params);
     /* 1: writes torques in states that the initial one need not show (a contact that
      * closes later, a friction that builds up): a translation-only scheme is refused a
      * field that holds it (mb_stepper_alloc) */
@@ -180,6 +183,8 @@ int mb_forces_has_exact_work(const mb_forces *F);
 /* 1 when some model of F writes torques later if not now (mb_force_type.torque_later: the
  * frictional contacts), so that a system at rest without torque at t = 0 still rotates. */
 int mb_forces_torque_later(const mb_forces *F);
+/* The springs of F's springs models: its two-node couplings, for the memory estimate. */
+size_t mb_forces_links(const mb_forces *F);
 /* Clear J and append every model's blocks. */
 int mb_forces_jacobian(const mb_forces *F, const mb_nodes *s, mb_jacobian *J);
 int mb_forces_mpfr_jacobian(const mb_forces *F, const mb_nodes_mpfr *s, mb_jacobian_mpfr *J);

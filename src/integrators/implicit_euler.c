@@ -11,8 +11,29 @@
 #include "mb_stepper.h"
 #include "mb_status.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The end of a double step, in one pass over the nodes: v+ = v on fixed degrees of
+ * freedom (zero acceleration, exactly), x+ = x + h v+; 0 when a value of x+ or v+ is not
+ * finite.  The operations of the MPFR template's loop, so the twins agree bit for bit. */
+static int ieuler_advance(const mb_nodes *s, double h, double *restrict v_new,
+                          double *restrict x_new)
+{
+    int finite = 1;
+    for (size_t i = 0; i < s->n; i++) {
+        int fixed = mb_linsys_node_fixed_inline(s, i);
+        for (size_t k = 3 * i; k < 3 * i + 3; k++) {
+            if (fixed && mb_linsys_fixed(s, k))
+                v_new[k] = s->v[k];
+            x_new[k] = s->x[k] + v_new[k] * h;
+            finite &= isfinite(x_new[k]) && isfinite(v_new[k]);
+        }
+    }
+    return finite;
+}
 
 #define BASE_DOUBLE
 #include "templates_on.h"

@@ -80,11 +80,13 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
     if (st != MB_SUCCESS)
         return st;
 #endif
-    for (size_t k = 0; k < w->n3; k++)
-        R_SET(&w->v_new[k], &s->v[k]);                  /* initial guess (Krylov) */
 #if IS_MPFR
+    for (size_t k = 0; k < w->n3; k++)
+        R_SET(&w->v_new[k], &s->v[k]);
     st = mb_implicit_solver_mpfr_solve(w->S, s, w->J, h, w->b, w->v_new);
 #else
+    if (mb_implicit_solver_wants_guess(w->S))
+        memcpy(w->v_new, s->v, w->n3 * sizeof(double));    /* initial guess (Krylov) */
     st = mb_implicit_solver_solve(w->S, s, w->J, h, w->b, w->v_new);
     w->stats.linear_iterations += w->S->iterations_last;
 #endif
@@ -97,6 +99,7 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
         }
         return st;
     }
+#if IS_MPFR
     REAL *hh = &w->tmp[0];
     R_SET_D(hh, h);
     for (size_t k = 0; k < w->n3; k++) {
@@ -105,7 +108,12 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
         R_MUL(&w->tmp[1], &w->v_new[k], hh);
         R_ADD(&w->x_new[k], &s->x[k], &w->tmp[1]);
     }
-    if (!FUNCTION(scheme, finite)(w->x_new, w->n3) || !FUNCTION(scheme, finite)(w->v_new, w->n3))
+    int finite = FUNCTION(scheme, finite)(w->x_new, w->n3)
+                 && FUNCTION(scheme, finite)(w->v_new, w->n3);
+#else
+    int finite = ieuler_advance(s, h, w->v_new, w->x_new);
+#endif
+    if (!finite)
         MB_ERROR(MB_EDIVERGED, "implicit-euler: NaN or Inf at t = %.17g", sys->t + h);
     FUNCTION(scheme, swap)(&s->x, &w->x_new);
     FUNCTION(scheme, swap)(&s->v, &w->v_new);

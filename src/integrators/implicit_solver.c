@@ -148,12 +148,62 @@ static int implicit_krylov_solve(mb_implicit_solver *S, const double *b, double 
     return st;
 }
 
+/* The storage of a solver that assembles into its own (solver=auto above dense_max,
+ * sparse, blocktri) chosen before its first assembly, or again after a step whose blocks
+ * changed: a pass of the force models that only records where their blocks go
+ * (mb_linsys_sink_begin_pattern), then the block-tridiagonal storage when every block
+ * couples a node to itself or a neighbour (not for solver=sparse), else the CSR pattern
+ * of the recorded blocks (solver=sparse and auto).  No list of blocks with their values
+ * is built, so the first step holds no more memory than the next.  The pass evaluates
+ * the forces once more; the counters are left as they were.  Nothing is chosen when the
+ * pass runs out of memory or the storage does not apply (solver=blocktri on a system that
+ * is not block-tridiagonal): the step then goes through the block list. */
+static int implicit_storage_from_pattern(mb_implicit_solver *S, const mb_forces *F,
+                                         mb_nodes *s, double t, double h, mb_jacobian *J,
+                                         double *b)
+{
+    mb_forces_counts counts = *F->counts;
+    mb_linsys_sink_begin_pattern(&S->sink, s, h, b);
+    int st = mb_forces_assemble(F, s, t, &S->sink, J);
+    *F->counts = counts;
+    size_t *row, *col, nb = S->sink.count;
+    int recorded = st == MB_SUCCESS && mb_linsys_sink_finish(&S->sink);
+    mb_linsys_sink_take_pattern(&S->sink, &row, &col);
+    if (recorded && S->sink.reach <= 1 && (S->auto_chain || S->kind == MB_SOLVER_BLOCKTRI)) {
+        free(row);
+        free(col);
+        if (S->btri == NULL && (S->btri = mb_blocktri_alloc(S->n3 / 3)) == NULL)
+            return MB_ENOMEM;
+        S->chain_last = 1;
+        return MB_SUCCESS;
+    }
+    if (recorded && S->kind == MB_SOLVER_SPARSE)
+        return st = mb_csr_pattern_adopt(S->csr, s->n, nb, row, col);
+    free(row);
+    free(col);
+    return st;
+}
+
+/* 1 when the solver assembles into storage of its own and has chosen none yet */
+static int implicit_storage_unchosen(const mb_implicit_solver *S)
+{
+    if (S->kind == MB_SOLVER_BLOCKTRI)
+        return !S->chain_last;
+    return S->kind == MB_SOLVER_SPARSE && !(S->auto_chain && S->chain_last)
+           && S->csr->A == NULL;
+}
+
 int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_nodes *s,
                                 double t, double h, mb_jacobian *J, double *b)
 {
     S->assembled = MB_ASSEMBLED_NONE;
     mb_blocktri *btri = NULL;
     mb_csr *csr = NULL;
+    if (implicit_storage_unchosen(S)) {
+        int st = implicit_storage_from_pattern(S, F, s, t, h, J, b);
+        if (st != MB_SUCCESS)
+            return st;
+    }
     if ((S->kind == MB_SOLVER_BLOCKTRI || S->auto_chain) && S->chain_last)
         btri = S->btri;
     else if (S->kind == MB_SOLVER_SPARSE && S->csr->A != NULL)
@@ -176,6 +226,11 @@ int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_no
         mb_linsys_be_rhs(s, J, h, b, tmp);
     }
     return st;
+}
+
+int mb_implicit_solver_wants_guess(const mb_implicit_solver *S)
+{
+    return S->kind == MB_SOLVER_SPARSE && S->assembled != MB_ASSEMBLED_BLOCKTRI;
 }
 
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,

@@ -85,6 +85,11 @@ void mb_implicit_solver_free(mb_implicit_solver *S);
  * MB_EDIVERGED on failure. */
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x);
+/* 1 unless the next mb_implicit_solver_solve is certain to go to a direct solver (dense,
+ * Gaussian elimination, banded, or the block sweep of a system already assembled into its
+ * storage), which overwrite x whatever it holds: only the Krylov solvers read x as an
+ * initial guess, so a caller may skip preparing one when this is 0. */
+int mb_implicit_solver_wants_guess(const mb_implicit_solver *S);
 /* Forces of the field F at (s, t), A and b = (M - h C) v + h f of one linearised
  * backward-Euler step, with the very bits of mb_forces_eval_jacobian followed by
  * mb_linsys_be_rhs and the assembly of the next solve.  Where the last step's system

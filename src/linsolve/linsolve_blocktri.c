@@ -2,22 +2,27 @@
  * (a chain: every node couples only to its neighbours in the numbering), 3x3 blocks.
  *
  * Block LU without pivoting between blocks (the block Thomas algorithm; Golub & Van Loan,
- * Matrix Computations, 4th ed., sec. 4.5.1), with partial pivoting inside each 3x3 block.
- * With D_i = A(i,i), L_i = A(i,i-1), U_i = A(i,i+1):
+ * Matrix Computations, 4th ed., sec. 4.5.1).  With D_i = A(i,i), L_i = A(i,i-1),
+ * U_i = A(i,i+1):
  *     S_0 = D_0,   S_i = D_i - L_i X_{i-1},   X_i = S_i^-1 U_i,
  *     z_0 = S_0^-1 b_0,   z_i = S_i^-1 (b_i - L_i z_{i-1}),
  *     x_{n-1} = z_{n-1},   x_i = z_i - X_i x_{i+1}.
- * S_i^-1 is applied through the 3x3 LU factors, never formed, so a diagonal S_i solves
- * exactly as a division.
+ * S_i^-1 is formed by cofactors (Cramer's rule) from T_i = S_i / ||S_i||_1, whose entries
+ * are at most 1, so no product overflows whatever the scale of the masses:
+ *     S_i^-1 = adj(T_i) / (det(T_i) ||S_i||_1),
+ * two divisions per node and no pivoting (a small diagonal is no pivot here).  Its error is
+ * of the order of u cond(S_i), the order of the forward error of a pivoted 3x3 LU solve;
+ * the condition limit below keeps it under 2^-26 relative.
  *
  * Acceptance (else MB_ESINGULAR, and the caller falls back to a pivoting solver): block
  * LU without pivoting is backward stable when the pivot blocks stay well conditioned and
  * do not grow -- for block diagonally dominant matrices the growth ||S_i|| / ||D_i|| is
  * at most 2 (Demmel, Higham & Schreiber, "Stability of block LU factorization", Numer.
- * Linear Algebra Appl. 2, 1995).  Each S_i must have
- *     rcond_1(S_i) = 1 / (||S_i||_1 ||S_i^-1||_1) >= MB_BLOCKTRI_RCOND_MIN   and
+ * Linear Algebra Appl. 2, 1995).  Each S_i must have det S_i != 0,
+ *     rcond_1(S_i) = 1 / (||S_i||_1 ||S_i^-1||_1) = |det T_i| / ||adj T_i||_1
+ *                  >= MB_BLOCKTRI_RCOND_MIN   and
  *     ||S_i||_1 <= MB_BLOCKTRI_GROWTH_MAX ||D_i||_1,
- * and x must come out finite.
+ * both tested by products (no division; NaN fails them), and x must come out finite.
  *
  * Assembly follows mb_band_assemble entry by entry (mass, then -h C and -h^2 K of each
  * block in list order, fixed rows last), so both paths hold the very same matrix. */
@@ -108,7 +113,7 @@ static inline double max_of(double m, double x)
 }
 
 /* 1-norm (largest column sum) of a row-major 3x3 block */
-static double norm1_3(const double *a)
+static inline double norm1_3(const double *a)
 {
     double m = 0.0;
     for (int c = 0; c < 3; c++)
@@ -116,58 +121,20 @@ static double norm1_3(const double *a)
     return m;
 }
 
-/* In-place LU with partial pivoting of a 3x3 block: a holds L (unit, below) and U,
- * p the row order.  0 when a pivot is zero or not finite. */
-static int lu3(double *a, int p[3])
+/* The cofactors of a row-major 3x3 block t, transposed: adj(t), so t^-1 = adj(t) / det t;
+ * returns det t, expanded along the first row. */
+static inline double adjugate3(const double *t, double *g)
 {
-    p[0] = 0; p[1] = 1; p[2] = 2;
-    for (int k = 0; k < 3; k++) {
-        int q = k;
-        for (int r = k + 1; r < 3; r++)
-            if (fabs(a[3 * r + k]) > fabs(a[3 * q + k]))
-                q = r;
-        if (q != k) {
-            for (int c = 0; c < 3; c++) {
-                double t = a[3 * k + c];
-                a[3 * k + c] = a[3 * q + c];
-                a[3 * q + c] = t;
-            }
-            int t = p[k]; p[k] = p[q]; p[q] = t;
-        }
-        if (!(fabs(a[4 * k]) > 0.0) || !isfinite(a[4 * k]))
-            return 0;
-        for (int r = k + 1; r < 3; r++) {
-            a[3 * r + k] /= a[4 * k];
-            for (int c = k + 1; c < 3; c++)
-                a[3 * r + c] -= a[3 * r + k] * a[3 * k + c];
-        }
-    }
-    return 1;
-}
-
-/* x = S^-1 v with S's factors (lu, p); x may alias v */
-static inline void lu3_solve(const double *lu, const int p[3], const double *v, double *x)
-{
-    double y0 = v[p[0]], y1 = v[p[1]], y2 = v[p[2]];
-    y1 -= lu[3] * y0;
-    y2 -= lu[6] * y0 + lu[7] * y1;
-    y2 /= lu[8];
-    y1 = (y1 - lu[5] * y2) / lu[4];
-    y0 = (y0 - lu[1] * y1 - lu[2] * y2) / lu[0];
-    x[0] = y0; x[1] = y1; x[2] = y2;
-}
-
-/* ||S^-1||_1 from S's factors: the largest column sum of S^-1 */
-static double inverse_norm1(const double *lu, const int p[3])
-{
-    double m = 0.0;
-    for (int c = 0; c < 3; c++) {
-        double e[3] = { 0.0, 0.0, 0.0 };
-        e[c] = 1.0;
-        lu3_solve(lu, p, e, e);
-        m = max_of(m, fabs(e[0]) + fabs(e[1]) + fabs(e[2]));
-    }
-    return m;
+    g[0] = t[4] * t[8] - t[5] * t[7];
+    g[1] = t[2] * t[7] - t[1] * t[8];
+    g[2] = t[1] * t[5] - t[2] * t[4];
+    g[3] = t[5] * t[6] - t[3] * t[8];
+    g[4] = t[0] * t[8] - t[2] * t[6];
+    g[5] = t[2] * t[3] - t[0] * t[5];
+    g[6] = t[3] * t[7] - t[4] * t[6];
+    g[7] = t[1] * t[6] - t[0] * t[7];
+    g[8] = t[0] * t[4] - t[1] * t[3];
+    return t[0] * g[0] + t[1] * g[3] + t[2] * g[6];
 }
 
 /* out = v - B w (3x3 B, row-major) */
@@ -177,10 +144,66 @@ static inline void sub_mat_vec(const double *v, const double *B, const double *w
         out[r] = v[r] - (B[3 * r] * w[0] + B[3 * r + 1] * w[1] + B[3 * r + 2] * w[2]);
 }
 
-/* Factor S_i, check it, and form z_i and X_i; the forward step of node i. */
-static int blocktri_forward(mb_blocktri *T, size_t i, const double *b)
+/* out = G v */
+static inline void mat_vec(const double *G, const double *v, double *out)
 {
-    double S[9], r[3];
+    for (int r = 0; r < 3; r++)
+        out[r] = G[3 * r] * v[0] + G[3 * r + 1] * v[1] + G[3 * r + 2] * v[2];
+}
+
+/* The worst pivot blocks so far as fractions, so that no division is made per node:
+ * rcond = rc_num / rc_den (smallest), growth = gr_num / gr_den (largest). */
+struct blocktri_worst {
+    double rc_num, rc_den, gr_num, gr_den;
+};
+
+/* The adjugate and determinant of S scaled by r (T = r S), and ||adj T||_1 */
+static inline double adjugate_scaled(const double *S, double r, double *g, double *anorm)
+{
+    double t[9];
+    for (int k = 0; k < 9; k++)
+        t[k] = S[k] * r;
+    double det = adjugate3(t, g);
+    *anorm = norm1_3(g);
+    return det;
+}
+
+/* Invert S_i into G and check it (see the acceptance above); the worst blocks updated.
+ * The adjugate is formed from S_i itself (T_i = S_i, r = 1) unless its determinant or
+ * the norm of the adjugate is zero, subnormal or not finite there, then from
+ * S_i / ||S_i||_1. */
+static int blocktri_pivot(size_t i, const double *S, const double *Di, double *G,
+                          struct blocktri_worst *w)
+{
+    double snorm = norm1_3(S), dnorm = norm1_3(Di);
+    if (!(snorm <= MB_BLOCKTRI_GROWTH_MAX * dnorm))
+        MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu is singular "
+                 "or has grown %g times its diagonal block", i, snorm / dnorm);
+    double r = 1.0, tnorm = snorm, anorm, det = adjugate_scaled(S, r, G, &anorm);
+    if (!isnormal(det) || !isnormal(anorm)) {
+        r = 1.0 / snorm;
+        tnorm = 1.0;
+        det = adjugate_scaled(S, r, G, &anorm);
+    }
+    double adet = fabs(det), bound = tnorm * anorm;     /* rcond = adet / bound */
+    if (!(adet > 0.0 && adet >= MB_BLOCKTRI_RCOND_MIN * bound))
+        MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu has "
+                 "rcond %g < %g", i, adet / bound, MB_BLOCKTRI_RCOND_MIN);
+    if (adet * w->rc_den < w->rc_num * bound)
+        w->rc_num = adet, w->rc_den = bound;
+    if (snorm * w->gr_den > w->gr_num * dnorm)
+        w->gr_num = snorm, w->gr_den = dnorm;
+    double f = r / det;
+    for (int k = 0; k < 9; k++)
+        G[k] *= f;
+    return MB_SUCCESS;
+}
+
+/* The forward step of node i: S_i, its inverse G, z_i and X_i. */
+static int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
+                            struct blocktri_worst *w)
+{
+    double S[9], r[3], G[9];
     const double *Di = &T->D[9 * i];
     if (i == 0) {
         memcpy(S, Di, sizeof S);
@@ -193,39 +216,31 @@ static int blocktri_forward(mb_blocktri *T, size_t i, const double *b)
                                                 + Li[3 * a + 2] * Xp[6 + c]);
         sub_mat_vec(&b[3 * i], Li, &T->z[3 * (i - 1)], r);
     }
-    double snorm = norm1_3(S), growth = snorm / norm1_3(Di);
-    int p[3];
-    if (!lu3(S, p) || !(growth <= MB_BLOCKTRI_GROWTH_MAX))
-        MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu is singular "
-                 "or has grown %g times its diagonal block", i, growth);
-    double rcond = 1.0 / (snorm * inverse_norm1(S, p));
-    if (!(rcond >= MB_BLOCKTRI_RCOND_MIN))
-        MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu has "
-                 "rcond %g < %g", i, rcond, MB_BLOCKTRI_RCOND_MIN);
-    T->rcond_min = rcond < T->rcond_min ? rcond : T->rcond_min;  /* both finite here */
-    T->growth_max = max_of(T->growth_max, growth);
-    lu3_solve(S, p, r, &T->z[3 * i]);
+    int st = blocktri_pivot(i, S, Di, G, w);
+    if (st != MB_SUCCESS)
+        return st;
+    mat_vec(G, r, &T->z[3 * i]);
     if (i + 1 < T->n) {
         const double *Ui = &T->U[9 * i];
         double *Xi = &T->X[9 * i];
-        for (int c = 0; c < 3; c++) {
-            double col[3] = { Ui[c], Ui[3 + c], Ui[6 + c] };
-            lu3_solve(S, p, col, col);
-            Xi[c] = col[0]; Xi[3 + c] = col[1]; Xi[6 + c] = col[2];
-        }
+        for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 3; c++)
+                Xi[3 * a + c] = G[3 * a] * Ui[c] + G[3 * a + 1] * Ui[3 + c]
+                                + G[3 * a + 2] * Ui[6 + c];
     }
     return MB_SUCCESS;
 }
 
 int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
 {
-    T->rcond_min = INFINITY;
-    T->growth_max = 0.0;
-    for (size_t i = 0; i < T->n; i++) {
-        int st = blocktri_forward(T, i, b);
-        if (st != MB_SUCCESS)
-            return st;
-    }
+    struct blocktri_worst w = { 1.0, 0.0, 0.0, 1.0 };   /* rcond +Inf, growth 0 */
+    int st = MB_SUCCESS;
+    for (size_t i = 0; i < T->n && st == MB_SUCCESS; i++)
+        st = blocktri_forward(T, i, b, &w);
+    T->rcond_min = w.rc_num / w.rc_den;
+    T->growth_max = w.gr_num / w.gr_den;
+    if (st != MB_SUCCESS)
+        return st;
     int finite = 1;
     for (size_t i = T->n; i-- > 0;) {
         if (i + 1 == T->n)

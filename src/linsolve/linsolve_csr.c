@@ -10,6 +10,7 @@
 #include "mb_linsolve.h"
 #include "mb_status.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,14 +24,15 @@ mb_csr *mb_csr_alloc(void)
 
 static void csr_release(mb_csr *c)
 {
+    free(c->boff);
     free(c->brow);
     free(c->bcol);
-    free(c->boff);
     free(c->stride);
     free(c->doff);
     if (c->A)
         gsl_spmatrix_free(c->A);
-    c->brow = c->bcol = c->boff = c->stride = c->doff = NULL;
+    c->boff = c->stride = c->doff = NULL;
+    c->brow = c->bcol = NULL;
     c->A = NULL;
     c->n_nodes = c->n_blocks = 0;
 }
@@ -65,30 +67,28 @@ static size_t find_col(const size_t *a, size_t q, size_t col)
 
 int mb_csr_pattern(mb_csr *c, const mb_jacobian *J)
 {
-    size_t n = J->n_nodes, nb = J->count;
-    csr_release(c);
-    size_t *start = calloc(n + 1, sizeof *start), *cols = malloc((n + nb + 1) * sizeof *cols);
-    size_t *fill = calloc(n + 1, sizeof *fill), *q = calloc(n + 1, sizeof *q);
-    c->brow = malloc((nb + 1) * sizeof *c->brow);
-    c->bcol = malloc((nb + 1) * sizeof *c->bcol);
-    c->boff = malloc((nb + 1) * sizeof *c->boff);
-    c->stride = malloc((n + 1) * sizeof *c->stride);
-    c->doff = malloc((n + 1) * sizeof *c->doff);
-    int st = MB_SUCCESS;
-    if (!start || !cols || !fill || !q || !c->brow || !c->bcol || !c->boff || !c->stride
-        || !c->doff) {
-        st = MB_ENOMEM;
-        goto done;
+    size_t nb = J->count;
+    size_t *row = malloc((nb + 1) * sizeof *row), *col = malloc((nb + 1) * sizeof *col);
+    if (row && col) {
+        memcpy(row, J->row, nb * sizeof *row);
+        memcpy(col, J->col, nb * sizeof *col);
     }
+    return mb_csr_pattern_adopt(c, J->n_nodes, nb, row, col);
+}
+
+/* Per node row r the sorted distinct column nodes cols[start[r] .. start[r] + q[r]) of
+ * the blocks (row, col) and of the diagonal block. */
+static void csr_columns(size_t n, size_t nb, const size_t *row, const size_t *col,
+                        size_t *start, size_t *fill, size_t *cols, size_t *q)
+{
     for (size_t b = 0; b < nb; b++)
-        start[J->row[b] + 1]++;
+        start[row[b] + 1]++;
     for (size_t r = 0; r < n; r++)
         start[r + 1] += start[r] + 1;                 /* +1: the diagonal block */
     for (size_t r = 0; r < n; r++)
         cols[start[r] + fill[r]++] = r;
     for (size_t b = 0; b < nb; b++)
-        cols[start[J->row[b]] + fill[J->row[b]]++] = J->col[b];
-    size_t nnz = 0;
+        cols[start[row[b]] + fill[row[b]]++] = col[b];
     for (size_t r = 0; r < n; r++) {                  /* sort and make unique per row */
         size_t *a = &cols[start[r]], m = start[r + 1] - start[r], u = 0;
         qsort(a, m, sizeof *a, cmp_size);
@@ -96,7 +96,45 @@ int mb_csr_pattern(mb_csr *c, const mb_jacobian *J)
             if (u == 0 || a[k] != a[u - 1])
                 a[u++] = a[k];
         q[r] = u;
-        nnz += 9 * u;
+    }
+}
+
+int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *col)
+{
+    csr_release(c);
+    size_t *start = calloc(n + 1, sizeof *start), *cols = malloc((n + nb + 1) * sizeof *cols);
+    size_t *fill = calloc(n + 1, sizeof *fill), *q = calloc(n + 1, sizeof *q);
+    c->boff = malloc((nb + 1) * sizeof *c->boff);
+    c->brow = malloc((nb + 1) * sizeof *c->brow);
+    c->bcol = malloc((nb + 1) * sizeof *c->bcol);
+    c->stride = malloc((n + 1) * sizeof *c->stride);
+    c->doff = malloc((n + 1) * sizeof *c->doff);
+    int st = MB_SUCCESS;
+    if (!start || !cols || !fill || !q || !row || !col || !c->boff || !c->brow || !c->bcol
+        || !c->stride || !c->doff) {
+        st = MB_ENOMEM;
+        goto done;
+    }
+    csr_columns(n, nb, row, col, start, fill, cols, q);
+    size_t nnz = 0;
+    for (size_t r = 0; r < n; r++) {                  /* the slots, before the values */
+        c->stride[r] = 3 * q[r];
+        c->doff[r] = nnz + 3 * find_col(&cols[start[r]], q[r], r);
+        nnz += 9 * q[r];
+    }
+    for (size_t b = 0; b < nb; b++) {
+        size_t r = row[b];
+        c->boff[b] = c->doff[r] - 3 * find_col(&cols[start[r]], q[r], r)
+                   + 3 * find_col(&cols[start[r]], q[r], col[b]);
+        c->brow[b] = (uint32_t)r;
+        c->bcol[b] = (uint32_t)col[b];
+    }
+    free(row);
+    free(col);
+    row = col = NULL;
+    if (nnz > (size_t)INT_MAX) {       /* GSL's CSR indices are int */
+        st = MB_EDOM;
+        goto done;
     }
     c->A = gsl_spmatrix_alloc_nzmax(3 * n, 3 * n, nnz ? nnz : 1, GSL_SPMATRIX_CSR);
     if (c->A == NULL) {
@@ -105,8 +143,6 @@ int mb_csr_pattern(mb_csr *c, const mb_jacobian *J)
     }
     size_t base = 0;
     for (size_t r = 0; r < n; r++) {
-        c->stride[r] = 3 * q[r];
-        c->doff[r] = base + 3 * find_col(&cols[start[r]], q[r], r);
         for (int a = 0; a < 3; a++) {
             c->A->p[3 * r + a] = (int)(base + (size_t)a * 3 * q[r]);
             for (size_t j = 0; j < q[r]; j++)
@@ -117,16 +153,11 @@ int mb_csr_pattern(mb_csr *c, const mb_jacobian *J)
     }
     c->A->p[3 * n] = (int)nnz;
     c->A->nz = nnz;
-    for (size_t b = 0; b < nb; b++) {
-        size_t r = J->row[b];
-        c->brow[b] = r;
-        c->bcol[b] = J->col[b];
-        c->boff[b] = c->doff[r] - 3 * find_col(&cols[start[r]], q[r], r)
-                   + 3 * find_col(&cols[start[r]], q[r], J->col[b]);
-    }
     c->n_nodes = n;
     c->n_blocks = nb;
 done:
+    free(row);
+    free(col);
     free(start);
     free(cols);
     free(fill);
@@ -142,8 +173,10 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J)
 {
     if (c->A == NULL || c->n_nodes != J->n_nodes || c->n_blocks != J->count)
         return 0;
-    return memcmp(c->brow, J->row, J->count * sizeof(size_t)) == 0
-        && memcmp(c->bcol, J->col, J->count * sizeof(size_t)) == 0;
+    for (size_t b = 0; b < J->count; b++)
+        if (J->row[b] >= c->n_nodes || !mb_csr_slot_is(c, b, J->row[b], J->col[b]))
+            return 0;
+    return 1;
 }
 
 /* A = M: the values zeroed and the masses on the diagonal (the start of every entry) */

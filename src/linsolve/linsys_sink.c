@@ -33,6 +33,10 @@
 
 void mb_linsys_sink_release(mb_linsys_sink *k)
 {
+    free(k->prow);
+    free(k->pcol);
+    k->prow = k->pcol = NULL;
+    k->pcap = 0;
     for (size_t m = 0; m < k->nkeep; m++)
         free(k->keep[m].data);
     free(k->keep);
@@ -46,6 +50,7 @@ void mb_linsys_sink_release(mb_linsys_sink *k)
 void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blocktri *btri,
                           mb_csr *csr, double *b)
 {
+    k->recording = 0;
     k->s = s;
     k->h = h;
     k->h2 = h * h;
@@ -58,6 +63,53 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
         mb_blocktri_begin(btri, s);
     else
         mb_csr_begin(csr, s);
+}
+
+void mb_linsys_sink_begin_pattern(mb_linsys_sink *k, const mb_nodes *s, double h, double *b)
+{
+    k->s = s;
+    k->h = h;
+    k->h2 = h * h;
+    k->b = b;
+    k->btri = NULL;
+    k->csr = NULL;
+    k->count = k->reach = k->model = k->nfold = 0;
+    k->misfit = 0;
+    k->recording = 1;
+}
+
+void mb_linsys_sink_take_pattern(mb_linsys_sink *k, size_t **row, size_t **col)
+{
+    *row = k->prow;
+    *col = k->pcol;
+    k->prow = k->pcol = NULL;
+    k->pcap = 0;
+}
+
+/* Record block (r, c) as the next of the pattern pass (misfit when out of memory). */
+static void sink_record(mb_linsys_sink *k, size_t r, size_t c)
+{
+    if (k->misfit)
+        return;
+    if (k->count == k->pcap) {
+        size_t cap = k->pcap ? 2 * k->pcap : 1024;
+        size_t *row = realloc(k->prow, cap * sizeof *row);
+        if (row != NULL)
+            k->prow = row;
+        size_t *col = realloc(k->pcol, cap * sizeof *col);
+        if (col != NULL)
+            k->pcol = col;
+        if (row == NULL || col == NULL) {
+            k->misfit = 1;
+            return;
+        }
+        k->pcap = cap;
+    }
+    k->prow[k->count] = r;
+    k->pcol[k->count] = c;
+    size_t d = r > c ? r - c : c - r;
+    k->reach = d > k->reach ? d : k->reach;
+    k->count++;
 }
 
 void *mb_linsys_sink_keep(mb_linsys_sink *k, size_t bytes)
@@ -87,10 +139,20 @@ const void *mb_linsys_sink_kept(const mb_linsys_sink *k)
     return k->model < k->nkeep ? k->keep[k->model].data : NULL;
 }
 
-void mb_linsys_sink_rhs(mb_linsys_sink *k)
+int mb_linsys_sink_rhs(mb_linsys_sink *k)
 {
-    double tmp[2];
-    mb_linsys_be_rhs_begin(k->s, k->h, k->b, tmp);
+    const mb_nodes *s = k->s;
+    const double h = k->h;
+    double *b = k->b;
+    int finite = 1;
+    for (size_t i = 0; i < s->n; i++) {         /* mb_linsys_be_rhs_begin's operations */
+        double m = s->mass[i];
+        for (size_t q = 3 * i; q < 3 * i + 3; q++) {
+            finite &= isfinite(s->f[q]);
+            b[q] = m * s->v[q] + s->f[q] * h;
+        }
+    }
+    return finite;
 }
 
 /* b_{3 r + a} -= h (C v_c)_a, a = 0..2: the term of block (r, c) */
@@ -105,7 +167,7 @@ static inline void sink_term(mb_linsys_sink *k, size_t r, size_t c, const double
 /* 1 when the CSR pattern holds block (r, c) as its b-th block */
 static int csr_slot_is(const mb_csr *csr, size_t b, size_t r, size_t c)
 {
-    return b < csr->n_blocks && csr->brow[b] == r && csr->bcol[b] == c;
+    return r < csr->n_nodes && mb_csr_slot_is(csr, b, r, c);
 }
 
 /* 1 when the storage has a slot for block (r, c), the count-th of the list */
@@ -136,6 +198,10 @@ static void sink_received(mb_linsys_sink *k, size_t r, size_t c, size_t n)
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9])
 {
+    if (k->recording) {
+        sink_record(k, r, c);
+        return;
+    }
     if (!sink_takes(k, sink_fits(k, r, c)))
         return;
     double P[9], Q[9];
@@ -208,7 +274,9 @@ void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double 
 {
     mb_linsys_diagonal d;
     diagonal_prepare(k, C, K, &d);
-    for (size_t r = 0; r < k->s->n; r++) {
+    for (size_t r = 0; r < k->s->n && k->recording; r++)
+        sink_record(k, r, r);
+    for (size_t r = 0; r < k->s->n && !k->recording; r++) {
         if (!sink_takes(k, diagonal_fits(k, k->count, r)))
             return;
         diagonal_add(k, &d, r);
@@ -240,7 +308,7 @@ void mb_linsys_sink_node_done(mb_linsys_sink *k, size_t r)
     if (k->nfold == 0 || r >= k->s->n || k->done[r])
         return;
     k->done[r] = 1;
-    if (k->misfit)
+    if (k->misfit || k->recording)
         return;
     for (size_t f = 0; f < k->nfold; f++)
         diagonal_add(k, &k->fold[f], r);
@@ -253,10 +321,13 @@ void mb_linsys_sink_fold_end(mb_linsys_sink *k)
         return;
     for (size_t r = 0; r < n; r++)
         mb_linsys_sink_node_done(k, r);
-    for (size_t f = 0; f < k->nfold; f++)
+    for (size_t f = 0; f < k->nfold && k->recording; f++)
+        for (size_t r = 0; r < n; r++)
+            sink_record(k, r, r);
+    for (size_t f = 0; f < k->nfold && !k->recording; f++)
         for (size_t r = 0; r < n && !k->misfit; r++)
             sink_takes(k, diagonal_fits(k, k->count + f * n + r, r));
-    if (!k->misfit)
+    if (!k->misfit && !k->recording)
         k->count += k->nfold * n;
     k->nfold = 0;
 }
@@ -333,6 +404,13 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
         sink_pair_one_node(k, i, C, K);
         return;
     }
+    if (k->recording) {
+        sink_record(k, i, i);
+        sink_record(k, i, j);
+        sink_record(k, j, i);
+        sink_record(k, j, j);
+        return;
+    }
     if (!sink_takes(k, sink_fits_pair(k, i, j)))
         return;
     double P[9], Q[9];
@@ -356,6 +434,8 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
 
 int mb_linsys_sink_finish(mb_linsys_sink *k)
 {
+    if (k->recording)
+        return !k->misfit;
     if (k->misfit || (k->csr && k->count != k->csr->n_blocks))
         return 0;
     double tmp[2];

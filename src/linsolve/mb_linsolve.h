@@ -27,6 +27,8 @@
 
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_permutation.h>
+#include <stdint.h>
+
 #include <gsl/gsl_spmatrix.h>
 #include <gsl/gsl_splinalg.h>
 #include <gsl/gsl_vector.h>
@@ -142,8 +144,9 @@ static inline void mb_linsys_products(const double C[9], const double K[9], doub
 
 typedef struct mb_csr {
     size_t n_nodes, n_blocks; /* the pattern was built for these blocks */
-    size_t *brow, *bcol;    /* copy of the block coordinates (pattern check) */
     size_t *boff;           /* per block: data offset of its entry (0, 0) */
+    uint32_t *brow, *bcol;  /* per block: its coordinates (mb_csr_slot_is); 4 bytes each
+                             * suffice, since 3 n_nodes < 2^31 (GSL's int indices) */
     size_t *stride;         /* per node row: 3 q, q = distinct column nodes */
     size_t *doff;           /* per node: data offset of its diagonal block (0, 0) */
     gsl_spmatrix *A;        /* CSR, 3 n_nodes square */
@@ -154,6 +157,15 @@ void mb_csr_free(mb_csr *c);
 /* Build the CSR pattern of the blocks of J plus every diagonal block.  Duplicate
  * (row, col) blocks share one slot and are summed on assembly. */
 int mb_csr_pattern(mb_csr *c, const mb_jacobian *J);
+/* The same pattern for nb blocks at (row[b], col[b]) on n nodes; row and col (malloc'ed,
+ * nb values each, or NULL when they could not be allocated: MB_ENOMEM) are freed here,
+ * as soon as the slots are known. */
+int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *col);
+/* 1 when the pattern's b-th block is (r, c). */
+static inline int mb_csr_slot_is(const mb_csr *c, size_t b, size_t r, size_t col)
+{
+    return b < c->n_blocks && c->brow[b] == r && c->bcol[b] == col;
+}
 /* 1 when J has exactly the blocks the pattern was built for. */
 int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
 /* A = M - h C - h^2 K into the CSR values (pattern must match), diagonal rows for

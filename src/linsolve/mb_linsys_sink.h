@@ -52,6 +52,9 @@ typedef struct mb_linsys_sink {
     size_t nfold;
     unsigned char *done;        /* per node: 1 once its folded blocks are in; room for */
     size_t done_room;           /* done_room nodes */
+    int recording;              /* the pattern pass: blocks recorded, no storage written */
+    size_t *prow, *pcol;        /* the recorded blocks, count of them; room for pcap */
+    size_t pcap;
 } mb_linsys_sink;
 
 /* Release what the models kept (the sink itself is the caller's). */
@@ -61,13 +64,23 @@ void mb_linsys_sink_release(mb_linsys_sink *k);
  * values) receives the right-hand side. */
 void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blocktri *btri,
                           mb_csr *csr, double *b);
+/* Start a pattern pass at state s and step h: the force models run as for an assembly
+ * (forces, kept data, b = M v + h f into b), but each block is only recorded, in list
+ * order, at (k->prow[q], k->pcol[q]) for q < k->count, and no storage is written;
+ * k->reach as in an assembly.  mb_linsys_sink_finish then returns 1 unless out of
+ * memory.  The caller takes the two arrays (mb_linsys_sink_take_pattern). */
+void mb_linsys_sink_begin_pattern(mb_linsys_sink *k, const mb_nodes *s, double h, double *b);
+/* The blocks recorded by the last pattern pass: *row and *col (malloc'ed, the caller's
+ * from now on, k->count values each); the sink keeps none. */
+void mb_linsys_sink_take_pattern(mb_linsys_sink *k, size_t **row, size_t **col);
 /* Room of at least `bytes` kept for force model k->model until the next assembly (it
  * stays allocated from step to step); NULL when out of memory. */
 void *mb_linsys_sink_keep(mb_linsys_sink *k, size_t bytes);
 /* What force model k->model kept in this assembly's first pass. */
 const void *mb_linsys_sink_kept(const mb_linsys_sink *k);
-/* Once the forces s->f are complete, before the first block: b = M v + h f. */
-void mb_linsys_sink_rhs(mb_linsys_sink *k);
+/* Once the forces s->f are complete, before the first block: b = M v + h f, with the
+ * bits of mb_linsys_be_rhs_begin; 0 when a force is NaN or Inf (checked in the same pass). */
+int mb_linsys_sink_rhs(mb_linsys_sink *k);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);

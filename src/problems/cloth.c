@@ -66,6 +66,13 @@ static size_t nodes(const mb_options *p)
     return (size_t)mb_options_int(p, "nx") * (size_t)mb_options_int(p, "ny");
 }
 
+/* the springs setup builds: structural along x and z, two shear per cell */
+static size_t links(const mb_options *p)
+{
+    size_t nx = (size_t)mb_options_int(p, "nx"), ny = (size_t)mb_options_int(p, "ny");
+    return (nx - 1) * ny + nx * (ny - 1) + 2 * (nx - 1) * (ny - 1);
+}
+
 const mb_problem_type mb_problem_cloth = {
     .name = "cloth",
     .summary = "nx x ny mass-spring cloth, structural + shear springs, pinned corners, gravity",
@@ -74,4 +81,5 @@ const mb_problem_type mb_problem_cloth = {
     .exact = NULL,
     .exact_doc = NULL,
     .nodes = nodes,
+    .links = links,
 };

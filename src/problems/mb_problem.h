@@ -55,6 +55,10 @@ typedef struct mb_problem_type {
      * hook builds every parameter set its ranges admit, memory permitting (so a case
      * loader need not build it to validate it).  NULL: a size known only by building. */
     size_t (*nodes)(const mb_options *params);
+    /* The two-node couplings (springs between nodes) setup builds, from the validated
+     * parameters, for the memory estimate (mb_memory.h: an implicit scheme's matrix grows
+     * with them).  NULL: counted on the built system (mb_forces_links). */
+    size_t (*links)(const mb_options *params);
     /* Why no scene text (doc/scenes.md) builds this problem's system; NULL: one does, and
      * tests/test_scene_presets.c holds the default parameters to it. */
     const char *not_a_scene;

@@ -50,6 +50,12 @@ static size_t nodes(const mb_options *p)
     return (size_t)mb_options_int(p, "n");
 }
 
+/* the n - 1 springs setup builds */
+static size_t links(const mb_options *p)
+{
+    return (size_t)mb_options_int(p, "n") - 1;
+}
+
 const mb_problem_type mb_problem_spring_chain = {
     .name = "spring-chain",
     .summary = "n particles joined by springs with rest length and dashpots, under gravity",
@@ -58,4 +64,5 @@ const mb_problem_type mb_problem_spring_chain = {
     .exact = NULL,
     .exact_doc = NULL,
     .nodes = nodes,
+    .links = links,
 };

@@ -101,6 +101,7 @@ static int load_problem(case_loader *P, const mb_ini_entry *problem)
         return case_fail_lib(P, problem_error_line(P));
     if (c->problem->nodes) {    /* its size from its parameters: nothing built yet */
         P->nodes = c->nodes = c->problem->nodes(c->params);
+        c->links = c->problem->links ? c->problem->links(c->params) : 0;
         return MB_SUCCESS;
     }
     /* build it once: parameter combinations the setup rejects are input errors too */
@@ -113,6 +114,7 @@ static int load_problem(case_loader *P, const mb_ini_entry *problem)
                          pt->name, mb_last_error());
     P->nodes = sys->nodes->n;
     c->nodes = P->nodes;
+    c->links = mb_forces_links(sys->forces);
     for (size_t m = 0; m < sys->forces->count && !P->no_mpfr_force; m++)
         if (sys->forces->items[m].type->eval_mpfr == NULL)
             P->no_mpfr_force = sys->forces->items[m].type->name;   /* static: the type's */

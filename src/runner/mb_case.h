@@ -58,6 +58,7 @@ typedef struct mb_case {
     long precision_bits;         /* 0: double; else MPFR twin at this precision */
     long sample_every;           /* steps between samples of energy and invariants */
     size_t nodes;                /* node count of the problem as set up (memory estimate) */
+    size_t links;                /* its two-node couplings (springs; memory estimate) */
     int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */
     int error_growth;            /* [run] error_growth = on: error.growth_exponent */
     int mass_properties;         /* [run] mass_properties = on: the mass.* metrics */

@@ -29,9 +29,16 @@ typedef struct mb_memory_estimate {
 
 /* Estimate of run (integrator a, dt index j) of c; series: --series is on. */
 void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_estimate *e);
-/* Estimate of `simulate` on nodes nodes (twin_bits > 0: an MPFR twin); its rows are
- * streamed to the output, so it keeps no series. */
-void mb_memory_estimate_simulate(size_t nodes, long twin_bits, mb_memory_estimate *e);
+/* Bytes of the state of a run in double of the scheme of `integrator` (a spec
+ * "name[k=v,...]"; NULL: any scheme) on nodes nodes with links two-node couplings
+ * (springs), per node and per coupling as measured for that scheme (memory_estimate.c),
+ * or bounds for a scheme not measured. */
+double mb_memory_state_bytes(size_t nodes, size_t links, const char *integrator);
+/* Estimate of `simulate` with `integrator` on nodes nodes and links couplings
+ * (twin_bits > 0: an MPFR twin); its rows are streamed to the output, so it keeps no
+ * series. */
+void mb_memory_estimate_simulate(size_t nodes, size_t links, const char *integrator,
+                                 long twin_bits, mb_memory_estimate *e);
 /* Estimate of `reference` on nodes nodes with method kind (resolved: analytic, ode or
  * mpfr at mpfr_bits, 0 for the default). */
 void mb_memory_estimate_reference(size_t nodes, mb_reference_kind kind, long mpfr_bits,

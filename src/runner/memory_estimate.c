@@ -1,9 +1,11 @@
 /* memory_estimate.c -- estimating a run's memory before it starts (mb_memory.h).
  *
- * Bytes per node, measured as peak RSS differences between runs of the spring chain at
- * two sizes (doc/limits.md), then rounded up:
- *   STATE_DOUBLE_PER_NODE   system, force tables, scheme stages, on-step copies,
- *                           implicit Jacobian and Krylov vectors (the largest scheme);
+ * Bytes per node (and per two-node coupling), measured as peak RSS differences between
+ * runs at two sizes (doc/limits.md), then rounded up:
+ *   state                   system, force tables, scheme stages, on-step copies, the
+ *                           implicit schemes' matrices and Krylov vectors: per node and
+ *                           per coupling of each measured scheme (state_costs), else
+ *                           STATE_DOUBLE_PER_NODE and the largest per-coupling cost;
  *   ODE_PER_NODE            gsl_odeiv2 rk8pd driver (13 stages and error vectors on a
  *                           state of 13 numbers per node) plus the output stores;
  *   MPFR_VALUES_PER_COLUMN  state numbers per node held per extrapolation column
@@ -32,12 +34,60 @@
 #include <unistd.h>
 
 #define STATE_DOUBLE_PER_NODE 2400.0
+/* measured, B per node and per coupling (doc/limits.md) */
+#define STATE_IE_NODE 408.0             /* implicit-euler: 406 and 582 */
+#define STATE_IE_LINK 584.0
+#define STATE_IEN_NODE 560.0            /* implicit-euler-newton: 560 and 1180 */
+#define STATE_IEN_LINK 1184.0
+#define STATE_EE_NODE 432.0             /* explicit-euler: 428 and 131 */
+#define STATE_EE_LINK 136.0
+#define STATE_RK4_NODE 648.0            /* rk4: 646 and 130 */
+#define STATE_RK4_LINK 136.0
+#define STATE_LF_NODE 432.0             /* leapfrog: 430 and 130 */
+#define STATE_LF_LINK 136.0
 #define ODE_PER_NODE 4000.0
 #define STATE_NUMBERS_PER_NODE 13.0       /* x, v, q, omega */
 #define TWIN_COPIES 12.0                  /* twin system, stages, on-step store */
 #define MPFR_REF_BITS_DEFAULT 256
 #define MPFR_GUARD_BITS(columns) (32.0 + 2.0 * (columns))
 #define MPFR_REF_FACTOR 1.35
+
+/* The state of a run in double, per node and per two-node coupling (spring), for the
+ * schemes measured (doc/limits.md, "Measured costs": peak RSS differences of `simulate`
+ * between 10^4 and 10^5 particles of the spring chain, n - 1 couplings, and of the cloth,
+ * about 4 n, solved for the two constants and rounded up by STATE_MARGIN).  Every
+ * other scheme: STATE_DOUBLE_PER_NODE per node (the old bound, measured on the chain when
+ * implicit Euler still kept a list of Jacobian blocks) and the per-coupling cost of the
+ * block list, the largest measured. */
+static const struct state_cost {
+    const char *scheme;
+    double node, link;
+} state_costs[] = {
+    { "implicit-euler", STATE_IE_NODE, STATE_IE_LINK },
+    { "implicit-euler-newton", STATE_IEN_NODE, STATE_IEN_LINK },
+    { "explicit-euler", STATE_EE_NODE, STATE_EE_LINK },
+    { "rk4", STATE_RK4_NODE, STATE_RK4_LINK },
+    { "leapfrog", STATE_LF_NODE, STATE_LF_LINK },
+};
+#define STATE_MARGIN 1.1
+
+/* the scheme name of an integrator spec "name[k=v,...]" against a name */
+static int spec_is(const char *spec, const char *name)
+{
+    size_t len = strcspn(spec, "[");
+    return strlen(name) == len && strncmp(spec, name, len) == 0;
+}
+
+double mb_memory_state_bytes(size_t nodes, size_t links, const char *integrator)
+{
+    double node = STATE_DOUBLE_PER_NODE, link = STATE_IEN_LINK;
+    for (size_t k = 0; integrator && k < sizeof state_costs / sizeof *state_costs; k++)
+        if (spec_is(integrator, state_costs[k].scheme)) {
+            node = state_costs[k].node;
+            link = state_costs[k].link;
+        }
+    return STATE_MARGIN * ((double)nodes * node + (double)links * link);
+}
 
 static double mpfr_number_bytes(double bits)
 {
@@ -81,7 +131,8 @@ void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_es
 {
     double n = (double)c->nodes;
     memset(e, 0, sizeof *e);
-    e->state = n * STATE_DOUBLE_PER_NODE;
+    for (size_t a = 0; a < c->n_integrators; a++)      /* the largest scheme of the case */
+        e->state = fmax(e->state, mb_memory_state_bytes(c->nodes, c->links, c->integrators[a]));
     e->twin = twin_bytes(n, c->precision_bits);
     if (c->has_reference) {
         int closed = c->problem->exact != NULL
@@ -111,10 +162,11 @@ void mb_memory_estimate_run(const mb_case *c, size_t j, int series, mb_memory_es
     add_total(e);
 }
 
-void mb_memory_estimate_simulate(size_t nodes, long twin_bits, mb_memory_estimate *e)
+void mb_memory_estimate_simulate(size_t nodes, size_t links, const char *integrator,
+                                 long twin_bits, mb_memory_estimate *e)
 {
     memset(e, 0, sizeof *e);
-    e->state = (double)nodes * STATE_DOUBLE_PER_NODE;
+    e->state = mb_memory_state_bytes(nodes, links, integrator);
     e->twin = twin_bytes((double)nodes, twin_bits);
     add_total(e);
 }
