@@ -182,9 +182,18 @@ if MISSING is None:
             self.allocateFInt()
             self.allocateJacobianFIntq()
             self.allocateJacobianFIntqDot()
+            self.last = None
 
         def internal(self, q, v):
+            """(F_int, dF_int/dq, dF_int/dv) at (q, v), kept for the three calls of one
+            Newton iteration (same q and v: the same values, computed once)."""
             q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+            key = (q.tobytes(), v.tobytes())
+            if self.last is None or self.last[0] != key:
+                self.last = (key, self.evaluate(q, v))
+            return self.last[1]
+
+        def evaluate(self, q, v):
             F = self.K @ q + self.C @ v - self.F
             Jq, Jv = self.K.copy(), self.C.copy()
             for f in self.run.get("forces", []):

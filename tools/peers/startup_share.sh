@@ -48,7 +48,7 @@ startups() {   # seconds of one start of each program, as NAME=SECONDS lines
     done
     echo "yade_program=$(fastest yade -n -x "$out/empty.py")"
     echo "lmp=$(fastest lmp -in /dev/null -log none -screen none)"
-    echo "liggghts=$(fastest liggghts -in /dev/null -log none -screen none)"
+    echo "liggghts_program=$(fastest liggghts -in /dev/null -log none -screen none)"
     echo "gmx_d=$(fastest gmx_d -quiet -version)"
 }
 
@@ -72,7 +72,7 @@ share() {   # PROTOCOL REPORT WALL STARTUPS-FILE
                     continue
                 }
                 k = protocol == 1 ? runs[a] : 1; n += k; t += k * s[a]
-                p = a == "lammps" ? "lmp" : a == "liggghts" ? "liggghts" : ""
+                p = a == "lammps" ? "lmp" : a == "liggghts" ? "liggghts_program" : ""
                 if (p != "" && done[a]) { k = protocol == 1 ? done[a] : 1; n += k; t += k * s[p] }
                 if (a == "gromacs") { n += 2 * done[a]; t += 2 * done[a] * s["gmx_d"] }
             }
