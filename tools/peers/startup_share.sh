@@ -1,8 +1,9 @@
 #!/bin/sh
 # startup_share.sh -- the share of the peers set's wall time spent starting packages
 # (doc/peers.md, "Start-up: protocol 2").  From a built tree:
-#     tools/peers/startup_share.sh [ROUNDS] [OUTDIR]          (default 1 round, ./startup)
-# Each round runs `motionbench run -q cases/peers` twice, alternately: with the shipped
+#     tools/peers/startup_share.sh [ROUNDS] [OUTDIR] [PROTOCOLS]
+# (default 1 round, ./startup, "2 1").  Each round runs `motionbench run -q cases/peers` once
+# per protocol of PROTOCOLS, in that order (the default alternates them): with the shipped
 # descriptors (protocol 2: a batch per descriptor over every case of the set) and with copies
 # of them saying `protocol = 1` (one invocation per run), so that both meet the same load.
 # Before each run every program the set starts is timed doing nothing, the fastest of three
@@ -17,6 +18,7 @@
 set -u
 rounds=${1:-1}
 out=${2:-startup}
+protocols=${3:-2 1}
 mb=src/motionbench
 [ -x "$mb" ] || { echo "startup_share.sh: run from a built tree ($mb not found)" >&2; exit 2; }
 mkdir -p "$out/v1" || exit 2
@@ -98,7 +100,8 @@ one() {   # ROUND PROTOCOL
 r=1
 while [ "$r" -le "$rounds" ]; do
     echo "round $r (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    one "$r" 2
-    one "$r" 1
+    for p in $protocols; do
+        one "$r" "$p"
+    done
     r=$((r + 1))
 done
