@@ -17,6 +17,14 @@ Translation (doc/peers.md):
   dashpot, central forces and undamped sphere-sphere linear contacts, all functions of the
   positions alone, as an ASE calculator must be; drag, dashpots, torques and rotation are
   declined (ASE's MD integrators move point atoms by forces of their positions);
+- a Lennard-Jones fluid (`lj-cut` in a periodic box, src/forces/pair_lj.c) is ASE's own
+  calculator ase.calculators.lj.LennardJones(epsilon, sigma, rc = cutoff, smooth = False):
+  V(r) - V(rc) for r <= rc, the force jumping to zero at rc, as the bench's lj-cut; the atoms in
+  a periodic cell of the model's box (positions as given, not wrapped: the bench takes the
+  minimum image itself).  ASE's neighbour list (ase.neighborlist.NeighborList, skin 0.3) is
+  rebuilt when an atom has moved half its skin, so no pair is missed.  `lj-smooth` (the
+  force-shifted V(r) - V(rc) - (r - rc) V'(rc)) is declined: ASE's `smooth = True` multiplies
+  V by a cutoff function between ro and rc (after JAX-MD and HOOMD-blue), another potential;
 - rows: the state after each step, velocities on-step (VelocityVerlet's p is at the step).
 """
 
@@ -30,13 +38,14 @@ try:
     import numpy as np
     from ase import Atoms
     from ase.calculators.calculator import Calculator, all_changes
+    from ase.calculators.lj import LennardJones
     from ase.md.langevin import Langevin
     from ase.md.verlet import VelocityVerlet
     MISSING = None
 except ImportError as e:      # the run is declined (status skipped), not failed
     MISSING = "ASE is not importable by %s: %s (Debian package python3-ase)" % (sys.executable, e)
 
-SUPPORTED = ("gravity", "springs", "central", "contact-linear")
+SUPPORTED = ("gravity", "springs", "central", "contact-linear", "lj-cut")
 INTEGRATORS = ("verlet", "langevin")
 
 
@@ -44,6 +53,9 @@ def check(run):
     """Decline what a position-dependent ASE calculator on point atoms cannot express."""
     if MISSING:
         mb.decline(MISSING)
+    if any(f["model"] == "lj-smooth" for f in run.get("forces", [])):
+        mb.decline("ASE adapter: the force-shifted lj-smooth is not ASE's: LennardJones(smooth="
+                   "True) multiplies V by a cutoff function between ro and rc, another potential")
     mb.refuse_models(run, SUPPORTED, "ASE adapter")
     if run.get("rotation"):
         mb.decline("ASE adapter: ASE's MD integrators move point atoms; this problem rotates")
@@ -51,6 +63,9 @@ def check(run):
         if n["mass"] is None or n.get("blocked"):
             mb.decline("ASE adapter: node %d is fixed or blocked, not expressed" % i)
     for f in run.get("forces", []):
+        if f["model"] == "lj-cut" and ("box" not in f or len(run["forces"]) > 1):
+            mb.decline("ASE adapter: a Lennard-Jones fluid is translated in a periodic box and "
+                       "alone (ASE's LennardJones is the whole calculator)")
         if f["model"] == "springs" and any(float(s.get("c", 0)) != 0 for s in f["springs"]):
             mb.decline("ASE adapter: a spring dashpot depends on velocities, which an ASE "
                        "calculator is not given")
@@ -123,14 +138,24 @@ class MotionbenchForces(Calculator):
         self.results = {"forces": f, "energy": 0.0}
 
 
+def lennard_jones(run):
+    """ASE's LennardJones for the run's lj-cut model and the periodic cell of its box."""
+    f = run["forces"][0]
+    calc = LennardJones(epsilon=float(f["epsilon"]), sigma=float(f["sigma"]),
+                        rc=float(f["cutoff"]), smooth=False)
+    return calc, [float(b) for b in f["box"]]
+
+
 def run_one(run, out):
     """Integrate one run with the chosen ASE integrator and write its trajectory to out."""
     md = check(run)
     nodes = run["nodes"]
+    fluid = any(f["model"] == "lj-cut" for f in run.get("forces", []))
+    calc, cell = lennard_jones(run) if fluid else (MotionbenchForces(run), None)
     atoms = Atoms(symbols=["X"] * len(nodes), positions=[n["position"] for n in nodes],
-                  masses=[n["mass"] for n in nodes], pbc=False)
+                  masses=[n["mass"] for n in nodes], cell=cell, pbc=fluid)
     atoms.set_velocities([n["velocity"] for n in nodes])
-    atoms.calc = MotionbenchForces(run)
+    atoms.calc = calc
     dt = float(run["time"]["dt"])
     if md == "verlet":
         dyn = VelocityVerlet(atoms, timestep=dt)

@@ -12,7 +12,14 @@ Translation (doc/peers.md):
   q the 3 n positions, M = diag(m_i), and K, C, F_ext assembled from the force models that
   are linear in q and v: gravity (F_ext = m g), drag (C = D), springs of rest length 0 between two nodes or
   to an anchor (f_i = k (x_j - x_i) + c (v_j - v_i): K and C blocks; an anchor's k a goes to
-  F_ext); springs of non-zero rest length, central forces and every other model are declined;
+  F_ext);
+- central forces and springs of non-zero rest length (with their dashpots along the spring)
+  are not linear in q: a run holding one gets a siconos.kernel.LagrangianDS subclassed in
+  Python (NonlinearForces: Siconos's SWIG directors call the Python methods from C++) whose
+  computeFInt returns F_int(q, v) = K q + C v - F_ext + the nonlinear forces' negatives, and
+  computeJacobianFIntq / computeJacobianFIntqDot their exact Jacobians, which Moreau-Jean's
+  Newton loop uses (W = M + h theta C_v + h^2 theta^2 K_q); the Newton tolerance is set to
+  1e-13 and a step whose loop did not converge fails the run; every other model is declined;
 - unilateral contacts (run.json's `unilateral` model: bouncing-sphere and scenes of the
   solfec scheme): each sphere against each plane (point p, normal n) becomes a
   LagrangianLinearTIR y = n.x - n.p - r with a NewtonImpactNSL(e), e the pair's restitution
@@ -43,7 +50,9 @@ except ImportError as e:      # the run is declined (status skipped), not failed
     MISSING = "Siconos is not importable by %s: %s (Debian package python3-siconos)" % (
         sys.executable, e)
 
-SUPPORTED = ("gravity", "springs", "drag", "unilateral", "torque")
+SUPPORTED = ("gravity", "springs", "drag", "unilateral", "torque", "central")
+NEWTON_TOLERANCE = 1e-13        # Siconos's default, 1e-6, would leave its error in the orbit
+NEWTON_ITERATIONS = 50
 RIGID_SUPPORTED = ("gravity", "torque")
 
 
@@ -63,8 +72,6 @@ def check(run):
     for f in run.get("forces", []):
         if f["model"] == "unilateral":
             sphere_plane_impacts(run, f)          # declines what it cannot express
-        if f["model"] == "springs" and any(float(s["rest"]) != 0 for s in f["springs"]):
-            mb.decline("Siconos adapter: a spring of non-zero rest length is not linear in q")
     for i, n in enumerate(run["nodes"]):
         if n["mass"] is None or n.get("blocked"):
             mb.decline("Siconos adapter: node %d is fixed or blocked, not expressed" % i)
@@ -79,7 +86,7 @@ def check(run):
 
 
 def linear_system(run):
-    """(M, C, K, F_ext) of the 3n positions from gravity and rest-0 springs."""
+    """(M, C, K, F_ext) of the 3n positions from gravity, drag and rest-0 springs."""
     nodes = run["nodes"]
     n = 3 * len(nodes)
     M, C, K, F = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n)), np.zeros(n)
@@ -93,6 +100,8 @@ def linear_system(run):
             C += float(f["D"]) * np.eye(n)
         elif f["model"] == "springs":
             for s in f["springs"]:
+                if float(s["rest"]) != 0:         # not linear: NonlinearForces
+                    continue
                 i, k, c = int(s["i"]), float(s["k"]), float(s.get("c", 0))
                 a = slice(3 * i, 3 * i + 3)
                 K[a, a] += k * np.eye(3)          # f_i = -k x_i + ...
@@ -109,6 +118,101 @@ def linear_system(run):
                     C[a, b] -= c * np.eye(3)
                     C[b, a] -= c * np.eye(3)
     return M, C, K, F
+
+
+def nonlinear(run):
+    """Whether the run holds a force that is not linear in q and v."""
+    return any(f["model"] == "central" or (f["model"] == "springs" and
+                                           any(float(s["rest"]) != 0 for s in f["springs"]))
+               for f in run.get("forces", []))
+
+
+def add_central(model, masses, q, F, Jq):
+    """F_int_i = mu m_i d/r^3 (d = x_i - c, the negative of the force), and its Jacobian
+    mu m_i (I/r^3 - 3 d d^T/r^5)."""
+    c, mu = np.array(model["centre"], dtype=float), float(model["mu"])
+    for i, m in enumerate(masses):
+        a = slice(3 * i, 3 * i + 3)
+        d = q[a] - c
+        r = np.linalg.norm(d)
+        F[a] += mu * m * d / r ** 3
+        Jq[a, a] += mu * m * (np.eye(3) / r ** 3 - 3 * np.outer(d, d) / r ** 5)
+
+
+def add_spring(s, q, v, F, Jq, Jv):
+    """A spring of rest length L0 > 0 from node i to node j (or an anchor): with d = x_j - x_i,
+    l = |d|, n = d/l, u = v_j - v_i, the force on i is f = [k (l - L0) + c u.n] n, so
+    df/dd = k [(1 - L0/l) I + L0 d d^T/l^3] + c [(d u^T + (u.d) I)/l^2 - 2 (u.d) d d^T/l^4]
+    and df/du = c n n^T; F_int_i = -f, F_int_j = +f."""
+    i, k, rest, c = int(s["i"]), float(s["k"]), float(s["rest"]), float(s.get("c", 0))
+    a = slice(3 * i, 3 * i + 3)
+    anchored = "anchor" in s
+    b = None if anchored else slice(3 * int(s["j"]), 3 * int(s["j"]) + 3)
+    d = (np.array(s["anchor"], dtype=float) if anchored else q[b]) - q[a]
+    u = -v[a] if anchored else v[b] - v[a]
+    l = np.linalg.norm(d)
+    n, ud = d / l, float(np.dot(u, d))
+    f = (k * (l - rest) + c * ud / l) * n
+    A = (k * ((1 - rest / l) * np.eye(3) + rest * np.outer(d, d) / l ** 3)
+         + c * ((np.outer(d, u) + ud * np.eye(3)) / l ** 2 - 2 * ud * np.outer(d, d) / l ** 4))
+    B = c * np.outer(n, n)
+    F[a] -= f                           # d depends on x_i as -1: dF_int_i/dx_i = +A
+    Jq[a, a] += A
+    Jv[a, a] += B
+    if not anchored:
+        F[b] += f
+        Jq[a, b] -= A
+        Jq[b, a] -= A
+        Jq[b, b] += A
+        Jv[a, b] -= B
+        Jv[b, a] -= B
+        Jv[b, b] += B
+
+
+if MISSING is None:
+    class NonlinearForces(sk.LagrangianDS):
+        """M q'' + F_int(q, v) = p: every force of the run in F_int (linear ones as K q + C v -
+        F_ext), with its exact Jacobians; Siconos calls these methods through its directors."""
+
+        def __init__(self, run, q0, v0):
+            M, self.C, self.K, self.F = linear_system(run)
+            sk.LagrangianDS.__init__(self, q0, v0, M)
+            self.run = run
+            self.masses = [float(n["mass"]) for n in run["nodes"]]
+            self.allocateFInt()
+            self.allocateJacobianFIntq()
+            self.allocateJacobianFIntqDot()
+            self.last = None
+
+        def internal(self, q, v):
+            """(F_int, dF_int/dq, dF_int/dv) at (q, v), kept for the three calls of one
+            Newton iteration (same q and v: the same values, computed once)."""
+            q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+            key = (q.tobytes(), v.tobytes())
+            if self.last is None or self.last[0] != key:
+                self.last = (key, self.evaluate(q, v))
+            return self.last[1]
+
+        def evaluate(self, q, v):
+            F = self.K @ q + self.C @ v - self.F
+            Jq, Jv = self.K.copy(), self.C.copy()
+            for f in self.run.get("forces", []):
+                if f["model"] == "central":
+                    add_central(f, self.masses, q, F, Jq)
+                elif f["model"] == "springs":
+                    for s in f["springs"]:
+                        if float(s["rest"]) != 0:
+                            add_spring(s, q, v, F, Jq, Jv)
+            return F, Jq, Jv
+
+        def computeFInt(self, time, q, v):
+            self.fInt()[:] = self.internal(q, v)[0]
+
+        def computeJacobianFIntq(self, time, q, v):
+            self.jacobianFIntq()[:, :] = self.internal(q, v)[1]
+
+        def computeJacobianFIntqDot(self, time, q, v):
+            self.jacobianFIntqDot()[:, :] = self.internal(q, v)[2]
 
 
 def sphere_plane_impacts(run, model):
@@ -202,9 +306,12 @@ def run_one(run, out):
     nodes = run["nodes"]
     q0 = np.array([c for n in nodes for c in n["position"]], dtype=float)
     v0 = np.array([c for n in nodes for c in n["velocity"]], dtype=float)
-    M, C, K, F = linear_system(run)
-    ds = sk.LagrangianLinearTIDS(q0, v0, M, K, C)
-    ds.setFExtPtr(F)
+    if nonlinear(run):
+        ds = NonlinearForces(run, q0, v0)
+    else:
+        M, C, K, F = linear_system(run)
+        ds = sk.LagrangianLinearTIDS(q0, v0, M, K, C)
+        ds.setFExtPtr(F)
     t_end = float(run["time"]["t_end"])
     nsds = sk.NonSmoothDynamicalSystem(0.0, t_end)
     nsds.insertDynamicalSystem(ds)
@@ -221,6 +328,10 @@ def run_one(run, out):
     dt = float(run["time"]["dt"])
     sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, dt), sk.MoreauJeanOSI(theta),
                           sk.LCP())
+    newton = nonlinear(run)            # a linear system's step is one linear solve
+    if newton:
+        sim.setNewtonTolerance(NEWTON_TOLERANCE)
+        sim.setNewtonMaxIteration(NEWTON_ITERATIONS)
 
     def row(t, q, v):
         states = []
@@ -236,6 +347,9 @@ def run_one(run, out):
     rows = [row(0.0, q0, v0)]
     for step in range(1, samples[-1][0] + 1):
         sim.computeOneStep()
+        if newton and not sim.isNewtonConverge():
+            raise RuntimeError("Siconos's Newton loop did not reach %g in %d iterations at step "
+                               "%d" % (NEWTON_TOLERANCE, NEWTON_ITERATIONS, step))
         if step in wanted:
             rows.append(row(wanted[step], ds.q(), ds.velocity()))
         sim.nextStep()

@@ -185,6 +185,9 @@ check_PROGRAMS += tests/test_external
 # translation code of the LAMMPS and Yade adapters (needs neither package)
 TESTS += tests/test_peers_adapters.py
 EXTRA_DIST += tests/test_peers_adapters.py
+# the Siconos adapter's nonlinear forces and their Jacobians (numpy, no Siconos)
+TESTS += tests/test_siconos_forces.py
+EXTRA_DIST += tests/test_siconos_forces.py
 check_PROGRAMS += tests/test_scene
 check_PROGRAMS += tests/test_contact_boxes
 # malformed scenes end to end: exit 2, file:line message, no report written (shell)

@@ -35,7 +35,7 @@ check "the finding is listed with its command" \
     $(grep -q '^[0-9]*\. \*\*yade\*\* (`external:yade`, peers-symmetric-top, `order.orientation`): .*first order' "$out/page.md" \
       && grep -q '^   `src/motionbench run cases/peers/symmetric-top.case' "$out/page.md"; echo $?)
 check "a declined package's cell is grey" \
-    $(row "$out/page.md" peers-kepler status | grep -q "$grey \[default skipped\]"; echo $?)
+    $(row "$out/page.md" peers-lj-fluid-smooth status | grep -q "$grey \[default skipped\]"; echo $?)
 check "cells link to their runs in runs.csv" \
     $(row "$out/page.md" peers-kepler order.position | grep -q '](../reports/atlas/runs.csv#L[0-9]*)'; echo $?)
 

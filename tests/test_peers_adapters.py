@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "adapters"))
 import mbadapter as mb  # noqa: E402
 import lammps_adapter as la  # noqa: E402
+import gromacs_adapter as ga  # noqa: E402
 
 TOL = 1e-14
 
@@ -228,6 +229,21 @@ class RunPlanned(unittest.TestCase):
         self.assertTrue(mb.dump_complete(path, 1))
         self.assertFalse(mb.dump_complete(path, 2))
         self.assertFalse(mb.dump_complete(os.path.join(d, "none"), 0))
+
+
+class GromosFields(unittest.TestCase):
+    """GROMACS reads a GROMOS-96 number from a field of 15 characters (a wider one runs into
+    the next: 0.012345678901234501 0 was read as 0.0123456789012 and 34501): every number must
+    fit and read back to the digits that fit."""
+
+    def test_fit_and_precision(self):
+        for x in (0.0123456789012345, 6.718384765530028, -1.0949570401821433, 0.0,
+                  -3.3e-17, 1234.5678901234567, -98765.432109876543, 2.385e-300):
+            text = ga.field(x)
+            self.assertLessEqual(len(text), 15, text)
+            # at least 13 significant digits from 0.1 up (fewer digits before the point
+            # above 10, but as many after), at most 5e-14 absolute below 0.1
+            self.assertLessEqual(abs(float(text) - x), 5e-13 * max(abs(x), 0.1), text)
 
 
 if __name__ == "__main__":
