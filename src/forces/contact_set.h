@@ -61,6 +61,9 @@ struct contact_set {
  * surviving pair's contact history over by its (i, j) (contact_neighbours.c).  Nothing
  * for a set of fixed pairs. */
 int mb_contact_set_sync(const struct contact_set *set, const mb_nodes *s);
+/* periodic hook of the contact types (mb_forces.h): 1 in neighbour mode on a periodic
+ * box or a deforming cell (contact_neighbours.c). */
+int mb_contact_set_periodic(const void *params);
 /* A pair of spheres i, j with its coefficients (no checks; contact_pairs.c). */
 void mb_contact_pair_make(const struct contact_set *set, const mb_nodes *s, size_t i, size_t j,
                           struct contact_pair *cp);

@@ -91,8 +91,8 @@ const size_t *mb_neighbour_neigh(const mb_neighbour_list *nl);
 size_t mb_neighbour_count(const mb_neighbour_list *nl);
 double mb_neighbour_cutoff(const mb_neighbour_list *nl);
 double mb_neighbour_skin(const mb_neighbour_list *nl);
-/* 1 with the three side lengths in box for a periodic list; 0 (box zeroed) for open
- * boundaries. */
+/* 1 with the three side lengths in box for a periodic box; 2 for a deforming cell (its
+ * sides: mb_neighbour_cell); 0 (box zeroed) for open boundaries. */
 int mb_neighbour_box(const mb_neighbour_list *nl, double box[3]);
 /* d = x_j - x_i, reduced to the minimum image on periodic axes. */
 void mb_neighbour_delta(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
