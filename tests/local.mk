@@ -180,7 +180,12 @@ EXTRA_DIST += tests/test_adapter_granular.sh tests/adapter_granular_check.py
 # score: trajectories from elsewhere give the metrics of run (shell)
 TESTS += tests/test_cmd_score.sh
 EXTRA_DIST += tests/test_cmd_score.sh
+# trajectories as NumPy .npy arrays, end to end through the Python example (shell)
+TESTS += tests/test_external_npy.sh
+EXTRA_DIST += tests/test_external_npy.sh
 check_PROGRAMS += tests/test_external
+# the .npy trajectory reader over buffers built byte by byte
+check_PROGRAMS += tests/test_trajectory_npy
 
 # translation code of the LAMMPS and Yade adapters (needs neither package)
 TESTS += tests/test_peers_adapters.py

@@ -208,6 +208,7 @@ static json_t *describe(const mb_run_description *d, const char *protocol)
               || json_object_set_new(root, "time", time_block(d))
               || mb_json_set_bool(root, "rotation", d->rotation)
               || json_object_set_new(root, "columns", columns(d->sys->nodes->n, d->rotation))
+              || mb_json_set_str(root, "trajectory_format", d->format ? d->format : "csv")
               || json_object_set_new(root, "nodes", nodes(d->sys->nodes))
               || json_object_set_new(root, "forces", forces(d->sys));
     if (bad) {
@@ -237,7 +238,8 @@ int mb_run_description_write(const mb_run_description *d, const char *dir)
 }
 
 /* runs.json of protocol 2: {"protocol": "motionbench-batch/2", "runs": [...]}, run k being
- * run.json's object with "id": k and "trajectory": "trajectories/k.csv" added. */
+ * run.json's object with "id": k and "trajectory": "trajectories/k.csv" (or k.npy, as its
+ * trajectory_format says) added. */
 static json_t *describe_batch(const mb_run_description *d, size_t n)
 {
     json_t *root = json_object(), *runs = json_array();
@@ -247,7 +249,7 @@ static json_t *describe_batch(const mb_run_description *d, size_t n)
     for (size_t k = 0; k < n && !bad; k++) {
         char file[64];
         json_t *run = describe(&d[k], "motionbench-run/2");
-        snprintf(file, sizeof file, "%s/%zu.csv", MB_BATCH_DIR, k);
+        snprintf(file, sizeof file, "%s/%zu.%s", MB_BATCH_DIR, k, d[k].format ? d[k].format : "csv");
         bad = run == NULL || mb_json_set_int(run, "id", (long)k)
               || mb_json_set_str(run, "trajectory", file) || json_array_append(runs, run);
         json_decref(run);

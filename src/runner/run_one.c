@@ -97,9 +97,10 @@ static int drv_advance(driver *d, double h)
         d->row++;
         mb_trajectory_set_state(d->tr, d->row, d->sys->nodes);
         char why[200];
-        /* row k of a trajectory is on line k + 2: the header, then one row a line */
+        /* row k of a CSV trajectory is on line k + 2: the header, then one row a line */
         if (mb_divergence_state(&d->bound, d->sys->nodes, why, sizeof why))
-            MB_ERROR(MB_EDIVERGED, "trajectory line %zu (t = %.17g): %s", d->row + 2,
+            MB_ERROR(MB_EDIVERGED, "trajectory %s %zu (t = %.17g): %s",
+                     d->tr->binary ? "row" : "line", d->tr->binary ? d->row : d->row + 2,
                      d->tr->t[d->row], why);
         return MB_SUCCESS;
     }
