@@ -107,5 +107,11 @@ void mb_neighbour_image(const mb_neighbour_list *nl, const double *x, size_t i, 
  * sides times p; zero on open axes). */
 void mb_neighbour_shift(const mb_neighbour_list *nl, const double periods[3], double shift[3]);
 mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl);
+/* The list's space in the words of run.json (doc/external.md, section 3): "boundary" =
+ * "open" | "periodic" (with "box": the three sides of [0, L0) x [0, L1) x [0, L2)) |
+ * "deforming-cell" (the cell is the system's deforming-cell model), and the bench's own
+ * search parameters "neighbour_cutoff" and "skin", added to the JSON object model. */
+struct json_t;
+int mb_neighbour_describe(const mb_neighbour_list *nl, struct json_t *model);
 
 #endif
