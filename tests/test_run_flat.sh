@@ -9,7 +9,7 @@
 #     flat grammar's line rules) and requires every value of run.json in run.txt, exactly,
 #     and nothing else;
 #   - the C reader of examples/run_txt prints values that must equal run.json's;
-#   - the same ten runs as one batch (protocol 2, tests/data/adapters/flat-dump-batch.adapter):
+#   - the same twelve runs as one batch (protocol 2, tests/data/adapters/flat-dump-batch.adapter):
 #     runs.txt against runs.json, and each run of runs.txt against its single run's run.txt.
 # Negative controls: a changed last digit, a dropped line, an extra line, two swapped
 # array elements and a changed string in run.txt each make flat_vs_json.py fail, and a
