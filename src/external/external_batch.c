@@ -262,6 +262,21 @@ mb_process_status mb_external_batch_take(mb_external_batch *b, size_t k, mb_traj
     return mb_external_read_back(&b->runs[k], b->adapter, path, shown, tr, reason, size);
 }
 
+mb_process_status mb_external_execute_one(const mb_external_run *x, mb_trajectory *tr,
+                                          int *mid_step, char *reason, size_t size)
+{
+    char path[4096];
+    if (mb_external_protocol_of(x->integrator, x->case_path, path, sizeof path) != 2)
+        return mb_external_execute(x, tr, mid_step, reason, size);
+    mb_external_batch *b = NULL;
+    memset(tr, 0, sizeof *tr);
+    mb_process_status ps = mb_external_batch_execute(x, 1, &b, reason, size);
+    if (ps == MB_PROCESS_OK)
+        ps = mb_external_batch_take(b, 0, tr, mid_step, reason, size);
+    mb_external_batch_free(b);
+    return ps;
+}
+
 void mb_external_batch_free(mb_external_batch *b)
 {
     if (b == NULL)

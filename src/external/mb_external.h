@@ -275,5 +275,10 @@ mb_process_status mb_external_batch_take(mb_external_batch *b, size_t k, mb_traj
                                          int *mid_step, char *reason, size_t size);
 /* Remove the batch's directory (kept under MB_KEEP_ADAPTER_DIR) and free it. */
 void mb_external_batch_free(mb_external_batch *b);
+/* One run x through its adapter, whatever the adapter's protocol: mb_external_execute for
+ * protocol 1, a batch of one run for protocol 2 (simulate -i external:NAME, and each leg
+ * of an outside program's round trip, src/runner/reversibility.c). */
+mb_process_status mb_external_execute_one(const mb_external_run *x, mb_trajectory *tr,
+                                          int *mid_step, char *reason, size_t size);
 
 #endif

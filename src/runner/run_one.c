@@ -821,6 +821,9 @@ void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index
     } else {
         r->status = process_status == MB_PROCESS_SKIPPED ? MB_RUN_SKIPPED : MB_RUN_FAILED;
     }
+    /* the round trips of an outside program: two more runs of its adapter each */
+    if (c->reversibility && r->status == MB_RUN_OK)
+        mb_reversibility_metrics(c, c->integrators[integrator], c->dt[dt_index], r->steps, r);
 }
 
 /* A run of an outside program: describe, execute, validate, then replay (src/external). */
