@@ -56,6 +56,7 @@ tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_
 	src/cli/cli_options.c
 check_PROGRAMS += tests/test_leapfrog
 check_PROGRAMS += tests/test_fincham
+check_PROGRAMS += tests/test_fincham_pairs
 check_PROGRAMS += tests/test_contact
 check_PROGRAMS += tests/test_contact_friction
 check_PROGRAMS += tests/test_friction_work
