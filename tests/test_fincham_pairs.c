@@ -8,7 +8,7 @@
  * correctly rounded to nearest in both bases, so the twin reproduces the per-node
  * operations of the double run exactly (test_fincham.c checks this on one body).  Any
  * reordered operation, any lane mixed with its neighbour, shows as a differing bit.
- * Systems of 1 .. 9 bodies: pairs, a node paired with itself at the end, plain nodes
+ * Systems of 1 .. 9 bodies over 7 steps and of 101 bodies over 60: pairs, a node paired with itself at the end, plain nodes
  * separated by a node with a blocked rotation or a spherical node (which the general path
  * takes), a torque fixed in each body's frame (the torque kicks), a step size that changes
  * (hp != h), in the three variants.
@@ -26,7 +26,6 @@
 #include "mb_system.h"
 #include "mb_vec.h"
 
-#define STEPS 7
 
 static const char *const variants[] = {
     "leapfrog", "leapfrog[aspherical=fincham-halfstep]", "leapfrog[aspherical=fincham-woo]"
@@ -55,13 +54,15 @@ static void body(mb_nodes *nd, size_t i, int k)
     nd->blocked[i] = k % 5 == 3 ? MB_BLOCK_RX : 0;
 }
 
-static mb_system *family(size_t n)
+static mb_system *family(size_t n, int torque)
 {
     mb_system *sys = mb_system_alloc(n);
     cr_assert_not_null(sys);
     for (size_t i = 0; i < n; i++)
         body(sys->nodes, i, (int)i);
     mb_nodes_touch(sys->nodes);
+    if (!torque)        /* no load reads q: only the step can find a NaN there */
+        return sys;
     const double Tb[3] = { 0.3, -0.2, 0.5 };
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_body_torque, mb_body_torque_new(Tb)),
                  MB_SUCCESS, "%s", mb_last_error());
@@ -69,15 +70,15 @@ static mb_system *family(size_t n)
 }
 
 /* the double run and the 53-bit twin of `scheme` on n bodies agree bit for bit */
-static void expect_twin_bits(const char *scheme, size_t n)
+static void expect_twin_bits(const char *scheme, size_t n, int steps)
 {
     mb_mpfr_range saved = mb_mpfr_use_double_range();
-    mb_system *sys = family(n);
+    mb_system *sys = family(n, 1);
     mb_system_mpfr *tw = mb_system_mpfr_alloc_twin(sys, 53);
     cr_assert_not_null(tw, "%s", mb_last_error());
     mb_stepper *st = mb_stepper_alloc(scheme, sys), *st2 = mb_stepper_alloc_twin(scheme, tw);
     cr_assert(st != NULL && st2 != NULL, "%s", mb_last_error());
-    for (int k = 0; k < STEPS; k++) {
+    for (int k = 0; k < steps; k++) {
         cr_assert_eq(mb_stepper_step(st, sys, step_size(k)), MB_SUCCESS, "%s", mb_last_error());
         cr_assert_eq(mb_stepper_step_twin(st2, tw, step_size(k)), MB_SUCCESS, "%s",
                      mb_last_error());
@@ -105,13 +106,21 @@ Test(fincham_pairs, every_node_as_the_general_template)
 {
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
         for (size_t n = 1; n <= 9; n++)
-            expect_twin_bits(variants[v], n);
+            expect_twin_bits(variants[v], n, 7);
+}
+
+/* a reordered operation changes a rounding in only some of the cases it meets: many
+ * bodies over many steps meet enough of them */
+Test(fincham_pairs, many_nodes_over_many_steps_as_the_general_template)
+{
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+        expect_twin_bits(variants[v], 101, 60);
 }
 
 Test(fincham_pairs, a_nan_in_a_plain_pair_is_caught)
 {
     for (size_t i = 0; i < 3; i++) {          /* nodes 0, 1 (a pair) and 2 (with itself) */
-        mb_system *sys = family(3);
+        mb_system *sys = family(3, 0);
         mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
         cr_assert_eq(mb_stepper_step(st, sys, 0.0137), MB_SUCCESS, "%s", mb_last_error());
         sys->nodes->q[4 * i + 2] = NAN;
