@@ -446,10 +446,7 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
 #if defined(BASE_DOUBLE) && defined(__GNUC__)
         if (lf_fincham_plain(cfg, s, i)) {      /* with the next node, or with itself */
             size_t j = i + 1 < s->n && lf_fincham_plain(cfg, s, i + 1) ? i + 1 : i;
-            lf_rot_fincham_pair(cfg, &r, s, i, j, hp_mid, h, w_out, q_out, L_out);
-            for (size_t m = i; m <= j; m++)
-                bad |= (!scheme_finite(&w_out[3 * m], 3)) | (!scheme_finite(&q_out[4 * m], 4))
-                        | (!scheme_finite(&L_out[3 * m], 3));
+            bad |= lf_rot_fincham_pair(cfg, &r, s, i, j, hp_mid, h, w_out, q_out, L_out);
             i = j;
             continue;
         }
