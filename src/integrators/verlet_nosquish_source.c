@@ -249,8 +249,21 @@ static double FUNCTION(vns, first_half)(struct FUNCTION(vns, state) *s, struct F
     return T->blk->m == VNS_BLOCK ? FUNCTION(vns, block_rotate_out)(s, T) : 0.0;
 }
 
+/* 1 when a and b hold the same value with the same sign (NaN: never) */
+static inline int FUNCTION(vns, same)(const REAL *a, const REAL *b)
+{
+#if IS_MPFR
+    return mpfr_equal_p(a, b) && !mpfr_signbit(a) == !mpfr_signbit(b);
+#else
+    return *a == *b && !signbit(*a) == !signbit(*b);
+#endif
+}
+
 /* second half kicks of node i with the loads at t+h; a rotating node joins the block
- * whose angular velocities are recovered when it is full */
+ * whose angular velocities are recovered when it is full.  A node whose kick leaves L
+ * as it was (no torque, or one too small to move it) keeps the omega the first half
+ * estimated: the same operations on the same q(t+h) and the same L give the same bits,
+ * so its frame changes and divisions are not repeated. */
 static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T,
                                        const TYPE(mb_nodes) *nd, size_t i)
 {
@@ -268,10 +281,18 @@ static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FU
         return;
     REAL *L = s->L + 3 * i;
     FUNCTION(vns, torque)(T->tb, s->tau + 3 * i, nd->blocked[i]);
+    int kept = 1;
     for (int k = 0; k < 3; k++) {
         R_MUL(T->t, &T->tb[k], T->h2);
-        R_ADD(&L[k], &L[k], T->t);                              /* L(t+h) */
+        R_ADD(T->a, &L[k], T->t);                               /* L(t+h) */
+        kept &= FUNCTION(vns, same)(T->a, &L[k]);
+        R_SET(&L[k], T->a);
         T->finite &= R_ISFINITE(&L[k]) != 0;
+    }
+    if (kept) {         /* L(t+h) = L(t+h/2) bit for bit: omega is the estimate's */
+        for (int k = 0; k < 3; k++)
+            T->finite &= R_ISFINITE(&s->w[3 * i + k]) != 0;
+        return;
     }
     FUNCTION(vns, lane_in)(T->blk, i, s->q + 4 * i, L, nd->inertia + 3 * i);
     if (T->blk->m == VNS_BLOCK) {
