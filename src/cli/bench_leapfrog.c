@@ -224,6 +224,11 @@ int mb_bench_leapfrog(int argc, char **argv)
            "kernel: translation only (forces given); the lean loop is compiled with this build's flags.\n"
            "CPU time of this thread, interleaved rounds, best batch of each; ratios against the lean loop.\n\n",
            LEAN_LOOP_FORM);
+    if (odeint)
+        printf("Odeint (peer): %s --rate N S, a child once per round timing its own batch;\n"
+               "  velocity_verlet, a = g per component (no mass array, no divide); built as\n"
+               "  tools/peers/odeint_free_fall.cpp says (g++ -O2: -O3 -march=native was no faster).\n\n",
+               odeint);
     printf("%12s %14s %14s %14s %12s %12s", "nodes", "whole step", "lean loop", "kernel",
            "whole/lean", "kernel/lean");
     printf(odeint ? " %14s %13s\n" : "\n", "Odeint", "whole/Odeint");
