@@ -3,13 +3,15 @@ motionbench-batch/2).
 
 Reads run.json or runs.json and answers each run (`serve`), lists the requested sample steps,
 provides the quaternion algebra the adapters need to translate orientations, and writes
-trajectory.csv in the columns run.json asks for.  Standard library only.  The protocol is
+trajectory.csv (or trajectory.npy, as run.json's trajectory_format asks) in the columns
+run.json asks for.  Standard library only.  The protocol is
 described in doc/external.md; the adapters in doc/peers.md.
 """
 
 import json
 import math
 import os
+import struct
 import sys
 import traceback
 
@@ -352,9 +354,31 @@ def state_row(t, nodes):
                         if key in node} for node in nodes])
 
 
+def npy_header(rows, columns):
+    """The preamble and header of a NumPy .npy file (format version 1.0) holding a C-order
+    array of little-endian doubles of shape (rows, columns): magic, version, header length
+    (2 bytes, little-endian), the dict, blanks and a newline to a multiple of 64 bytes
+    (doc/external.md, section 4b)."""
+    text = "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, columns)
+    pad = 64 - (10 + len(text) + 1) % 64
+    text += " " * (pad % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text.encode("ascii")
+
+
+def write_npy(path, matrix, columns):
+    """Write the rows of matrix (lists of `columns` floats) as a .npy array, without NumPy."""
+    row = struct.Struct("<%dd" % columns)
+    with open(path, "wb") as out:
+        out.write(npy_header(len(matrix), columns))
+        for values in matrix:
+            out.write(row.pack(*values))
+
+
 def write_trajectory(path, run, rows):
     """rows: [(t, [node state dicts with position, velocity, orientation, angular_velocity])],
-    each collected with state_row."""
+    each collected with state_row.  Written as run.json's trajectory_format asks: CSV, or
+    the .npy array of the same columns (a many-body run of an adapter whose descriptor says
+    `trajectory = csv, npy`)."""
     columns = run.get("columns")
     if not columns:
         columns = ["t"]
@@ -363,6 +387,12 @@ def write_trajectory(path, run, rows):
             if run.get("rotation"):
                 names += ["qw", "qx", "qy", "qz", "wx", "wy", "wz"]
             columns += ["n%d_%s" % (i, n) for n in names]
+    if run.get("trajectory_format") == "npy":
+        fields = [None if c == "t" else (int(c.split("_", 1)[0][1:]),) + FIELDS[c.split("_", 1)[1]]
+                  for c in columns]
+        write_npy(path, [[float(t) if f is None else float(nodes[f[0]][f[1]][f[2]])
+                          for f in fields] for t, nodes in rows], len(columns))
+        return
     with open(path, "w", encoding="utf-8") as out:
         out.write(",".join(columns) + "\n")
         for t, nodes in rows:

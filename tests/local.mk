@@ -56,6 +56,7 @@ tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_
 	src/cli/cli_options.c
 check_PROGRAMS += tests/test_leapfrog
 check_PROGRAMS += tests/test_fincham
+check_PROGRAMS += tests/test_fincham_pairs
 check_PROGRAMS += tests/test_contact
 check_PROGRAMS += tests/test_contact_friction
 check_PROGRAMS += tests/test_friction_work
@@ -180,7 +181,12 @@ EXTRA_DIST += tests/test_adapter_granular.sh tests/adapter_granular_check.py
 # score: trajectories from elsewhere give the metrics of run (shell)
 TESTS += tests/test_cmd_score.sh
 EXTRA_DIST += tests/test_cmd_score.sh
+# trajectories as NumPy .npy arrays, end to end through the Python example (shell)
+TESTS += tests/test_external_npy.sh
+EXTRA_DIST += tests/test_external_npy.sh
 check_PROGRAMS += tests/test_external
+# the .npy trajectory reader over buffers built byte by byte
+check_PROGRAMS += tests/test_trajectory_npy
 
 # translation code of the LAMMPS and Yade adapters (needs neither package)
 TESTS += tests/test_peers_adapters.py

@@ -163,4 +163,69 @@ expect("mindlin: K", p["k"], 4.0 / 3.0 * estar * math.sqrt(0.01), 1e-15)
 expect("mindlin: kt = kt_ratio 2 E* sqrt(R*)", p["kt"], ratio * 2 * estar * math.sqrt(0.01), 1e-14)
 expect("mindlin: undamped restitution 1", p["restitution"], 1.0)
 
+# ---- many-body models on the neighbour list (doc/external.md, section 3, "Pair styles") ----
+
+# granular gas in its periodic cube: granular-cundall-strack; kn and zeta from e and t_c
+# (doc/dem.md: zeta = -ln e / sqrt(pi^2 + ln^2 e), kn = m* (pi / (t_c sqrt(1 - zeta^2)))^2,
+# m* = m/2), the box side from N pi / (6 V) = phi with diameter 1, no pair listed
+run = load("granular-gas")
+g = model(run, "granular-cundall-strack")
+le = math.log(0.7)
+zeta = -le / math.sqrt(math.pi ** 2 + le * le)
+kn = 0.65 * (math.pi / (0.004 * math.sqrt(1 - zeta * zeta))) ** 2
+side = (20 * math.pi / 6 / 0.1) ** (1 / 3)
+expect("gas: kn", g.get("kn"), kn, 1e-13)
+expect("gas: zeta", g.get("zeta"), zeta, 1e-14)
+expect("gas: dashpot as a ratio (c per pair)", g.get("c"), None)
+expect("gas: boundary", g.get("boundary"), "periodic")
+expect("gas: cube", len(set(g.get("box", []))) == 1 and len(g.get("box", [])) == 3, True)
+expect("gas: box side", g.get("box", [0])[0], side, 1e-14)
+expect("gas: friction", (g.get("mu"), g.get("kt_ratio"), g.get("zeta_t"), g.get("mu_roll")),
+       (0.4, 2.0 / 7.0, 0.0, 0.0))
+expect("gas: no pair listed (every pair of spheres)", g.get("pairs"), [])
+nodes = run["nodes"]
+expect("gas: 20 spheres of diameter 1 and mass 1.3",
+       {(n["mass"], n["radius"]) for n in nodes} == {(1.3, 0.5)} and len(nodes) == 20, True)
+p_tot = [sum(n["mass"] * n["velocity"][a] for n in nodes) for a in range(3)]
+expect("gas: zero momentum", max(abs(c) for c in p_tot) < 1e-13, True)
+temp = sum(n["mass"] * sum(c * c for c in n["velocity"]) for n in nodes) / (3 * 19)
+expect("gas: temperature T0 = 1", temp, 1.0, 1e-13)
+
+# the same gas in open space: granular-linear, no box
+run = load("granular-open")
+g = model(run, "granular-linear")
+expect("open gas: boundary", (g.get("boundary"), "box" in g), ("open", False))
+
+# the column: the floor pairs listed, the box W x W x Lz, Lz = 2 H + 4 (2 rmax + skin),
+# H = max(N <V> / (phi W^2), 3 rmax), <r^3> = (rmax^4 - rmin^4) / (4 (rmax - rmin))
+run = load("granular-column")
+g = model(run, "granular-linear")
+r3 = (0.5 ** 4 - 0.4 ** 4) / (4 * 0.1)
+H = max(12 * 4 / 3 * math.pi * r3 / (0.2 * 9), 1.5)
+expect("column: box", g.get("box", [0, 0, 0])[:2], [3.0, 3.0])
+expect("column: box height", g.get("box", [0, 0, 0])[2], 2 * H + 4 * (1.0 + 0.2), 1e-14)
+expect("column: a floor pair per sphere, no sphere pair",
+       sorted((p["i"], p["plane"]["point"][2], tuple(p["plane"]["normal"])) for p in g["pairs"]
+              if "plane" in p), [(i, 0.0, (0.0, 0.0, 1.0)) for i in range(12)])
+expect("column: only walls listed", all("plane" in p for p in g["pairs"]), True)
+
+# the affine flow's deforming cell: sides size [e_x, 0.13 e_x + e_y, -0.08 e_y + e_z] as
+# columns, L = 0 before t_switch and rate e_x e_y^T after
+run = load("affine-shear")
+c = model(run, "deforming-cell")
+expect("cell: sides", c.get("sides"), [2.5, 0.13 * 2.5, 0.0, 0.0, 2.5, -0.08 * 2.5, 0.0, 0.0, 2.5])
+expect("cell: gradient before the switch", c.get("velocity_gradient"), [0.0] * 9)
+expect("cell: switch", c.get("t_switch"), 0.25)
+expect("cell: gradient after", c.get("velocity_gradient_after"),
+       [0.0, 0.61, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+expect("cell: not opaque", [f for f in run["forces"] if f["model"] == "opaque"], [])
+
+# the Lennard-Jones fluid: lj-cut in the box of 4 fcc cells of side (4 / rho)^(1/3)
+run = load("lj-fluid")
+l = model(run, "lj-cut")
+expect("lj: parameters", (l.get("epsilon"), l.get("sigma"), l.get("cutoff")), (1.0, 1.0, 2.5))
+expect("lj: boundary", l.get("boundary"), "periodic")
+expect("lj: box side", l.get("box", [0])[0], 4 * (4 / 0.7) ** (1 / 3), 1e-14)
+expect("lj: 256 particles", len(run["nodes"]), 256)
+
 sys.exit(1 if failures else 0)

@@ -3,7 +3,9 @@
 # Verlet, stdlib only) run through case files with expectations from theory, and a
 # leap-frog adapter writing mid-step velocities (tests/data/external-midstep.case: order 2
 # once synchronized, order 1 when wrongly declared on-step), rows every 7 steps with the last
-# off the period (tests/data/external-strided.case): motionbench must exit 0 with
+# off the period (tests/data/external-strided.case), the round trips of outside programs
+# through the protocol with their closed-form negative control
+# (tests/data/external-reversibility.case): motionbench must exit 0 with
 # every check "pass" and every run "ok".  Skipped (77) without python3.
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
@@ -13,7 +15,7 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 fail=0
 for path in examples/python_adapter/pyverlet-harmonic examples/python_adapter/pyverlet-kepler \
-    tests/data/external-strided \
+    tests/data/external-strided tests/data/external-reversibility \
     tests/data/external-midstep; do
     c=$(basename $path)
     $MB run -q -o "$out/$c" "$SRC/$path.case"; rc=$?

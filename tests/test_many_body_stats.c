@@ -17,7 +17,18 @@
  *    energy.fluctuation = the population standard deviation of the energy per particle
  *    over the window, recomputed here from the series of E kept by a run (the same samples:
  *    sample_every 1, window t >= 0.1).
- *  - A case whose statistics window leaves fewer than 4 samples: the run says why. */
+ *  - A case whose statistics window leaves fewer than 4 samples: the run says why.
+ *  - Angular momentum in periodic space: the frictional granular gas in its periodic cube and
+ *    the affine flow in its deforming cell report no angmom.* (leapfrog[cell=off] too: the
+ *    system is periodic, whatever a scheme does with it).  Its negative control: the same
+ *    frictional gas in open space (boundary = open) does report it, at round-off for the
+ *    leap-frog -- its kick changes sum x x m v + I w by h (sum x x F + sum T), zero pair by
+ *    pair when the tangential force acts at one contact point for both spheres, and its
+ *    drift leaves x x v alone (v x v = 0) -- so the only error is rounding: a few roundings
+ *    of u per node and step of values of size m |x| |v|, bounded by 16 N u S / |L0| over N
+ *    steps with S = 2 sum m |x| |v| at t = 0 (the factor 2 covers the expansion of the gas,
+ *    |x| growing by |v| t_end = 0.9 at most against |x| ~ 2.6); per-particle damping
+ *    (leapfrog[damping=0.2]) breaks it and must exceed the bound. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -167,5 +178,73 @@ Test(many_body_stats, too_short_a_window_is_said)
     cr_assert_eq(mb_run_one(c, 0, 0, 0, &r), MB_SUCCESS);
     cr_expect_null(metric(&r, "energy.fluctuation"));
     cr_expect(strstr(r.message, "4 needed") != NULL, "%s", r.message);
+    mb_case_free(c);
+}
+
+static const char periodic_gas[] =
+    "[case]\nname = gas\nproblem = granular-gas\nt_end = 0.05\nreference = none\n"
+    "description = x\n[problem]\nspheres = 60\nfraction = 0.2\nfriction = 0.5\n"
+    "[run]\nintegrators = leapfrog\ndt = 1e-4\n";
+
+static const char affine[] =
+    "[case]\nname = flow\nproblem = affine-flow\nt_end = 0.5\nreference = analytic\n"
+    "description = x\n[problem]\nflow = rotation\n"
+    "[run]\nintegrators = leapfrog, leapfrog[cell=off]\ndt = 0.01\n";
+
+Test(many_body_stats, periodic_space_reports_no_angular_momentum)
+{
+    mb_case *c = load(periodic_gas);
+    mb_run_result r;
+    cr_assert_eq(mb_run_one(c, 0, 0, 0, &r), MB_SUCCESS);
+    cr_assert_eq(r.status, MB_RUN_OK, "%s", r.message);
+    cr_expect_not_null(metric(&r, "energy.max_rel_error"), "the run was measured");
+    cr_expect_null(metric(&r, "angmom.max_rel_error"), "angular momentum in a periodic box");
+    cr_expect_null(metric(&r, "angmom.direction_error"), "angular momentum in a periodic box");
+    mb_case_free(c);
+    c = load(affine);
+    for (size_t k = 0; k < 2; k++) {
+        cr_assert_eq(mb_run_one(c, k, 0, 0, &r), MB_SUCCESS);
+        cr_assert_eq(r.status, MB_RUN_OK, "%s", r.message);
+        cr_expect_null(metric(&r, "angmom.max_rel_error"), "angular momentum in a cell (%zu)", k);
+        cr_expect_null(metric(&r, "angmom.direction_error"), "angular momentum in a cell (%zu)", k);
+    }
+    mb_case_free(c);
+}
+
+static const char open_gas[] =
+    "[case]\nname = open-gas\nproblem = granular-gas\nt_end = 0.5\nreference = none\n"
+    "description = x\n[problem]\nspheres = 60\nfraction = 0.2\nfriction = 0.5\n"
+    "boundary = open\n[run]\nintegrators = leapfrog, leapfrog[damping=0.2]\ndt = 1e-4\n";
+
+Test(many_body_stats, open_packing_conserves_angular_momentum)
+{
+    mb_case *c = load(open_gas);
+    mb_system *sys = NULL;
+    cr_assert_eq(c->problem->setup(c->params, &sys), MB_SUCCESS);
+    const mb_nodes *s = sys->nodes;
+    double L0[3], S = 0.0;
+    mb_angmom_total(s, L0);
+    for (size_t i = 0; i < s->n; i++) {
+        double x2 = 0.0, v2 = 0.0;
+        for (int a = 0; a < 3; a++) {
+            x2 += s->x[3 * i + a] * s->x[3 * i + a];
+            v2 += s->v[3 * i + a] * s->v[3 * i + a];
+        }
+        S += 2.0 * s->mass[i] * sqrt(x2 * v2);
+    }
+    double norm0 = sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]);
+    double bound = 16.0 * 5000.0 * 0x1p-53 * S / norm0;
+    mb_system_free(sys);
+    mb_run_result r;
+    cr_assert_eq(mb_run_one(c, 0, 0, 0, &r), MB_SUCCESS);
+    cr_assert_eq(r.status, MB_RUN_OK, "%s", r.message);
+    const mb_metric_value *a = metric(&r, "angmom.max_rel_error");
+    cr_assert_not_null(a, "angular momentum of a packing in open space");
+    cr_expect(a->value <= bound, "leapfrog: |L - L0| / |L0| = %g above the round-off bound %g",
+              a->value, bound);
+    cr_assert_eq(mb_run_one(c, 1, 0, 0, &r), MB_SUCCESS);
+    a = metric(&r, "angmom.max_rel_error");
+    cr_assert_not_null(a);
+    cr_expect(a->value > bound, "damping: %g not above the bound %g", a->value, bound);
     mb_case_free(c);
 }

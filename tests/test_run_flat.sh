@@ -4,12 +4,12 @@
 # (tests/data/adapters/flat-dump.adapter) runs on problems that cover every kind of value:
 # central force, springs to anchors and between nodes, dashpots, gravity, drag, contacts
 # with a plane, torques and rotation, fixed nodes (null mass), blocked degrees of freedom,
-# an opaque model.  For each run:
+# an opaque model, a granular gas on the neighbour list and a deforming cell.  For each run:
 #   - tests/flat_vs_json.py parses both files independently (Python's json module, the
 #     flat grammar's line rules) and requires every value of run.json in run.txt, exactly,
 #     and nothing else;
 #   - the C reader of examples/run_txt prints values that must equal run.json's;
-#   - the same ten runs as one batch (protocol 2, tests/data/adapters/flat-dump-batch.adapter):
+#   - the same twelve runs as one batch (protocol 2, tests/data/adapters/flat-dump-batch.adapter):
 #     runs.txt against runs.json, and each run of runs.txt against its single run's run.txt.
 # Negative controls: a changed last digit, a dropped line, an extra line, two swapped
 # array elements and a changed string in run.txt each make flat_vs_json.py fail, and a
@@ -51,11 +51,13 @@ sphere-wall
 pendulum-link
 box-on-plane
 free-rigid-body
+granular-gas spheres=20 friction=0.4
+affine-flow t_switch=0.25
 EOF
 
 runs=$(ls "$out/dump" | wc -l)
-if [ "$runs" -ne 10 ]; then
-    echo "FAIL: $runs run descriptions kept, 10 expected"; fail=1
+if [ "$runs" -ne 12 ]; then
+    echo "FAIL: $runs run descriptions kept, 12 expected"; fail=1
 fi
 for d in "$out"/dump/*; do
     if python3 "$SRC/tests/flat_vs_json.py" "$d/run.json" "$d/run.txt" >"$out/diff"; then
@@ -87,7 +89,7 @@ fi
 # run K of runs.txt, its prefix runs.K. taken off, is the single run's run.txt: the same
 # lines but the batch's own three (id, trajectory, protocol) and the adapter's name
 n=$(sed -n 's/^runs\.count //p' "$batch/runs.txt" 2>/dev/null)
-[ "${n:-0}" -eq 10 ] || { echo "FAIL: runs.count '${n:-}', 10 expected"; fail=1; }
+[ "${n:-0}" -eq 12 ] || { echo "FAIL: runs.count '${n:-}', 12 expected"; fail=1; }
 k=0
 while [ "$k" -lt "${n:-0}" ]; do
     grep "^runs\.$k\." "$batch/runs.txt" | sed "s/^runs\.$k\.//" \
@@ -176,5 +178,5 @@ control() {   # NAME SED-SCRIPT: the same faults in runs.txt
 }
 control "runs.3.time.dt changed" '/^runs\.3\.time\.dt /s/0\.05/0.06/'
 control "runs.5.id changed" '/^runs\.5\.id /s/5$/6/'
-control "runs.count changed" '/^runs\.count /s/10/9/'
+control "runs.count changed" '/^runs\.count /s/12/11/'
 exit $fail

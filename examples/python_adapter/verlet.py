@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Velocity Verlet as an outside integrator of motionbench (doc/external.md).
 
-usage: verlet.py run.json trajectory.csv
+usage: verlet.py run.json trajectory.csv   (or trajectory.npy when run.json's
+       trajectory_format is "npy": the descriptor adapters/pyverlet-npy.adapter asks for it)
 
     v(t + h/2) = v(t) + (h/2) a(x(t));  x(t + h) = x(t) + h v(t + h/2);
     v(t + h)   = v(t + h/2) + (h/2) a(x(t + h))
@@ -10,6 +11,7 @@ Forces: gravity, central (inverse square), springs without dashpot.  Anything el
 rotating problem, is declined with exit status 77.  Python standard library only."""
 import json
 import math
+import struct
 import sys
 
 SUPPORTED = {"gravity", "central", "springs"}
@@ -47,6 +49,20 @@ def accelerations(run, x):
     return [[f[i][a] / m[i] for a in range(3)] for i in range(n)]
 
 
+def write_npy(path, rows, columns):
+    """The rows as a NumPy .npy file, format version 1.0, written by hand (doc/external.md,
+    section 4b): the magic \\x93NUMPY, the version 1 0, the header's length (2 bytes,
+    little-endian) and the header -- a Python dict literal giving the element type '<f8'
+    (little-endian doubles), C order and the shape (rows, columns), padded with blanks to a
+    multiple of 64 bytes and ended by a newline --, then the doubles row after row."""
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }" % (len(rows), columns)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as out:
+        out.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("ascii"))
+        for row in rows:
+            out.write(struct.pack("<%dd" % columns, *row))
+
+
 def main(run_path, traj_path):
     with open(run_path) as fh:
         run = json.load(fh)
@@ -64,17 +80,22 @@ def main(run_path, traj_path):
     x = [list(node["position"]) for node in run["nodes"]]
     v = [list(node["velocity"]) for node in run["nodes"]]
     a = accelerations(run, x)
-    with open(traj_path, "w") as out:
-        out.write(",".join(run["columns"]) + "\n")
-        for n in range(steps + 1):
-            if n > 0:
-                v = [[v[i][k] + 0.5 * h * a[i][k] for k in range(3)] for i in range(len(x))]
-                x = [[x[i][k] + h * v[i][k] for k in range(3)] for i in range(len(x))]
-                a = accelerations(run, x)
-                v = [[v[i][k] + 0.5 * h * a[i][k] for k in range(3)] for i in range(len(x))]
-            if n % every == 0 or n == steps:
-                row = [n * h] + [c for i in range(len(x)) for c in x[i] + v[i]]
-                out.write(",".join(repr(float(c)) for c in row) + "\n")
+    rows = []
+    for n in range(steps + 1):
+        if n > 0:
+            v = [[v[i][k] + 0.5 * h * a[i][k] for k in range(3)] for i in range(len(x))]
+            x = [[x[i][k] + h * v[i][k] for k in range(3)] for i in range(len(x))]
+            a = accelerations(run, x)
+            v = [[v[i][k] + 0.5 * h * a[i][k] for k in range(3)] for i in range(len(x))]
+        if n % every == 0 or n == steps:
+            rows.append([n * h] + [float(c) for i in range(len(x)) for c in x[i] + v[i]])
+    if run.get("trajectory_format") == "npy":
+        write_npy(traj_path, rows, len(run["columns"]))
+    else:
+        with open(traj_path, "w") as out:
+            out.write(",".join(run["columns"]) + "\n")
+            for row in rows:
+                out.write(",".join(repr(c) for c in row) + "\n")
 
 
 if __name__ == "__main__":

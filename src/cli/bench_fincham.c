@@ -285,7 +285,13 @@ int mb_bench_fincham(int argc, char **argv)
         return st < 0 ? MB_EXIT_OK : st;
     printf("fincham: N free aspherical bodies, no forces, single thread, body-steps/s\n"
            "whole step: mb_stepper_step per scheme; plain loop: SoA Fincham (default variant);\n"
-           "CPU time of this thread, interleaved rounds, best batch of each.\n\n");
+           "CPU time of this thread, interleaved rounds, best batch of each.\n");
+    if (lammps)
+        printf("LAMMPS (peer): %s, fix nve/asphere, one process, OMP_NUM_THREADS=1, charged its\n"
+               "  Loop time x %% CPU use; the fastest of %d configurations (pair-zero = pair_style zero\n"
+               "  with a binned list checked every step; sort-off = atom_modify sort 0 0.0; no-pair =\n"
+               "  no pair style), named per size in the last column.\n", lammps, (int)LAMMPS_CONFIGS);
+    printf("\n");
     printf("%10s %14s %14s %12s %14s %14s %16s", "bodies", "leapfrog", "plain loop",
            "whole/plain", "fincham-half", "fincham-woo", "verlet-nosquish");
     printf(lammps ? " %14s %14s  %s\n" : "\n", "LAMMPS", "nosquish/LAMMPS", "LAMMPS's best configuration");

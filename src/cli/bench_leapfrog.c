@@ -34,6 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define WHOLE_STEP_TARGET 0.5   /* whole step / lean loop at >= 10^6 nodes */
 #define ODEINT_TARGET 1.5       /* whole step / Odeint velocity_verlet at >= 10^6 nodes */
@@ -97,17 +100,48 @@ static int lf_bench_alloc(struct lf_bench *b, size_t n)
 
 /* Lean structure-of-arrays leap-frog under uniform gravity, in place: the kick
  * v += h g and the drift x += h v per component, h g computed once per step.  It reads
- * and writes x and v only (48 bytes per node-step each way). */
+ * and writes x and v only (48 bytes per node-step each way).  The peer is written as
+ * well as this build allows, as the library's own kernels are: with SSE2, two nodes at a
+ * time in three 16-byte halves (x0 y0 | z0 x1 | y1 z1, the pattern h g repeats with),
+ * every constant in a register.  A loop over the components k = 0..2 indexing an array
+ * h g[k] compiled to scalar code that reloaded h g[k] and h each iteration and ran at
+ * 0.75-0.8x this one (doc/performance.md).  Same IEEE operations either way. */
+#if defined(__SSE2__)
+#define LEAN_LOOP_FORM "SSE2, two nodes per iteration, constants in registers"
+#else
+#define LEAN_LOOP_FORM "scalar, the three components of a node written out"
+#endif
 static void lean_loop_step(struct lf_bench *b, double h)
 {
     double *restrict x = b->x, *restrict v = b->v;
-    const double hg[3] = { h * gravity_g[0], h * gravity_g[1], h * gravity_g[2] };
-    for (size_t i = 0; i < b->n; i++)
-        for (int k = 0; k < 3; k++) {
-            const size_t j = 3 * i + k;
-            v[j] += hg[k];
-            x[j] += h * v[j];
-        }
+    const double hg0 = h * gravity_g[0], hg1 = h * gravity_g[1], hg2 = h * gravity_g[2];
+    const size_t n = b->n;
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128d g01 = _mm_set_pd(hg1, hg0), g20 = _mm_set_pd(hg0, hg2);
+    const __m128d g12 = _mm_set_pd(hg2, hg1), vh = _mm_set1_pd(h);
+    for (; i + 2 <= n; i += 2) {
+        double *xi = &x[3 * i], *vi = &v[3 * i];
+        const __m128d v0 = _mm_add_pd(_mm_loadu_pd(vi), g01);
+        const __m128d v1 = _mm_add_pd(_mm_loadu_pd(vi + 2), g20);
+        const __m128d v2 = _mm_add_pd(_mm_loadu_pd(vi + 4), g12);
+        _mm_storeu_pd(vi, v0);
+        _mm_storeu_pd(vi + 2, v1);
+        _mm_storeu_pd(vi + 4, v2);
+        _mm_storeu_pd(xi, _mm_add_pd(_mm_loadu_pd(xi), _mm_mul_pd(vh, v0)));
+        _mm_storeu_pd(xi + 2, _mm_add_pd(_mm_loadu_pd(xi + 2), _mm_mul_pd(vh, v1)));
+        _mm_storeu_pd(xi + 4, _mm_add_pd(_mm_loadu_pd(xi + 4), _mm_mul_pd(vh, v2)));
+    }
+#endif
+    for (; i < n; i++) {
+        double *xi = &x[3 * i], *vi = &v[3 * i];
+        vi[0] += hg0;
+        xi[0] += h * vi[0];
+        vi[1] += hg1;
+        xi[1] += h * vi[1];
+        vi[2] += hg2;
+        xi[2] += h * vi[2];
+    }
 }
 
 enum lf_code { CODE_WHOLE, CODE_LEAN, CODE_KERNEL, CODE_ODEINT, CODE_COUNT };
@@ -185,9 +219,16 @@ int mb_bench_leapfrog(int argc, char **argv)
         return st < 0 ? MB_EXIT_OK : st;
     printf("leapfrog: N free particles under gravity, single thread, node-steps/s\n"
            "whole step: mb_stepper_step(\"leapfrog\") (forces + update + bookkeeping);\n"
-           "lean loop (peer): SoA v += h g, x += h v per component in place, h g once per step;\n"
+           "lean loop (peer): v += h g, x += h v per component in place, h g once per step,\n"
+           "  %s;\n"
            "kernel: translation only (forces given); the lean loop is compiled with this build's flags.\n"
-           "CPU time of this thread, interleaved rounds, best batch of each; ratios against the lean loop.\n\n");
+           "CPU time of this thread, interleaved rounds, best batch of each; ratios against the lean loop.\n\n",
+           LEAN_LOOP_FORM);
+    if (odeint)
+        printf("Odeint (peer): %s --rate N S, a child once per round timing its own batch;\n"
+               "  velocity_verlet, a = g per component (no mass array, no divide); built as\n"
+               "  tools/peers/odeint_free_fall.cpp says (g++ -O2: -O3 -march=native was no faster).\n\n",
+               odeint);
     printf("%12s %14s %14s %14s %12s %12s", "nodes", "whole step", "lean loop", "kernel",
            "whole/lean", "kernel/lean");
     printf(odeint ? " %14s %13s\n" : "\n", "Odeint", "whole/Odeint");

@@ -533,23 +533,6 @@ static int write_trajectory(const struct sim_args *a, mb_system *sys, const mb_t
     return rc;
 }
 
-/* The one run x through its adapter: of protocol 1 (mb_external_execute), or of protocol 2
- * as a batch of one run (mb_external_batch_execute). */
-static mb_process_status execute_one(const mb_external_run *x, mb_trajectory *tr,
-                                     int *mid_step, char *reason, size_t size)
-{
-    char path[4096];
-    if (mb_external_protocol_of(x->integrator, NULL, path, sizeof path) != 2)
-        return mb_external_execute(x, tr, mid_step, reason, size);
-    mb_external_batch *b = NULL;
-    memset(tr, 0, sizeof *tr);
-    mb_process_status ps = mb_external_batch_execute(x, 1, &b, reason, size);
-    if (ps == MB_PROCESS_OK)
-        ps = mb_external_batch_take(b, 0, tr, mid_step, reason, size);
-    mb_external_batch_free(b);
-    return ps;
-}
-
 /* Describe the run, execute the adapter, check the trajectory, then write it to the
  * output. */
 static int run_external(const struct sim_args *a, const mb_problem_type *pt, mb_options *p,
@@ -563,7 +546,7 @@ static int run_external(const struct sim_args *a, const mb_problem_type *pt, mb_
     mb_trajectory tr;
     int mid_step = 0, rc = MB_EXIT_OK;
     char reason[MB_EXTERNAL_REASON + 256];
-    mb_process_status ps = execute_one(&x, &tr, &mid_step, reason, sizeof reason);
+    mb_process_status ps = mb_external_execute_one(&x, &tr, &mid_step, reason, sizeof reason);
     if (ps != MB_PROCESS_OK) {
         fprintf(stderr, "motionbench: simulate: %s%s\n",
                 ps == MB_PROCESS_SKIPPED ? "skipped: " : "", reason);

@@ -36,6 +36,10 @@ typedef struct mb_system_mpfr {
 
 mb_system *mb_system_alloc(size_t n_nodes);
 void mb_system_free(mb_system *sys);
+/* 1 when sys lives in periodic space: a deforming cell, or a force model acting across
+ * the faces of a periodic box or cell (mb_forces_periodic).  Such a system conserves no
+ * angular momentum: the minimum image breaks rotational invariance (doc/statistics.md). */
+int mb_system_periodic(const mb_system *sys);
 /* A twin of sys at prec bits, with the same state rounded to nearest. */
 mb_system_mpfr *mb_system_mpfr_alloc_twin(const mb_system *sys, mpfr_prec_t prec);
 void mb_system_mpfr_free(mb_system_mpfr *tw);

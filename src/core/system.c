@@ -1,4 +1,4 @@
-/* system.c -- allocation of systems and their MPFR twins. */
+/* system.c -- allocation of systems and their MPFR twins; whether a system is periodic. */
 #include "mb_system.h"
 #include "mb_status.h"
 
@@ -16,6 +16,11 @@ mb_system *mb_system_alloc(size_t n_nodes)
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a system of %zu nodes", n_nodes);
     }
     return sys;
+}
+
+int mb_system_periodic(const mb_system *sys)
+{
+    return sys->cell != NULL || mb_forces_periodic(sys->forces);
 }
 
 void mb_system_free(mb_system *sys)

@@ -2,7 +2,7 @@
  * mb_ini.h) and the search path for them (doc/external.md, section 1).
  *
  * [adapter] name, protocol and command are required; timeout, requires, velocities,
- * options and summary are optional.  Every error names "file:line". */
+ * order, trajectory, options and summary are optional.  Every error names "file:line". */
 #include "mb_external.h"
 #include "mb_ini.h"
 #include "mb_install_dirs.h"
@@ -112,6 +112,28 @@ static int set_timeout(loader *L, const char *value, int line)
     return 1;
 }
 
+/* trajectory = csv | npy | csv, npy: the files the adapter writes (section 4b) */
+static int set_formats(loader *L, const char *value, int line)
+{
+    char **words = NULL;
+    size_t n = 0;
+    unsigned formats = 0;
+    int ok = split_words(value, ", \t", &words, &n) == MB_SUCCESS && n > 0;
+    for (size_t k = 0; ok && k < n; k++) {
+        unsigned f = !strcmp(words[k], "csv") ? MB_TRAJECTORY_CSV
+                     : !strcmp(words[k], "npy") ? MB_TRAJECTORY_NPY : 0u;
+        ok = f != 0 && !(formats & f);
+        formats |= f;
+    }
+    for (size_t k = 0; k < n; k++)
+        free(words[k]);
+    free(words);
+    if (!ok)
+        return fail(L, line, "trajectory = %s: write csv, npy or csv, npy (each once)", value);
+    L->a->formats = formats;
+    return 1;
+}
+
 static int set_key(loader *L, const char *key, const char *value, int line)
 {
     mb_adapter *a = L->a;
@@ -142,6 +164,8 @@ static int set_key(loader *L, const char *key, const char *value, int line)
         if (strcmp(value, "on-step") && strcmp(value, "mid-step"))
             return fail(L, line, "velocities = %s: write on-step or mid-step", value);
         a->mid_step = strcmp(value, "mid-step") == 0;
+    } else if (!strcmp(key, "trajectory")) {
+        return set_formats(L, value, line);
     } else if (!strcmp(key, "summary")) {
         snprintf(a->summary, sizeof a->summary, "%s", value);
     } else if (!strcmp(key, "order")) {
@@ -152,7 +176,7 @@ static int set_key(loader *L, const char *key, const char *value, int line)
         a->order = (int)o;
     } else {
         return fail(L, line, "unknown key '%s' (name, protocol, command, timeout, requires, "
-                    "velocities, order, options, summary)", key);
+                    "velocities, order, trajectory, options, summary)", key);
     }
     return 1;
 }
@@ -205,6 +229,7 @@ int mb_adapter_load(const char *path, mb_adapter **out)
     snprintf(a->dir, sizeof a->dir, "%s", abs ? abs : dir);
     free(abs);
     a->timeout = DEFAULT_TIMEOUT;
+    a->formats = MB_TRAJECTORY_CSV;
     if (stem_of(path, a->name, sizeof a->name) != MB_SUCCESS) {
         mb_adapter_free(a);
         return MB_EINVAL;

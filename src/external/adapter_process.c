@@ -350,14 +350,14 @@ static int adapter_status(int fd, int keeper_ws)
     return read(fd, &ws, sizeof ws) == (ssize_t)sizeof ws ? ws : keeper_ws;
 }
 
-/* adapter.log and trajectory.csv must be regular files, the log below its cap (the file
+/* adapter.log and the trajectory (.csv or .npy) must be regular files, the log below its cap (the file
  * cap, and the cap of mb_input.h for an adapter log): a FIFO or a device put there would
  * block or never end a read, a log at the limit was cut short.  (A trajectory too large
  * for the run is refused by its reader.) */
-static int files_sound(const mb_adapter *a, const char *dir, rlim_t file_cap, char *reason,
-                       size_t size)
+static int files_sound(const mb_adapter *a, const char *dir, rlim_t file_cap,
+                       const char *trajectory, char *reason, size_t size)
 {
-    static const char *const names[2] = { "adapter.log", "trajectory.csv" };
+    const char *const names[2] = { "adapter.log", trajectory };
     rlim_t log_cap = (rlim_t)mb_input_cap(MB_INPUT_ADAPTER_LOG);
     for (int k = 0; k < (a->protocol == 1 ? 2 : 1); k++) {   /* a batch's files: its reader */
         rlim_t cap = k == 0 && log_cap < file_cap ? log_cap : file_cap;
@@ -429,7 +429,8 @@ static pid_t start_keeper(launch *L, int *status_rd)
 }
 
 mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, double timeout,
-                                     size_t file_cap, char *reason, size_t size)
+                                     size_t file_cap, const char *trajectory, char *reason,
+                                     size_t size)
 {
     char prog[8400], log[4200];
     if (resolve_program(a, prog, sizeof prog, reason, size) != MB_SUCCESS)
@@ -447,7 +448,7 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
     for (size_t k = 1; k < a->argc; k++)
         argv[k] = resolve_argument(a, a->argv[k], args[k], sizeof args[k]);
     argv[a->argc] = a->protocol == 1 ? "run.json" : MB_BATCH_RUNS;
-    argv[a->argc + 1] = a->protocol == 1 ? "trajectory.csv" : MB_BATCH_DIR;
+    argv[a->argc + 1] = a->protocol == 1 ? (char *)trajectory : MB_BATCH_DIR;
     launch L = { dir, log, argv, (rlim_t)file_cap, getpid(), -1 };
     int status_rd = -1;
     pid_t pid = start_keeper(&L, &status_rd);
@@ -472,7 +473,7 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
                  "killed)", a->name, timeout);
     if (!ended)
         return MB_PROCESS_FAILED;
-    if (!files_sound(a, dir, (rlim_t)file_cap, reason, size))
+    if (!files_sound(a, dir, (rlim_t)file_cap, trajectory, reason, size))
         return MB_PROCESS_FAILED;
     return verdict(a, dir, ws, reason, size);
 }

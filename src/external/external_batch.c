@@ -4,10 +4,11 @@
  * A package that takes a second to start (a Python interpreter importing its modules, a
  * DEM program reading its plug-ins) spends most of a short run starting.  An adapter of
  * protocol 2 is executed once for a list of runs: motionbench writes runs.json (every
- * run's description, as run.json, with its "id" K and "trajectory" trajectories/K.csv)
- * and its flat form runs.txt, makes the directory trajectories/ and executes
- * COMMAND... runs.json trajectories.  The
- * adapter answers each run by writing trajectories/K.csv, or trajectories/K.declined (one
+ * run's description, as run.json, with its "id" K and "trajectory" trajectories/K.csv, or
+ * K.npy when its trajectory_format is npy) and its flat form runs.txt, makes the directory
+ * trajectories/ and executes COMMAND... runs.json trajectories.  The adapter answers each
+ * run by writing that file (a trajectory in the other format is refused), or
+ * trajectories/K.declined (one
  * line: why it declines that run), or trajectories/K.failed (one line: what went wrong).
  *
  * Nothing of the batch is trusted more than a single run: the directory must hold only
@@ -37,8 +38,14 @@ struct mb_external_batch {
     unsigned char *answer;        /* per run: an answer_kind */
 };
 
-enum answer_kind { ANSWER_NONE = 0, ANSWER_TRAJECTORY, ANSWER_DECLINED, ANSWER_FAILED };
-static const char *const answer_suffix[4] = { "", "csv", "declined", "failed" };
+enum answer_kind { ANSWER_NONE = 0, ANSWER_CSV, ANSWER_DECLINED, ANSWER_FAILED, ANSWER_NPY };
+static const char *const answer_suffix[5] = { "", "csv", "declined", "failed", "npy" };
+
+/* The trajectory run k is asked for: "csv" or "npy" (mb_external_trajectory_format). */
+static const char *format_of(const mb_external_batch *b, size_t k)
+{
+    return mb_external_trajectory_format(b->adapter, b->runs[k].sys->nodes->n);
+}
 
 /* Every run must name the same descriptor; the first run's checks stand for all (options
  * are checked per run: each run has its own spec). */
@@ -80,7 +87,8 @@ static mb_process_status describe_all(mb_external_batch *b, char *reason, size_t
         s = mb_external_spec_parse(r->integrator, &specs[k]);
         d[k] = (mb_run_description){ r->case_name, r->integrator, &specs[k], r->problem,
                                      r->params, r->sys, r->dt, r->t_end, r->steps,
-                                     r->sample_every > 0 ? r->sample_every : 1, r->rotation };
+                                     r->sample_every > 0 ? r->sample_every : 1, r->rotation,
+                                     format_of(b, k) };
     }
     if (s == MB_SUCCESS)
         s = mb_run_descriptions_write_batch(d, b->n, b->dir);
@@ -111,8 +119,8 @@ static void limits(const mb_external_batch *b, double *timeout, size_t *cap)
     }
 }
 
-/* K.csv, K.declined or K.failed with K a run of the batch written in decimal without
- * leading zeros; -1 for any other name. */
+/* K.csv, K.npy, K.declined or K.failed with K a run of the batch written in decimal
+ * without leading zeros; -1 for any other name. */
 static long answer_of(const char *name, size_t n, int *kind)
 {
     char *end;
@@ -123,7 +131,7 @@ static long answer_of(const char *name, size_t n, int *kind)
     if (errno || k >= n)
         return -1;
     *kind = ANSWER_NONE;
-    for (int a = ANSWER_TRAJECTORY; a <= ANSWER_FAILED; a++)
+    for (int a = ANSWER_CSV; a <= ANSWER_NPY; a++)
         if (end[0] == '.' && !strcmp(end + 1, answer_suffix[a]))
             *kind = a;
     return *kind == ANSWER_NONE ? -1 : (long)k;
@@ -164,6 +172,12 @@ static int survey(mb_external_batch *b, char *reason, size_t size)
             ok = bad_entry(b, e->d_name, "not a regular file: refused unread", reason, size);
         else if (b->answer[k] != ANSWER_NONE)
             ok = bad_entry(b, e->d_name, "run answered twice", reason, size);
+        else if ((kind == ANSWER_CSV || kind == ANSWER_NPY)
+                 && strcmp(answer_suffix[kind], format_of(b, (size_t)k)) != 0)
+            ok = bad_entry(b, e->d_name, !strcmp(format_of(b, (size_t)k), "npy")
+                           ? "the run asked for a .npy trajectory (trajectory_format)"
+                           : "the run asked for a .csv trajectory (trajectory_format)",
+                           reason, size);
         else
             b->answer[k] = (unsigned char)kind;
     }
@@ -195,7 +209,7 @@ mb_process_status mb_external_batch_execute(const mb_external_run *runs, size_t 
     size_t cap;
     limits(b, &timeout, &cap);
     if (ps == MB_PROCESS_OK)
-        ps = mb_adapter_execute(b->adapter, b->dir, timeout, cap, reason, size);
+        ps = mb_adapter_execute(b->adapter, b->dir, timeout, cap, NULL, reason, size);
     if (ps == MB_PROCESS_OK && !survey(b, reason, size))
         ps = MB_PROCESS_FAILED;
     mb_adapter_log_tail(b->dir, MB_ADAPTER_LOG_LINES, b->last, sizeof b->last);
@@ -239,12 +253,28 @@ mb_process_status mb_external_batch_take(mb_external_batch *b, size_t k, mb_traj
         return MB_PROCESS_FAILED;
     }
     if (b->answer[k] == ANSWER_NONE) {
-        snprintf(reason, size, "adapter %s: no %s/%zu.csv for run %zu of %zu%s%s",
-                 b->adapter->name, MB_BATCH_DIR, k, k, b->n, b->last[0] ? ": " : "", b->last);
+        snprintf(reason, size, "adapter %s: no %s/%zu.%s for run %zu of %zu%s%s",
+                 b->adapter->name, MB_BATCH_DIR, k, format_of(b, k), k, b->n,
+                 b->last[0] ? ": " : "", b->last);
         return MB_PROCESS_FAILED;
     }
-    snprintf(shown, sizeof shown, "%s/%zu.csv", MB_BATCH_DIR, k);
+    snprintf(shown, sizeof shown, "%s/%zu.%s", MB_BATCH_DIR, k, answer_suffix[b->answer[k]]);
     return mb_external_read_back(&b->runs[k], b->adapter, path, shown, tr, reason, size);
+}
+
+mb_process_status mb_external_execute_one(const mb_external_run *x, mb_trajectory *tr,
+                                          int *mid_step, char *reason, size_t size)
+{
+    char path[4096];
+    if (mb_external_protocol_of(x->integrator, x->case_path, path, sizeof path) != 2)
+        return mb_external_execute(x, tr, mid_step, reason, size);
+    mb_external_batch *b = NULL;
+    memset(tr, 0, sizeof *tr);
+    mb_process_status ps = mb_external_batch_execute(x, 1, &b, reason, size);
+    if (ps == MB_PROCESS_OK)
+        ps = mb_external_batch_take(b, 0, tr, mid_step, reason, size);
+    mb_external_batch_free(b);
+    return ps;
 }
 
 void mb_external_batch_free(mb_external_batch *b)

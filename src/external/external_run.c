@@ -128,6 +128,13 @@ int mb_external_protocol_of(const char *integrator, const char *case_path, char 
     return protocol;
 }
 
+const char *mb_external_trajectory_format(const mb_adapter *a, size_t n_nodes)
+{
+    if (!(a->formats & MB_TRAJECTORY_NPY))
+        return "csv";
+    return !(a->formats & MB_TRAJECTORY_CSV) || n_nodes >= MB_NPY_MIN_NODES ? "npy" : "csv";
+}
+
 size_t mb_external_row_count(long steps, long every)
 {
     every = every > 0 ? every : 1;
@@ -172,20 +179,21 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
                                     const mb_adapter *a, const char *dir, mb_trajectory *tr,
                                     char *reason, size_t size)
 {
+    const char *format = mb_external_trajectory_format(a, r->sys->nodes->n);
     mb_run_description d = { r->case_name, r->integrator, spec, r->problem, r->params, r->sys,
-                             r->dt, r->t_end, r->steps, every_of(r), r->rotation };
+                             r->dt, r->t_end, r->steps, every_of(r), r->rotation, format };
     if (mb_run_description_write(&d, dir) != MB_SUCCESS) {
         snprintf(reason, size, "adapter %s: %s", a->name, mb_last_error());
         return MB_PROCESS_FAILED;
     }
     size_t cap = mb_adapter_file_cap(r->sys->nodes->n, r->rotation,
                                      mb_external_row_count(r->steps, every_of(r)));
+    char name[32], path[4200];
+    snprintf(name, sizeof name, "trajectory.%s", format);
     mb_process_status ps = mb_adapter_execute(a, dir, r->timeout > 0 ? r->timeout : a->timeout,
-                                              cap, reason, size);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/trajectory.csv", dir);
-    return ps == MB_PROCESS_OK ? mb_external_read_back(r, a, path, "trajectory.csv", tr, reason,
-                                                       size) : ps;
+                                              cap, name, reason, size);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return ps == MB_PROCESS_OK ? mb_external_read_back(r, a, path, name, tr, reason, size) : ps;
 }
 
 int mb_external_rotation(const mb_system *sys, mb_nodes *scratch)

@@ -6,6 +6,7 @@ libmotionbench_la_SOURCES += src/external/run_description.c
 libmotionbench_la_SOURCES += src/external/run_flat.c
 libmotionbench_la_SOURCES += src/external/adapter_process.c
 libmotionbench_la_SOURCES += src/external/trajectory_read.c
+libmotionbench_la_SOURCES += src/external/trajectory_npy.c
 libmotionbench_la_SOURCES += src/external/trajectory_check.c
 libmotionbench_la_SOURCES += src/external/external_run.c
 libmotionbench_la_SOURCES += src/external/external_batch.c

@@ -9,6 +9,7 @@
  *   run_flat.c            run.txt: the flat form of run.json, from the same tree
  *   adapter_process.c     one execution: private directory, process group, time limit
  *   trajectory_read.c     trajectory.csv: parsing and validation over a buffer
+ *   trajectory_npy.c      trajectory.npy: the binary form (NumPy .npy 1.0) over a buffer
  *   trajectory_check.c    a trajectory against the run asked: row 0, stale rows
  *   external_run.c        one run of a case through an adapter, start to trajectory
  *   external_batch.c      several runs through one invocation (protocol 2)
@@ -63,10 +64,20 @@ typedef struct mb_adapter {
     int mid_step;                     /* velocities = mid-step */
     int order;                        /* order = P: nominal order of the package's schemes
                                          (translation), 0 when not declared */
+    unsigned formats;                 /* trajectory = ...: MB_TRAJECTORY_CSV | _NPY */
     size_t n_options;
     char **options;
     char summary[256];
 } mb_adapter;
+
+/* The trajectory files an adapter writes (its descriptor's `trajectory` key) and the one a
+ * run asks for: npy when the adapter writes only npy, or writes both and the system has at
+ * least MB_NPY_MIN_NODES nodes (a many-body run); csv otherwise (doc/external.md, 4b). */
+#define MB_TRAJECTORY_CSV 1u
+#define MB_TRAJECTORY_NPY 2u
+#define MB_NPY_MIN_NODES 64
+/* "csv" or "npy" */
+const char *mb_external_trajectory_format(const mb_adapter *a, size_t n_nodes);
 
 /* Add a directory searched before the default ones (--adapters DIR).  Not thread-safe:
  * call before running. */
@@ -106,6 +117,7 @@ typedef struct mb_run_description {
     double dt, t_end;
     long steps, sample_every;
     int rotation;
+    const char *format;               /* the trajectory asked: "csv" (NULL) or "npy" */
 } mb_run_description;
 
 /* Write the description to dir/run.json and, from the same JSON tree, its flat form
@@ -137,6 +149,7 @@ typedef struct mb_trajectory {
     size_t stride;                    /* values per row after t: 6 or 13 per node */
     double *t;                        /* n_rows */
     double *values;                   /* n_rows * stride, node after node */
+    int binary;                       /* 1: read from .npy (defects name rows, not lines) */
 } mb_trajectory;
 
 /* Parse a whole trajectory held in buf[0..len).  On a defect returns MB_EINVAL with
@@ -146,7 +159,20 @@ int mb_trajectory_parse(const char *buf, size_t len, const mb_trajectory_request
 /* The largest valid trajectory.csv of n_rows rows, in bytes: (n_rows + 1) rows of the
  * required columns and 16 energy_* ones, 64 bytes a field, plus 1 MiB. */
 size_t mb_trajectory_size_limit(size_t n_nodes, int rotation, size_t n_rows);
-/* Read a file and parse it; a missing or unreadable file is a defect too. */
+/* The same rules for a NumPy .npy file of format version 1.0 (trajectory_npy.c,
+ * doc/external.md section 4b): a 2-D array of '<f8' in C order whose shape is (the
+ * requested rows, the columns of trajectory.csv), the header checked field by field and
+ * the bytes against the shape; defects say "npy header: what", "row K: what" or "truncated:
+ * ...".  out->binary is set. */
+int mb_trajectory_parse_npy(const char *buf, size_t len, const mb_trajectory_request *rq,
+                            mb_trajectory *out, char *why, size_t why_size);
+/* The per-row rules both readers apply to row `row` of tr (already filled): its time
+ * against the request (1e-9 dt + 1e-12 |t|), finite quaternions unit to 1e-6.  MB_EINVAL
+ * with what is wrong in why (no location). */
+int mb_trajectory_check_row(const mb_trajectory *tr, size_t row,
+                            const mb_trajectory_request *rq, char *why, size_t size);
+/* Read a file and parse it, as .npy when its name ends in .npy, else as CSV; a missing or
+ * unreadable file is a defect too. */
 int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
                             mb_trajectory *out, char *why, size_t why_size);
 void mb_trajectory_free(mb_trajectory *tr);
@@ -166,12 +192,13 @@ int mb_trajectory_synchronize(const mb_forces *F, mb_nodes *s, double t, double 
 /* ---- one execution ---- */
 typedef enum { MB_PROCESS_OK = 0, MB_PROCESS_SKIPPED, MB_PROCESS_FAILED } mb_process_status;
 
-/* Run the adapter's command with arguments run.json trajectory.csv (protocol 2: runs.json
- * trajectories) in dir (which holds run.json or runs.json), within timeout seconds, each file it writes capped at file_cap bytes, under
+/* Run the adapter's command with arguments run.json TRAJECTORY (trajectory.csv or
+ * trajectory.npy; protocol 2: runs.json trajectories, trajectory unused) in dir (which holds run.json or runs.json), within timeout seconds, each file it writes capped at file_cap bytes, under
  * a keeper that kills every process it leaves (adapter_process.c).  The reason names the
  * adapter and the defect. */
 mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, double timeout,
-                                     size_t file_cap, char *reason, size_t size);
+                                     size_t file_cap, const char *trajectory, char *reason,
+                                     size_t size);
 
 /* The last non-empty lines of dir/adapter.log, at most max_lines, earliest first, joined by
  * " | ", without indentation, lines of markers alone passed over, control characters
@@ -248,5 +275,10 @@ mb_process_status mb_external_batch_take(mb_external_batch *b, size_t k, mb_traj
                                          int *mid_step, char *reason, size_t size);
 /* Remove the batch's directory (kept under MB_KEEP_ADAPTER_DIR) and free it. */
 void mb_external_batch_free(mb_external_batch *b);
+/* One run x through its adapter, whatever the adapter's protocol: mb_external_execute for
+ * protocol 1, a batch of one run for protocol 2 (simulate -i external:NAME, and each leg
+ * of an outside program's round trip, src/runner/reversibility.c). */
+mb_process_status mb_external_execute_one(const mb_external_run *x, mb_trajectory *tr,
+                                          int *mid_step, char *reason, size_t size);
 
 #endif

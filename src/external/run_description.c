@@ -6,10 +6,11 @@
  * mass, principal inertia, radius, state and blocked degrees of freedom, and every force
  * model through its describe hook (mb_forces.h): contact laws with their impact law,
  * restitution, friction and rolling resistance, the unilateral contacts of a constraint
- * scene; the units every number is in.  A model without a describe hook, a scene with
- * bilateral constraints and a deforming periodic cell are written as {"model": "opaque",
- * "name": ...} so that an adapter can decline what it cannot express instead of
- * integrating another system. */
+ * scene, the pair styles on a neighbour list with their boundaries; a deforming periodic
+ * cell as the model "deforming-cell" (its sides and velocity gradient); the units every
+ * number is in.  A model without a describe hook and a scene with bilateral constraints are
+ * written as {"model": "opaque", "name": ...} so that an adapter can decline what it cannot
+ * express instead of integrating another system. */
 #include "mb_external.h"
 #include "mb_forces.h"
 #include "mb_json.h"
@@ -110,6 +111,25 @@ static json_t *force_model(const mb_force *f)
     return o;
 }
 
+/* The deforming periodic cell (mb_cell.h) at t = 0: its sides (the columns of H, written
+ * row-major as H itself), the velocity gradient L of the medium v = L x, and, for a
+ * gradient switched at t_switch, L before and after. */
+static json_t *cell_model(const mb_cell *c)
+{
+    json_t *o = json_object();
+    int bad = o == NULL || mb_json_set_str(o, "model", "deforming-cell")
+              || mb_json_set_vec(o, "sides", c->H, 9)
+              || mb_json_set_vec(o, "velocity_gradient", c->L0, 9);
+    if (!bad && c->kind == MB_CELL_GRAD_SWITCH)
+        bad = mb_json_set_num(o, "t_switch", c->t_switch)
+              || mb_json_set_vec(o, "velocity_gradient_after", c->L1, 9);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *forces(const mb_system *sys)
 {
     json_t *a = json_array();
@@ -118,7 +138,7 @@ static json_t *forces(const mb_system *sys)
             json_decref(a);
             return NULL;
         }
-    if (a && sys->cell && json_array_append_new(a, opaque("deforming-cell")) != 0) {
+    if (a && sys->cell && json_array_append_new(a, cell_model(sys->cell)) != 0) {
         json_decref(a);
         return NULL;
     }
@@ -208,6 +228,7 @@ static json_t *describe(const mb_run_description *d, const char *protocol)
               || json_object_set_new(root, "time", time_block(d))
               || mb_json_set_bool(root, "rotation", d->rotation)
               || json_object_set_new(root, "columns", columns(d->sys->nodes->n, d->rotation))
+              || mb_json_set_str(root, "trajectory_format", d->format ? d->format : "csv")
               || json_object_set_new(root, "nodes", nodes(d->sys->nodes))
               || json_object_set_new(root, "forces", forces(d->sys));
     if (bad) {
@@ -237,7 +258,8 @@ int mb_run_description_write(const mb_run_description *d, const char *dir)
 }
 
 /* runs.json of protocol 2: {"protocol": "motionbench-batch/2", "runs": [...]}, run k being
- * run.json's object with "id": k and "trajectory": "trajectories/k.csv" added. */
+ * run.json's object with "id": k and "trajectory": "trajectories/k.csv" (or k.npy, as its
+ * trajectory_format says) added. */
 static json_t *describe_batch(const mb_run_description *d, size_t n)
 {
     json_t *root = json_object(), *runs = json_array();
@@ -247,7 +269,7 @@ static json_t *describe_batch(const mb_run_description *d, size_t n)
     for (size_t k = 0; k < n && !bad; k++) {
         char file[64];
         json_t *run = describe(&d[k], "motionbench-run/2");
-        snprintf(file, sizeof file, "%s/%zu.csv", MB_BATCH_DIR, k);
+        snprintf(file, sizeof file, "%s/%zu.%s", MB_BATCH_DIR, k, d[k].format ? d[k].format : "csv");
         bad = run == NULL || mb_json_set_int(run, "id", (long)k)
               || mb_json_set_str(run, "trajectory", file) || json_array_append(runs, run);
         json_decref(run);

@@ -45,10 +45,13 @@
 
 static const char *const QUANTITY[4] = { "", "v", "q", "w" };
 
-static int defect(char *why, size_t size, size_t row, const char *fmt, ...)
+/* where row k is: line k + 2 of a CSV file, row k of a .npy array (tr->binary) */
+static int defect(char *why, size_t size, const mb_trajectory *tr, size_t row,
+                  const char *fmt, ...)
 {
     va_list ap;
-    int n = snprintf(why, size, "line %zu: ", row + 2);
+    int n = tr->binary ? snprintf(why, size, "row %zu: ", row)
+                       : snprintf(why, size, "line %zu: ", row + 2);
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < size)
         vsnprintf(why + n, size - (size_t)n, fmt, ap);
@@ -86,7 +89,7 @@ static int row0_quantity(const mb_trajectory *tr, const mb_nodes *s0, int g, siz
             if (bad == width)
                 break;
             if (g != 2 || pass == 1)
-                return defect(why, size, 0, "row 0 is not the initial state: node %zu: %s%c = "
+                return defect(why, size, tr, 0, "row 0 is not the initial state: node %zu: %s%c = "
                               "%.17g, the problem starts at %.17g (they must agree to %.3g of "
                               "%.3g)", i, QUANTITY[g], (g == 2 ? "wxyz" : "xyz")[bad],
                               row[bad], want[bad], ROW0_TOL, fmax(fabs(want[bad]), scale));
@@ -200,9 +203,9 @@ static int check_motion(const mb_trajectory *tr, const mb_problem_type *problem,
             continue;
         must_move(tr, k, sys0->forces, s, buf, &m, reason, sizeof reason);
         if (reason[0])
-            st = defect(why, size, k + 1, "repeats line %zu (every state value equal) while "
+            st = defect(why, size, tr, k + 1, "repeats %s %zu (every state value equal) while "
                         "the system must move: %s (a stale row, or rows sharing one buffer)",
-                        k + 2, reason);
+                        tr->binary ? "row" : "line", tr->binary ? k : k + 2, reason);
     }
     if (st == MB_ENOMEM)
         snprintf(why, size, "out of memory");

@@ -1,5 +1,6 @@
 /* trajectory_read.c -- trajectory.csv of an outside program (doc/external.md, section 4):
- * parsing and validation over a buffer, so that a fuzz harness can call it directly.
+ * parsing and validation over a buffer, so that a fuzz harness can call it directly; a
+ * file whose name ends in .npy is handed to the binary reader (trajectory_npy.c).
  *
  * The header must hold the required columns (t, then per node x..vz and, for rotating
  * problems, qw..qz, wx..wz) in order; columns named energy_* may appear after t and are
@@ -233,6 +234,15 @@ static int check_quaternions(const mb_trajectory *tr, size_t row, size_t line, c
     return MB_SUCCESS;
 }
 
+int mb_trajectory_check_row(const mb_trajectory *tr, size_t row,
+                            const mb_trajectory_request *rq, char *why, size_t size)
+{
+    if (check_time(tr, row, 0, rq, why, size) != MB_SUCCESS
+        || check_quaternions(tr, row, 0, why, size) != MB_SUCCESS)
+        return MB_EINVAL;
+    return MB_SUCCESS;
+}
+
 static int read_rows(cursor *c, const long *index, size_t n_fields,
                      const mb_trajectory_request *rq, mb_trajectory *tr, char *why, size_t size)
 {
@@ -314,12 +324,15 @@ int mb_trajectory_read_file(const char *path, const mb_trajectory_request *rq,
     size_t len = 0, bound = size_bound(rq);
     if (mb_input_read_all(path, MB_INPUT_TRAJECTORY, &buf, &len) != MB_SUCCESS) {
         const char *m = mb_last_error();
-        size_t n = strlen(path);
+        size_t np = strlen(path);
         return defect(why, why_size, 0, "%s",
-                      strncmp(m, path, n) == 0 && m[n] == ':' ? m + n + 2 : m);
+                      strncmp(m, path, np) == 0 && m[np] == ':' ? m + np + 2 : m);
     }
+    size_t n = strlen(path);
+    int npy = n > 4 && strcmp(path + n - 4, ".npy") == 0;
     int s = len > bound ? defect(why, why_size, 0, "more than %zu bytes, larger than any valid "
                                  "trajectory of this run", bound)
+            : npy       ? mb_trajectory_parse_npy(buf, len, rq, out, why, why_size)
                         : mb_trajectory_parse(buf, len, rq, out, why, why_size);
     free(buf);
     return s;

@@ -71,6 +71,16 @@ int mb_contact_use_neighbours(void *model, const mb_nodes *s, mb_neighbour_list 
     return MB_SUCCESS;
 }
 
+/* periodic hook of every contact type (mb_forces.h): a set in neighbour mode whose list is
+ * a periodic box or a deforming cell acts across the faces (minimum image) and so
+ * conserves no angular momentum; fixed pairs and open lists act in open space. */
+int mb_contact_set_periodic(const void *params)
+{
+    const struct contact_set *set = params;
+    double box[3];
+    return set->nl != NULL && mb_neighbour_box(set->nl, box) != 0;
+}
+
 static int grow(void *pp, size_t count, size_t size)
 {
     void **p = pp;

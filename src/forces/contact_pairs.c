@@ -7,7 +7,9 @@
 #include "mb_status.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int finite_pos(double a) { return isfinite(a) && a > 0.0; }
 
@@ -377,12 +379,36 @@ static int describe_laws(const struct contact_set *set, json_t *model)
            || mb_json_set_str(model, "rolling_law", rolling);
 }
 
+/* The law's own parameters, from which each pair's coefficients follow (neighbour mode,
+ * where the pairs are not listed): linear kn and the dashpot c (null when it is the ratio
+ * zeta: c = 2 zeta sqrt(m* kn) per pair); Hertz E* and zeta are the laws' fields. */
+static int describe_parameters(const struct contact_set *set, json_t *model)
+{
+    if (set->normal != CONTACT_NORMAL_LINEAR)
+        return MB_SUCCESS;
+    return mb_json_set_num(model, "kn", set->lin.kn)
+           || set_num_or_null(model, "c", set->lin.dashpot == MB_DASHPOT_RATIO ? NAN : set->lin.c)
+           ? MB_ENOMEM : MB_SUCCESS;
+}
+
+/* "contact-linear" -> "granular-linear" and so on: the model of every pair of spheres */
+static int describe_name(const struct contact_set *set, json_t *model)
+{
+    char name[64];
+    const char *law = set->type->name + strlen("contact-");
+    if (set->nl == NULL)
+        return mb_json_set_str(model, "model", set->type->name);
+    snprintf(name, sizeof name, "granular-%s", law);
+    return mb_json_set_str(model, "model", name) || describe_parameters(set, model)
+           || mb_neighbour_describe(set->nl, model) != MB_SUCCESS;
+}
+
 int mb_contact_set_describe(const void *params, json_t *model)
 {
     const struct contact_set *set = params;
     json_t *list = json_array();
     if (list == NULL || json_object_set_new(model, "pairs", list) != 0
-        || mb_json_set_str(model, "model", set->type->name)
+        || describe_name(set, model)
         || mb_json_set_bool(model, "attractive", set->attractive) || describe_laws(set, model))
         return MB_ENOMEM;
     if (set->friction
@@ -391,7 +417,9 @@ int mb_contact_set_describe(const void *params, json_t *model)
             || mb_json_set_num(model, "zeta_t", set->fr.zeta_t)
             || mb_json_set_num(model, "mu_roll", set->fr.mu_roll)))
         return MB_ENOMEM;
-    for (size_t m = 0; m < set->count; m++)
+    /* neighbour mode: the walls only; the sphere pairs are every pair of spheres */
+    size_t listed = set->nl ? set->nwalls : set->count;
+    for (size_t m = 0; m < listed; m++)
         if (describe_pair(set, &set->items[m], list) != MB_SUCCESS)
             return MB_ENOMEM;
     return MB_SUCCESS;

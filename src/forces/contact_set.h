@@ -66,6 +66,9 @@ struct contact_set {
  * surviving pair's contact history over by its (i, j) (contact_neighbours.c).  Nothing
  * for a set of fixed pairs. */
 int mb_contact_set_sync(const struct contact_set *set, const mb_nodes *s);
+/* periodic hook of the contact types (mb_forces.h): 1 in neighbour mode on a periodic
+ * box or a deforming cell (contact_neighbours.c). */
+int mb_contact_set_periodic(const void *params);
 /* A pair of spheres i, j with its coefficients (no checks; contact_pairs.c). */
 void mb_contact_pair_make(const struct contact_set *set, const mb_nodes *s, size_t i, size_t j,
                           struct contact_pair *cp);
@@ -105,10 +108,13 @@ double mb_contact_set_dissipation(const struct contact_set *set, const mb_nodes 
                                   const struct contact_law *law);
 void mb_contact_set_stiffness(const struct contact_set *set, const mb_nodes *s,
                               const struct contact_law *law, double *kk);
-/* describe hook of both laws (mb_forces.h): {"model": "contact-linear" | "contact-hertz",
- * "attractive": bool, "pairs": [{"i", "j" | "plane": {"point", "normal"}, "k", "c"}]},
- * k and c per pair: linear kn and c (F = k delta + c delta'), Hertz K and C
- * (F = K delta^(3/2) + C delta^(1/4) delta'), mb_contact.h. */
+/* describe hook of every law (mb_forces.h): {"model": "contact-linear" | "contact-hertz" |
+ * ..., "attractive": bool, the laws by name, "pairs": [{"i", "j" | "plane": {"point",
+ * "normal"}, "k", "c", ...}]}, k and c per pair: linear kn and c (F = k delta + c delta'),
+ * Hertz K and C (F = K delta^(3/2) + C delta^(1/4) delta'), mb_contact.h.  In neighbour
+ * mode the model is "granular-linear" | "granular-hertz" | ... (every pair of spheres, the
+ * law's parameters kn and c, the list's boundary and box) and "pairs" lists the walls only
+ * (doc/external.md, section 3). */
 struct json_t;
 int mb_contact_set_describe(const void *params, struct json_t *model);
 

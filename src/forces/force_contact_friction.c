@@ -222,6 +222,7 @@ static int friction_jacobian_mpfr(const void *params, const mb_nodes_mpfr *s,
         .stiffness = friction_stiffness,                                                  \
         .free = mb_contact_set_free,                                                      \
         .describe = mb_contact_set_describe,                                              \
+        .periodic = mb_contact_set_periodic,                                              \
         .torque_later = 1,                                                                \
         .history_work = friction_history_work,                                            \
         .history_power = friction_history_power,                                          \

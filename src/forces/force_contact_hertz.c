@@ -81,6 +81,7 @@ static const mb_force_type contact_hertz_type = {
     .stiffness = hertz_stiffness,
     .free = mb_contact_set_free,
     .describe = mb_contact_set_describe,
+    .periodic = mb_contact_set_periodic,
     .torque_free = 1,
 };
 

@@ -78,6 +78,7 @@ static const mb_force_type contact_linear_type = {
     .stiffness = linear_stiffness,
     .free = mb_contact_set_free,
     .describe = mb_contact_set_describe,
+    .periodic = mb_contact_set_periodic,
     .torque_free = 1,
 };
 

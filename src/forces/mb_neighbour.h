@@ -91,8 +91,8 @@ const size_t *mb_neighbour_neigh(const mb_neighbour_list *nl);
 size_t mb_neighbour_count(const mb_neighbour_list *nl);
 double mb_neighbour_cutoff(const mb_neighbour_list *nl);
 double mb_neighbour_skin(const mb_neighbour_list *nl);
-/* 1 with the three side lengths in box for a periodic list; 0 (box zeroed) for open
- * boundaries. */
+/* 1 with the three side lengths in box for a periodic box; 2 for a deforming cell (its
+ * sides: mb_neighbour_cell); 0 (box zeroed) for open boundaries. */
 int mb_neighbour_box(const mb_neighbour_list *nl, double box[3]);
 /* d = x_j - x_i, reduced to the minimum image on periodic axes. */
 void mb_neighbour_delta(const mb_neighbour_list *nl, const double *x, size_t i, size_t j,
@@ -107,5 +107,11 @@ void mb_neighbour_image(const mb_neighbour_list *nl, const double *x, size_t i, 
  * sides times p; zero on open axes). */
 void mb_neighbour_shift(const mb_neighbour_list *nl, const double periods[3], double shift[3]);
 mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl);
+/* The list's space in the words of run.json (doc/external.md, section 3): "boundary" =
+ * "open" | "periodic" (with "box": the three sides of [0, L0) x [0, L1) x [0, L2)) |
+ * "deforming-cell" (the cell is the system's deforming-cell model), and the bench's own
+ * search parameters "neighbour_cutoff" and "skin", added to the JSON object model. */
+struct json_t;
+int mb_neighbour_describe(const mb_neighbour_list *nl, struct json_t *model);
 
 #endif

@@ -2,6 +2,7 @@
  * (mb_neighbour.h states the method and its guarantees). */
 #include "mb_neighbour.h"
 #include "mb_cell.h"
+#include "mb_json.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -586,3 +587,13 @@ int mb_neighbour_box(const mb_neighbour_list *nl, double box[3])
 }
 mb_neighbour_stats mb_neighbour_get_stats(const mb_neighbour_list *nl) { return nl->stats; }
 const struct mb_cell *mb_neighbour_cell(const mb_neighbour_list *nl) { return nl->cell; }
+
+int mb_neighbour_describe(const mb_neighbour_list *nl, json_t *model)
+{
+    static const char *const boundary[3] = { "open", "periodic", "deforming-cell" };
+    int bad = mb_json_set_str(model, "boundary", boundary[nl->periodic])
+              || (nl->periodic == 1 && mb_json_set_vec(model, "box", nl->box, 3))
+              || mb_json_set_num(model, "neighbour_cutoff", nl->cutoff)
+              || mb_json_set_num(model, "skin", nl->skin);
+    return bad ? MB_ENOMEM : MB_SUCCESS;
+}

@@ -196,20 +196,17 @@ static int lj_periodic(const void *params)
     return mb_neighbour_box(p->nl, box);
 }
 
-/* run.json (doc/external.md): the pair style, its parameters, the list's skin and the
- * periodic box (absent for open boundaries) */
+/* run.json (doc/external.md): the pair style, its parameters, the boundaries (the periodic
+ * box, absent for open boundaries and a deforming cell) and the list's own parameters */
 static int lj_describe(const void *params, json_t *model)
 {
     const struct lj *p = params;
-    double box[3];
-    int periodic = mb_neighbour_box(p->nl, box);
     const char *name = (p->shape == shape_cut ? mb_force_lj_cut : mb_force_lj_smooth)->name;
     int bad = mb_json_set_str(model, "model", name)
               || mb_json_set_num(model, "epsilon", p->par.epsilon)
               || mb_json_set_num(model, "sigma", p->par.sigma)
               || mb_json_set_num(model, "cutoff", p->par.cutoff)
-              || mb_json_set_num(model, "skin", mb_neighbour_skin(p->nl))
-              || (periodic && mb_json_set_vec(model, "box", box, 3));
+              || mb_neighbour_describe(p->nl, model);
     return bad ? MB_ENOMEM : MB_SUCCESS;
 }
 

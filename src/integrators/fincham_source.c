@@ -95,3 +95,154 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
                                lambda * sgs[k]);
     }
 }
+
+#if defined(BASE_DOUBLE) && defined(__GNUC__)
+/* ------------------------------------------------ two bodies at a time (double) ---- */
+
+/* The plain case of lf_rot_fincham -- a mid-step node (L(t-hp/2) stored), no blocked
+ * rotation, no damping -- on two nodes side by side: lane 0 is node i, lane 1 node j.
+ * Each lane performs exactly the IEEE operations of lf_rot_fincham and of the quaternion
+ * algebra it calls (quat_source.c), in the same order, so the results are those of one
+ * node alone bit for bit (tests/test_fincham_pairs.c).  The general template keeps its
+ * temporaries in memory (its scratch is shared with the MPFR instance); here they are
+ * locals, and the divisions and square roots of the two lanes are issued together. */
+typedef double lf_v2 __attribute__((vector_size(2 * sizeof(double))));
+
+/* out = R(q) v (sign +1) or R(q)^T v (sign -1): mbq_rotate_signed */
+static inline void lf_v2_rotate(lf_v2 out[3], const lf_v2 q[4], const lf_v2 v[3], int sign)
+{
+    lf_v2 u[3], r[3], t[3];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        u[k] = sign > 0 ? q[k + 1] : -q[k + 1];
+    r[0] = u[1] * v[2] - u[2] * v[1];
+    r[1] = u[2] * v[0] - u[0] * v[2];
+    r[2] = u[0] * v[1] - u[1] * v[0];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        r[k] = r[k] * 2.0;
+    t[0] = u[1] * r[2] - u[2] * r[1];
+    t[1] = u[2] * r[0] - u[0] * r[2];
+    t[2] = u[0] * r[1] - u[1] * r[0];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        out[k] = (q[0] * r[k] + v[k]) + t[k];
+}
+
+/* r = a (x) (0, v): mbq_mul_pure */
+static inline void lf_v2_mul_pure(lf_v2 r[4], const lf_v2 a[4], const lf_v2 v[3])
+{
+    r[0] = (-(a[1] * v[0]) - a[2] * v[1]) - a[3] * v[2];
+    r[1] = (a[0] * v[0] + a[2] * v[2]) - a[3] * v[1];
+    r[2] = (a[0] * v[1] - a[1] * v[2]) + a[3] * v[0];
+    r[3] = (a[0] * v[2] + a[1] * v[1]) - a[2] * v[0];
+}
+
+/* q /= |q|, the norm returned: mbq_normalize (sqrt per lane, correctly rounded) */
+static inline lf_v2 lf_v2_normalize(lf_v2 q[4])
+{
+    lf_v2 a = q[0] * q[0];
+    MB_UNROLL(3)
+    for (int k = 1; k < 4; k++)
+        a = a + q[k] * q[k];
+    const lf_v2 nrm = { sqrt(a[0]), sqrt(a[1]) };
+    MB_UNROLL(4)
+    for (int k = 0; k < 4; k++)
+        q[k] = q[k] / nrm;
+    return nrm;
+}
+
+/* out = I^-1 A L, A = R(q)^T: lf_body_omega */
+static inline void lf_v2_body_omega(lf_v2 out[3], const lf_v2 q[4], const lf_v2 I[3],
+                                    const lf_v2 L[3])
+{
+    lf_v2_rotate(out, q, L, -1);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        out[k] = out[k] / I[k];
+}
+
+/* lanes <- m components of nodes i and j of a per-node array a (stride m) */
+static inline void lf_v2_load(lf_v2 *out, const double *a, int m, size_t i, size_t j)
+{
+    MB_UNROLL(4)
+    for (int k = 0; k < m; k++)
+        out[k] = (lf_v2){ a[m * i + k], a[m * j + k] };
+}
+
+static inline void lf_v2_store(double *a, const lf_v2 *in, int m, size_t i, size_t j)
+{
+    MB_UNROLL(4)
+    for (int k = 0; k < m; k++) {
+        a[m * i + k] = in[k][0];
+        a[m * j + k] = in[k][1];
+    }
+}
+
+/* node i may take the pair kernel: Fincham's update, mid-step, no blocked rotation, no
+ * damping (then lf_rot_fincham reads T unchanged and adds no work) */
+static inline int lf_fincham_plain(const struct lf_config *cfg, const mb_nodes *s, size_t i)
+{
+    const unsigned rot = MB_BLOCK_RX | MB_BLOCK_RY | MB_BLOCK_RZ;
+    return LF_FINCHAM_NODE(cfg, s, i, 0) && s->vel_mid[i] && !(s->blocked[i] & rot)
+           && !(cfg->damping > 0.0);
+}
+
+/* 1 when a component of the results is NaN or Inf: x - x is +0 for every finite x and
+ * NaN otherwise, and a sum of +0 is +0 while a NaN term makes it NaN */
+static inline int lf_v2_any_nonfinite(const lf_v2 w[3], const lf_v2 q[4], const lf_v2 L[3])
+{
+    const lf_v2 a = ((w[0] - w[0]) + (w[1] - w[1])) + ((w[2] - w[2]) + (L[0] - L[0]));
+    const lf_v2 b = ((L[1] - L[1]) + (L[2] - L[2])) + ((q[0] - q[0]) + (q[1] - q[1]));
+    const lf_v2 c = (a + b) + ((q[2] - q[2]) + (q[3] - q[3]));
+    return !(c[0] == 0.0 && c[1] == 0.0);
+}
+
+/* lf_rot_fincham of the plain nodes i and j (hp the previous step of both); returns 1
+ * when a result is NaN or Inf */
+static int lf_rot_fincham_pair(const struct lf_config *cfg, struct lf_rot *r, const mb_nodes *s,
+                                size_t i, size_t j, double hp, double h, double *w_out,
+                                double *q_out, double *L_out)
+{
+    lf_v2 q[4], I[3], Lc[3], Ln[3], T[3], wc[3], wn[3], qh[4], qu[4], qo[4], wo[3];
+    lf_v2_load(q, s->q, 4, i, j);
+    lf_v2_load(I, s->inertia, 3, i, j);
+    lf_v2_load(Ln, s->angmom, 3, i, j);
+    lf_v2_load(T, s->torque, 3, i, j);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++) {                   /* steps 1, 2 */
+        Lc[k] = Ln[k] + T[k] * (0.5 * hp);
+        Ln[k] = Ln[k] + T[k] * (0.5 * (hp + h));
+    }
+    lf_v2_body_omega(wc, q, I, Lc);
+    lf_v2_mul_pure(qh, q, wc);                      /* step 3 */
+    MB_UNROLL(4)
+    for (int k = 0; k < 4; k++)
+        qh[k] = q[k] + qh[k] * (0.25 * h);
+    const lf_v2 *qa = q;                            /* A = R(qa)^T of steps 2 and 5 */
+    if (cfg->asph == LF_FINCHAM_HALFSTEP) {
+        MB_UNROLL(4)
+        for (int k = 0; k < 4; k++)
+            qu[k] = qh[k];
+        lf_v2_normalize(qu);
+        qa = qu;
+    }
+    lf_v2_body_omega(wn, qa, I, Ln);                /* step 2 */
+    lf_v2_mul_pure(qo, qh, wn);                     /* step 4 */
+    MB_UNROLL(4)
+    for (int k = 0; k < 4; k++)
+        qo[k] = q[k] + qo[k] * (0.5 * h);
+    const lf_v2 nrm = lf_v2_normalize(qo);
+    MB_UNROLL(2)
+    for (int l = 0; l < 2; l++) {                   /* lf_renorm's record, node i first */
+        double dev = fabs(nrm[l] - 1.0);
+        if (dev > r->qnorm_err || !(dev == dev))
+            r->qnorm_err = dev;
+    }
+    lf_v2_rotate(wo, cfg->asph == LF_FINCHAM_WOO ? qo : qa, wn, +1);   /* step 5 */
+    lf_v2_store(w_out, wo, 3, i, j);
+    lf_v2_store(q_out, qo, 4, i, j);
+    lf_v2_store(L_out, Ln, 3, i, j);
+    return lf_v2_any_nonfinite(wo, qo, Ln);
+}
+#endif

@@ -500,6 +500,14 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
     FUNCTION(lf, rot_init)(&r, s->prec);
     int bad = 0;
     for (size_t i = 0; i < s->n; i++) {
+#if defined(BASE_DOUBLE) && defined(__GNUC__)
+        if (lf_fincham_plain(cfg, s, i)) {      /* with the next node, or with itself */
+            size_t j = i + 1 < s->n && lf_fincham_plain(cfg, s, i + 1) ? i + 1 : i;
+            bad |= lf_rot_fincham_pair(cfg, &r, s, i, j, hp_mid, h, w_out, q_out, L_out);
+            i = j;
+            continue;
+        }
+#endif
         int fresh = !s->vel_mid[i];
         double hp = (cfg->adj_vel0 && fresh) ? 0.0 : hp_mid;
         REAL *wo = &w_out[3 * i], *qo = &q_out[4 * i], *Lo = &L_out[3 * i];

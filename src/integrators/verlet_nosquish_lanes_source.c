@@ -120,7 +120,15 @@ static void FUNCTION(vns, block_pad)(struct FUNCTION(vns, block) *B)
 
 /* Element-wise kernels over the lanes.  Their arguments are rows of the block;
  * restrict tells the compiler that the rows they write are not the rows they read, so
- * that it can vectorise them. */
+ * that it can vectorise them.  VNS_LANE_TMP(x, row, l): the temporary x of lane l -- in
+ * MPFR the lane's element of the scratch row, in double a local (kept in a register;
+ * written to the row, it cost a store per operation that nothing read back). */
+#undef VNS_LANE_TMP
+#if IS_MPFR
+#define VNS_LANE_TMP(x, row, l) REAL *x = &(row)[l]
+#else
+#define VNS_LANE_TMP(x, row, l) REAL x##_reg[1]; REAL *x = ((void)(row), x##_reg)
+#endif
 
 /* r = s_a a b + s_c c d in every lane, s_a, s_c = +-1 (t, u: the two products) */
 static inline void FUNCTION(vns, lanes_sum2)(int n, REAL *restrict r, int s_a, const REAL *restrict a,
@@ -129,11 +137,13 @@ static inline void FUNCTION(vns, lanes_sum2)(int n, REAL *restrict r, int s_a, c
                                              REAL *restrict t, REAL *restrict u)
 {
     VNS_LANES(l, n) {
-        R_MUL(&t[l], &a[l], &b[l]);
+        VNS_LANE_TMP(tl, t, l);
+        VNS_LANE_TMP(ul, u, l);
+        R_MUL(tl, &a[l], &b[l]);
         if (s_a < 0)
-            R_NEG(&t[l], &t[l]);
-        R_MUL(&u[l], &c[l], &d[l]);
-        if (s_c < 0) R_SUB(&r[l], &t[l], &u[l]); else R_ADD(&r[l], &t[l], &u[l]);
+            R_NEG(tl, tl);
+        R_MUL(ul, &c[l], &d[l]);
+        if (s_c < 0) R_SUB(&r[l], tl, ul); else R_ADD(&r[l], tl, ul);
     }
 }
 
@@ -142,8 +152,9 @@ static inline void FUNCTION(vns, lanes_add1)(int n, REAL *restrict r, int s_c, c
                                              const REAL *restrict d, REAL *restrict u)
 {
     VNS_LANES(l, n) {
-        R_MUL(&u[l], &c[l], &d[l]);
-        if (s_c < 0) R_SUB(&r[l], &r[l], &u[l]); else R_ADD(&r[l], &r[l], &u[l]);
+        VNS_LANE_TMP(ul, u, l);
+        R_MUL(ul, &c[l], &d[l]);
+        if (s_c < 0) R_SUB(&r[l], &r[l], ul); else R_ADD(&r[l], &r[l], ul);
     }
 }
 
@@ -168,9 +179,10 @@ static inline void FUNCTION(vns, lanes_mul_add2)(int n, REAL *restrict out, cons
                                                  const REAL *restrict e, REAL *restrict t)
 {
     VNS_LANES(l, n) {
-        R_MUL(&t[l], &a[l], &b[l]);
-        R_ADD(&t[l], &t[l], &c[l]);
-        R_ADD(&out[l], &t[l], &e[l]);
+        VNS_LANE_TMP(tl, t, l);
+        R_MUL(tl, &a[l], &b[l]);
+        R_ADD(tl, tl, &c[l]);
+        R_ADD(&out[l], tl, &e[l]);
     }
 }
 

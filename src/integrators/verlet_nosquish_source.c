@@ -28,6 +28,21 @@ struct FUNCTION(vns, tmp) {
     struct FUNCTION(vns, block) *blk;   /* the state's block */
 };
 
+/* Temporaries of the per-node functions.  In double they are locals whose address does
+ * not escape, so the compiler keeps them in registers (members of *T, read and written
+ * through a pointer that might alias the state's arrays, went to memory at every
+ * operation); in MPFR they are the step's scratch members of the same name, initialised
+ * once per step, never per node.  VNS_COPY: a read-only copy of a scratch value. */
+#undef VNS_LOCAL
+#undef VNS_COPY
+#if IS_MPFR
+#define VNS_LOCAL(name, n, T) REAL *name = (T)->name
+#define VNS_COPY(name, T) const REAL *name = (T)->name
+#else
+#define VNS_LOCAL(name, n, T) REAL name##_reg[n]; REAL *name = ((void)(T), name##_reg)
+#define VNS_COPY(name, T) const REAL name##_reg[1] = { (T)->name[0] }; const REAL *name = name##_reg
+#endif
+
 static void FUNCTION(vns, tmp_init)(struct FUNCTION(vns, tmp) *T, mpfr_prec_t prec)
 {
     REAL *sc[] = { T->hh, T->h2, T->a, T->t, T->dot };
@@ -154,13 +169,16 @@ static void FUNCTION(vns, angmom_from_omega)(struct FUNCTION(vns, tmp) *T, REAL 
 /* | |q| - 1 | */
 static double FUNCTION(vns, norm_error)(struct FUNCTION(vns, tmp) *T, const REAL *q)
 {
-    R_MUL(T->dot, &q[0], &q[0]);
+    VNS_LOCAL(dot, 1, T);
+    VNS_LOCAL(t, 1, T);
+    R_MUL(dot, &q[0], &q[0]);
+    R_UNROLL(3)
     for (int a = 1; a < 4; a++) {
-        R_MUL(T->t, &q[a], &q[a]);
-        R_ADD(T->dot, T->dot, T->t);
+        R_MUL(t, &q[a], &q[a]);
+        R_ADD(dot, dot, t);
     }
-    R_SQRT(T->dot, T->dot);
-    return fabs(R_GET_D(T->dot) - 1.0);
+    R_SQRT(dot, dot);
+    return fabs(R_GET_D(dot) - 1.0);
 }
 
 /* angular velocities w = R I^-1 R^T L of the block's bodies (q in buffer `buf`) to their
@@ -195,14 +213,17 @@ static double FUNCTION(vns, block_rotate_out)(struct FUNCTION(vns, state) *s, st
     FUNCTION(vns, block_pad)(B);
     FUNCTION(vns, lanes_free_rotation)(B, T->hh, T->h2);
     double qerr = 0.0;
+    int finite = 1;
     for (int b = 0; b < B->m; b++) {
         REAL *q = s->q + 4 * B->node[b];
+        R_UNROLL(4)
         for (int a = 0; a < 4; a++) {
             R_SET(&q[a], &B->q[1][a][b]);
-            T->finite &= R_ISFINITE(&q[a]) != 0;
+            finite &= R_ISFINITE(&q[a]) != 0;
         }
         qerr = fmax(qerr, FUNCTION(vns, norm_error)(T, q));
     }
+    T->finite &= finite;
     FUNCTION(vns, block_omega_out)(s, B, 1, NULL);      /* the estimate for the loads */
     return qerr;
 }
@@ -213,66 +234,112 @@ static double FUNCTION(vns, block_rotate_out)(struct FUNCTION(vns, state) *s, st
 static double FUNCTION(vns, first_half)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T,
                                         const TYPE(mb_nodes) *nd, const REAL *L0, size_t i)
 {
+    VNS_LOCAL(a, 1, T);
+    VNS_LOCAL(t, 1, T);
+    VNS_LOCAL(tb, 3, T);
+    VNS_COPY(hh, T);
+    VNS_COPY(h2, T);
+    int finite = 1;
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         size_t j = 3 * i + k;
         if (nd->blocked[i] & (1u << k))
-            R_SET_D(T->a, 0.0);
+            R_SET_D(a, 0.0);
         else
-            R_MUL(T->a, &s->f_c[j], &nd->inv_mass[i]);
-        R_MUL(T->t, T->a, T->h2);
-        R_ADD(&s->v[j], &nd->v[j], T->t);                       /* v(t+h/2) */
-        R_MUL(T->t, &s->v[j], T->hh);
-        R_ADD(&s->x[j], &nd->x[j], T->t);                       /* x(t+h) */
-        T->finite &= R_ISFINITE(&s->x[j]) != 0;
-        R_MUL(T->t, T->a, T->hh);
-        R_ADD(&s->vp[j], &nd->v[j], T->t);                      /* predictor for the loads */
+            R_MUL(a, &s->f_c[j], &nd->inv_mass[i]);
+        R_MUL(t, a, h2);
+        R_ADD(&s->v[j], &nd->v[j], t);                          /* v(t+h/2) */
+        R_MUL(t, &s->v[j], hh);
+        R_ADD(&s->x[j], &nd->x[j], t);                          /* x(t+h) */
+        finite &= R_ISFINITE(&s->x[j]) != 0;
+        R_MUL(t, a, hh);
+        R_ADD(&s->vp[j], &nd->v[j], t);                         /* predictor for the loads */
     }
     REAL *q = s->q + 4 * i, *L = s->L + 3 * i, *w = s->w + 3 * i;
-    for (int a = 0; a < 4; a++)
-        R_SET(&q[a], &nd->q[4 * i + a]);
+    R_UNROLL(4)
+    for (int c = 0; c < 4; c++)
+        R_SET(&q[c], &nd->q[4 * i + c]);
     if (!FUNCTION(vns, rotates)(nd, i)) {           /* q, L and omega stay as they are */
+        R_UNROLL(3)
         for (int k = 0; k < 3; k++) {
             R_SET(&L[k], &nd->angmom[3 * i + k]);
             R_SET(&w[k], &nd->omega[3 * i + k]);
-            T->finite &= R_ISFINITE(&L[k]) && R_ISFINITE(&w[k]);
+            finite &= R_ISFINITE(&L[k]) && R_ISFINITE(&w[k]);
         }
-        for (int a = 0; a < 4; a++)
-            T->finite &= R_ISFINITE(&q[a]) != 0;
+        R_UNROLL(4)
+        for (int c = 0; c < 4; c++)
+            finite &= R_ISFINITE(&q[c]) != 0;
+        T->finite &= finite;
         return 0.0;
     }
-    FUNCTION(vns, torque)(T->tb, s->tau_c + 3 * i, nd->blocked[i]);
+    T->finite &= finite;
+    FUNCTION(vns, torque)(tb, s->tau_c + 3 * i, nd->blocked[i]);
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++) {
-        R_MUL(T->t, &T->tb[k], T->h2);
-        R_ADD(&L[k], &L0[3 * i + k], T->t);                     /* L(t+h/2) */
+        R_MUL(t, &tb[k], h2);
+        R_ADD(&L[k], &L0[3 * i + k], t);                        /* L(t+h/2) */
     }
     FUNCTION(vns, lane_in)(T->blk, i, q, L, nd->inertia + 3 * i);
     return T->blk->m == VNS_BLOCK ? FUNCTION(vns, block_rotate_out)(s, T) : 0.0;
 }
 
+/* 1 when a and b hold the same value with the same sign (NaN: never) */
+static inline int FUNCTION(vns, same)(const REAL *a, const REAL *b)
+{
+#if IS_MPFR
+    return mpfr_equal_p(a, b) && !mpfr_signbit(a) == !mpfr_signbit(b);
+#else
+    return *a == *b && !signbit(*a) == !signbit(*b);
+#endif
+}
+
 /* second half kicks of node i with the loads at t+h; a rotating node joins the block
- * whose angular velocities are recovered when it is full */
+ * whose angular velocities are recovered when it is full.  A node whose kick leaves L
+ * as it was (no torque, or one too small to move it) keeps the omega the first half
+ * estimated: the same operations on the same q(t+h) and the same L give the same bits,
+ * so its frame changes and divisions are not repeated. */
 static void FUNCTION(vns, second_half)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, tmp) *T,
                                        const TYPE(mb_nodes) *nd, size_t i)
 {
+    VNS_LOCAL(a, 1, T);
+    VNS_LOCAL(t, 1, T);
+    VNS_LOCAL(tb, 3, T);
+    VNS_COPY(h2, T);
+    int finite = 1;
+    R_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         size_t j = 3 * i + k;
         if (nd->blocked[i] & (1u << k))
-            R_SET_D(T->a, 0.0);
+            R_SET_D(a, 0.0);
         else
-            R_MUL(T->a, &s->f[j], &nd->inv_mass[i]);
-        R_MUL(T->t, T->a, T->h2);
-        R_ADD(&s->v[j], &s->v[j], T->t);                        /* v(t+h) */
-        T->finite &= R_ISFINITE(&s->v[j]) != 0;
+            R_MUL(a, &s->f[j], &nd->inv_mass[i]);
+        R_MUL(t, a, h2);
+        R_ADD(&s->v[j], &s->v[j], t);                           /* v(t+h) */
+        finite &= R_ISFINITE(&s->v[j]) != 0;
     }
-    if (!FUNCTION(vns, rotates)(nd, i))
+    if (!FUNCTION(vns, rotates)(nd, i)) {
+        T->finite &= finite;
         return;
-    REAL *L = s->L + 3 * i;
-    FUNCTION(vns, torque)(T->tb, s->tau + 3 * i, nd->blocked[i]);
-    for (int k = 0; k < 3; k++) {
-        R_MUL(T->t, &T->tb[k], T->h2);
-        R_ADD(&L[k], &L[k], T->t);                              /* L(t+h) */
-        T->finite &= R_ISFINITE(&L[k]) != 0;
     }
+    REAL *L = s->L + 3 * i;
+    FUNCTION(vns, torque)(tb, s->tau + 3 * i, nd->blocked[i]);
+    int kept = 1;
+    R_UNROLL(3)
+    for (int k = 0; k < 3; k++) {
+        R_MUL(t, &tb[k], h2);
+        R_ADD(a, &L[k], t);                                     /* L(t+h) */
+        kept &= FUNCTION(vns, same)(a, &L[k]);
+        R_SET(&L[k], a);
+        finite &= R_ISFINITE(&L[k]) != 0;
+    }
+    if (kept) {         /* L(t+h) = L(t+h/2) bit for bit: omega is the estimate's */
+        R_UNROLL(3)
+        for (int k = 0; k < 3; k++)
+            finite &= R_ISFINITE(&s->w[3 * i + k]) != 0;
+        T->finite &= finite;
+        return;
+    }
+    T->finite &= finite;
     FUNCTION(vns, lane_in)(T->blk, i, s->q + 4 * i, L, nd->inertia + 3 * i);
     if (T->blk->m == VNS_BLOCK) {
         FUNCTION(vns, block_pad)(T->blk);

@@ -15,7 +15,12 @@
  * place of m*, a common mistake that raises the damping ratio by sqrt(2) and so mis-sets
  * the restitution.
  *
- * Observed (frictionless gas, doc/dem.md "Haff's law"): the granular temperature
+ * boundary=open places the same packing (centres at least r inside the cube) in open space,
+ * with an open neighbour list: the gas expands, no periodic image breaks rotational
+ * invariance, and the angular momentum metrics apply (the counterpart of the periodic gas,
+ * which has none: doc/statistics.md).
+ *
+ * Observed (frictionless gas in the periodic cube, doc/dem.md "Haff's law"): the granular temperature
  * T = sum m v^2 / (3 (N - 1)) of every sample; at the end the least-squares line
  * 1/sqrt(T) = a + b t, whose Haff form is (1 + t/t0)/sqrt(T0), gives the measured cooling
  * time t0 = a/b, compared with Haff's t0 from e, n, sigma, the Carnahan-Starling g(sigma)
@@ -50,6 +55,9 @@ static const mb_option_spec params[] = {
     { "dashpot", MB_OPT_CHOICE, "reduced", 1, 0, "reduced|single",
       "reduced: c = 2 zeta sqrt(m* kn); single: with a sphere's mass (negative control)" },
     { "skin", MB_OPT_DOUBLE, "0.2", 0, 10, NULL, "neighbour-list skin (diameters)" },
+    { "boundary", MB_OPT_CHOICE, "periodic", 1, 0, "periodic|open",
+      "periodic: the cube is periodic (minimum image); open: the same packing in open "
+      "space, free to expand (no Haff metrics; angular momentum is conserved there)" },
     { "seed", MB_OPT_INT, "2385", 0, 2147483647, NULL, "seed of the packing and velocities" },
     MB_OPTION_END
 };
@@ -88,11 +96,16 @@ static void *make_law(const mb_options *p)
     return mb_contact_cundall_strack_new(&lp, &fr);
 }
 
+static int open_space(const mb_options *p)
+{
+    return strcmp(mb_options_string(p, "boundary"), "open") == 0;
+}
+
 static int place(const mb_options *p, mb_nodes *s, double side)
 {
     size_t n = s->n;
     const double L[3] = { side, side, side };
-    const int periodic[3] = { 1, 1, 1 };
+    const int wrap = !open_space(p), periodic[3] = { wrap, wrap, wrap };
     unsigned long seed = (unsigned long)mb_options_int(p, "seed");
     double m = mb_options_double(p, "mass"), *mass = malloc(n * sizeof *mass);
     if (mass == NULL)
@@ -114,7 +127,7 @@ static int setup(const mb_options *p, mb_system **out)
 {
     size_t n = nodes(p);
     double side = box_side(p), skin = mb_options_double(p, "skin");
-    if (!(side > 2.0 * (1.0 + skin)))
+    if (!open_space(p) && !(side > 2.0 * (1.0 + skin)))
         MB_ERROR(MB_EDOM, "granular-gas: box side %g (spheres, fraction) must exceed 2 (1 + "
                  "skin) = %g: more spheres or a lower fraction", side, 2.0 * (1.0 + skin));
     mb_system *sys = mb_system_alloc(n);
@@ -125,7 +138,7 @@ static int setup(const mb_options *p, mb_system **out)
                                     ? mb_force_contact_cundall_strack : mb_force_contact_linear;
     void *law = st == MB_SUCCESS ? make_law(p) : NULL;
     const double box[3] = { side, side, side };
-    mb_neighbour_list *nl = law ? mb_neighbour_new(1.0, skin, box) : NULL;
+    mb_neighbour_list *nl = law ? mb_neighbour_new(1.0, skin, open_space(p) ? NULL : box) : NULL;
     if (st == MB_SUCCESS)
         st = law && nl ? mb_contact_use_neighbours(law, sys->nodes, nl) : mb_last_error_code();
     mb_neighbour_free(nl);
@@ -153,8 +166,8 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
 {
     (void)sys;
     *ctx = NULL;
-    if (mb_options_double(p, "friction") > 0.0)
-        return MB_SUCCESS;   /* Haff's law is for smooth spheres */
+    if (mb_options_double(p, "friction") > 0.0 || open_space(p))
+        return MB_SUCCESS;   /* Haff's law is for smooth spheres in a homogeneous gas */
     struct haff_observer *o = calloc(1, sizeof *o);
     if (o == NULL)
         MB_ERROR(MB_ENOMEM, "cannot allocate the Haff observer");

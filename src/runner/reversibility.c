@@ -14,7 +14,16 @@
  * state, set the problem up again with that state and reversed velocities, a fresh scheme
  * (a half-step scheme starts from on-step velocities as at t = 0), N_T steps, and
  *   d(T) = max over nodes |x(back) - x(0)|.
- *   reversibility.distance = d(t_end); the detail lists d(T) for each T. */
+ *   reversibility.distance = d(t_end); the detail lists d(T) for each T.
+ *
+ * An outside program (external:NAME) goes through the protocol as it is (doc/external.md,
+ * "Reversibility"): each leg is one run of the adapter -- the forward leg from the
+ * problem's initial state, the backward leg from the reversed state, written into
+ * run.json's nodes as any initial state is -- asking for the rows at t = 0 and n h only;
+ * the state of the last row (mid-step velocities made on-step as for a replay) ends the
+ * leg.  Row 0 must be the state sent, so an adapter that rebuilds the start from the
+ * problem's parameters instead of the nodes is refused, not measured. */
+#include "mb_external.h"
 #include "mb_runner.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
@@ -26,8 +35,10 @@
 #define ROUND_TRIPS 4    /* t_end / 8, / 4, / 2, t_end */
 
 /* n steps of h from the state of sys; the on-step state into on */
-static int run_steps(const char *spec, mb_system *sys, long n, double h, mb_nodes *on)
+static int run_steps(const mb_case *c, const char *spec, mb_system *sys, long n, double h,
+                     mb_nodes *on)
 {
+    (void)c;
     mb_stepper *st = mb_stepper_alloc(spec, sys);
     if (st == NULL)
         return mb_last_error_code();
@@ -39,6 +50,33 @@ static int run_steps(const char *spec, mb_system *sys, long n, double h, mb_node
     mb_stepper_free(st);
     return s;
 }
+
+/* The same leg by an outside program: one run of its adapter from the state of sys, rows
+ * at t = 0 and t = n h; the last row's state into on. */
+static int external_leg(const mb_case *c, const char *spec, mb_system *sys, long n, double h,
+                        mb_nodes *on)
+{
+    int rotation = mb_external_rotation(sys, on);
+    mb_external_run x = { c->name, c->path, spec, c->problem, c->params, sys, rotation, h,
+                          (double)n * h, c->external_timeout, n, n };
+    mb_trajectory tr;
+    int mid_step = 0;
+    char reason[MB_EXTERNAL_REASON + 256];
+    mb_process_status ps = mb_external_execute_one(&x, &tr, &mid_step, reason, sizeof reason);
+    if (ps != MB_PROCESS_OK)
+        MB_ERROR(MB_EFAILED, "%s%.300s", ps == MB_PROCESS_SKIPPED ? "skipped: " : "", reason);
+    int s = mb_nodes_copy(on, sys->nodes);
+    if (s == MB_SUCCESS) {
+        mb_trajectory_set_state(&tr, tr.n_rows - 1, on);
+        if (mid_step)
+            s = mb_trajectory_synchronize(sys->forces, on, x.t_end, h, rotation);
+    }
+    mb_trajectory_free(&tr);
+    return s;
+}
+
+typedef int (*leg_fn)(const mb_case *c, const char *spec, mb_system *sys, long n, double h,
+                      mb_nodes *on);
 
 static void reverse_velocities(mb_nodes *s)
 {
@@ -66,20 +104,21 @@ static double max_distance(const mb_nodes *a, const mb_nodes *b)
 /* One round trip of n steps each way: *dist = max |x(back) - x(0)|. */
 static int round_trip(const mb_case *c, const char *spec, long n, double h, double *dist)
 {
+    leg_fn leg = mb_external_is_spec(spec) ? external_leg : run_steps;
     mb_system *go = NULL, *back = NULL;
     mb_nodes *on = NULL;
     int s = c->problem->setup(c->params, &go);
     if (s == MB_SUCCESS && (on = mb_nodes_alloc(go->nodes->n, 53)) == NULL)
         s = MB_ENOMEM;
     if (s == MB_SUCCESS)
-        s = run_steps(spec, go, n, h, on);
+        s = leg(c, spec, go, n, h, on);
     if (s == MB_SUCCESS)
         s = c->problem->setup(c->params, &back);
     if (s == MB_SUCCESS)
         s = mb_nodes_copy(back->nodes, on);
     if (s == MB_SUCCESS) {
         reverse_velocities(back->nodes);
-        s = run_steps(spec, back, n, h, on);
+        s = leg(c, spec, back, n, h, on);
     }
     mb_system_free(go);
     if (s == MB_SUCCESS) {

@@ -27,7 +27,8 @@
  * call) to fit error.growth_exponent (src/metrics/error_growth.c).
  * With statistics_from = T the statistical metrics of the samples with t >= T are added
  * (src/metrics/nve_track.c), with reversibility = on the round trips of reversibility.c.
- * A periodic system (mb_forces_periodic) gets no angular momentum metrics.
+ * A periodic system (mb_system_periodic: a periodic box or a deforming cell) gets no
+ * angular momentum metrics.
  * A run of a plug-in scheme executes in a forked child unless the case says
  * plugins_in_process (mb_run_forked.h). */
 #include "mb_cancel.h"
@@ -96,9 +97,10 @@ static int drv_advance(driver *d, double h)
         d->row++;
         mb_trajectory_set_state(d->tr, d->row, d->sys->nodes);
         char why[200];
-        /* row k of a trajectory is on line k + 2: the header, then one row a line */
+        /* row k of a CSV trajectory is on line k + 2: the header, then one row a line */
         if (mb_divergence_state(&d->bound, d->sys->nodes, why, sizeof why))
-            MB_ERROR(MB_EDIVERGED, "trajectory line %zu (t = %.17g): %s", d->row + 2,
+            MB_ERROR(MB_EDIVERGED, "trajectory %s %zu (t = %.17g): %s",
+                     d->tr->binary ? "row" : "line", d->tr->binary ? d->row : d->row + 2,
                      d->tr->t[d->row], why);
         return MB_SUCCESS;
     }
@@ -169,7 +171,7 @@ typedef struct trackers {
     const char *work_detail;   /* how W_ext is known, for the energy metrics; NULL: undriven */
     mb_nve_track nve;          /* with c->statistics (nve_track.c) */
     int nve_status;            /* first failure of the statistics tracker */
-    int periodic;              /* a periodic box: no angular momentum metrics */
+    int periodic;              /* periodic space: no angular momentum metrics */
 } trackers;
 
 /* Only metrics declared in src/metrics/metrics.def can be produced, and only as many as a
@@ -218,7 +220,7 @@ static void keep_sample(mb_run_result *r, double t, const trackers *T, const mb_
     s.balance_rel = (e->total + e->dissipated - e->external - T->energy.e0) / T->energy.scale;
     memcpy(s.x, on->x, sizeof s.x);
     memcpy(s.v, on->v, sizeof s.v);
-    int has_L = T->angmom.norm0 > 0.0;
+    int has_L = T->angmom.norm0 > 0.0 && !T->periodic;   /* as the metrics */
     s.angmom_rel = has_L ? T->angmom.rel : NAN;
     s.angmom_angle = has_L ? T->angmom.angle : NAN;
     s.quat_norm_max = r->rotates ? quat_norm_error_so_far(T, d) : NAN;
@@ -284,7 +286,7 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
     mb_damping_track_begin(&T->damping);
     mb_damping_track_begin(&T->damping_ref);
     mb_growth_track_begin(&T->growth, d->on->n, GROWTH_WINDOW * c->t_end);
-    T->periodic = mb_forces_periodic(d->sys->forces);
+    T->periodic = mb_system_periodic(d->sys);
     if (c->statistics) {
         mb_nve_track_begin(&T->nve, d->on, c->statistics_from);
         T->nve_status = mb_nve_track_add(&T->nve, 0.0, d->on, 0.0);
@@ -471,7 +473,7 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
     mb_run_add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), T->work_detail);
     if (T->energy.dissipative)
         mb_run_add_metric(r, "energy.balance_residual", T->energy.max_balance, T->work_detail);
-    /* a periodic box conserves no angular momentum (doc/statistics.md): not reported */
+    /* periodic space conserves no angular momentum (doc/statistics.md): not reported */
     if (T->angmom.norm0 > 0.0 && !T->periodic) {
         mb_run_add_metric(r, "angmom.max_rel_error", T->angmom.max_rel, NULL);
         mb_run_add_metric(r, "angmom.direction_error", T->angmom.max_angle, NULL);
@@ -819,6 +821,9 @@ void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index
     } else {
         r->status = process_status == MB_PROCESS_SKIPPED ? MB_RUN_SKIPPED : MB_RUN_FAILED;
     }
+    /* the round trips of an outside program: two more runs of its adapter each */
+    if (c->reversibility && r->status == MB_RUN_OK)
+        mb_reversibility_metrics(c, c->integrators[integrator], c->dt[dt_index], r->steps, r);
 }
 
 /* A run of an outside program: describe, execute, validate, then replay (src/external). */

@@ -11,7 +11,8 @@ runs of equal time step of the first two cases exchanged), extra (one trajectory
 runs were asked), missing (the last run unanswered), twice (run 0 answered by a trajectory
 and a decline), stray (a file that answers no run), fifo (a FIFO in place of 0.csv), decline
 (run 1 declined), fail (run 1 failed), exit3 (every run answered, then exit status 3), exit77
-(the whole batch declined)."""
+(the whole batch declined), csv-for-npy (run 0, asked for trajectories/0.npy, answered as
+0.csv).  With `trajectory = npy` in the descriptor verlet.main writes each K.npy."""
 import json
 import os
 import shutil
@@ -75,6 +76,9 @@ elif mode == "fail":
     os.remove(path(1))
     with open(path(1, "failed"), "w") as fh:
         fh.write("the package crashed on run 1 (test)\n")
+elif mode == "csv-for-npy":
+    os.remove(path(0, "npy"))
+    shutil.copy(path(1, "npy"), path(0, "csv"))
 elif mode == "exit3":
     print("something went wrong after the runs (test)")
     sys.exit(3)

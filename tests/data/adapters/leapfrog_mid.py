@@ -16,6 +16,7 @@ if run["rotation"] or any(m["model"] != "springs" for m in run["forces"]):
     print("only springs without rotation")
     sys.exit(77)
 h, steps = run["time"]["dt"], run["time"]["steps"]
+every = run["time"].get("sample_every", 1)
 m = [n["mass"] for n in run["nodes"]]
 x = [list(n["position"]) for n in run["nodes"]]
 v = [list(n["velocity"]) for n in run["nodes"]]
@@ -45,5 +46,6 @@ with open(sys.argv[2], "w") as out:
         kick = 0.5 * h if n == 1 else h
         v = [[v[i][k] + kick * a[i][k] for k in range(3)] for i in range(len(x))]
         x = [[x[i][k] + h * v[i][k] for k in range(3)] for i in range(len(x))]
-        row = [n * h] + [c for i in range(len(x)) for c in x[i] + v[i]]
-        out.write(",".join(repr(float(c)) for c in row) + "\n")
+        if n % every == 0 or n == steps:
+            row = [n * h] + [c for i in range(len(x)) for c in x[i] + v[i]]
+            out.write(",".join(repr(float(c)) for c in row) + "\n")
