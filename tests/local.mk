@@ -108,6 +108,7 @@ check_PROGRAMS += tests/test_rk4
 check_PROGRAMS += tests/test_gsl_odeiv2
 check_PROGRAMS += tests/test_verlet_nosquish
 check_PROGRAMS += tests/test_verlet_nosquish_lanes
+check_PROGRAMS += tests/test_sincos
 check_PROGRAMS += tests/test_step_contract
 check_PROGRAMS += tests/test_force_params
 check_PROGRAMS += tests/test_init

@@ -24,8 +24,10 @@
  * the one the scheme left (same system, force field, node store, t and state generation,
  * mb_stepper.h; otherwise L = R I R^T omega and the loads are recomputed).  The five
  * sub-rotations have five different angles zeta (each depends on the p and q the previous
- * one left), so no sine or cosine is shared between them; each sin/cos pair is one call
- * (sincos in double, mpfr_sin_cos in MPFR, both as rounded as the separate calls).
+ * one left), so no sine or cosine is shared between them.  In double, sin and cos of
+ * two bodies' angles are computed at once by fdlibm's kernels (mb_sincos.h, error below
+ * 1 ulp, the same bits on every processor) when both |zeta| <= pi/4, by libm otherwise;
+ * in MPFR by mpfr_sin_cos.
  * Rotating bodies are taken sixteen at a time: their frame changes, sub-rotations and
  * omega recoveries run side by side, structure of arrays (verlet_nosquish_lanes_source.c),
  * so the dependent chain of one body overlaps with the others'; each body gets exactly
@@ -33,13 +35,15 @@
  * Blocked rotations: the blocked components of the global torque
  * are zeroed; nodes with a zero principal moment do not rotate.  One template
  * (verlet_nosquish_source.c, quaternion algebra of quat_source.c) instantiated in double
- * and MPFR; the MPFR twin calls mpfr_cos/mpfr_sin where double calls libm, so at 53 bits
- * it is not bit-identical (it is at higher precision the twin of the same scheme). */
+ * and MPFR; the MPFR twin calls mpfr_sin_cos where double calls fdlibm's kernels or libm,
+ * so at 53 bits it is not bit-identical (it is at higher precision the twin of the same scheme). */
+#include "mb_sincos.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* members shared by the double and MPFR states (first member of both) */
 struct vns_common {

@@ -260,6 +260,37 @@ static void FUNCTION(vns, lanes_momentum)(struct FUNCTION(vns, block) *restrict 
             R_MUL_D(&B->I4[k][b], &B->I[k][b], 4.0);
 }
 
+/* sz = sin zeta, cz = cos zeta of every lane computed.  MPFR: mpfr_sin_cos, both
+ * correctly rounded.  Double: two lanes at a time by fdlibm's kernels (mb_sincos.h: only
+ * +, -, * rounded to nearest, so a lane's values do not depend on the processor, the
+ * vector width or the lane) where both |zeta| <= pi/4 -- in practice every lane: zeta is
+ * about a quarter of the angle a body turns in the sub-rotation -- else libm's sin and
+ * cos (fused into one sincos by the compiler) lane by lane.  A padding lane has zeta = 0:
+ * sin 0 = 0, cos 0 = 1 exactly in both. */
+#if IS_MPFR
+static void FUNCTION(vns, lanes_sin_cos)(struct FUNCTION(vns, block) *restrict B)
+{
+    for (int b = 0; b < B->m; b++)
+        R_SIN_COS(&B->sz[b], &B->cz[b], &B->zeta[b]);
+}
+#else
+static void FUNCTION(vns, lanes_sin_cos)(struct FUNCTION(vns, block) *restrict B)
+{
+    for (int l = 0; l < B->n; l += 2) {
+        mb_sincos_v2d z, s, c;
+        memcpy(&z, &B->zeta[l], sizeof z);
+        if (mb_sincos_v2_in_range(z)) {
+            mb_sincos_v2(z, &s, &c);
+            memcpy(&B->sz[l], &s, sizeof s);
+            memcpy(&B->cz[l], &c, sizeof c);
+        } else {
+            for (int b = l; b < l + 2; b++)
+                R_SIN_COS(&B->sz[b], &B->cz[b], &B->zeta[b]);
+        }
+    }
+}
+#endif
+
 /* P_k q = q (x) e_k (Miller et al. 2002), sign changes and moves only (exact):
  *   P_1 q = (-q1, q0, q3, -q2),  P_2 q = (-q2, -q3, q0, q1),  P_3 q = (-q3, q2, -q1, q0);
  * component a of P_k q is -q[perm_from[k-1][a]] where perm_neg[k-1][a], else +. */
@@ -293,10 +324,7 @@ static void FUNCTION(vns, rotate_block)(struct FUNCTION(vns, block) *restrict B,
         R_MUL(&B->zeta[b], dt, &B->dot[b]);
         R_DIV(&B->zeta[b], &B->zeta[b], &B->I4[k - 1][b]);
     }
-    for (int b = 0; b < B->m; b++)          /* one call for the pair: B-> keeps the three
-                                             * apart for the compiler, which fuses them;
-                                             * padding lanes keep sin 0, cos 1 */
-        R_SIN_COS(&B->sz[b], &B->cz[b], &B->zeta[b]);
+    FUNCTION(vns, lanes_sin_cos)(B);
     for (int a = 0; a < 4; a++) {
         if (neg[a]) {
             FUNCTION(vns, lanes_sum2)(n, qn[a], +1, B->cz, q[a], -1, B->sz, q[from[a]], t, u);
