@@ -35,6 +35,7 @@ int mb_contact_history_reserve(struct contact_history **h, size_t count)
             MB_ERROR(MB_ENOMEM, "cannot allocate a contact history");
         (*h)->lev.tb = (*h)->lev.tc = NAN;
         (*h)->lev_m.tb = (*h)->lev_m.tc = NAN;
+        (*h)->live = &(*h)->d;
     }
     struct contact_history *c = *h;
     if (count <= c->cap)
@@ -44,16 +45,40 @@ int mb_contact_history_reserve(struct contact_history **h, size_t count)
         cap *= 2;
     if (grow((void **)&c->xb, 3 * cap, sizeof *c->xb) != MB_SUCCESS
         || grow((void **)&c->xc, 3 * cap, sizeof *c->xc) != MB_SUCCESS
-        || grow((void **)&c->sliding, cap, sizeof *c->sliding) != MB_SUCCESS
-        || grow((void **)&c->ktb, cap, sizeof *c->ktb) != MB_SUCCESS
-        || grow((void **)&c->ktc, cap, sizeof *c->ktc) != MB_SUCCESS)
+        || grow((void **)&c->d.sliding, cap, sizeof *c->d.sliding) != MB_SUCCESS
+        || grow((void **)&c->d.ktb, cap, sizeof *c->d.ktb) != MB_SUCCESS
+        || grow((void **)&c->d.ktc, cap, sizeof *c->d.ktc) != MB_SUCCESS)
         return MB_ENOMEM;
     memset(c->xb + 3 * c->cap, 0, 3 * (cap - c->cap) * sizeof *c->xb);
     memset(c->xc + 3 * c->cap, 0, 3 * (cap - c->cap) * sizeof *c->xc);
-    memset(c->sliding + c->cap, 0, cap - c->cap);
-    memset(c->ktb + c->cap, 0, (cap - c->cap) * sizeof *c->ktb);
-    memset(c->ktc + c->cap, 0, (cap - c->cap) * sizeof *c->ktc);
+    memset(c->d.sliding + c->cap, 0, cap - c->cap);
+    memset(c->d.ktb + c->cap, 0, (cap - c->cap) * sizeof *c->d.ktb);
+    memset(c->d.ktc + c->cap, 0, (cap - c->cap) * sizeof *c->d.ktc);
     c->cap = cap;
+    return MB_SUCCESS;
+}
+
+static void books_free(struct contact_books *b)
+{
+    free(b->sliding);
+    free(b->ktb);
+    free(b->ktc);
+    free(b->xi);
+    *b = (struct contact_books){ 0 };
+}
+
+/* The MPFR instance's account for count pairs, zero. */
+static int books_alloc(struct contact_books *b, size_t count)
+{
+    *b = (struct contact_books){ 0 };
+    b->sliding = calloc(count + 1, sizeof *b->sliding);
+    b->ktb = calloc(count + 1, sizeof *b->ktb);
+    b->ktc = calloc(count + 1, sizeof *b->ktc);
+    b->xi = calloc(3 * count + 1, sizeof *b->xi);
+    if (b->sliding == NULL || b->ktb == NULL || b->ktc == NULL || b->xi == NULL) {
+        books_free(b);
+        MB_ERROR(MB_ENOMEM, "cannot allocate the MPFR contact history's account");
+    }
     return MB_SUCCESS;
 }
 
@@ -66,6 +91,9 @@ static void mpfr_arrays_clear(struct contact_history *h)
     free(h->xb_m);
     free(h->xc_m);
     h->xb_m = h->xc_m = NULL;
+    books_free(&h->m);
+    if (h->live == &h->m)
+        h->live = &h->d;
     h->cap_m = 0;
     h->prec = 0;
 }
@@ -90,6 +118,10 @@ int mb_contact_history_mpfr_ready(struct contact_history *h, size_t count, mpfr_
         mpfr_set_zero(&h->xc_m[k], 1);
     }
     h->cap_m = count;
+    if (books_alloc(&h->m, count) != MB_SUCCESS) {
+        mpfr_arrays_clear(h);
+        return MB_ENOMEM;
+    }
     h->prec = prec;
     h->lev_m.tb = h->lev_m.tc = NAN;
     return MB_SUCCESS;
@@ -118,20 +150,20 @@ int mb_contact_history_remap(struct contact_history *h, const size_t *from, size
             continue;
         memcpy(&xb[3 * m], &h->xb[3 * from[m]], 3 * sizeof *xb);
         memcpy(&xc[3 * m], &h->xc[3 * from[m]], 3 * sizeof *xc);
-        kb[m] = h->ktb[from[m]];
-        kc[m] = h->ktc[from[m]];
-        sl[m] = h->sliding[from[m]];
+        kb[m] = h->d.ktb[from[m]];
+        kc[m] = h->d.ktc[from[m]];
+        sl[m] = h->d.sliding[from[m]];
     }
     free(h->xb);
     free(h->xc);
-    free(h->ktb);
-    free(h->ktc);
-    free(h->sliding);
+    free(h->d.ktb);
+    free(h->d.ktc);
+    free(h->d.sliding);
     h->xb = xb;
     h->xc = xc;
-    h->ktb = kb;
-    h->ktc = kc;
-    h->sliding = sl;
+    h->d.ktb = kb;
+    h->d.ktc = kc;
+    h->d.sliding = sl;
     return MB_SUCCESS;
 }
 
@@ -142,10 +174,13 @@ void mb_contact_history_free(struct contact_history *h)
     mpfr_arrays_clear(h);
     free(h->xb);
     free(h->xc);
-    free(h->ktb);
-    free(h->ktc);
-    free(h->sliding);
+    books_free(&h->d);
     free(h);
+}
+
+const double *mb_contact_history_xi(const struct contact_history *h, size_t m)
+{
+    return h->live == &h->m ? &h->m.xi[3 * m] : &h->xc[3 * m];
 }
 
 int mb_contact_level_move(struct contact_level *L, double t, const char *law, int *commit,

@@ -249,9 +249,10 @@ int mb_contact_history(const void *model, size_t m, double xi[3], int *sliding)
     const struct contact_set *set = model;
     if (m >= set->count)
         MB_ERROR(MB_EINVAL, "contact %zu out of range (%zu contacts)", m, set->count);
+    const double *x = set->friction ? mb_contact_history_xi(set->hist, m) : NULL;
     for (int a = 0; a < 3; a++)
-        xi[a] = set->friction ? set->hist->xc[3 * m + a] : 0.0;
-    *sliding = set->friction ? set->hist->sliding[m] : 0;
+        xi[a] = x ? x[a] : 0.0;
+    *sliding = set->friction ? set->hist->live->sliding[m] : 0;
     return MB_SUCCESS;
 }
 

@@ -140,18 +140,37 @@ struct contact_works {
     double slip, stiffness;
 };
 
+/* The account one instance keeps in double of its levels, for the energy hooks and the
+ * observers (which receive double states): per pair whether the candidate slid, k_t at the
+ * base and the candidate (0 apart), and the works booked through tb and by the candidate
+ * level alone.  The MPFR instance books from its values rounded to double (bit for bit the
+ * double instance's at 53 bits) and keeps its candidate xi in double beside them (xi); the
+ * double instance's xi is its xc itself (xi NULL). */
+struct contact_books {
+    unsigned char *sliding;
+    double *ktb, *ktc;
+    double *xi;                   /* MPFR instance: xc rounded to double, 3 per pair */
+    struct contact_works wb, wc;
+};
+
 struct contact_history {
     size_t cap;                   /* pairs the arrays hold */
     struct contact_level lev;     /* double instance */
     double *xb, *xc;              /* xi at tb and tc, 3 per pair */
-    unsigned char *sliding;       /* the candidate slid (double instance) */
-    double *ktb, *ktc;            /* k_t at tb and tc, 0 apart (double instance) */
-    struct contact_works wb, wc;  /* booked through tb; by the candidate level alone */
+    struct contact_books d;       /* double instance's account (cap pairs) */
     struct contact_level lev_m;   /* MPFR instance */
     mpfr_prec_t prec;             /* of the MPFR arrays; 0 until the first MPFR evaluation */
     size_t cap_m;
     __mpfr_struct *xb_m, *xc_m;
+    struct contact_books m;       /* MPFR instance's account (cap_m pairs) */
+    /* the account of the instance that evaluated last (&d or &m): the energy hooks and
+     * mb_contact_history read it, so that an MPFR twin's energies are its own (a run
+     * evaluates one instance; the round-off split, which steps both, reads no energy) */
+    const struct contact_books *live;
 };
+
+/* xi of pair m in the live account, in double (contact_history.c). */
+const double *mb_contact_history_xi(const struct contact_history *h, size_t m);
 
 /* Room for count pairs in the double arrays (new pairs zero); MB_ENOMEM recorded. */
 int mb_contact_history_reserve(struct contact_history **h, size_t count);

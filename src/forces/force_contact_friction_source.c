@@ -232,17 +232,19 @@ static void FUNCTION(fric, rolling)(const struct contact_pair *cp, TYPE(mb_nodes
 #define FR_XB(h) ((h)->xb_m)
 #define FR_XC(h) ((h)->xc_m)
 #define FR_LEVEL(h) (&(h)->lev_m)
+#define FR_BOOKS(h) (&(h)->m)
 #else
 #define FR_XB(h) ((h)->xb)
 #define FR_XC(h) ((h)->xc)
 #define FR_LEVEL(h) (&(h)->lev)
+#define FR_BOOKS(h) (&(h)->d)
 #endif
 
 /* Move the history to time t (contact_history.c): on a new level the candidate becomes
  * the base, by exchanging the two arrays (*commit = 1): every pair's candidate is written
  * again by the evaluation that follows (fric_restore covers an evaluation that stops
- * early); the double instance's k_t and booked works with it (the candidate's works
- * start again from zero).  *dt = t - tb. */
+ * early); the instance's account with it (friction_books.c).  The instance's account
+ * becomes the live one, which the energy hooks read.  *dt = t - tb. */
 static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec, double t,
                                  double *dt, int *commit)
 {
@@ -258,64 +260,19 @@ static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec
         REAL *base = FR_XB(h);
         FR_XB(h) = FR_XC(h);
         FR_XC(h) = base;
+        friction_books_commit(FR_BOOKS(h), set->count);
     }
-#if !IS_MPFR
-    if (st == MB_SUCCESS && *commit) {
-        memcpy(h->ktb, h->ktc, set->count * sizeof *h->ktb);
-        h->wb.slip += h->wc.slip;
-        h->wb.stiffness += h->wc.stiffness;
-    }
-    h->wc = (struct contact_works){ 0.0, 0.0 };
-#endif
+    FR_BOOKS(h)->wc = (struct contact_works){ 0.0, 0.0 };
+    h->live = FR_BOOKS(h);
     return st;
 }
 
-#if !IS_MPFR
-static double FUNCTION(fric, norm2)(const double *a)
+#if IS_MPFR
+/* a 3-vector rounded to double */
+static void FUNCTION(fric, get_d)(double *d, const REAL *a)
 {
-    return a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-}
-
-/* The works of pair m's candidate level (doc/dem.md, "Energy of the tangential spring"),
- * from the base's k_b (kb) and carried xi_b' (the base xi turned into the current tangent
- * plane, xi_b' = xi_tr - u_t dt: xb), the trial xi_tr and the candidate's k_c, xi_c, with the
- * spring forces F_b = -k_b xi_b', F_c = -k_c xi_c and the slip increment s = xi_tr - xi_c:
- *   slip       W_s = -(F_b + F_c)/2 . s      the slip increment against the mean of the
- *                                            level's end forces (0 in stick: s = 0)
- *   stiffness  W_k = 1/2 (k_c - k_b) xi_b'.xi_c   (zero for the linear law: k_c = k_b)
- * They make the level's account exact: 1/2 k_c |xi_c|^2 - 1/2 k_b |xi_b|^2 + W_s - W_k
- * = -(F_b + F_c)/2 . u_t dt, the trapezoid-rule work done on the spring by the contact
- * point's displacement u_t dt.  The slip work against the end force alone (Yade's
- * plastic dissipation, F_c.s) or the trial's spring energy above the candidate's
- * (1/2 k_c (|xi_tr|^2 - |xi_c|^2)) each miss that by O(k_t |u_t dt|^2) per sliding level:
- * a first-order residual. */
-static void FUNCTION(fric, book)(const struct contact_set *set, struct contact_history *h,
-                                 size_t m, const double *xi_tr, const double *xb, double dt,
-                                 const double *xi_c, double kc)
-{
-    double kb = h->ktb[m], slip = 0.0, bc = 0.0;
-    h->ktc[m] = kc;
-    /* a level at its base's time (the first evaluation of a run) is the initial history,
-     * not a step: what its Coulomb limit sets (the spring handed a tangential dashpot's
-     * force at t0) is part of the initial energy, and no work was done */
-    if (dt == 0.0)
-        return;
-    for (int k = 0; k < 3; k++) {
-        slip += 0.5 * (xi_tr[k] - xi_c[k]) * (kb * xb[k] + kc * xi_c[k]);
-        bc += xb[k] * xi_c[k];
-    }
-    h->wc.slip += slip;
-    if (set->normal == CONTACT_NORMAL_HERTZ)
-        h->wc.stiffness += 0.5 * (kc - kb) * bc;
-}
-
-/* A pair found apart: the spring energy 1/2 kb |xi_b|^2 its base level held is released
- * without work as xi is reset (bounded by 1/2 (mu F_n)^2/k_t of that level, which falls
- * to zero with F_n as the contact ends) and is booked with the slip. */
-static void FUNCTION(fric, book_release)(struct contact_history *h, size_t m)
-{
-    h->wc.slip += 0.5 * h->ktb[m] * FUNCTION(fric, norm2)(&h->xb[3 * m]);
-    h->ktc[m] = 0.0;
+    for (int k = 0; k < 3; k++)
+        d[k] = R_GET_D(&a[k]);
 }
 #endif
 
@@ -338,20 +295,27 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
                                 struct FUNCTION(fric, scratch) *f)
 {
     struct contact_history *h = set->hist;
+    struct contact_books *books = FR_BOOKS(h);
     const struct contact_pair *cp = &set->items[m];
     REAL *xc = &FR_XC(h)[3 * m];
     int in = FUNCTION(contact, touching)(cp, s, w, set->type->name);
     if (in < 0)
         return in;
-#if !IS_MPFR
-    h->sliding[m] = 0;
-#endif
+    double xi_tr[3], xi_b[3], xi_c[3];
     if (in == 0) {
-#if !IS_MPFR
-        FUNCTION(fric, book_release)(h, m);
+#if IS_MPFR
+        FUNCTION(fric, get_d)(xi_b, &FR_XB(h)[3 * m]);
+#else
+        for (int k = 0; k < 3; k++)
+            xi_b[k] = FR_XB(h)[3 * m + k];
 #endif
+        friction_book_release(books, m, xi_b);
         for (int k = 0; k < 3; k++)
             R_SET_D(&xc[k], 0.0);
+#if IS_MPFR
+        for (int k = 0; k < 3; k++)
+            books->xi[3 * m + k] = 0.0;
+#endif
         return 0;
     }
     FUNCTION(contact, normal_force)(set, cp, w);
@@ -362,26 +326,26 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
     FUNCTION(fric, slip_velocity)(cp, s, s->v_step ? s->v_step : s->v, w, f);
     FUNCTION(fric, coefficients)(set, cp, w, f);
     FUNCTION(fric, carry)(&FR_XB(h)[3 * m], w, f);
-#if !IS_MPFR
-    /* the trial and the carried base, xi_b' = xi_tr - u_t dt with the increment's u_t */
-    const double dt = f->dt[0];
-    double xi_tr[3], xi_b[3];
+    /* the trial and the carried base, xi_b' = xi_tr - u_t dt with the increment's u_t, in
+     * double for the account (the MPFR instance's rounded) */
+    const double dt = R_GET_D(f->dt);
     for (int k = 0; k < 3; k++) {
-        xi_tr[k] = f->xi[k];
-        xi_b[k] = f->xi[k] - f->ut[k] * dt;
+        xi_tr[k] = R_GET_D(&f->xi[k]);
+        xi_b[k] = xi_tr[k] - R_GET_D(&f->ut[k]) * dt;
     }
-#endif
     if (s->v_step)
         FUNCTION(fric, slip_velocity)(cp, s, s->v, w, f);
     int slid = FUNCTION(fric, coulomb)(set, w, f);
-#if !IS_MPFR
-    h->sliding[m] = (unsigned char)slid;
-    FUNCTION(fric, book)(set, h, m, xi_tr, xi_b, dt, f->xi, *f->kt);
-#else
-    (void)slid;
-#endif
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         R_SET(&xc[k], &f->xi[k]);
+        xi_c[k] = R_GET_D(&f->xi[k]);
+    }
+#if IS_MPFR
+    for (int k = 0; k < 3; k++)
+        books->xi[3 * m + k] = xi_c[k];
+#endif
+    friction_book(books, set->normal == CONTACT_NORMAL_HERTZ, m, xi_tr, xi_b, dt, xi_c,
+                  R_GET_D(f->kt), slid);
     FUNCTION(fric, apply)(cp, s, w, f);
     FUNCTION(fric, rolling)(cp, s, w, f);
     return 1;
@@ -471,3 +435,4 @@ static int FUNCTION(contact_friction, eval)(const void *params, TYPE(mb_nodes) *
 #undef FR_XB
 #undef FR_XC
 #undef FR_LEVEL
+#undef FR_BOOKS

@@ -70,7 +70,8 @@ static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const d
 /* One sphere pair (i, j) with the coefficients of cp (k, c, kt, ct, roll) and the image
  * of img (shift, vshift; NULL: j itself), at the base history xb (3 values) with the time
  * since the base dt: adds to f_i, tau_i (fi, ti: the node's arrays or a row's
- * accumulators) and to f_j, tau_j, writes the candidate history xc and the sliding flag.
+ * accumulators) and to f_j, tau_j, writes the candidate history xc and books the level
+ * (friction_books.c).
  * Returns 1 in contact, 0 apart (history reset), -1 on coincident centres (nothing
  * written). */
 static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_double law,
@@ -82,7 +83,6 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
 {
     const double *xb = &h->xb[3 * m];
     double *xc = &h->xc[3 * m];
-    unsigned char *sliding = &h->sliding[m];
     const double *xi = &s->x[3 * i], *xj = &s->x[3 * j];
     double d[3], l2 = 0.0;
     MB_UNROLL(3)
@@ -95,11 +95,9 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     const double l = sqrt(l2), ri = s->radius[i], rj = s->radius[j];
     const double delta = (ri + rj) - l;
     if (!(delta > 0.0)) {                      /* apart: history reset */
-        /* the spring energy of the base released, booked with the slip (fric_book_release) */
-        h->wc.slip += 0.5 * h->ktb[m] * fp_dot(xb, xb);
-        h->ktc[m] = 0.0;
+        /* the spring energy of the base released, booked with the slip */
+        friction_book_release(&h->d, m, xb);
         xc[0] = xc[1] = xc[2] = 0.0;
-        *sliding = 0;
         return 0;
     }
     if (l == 0.0)
@@ -174,7 +172,7 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         xi_[k] = xi_[k] + ut[k] * dt;
-    /* the trial and the carried base, xi_b' = xi_tr - u_t dt (for fric_book) */
+    /* the trial and the carried base, xi_b' = xi_tr - u_t dt (for friction_book) */
     double xi_tr[3], xi_bc[3];
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++) {
@@ -200,19 +198,8 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         xc[k] = xi_[k];
-    /* the works of the level (fric_book) */
-    const double kb = h->ktb[m];
-    h->ktc[m] = kt;
-    if (dt != 0.0) {
-        double slip = 0.0, bc = 0.0;
-        for (int k = 0; k < 3; k++) {
-            slip += 0.5 * (xi_tr[k] - xi_[k]) * (kb * xi_bc[k] + kt * xi_[k]);
-            bc += xi_bc[k] * xi_[k];
-        }
-        h->wc.slip += slip;
-        if (law.hertz)
-            h->wc.stiffness += 0.5 * (kt - kb) * bc;
-    }
+    /* the account of the level (friction_books.c) */
+    friction_book(&h->d, law.hertz, m, xi_tr, xi_bc, dt, xi_, kt, slid);
     /* forces and torques (contact_apply, fric_apply) */
     double *fj = &s->f[3 * j], *tj = &s->torque[3 * j];
     MB_UNROLL(3)
@@ -227,7 +214,6 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         tj[k] = tj[k] - fp_cross(aj, Ft, k);
-    *sliding = (unsigned char)slid;
     /* rolling torque (fric_rolling) */
     if (cp->roll == 0.0 || !(F > 0.0))
         return 1;

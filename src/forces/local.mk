@@ -34,6 +34,7 @@ noinst_HEADERS += src/forces/contact_law_source.c
 noinst_HEADERS += src/forces/force_contact_linear_source.c
 noinst_HEADERS += src/forces/force_contact_hertz_source.c
 noinst_HEADERS += src/forces/force_contact_friction_source.c
+noinst_HEADERS += src/forces/friction_books.c
 noinst_HEADERS += src/forces/friction_pair_double.c
 noinst_HEADERS += src/forces/contact_normal_source.c
 libmotionbench_la_SOURCES += src/forces/force_expr.c

@@ -122,9 +122,10 @@ int mb_contact_pair_nodes(const void *model, size_t m, size_t *i, size_t *j, int
  * for a plane its normal).  Used by observers. */
 int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double *delta,
                           double *rate, double n[3]);
-/* Contact history of pair m of a frictional law (double instance): the elastic
- * tangential displacement xi of the last evaluation and whether it slid (|F_t| at the
- * Coulomb limit); zero and 0 when apart or for a frictionless law. */
+/* Contact history of pair m of a frictional law, of the instance (double or MPFR) that
+ * evaluated last, in double: the elastic tangential displacement xi of the last
+ * evaluation and whether it slid (|F_t| at the Coulomb limit); zero and 0 when apart or
+ * for a frictionless law. */
 int mb_contact_history(const void *model, size_t m, double xi[3], int *sliding);
 /* Effective mass of pair m. */
 double mb_contact_meff(const void *model, size_t m);

@@ -1,0 +1,64 @@
+/* friction_books.c -- the account a frictional law keeps of its history levels, in double,
+ * for both instances (struct contact_books, contact_set.h): k_t of each pair at the base
+ * and the candidate, whether the candidate slid, and the works the law books itself (doc/dem.md,
+ * "Energy of the tangential spring").  One home for the booking of the template
+ * (force_contact_friction_source.c, both instances: the MPFR one books from its values
+ * rounded to double, which at 53 bits are the double instance's bit for bit) and of the
+ * double sphere-pair kernel (friction_pair_double.c).  Included by
+ * force_contact_friction.c. */
+
+/* A new level: the candidate's k_t and works become the base's; the candidate's works start
+ * again from zero (every pair's candidate is written again by the evaluation). */
+static void friction_books_commit(struct contact_books *b, size_t count)
+{
+    memcpy(b->ktb, b->ktc, count * sizeof *b->ktb);
+    b->wb.slip += b->wc.slip;
+    b->wb.stiffness += b->wc.stiffness;
+}
+
+/* The works of pair m's candidate level, from the base's k_b and carried xi_b' (the base
+ * xi turned into the current tangent plane, xi_b' = xi_tr - u_t dt: xb), the trial xi_tr
+ * and the candidate's k_c, xi_c, with the spring forces F_b = -k_b xi_b', F_c = -k_c xi_c
+ * and the slip increment s = xi_tr - xi_c:
+ *   slip       W_s = -(F_b + F_c)/2 . s      the slip increment against the mean of the
+ *                                            level's end forces (0 in stick: s = 0)
+ *   stiffness  W_k = 1/2 (k_c - k_b) xi_b'.xi_c   (zero for the linear law: k_c = k_b)
+ * They make the level's account exact: 1/2 k_c |xi_c|^2 - 1/2 k_b |xi_b|^2 + W_s - W_k
+ * = -(F_b + F_c)/2 . u_t dt, the trapezoid-rule work done on the spring by the contact
+ * point's displacement u_t dt.  The slip work against the end force alone (Yade's
+ * plastic dissipation, F_c.s) or the trial's spring energy above the candidate's
+ * (1/2 k_c (|xi_tr|^2 - |xi_c|^2)) each miss that by O(k_t |u_t dt|^2) per sliding level:
+ * a first-order residual.  A level at its base's time (dt = 0, the first evaluation of a
+ * run) is the initial history, not a step: what its Coulomb limit sets (the spring handed
+ * a tangential dashpot's force at t0) is part of the initial energy, and no work was done. */
+static MB_ALWAYS_INLINE void friction_book(struct contact_books *b, int hertz, size_t m,
+                                           const double xi_tr[3], const double xb[3],
+                                           double dt, const double xi_c[3], double kc,
+                                           int slid)
+{
+    const double kb = b->ktb[m];
+    b->ktc[m] = kc;
+    b->sliding[m] = (unsigned char)slid;
+    if (dt == 0.0)
+        return;
+    double slip = 0.0, bc = 0.0;
+    for (int k = 0; k < 3; k++) {
+        slip += 0.5 * (xi_tr[k] - xi_c[k]) * (kb * xb[k] + kc * xi_c[k]);
+        bc += xb[k] * xi_c[k];
+    }
+    b->wc.slip += slip;
+    if (hertz)
+        b->wc.stiffness += 0.5 * (kc - kb) * bc;
+}
+
+/* A pair found apart (xb its base xi in double): the spring energy 1/2 k_b |xi_b|^2 its
+ * base level held is released without work as xi is reset (bounded by 1/2 (mu F_n)^2/k_t
+ * of that level, which falls to zero with F_n as the contact ends) and is booked with the
+ * slip. */
+static MB_ALWAYS_INLINE void friction_book_release(struct contact_books *b, size_t m,
+                                                   const double xb[3])
+{
+    b->wc.slip += 0.5 * b->ktb[m] * ((xb[0] * xb[0] + xb[1] * xb[1]) + xb[2] * xb[2]);
+    b->ktc[m] = 0.0;
+    b->sliding[m] = 0;
+}
