@@ -178,6 +178,8 @@ TESTS += tests/test_run_json.sh
 EXTRA_DIST += tests/test_run_json.sh tests/run_json_check.py tests/data/run-json
 # outside integrators: LAMMPS's and Yade's translation of the frictional laws (shell)
 TESTS += tests/test_adapter_granular.sh
+TESTS += tests/test_friction_replay.sh
+EXTRA_DIST += tests/test_friction_replay.sh tests/data/friction-replay-lammps.case
 EXTRA_DIST += tests/test_adapter_granular.sh tests/adapter_granular_check.py
 # score: trajectories from elsewhere give the metrics of run (shell)
 TESTS += tests/test_cmd_score.sh

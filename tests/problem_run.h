@@ -2,7 +2,10 @@
  * feed its observer every step and return the observation; optionally with a test-only
  * fault added after the problem's forces: "friction at the centre", which cancels every
  * torque of node 0, as if the contact's tangential force acted at the centre (no moment
- * a_i x F_t).  Used by the negative controls of the impact and rolling metrics. */
+ * a_i x F_t).  Used by the negative controls of the impact and rolling metrics.
+ * run_problem_replayed feeds the states to the observer of a second system set up alike,
+ * whose forces are never evaluated: what the observer sees of an outside program's
+ * on-step trajectory. */
 #ifndef MB_TEST_PROBLEM_RUN_H
 #define MB_TEST_PROBLEM_RUN_H
 
@@ -69,6 +72,45 @@ static inline void run_problem(const char *name, const char *const *pairs, const
     cr_assert_eq(pt->observe_end(ctx, obs), MB_SUCCESS);
     mb_nodes_free(on);
     mb_stepper_free(st);
+    mb_system_free(sys);
+    mb_options_free(par);
+    mb_options_free(given);
+}
+
+/* As run_problem (no fault), with the observer of a second system of the same problem,
+ * whose forces no one evaluates, fed the on-step states of the first (its time set to
+ * theirs): a replay of an on-step trajectory. */
+static inline void run_problem_replayed(const char *name, const char *const *pairs,
+                                        const char *scheme, double h, double t_end,
+                                        mb_observation *obs)
+{
+    const mb_problem_type *pt;
+    mb_options *given = mb_options_new(), *par;
+    mb_system *sys, *seen;
+    void *ctx;
+    for (size_t k = 0; pairs != NULL && pairs[k] != NULL; k++)
+        cr_assert_eq(mb_options_set_pair(given, pairs[k]), MB_SUCCESS, "%s", pairs[k]);
+    cr_assert_eq(mb_problem_prepare(name, given, &pt, &par), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(pt->setup(par, &sys), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(pt->setup(par, &seen), MB_SUCCESS, "%s", mb_last_error());
+    mb_stepper *st = mb_stepper_alloc(scheme, sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    mb_nodes *on = mb_nodes_alloc(sys->nodes->n, 53);
+    cr_assert_eq(pt->observe_begin(&ctx, par, seen), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(mb_stepper_on_step(st, sys, on), MB_SUCCESS);
+    cr_assert_eq(pt->observe_step(ctx, seen, on), MB_SUCCESS);
+    long n = lround(t_end / h);
+    for (long k = 0; k < n; k++) {
+        cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+        cr_assert_eq(mb_stepper_on_step(st, sys, on), MB_SUCCESS);
+        seen->t = sys->t;
+        cr_assert_eq(pt->observe_step(ctx, seen, on), MB_SUCCESS, "%s", mb_last_error());
+    }
+    *obs = (mb_observation){ 0 };
+    cr_assert_eq(pt->observe_end(ctx, obs), MB_SUCCESS);
+    mb_nodes_free(on);
+    mb_stepper_free(st);
+    mb_system_free(seen);
     mb_system_free(sys);
     mb_options_free(par);
     mb_options_free(given);

@@ -9,7 +9,14 @@
  * rebound.angle_error -0.13, rebound.spin_error -0.13, against the bound w_c h / 2 =
  * 7.7e-3; the contact slides from first touch to the end, so the reference's stick ->
  * slip transition never comes and contact.slip_time_error is missing (a failed
- * expectation in a case). */
+ * expectation in a case).
+ * contact.slip_time is measured from the positions alone: the observer of a system whose
+ * contact law is never evaluated (an outside program's on-step trajectory replayed) fed
+ * the leap-frog's states reports the same slip time, bit for bit, within the same bound
+ * (an observer that read the law's sliding state, as the version before did, found no
+ * transition there: the law of a replay never slides).  Negative control:
+ * slip-time-first-difference in tests/mutants/catalogue (the first difference of the
+ * positions, a velocity, in place of the second, a force). */
 #include "problem_run.h"
 
 static const char *const test4_10deg[] = {
@@ -38,6 +45,20 @@ Test(impact_metrics, leapfrog_meets_the_bounds_of_test_4)
     }
     double es = observed(&o, "contact.slip_time_error");
     cr_expect(fabs(es) < bound_slip(), "contact.slip_time_error %g (bound %g)", es, bound_slip());
+}
+
+Test(impact_metrics, slip_time_of_a_replay_is_the_trajectory_s)
+{
+    mb_observation live, replay;
+    run_problem("sphere-wall", test4_10deg, "leapfrog", H, T_END, 0, &live);
+    run_problem_replayed("sphere-wall", test4_10deg, "leapfrog", H, T_END, &replay);
+    double t = observed(&live, "contact.slip_time"), tr = observed(&replay, "contact.slip_time");
+    double es = observed(&replay, "contact.slip_time_error");
+    cr_log_info("slip time %.17g live, %.17g replayed (error %.3g, bound %.3g)", t, tr, es,
+                bound_slip());
+    cr_expect(isfinite(tr) && tr == t, "replayed slip time %g, live %g", tr, t);
+    cr_expect(fabs(es) < bound_slip(), "replayed contact.slip_time_error %g (bound %g)", es,
+              bound_slip());
 }
 
 Test(impact_metrics, control_friction_at_the_centre_fails_the_oblique_metrics)

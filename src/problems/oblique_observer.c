@@ -10,14 +10,24 @@
  *   restitution.tangential  (w.e_t)'/(w.e_t) (not reported when w.e_t = 0 at the start)
  *   rebound.angle           atan2(w'.e_t, w'.e_n) after the impact (rad)
  *   rebound.spin            spin of body 1 about y after the impact (rad/s)
- *   contact.slip_time       time of the contact's first stick <-> slip transition: the
- *                           midpoint of the two samples in contact between which the law's
- *                           sliding flag (mb_contact_history) first turns to the state the
- *                           reference's first transition enters (a flag that differs at
- *                           the first sample in contact alone is not a transition: the law
- *                           increments its history over the whole first step, which began
- *                           before the touch, so that sample may slide where the contact
- *                           sticks, or the reverse; the next steps correct it)
+ *   contact.slip_time       time of the contact's first stick <-> slip transition, measured
+ *                           from the positions alone (of a built-in scheme or of an outside
+ *                           program alike; no contact law and no synchronised velocity is
+ *                           consulted): the second difference of body 1's positions about a
+ *                           sample, D = x(t+h) - 2 x(t) + x(t-h), is h^2 F(t)/m1 for every
+ *                           scheme of the Stormer-Verlet family (leap-frog, velocity Verlet,
+ *                           verlet-nosquish, LAMMPS's and Yade's; no other force acts), so
+ *                           the contact slides at the sample when |D_t| >= mu |D_n| (1 - tol)
+ *                           with D split along the sample's normal (Coulomb: |F_t| <= mu F_n,
+ *                           equal in slip).  The transition is the midpoint of the two
+ *                           judged samples between which that state first turns to the state
+ *                           the reference's first transition enters -- for those schemes the
+ *                           samples between which the law's sliding state changes.  tol is
+ *                           the positions' rounding: |error of D| <= 8 u max|x| per component
+ *                           (u = 2^-53; the adapters write 17 digits), so tol = 8 sqrt(3) u
+ *                           max|x| (1 + 1/mu)/|D|; a sample whose tol exceeds 1/2 (a force
+ *                           below what the positions resolve, at the touch and the
+ *                           separation) is not judged.
  *
  * The normal restitution and the contact duration are judged against the reference's too
  * (restitution_exact, contact.duration_exact): on a pair of spheres the normal turns
@@ -44,9 +54,14 @@ struct oblique_observer {
     int two;                                /* body 2 is node 1 */
     double t_slip_ref, t_contact_ref, e_ref, w0t, speed, radius;
     int phase;                              /* 0 before contact, 1 in it, 2 after */
-    int target;                             /* sliding flag after the reference's event */
-    int prev_in, prev_sliding, transition;
-    double t_prev, t_slip;
+    int target;                             /* sliding state after the reference's event */
+    double mu;
+    int prev_in, transition;
+    int prev_sliding;                       /* the last judged sample's state; -1 none */
+    double t_prev, t_judged, t_slip;
+    long samples;                           /* samples seen */
+    double x_prev2[3], x_prev[3], n_prev[3]; /* body 1 at the last two samples, the normal
+                                               at the last one */
     double wt, wn, w;                       /* after the impact */
 };
 
@@ -134,8 +149,31 @@ int mb_oblique_observe_begin(void **ctx, const mb_system *sys, const mb_impact_p
     o->w0t = relative(s0->v[0], s0->v[1], o->et);
     o->speed = hypot(relative(s0->v[0], s0->v[1], o->en), o->w0t);
     o->radius = ip->radius[0];
+    o->mu = ip->mu;
+    o->prev_sliding = -1;
+    o->t_judged = NAN;
     *ctx = o;
     return MB_SUCCESS;
+}
+
+/* The contact's state at the previous sample from body 1's positions about it (x the
+ * current one): 1 sliding, 0 sticking, -1 not resolved (oblique_observer.c's header). */
+static int sample_slides(const struct oblique_observer *o, const double x[3])
+{
+    const double u = 0x1p-53;
+    double D[3], dn = 0.0, dt2 = 0.0, xmax = 0.0;
+    for (int k = 0; k < 3; k++) {
+        D[k] = (x[k] - 2.0 * o->x_prev[k]) + o->x_prev2[k];
+        dn += D[k] * o->n_prev[k];
+        xmax = fmax(xmax, fmax(fabs(x[k]), fmax(fabs(o->x_prev[k]), fabs(o->x_prev2[k]))));
+    }
+    for (int k = 0; k < 3; k++)
+        dt2 += (D[k] - dn * o->n_prev[k]) * (D[k] - dn * o->n_prev[k]);
+    const double d = sqrt(dn * dn + dt2);
+    const double tol = 8.0 * sqrt(3.0) * u * xmax * (1.0 + 1.0 / o->mu) / d;
+    if (!(tol <= 0.5))
+        return -1;
+    return sqrt(dt2) >= o->mu * fabs(dn) * (1.0 - tol);
 }
 
 int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_step)
@@ -144,19 +182,23 @@ int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_
     int st = mb_collision_observe_step(o->collision, sys, on_step);
     if (st != MB_SUCCESS)
         return st;
-    double delta, rate, n[3], xi[3];
-    int sliding;
-    if ((st = mb_contact_kinematics(o->model, 0, on_step, &delta, &rate, n)) != MB_SUCCESS
-        || (st = mb_contact_history(o->model, 0, xi, &sliding)) != MB_SUCCESS)
+    double delta, rate, n[3];
+    if ((st = mb_contact_kinematics(o->model, 0, on_step, &delta, &rate, n)) != MB_SUCCESS)
         return st;
     double t = sys->t;
     int in = delta > 0.0;
     if (in && o->phase == 0)
         o->phase = 1;
-    if (in && o->prev_in && !o->transition && o->prev_sliding != o->target
-        && sliding == o->target) {
+    /* the previous sample, judged now that the one after it is known */
+    int sliding = o->prev_in && o->samples >= 2 ? sample_slides(o, on_step->x) : -1;
+    if (sliding >= 0 && o->prev_sliding >= 0 && !o->transition
+        && o->prev_sliding != o->target && sliding == o->target) {
         o->transition = 1;
-        o->t_slip = 0.5 * (o->t_prev + t);
+        o->t_slip = 0.5 * (o->t_judged + o->t_prev);
+    }
+    if (sliding >= 0) {
+        o->prev_sliding = sliding;
+        o->t_judged = o->t_prev;
     }
     if (!in && o->phase == 1) {
         const double *v = on_step->v, zero[3] = { 0, 0, 0 }, *v2 = o->two ? v + 3 : zero;
@@ -168,7 +210,12 @@ int mb_oblique_observe_step(void *ctx, const mb_system *sys, const mb_nodes *on_
     }
     o->t_prev = t;
     o->prev_in = in;
-    o->prev_sliding = sliding;
+    o->samples++;
+    for (int k = 0; k < 3; k++) {
+        o->x_prev2[k] = o->x_prev[k];
+        o->x_prev[k] = on_step->x[k];
+        o->n_prev[k] = n[k];
+    }
     return MB_SUCCESS;
 }
 

@@ -172,6 +172,12 @@ typedef struct trackers {
     mb_nve_track nve;          /* with c->statistics (nve_track.c) */
     int nve_status;            /* first failure of the statistics tracker */
     int periodic;              /* periodic space: no angular momentum metrics */
+    /* a replay of an outside program's trajectory through a force field that keeps a
+     * contact history (mb_forces_keeps_history): the energy its tangential springs hold
+     * and the work its slip removes live in the program's own history, which its states do
+     * not carry; the bench's law evaluated on them would assume the program's law, so no
+     * energy metric is reported (doc/peers.md) */
+    int energy_unmeasured;
 } trackers;
 
 /* Only metrics declared in src/metrics/metrics.def can be produced, and only as many as a
@@ -287,6 +293,7 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
     mb_damping_track_begin(&T->damping_ref);
     mb_growth_track_begin(&T->growth, d->on->n, GROWTH_WINDOW * c->t_end);
     T->periodic = mb_system_periodic(d->sys);
+    T->energy_unmeasured = d->tr != NULL && mb_forces_keeps_history(d->sys->forces);
     if (c->statistics) {
         mb_nve_track_begin(&T->nve, d->on, c->statistics_from);
         T->nve_status = mb_nve_track_add(&T->nve, 0.0, d->on, 0.0);
@@ -469,10 +476,14 @@ static void final_metrics(const mb_case *c, mb_run_result *r, const trackers *T)
     for (int k = 0; k < 4 && c->has_reference; k++)
         if ((k < 2 && r->translates) || (k >= 2 && r->rotates))
             mb_run_add_metric(r, names[k], r->err[k], detail);
-    mb_run_add_metric(r, "energy.max_rel_error", T->energy.max_rel, T->work_detail);
-    mb_run_add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy), T->work_detail);
-    if (T->energy.dissipative)
-        mb_run_add_metric(r, "energy.balance_residual", T->energy.max_balance, T->work_detail);
+    if (!T->energy_unmeasured) {
+        mb_run_add_metric(r, "energy.max_rel_error", T->energy.max_rel, T->work_detail);
+        mb_run_add_metric(r, "energy.drift_rate", mb_energy_track_drift(&T->energy),
+                          T->work_detail);
+        if (T->energy.dissipative)
+            mb_run_add_metric(r, "energy.balance_residual", T->energy.max_balance,
+                              T->work_detail);
+    }
     /* periodic space conserves no angular momentum (doc/statistics.md): not reported */
     if (T->angmom.norm0 > 0.0 && !T->periodic) {
         mb_run_add_metric(r, "angmom.max_rel_error", T->angmom.max_rel, NULL);
