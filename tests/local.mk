@@ -62,6 +62,7 @@ check_PROGRAMS += tests/test_contact_friction
 check_PROGRAMS += tests/test_friction_work
 check_PROGRAMS += tests/test_sliding_rolling
 check_PROGRAMS += tests/test_impact_metrics
+check_PROGRAMS += tests/test_tangential_dashpot
 check_PROGRAMS += tests/test_clump
 check_PROGRAMS += tests/test_timestep
 check_PROGRAMS += tests/test_collision
