@@ -3,7 +3,9 @@
 # scheme's order (doc/dem.md, "Energy of the tangential spring"): a Cundall-Strack impact
 # in gross sliding and Chung & Ooi's Hertz-Mindlin test 4 at 10 deg (slip, stick, slip)
 # within the second-order bound (w h)^2/4 at four steps (leap-frog, verlet-nosquish), and
-# the frictional granular gas within the first-order bound of its dashpot's lag, zeta w0 h, at three
+# the frictional granular gas within the first-order bound of its dashpot's lag, zeta w0 h, at three,
+# a frictional column settling on its floor under gravity within z w h + (w h)^2/4
+# (leap-frog) and (3/4)(w h)^2 (verlet-nosquish) at two
 # (cases/friction-balance-linear.case, cases/friction-balance-mindlin.case,
 # cases/granular-gas-friction-balance.case derive the bounds).  The faults they catch are
 # in tests/mutants/catalogue (friction-slip-work-*, mindlin-stiffness-work-uncounted); the
@@ -22,7 +24,8 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 for c in friction-balance-linear friction-balance-mindlin granular-gas-friction-balance \
-         friction-twin-balance-linear friction-twin-balance-mindlin; do
+         granular-column-friction-balance friction-twin-balance-linear \
+         friction-twin-balance-mindlin; do
     if $MB run "$SRC/cases/$c.case" -o "$tmp/$c" >"$tmp/$c.out" 2>&1; then
         echo "ok: $c"
     else
