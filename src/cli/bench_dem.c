@@ -18,7 +18,9 @@
  *                translation and spherical rotation, NaN/Inf checks;
  *   LAMMPS       (--lammps PROGRAM) `lmp` in a child process, OMP_NUM_THREADS=1, one
  *                process, fix nve/sphere, charged the CPU time of its "Loop time"
- *                (bench_lammps.h), in each configuration of lammps_configs -- neighbour
+ *                (bench_lammps.h; a loop shorter than MB_BENCH_LAMMPS_MIN_LOOP, too short
+ *                for LAMMPS's CPU timer, is run again longer), in each configuration of
+ *                lammps_configs -- neighbour
  *                skin 0.1, 0.2, 0.3, 0.4 with the list checked every step, atom sorting at
  *                LAMMPS's default or off -- the fastest is the peer's figure and is
  *                printed by name: its best configuration for this work, chosen by
@@ -296,15 +298,26 @@ static void lammps_dir_close(struct lammps_dir *d)
     rmdir(d->dir);
 }
 
-/* Sphere-steps/s of LAMMPS in configuration c over `steps` steps; -1 on failure. */
+/* Sphere-steps/s of LAMMPS in configuration c over *steps steps, or more: a loop
+ * shorter than its CPU timer can charge (bench_lammps.h) is run again with more steps
+ * (*steps receives those of the run charged); -1 on failure (message recorded). */
 static double lammps_rate(const char *program, struct lammps_dir *d, size_t n,
-                          const struct lammps_config *c, long steps)
+                          const struct lammps_config *c, long *steps)
 {
-    if (write_input(d->input, d->data, c, 0, steps) != 0
-        || mb_bench_lammps_run(program, d->input, d->log, "") != 0)
-        return -1.0;
-    double t = mb_bench_lammps_loop_cpu(d->log, steps);
-    return t > 0.0 ? (double)n * (double)steps / t : -1.0;
+    for (;;) {
+        double wall, cpu;
+        if (write_input(d->input, d->data, c, 0, *steps) != 0
+            || mb_bench_lammps_run(program, d->input, d->log, "") != 0) {
+            mb_error_record(MB_EIO, __FILE__, __LINE__, "the run of %s failed", d->input);
+            return -1.0;
+        }
+        int st = mb_bench_lammps_loop(d->log, *steps, &wall, &cpu);
+        if (st < 0)
+            return -1.0;
+        if (st == 0)
+            return (double)n * (double)*steps / cpu;
+        *steps = mb_bench_lammps_longer(*steps, wall);
+    }
 }
 
 /* ---- the library's step ---- */
@@ -391,12 +404,12 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
             break;
         }
         r->ours = fmax(r->ours, ours);
-        long steps = (long)fmax(10.0, slice * ours / (double)n);
         for (int c = 0; lammps && c < LAMMPS_CONFIGS; c++) {
-            double peer = lammps_rate(lammps, &d, n, &lammps_configs[c], steps);
+            long steps = (long)fmax(10.0, slice * ours / (double)n);
+            double peer = lammps_rate(lammps, &d, n, &lammps_configs[c], &steps);
             if (peer < 0.0) {
                 fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres "
-                        "(%s)\n", lammps, n, lammps_configs[c].name);
+                        "(%s): %s\n", lammps, n, lammps_configs[c].name, mb_last_error());
                 status = MB_EXIT_USAGE;
                 break;
             }

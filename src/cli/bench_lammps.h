@@ -4,11 +4,33 @@
 #ifndef MB_BENCH_LAMMPS_H
 #define MB_BENCH_LAMMPS_H
 
-/* The CPU time of LAMMPS's run loop of `steps` steps, from its log: "Loop time of T on 1
- * procs for S steps" (wall-clock seconds of the steps alone, net of reading the input,
- * creating atoms and the run's set-up) times the "C% CPU use" LAMMPS reports for that
- * loop (its own CPU timer), so that on a shared machine LAMMPS is charged, like the
- * library's codes, only for the time it held a core.  -1 when either line is missing. */
+/* The shortest run loop whose CPU time LAMMPS's log is trusted for (seconds of its Loop
+ * time).  LAMMPS's "% CPU use" is its CPU timer over its wall timer for the loop; the CPU
+ * timer (getrusage) advances in coarse steps, so that a loop of a few milliseconds reads
+ * anything from 0 % to over 100 % (measured: loops of 1.8 ms with nothing else waiting
+ * read 20 %, 45.5 %, 50 % and 100 %).  A loop of 0.2 s keeps an error of a few
+ * milliseconds near 1 %. */
+#define MB_BENCH_LAMMPS_MIN_LOOP 0.2
+
+/* What the log of a run of `steps` steps says of its loop: "Loop time of T on 1 procs for
+ * S steps" (wall-clock seconds of the steps alone, net of reading the input, creating
+ * atoms and the run's set-up) and "C% CPU use" (LAMMPS's CPU timer for that loop).
+ *   0  *cpu = T min(C, 100) / 100, the CPU time the loop held a core (one thread cannot
+ *      use more CPU than wall time: a C above 100 is the timers' granularity), so that on
+ *      a shared machine LAMMPS is charged, like the library's codes, only for that time;
+ *   1  the loop was shorter than MB_BENCH_LAMMPS_MIN_LOOP: its CPU use is not to be
+ *      trusted; *wall = T, to be run again with mb_bench_lammps_longer's steps;
+ *      (whatever its C: a short loop may read 0 %);
+ *  -1  a line missing, S not `steps`, or in a loop long enough C not a number above 0
+ *      (message recorded, naming the log). */
+int mb_bench_lammps_loop(const char *log, long steps, double *wall, double *cpu);
+
+/* Steps enough for a loop of at least MB_BENCH_LAMMPS_MIN_LOOP when `steps` steps took
+ * wall seconds (25 % to spare; at least twice as many, so that repeated runs end). */
+long mb_bench_lammps_longer(long steps, double wall);
+
+/* The CPU time of the loop as mb_bench_lammps_loop charges it, whatever the loop's
+ * length; -1 when it cannot be read. */
 double mb_bench_lammps_loop_cpu(const char *log, long steps);
 
 /* Run `program -in input -log log -screen none` with OMP_NUM_THREADS=1, one process, no
