@@ -380,6 +380,30 @@ Test(leapfrog, overflow_leaves_state_untouched)
     mb_system_free(sys);
 }
 
+/* The spherical rotation's NaN/Inf check: a spin of 1e308 turns the sphere by an angle
+ * whose square overflows, cos(inf) makes the orientation NaN; the step must refuse it
+ * and leave the state as it was (the check of the spherical path, not of the
+ * translation: no force acts, x and v stay finite). */
+Test(leapfrog, spherical_rotation_overflow_is_refused)
+{
+    mb_system *sys = mb_system_alloc(1);
+    const double I[3] = { 0.1, 0.1, 0.1 };
+    mb_nodes_set_mass(sys->nodes, 0, 1.0);
+    mb_nodes_set_inertia(sys->nodes, 0, I);
+    sys->nodes->omega[1] = 1e308;
+    mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
+    mb_nodes *before = mb_nodes_alloc(1, 53);
+    mb_nodes_copy(before, sys->nodes);
+    cr_expect_eq(mb_stepper_step(st, sys, 0.25), MB_EDIVERGED);
+    cr_expect(strstr(mb_last_error(), "NaN or Inf") != NULL, "%s", mb_last_error());
+    cr_expect(memcmp(before->q, sys->nodes->q, 4 * sizeof(double)) == 0);
+    cr_expect(memcmp(before->omega, sys->nodes->omega, 3 * sizeof(double)) == 0);
+    cr_expect_eq(sys->t, 0.0);
+    mb_nodes_free(before);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
 Test(leapfrog, bad_options_are_named)
 {
     mb_system *sys = mb_system_alloc(1);

@@ -476,14 +476,16 @@ static MB_ALWAYS_INLINE int lf_rot_spherical_plain(struct lf_rot *r, const mb_no
         q_out[k] = q_out[k] / norm;
     if (dev > r->qnorm_err || !(dev == dev))
         r->qnorm_err = dev;
-    int finite = 1;
+    /* NaN/Inf check: x - x is +0 for a finite x and NaN for an infinite or NaN one, so
+     * the sum of the ten differences is NaN exactly when a result is not finite */
+    double z = 0.0;
     for (int k = 0; k < 3; k++) {
         L_out[k] = w_out[k] * I0;
-        finite &= isfinite(w_out[k]) & isfinite(L_out[k]);
+        z += (w_out[k] - w_out[k]) + (L_out[k] - L_out[k]);
     }
     for (int k = 0; k < 4; k++)
-        finite &= isfinite(q_out[k]) != 0;
-    return !finite;
+        z += q_out[k] - q_out[k];
+    return !(z == z);
 }
 #endif
 
