@@ -15,6 +15,10 @@
  *    spring by the contact point's displacements, sum (F_b + F_c)/2 . (-u_t h).
  * The dissipated power of a sliding pair holds no slip term (the slip is booked, not
  * integrated), and history_power gives the slip's rate -F_t.u_t at the held history.
+ * The slip and the stiffness work are also checked on two spheres pressed together
+ * (the double kernel of sphere pairs, friction_pair_double.c), their pair added by hand
+ * and found through a neighbour list (the kernel's row loop, which keeps no k_t for the
+ * linear law): the same hand values with the pair's effective radius R* = R/2.
  * Values differ from the hand formulas by rounding only: 64 ulp of the largest term
  * (256 where a quotient by k_t is multiplied back or several booked terms add up). */
 #include <criterion/criterion.h>
@@ -24,6 +28,7 @@
 
 #include "mb_contact.h"
 #include "mb_forces.h"
+#include "mb_neighbour.h"
 #include "mb_status.h"
 
 #define TOL(x) (64.0 * DBL_EPSILON * fabs(x) + DBL_MIN)
@@ -205,4 +210,116 @@ Test(friction_work, the_first_level_books_nothing)
     cr_expect(d == 0.0 && e == 0.0, "the first level booked W_s %g, W_k %g", d, e);
     T->free(law);
     mb_nodes_free(s);
+}
+
+/* ---- two spheres: the kernel of sphere pairs ---- */
+
+/* Sphere 0 at rest at the origin, sphere 1 above it pressed in by delta (|x_1| = 2R -
+ * delta along z, so n = z exactly) and moving along x at u: the slip velocity at the
+ * contact point is -u x, of magnitude u. */
+static mb_nodes *pressed_pair(double u, double delta)
+{
+    mb_nodes *s = mb_nodes_alloc(2, 53);
+    const double I[3] = { 0.4 * M * R * R, 0.4 * M * R * R, 0.4 * M * R * R };
+    for (size_t i = 0; i < 2; i++) {
+        mb_nodes_set_mass(s, i, M);
+        mb_nodes_set_inertia(s, i, I);
+        s->radius[i] = R;
+    }
+    s->x[5] = 2 * R - delta;
+    s->v[3] = u;
+    return s;
+}
+
+/* The pair added by hand (neighbours 0) or found through an open neighbour list. */
+static void *on_pair(void *law, const mb_nodes *s, int neighbours)
+{
+    cr_assert_not_null(law, "%s", mb_last_error());
+    if (!neighbours) {
+        cr_assert_eq(mb_contact_add_spheres(law, s, 0, 1), MB_SUCCESS, "%s", mb_last_error());
+        return law;
+    }
+    mb_neighbour_list *nl = mb_neighbour_new(3 * R, 0.5 * R, NULL);
+    cr_assert_not_null(nl, "%s", mb_last_error());
+    cr_assert_eq(mb_contact_use_neighbours(law, s, nl), MB_SUCCESS, "%s", mb_last_error());
+    mb_neighbour_free(nl);
+    return law;
+}
+
+static void pair_slip(int neighbours)
+{
+    const double u = 0.37, h = 1e-2, mu = 0.3, ratio = 0.4, kt = ratio * KN;
+    mb_nodes *s = pressed_pair(u, DEL);
+    const mb_contact_linear_params p = { .kn = KN, .dashpot = MB_DASHPOT_COEFF, .c = 0.0 };
+    const mb_contact_friction_params fr = { .mu = mu, .kt_ratio = ratio };
+    void *law = on_pair(mb_contact_cundall_strack_new(&p, &fr), s, neighbours);
+    const mb_force_type *T = mb_force_contact_cundall_strack;
+    const double dd = 2 * R - (2 * R - DEL), lim = mu * KN * dd;
+    double d, e;
+    eval(T, law, s, 0.0);
+    eval(T, law, s, h);                    /* trial u h, limited: xi_c = lim/kt */
+    cr_assert(kt * u * h > lim, "the case must slide");
+    double w1 = 0.5 * lim * (u * h - lim / kt);
+    works(T, law, &d, &e);
+    cr_expect(fabs(d - w1) <= TOL(lim * u * h), "W_s %.17g, hand %.17g", d, w1);
+    eval(T, law, s, 2 * h);                /* s = u h against (lim + lim)/2 */
+    double w2 = w1 + lim * u * h;
+    works(T, law, &d, &e);
+    cr_expect(fabs(d - w2) <= 4 * TOL(w2), "W_s %.17g, hand %.17g", d, w2);
+    cr_expect_eq(e, 0.0, "the linear law booked stiffness work %g", e);
+    /* the pair opens: the spring energy of the last level, 1/2 k_t (lim/k_t)^2, released */
+    s->x[5] = 2 * R + 1e-6;
+    eval(T, law, s, 3 * h);
+    double w3 = w2 + 0.5 * lim * lim / kt;
+    works(T, law, &d, &e);
+    cr_expect(fabs(d - w3) <= 4 * TOL(w3), "W_s %.17g, hand %.17g", d, w3);
+    T->free(law);
+    mb_nodes_free(s);
+}
+
+Test(friction_work, sphere_pair_slip_by_hand)
+{
+    pair_slip(0);
+}
+
+Test(friction_work, sphere_pair_slip_by_hand_through_the_neighbour_list)
+{
+    pair_slip(1);
+}
+
+static void pair_mindlin(int neighbours)
+{
+    const double u = 0.05, h = 1e-5, E = 7.3e6, nu = 0.27, d1 = DEL, d2 = 1.7 * DEL;
+    const double ratio = 2 * (1 - nu) / (2 - nu), Gstar = ratio * E / 4, Rs = R / 2;
+    mb_nodes *s = pressed_pair(u, d1);
+    const mb_contact_hertz_params p = { .estar = E, .zeta = 0.0 };
+    const mb_contact_friction_params fr = { .mu = 0.6, .kt_ratio = ratio };
+    void *law = on_pair(mb_contact_hertz_mindlin_new(&p, &fr), s, neighbours);
+    const mb_force_type *T = mb_force_contact_hertz_mindlin;
+    double d, e;
+    eval(T, law, s, 0.0);
+    eval(T, law, s, h);                    /* stick at delta_1: xi = -u h along x */
+    works(T, law, &d, &e);
+    cr_expect(d == 0.0 && e == 0.0, "a stick level at a fixed overlap booked %g, %g", d, e);
+    s->v[3] = 0.0;
+    s->x[5] = 2 * R - d2;                  /* pressed further, xi held */
+    eval(T, law, s, 2 * h);
+    double dd1 = 2 * R - (2 * R - d1), dd2 = 2 * R - s->x[5];
+    double k1 = 8 * Gstar * sqrt(Rs * dd1), k2 = 8 * Gstar * sqrt(Rs * dd2);
+    double want = 0.5 * (k2 - k1) * (u * h) * (u * h);
+    works(T, law, &d, &e);
+    cr_expect(fabs(e - want) <= 1e-13 * want, "W_k %.17g, hand %.17g", e, want);
+    cr_expect_eq(d, 0.0, "no slip, yet W_s = %g", d);
+    T->free(law);
+    mb_nodes_free(s);
+}
+
+Test(friction_work, sphere_pair_mindlin_stiffness_by_hand)
+{
+    pair_mindlin(0);
+}
+
+Test(friction_work, sphere_pair_mindlin_stiffness_by_hand_through_the_neighbour_list)
+{
+    pair_mindlin(1);
 }
