@@ -260,7 +260,11 @@ static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec
         REAL *base = FR_XB(h);
         FR_XB(h) = FR_XC(h);
         FR_XC(h) = base;
+#if IS_MPFR
         friction_books_commit(FR_BOOKS(h), set->count);
+#else
+        friction_books_commit(FR_BOOKS(h), friction_books_kept(set));
+#endif
     }
     FR_BOOKS(h)->wc = (struct contact_works){ 0.0, 0.0 };
     h->live = FR_BOOKS(h);
@@ -309,7 +313,7 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
         for (int k = 0; k < 3; k++)
             xi_b[k] = FR_XB(h)[3 * m + k];
 #endif
-        friction_book_release(books, m, xi_b);
+        friction_book_release(books, 1, 0.0, m, xi_b);
         for (int k = 0; k < 3; k++)
             R_SET_D(&xc[k], 0.0);
 #if IS_MPFR
@@ -344,7 +348,7 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
     for (int k = 0; k < 3; k++)
         books->xi[3 * m + k] = xi_c[k];
 #endif
-    friction_book(books, set->normal == CONTACT_NORMAL_HERTZ, m, xi_tr, xi_b, dt, xi_c,
+    friction_book(books, set->normal == CONTACT_NORMAL_HERTZ, 1, m, xi_tr, xi_b, dt, xi_c,
                   R_GET_D(f->kt), slid);
     FUNCTION(fric, apply)(cp, s, w, f);
     FUNCTION(fric, rolling)(cp, s, w, f);
@@ -389,10 +393,10 @@ static int fric_all_pairs(const struct contact_set *set, mb_nodes *s, const doub
     for (size_t m = 0; m < walls && status == MB_SUCCESS; m++) {
         const struct contact_pair *cp = &set->items[m];
         int in = cp->plane ? fric_pair(set, s, m, &w, &f)
-                           : friction_sphere_pair(friction_law_of(set), cp,
+                           : friction_sphere_pair(friction_law_of(set, s), cp,
                                                   cp->imaged ? cp : NULL, cp->i, cp->j, s,
                                                   &s->f[3 * cp->i], &s->torque[3 * cp->i],
-                                                  set->hist, m, *dt);
+                                                  set->hist, &set->hist->d, m, *dt);
         if (in < 0) {
             *failed = m;
             status = MB_EDOM;

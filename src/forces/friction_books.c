@@ -7,8 +7,17 @@
  * double sphere-pair kernel (friction_pair_double.c).  Included by
  * force_contact_friction.c. */
 
-/* A new level: the candidate's k_t and works become the base's; the candidate's works start
- * again from zero (every pair's candidate is written again by the evaluation). */
+/* The pairs whose k_t the double instance's account keeps: every pair but the sphere pairs
+ * of a linear law in neighbour mode, whose base k_t is the pair's kt (friction_book's
+ * kt_kept; the pair kernel's row loop books them so). */
+static size_t friction_books_kept(const struct contact_set *set)
+{
+    return set->nl && set->normal == CONTACT_NORMAL_LINEAR ? set->nwalls : set->count;
+}
+
+/* A new level: the candidate's k_t (of the first count pairs) and works become the base's;
+ * the candidate's works start again from zero (every pair's candidate is written again by
+ * the evaluation). */
 static void friction_books_commit(struct contact_books *b, size_t count)
 {
     memcpy(b->ktb, b->ktc, count * sizeof *b->ktb);
@@ -30,35 +39,54 @@ static void friction_books_commit(struct contact_books *b, size_t count)
  * (1/2 k_c (|xi_tr|^2 - |xi_c|^2)) each miss that by O(k_t |u_t dt|^2) per sliding level:
  * a first-order residual.  A level at its base's time (dt = 0, the first evaluation of a
  * run) is the initial history, not a step: what its Coulomb limit sets (the spring handed
- * a tangential dashpot's force at t0) is part of the initial energy, and no work was done. */
-static MB_ALWAYS_INLINE void friction_book(struct contact_books *b, int hertz, size_t m,
-                                           const double xi_tr[3], const double xb[3],
-                                           double dt, const double xi_c[3], double kc,
-                                           int slid)
+ * a tangential dashpot's force at t0) is part of the initial energy, and no work was done.
+ *
+ * In stick xi_c is the trial itself, so each term of the slip is 0.5 (+0) (finite) = +-0,
+ * their sum +0, and adding +0 leaves the booked slip as it was (it is never -0: it starts
+ * at +0 and a sum is -0 only when both terms are): the slip is summed for the pairs that
+ * slid alone, the same total bit for bit.
+ *
+ * kt_kept 0 (the linear law's sphere pairs in the kernel's row loop): the base's k_b is
+ * read as kc and no k_t is stored.  The account holds k_b = k_t of the pair when the base
+ * was in contact, else k_b = 0 with xi_b = 0 (both written together; a new pair starts with
+ * both zero), and the linear law's k_t is the pair's constant kt; when the base was apart,
+ * xi_b' = (0 + u_t dt) - u_t dt = +0 and kc (+0) = +0 as 0 (+0) is: the same works. */
+static MB_ALWAYS_INLINE void friction_book(struct contact_books *b, int hertz, int kt_kept,
+                                           size_t m, const double xi_tr[3],
+                                           const double xb[3], double dt,
+                                           const double xi_c[3], double kc, int slid)
 {
-    const double kb = b->ktb[m];
-    b->ktc[m] = kc;
+    const double kb = kt_kept ? b->ktb[m] : kc;
+    if (kt_kept)
+        b->ktc[m] = kc;
     b->sliding[m] = (unsigned char)slid;
     if (dt == 0.0)
         return;
-    double slip = 0.0, bc = 0.0;
-    for (int k = 0; k < 3; k++) {
-        slip += 0.5 * (xi_tr[k] - xi_c[k]) * (kb * xb[k] + kc * xi_c[k]);
-        bc += xb[k] * xi_c[k];
+    if (slid) {
+        double slip = 0.0;
+        for (int k = 0; k < 3; k++)
+            slip += 0.5 * (xi_tr[k] - xi_c[k]) * (kb * xb[k] + kc * xi_c[k]);
+        b->wc.slip += slip;
     }
-    b->wc.slip += slip;
-    if (hertz)
+    if (hertz) {
+        double bc = 0.0;
+        for (int k = 0; k < 3; k++)
+            bc += xb[k] * xi_c[k];
         b->wc.stiffness += 0.5 * (kc - kb) * bc;
+    }
 }
 
 /* A pair found apart (xb its base xi in double): the spring energy 1/2 k_b |xi_b|^2 its
  * base level held is released without work as xi is reset (bounded by 1/2 (mu F_n)^2/k_t
  * of that level, which falls to zero with F_n as the contact ends) and is booked with the
- * slip. */
-static MB_ALWAYS_INLINE void friction_book_release(struct contact_books *b, size_t m,
-                                                   const double xb[3])
+ * slip.  kt_kept 0: k_b read as the pair's kt (friction_book; with xi_b = 0 when the base
+ * was apart, 0.5 kt 0 = +0 as 0.5 0 0 is). */
+static MB_ALWAYS_INLINE void friction_book_release(struct contact_books *b, int kt_kept,
+                                                   double kt, size_t m, const double xb[3])
 {
-    b->wc.slip += 0.5 * b->ktb[m] * ((xb[0] * xb[0] + xb[1] * xb[1]) + xb[2] * xb[2]);
-    b->ktc[m] = 0.0;
+    const double kb = kt_kept ? b->ktb[m] : kt;
+    b->wc.slip += 0.5 * kb * ((xb[0] * xb[0] + xb[1] * xb[1]) + xb[2] * xb[2]);
+    if (kt_kept)
+        b->ktc[m] = 0.0;
     b->sliding[m] = 0;
 }

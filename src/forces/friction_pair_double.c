@@ -14,16 +14,23 @@
  * of additions.  delta/2 is computed as 0.5 delta, which is ldexp(delta, -1) exactly
  * (both are the correctly rounded half).  The build uses -ffp-contract=off: no FMA. */
 
-/* The set's law read once per loop (the stores of a pair may alias the set). */
+/* The set's law read once per loop (the stores of a pair may alias the set); vstep: the
+ * nodes carry a velocity of the step (s->v_step) beside v; kt_kept: the account keeps
+ * each pair's k_t (friction_book; 0 for the linear law's rows).  The row loop passes
+ * hertz, vstep and kt_kept as constants, so that each of its instances has no branch on
+ * them. */
 struct friction_law_double {
-    int hertz, attractive;
+    int hertz, attractive, vstep, kt_kept;
     double mu;
 };
 
-static struct friction_law_double friction_law_of(const struct contact_set *set)
+static struct friction_law_double friction_law_of(const struct contact_set *set,
+                                                  const mb_nodes *s)
 {
     return (struct friction_law_double){ .hertz = set->normal == CONTACT_NORMAL_HERTZ,
-                                         .attractive = set->attractive, .mu = set->fr.mu };
+                                         .attractive = set->attractive,
+                                         .vstep = s->v_step != NULL, .kt_kept = 1,
+                                         .mu = set->fr.mu };
 }
 
 /* a . b of 3-vectors, as the template's dot: ((a0 b0) + (a1 b1)) + (a2 b2) */
@@ -71,7 +78,7 @@ static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const d
  * of img (shift, vshift; NULL: j itself), at the base history xb (3 values) with the time
  * since the base dt: adds to f_i, tau_i (fi, ti: the node's arrays or a row's
  * accumulators) and to f_j, tau_j, writes the candidate history xc and books the level
- * (friction_books.c).
+ * in b (friction_books.c: h->d, or a row loop's copy of it whose works are stored back).
  * Returns 1 in contact, 0 apart (history reset), -1 on coincident centres (nothing
  * written). */
 static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_double law,
@@ -79,7 +86,8 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
                                                  const struct contact_pair *img, size_t i,
                                                  size_t j, const mb_nodes *s, double *fi,
                                                  double *ti, struct contact_history *h,
-                                                 size_t m, double dt)
+                                                 struct contact_books *b, size_t m,
+                                                 double dt)
 {
     const double *xb = &h->xb[3 * m];
     double *xc = &h->xc[3 * m];
@@ -96,7 +104,7 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     const double delta = (ri + rj) - l;
     if (!(delta > 0.0)) {                      /* apart: history reset */
         /* the spring energy of the base released, booked with the slip */
-        friction_book_release(&h->d, m, xb);
+        friction_book_release(b, law.kt_kept, cp->kt, m, xb);
         xc[0] = xc[1] = xc[2] = 0.0;
         return 0;
     }
@@ -141,9 +149,9 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     }
     /* the history advances by the velocity of the step (v_step when the scheme's v is a
      * predicted end-of-step velocity), the dashpot acts on v */
-    const double *vel = s->v_step ? s->v_step : s->v;
+    const double *vel = law.vstep ? s->v_step : s->v;
     fp_slip(&vel[3 * i], &vel[3 * j], wi, wj, ai, aj, n, img, ut);
-    if (s->v_step)
+    if (law.vstep)
         fp_slip(vi, vj, wi, wj, ai, aj, n, img, utd);
     else
         for (int k = 0; k < 3; k++)
@@ -199,7 +207,7 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     for (int k = 0; k < 3; k++)
         xc[k] = xi_[k];
     /* the account of the level (friction_books.c) */
-    friction_book(&h->d, law.hertz, m, xi_tr, xi_bc, dt, xi_, kt, slid);
+    friction_book(b, law.hertz, law.kt_kept, m, xi_tr, xi_bc, dt, xi_, kt, slid);
     /* forces and torques (contact_apply, fric_apply) */
     double *fj = &s->f[3 * j], *tj = &s->torque[3 * j];
     MB_UNROLL(3)
@@ -242,29 +250,41 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
  * i are items[nwalls + first[i] ..) in the list's order, all with sphere i first and
  * j = neigh[p] > i, so no other pair of the row touches f_i and tau_i, which are
  * accumulated in registers and stored after the row (the same additions in the same
- * order).  A pair's record is read only for its image or when the coefficients differ
- * between pairs (set->uniform 0). */
-static int friction_rows_double(const struct contact_set *set, mb_nodes *s, double dt,
-                                size_t *failed)
+ * order); the level's works likewise in a copy of the account (its arrays shared), stored
+ * back after the loop.  A pair's record is read only for its image or when the
+ * coefficients differ between pairs (uniform 0); a uniform set's coefficients are copied
+ * once (no store of the loop can then change them).  hertz, vstep and uniform are
+ * constants of an instance (friction_rows_double); the linear law keeps no k_t per pair
+ * (friction_book's kt_kept). */
+static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_nodes *s, double dt,
+                                          size_t *failed, const int hertz, const int vstep,
+                                          const int uniform)
 {
     struct contact_history *h = set->hist;
-    const struct friction_law_double law = friction_law_of(set);
-    const int uniform = set->uniform;
+    struct friction_law_double law = friction_law_of(set, s);
+    law.hertz = hertz;
+    law.vstep = vstep;
+    law.kt_kept = hertz;   /* the linear law's k_b is kt (friction_book) */
     const unsigned char *imaged = set->imaged;
     const size_t *first = mb_neighbour_first(set->nl), *neigh = mb_neighbour_neigh(set->nl);
     const struct contact_pair *pairs = set->items + set->nwalls;
-    for (size_t i = 0; i < s->n; i++) {
+    const struct contact_pair coef = pairs[0];   /* count > nwalls when called */
+    struct contact_books books = h->d;
+    int status = MB_SUCCESS;
+    for (size_t i = 0; i < s->n && status == MB_SUCCESS; i++) {
         if (first[i] == first[i + 1])
             continue;
         double fi[3] = { s->f[3 * i], s->f[3 * i + 1], s->f[3 * i + 2] };
         double ti[3] = { s->torque[3 * i], s->torque[3 * i + 1], s->torque[3 * i + 2] };
-        int status = MB_SUCCESS;
         for (size_t p = first[i]; p < first[i + 1]; p++) {
-            const struct contact_pair *cp = uniform ? pairs : &pairs[p];
-            const struct contact_pair *img = imaged[p] ? &pairs[p] : NULL;
-            if (friction_sphere_pair(law, cp, img, i, neigh[p], s, fi, ti, h,
-                                     set->nwalls + p, dt) < 0) {
-                *failed = set->nwalls + p;
+            const struct contact_pair *cp = uniform ? &coef : &pairs[p];
+            const size_t m = set->nwalls + p;
+            int in = imaged[p] ? friction_sphere_pair(law, cp, &pairs[p], i, neigh[p], s, fi,
+                                                      ti, h, &books, m, dt)
+                               : friction_sphere_pair(law, cp, NULL, i, neigh[p], s, fi, ti,
+                                                      h, &books, m, dt);
+            if (in < 0) {
+                *failed = m;
                 status = MB_EDOM;
                 break;
             }
@@ -273,8 +293,25 @@ static int friction_rows_double(const struct contact_set *set, mb_nodes *s, doub
             s->f[3 * i + k] = fi[k];
             s->torque[3 * i + k] = ti[k];
         }
-        if (status != MB_SUCCESS)
-            return status;
     }
-    return MB_SUCCESS;
+    h->d.wc = books.wc;
+    return status;
+}
+
+/* The instances of friction_rows: a linear law on a uniform set without a step velocity
+ * (a monodisperse packing under the leap-frog family: the benchmark's) has its own; the
+ * others share one per law and step-velocity mode. */
+static int friction_rows_double(const struct contact_set *set, mb_nodes *s, double dt,
+                                size_t *failed)
+{
+    if (set->count == set->nwalls)
+        return MB_SUCCESS;
+    const int hertz = set->normal == CONTACT_NORMAL_HERTZ, vstep = s->v_step != NULL;
+    if (hertz)
+        return vstep ? friction_rows(set, s, dt, failed, 1, 1, set->uniform)
+                     : friction_rows(set, s, dt, failed, 1, 0, set->uniform);
+    if (vstep)
+        return friction_rows(set, s, dt, failed, 0, 1, set->uniform);
+    return set->uniform ? friction_rows(set, s, dt, failed, 0, 0, 1)
+                        : friction_rows(set, s, dt, failed, 0, 0, 0);
 }
