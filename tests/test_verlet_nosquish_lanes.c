@@ -6,9 +6,13 @@
  * block and one padding lane).  n runs over 1 .. 2 B + 1 (B = 16 bodies per block):
  * blocks partly filled (odd counts padded), exactly full, full plus a remainder.  The
  * lane-wise kernels perform the operations of the per-body quaternion algebra
- * (quat_source.c); that a lone body still follows the scheme is checked against an
- * independent derivation in test_verlet_nosquish.c.  The bodies differ in
- * moments, spin, orientation and velocity; some cannot rotate (a zero principal moment,
+ * (quat_source.c): in double, q, omega and L of 19 bodies after 30 steps must equal, bit
+ * for bit, those operations written out in this file (a regrouped sum in a kernel shows);
+ * that a lone body still follows the scheme is checked against an independent derivation
+ * in test_verlet_nosquish.c.  The bodies differ in
+ * moments, spin, orientation and velocity; some spin so fast that their sub-rotation
+ * angles exceed pi/4 (their sines and cosines are libm's, their neighbours' fdlibm's
+ * kernels': the choice must be made lane by lane); some cannot rotate (a zero principal moment,
  * so they leave the block's sequence), some have blocked components, and a torque fixed
  * in each body's frame acts (a per-body load: the torque kicks and the omega estimate for
  * the loads are exercised, the bodies stay independent).  In double and in the MPFR twin
@@ -21,6 +25,7 @@
  * force field's own check of its loads cannot be what catches it. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mb_force_torque.h"
@@ -43,6 +48,9 @@ static void body(mb_nodes *nd, size_t i, int k)
     double th[3] = { 0.3 * k, -0.11 * k, 0.05 + 0.07 * k };
     mb_q_from_rotvec(&nd->q[4 * i], th);
     double w[3] = { 0.9 - 0.05 * k, 0.35 + 0.02 * k, -0.6 + 0.01 * k };
+    if (k % 5 == 3)     /* a fast spinner: sub-rotation angles above pi/4 at step H */
+        for (int c = 0; c < 3; c++)
+            w[c] *= 300.0;
     double x[3] = { (double)k, -1.0, 0.5 * k }, v[3] = { 0.1, -0.2 * k, 0.3 };
     memcpy(&nd->omega[3 * i], w, sizeof w);
     memcpy(&nd->x[3 * i], x, sizeof x);
@@ -99,6 +107,187 @@ Test(verlet_nosquish_lanes, each_body_ends_where_it_ends_alone)
         }
         mb_system_free(all);
     }
+}
+
+/* body k of a family of pairs: an even k turns at a moderate rate (sub-rotation angles
+ * 0.1-0.5: their sines and cosines come from fdlibm's kernels, which differ from libm's
+ * in the last bit on about 1 % of such arguments), an odd k spins so fast that its
+ * angles exceed pi/4 (libm's); each even body shares a pair of lanes with an odd one */
+static void paired_body(mb_nodes *nd, size_t i, int k)
+{
+    double I[3] = { 1.0 + 0.013 * k, 2.1 + 0.007 * k, 3.3 - 0.011 * k };
+    mb_nodes_set_inertia(nd, i, I);
+    double th[3] = { 0.31 * k, -0.17 * k, 0.05 + 0.07 * k };
+    mb_q_from_rotvec(&nd->q[4 * i], th);
+    double rate = k % 2 ? 300.0 : 40.0 + 0.9 * k;
+    double w[3] = { rate * (0.9 - 0.01 * k), rate * (0.35 + 0.02 * k), rate * -0.6 };
+    memcpy(&nd->omega[3 * i], w, sizeof w);
+}
+
+static mb_system *paired_family(int first, size_t n)
+{
+    mb_system *sys = mb_system_alloc(n);
+    cr_assert_not_null(sys);
+    for (size_t i = 0; i < n; i++)
+        paired_body(sys->nodes, i, first + (int)i);
+    mb_nodes_touch(sys->nodes);
+    return sys;
+}
+
+/* the choice between fdlibm's kernels and libm is made lane by lane: a body whose
+ * angles are small ends, bit for bit, where it ends alone, whatever its neighbour */
+Test(verlet_nosquish_lanes, a_fast_neighbour_changes_no_bit)
+{
+    const size_t n = 2 * LANES;
+    mb_system *all = paired_family(0, n);
+    mb_stepper *st = mb_stepper_alloc("verlet-nosquish", all);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    for (int k = 0; k < 40; k++)
+        cr_assert_eq(mb_stepper_step(st, all, H), MB_SUCCESS, "%s", mb_last_error());
+    mb_stepper_free(st);
+    for (size_t i = 0; i < n; i++) {
+        mb_system *one = paired_family((int)i, 1);
+        st = mb_stepper_alloc("verlet-nosquish", one);
+        for (int k = 0; k < 40; k++)
+            cr_assert_eq(mb_stepper_step(st, one, H), MB_SUCCESS, "%s", mb_last_error());
+        mb_stepper_free(st);
+        cr_expect(same_node(all->nodes, i, one->nodes, 0),
+                  "body %zu (%s) differs from the same body alone", i,
+                  i % 2 ? "fast" : "moderate, its neighbour fast");
+        mb_system_free(one);
+    }
+    mb_system_free(all);
+}
+
+/* ---- the operations of a body-step, written out here (torque-free, no force) ----
+ * The scheme's kernels take the operations, in their order, of the per-body quaternion
+ * algebra (quat_source.c) and of Miller et al.'s sub-rotation; written out once more
+ * below in plain doubles, with the sines and cosines of mb_sincos.h (checked against
+ * MPFR in test_sincos.c) where |zeta| <= pi/4 and libm's elsewhere, they must give the
+ * scheme's q and omega bit for bit: an operation reordered or regrouped in a kernel, or
+ * a lane given another lane's value, shows as a differing bit. */
+#include "mb_sincos.h"
+
+/* out = R(q) v (sign +1) or R(q)^T v (sign -1):
+ * u = +-(q1, q2, q3), r = 2 (u x v), out = (q0 r + v) + u x r */
+static void ref_rotate(double out[3], const double q[4], const double v[3], int sign)
+{
+    double u[3], r[3], c[3];
+    for (int k = 0; k < 3; k++)
+        u[k] = sign > 0 ? q[k + 1] : -q[k + 1];
+    for (int k = 0; k < 3; k++) {
+        int a = (k + 1) % 3, b = (k + 2) % 3;
+        r[k] = u[a] * v[b] - u[b] * v[a];
+    }
+    for (int k = 0; k < 3; k++)
+        r[k] = r[k] * 2.0;
+    for (int k = 0; k < 3; k++) {
+        int a = (k + 1) % 3, b = (k + 2) % 3;
+        c[k] = u[a] * r[b] - u[b] * r[a];
+    }
+    for (int k = 0; k < 3; k++)
+        out[k] = (q[0] * r[k] + v[k]) + c[k];
+}
+
+/* omega = R(q) (I^-1 (R(q)^T L)) */
+static void ref_omega(double w[3], const double q[4], const double L[3], const double I[3])
+{
+    double Lb[3], wb[3];
+    ref_rotate(Lb, q, L, -1);
+    for (int k = 0; k < 3; k++)
+        wb[k] = Lb[k] / I[k];
+    ref_rotate(w, q, wb, +1);
+}
+
+/* P_k x = x (x) e_k (k = 1..3) */
+static void ref_perm(double out[4], const double x[4], int k)
+{
+    const double P[3][4] = { { -x[1], x[0], x[3], -x[2] }, { -x[2], -x[3], x[0], x[1] },
+                             { -x[3], x[2], -x[1], x[0] } };
+    memcpy(out, P[k - 1], sizeof P[0]);
+}
+
+/* free rotation about axis k for dt: zeta = (dt (p . P_k q)) / (4 I_k),
+ * q <- cos zeta q + sin zeta P_k q, p likewise */
+static void ref_sub_rotation(double q[4], double p[4], int k, double dt, const double I[3])
+{
+    double Pq[4], Pp[4];
+    ref_perm(Pq, q, k);
+    ref_perm(Pp, p, k);
+    double dot = ((p[0] * Pq[0] + p[1] * Pq[1]) + p[2] * Pq[2]) + p[3] * Pq[3];
+    double zeta = (dt * dot) / (I[k - 1] * 4.0), s, c;
+    if (fabs(zeta) <= MB_SINCOS_PIO4) {
+        mb_sincos_v2d z = { zeta, zeta }, vs, vc;
+        mb_sincos_v2(z, &vs, &vc);
+        s = vs[0];
+        c = vc[0];
+    } else {
+        s = sin(zeta);
+        c = cos(zeta);
+    }
+    for (int a = 0; a < 4; a++) {
+        double qa = c * q[a] + s * Pq[a], pa = c * p[a] + s * Pp[a];
+        q[a] = qa;
+        p[a] = pa;
+    }
+}
+
+/* one step of a torque-free body: the kick L + 0 (h/2), p = 2 q (x) (0, R^T L), the
+ * sub-rotations 3, 2, 1, 2, 3 for h/2, h/2, h, h/2, h/2, the kick, omega of the new q, L */
+static void ref_step(double q[4], double L[3], double w[3], const double I[3], double h)
+{
+    const double h2 = 0.5 * h;
+    for (int k = 0; k < 3; k++)
+        L[k] = L[k] + 0.0 * h2;
+    double v[3], p[4];
+    ref_rotate(v, q, L, -1);
+    p[0] = (-(q[1] * v[0]) - q[2] * v[1]) - q[3] * v[2];
+    p[1] = (q[0] * v[0] + q[2] * v[2]) - q[3] * v[1];
+    p[2] = (q[0] * v[1] - q[1] * v[2]) + q[3] * v[0];
+    p[3] = (q[0] * v[2] + q[1] * v[1]) - q[2] * v[0];
+    for (int a = 0; a < 4; a++)
+        p[a] = p[a] * 2.0;
+    const int axis[5] = { 3, 2, 1, 2, 3 };
+    const double dt[5] = { h2, h2, h, h2, h2 };
+    for (int r = 0; r < 5; r++)
+        ref_sub_rotation(q, p, axis[r], dt[r], I);
+    for (int k = 0; k < 3; k++)
+        L[k] = L[k] + 0.0 * h2;
+    ref_omega(w, q, L, I);
+}
+
+Test(verlet_nosquish_lanes, double_kernels_perform_the_written_operations)
+{
+    const size_t n = LANES + 3;
+    const int steps = 30;
+    mb_system *sys = paired_family(0, n);
+    mb_nodes *nd = sys->nodes;
+    double (*q)[4] = malloc(n * sizeof *q), (*L)[3] = malloc(n * sizeof *L),
+           (*w)[3] = malloc(n * sizeof *w);
+    cr_assert(q && L && w);
+    for (size_t i = 0; i < n; i++) {       /* L = R (I (R^T omega)), as a first step does */
+        double Lb[3];
+        memcpy(q[i], &nd->q[4 * i], sizeof q[i]);
+        ref_rotate(Lb, q[i], &nd->omega[3 * i], -1);
+        for (int k = 0; k < 3; k++)
+            Lb[k] = Lb[k] * nd->inertia[3 * i + k];
+        ref_rotate(L[i], q[i], Lb, +1);
+    }
+    mb_stepper *st = mb_stepper_alloc("verlet-nosquish", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    for (int s = 0; s < steps; s++) {
+        cr_assert_eq(mb_stepper_step(st, sys, H), MB_SUCCESS, "%s", mb_last_error());
+        for (size_t i = 0; i < n; i++)
+            ref_step(q[i], L[i], w[i], &nd->inertia[3 * i], H);
+    }
+    for (size_t i = 0; i < n; i++)
+        cr_expect(!memcmp(q[i], &nd->q[4 * i], sizeof q[i])
+                      && !memcmp(w[i], &nd->omega[3 * i], sizeof w[i])
+                      && !memcmp(L[i], &nd->angmom[3 * i], sizeof L[i]),
+                  "body %zu: q, omega or L differs from the written operations", i);
+    mb_stepper_free(st);
+    free(q); free(L); free(w);
+    mb_system_free(sys);
 }
 
 /* node i of the MPFR twin, as a printed exact value of each integrated component */

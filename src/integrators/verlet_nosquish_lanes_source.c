@@ -5,29 +5,22 @@
  * Structure of arrays: lane b of every row holds one body.  The five sub-rotations of one
  * body are one chain of dependent operations (dot product, division, sincos, update,
  * then the next sub-rotation), and so are its frame changes; the processor cannot
- * overlap a chain with itself, but the chains of different bodies are independent, so
- * each loop over the lanes advances every lane's chain by one step (and the compiler
- * can vectorise it).  Each lane performs exactly the operations of one body alone, in
- * the same order, so no result depends on the block or on a body's lane. */
+ * overlap a chain with itself, but the chains of different bodies are independent.
+ * MPFR: each loop over the lanes advances every lane's chain by one step, row by row.
+ * Double: a pair of lanes (a 16-byte vector) goes through the whole free rotation --
+ * frame change, momentum, five sub-rotations with their sines and cosines two at a time
+ * (mb_sincos.h), omega of the new orientation -- with its values in registers, then the
+ * next pair.  Each lane performs exactly the operations of one body alone, in the same
+ * order, in both instances, so no result depends on the block or on a body's lane
+ * (tests/test_verlet_nosquish_lanes.c). */
 #define VNS_BLOCK 16
 
 typedef REAL FUNCTION(vns, row)[VNS_BLOCK];
 
-/* l over the lanes computed, 0..n-1, so that a block of few bodies computes few lanes.
- * In double two at a time (n even): the compiler vectorises each pair.  In MPFR one at a
- * time (n = the lanes in use): a padding lane would cost as much as a body. */
-#undef VNS_LANES
-#if IS_MPFR
-#define VNS_LANES(l, n) for (int l = 0; l < (n); l++)
-#else
-#define VNS_LANES(l, n) \
-    for (int l##_pair = 0; l##_pair < (n); l##_pair += 2) \
-        for (int l = l##_pair; l < l##_pair + 2; l++)
-#endif
-
 struct FUNCTION(vns, block) {
     /* two buffers: a sub-rotation reads one and writes the other; rows start on cache
-     * lines (64 bytes), so no vector access to a row straddles two */
+     * lines (64 bytes), so no vector access to a row straddles two.  The double instance
+     * reads q[0], L and I and writes q[1] and w only (its temporaries are registers). */
     _Alignas(64) FUNCTION(vns, row) q[2][4], p[2][4];
     FUNCTION(vns, row) L[3], I[3], I4[3];  /* global L, principal moments, 4 I_k */
     FUNCTION(vns, row) Lb[3], wb[3], w[3]; /* body-frame L, body-frame and global
@@ -118,17 +111,30 @@ static void FUNCTION(vns, block_pad)(struct FUNCTION(vns, block) *B)
     }
 }
 
-/* Element-wise kernels over the lanes.  Their arguments are rows of the block;
- * restrict tells the compiler that the rows they write are not the rows they read, so
- * that it can vectorise them.  VNS_LANE_TMP(x, row, l): the temporary x of lane l -- in
- * MPFR the lane's element of the scratch row, in double a local (kept in a register;
- * written to the row, it cost a store per operation that nothing read back). */
-#undef VNS_LANE_TMP
+/* P_k q = q (x) e_k (Miller et al. 2002), sign changes and moves only (exact):
+ *   P_1 q = (-q1, q0, q3, -q2),  P_2 q = (-q2, -q3, q0, q1),  P_3 q = (-q3, q2, -q1, q0);
+ * component a of P_k q is -q[perm_from[k-1][a]] where perm_neg[k-1][a], else +. */
+static const int FUNCTION(vns, perm_from)[3][4] = { { 1, 0, 3, 2 }, { 2, 3, 0, 1 }, { 3, 2, 1, 0 } };
+static const int FUNCTION(vns, perm_neg)[3][4] = { { 1, 0, 0, 1 }, { 1, 1, 0, 0 }, { 1, 0, 1, 0 } };
+
+/* The kernels differ by instance.  Their contract:
+ *   lanes_omega(B, buf): row w <- omega = R(q) I^-1 R(q)^T L of every lane computed, q
+ *     from buffer buf;
+ *   lanes_free_rotation(B, hh, h2): the NO_SQUISH free rotation over h of every lane
+ *     from (q, L) in buffer 0, q(t+h) into buffer 1 and its omega into row w.
+ * MPFR: row by row, each kernel a loop over the lanes in use.  Double: a pair of lanes
+ * at a time in registers (below).  The operations of a lane are the same in both, in the
+ * same order. */
 #if IS_MPFR
+/* l over the lanes in use, 0..n-1 (n = m: a padding lane would cost as much as a body) */
+#undef VNS_LANES
+#define VNS_LANES(l, n) for (int l = 0; l < (n); l++)
+
+/* Element-wise kernels over the lanes.  Their arguments are rows of the block.
+ * VNS_LANE_TMP(x, row, l): the temporary x of lane l, the lane's element of the scratch
+ * row. */
+#undef VNS_LANE_TMP
 #define VNS_LANE_TMP(x, row, l) REAL *x = &(row)[l]
-#else
-#define VNS_LANE_TMP(x, row, l) REAL x##_reg[1]; REAL *x = ((void)(row), x##_reg)
-#endif
 
 /* r = s_a a b + s_c c d in every lane, s_a, s_c = +-1 (t, u: the two products) */
 static inline void FUNCTION(vns, lanes_sum2)(int n, REAL *restrict r, int s_a, const REAL *restrict a,
@@ -260,43 +266,6 @@ static void FUNCTION(vns, lanes_momentum)(struct FUNCTION(vns, block) *restrict 
             R_MUL_D(&B->I4[k][b], &B->I[k][b], 4.0);
 }
 
-/* sz = sin zeta, cz = cos zeta of every lane computed.  MPFR: mpfr_sin_cos, both
- * correctly rounded.  Double: two lanes at a time by fdlibm's kernels (mb_sincos.h: only
- * +, -, * rounded to nearest, so a lane's values do not depend on the processor, the
- * vector width or the lane) where both |zeta| <= pi/4 -- in practice every lane: zeta is
- * about a quarter of the angle a body turns in the sub-rotation -- else libm's sin and
- * cos (fused into one sincos by the compiler) lane by lane.  A padding lane has zeta = 0:
- * sin 0 = 0, cos 0 = 1 exactly in both. */
-#if IS_MPFR
-static void FUNCTION(vns, lanes_sin_cos)(struct FUNCTION(vns, block) *restrict B)
-{
-    for (int b = 0; b < B->m; b++)
-        R_SIN_COS(&B->sz[b], &B->cz[b], &B->zeta[b]);
-}
-#else
-static void FUNCTION(vns, lanes_sin_cos)(struct FUNCTION(vns, block) *restrict B)
-{
-    for (int l = 0; l < B->n; l += 2) {
-        mb_sincos_v2d z, s, c;
-        memcpy(&z, &B->zeta[l], sizeof z);
-        if (mb_sincos_v2_in_range(z)) {
-            mb_sincos_v2(z, &s, &c);
-            memcpy(&B->sz[l], &s, sizeof s);
-            memcpy(&B->cz[l], &c, sizeof c);
-        } else {
-            for (int b = l; b < l + 2; b++)
-                R_SIN_COS(&B->sz[b], &B->cz[b], &B->zeta[b]);
-        }
-    }
-}
-#endif
-
-/* P_k q = q (x) e_k (Miller et al. 2002), sign changes and moves only (exact):
- *   P_1 q = (-q1, q0, q3, -q2),  P_2 q = (-q2, -q3, q0, q1),  P_3 q = (-q3, q2, -q1, q0);
- * component a of P_k q is -q[perm_from[k-1][a]] where perm_neg[k-1][a], else +. */
-static const int FUNCTION(vns, perm_from)[3][4] = { { 1, 0, 3, 2 }, { 2, 3, 0, 1 }, { 3, 2, 1, 0 } };
-static const int FUNCTION(vns, perm_neg)[3][4] = { { 1, 0, 0, 1 }, { 1, 1, 0, 0 }, { 1, 0, 1, 0 } };
-
 /* free rotation about principal axis k (1..3) for dt of every lane (Miller et al. 2002):
  *   zeta = dt (p . P_k q) / (4 I_k),  q' = cos(zeta) q + sin(zeta) P_k q,  same for p,
  * from (q, p) = buffer src of the block into buffer 1 - src.  A component -q_c of P_k q
@@ -324,7 +293,8 @@ static void FUNCTION(vns, rotate_block)(struct FUNCTION(vns, block) *restrict B,
         R_MUL(&B->zeta[b], dt, &B->dot[b]);
         R_DIV(&B->zeta[b], &B->zeta[b], &B->I4[k - 1][b]);
     }
-    FUNCTION(vns, lanes_sin_cos)(B);
+    for (int b = 0; b < B->m; b++)      /* padding lanes keep sin 0, cos 1 */
+        R_SIN_COS(&B->sz[b], &B->cz[b], &B->zeta[b]);
     for (int a = 0; a < 4; a++) {
         if (neg[a]) {
             FUNCTION(vns, lanes_sum2)(n, qn[a], +1, B->cz, q[a], -1, B->sz, q[from[a]], t, u);
@@ -337,7 +307,7 @@ static void FUNCTION(vns, rotate_block)(struct FUNCTION(vns, block) *restrict B,
 }
 
 /* NO_SQUISH free rotation over h of every lane, R3(h/2) R2(h/2) R1(h) R2(h/2) R3(h/2)
- * (Miller et al. 2002), from (q, L) in buffer 0; q(t+h) is left in buffer 1 */
+ * (Miller et al. 2002), from (q, L) in buffer 0; q(t+h) into buffer 1, its omega into w */
 static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *restrict B,
                                                const REAL *hh, const REAL *h2)
 {
@@ -347,4 +317,187 @@ static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *rest
     FUNCTION(vns, rotate_block)(B, 1, hh, 0);
     FUNCTION(vns, rotate_block)(B, 2, h2, 1);
     FUNCTION(vns, rotate_block)(B, 3, h2, 0);
+    FUNCTION(vns, lanes_omega)(B, 1);
 }
+#else
+/* ---------------------------------------- double: a pair of lanes in registers ---- */
+
+/* The lanes l, l + 1 of a row as one 16-byte vector (GCC vector extensions), and back */
+typedef mb_sincos_v2d FUNCTION(vns, v2);
+
+static MB_ALWAYS_INLINE FUNCTION(vns, v2) FUNCTION(vns, v2_load)(const REAL *row, int l)
+{
+    FUNCTION(vns, v2) x;
+    memcpy(&x, &row[l], sizeof x);
+    return x;
+}
+
+static MB_ALWAYS_INLINE void FUNCTION(vns, v2_store)(REAL *row, int l, FUNCTION(vns, v2) x)
+{
+    memcpy(&row[l], &x, sizeof x);
+}
+
+/* out = R(q) v (sign +1) or R(q)^T v (sign -1): the operations of the MPFR lanes_rotate
+ * (mbq rotate_signed),  u = +-(q1, q2, q3),  r = 2 (u x v),  out = (q0 r + v) + u x r */
+static MB_ALWAYS_INLINE void FUNCTION(vns, pair_rotate_vec)(FUNCTION(vns, v2) out[3],
+                                                            const FUNCTION(vns, v2) q[4],
+                                                            const FUNCTION(vns, v2) v[3],
+                                                            int sign)
+{
+    FUNCTION(vns, v2) u[3], r[3], c[3];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        u[k] = sign > 0 ? q[k + 1] : -q[k + 1];
+    r[0] = u[1] * v[2] - u[2] * v[1];
+    r[1] = u[2] * v[0] - u[0] * v[2];
+    r[2] = u[0] * v[1] - u[1] * v[0];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        r[k] = r[k] * 2.0;
+    c[0] = u[1] * r[2] - u[2] * r[1];
+    c[1] = u[2] * r[0] - u[0] * r[2];
+    c[2] = u[0] * r[1] - u[1] * r[0];
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        out[k] = (q[0] * r[k] + v[k]) + c[k];
+}
+
+/* w = R(q) I^-1 R(q)^T L: the MPFR lanes_omega */
+static MB_ALWAYS_INLINE void FUNCTION(vns, pair_omega)(FUNCTION(vns, v2) w[3],
+                                                       const FUNCTION(vns, v2) q[4],
+                                                       const FUNCTION(vns, v2) L[3],
+                                                       const FUNCTION(vns, v2) I[3])
+{
+    FUNCTION(vns, v2) Lb[3], wb[3];
+    FUNCTION(vns, pair_rotate_vec)(Lb, q, L, -1);
+    MB_UNROLL(3)
+    for (int k = 0; k < 3; k++)
+        wb[k] = Lb[k] / I[k];
+    FUNCTION(vns, pair_rotate_vec)(w, q, wb, +1);
+}
+
+/* p = 2 S(q) (0, L~), L~ = R(q)^T L: the MPFR lanes_momentum (mbq mul_pure's forms) */
+static MB_ALWAYS_INLINE void FUNCTION(vns, pair_momentum)(FUNCTION(vns, v2) p[4],
+                                                          const FUNCTION(vns, v2) q[4],
+                                                          const FUNCTION(vns, v2) L[3])
+{
+    FUNCTION(vns, v2) v[3];
+    FUNCTION(vns, pair_rotate_vec)(v, q, L, -1);
+    p[0] = (-(q[1] * v[0]) - q[2] * v[1]) - q[3] * v[2];
+    p[1] = (q[0] * v[0] + q[2] * v[2]) - q[3] * v[1];
+    p[2] = (q[0] * v[1] - q[1] * v[2]) + q[3] * v[0];
+    p[3] = (q[0] * v[2] + q[1] * v[1]) - q[2] * v[0];
+    MB_UNROLL(4)
+    for (int a = 0; a < 4; a++)
+        p[a] = p[a] * 2.0;
+}
+
+/* row w <- omega of every lane computed, q from buffer buf */
+static void FUNCTION(vns, lanes_omega)(struct FUNCTION(vns, block) *restrict B, int buf)
+{
+    for (int l = 0; l < B->n; l += 2) {
+        FUNCTION(vns, v2) q[4], L[3], I[3], w[3];
+        MB_UNROLL(4)
+        for (int a = 0; a < 4; a++)
+            q[a] = FUNCTION(vns, v2_load)(B->q[buf][a], l);
+        MB_UNROLL(3)
+        for (int k = 0; k < 3; k++) {
+            L[k] = FUNCTION(vns, v2_load)(B->L[k], l);
+            I[k] = FUNCTION(vns, v2_load)(B->I[k], l);
+        }
+        FUNCTION(vns, pair_omega)(w, q, L, I);
+        MB_UNROLL(3)
+        for (int k = 0; k < 3; k++)
+            FUNCTION(vns, v2_store)(B->w[k], l, w[k]);
+    }
+}
+
+/* sin and cos of the pair's angles: fdlibm's kernels (mb_sincos.h: only +, -, * rounded
+ * to nearest, so a lane's values do not depend on the processor, the vector width or its
+ * neighbour) where both |zeta| <= pi/4 -- in practice every pair: zeta is about a quarter
+ * of the angle a body turns in the sub-rotation -- and libm's sin and cos for a lane
+ * whose |zeta| is larger (NaN and Inf included), decided lane by lane: a lane's values
+ * never depend on its neighbour's angle.  A padding lane has zeta = 0: sin 0 = 0,
+ * cos 0 = 1 exactly. */
+static MB_ALWAYS_INLINE void FUNCTION(vns, pair_sin_cos)(mb_sincos_v2d zeta, mb_sincos_v2d *s,
+                                                         mb_sincos_v2d *c)
+{
+    mb_sincos_v2(zeta, s, c);
+    if (mb_sincos_v2_in_range(zeta))
+        return;
+    for (int l = 0; l < 2; l++) {      /* each lane by its own angle alone */
+        double z = zeta[l], sl, cl;
+        if (fabs(z) <= MB_SINCOS_PIO4)
+            continue;
+        R_SIN_COS(&sl, &cl, &z);
+        (*s)[l] = sl;
+        (*c)[l] = cl;
+    }
+}
+
+/* the MPFR rotate_block(k, dt) on one pair of lanes held in registers, (q, p) -> (qn, pn),
+ * each lane with exactly rotate_block's operations in its order (the products and sums of
+ * lanes_sum2 and lanes_add1: dot = (-(p0 q_f0) -+ p1 q_f1) -+ p2 q_f2 -+ p3 q_f3,
+ * zeta = (dt dot) / (4 I_k), then cos zeta q_a -+ sin zeta q_fa and the same for p).
+ * want_p = 0: pn is not computed (after the last sub-rotation p is not read). */
+static MB_ALWAYS_INLINE void FUNCTION(vns, pair_rotate)(mb_sincos_v2d qn[4], mb_sincos_v2d pn[4],
+                                                        const mb_sincos_v2d q[4],
+                                                        const mb_sincos_v2d p[4], int k,
+                                                        double dt, mb_sincos_v2d I4, int want_p)
+{
+    const int *from = FUNCTION(vns, perm_from)[k - 1], *neg = FUNCTION(vns, perm_neg)[k - 1];
+    mb_sincos_v2d dot = -(p[0] * q[from[0]]);
+    MB_UNROLL(3)
+    for (int a = 1; a < 4; a++) {
+        mb_sincos_v2d u = p[a] * q[from[a]];
+        dot = neg[a] ? dot - u : dot + u;
+    }
+    mb_sincos_v2d zeta = (dt * dot) / I4, s, c;
+    FUNCTION(vns, pair_sin_cos)(zeta, &s, &c);
+    MB_UNROLL(4)
+    for (int a = 0; a < 4; a++) {
+        mb_sincos_v2d t = c * q[a], u = s * q[from[a]];
+        qn[a] = neg[a] ? t - u : t + u;
+        if (want_p) {
+            t = c * p[a];
+            u = s * p[from[a]];
+            pn[a] = neg[a] ? t - u : t + u;
+        }
+    }
+}
+
+/* The free rotation of one pair of lanes at a time: momentum, the five sub-rotations
+ * and the omega of q(t+h), (q, p) kept in registers from the first to the last instead
+ * of written to the block between them; the same operations as the MPFR kernels', lane
+ * by lane.  The buffers of the block hold only q(t+h), in buffer 1. */
+static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *restrict B,
+                                               const REAL *hh, const REAL *h2)
+{
+    const double h = *hh, g = *h2;
+    for (int l = 0; l < B->n; l += 2) {
+        FUNCTION(vns, v2) q[4], p[4], qa[4], pa[4], L[3], I[3], I4[3], w[3];
+        MB_UNROLL(4)
+        for (int a = 0; a < 4; a++)
+            q[a] = FUNCTION(vns, v2_load)(B->q[0][a], l);
+        MB_UNROLL(3)
+        for (int k = 0; k < 3; k++) {
+            L[k] = FUNCTION(vns, v2_load)(B->L[k], l);
+            I[k] = FUNCTION(vns, v2_load)(B->I[k], l);
+            I4[k] = I[k] * 4.0;
+        }
+        FUNCTION(vns, pair_momentum)(p, q, L);
+        FUNCTION(vns, pair_rotate)(qa, pa, q, p, 3, g, I4[2], 1);
+        FUNCTION(vns, pair_rotate)(q, p, qa, pa, 2, g, I4[1], 1);
+        FUNCTION(vns, pair_rotate)(qa, pa, q, p, 1, h, I4[0], 1);
+        FUNCTION(vns, pair_rotate)(q, p, qa, pa, 2, g, I4[1], 1);
+        FUNCTION(vns, pair_rotate)(qa, pa, q, p, 3, g, I4[2], 0);
+        FUNCTION(vns, pair_omega)(w, qa, L, I);
+        MB_UNROLL(4)
+        for (int a = 0; a < 4; a++)
+            FUNCTION(vns, v2_store)(B->q[1][a], l, qa[a]);
+        MB_UNROLL(3)
+        for (int k = 0; k < 3; k++)
+            FUNCTION(vns, v2_store)(B->w[k], l, w[k]);
+    }
+}
+#endif

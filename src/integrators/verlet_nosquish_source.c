@@ -181,13 +181,11 @@ static double FUNCTION(vns, norm_error)(struct FUNCTION(vns, tmp) *T, const REAL
     return fabs(R_GET_D(dot) - 1.0);
 }
 
-/* angular velocities w = R I^-1 R^T L of the block's bodies (q in buffer `buf`) to their
- * nodes of the trial state; the block is emptied.  finite: NULL for an estimate, else
- * cleared when a w is NaN or Inf. */
-static void FUNCTION(vns, block_omega_out)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, block) *B,
-                                           int buf, int *finite)
+/* the angular velocities in row w of the block to their nodes of the trial state; the
+ * block is emptied.  finite: NULL for an estimate, else cleared when a w is NaN or Inf. */
+static void FUNCTION(vns, block_omega_store)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, block) *B,
+                                             int *finite)
 {
-    FUNCTION(vns, lanes_omega)(B, buf);
     int ok = 1;
     for (int b = 0; b < B->m; b++)
         for (int k = 0; k < 3; k++) {
@@ -197,6 +195,15 @@ static void FUNCTION(vns, block_omega_out)(struct FUNCTION(vns, state) *s, struc
     if (finite)
         *finite &= ok;
     B->m = 0;
+}
+
+/* angular velocities w = R I^-1 R^T L of the block's bodies (q in buffer `buf`) to their
+ * nodes of the trial state, as block_omega_store */
+static void FUNCTION(vns, block_omega_out)(struct FUNCTION(vns, state) *s, struct FUNCTION(vns, block) *B,
+                                           int buf, int *finite)
+{
+    FUNCTION(vns, lanes_omega)(B, buf);
+    FUNCTION(vns, block_omega_store)(s, B, finite);
 }
 
 /* NO_SQUISH free rotation over h of the block's bodies, then each body's q and the omega
@@ -224,7 +231,7 @@ static double FUNCTION(vns, block_rotate_out)(struct FUNCTION(vns, state) *s, st
         qerr = fmax(qerr, FUNCTION(vns, norm_error)(T, q));
     }
     T->finite &= finite;
-    FUNCTION(vns, block_omega_out)(s, B, 1, NULL);      /* the estimate for the loads */
+    FUNCTION(vns, block_omega_store)(s, B, NULL);      /* the estimate for the loads */
     return qerr;
 }
 
