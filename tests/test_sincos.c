@@ -1,4 +1,4 @@
-/* test_sincos.c -- the two-lane sine and cosine of mb_sincos.h (fdlibm's kernels on
+/* test_sincos.c -- the four-lane sine and cosine of mb_sincos.h (fdlibm's kernels on
  * |x| <= pi/4), against MPFR.
  *
  * Reference: mpfr_sin and mpfr_cos at 200 bits of the double argument; the error of a
@@ -40,12 +40,15 @@ static double ulp_error(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), double x, d
     return err;
 }
 
+/* lanes 0 and 1 <- x0, x1, lanes 2 and 3 <- x1, x0 */
 static void sincos_pair(double x0, double x1, double s[2], double c[2])
 {
-    mb_sincos_v2d x = { x0, x1 }, vs, vc;
-    mb_sincos_v2(x, &vs, &vc);
+    mb_sincos_v4d x = { x0, x1, x1, x0 }, vs, vc;
+    mb_sincos_v4(&x, &vs, &vc);
     s[0] = vs[0]; s[1] = vs[1];
     c[0] = vc[0]; c[1] = vc[1];
+    cr_assert(vs[3] == vs[0] && vs[2] == vs[1] && vc[3] == vc[0] && vc[2] == vc[1],
+              "lanes 2, 3 differ from lanes 1, 0 on the same arguments (%a, %a)", x0, x1);
 }
 
 struct worst { double sin_err, cos_err, sin_x, cos_x; };
@@ -157,8 +160,8 @@ Test(sincos, signed_zero_and_symmetry)
 
 Test(sincos, domain_is_pi_over_four)
 {
-    mb_sincos_v2d in = { MB_SINCOS_PIO4, -MB_SINCOS_PIO4 };
-    cr_expect(mb_sincos_v2_in_range(in));
+    mb_sincos_v4d in = { MB_SINCOS_PIO4, -MB_SINCOS_PIO4, 0.0, -0.0 };
+    cr_expect(mb_sincos_v4_in_range(&in));
     mpfr_t pio4;
     mpfr_init2(pio4, REF_BITS);
     mpfr_const_pi(pio4, MPFR_RNDN);
@@ -170,8 +173,10 @@ Test(sincos, domain_is_pi_over_four)
     const double out[] = { nextafter(MB_SINCOS_PIO4, 1.0), -nextafter(MB_SINCOS_PIO4, 1.0),
                            NAN, INFINITY, -INFINITY, 3.0 };
     for (size_t k = 0; k < sizeof out / sizeof out[0]; k++) {
-        mb_sincos_v2d a = { 0.1, out[k] }, b = { out[k], 0.1 };
-        cr_expect(!mb_sincos_v2_in_range(a) && !mb_sincos_v2_in_range(b), "%a taken in range",
-                  out[k]);
+        for (int l = 0; l < MB_SINCOS_LANES; l++) {
+            mb_sincos_v4d a = { 0.1, 0.1, 0.1, 0.1 };
+            a[l] = out[k];
+            cr_expect(!mb_sincos_v4_in_range(&a), "%a in lane %d taken in range", out[k], l);
+        }
     }
 }

@@ -217,8 +217,8 @@ static void ref_sub_rotation(double q[4], double p[4], int k, double dt, const d
     double dot = ((p[0] * Pq[0] + p[1] * Pq[1]) + p[2] * Pq[2]) + p[3] * Pq[3];
     double zeta = (dt * dot) / (I[k - 1] * 4.0), s, c;
     if (fabs(zeta) <= MB_SINCOS_PIO4) {
-        mb_sincos_v2d z = { zeta, zeta }, vs, vc;
-        mb_sincos_v2(z, &vs, &vc);
+        mb_sincos_v4d z = { zeta, zeta, zeta, zeta }, vs, vc;
+        mb_sincos_v4(&z, &vs, &vc);
         s = vs[0];
         c = vc[0];
     } else {

@@ -1,8 +1,9 @@
-/* mb_sincos.h -- sine and cosine of two doubles at once on |x| <= pi/4, for the hot loops
+/* mb_sincos.h -- sine and cosine of four doubles at once on |x| <= pi/4, for the hot loops
  * of the double schemes (internal).
  *
  * fdlibm 5.3's kernels (k_sin.c, k_cos.c; the cosine as FreeBSD's msun writes it, which
- * musl also uses), applied to both lanes of a 16-byte vector (GCC vector extensions):
+ * musl also uses), applied to the four lanes of a 32-byte vector (GCC vector extensions;
+ * two 16-byte halves where the processor has no wider registers):
  *   z = x^2,
  *   sin x = x + x^3 (S1 + z (S2 + z (S3 + z S4) + z^2 (S5 + z S6))),
  *     |sin(x)/x - (1 + S1 x^2 + ... + S6 x^12)| <= 2^-58 on |x| <= pi/4,
@@ -19,11 +20,14 @@
  * every processor and at every vector width the compiler picks.  glibc selects among
  * variants of its scalar sincos and of its vector sincos (libmvec) by the processor's
  * instruction set at load time, and they do not round alike: libmvec's SSE and AVX2 sines
- * differ in about 5 % of arguments on [-50, 50], and from the scalar sine in about half
- * (doc/performance.md).
+ * differ on about 5 % of a million arguments (most in [-0.5, 0.5]), and from the scalar
+ * sine on about half (doc/performance.md).
  *
- * Domain: |x| <= MB_SINCOS_PIO4 (no argument reduction); mb_sincos_v2_in_range says
- * whether both lanes are in it.  Callers use libm's sin and cos elsewhere (NaN, Inf and
+ * Vectors are passed by address (by value, a 32-byte vector's calling convention would
+ * depend on whether AVX is enabled).
+ *
+ * Domain: |x| <= MB_SINCOS_PIO4 (no argument reduction); mb_sincos_v4_in_range says
+ * whether all lanes are in it.  Callers use libm's sin and cos elsewhere (NaN, Inf and
  * large arguments included).
  *
  * The coefficients are fdlibm's, under this notice:
@@ -36,8 +40,9 @@
 
 #include <stdint.h>
 
-typedef double mb_sincos_v2d __attribute__((vector_size(2 * sizeof(double))));
-typedef int64_t mb_sincos_v2i __attribute__((vector_size(2 * sizeof(int64_t))));
+#define MB_SINCOS_LANES 4
+typedef double mb_sincos_v4d __attribute__((vector_size(MB_SINCOS_LANES * sizeof(double))));
+typedef int64_t mb_sincos_v4i __attribute__((vector_size(MB_SINCOS_LANES * sizeof(int64_t))));
 
 /* pi/4 rounded down to double (0x3FE921FB54442D18): the kernels' domain */
 #define MB_SINCOS_PIO4 0x1.921fb54442d18p-1
@@ -57,34 +62,36 @@ typedef int64_t mb_sincos_v2i __attribute__((vector_size(2 * sizeof(int64_t))));
 #define MB_SINCOS_C5 0x1.1ee9ebdb4b1c4p-29     /* 0x3E21EE9E 0xBDB4B1C4 */
 #define MB_SINCOS_C6 (-0x1.8fae9be8838d4p-37)  /* 0xBDA8FAE9 0xBE8838D4 */
 
-/* 1 when both lanes of x lie in the kernels' domain |x| <= pi/4 (0 for NaN) */
-static inline int mb_sincos_v2_in_range(mb_sincos_v2d x)
+/* 1 when every lane of x lies in the kernels' domain |x| <= pi/4 (0 for NaN) */
+static inline int mb_sincos_v4_in_range(const mb_sincos_v4d *xp)
 {
-    const mb_sincos_v2i sign = { INT64_MIN, INT64_MIN };
-    mb_sincos_v2d a = (mb_sincos_v2d)((mb_sincos_v2i)x & ~sign);
-    mb_sincos_v2i ok = a <= MB_SINCOS_PIO4;      /* -1 where true */
-    return (ok[0] & ok[1]) != 0;
+    mb_sincos_v4d x = *xp;
+    const mb_sincos_v4i sign = { INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN };
+    mb_sincos_v4d a = (mb_sincos_v4d)((mb_sincos_v4i)x & ~sign);
+    mb_sincos_v4i ok = a <= MB_SINCOS_PIO4;      /* -1 where true */
+    return (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
 }
 
-/* *s = sin x, *c = cos x in both lanes, |x| <= pi/4 (fdlibm's __kernel_sin(x, 0, 0) and
+/* *s = sin x, *c = cos x in every lane, |x| <= pi/4 (fdlibm's __kernel_sin(x, 0, 0) and
  * __kernel_cos(x, 0)) */
-static inline void mb_sincos_v2(mb_sincos_v2d x, mb_sincos_v2d *s, mb_sincos_v2d *c)
+static inline void mb_sincos_v4(const mb_sincos_v4d *xp, mb_sincos_v4d *s, mb_sincos_v4d *c)
 {
-    const mb_sincos_v2i sign = { INT64_MIN, INT64_MIN };
-    mb_sincos_v2i xs = (mb_sincos_v2i)x & sign;
-    mb_sincos_v2d a = (mb_sincos_v2d)((mb_sincos_v2i)x & ~sign);
-    mb_sincos_v2d z = a * a, w = z * z;
+    mb_sincos_v4d x = *xp;
+    const mb_sincos_v4i sign = { INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN };
+    mb_sincos_v4i xs = (mb_sincos_v4i)x & sign;
+    mb_sincos_v4d a = (mb_sincos_v4d)((mb_sincos_v4i)x & ~sign);
+    mb_sincos_v4d z = a * a, w = z * z;
     /* sine: r = S2 + z (S3 + z S4) + z w (S5 + z S6),  sin a = a + v (S1 + z r),  v = z a */
-    mb_sincos_v2d r = (MB_SINCOS_S2 + z * (MB_SINCOS_S3 + z * MB_SINCOS_S4))
+    mb_sincos_v4d r = (MB_SINCOS_S2 + z * (MB_SINCOS_S3 + z * MB_SINCOS_S4))
                       + z * w * (MB_SINCOS_S5 + z * MB_SINCOS_S6);
-    mb_sincos_v2d v = z * a;
-    mb_sincos_v2d sa = a + v * (MB_SINCOS_S1 + z * r);
-    *s = (mb_sincos_v2d)((mb_sincos_v2i)sa | xs);
+    mb_sincos_v4d v = z * a;
+    mb_sincos_v4d sa = a + v * (MB_SINCOS_S1 + z * r);
+    *s = (mb_sincos_v4d)((mb_sincos_v4i)sa | xs);
     /* cosine: r = z (C1 + z (C2 + z C3)) + w^2 (C4 + z (C5 + z C6)), hz = z/2, w = 1 - hz,
      * cos a = w + (((1 - w) - hz) + z r) */
-    mb_sincos_v2d rc = z * (MB_SINCOS_C1 + z * (MB_SINCOS_C2 + z * MB_SINCOS_C3))
+    mb_sincos_v4d rc = z * (MB_SINCOS_C1 + z * (MB_SINCOS_C2 + z * MB_SINCOS_C3))
                        + w * w * (MB_SINCOS_C4 + z * (MB_SINCOS_C5 + z * MB_SINCOS_C6));
-    mb_sincos_v2d hz = 0.5 * z, wc = 1.0 - hz;
+    mb_sincos_v4d hz = 0.5 * z, wc = 1.0 - hz;
     *c = wc + (((1.0 - wc) - hz) + z * rc);
 }
 

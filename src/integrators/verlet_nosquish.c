@@ -25,12 +25,12 @@
  * mb_stepper.h; otherwise L = R I R^T omega and the loads are recomputed).  The five
  * sub-rotations have five different angles zeta (each depends on the p and q the previous
  * one left), so no sine or cosine is shared between them.  In double, sin and cos of
- * two bodies' angles are computed at once by fdlibm's kernels (mb_sincos.h, error below
+ * four bodies' angles are computed at once by fdlibm's kernels (mb_sincos.h, error below
  * 1 ulp, the same bits on every processor) for each |zeta| <= pi/4, by libm for a larger
  * one (lane by lane); in MPFR by mpfr_sin_cos.
  * Rotating bodies are taken sixteen at a time: their frame changes, sub-rotations and
  * omega recoveries run side by side, structure of arrays (verlet_nosquish_lanes_source.c;
- * in double a pair of bodies at a time through the whole free rotation, in registers),
+ * in double four bodies at a time through the whole free rotation, in registers),
  * so the dependent chain of one body overlaps with the others'; each body gets exactly
  * the operations it gets alone.  NaN/Inf is detected as the new state is written.
  * Blocked rotations: the blocked components of the global torque

@@ -7,12 +7,12 @@
  * then the next sub-rotation), and so are its frame changes; the processor cannot
  * overlap a chain with itself, but the chains of different bodies are independent.
  * MPFR: each loop over the lanes advances every lane's chain by one step, row by row.
- * Double: a pair of lanes (a 16-byte vector) goes through the whole free rotation --
- * frame change, momentum, five sub-rotations with their sines and cosines two at a time
- * (mb_sincos.h), omega of the new orientation -- with its values in registers, then the
- * next pair.  Each lane performs exactly the operations of one body alone, in the same
- * order, in both instances, so no result depends on the block or on a body's lane
- * (tests/test_verlet_nosquish_lanes.c). */
+ * Double: four lanes at a time (a 32-byte vector: one AVX2 register, or two SSE2 halves)
+ * go through the whole free rotation -- frame change, momentum, five sub-rotations with
+ * their sines and cosines (mb_sincos.h), omega of the new orientation -- with their values
+ * in registers, then the next four.  Each lane performs exactly the operations of one
+ * body alone, in the same order, in both instances, so no result depends on the block
+ * or on a body's lane (tests/test_verlet_nosquish_lanes.c). */
 #define VNS_BLOCK 16
 
 typedef REAL FUNCTION(vns, row)[VNS_BLOCK];
@@ -29,7 +29,8 @@ struct FUNCTION(vns, block) {
     FUNCTION(vns, row) dot, t, a, zeta, cz, sz;
     size_t node[VNS_BLOCK];           /* node index of each lane in use */
     int m;                            /* lanes in use */
-    int n;                            /* lanes computed: m, in double rounded up to even */
+    int n;                            /* lanes computed: m, in double rounded up to a
+                                       * multiple of the vector width */
 };
 
 /* every row of the block, in one list for initialisation and clearing */
@@ -93,12 +94,13 @@ static void FUNCTION(vns, lane_in)(struct FUNCTION(vns, block) *B, size_t i, con
     }
 }
 
-/* the lanes to compute: m, in double rounded up to even.  The padding lane of an odd m
- * holds the identity at rest with unit moments, turned by the angle 0 (sin 0, cos 1, so
- * no sincos is called for it): finite, no division by zero; its results are not used. */
+/* the lanes to compute: m, in double rounded up to a multiple of the vector width
+ * (MB_SINCOS_LANES).  A padding lane holds the identity at rest with unit moments,
+ * turned by the angle 0 (sin 0, cos 1): finite, no division by zero; its results are
+ * not used. */
 static void FUNCTION(vns, block_pad)(struct FUNCTION(vns, block) *B)
 {
-    B->n = IS_MPFR ? B->m : B->m + (B->m & 1);
+    B->n = IS_MPFR ? B->m : (B->m + MB_SINCOS_LANES - 1) / MB_SINCOS_LANES * MB_SINCOS_LANES;
     for (int b = B->m; b < B->n; b++) {
         R_SET_D(&B->sz[b], 0.0);
         R_SET_D(&B->cz[b], 1.0);
@@ -122,8 +124,8 @@ static const int FUNCTION(vns, perm_neg)[3][4] = { { 1, 0, 0, 1 }, { 1, 1, 0, 0 
  *     from buffer buf;
  *   lanes_free_rotation(B, hh, h2): the NO_SQUISH free rotation over h of every lane
  *     from (q, L) in buffer 0, q(t+h) into buffer 1 and its omega into row w.
- * MPFR: row by row, each kernel a loop over the lanes in use.  Double: a pair of lanes
- * at a time in registers (below).  The operations of a lane are the same in both, in the
+ * MPFR: row by row, each kernel a loop over the lanes in use.  Double: four lanes at a
+ * time in registers (below).  The operations of a lane are the same in both, in the
  * same order. */
 #if IS_MPFR
 /* l over the lanes in use, 0..n-1 (n = m: a padding lane would cost as much as a body) */
@@ -320,31 +322,42 @@ static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *rest
     FUNCTION(vns, lanes_omega)(B, 1);
 }
 #else
-/* ---------------------------------------- double: a pair of lanes in registers ---- */
+/* ------------------------------------------ double: four lanes in registers ---- */
 
-/* The lanes l, l + 1 of a row as one 16-byte vector (GCC vector extensions), and back */
-typedef mb_sincos_v2d FUNCTION(vns, v2);
+/* VNS_CLONES: the function is compiled twice, for AVX2 and for the x86-64 baseline
+ * (SSE2), and the loader picks by the processor (GCC's target_clones).  Both perform the
+ * same IEEE operations on each lane (no FMA: the build sets -ffp-contract=off, and the
+ * AVX2 target does not enable FMA), so a result does not depend on the processor:
+ * test_verlet_nosquish_lanes compares the library's path with the operations written out
+ * in the test, compiled for the baseline. */
+#undef VNS_CLONES
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define VNS_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define VNS_CLONES
+#endif
 
-static MB_ALWAYS_INLINE FUNCTION(vns, v2) FUNCTION(vns, v2_load)(const REAL *row, int l)
+/* The lanes l .. l + 3 of a row as one 32-byte vector (GCC vector extensions), and back */
+typedef mb_sincos_v4d FUNCTION(vns, vec);
+
+static MB_ALWAYS_INLINE void FUNCTION(vns, vec_load)(FUNCTION(vns, vec) *x, const REAL *row, int l)
 {
-    FUNCTION(vns, v2) x;
-    memcpy(&x, &row[l], sizeof x);
-    return x;
+    memcpy(x, &row[l], sizeof *x);
 }
 
-static MB_ALWAYS_INLINE void FUNCTION(vns, v2_store)(REAL *row, int l, FUNCTION(vns, v2) x)
+static MB_ALWAYS_INLINE void FUNCTION(vns, vec_store)(REAL *row, int l, const FUNCTION(vns, vec) *x)
 {
-    memcpy(&row[l], &x, sizeof x);
+    memcpy(&row[l], x, sizeof *x);
 }
 
 /* out = R(q) v (sign +1) or R(q)^T v (sign -1): the operations of the MPFR lanes_rotate
  * (mbq rotate_signed),  u = +-(q1, q2, q3),  r = 2 (u x v),  out = (q0 r + v) + u x r */
-static MB_ALWAYS_INLINE void FUNCTION(vns, pair_rotate_vec)(FUNCTION(vns, v2) out[3],
-                                                            const FUNCTION(vns, v2) q[4],
-                                                            const FUNCTION(vns, v2) v[3],
+static MB_ALWAYS_INLINE void FUNCTION(vns, vec_rotate)(FUNCTION(vns, vec) out[3],
+                                                            const FUNCTION(vns, vec) q[4],
+                                                            const FUNCTION(vns, vec) v[3],
                                                             int sign)
 {
-    FUNCTION(vns, v2) u[3], r[3], c[3];
+    FUNCTION(vns, vec) u[3], r[3], c[3];
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         u[k] = sign > 0 ? q[k + 1] : -q[k + 1];
@@ -363,26 +376,26 @@ static MB_ALWAYS_INLINE void FUNCTION(vns, pair_rotate_vec)(FUNCTION(vns, v2) ou
 }
 
 /* w = R(q) I^-1 R(q)^T L: the MPFR lanes_omega */
-static MB_ALWAYS_INLINE void FUNCTION(vns, pair_omega)(FUNCTION(vns, v2) w[3],
-                                                       const FUNCTION(vns, v2) q[4],
-                                                       const FUNCTION(vns, v2) L[3],
-                                                       const FUNCTION(vns, v2) I[3])
+static MB_ALWAYS_INLINE void FUNCTION(vns, vec_omega)(FUNCTION(vns, vec) w[3],
+                                                       const FUNCTION(vns, vec) q[4],
+                                                       const FUNCTION(vns, vec) L[3],
+                                                       const FUNCTION(vns, vec) I[3])
 {
-    FUNCTION(vns, v2) Lb[3], wb[3];
-    FUNCTION(vns, pair_rotate_vec)(Lb, q, L, -1);
+    FUNCTION(vns, vec) Lb[3], wb[3];
+    FUNCTION(vns, vec_rotate)(Lb, q, L, -1);
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         wb[k] = Lb[k] / I[k];
-    FUNCTION(vns, pair_rotate_vec)(w, q, wb, +1);
+    FUNCTION(vns, vec_rotate)(w, q, wb, +1);
 }
 
 /* p = 2 S(q) (0, L~), L~ = R(q)^T L: the MPFR lanes_momentum (mbq mul_pure's forms) */
-static MB_ALWAYS_INLINE void FUNCTION(vns, pair_momentum)(FUNCTION(vns, v2) p[4],
-                                                          const FUNCTION(vns, v2) q[4],
-                                                          const FUNCTION(vns, v2) L[3])
+static MB_ALWAYS_INLINE void FUNCTION(vns, vec_momentum)(FUNCTION(vns, vec) p[4],
+                                                          const FUNCTION(vns, vec) q[4],
+                                                          const FUNCTION(vns, vec) L[3])
 {
-    FUNCTION(vns, v2) v[3];
-    FUNCTION(vns, pair_rotate_vec)(v, q, L, -1);
+    FUNCTION(vns, vec) v[3];
+    FUNCTION(vns, vec_rotate)(v, q, L, -1);
     p[0] = (-(q[1] * v[0]) - q[2] * v[1]) - q[3] * v[2];
     p[1] = (q[0] * v[0] + q[2] * v[2]) - q[3] * v[1];
     p[2] = (q[0] * v[1] - q[1] * v[2]) + q[3] * v[0];
@@ -393,40 +406,40 @@ static MB_ALWAYS_INLINE void FUNCTION(vns, pair_momentum)(FUNCTION(vns, v2) p[4]
 }
 
 /* row w <- omega of every lane computed, q from buffer buf */
-static void FUNCTION(vns, lanes_omega)(struct FUNCTION(vns, block) *restrict B, int buf)
+VNS_CLONES static void FUNCTION(vns, lanes_omega)(struct FUNCTION(vns, block) *restrict B, int buf)
 {
-    for (int l = 0; l < B->n; l += 2) {
-        FUNCTION(vns, v2) q[4], L[3], I[3], w[3];
+    for (int l = 0; l < B->n; l += MB_SINCOS_LANES) {
+        FUNCTION(vns, vec) q[4], L[3], I[3], w[3];
         MB_UNROLL(4)
         for (int a = 0; a < 4; a++)
-            q[a] = FUNCTION(vns, v2_load)(B->q[buf][a], l);
+            FUNCTION(vns, vec_load)(&q[a], B->q[buf][a], l);
         MB_UNROLL(3)
         for (int k = 0; k < 3; k++) {
-            L[k] = FUNCTION(vns, v2_load)(B->L[k], l);
-            I[k] = FUNCTION(vns, v2_load)(B->I[k], l);
+            FUNCTION(vns, vec_load)(&L[k], B->L[k], l);
+            FUNCTION(vns, vec_load)(&I[k], B->I[k], l);
         }
-        FUNCTION(vns, pair_omega)(w, q, L, I);
+        FUNCTION(vns, vec_omega)(w, q, L, I);
         MB_UNROLL(3)
         for (int k = 0; k < 3; k++)
-            FUNCTION(vns, v2_store)(B->w[k], l, w[k]);
+            FUNCTION(vns, vec_store)(B->w[k], l, &w[k]);
     }
 }
 
-/* sin and cos of the pair's angles: fdlibm's kernels (mb_sincos.h: only +, -, * rounded
+/* sin and cos of the four lanes' angles: fdlibm's kernels (mb_sincos.h: only +, -, * rounded
  * to nearest, so a lane's values do not depend on the processor, the vector width or its
- * neighbour) where both |zeta| <= pi/4 -- in practice every pair: zeta is about a quarter
+ * neighbours) where |zeta| <= pi/4 -- in practice every lane: zeta is about a quarter
  * of the angle a body turns in the sub-rotation -- and libm's sin and cos for a lane
  * whose |zeta| is larger (NaN and Inf included), decided lane by lane: a lane's values
  * never depend on its neighbour's angle.  A padding lane has zeta = 0: sin 0 = 0,
  * cos 0 = 1 exactly. */
-static MB_ALWAYS_INLINE void FUNCTION(vns, pair_sin_cos)(mb_sincos_v2d zeta, mb_sincos_v2d *s,
-                                                         mb_sincos_v2d *c)
+static MB_ALWAYS_INLINE void FUNCTION(vns, vec_sin_cos)(const mb_sincos_v4d *zeta, mb_sincos_v4d *s,
+                                                         mb_sincos_v4d *c)
 {
-    mb_sincos_v2(zeta, s, c);
-    if (mb_sincos_v2_in_range(zeta))
+    mb_sincos_v4(zeta, s, c);
+    if (mb_sincos_v4_in_range(zeta))
         return;
-    for (int l = 0; l < 2; l++) {      /* each lane by its own angle alone */
-        double z = zeta[l], sl, cl;
+    for (int l = 0; l < MB_SINCOS_LANES; l++) {     /* each lane by its own angle alone */
+        double z = (*zeta)[l], sl, cl;
         if (fabs(z) <= MB_SINCOS_PIO4)
             continue;
         R_SIN_COS(&sl, &cl, &z);
@@ -435,28 +448,31 @@ static MB_ALWAYS_INLINE void FUNCTION(vns, pair_sin_cos)(mb_sincos_v2d zeta, mb_
     }
 }
 
-/* the MPFR rotate_block(k, dt) on one pair of lanes held in registers, (q, p) -> (qn, pn),
+/* the MPFR rotate_block(k, dt) on four lanes held in registers, (q, p) -> (qn, pn),
  * each lane with exactly rotate_block's operations in its order (the products and sums of
  * lanes_sum2 and lanes_add1: dot = (-(p0 q_f0) -+ p1 q_f1) -+ p2 q_f2 -+ p3 q_f3,
  * zeta = (dt dot) / (4 I_k), then cos zeta q_a -+ sin zeta q_fa and the same for p).
  * want_p = 0: pn is not computed (after the last sub-rotation p is not read). */
-static MB_ALWAYS_INLINE void FUNCTION(vns, pair_rotate)(mb_sincos_v2d qn[4], mb_sincos_v2d pn[4],
-                                                        const mb_sincos_v2d q[4],
-                                                        const mb_sincos_v2d p[4], int k,
-                                                        double dt, mb_sincos_v2d I4, int want_p)
+static MB_ALWAYS_INLINE void FUNCTION(vns, vec_sub_rotation)(mb_sincos_v4d qn[4],
+                                                             mb_sincos_v4d pn[4],
+                                                             const mb_sincos_v4d q[4],
+                                                             const mb_sincos_v4d p[4], int k,
+                                                             double dt,
+                                                             const mb_sincos_v4d *I4,
+                                                             int want_p)
 {
     const int *from = FUNCTION(vns, perm_from)[k - 1], *neg = FUNCTION(vns, perm_neg)[k - 1];
-    mb_sincos_v2d dot = -(p[0] * q[from[0]]);
+    mb_sincos_v4d dot = -(p[0] * q[from[0]]);
     MB_UNROLL(3)
     for (int a = 1; a < 4; a++) {
-        mb_sincos_v2d u = p[a] * q[from[a]];
+        mb_sincos_v4d u = p[a] * q[from[a]];
         dot = neg[a] ? dot - u : dot + u;
     }
-    mb_sincos_v2d zeta = (dt * dot) / I4, s, c;
-    FUNCTION(vns, pair_sin_cos)(zeta, &s, &c);
+    mb_sincos_v4d zeta = (dt * dot) / *I4, s, c;
+    FUNCTION(vns, vec_sin_cos)(&zeta, &s, &c);
     MB_UNROLL(4)
     for (int a = 0; a < 4; a++) {
-        mb_sincos_v2d t = c * q[a], u = s * q[from[a]];
+        mb_sincos_v4d t = c * q[a], u = s * q[from[a]];
         qn[a] = neg[a] ? t - u : t + u;
         if (want_p) {
             t = c * p[a];
@@ -466,38 +482,38 @@ static MB_ALWAYS_INLINE void FUNCTION(vns, pair_rotate)(mb_sincos_v2d qn[4], mb_
     }
 }
 
-/* The free rotation of one pair of lanes at a time: momentum, the five sub-rotations
+/* The free rotation of four lanes at a time: momentum, the five sub-rotations
  * and the omega of q(t+h), (q, p) kept in registers from the first to the last instead
  * of written to the block between them; the same operations as the MPFR kernels', lane
  * by lane.  The buffers of the block hold only q(t+h), in buffer 1. */
-static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *restrict B,
+VNS_CLONES static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *restrict B,
                                                const REAL *hh, const REAL *h2)
 {
     const double h = *hh, g = *h2;
-    for (int l = 0; l < B->n; l += 2) {
-        FUNCTION(vns, v2) q[4], p[4], qa[4], pa[4], L[3], I[3], I4[3], w[3];
+    for (int l = 0; l < B->n; l += MB_SINCOS_LANES) {
+        FUNCTION(vns, vec) q[4], p[4], qa[4], pa[4], L[3], I[3], I4[3], w[3];
         MB_UNROLL(4)
         for (int a = 0; a < 4; a++)
-            q[a] = FUNCTION(vns, v2_load)(B->q[0][a], l);
+            FUNCTION(vns, vec_load)(&q[a], B->q[0][a], l);
         MB_UNROLL(3)
         for (int k = 0; k < 3; k++) {
-            L[k] = FUNCTION(vns, v2_load)(B->L[k], l);
-            I[k] = FUNCTION(vns, v2_load)(B->I[k], l);
+            FUNCTION(vns, vec_load)(&L[k], B->L[k], l);
+            FUNCTION(vns, vec_load)(&I[k], B->I[k], l);
             I4[k] = I[k] * 4.0;
         }
-        FUNCTION(vns, pair_momentum)(p, q, L);
-        FUNCTION(vns, pair_rotate)(qa, pa, q, p, 3, g, I4[2], 1);
-        FUNCTION(vns, pair_rotate)(q, p, qa, pa, 2, g, I4[1], 1);
-        FUNCTION(vns, pair_rotate)(qa, pa, q, p, 1, h, I4[0], 1);
-        FUNCTION(vns, pair_rotate)(q, p, qa, pa, 2, g, I4[1], 1);
-        FUNCTION(vns, pair_rotate)(qa, pa, q, p, 3, g, I4[2], 0);
-        FUNCTION(vns, pair_omega)(w, qa, L, I);
+        FUNCTION(vns, vec_momentum)(p, q, L);
+        FUNCTION(vns, vec_sub_rotation)(qa, pa, q, p, 3, g, &I4[2], 1);
+        FUNCTION(vns, vec_sub_rotation)(q, p, qa, pa, 2, g, &I4[1], 1);
+        FUNCTION(vns, vec_sub_rotation)(qa, pa, q, p, 1, h, &I4[0], 1);
+        FUNCTION(vns, vec_sub_rotation)(q, p, qa, pa, 2, g, &I4[1], 1);
+        FUNCTION(vns, vec_sub_rotation)(qa, pa, q, p, 3, g, &I4[2], 0);
+        FUNCTION(vns, vec_omega)(w, qa, L, I);
         MB_UNROLL(4)
         for (int a = 0; a < 4; a++)
-            FUNCTION(vns, v2_store)(B->q[1][a], l, qa[a]);
+            FUNCTION(vns, vec_store)(B->q[1][a], l, &qa[a]);
         MB_UNROLL(3)
         for (int k = 0; k < 3; k++)
-            FUNCTION(vns, v2_store)(B->w[k], l, w[k]);
+            FUNCTION(vns, vec_store)(B->w[k], l, &w[k]);
     }
 }
 #endif
