@@ -25,7 +25,9 @@ Translation (doc/peers.md):
 - contacts (lammps_granular.py): the linear law as `pair_style gran/hooke` and `fix wall/gran
   hooke`, Cundall-Strack as gran/hooke/history, Hertz-Mindlin as gran/hertz/history or (option
   pair=granular) `pair_style granular` with Mindlin tangential, walls z = const alike;
-- a Lennard-Jones fluid in a periodic box (`lj-cut`, `lj-smooth`): lammps_lj.py.
+- a Lennard-Jones fluid in a periodic box (`lj-cut`, `lj-smooth`): lammps_lj.py;
+- a granular assembly (`granular-*`: every two spheres in contact, periodic box or open
+  space): lammps_assembly.py.
 The dump is read back: positions, velocities, orientations (ellipsoid quaternion, or the rigid
 body's frame rebuilt from its atoms) and global angular velocities.
 """
@@ -35,12 +37,13 @@ import os
 import subprocess
 import sys
 
+import lammps_assembly
 import lammps_granular as granular
 import lammps_lj
 import mbadapter as mb
 
 FIXES = ("nve", "nve/sphere", "nve/asphere", "rigid/nve", "rigid")
-SUPPORTED = ("gravity", "drag", "springs", "central", "torque") + granular.LAWS
+SUPPORTED = ("gravity", "drag", "springs", "central", "torque") + granular.LAWS + lammps_assembly.MODELS
 ARM = 0.5        # distance of a rigid body's atoms from its centre (any value: frame only)
 
 
@@ -459,19 +462,29 @@ def write_rows(run, fix, nodes, dump, out):
     mb.write_trajectory(out, run, rows)
 
 
-def lj_plan(run):
-    """The Lennard-Jones model of a fluid run (checked: declined when not expressed), or None."""
+def pair_style_plan(run):
+    """(module, its input lines' function) of a run whose force is a pair style on the
+    neighbour list (a Lennard-Jones fluid, lammps_lj.py; a granular assembly,
+    lammps_assembly.py), checked (declined when not expressed); None for another run."""
     model = lammps_lj.lj_model(run)
     if model is not None:
         lammps_lj.check(run, model, run.get("options", {}).get("fix", "nve"))
-    return model
+        return lammps_lj, lambda tag: lammps_lj.input_lines(run, model, tag)
+    model = lammps_assembly.assembly_model(run)
+    if model is not None:
+        options = run.get("options", {})
+        fix = options.get("fix", "nve/sphere")
+        pair = options.get("pair", "history")
+        lammps_assembly.check(run, model, fix, pair)
+        return lammps_assembly, lambda tag: lammps_assembly.input_lines(run, model, fix, pair, tag)
+    return None
 
 
-def write_lj_rows(run, dump, out):
-    """The trajectory of a Lennard-Jones run from its dump."""
+def write_pair_style_rows(run, module, dump, out):
+    """The trajectory of a pair-style run (pair_style_plan) from its dump."""
     frames = read_dump(dump) if os.path.exists(dump) else {}
     try:
-        rows = lammps_lj.rows(run, frames)
+        rows = module.rows(run, frames)
     except KeyError as step:
         raise LmpFailed("lmp wrote no state for step %s: %s" % (step, failure_tail()))
     mb.write_trajectory(out, run, rows)
@@ -479,12 +492,13 @@ def write_lj_rows(run, dump, out):
 
 def run_one(run, out):
     """One run (protocol 1): input, lmp, dump read back, trajectory written to out."""
-    model = lj_plan(run)
-    if model is not None:
-        done = run_lmp(lammps_lj.input_lines(run, model))
+    styled = pair_style_plan(run)
+    if styled is not None:
+        module, lines = styled
+        done = run_lmp(lines(""))
         if done.returncode != 0:
             raise LmpFailed(failure_tail(done))
-        write_lj_rows(run, "traj.dump", out)
+        write_pair_style_rows(run, module, "traj.dump", out)
         return
     fix, nodes, law, pair = plan(run)
     done = run_lmp(input_lines(run, fix, nodes, law, pair))
@@ -499,10 +513,11 @@ def run_batch(runs, outdir):
 
     def plan_one(run, out):             # pass 1: each run's input, or its decline
         tag = "-%d" % run["id"]
-        model = lj_plan(run)
-        if model is not None:
-            planned.append((run, "traj%s.dump" % tag, lammps_lj.input_lines(run, model, tag)))
-            kept[run["id"]] = (None, model, "traj%s.dump" % tag)
+        styled = pair_style_plan(run)
+        if styled is not None:
+            module, lines = styled
+            planned.append((run, "traj%s.dump" % tag, lines(tag)))
+            kept[run["id"]] = (None, module, "traj%s.dump" % tag)
             return
         fix, nodes, law, pair = plan(run)
         planned.append((run, "traj%s.dump" % tag, input_lines(run, fix, nodes, law, pair, tag)))
@@ -515,8 +530,8 @@ def run_batch(runs, outdir):
         if run["id"] in failed:
             raise LmpFailed("lmp " + failed[run["id"]])
         fix, nodes, dump = kept[run["id"]]
-        if fix is None:
-            write_lj_rows(run, dump, out)
+        if fix is None:                 # a pair-style run: kept (None, module, dump)
+            write_pair_style_rows(run, nodes, dump, out)
         else:
             write_rows(run, fix, nodes, dump, out)
 

@@ -86,6 +86,15 @@ def check(run, fix, option):
     law = law_of(run)
     if law is None:
         return None
+    if len(run["nodes"]) > 2:
+        mb.decline("LAMMPS adapter: contacts among more than two spheres on listed pairs are "
+                   "not translated (an assembly's contacts are a granular-* model)")
+    return check_law(law, fix, option)
+
+
+def check_law(law, fix, option):
+    """Decline what the styles cannot express for law (name, fields, sphere pairs, plane
+    pairs); return the law."""
     name, fields, spheres, planes = law
     if name not in LAWS:
         mb.decline("LAMMPS adapter: the contact law '%s' is not translated" % name)
@@ -97,8 +106,6 @@ def check(run, fix, option):
         mb.decline("fix %s: granular contacts need sphere atoms" % fix)
     if name in ("contact-cundall-strack", "contact-hertz-mindlin") and fix != "nve/sphere":
         mb.decline("fix %s: a frictional contact turns the spheres; use fix=nve/sphere" % fix)
-    if len(run["nodes"]) > 2:
-        mb.decline("LAMMPS adapter: contacts among more than two spheres are not translated")
     pairs = spheres + planes
     for p in pairs:
         if float(p.get("c", 0)) != 0 and fields.get("clamped", not fields.get("attractive", False)):

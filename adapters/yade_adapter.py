@@ -41,7 +41,9 @@ sys.path.insert(0, os.path.dirname(SELF))
 import mbadapter as mb  # noqa: E402
 
 SUPPORTED = ("gravity", "drag", "springs", "central", "torque", "contact-linear",
-             "contact-hertz", "contact-cundall-strack", "contact-hertz-mindlin", "cundall")
+             "contact-hertz", "contact-cundall-strack", "contact-hertz-mindlin", "cundall",
+             "granular-linear", "granular-cundall-strack")
+ASSEMBLY = ("granular-linear", "granular-cundall-strack")
 CONTACTS = ("contact-linear", "contact-hertz", "contact-cundall-strack", "contact-hertz-mindlin")
 AXES = {(1, 0, 0): (0, 1), (-1, 0, 0): (0, -1), (0, 1, 0): (1, 1), (0, -1, 0): (1, -1),
         (0, 0, 1): (2, 1), (0, 0, -1): (2, -1)}     # plane normal: (Yade wall axis, sense)
@@ -57,7 +59,10 @@ def check(run):
         if abs(float(c["lambda"]) - damping) > 1e-15:
             mb.decline("Yade adapter: the problem's Cundall lambda %g needs option damping=%g"
                        % (c["lambda"], c["lambda"]))
-    material(run)
+    if assembly_model(run) is not None:
+        assembly(run)
+    else:
+        material(run)
     for i, n in enumerate(run["nodes"]):
         if n.get("mass") is None:
             mb.decline("Yade adapter: node %d is fixed (infinite mass), not expressed" % i)
@@ -136,6 +141,50 @@ def material(run):
     return ("mindlin" if mindlin else "cundall-strack", min(youngs), min(ratios), friction, walls)
 
 
+def assembly_model(run):
+    """The granular-* model of run.json (every two spheres in contact), or None."""
+    found = [f for f in run.get("forces", []) if f.get("model") in ASSEMBLY]
+    if not found:
+        return None
+    if len(found) > 1 or any(f.get("model", "").startswith("contact-") for f in run.get("forces", [])):
+        mb.decline("Yade adapter: one contact model per assembly is translated")
+    return found[0]
+
+
+def assembly(run):
+    """The FrictMat of a granular assembly (a granular-linear or granular-cundall-strack
+    model: contacts between every two spheres, found by Yade's collider), as material()
+    returns it, and the periodic box or None (open space): (law, young, poisson, mu, walls,
+    box).  With kn = E R for two spheres of radius R (Ip2_FrictMat_FrictMat_FrictPhys, see
+    material()) every pair gets the law's kn when the spheres share one radius; otherwise,
+    and for a normal or tangential dashpot (CundallStrack has none), rolling resistance,
+    walls or another boundary, the run is declined."""
+    model = assembly_model(run)
+    c = model.get("c")
+    if (c is not None and float(c) != 0) or (c is None and float(model.get("zeta") or 0) != 0):
+        mb.decline("Yade adapter: the normal dashpot of the assembly is not translated "
+                   "(Law2_ScGeom_FrictPhys_CundallStrack has none)")
+    if float(model.get("zeta_t", 0)) != 0:
+        mb.decline("Yade adapter: the tangential dashpot is not translated")
+    if float(model.get("mu_roll", 0)) != 0:
+        mb.decline("Yade adapter: rolling resistance is not translated")
+    if model.get("pairs"):
+        mb.decline("Yade adapter: walls of a granular assembly are not translated")
+    if model.get("boundary") not in ("periodic", "open"):
+        mb.decline("Yade adapter: a granular assembly in a %s boundary is not translated"
+                   % model.get("boundary"))
+    radii = {float(n.get("radius") or 0) for n in run["nodes"]}
+    if len(radii) != 1 or min(radii) <= 0:
+        mb.decline("Yade adapter: the spheres of an assembly must share one radius "
+                   "(kn = E R gives the law's kn to every pair)")
+    radius = radii.pop()
+    friction = float(model.get("mu", 0))
+    # frictionless: ks is idle but must not be 0 (material(): NaN at touch-down)
+    ratio = float(model.get("kt_ratio", 0)) if friction != 0 else 0.3
+    box = [float(b) for b in model["box"]] if model["boundary"] == "periodic" else None
+    return ("cundall-strack", float(model["kn"]) / radius, ratio, friction, [], box)
+
+
 def node_forces(run, pos, vel, ori):
     """Forces and torques (global) on every node from the non-gravity models of run.json."""
     n = len(run["nodes"])
@@ -181,9 +230,27 @@ def node_forces(run, pos, vel, ori):
     return F, T
 
 
+def assembly_overlapping(run, model):
+    """True when two spheres of an assembly overlap at t = 0 (every pair, minimum image in a
+    periodic box)."""
+    nodes = run["nodes"]
+    box = model.get("box") if model.get("boundary") == "periodic" else None
+    for i in range(len(nodes)):
+        xi, ri = nodes[i]["position"], nodes[i]["radius"]
+        for j in range(i + 1, len(nodes)):
+            d = [nodes[j]["position"][k] - xi[k] for k in range(3)]
+            if box:
+                d = [d[k] - box[k] * round(d[k] / box[k]) for k in range(3)]
+            if ri + nodes[j]["radius"] - math.sqrt(mb.dot(d, d)) > 0:
+                return True
+    return False
+
+
 def overlapping(run):
     """True when some contact pair of run.json overlaps at t = 0."""
     nodes = run["nodes"]
+    if assembly_model(run) is not None:
+        return assembly_overlapping(run, assembly_model(run))
     for m in run.get("forces", []):
         if not m.get("model", "").startswith("contact-"):
             continue
@@ -218,8 +285,17 @@ def yade_run(run, out):
     for f in by.get("gravity", []):
         g = [g[k] + f["g"][k] for k in range(3)]
     nodes = run["nodes"]
-    contact = material(run)
+    box = None
+    if assembly_model(run) is not None:
+        *contact, box = assembly(run)
+    else:
+        contact = material(run)
     law, young, ratio, friction, walls = contact if contact else ("none", 1e9, 0.3, 0.0, [])
+    if box is not None:
+        # the periodic cell [0, L0) x [0, L1) x [0, L2); the bodies' positions stay
+        # unwrapped (the collider and the interactions take the images)
+        O.periodic = True
+        O.cell.setBox(Vector3(*box))
     mat = O.materials.append(FrictMat(young=young, poisson=ratio, frictionAngle=math.atan(friction),
                                       density=1.0))
     aspherical = []
@@ -318,8 +394,10 @@ def yade_run(run, out):
                                      else Ip2_FrictMat_FrictMat_FrictPhys()],
                                     [Law2_ScGeom_MindlinPhys_Mindlin() if mindlin
                                      else Law2_ScGeom_FrictPhys_CundallStrack()])]
-    engines += [PyRunner(command="mb_add_forces()", iterPeriod=1, initRun=True),
-                NewtonIntegrator(gravity=Vector3(*g), damping=float(opts.get("damping", 0))),
+    if any(f["model"] in ("drag", "springs", "central", "torque") for f in run.get("forces", [])):
+        # node_forces has something to add (a Python call per step: none when it has not)
+        engines.append(PyRunner(command="mb_add_forces()", iterPeriod=1, initRun=True))
+    engines += [NewtonIntegrator(gravity=Vector3(*g), damping=float(opts.get("damping", 0))),
                 PyRunner(command="mb_after_step()", iterPeriod=1, initRun=True)]
     O.engines = engines
     O.dt = dt

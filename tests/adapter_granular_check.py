@@ -62,6 +62,34 @@ def lammps(case, options):
         shutil.rmtree(work)
 
 
+def lammps_assembly(case, edit=None):
+    """(exit status, last output line, in.lammps lines, data file lines) of a granular
+    assembly's input (stand-in lmp); edit(run) may change run.json first."""
+    work = tempfile.mkdtemp()
+    try:
+        with open(os.path.join(DUMP, case + ".json")) as fh:
+            run = json.load(fh)
+        if edit:
+            edit(run)
+        with open(os.path.join(work, "run.json"), "w") as fh:
+            json.dump(run, fh)
+        os.mkdir(os.path.join(work, "bin"))
+        lmp = os.path.join(work, "bin", "lmp")
+        with open(lmp, "w") as fh:
+            fh.write("#!/bin/sh\ncp in.lammps kept.lammps\ncp assembly.data kept.data\n"
+                     "echo 'ERROR: stand-in lmp (test)' > lammps.log\nexit 1\n")
+        os.chmod(lmp, 0o755)
+        env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ["PATH"])
+        done = subprocess.run([sys.executable, os.path.join(ADAPTERS, "lammps_adapter.py"), "run.json",
+                               "t.csv"], cwd=work, env=env, capture_output=True, text=True)
+        out = (done.stdout + done.stderr).strip().splitlines()
+        read = lambda name: (open(os.path.join(work, name)).read().splitlines()
+                             if os.path.exists(os.path.join(work, name)) else [])
+        return done.returncode, out[-1] if out else "", read("kept.lammps"), read("kept.data"), run
+    finally:
+        shutil.rmtree(work)
+
+
 def words(lines, prefix):
     found = [l.split() for l in lines if l.startswith(prefix)]
     return found[0] if found else []
@@ -130,6 +158,82 @@ expect("lammps: pair=granular with Cundall-Strack declined", (st, "contact-hertz
 st, last, lines = lammps("pair-hertz", {})
 expect("lammps declines the dashpot of a damped Hertz law (77)", (st, "dashpot" in last),
        (77, True))
+
+
+# Granular assemblies (lammps_assembly.py): tests/data/run-json/granular-gas.case, 20 spheres
+# of mass 1.3 at fraction 0.1, restitution 0.7 of the unclamped linear law of contact time
+# 0.004, Cundall-Strack mu = 0.4, kt = 2/7 kn.  From doc/dem.md: zeta = -ln e/sqrt(pi^2 +
+# ln^2 e), kn = m* (pi/(t_c sqrt(1 - zeta^2)))^2, c = 2 zeta sqrt(m* kn), m* = m/2; LAMMPS's
+# gamma_n = c/m*; the cube's side L = (N pi / (6 phi))^(1/3).
+st, last, lines, data, run = lammps_assembly("granular-gas")
+le = math.log(0.7)
+zeta = -le / math.sqrt(math.pi ** 2 + le ** 2)
+gas_meff = 1.3 / 2
+gas_kn = gas_meff * (math.pi / (0.004 * math.sqrt(1 - zeta ** 2))) ** 2
+side = (20 * math.pi / 6 / 0.1) ** (1.0 / 3.0)
+ps = floats(words(lines, "pair_style"))
+expect("lammps gas: style", ps[1], "gran/hooke/history")
+expect("lammps gas: Kn", ps[2], gas_kn, 1e-13)
+expect("lammps gas: Kt = 2/7 Kn", ps[3], 2.0 / 7.0 * gas_kn, 1e-13)
+expect("lammps gas: gamma_n = 2 zeta sqrt(kn/m*)", ps[4], 2 * zeta * math.sqrt(gas_kn / gas_meff), 1e-13)
+expect("lammps gas: gamma_t, xmu, dampflag", ps[5:8], [0.0, 0.4, 0.0])
+expect("lammps gas: periodic", words(lines, "boundary"), ["boundary", "p", "p", "p"])
+expect("lammps gas: fix nve/sphere", words(lines, "fix integrate"), ["fix", "integrate", "all", "nve/sphere"])
+expect("lammps gas: ghost velocities", words(lines, "comm_modify"), ["comm_modify", "vel", "yes"])
+# a rebuild whenever an atom has moved half the skin, checked every step: no contact missed
+expect("lammps gas: neighbour list", (words(lines, "neighbor"), words(lines, "neigh_modify")),
+       (["neighbor", "0.2", "bin"], ["neigh_modify", "every", "1", "delay", "0", "check", "yes"]))
+expect("lammps gas: masses exact", words(lines, "set atom"), ["set", "atom", "*", "mass", "1.3"])
+box = floats(words(data, "0.0 "))
+expect("lammps gas: box from 0", box[0], 0.0)
+expect("lammps gas: box side L", box[1], side, 1e-15)
+atoms = [floats(l.split()) for l in data[data.index("Atoms # sphere") + 2:][:20]]
+back = [max(abs(a[4 + k] + a[7 + k] * box[1] - n["position"][k]) for k in range(3))
+        for a, n in zip(atoms, run["nodes"])]
+inside = all(0 <= a[4 + k] < box[1] for a in atoms for k in range(3))
+expect("lammps gas: 20 atoms, diameter 1, x_box + image L = x, x_box in [0, L)",
+       (len(atoms), {a[2] for a in atoms}, max(back) <= 4 * 2 ** -52 * side, inside),
+       (20, {1.0}, True, True))
+velocities = [floats(l.split()) for l in data[data.index("Velocities") + 2:][:20]]
+expect("lammps gas: velocities as sent", [v[1:4] for v in velocities],
+       [n["velocity"] for n in run["nodes"]])
+
+st, last, lines, data, run = lammps_assembly("granular-open")
+ps = floats(words(lines, "pair_style"))
+expect("lammps open gas: shrink-wrapped", words(lines, "boundary"), ["boundary", "s", "s", "s"])
+le = math.log(0.8)
+zeta = -le / math.sqrt(math.pi ** 2 + le ** 2)
+open_kn = 0.5 * (math.pi / (0.005 * math.sqrt(1 - zeta ** 2))) ** 2
+expect("lammps open gas: gran/hooke Kn 0 gamma_n 0 0 0", ps[1:],
+       ["gran/hooke", open_kn, 0.0, 2 * zeta * math.sqrt(open_kn / 0.5), 0.0, 0.0, 0.0])
+
+
+def unequal_masses(run):
+    run["nodes"][3]["mass"] *= 2.0
+    run["nodes"][3]["inertia"] = [2.0 * c for c in run["nodes"][3]["inertia"]]
+
+
+st, last, lines, data, run = lammps_assembly("granular-gas", unequal_masses)
+expect("lammps declines a damped assembly of unequal masses (gamma_n = c/m* per pair) (77)",
+       (st, "different LAMMPS coefficients" in last), (77, True))
+st, last, lines, data, run = lammps_assembly("granular-column")
+expect("lammps declines an assembly with gravity (77)", (st, "other force models" in last), (77, True))
+
+
+def contacts_only(run):
+    run["forces"] = [f for f in run["forces"] if f["model"].startswith("granular-")]
+
+
+st, last, lines, data, run = lammps_assembly("granular-column", contacts_only)
+expect("lammps declines an assembly's walls (77)", (st, "walls" in last), (77, True))
+
+
+def deforming(run):
+    run["forces"][0]["boundary"] = "deforming-cell"
+
+
+st, last, lines, data, run = lammps_assembly("granular-gas", deforming)
+expect("lammps declines a deforming cell (77)", (st, "deforming-cell boundary" in last), (77, True))
 
 
 def liggghts(case):
@@ -228,4 +332,37 @@ st, mat = yade("friction-mindlin")
 expect("yade mindlin: law", mat[0], "mindlin")
 expect("yade mindlin: nu = the case's Poisson ratio", mat[2], 0.3, 1e-15)
 expect("yade mindlin: E = 2 sqrt(2) E_b", mat[1], 2 * math.sqrt(2) * 7e9, 1e-14)
+
+
+# Yade assembly(): young = kn / r (kn = E R for two spheres of radius r), poisson = kt/kn,
+# the periodic cube; a dashpot is declined (CundallStrack has none)
+def yade_assembly(case, edit=None):
+    with open(os.path.join(DUMP, case + ".json")) as fh:
+        run = json.load(fh)
+    if edit:
+        edit(run)
+    try:
+        return 0, yade_adapter.assembly(run)
+    except SystemExit as e:
+        return e.code, None
+
+
+st, mat = yade_assembly("granular-gas")
+expect("yade gas: the normal dashpot is declined (77)", st, 77)
+
+
+def elastic(run):
+    run["forces"][0]["zeta"] = 0.0
+
+
+st, mat = yade_assembly("granular-gas", elastic)
+yade_kn = json.load(open(os.path.join(DUMP, "granular-gas.json")))["forces"][0]["kn"]
+le = math.log(0.7)
+zeta = -le / math.sqrt(math.pi ** 2 + le ** 2)
+expect("yade gas: kn as derived", yade_kn, 0.65 * (math.pi / (0.004 * math.sqrt(1 - zeta ** 2))) ** 2, 1e-13)
+expect("yade gas: CundallStrack, young = kn / r, poisson = 2/7, mu, no wall",
+       mat[:5], ("cundall-strack", yade_kn / 0.5, 2.0 / 7.0, 0.4, []))
+expect("yade gas: the periodic cube", (len(mat[5]), max(abs(b / side - 1) for b in mat[5]) <= 1e-15), (3, True))
+st, mat = yade_assembly("granular-column")
+expect("yade declines a polydisperse (or walled) column (77)", st, 77)
 sys.exit(1 if failures else 0)

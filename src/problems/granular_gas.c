@@ -11,6 +11,9 @@
  *   kn = m* (pi / (t_c sqrt(1 - zeta^2)))^2,   c = 2 zeta sqrt(m* kn),  m* = m/2
  * (mb_closed_contact.h).  With friction mu > 0 the law is Cundall-Strack (kt = 2/7 kn, no
  * tangential dashpot): a frictional dissipative assembly for the energy balance.
+ * restitution = 1 gives zeta = 0, no dashpot: an elastic normal law (with friction, the
+ * slip is the only loss), the law of a package without a normal dashpot (Yade's
+ * Law2_ScGeom_FrictPhys_CundallStrack); no Haff metrics (1 - e^2 = 0, nothing cools).
  * dashpot=single is a negative control: c = 2 zeta sqrt(m kn) with a particle's mass in
  * place of m*, a common mistake that raises the damping ratio by sqrt(2) and so mis-sets
  * the restitution.
@@ -44,7 +47,8 @@ static const mb_option_spec params[] = {
     { "spheres", MB_OPT_INT, "1000", 2, 1000000, NULL, "number of spheres N" },
     { "fraction", MB_OPT_DOUBLE, "0.1", 1e-4, MB_RSA_FRACTION_MAX, NULL,
       "packing fraction phi = N pi / (6 V) (diameter 1), <= 0.38 (random addition)" },
-    { "restitution", MB_OPT_DOUBLE, "0.8", 0.05, 0.999, NULL, "normal restitution e" },
+    { "restitution", MB_OPT_DOUBLE, "0.8", 0.05, 1, NULL,
+      "normal restitution e (1: an elastic normal law, no dashpot; no Haff metrics)" },
     { "temperature", MB_OPT_DOUBLE, "1", 1e-12, 1e12, NULL,
       "initial granular temperature T0 = m <v^2> / 3" },
     { "contact_time", MB_OPT_DOUBLE, "0.005", 1e-9, 1e3, NULL,
@@ -166,8 +170,9 @@ static int observe_begin(void **ctx, const mb_options *p, const mb_system *sys)
 {
     (void)sys;
     *ctx = NULL;
-    if (mb_options_double(p, "friction") > 0.0 || open_space(p))
-        return MB_SUCCESS;   /* Haff's law is for smooth spheres in a homogeneous gas */
+    if (mb_options_double(p, "friction") > 0.0 || open_space(p)
+        || mb_options_double(p, "restitution") == 1.0)
+        return MB_SUCCESS;   /* Haff's law is for smooth inelastic spheres in a homogeneous gas */
     struct haff_observer *o = calloc(1, sizeof *o);
     if (o == NULL)
         MB_ERROR(MB_ENOMEM, "cannot allocate the Haff observer");
