@@ -98,6 +98,7 @@ def check(run, model, fix, option):
             mb.decline("fix nve/sphere needs solid spheres (I = 2/5 m r^2); node %d is not one" % i)
     if run.get("rotation") and fix != "nve/sphere":
         mb.decline("fix %s: the spheres of this assembly turn; use fix=nve/sphere" % fix)
+    # the fix was checked above (fix nve is allowed here for spheres that do not turn)
     return granular.check_law(law(run, model), "nve/sphere", option)
 
 
