@@ -4,7 +4,8 @@
 # tests/data/friction-replay-lammps.case holds LAMMPS's contact.slip_time, read from its
 # positions (the observer reading the bench law's sliding flag, never set on a replay of
 # on-step rows, found none: a missing check), and no energy.* metric is reported for the
-# LAMMPS run (its tangential springs' energy and slip work live in its own contact history)
+# LAMMPS run, the statistical ones included (its tangential springs' energy and slip work
+# live in its own contact history)
 # while the leap-frog's are.  Skipped (77) without lmp.
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench

@@ -444,12 +444,15 @@ static void damping_metrics(mb_run_result *r, const trackers *T)
 }
 
 /* energy.fluctuation, energy.drift_per_particle (with their standard errors) and
- * momentum.max_rel_error (nve_track.c, doc/statistics.md) */
+ * momentum.max_rel_error (nve_track.c, doc/statistics.md); momentum alone when the
+ * energy is not the bench's to measure (energy_unmeasured) */
 static void statistics_metrics(mb_run_result *r, const trackers *T)
 {
     mb_stat_value fl, dr;
     char detail[200];
     mb_run_add_metric(r, "momentum.max_rel_error", T->nve.momentum_max, NULL);
+    if (T->energy_unmeasured)
+        return;
     if (T->nve_status != MB_SUCCESS || mb_nve_track_result(&T->nve, &fl, &dr) != MB_SUCCESS) {
         snprintf(r->message, sizeof r->message, "statistics: %.200s", mb_last_error());
         mb_clear_error();
