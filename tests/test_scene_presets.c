@@ -536,6 +536,104 @@ static void plane_presets(const char *problem)
     }
 }
 
+/* ---- assemblies: granular-gas and granular-column as [assembly] scenes ---- */
+
+/* node arrays that differ (positions, velocities, masses, moments, radii) */
+static int node_differences(const mb_nodes *a, const mb_nodes *b)
+{
+    if (a->n != b->n)
+        return 1;
+    int d = 0;
+    for (size_t k = 0; k < 3 * a->n; k++)
+        d += differ("x", k, a->x[k], b->x[k]) + differ("v", k, a->v[k], b->v[k])
+           + differ("inertia", k, a->inertia[k], b->inertia[k]);
+    for (size_t k = 0; k < a->n; k++)
+        d += differ("mass", k, a->mass[k], b->mass[k]) + differ("radius", k, a->radius[k], b->radius[k]);
+    return d;
+}
+
+/* differences of the nodes and of the field on the initial state (spheres apart), then
+ * with every position scaled by 0.95 towards the origin in both systems: spheres overlap
+ * each other (and the floor of the column), the neighbour list is rebuilt, and the spring
+ * and the dashpot of every contact act */
+static int assembly_differences(const char *name, const char *text)
+{
+    mb_system *a = preset(name), *b = scene(text);
+    int d = node_differences(a->nodes, b->nodes) + field_differences(a, b);
+    for (size_t k = 0; k < 3 * a->nodes->n; k++) {
+        a->nodes->x[k] *= 0.95;
+        b->nodes->x[k] *= 0.95;
+    }
+    mb_nodes_touch(a->nodes);
+    mb_nodes_touch(b->nodes);
+    d += field_differences(a, b);
+    mb_system_free(a);
+    mb_system_free(b);
+    return d;
+}
+
+/* granular-gas defaults (doc/dem.md): 1000 spheres of diameter 1 and mass 1 at fraction
+ * 0.1 in a periodic cube of side (N pi / 6 / phi)^(1/3), seed 2385 (velocities 2386) at
+ * T0 = 1; the unclamped linear law with zeta = -ln e / sqrt(pi^2 + ln^2 e), e = 0.8, and
+ * kn = m* (pi / (t_c sqrt(1 - zeta^2)))^2, m* = 1/2, t_c = 0.005; skin 0.2.  `seed` and
+ * `kn_scale` are the negative controls' handles. */
+static void gas_text(char *text, size_t size, int seed, double kn_scale)
+{
+    double side = cbrt(1000.0 * M_PI / 6.0 / 0.1), le = log(0.8);
+    double zeta = -le / sqrt(M_PI * M_PI + le * le), w0 = M_PI / (0.005 * sqrt(1.0 - zeta * zeta));
+    snprintf(text, size, "[assembly gas]\ngenerator = packing\ncount = 1000\nradius = 0.5\n"
+             "box = %.17g, %.17g, %.17g\nperiodic = xyz\nseed = %d\nmass = 1\ntemperature = 1\n"
+             "[space]\nbox = %.17g, %.17g, %.17g\nskin = 0.2\n"
+             "[contact]\nlaw = linear\nkn = %.17g\nzeta = %.17g\nattractive = yes\n",
+             side, side, side, seed, side, side, side, kn_scale * 0.5 * w0 * w0, zeta);
+}
+
+/* granular-column defaults (doc/dem.md): 300 spheres of radii in [0.4, 0.5], density 1, at
+ * fraction 0.2 in W x W x H, W = 6, H = N <V> / (phi W^2), <V> = 4/3 pi (b^4 - a^4) /
+ * (4 (b - a)), periodic in x and y, seed 2385, at rest; gravity 1 along -z; the floor z = 0;
+ * the clamped linear law, zeta of e = 0.5, kn = <m>/2 (pi / (t_c sqrt(1 - zeta^2)))^2,
+ * t_c = 0.02; the list's box W x W x (2 H + 4 (2 rmax + skin)), skin 0.2 */
+static void column_text(char *text, size_t size, double kn_scale)
+{
+    double V = 4.0 / 3.0 * M_PI * ((0.5 * 0.5 * 0.5 * 0.5 - 0.4 * 0.4 * 0.4 * 0.4) / (4.0 * (0.5 - 0.4)));
+    double H = 300.0 * V / (0.2 * 6.0 * 6.0), Lz = 2.0 * H + 4.0 * (2.0 * 0.5 + 0.2), le = log(0.5);
+    double zeta = -le / sqrt(M_PI * M_PI + le * le), w0 = M_PI / (0.02 * sqrt(1.0 - zeta * zeta));
+    snprintf(text, size, "[assembly column]\ngenerator = packing\ncount = 300\nrmin = 0.4\n"
+             "rmax = 0.5\nfraction = 0.2\nwidth = 6\nperiodic = xy\nseed = 2385\ndensity = 1\n"
+             "[space]\nbox = 6, 6, %.17g\nskin = 0.2\n"
+             "[force g]\ntype = gravity\ng = 0, 0, -1\n"
+             "[obstacle floor]\ntype = plane\npoint = 0, 0, 0\nnormal = 0, 0, 1\n"
+             "[contact]\nlaw = linear\nkn = %.17g\nzeta = %.17g\n", Lz,
+             kn_scale * 0.5 * V * w0 * w0, zeta);
+}
+
+static void preset_granular_gas(void)
+{
+    char text[1500];
+    gas_text(text, sizeof text, 2385, 1.0);
+    cr_expect_eq(assembly_differences("granular-gas", text), 0);
+}
+
+static void preset_granular_column(void)
+{
+    char text[1500];
+    column_text(text, sizeof text, 1.0);
+    cr_expect_eq(assembly_differences("granular-column", text), 0);
+}
+
+/* negative controls: another seed moves every sphere; kn one percent off is seen in the
+ * described model and in the forces of the squeezed state */
+Test(scene_presets, assembly_controls)
+{
+    char text[1500];
+    gas_text(text, sizeof text, 2386, 1.0);
+    cr_expect_gt(assembly_differences("granular-gas", text), 100, "seed 2386 against 2385");
+    gas_text(text, sizeof text, 2385, 1.01);
+    cr_expect_gt(assembly_differences("granular-gas", text), 1, "kn x 1.01");
+    column_text(text, sizeof text, 1.01);
+    cr_expect_gt(assembly_differences("granular-column", text), 1, "kn x 1.01");
+}
+
 /* negative controls: a law that differs in one figure is seen in the described model and
  * in the forces of the overlapping state (not in the contact-free initial one); a clamp
  * left off changes no force of an approaching pair (the dashpot does not pull there), so
@@ -733,6 +831,8 @@ static const struct {
     { "box-on-plane", preset_box_on_plane },
     { "pendulum-link", preset_pendulum_link },
     { "bouncing-sphere", preset_bouncing_sphere },
+    { "granular-gas", preset_granular_gas },
+    { "granular-column", preset_granular_column },
 };
 #define N_PRESETS (sizeof presets / sizeof presets[0])
 
@@ -770,7 +870,7 @@ Test(scene_presets, every_problem_is_its_scene_or_says_why_not)
         preset_check((*p)->name)();
         compared++;
     }
-    cr_expect(compared >= 20, "only %d problems compared", compared);
+    cr_expect(compared >= 22, "only %d problems compared", compared);
 }
 
 /* every scene text names a registered problem */

@@ -220,6 +220,7 @@ const mb_problem_type mb_problem_affine_flow = {
     .observe_begin = observe_begin,
     .observe_step = observe_step,
     .observe_end = observe_end,
-    .not_a_scene = "its particles move in a deforming periodic cell, which a scene cannot "
-                   "describe",
+    .not_a_scene = "its particles sit on a lattice in the cell's own coordinates (x = H0 s) with "
+                   "the medium's velocity and spin; a scene's [space] cell takes Cartesian "
+                   "lattices and packings (doc/scenes.md)",
 };

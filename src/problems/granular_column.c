@@ -45,12 +45,6 @@ static const mb_option_spec params[] = {
 
 static size_t nodes(const mb_options *p) { return (size_t)mb_options_int(p, "spheres"); }
 
-/* <r^3> of r uniform in [a, b]: (b^4 - a^4) / (4 (b - a)), a^3 when a = b */
-static double mean_cube(double a, double b)
-{
-    return b > a ? (b * b * b * b - a * a * a * a) / (4.0 * (b - a)) : a * a * a;
-}
-
 struct column_geometry {
     double rmin, rmax, W, H, Lz, skin, mean_mass;
 };
@@ -66,11 +60,14 @@ static int geometry(const mb_options *p, struct column_geometry *g)
     if (!(g->W > 2.0 * (2.0 * g->rmax + g->skin)))
         MB_ERROR(MB_EDOM, "granular-column: width %g must exceed 2 (2 rmax + skin) = %g",
                  g->W, 2.0 * (2.0 * g->rmax + g->skin));
-    double v = 4.0 / 3.0 * M_PI * mean_cube(g->rmin, g->rmax);
-    g->H = (double)nodes(p) * v / (mb_options_double(p, "fraction") * g->W * g->W);
-    g->H = fmax(g->H, 2.0 * g->rmax * 1.5);   /* room for one sphere between floor and lid */
+    double region[3];
+    int st = mb_packing_region(nodes(p), g->rmin, g->rmax, mb_options_double(p, "fraction"),
+                               g->W, region);
+    if (st != MB_SUCCESS)
+        return st;
+    g->H = region[2];
     g->Lz = 2.0 * g->H + 4.0 * (2.0 * g->rmax + g->skin);
-    g->mean_mass = mb_options_double(p, "density") * v;
+    g->mean_mass = mb_options_double(p, "density") * mb_sphere_mean_volume(g->rmin, g->rmax);
     return MB_SUCCESS;
 }
 
@@ -88,21 +85,17 @@ static void *make_law(const mb_options *p, const struct column_geometry *g)
     return mb_contact_cundall_strack_new(&lp, &fr);
 }
 
+/* the packing in W x W x H, periodic in x and y, of spheres of density rho at rest: the
+ * assembly a scene writes as [assembly NAME] generator = packing (doc/scenes.md) */
 static int place(const mb_options *p, const struct column_geometry *g, mb_nodes *s)
 {
-    const double L[3] = { g->W, g->W, g->H };
-    const int periodic[3] = { 1, 1, 0 };
-    int st = mb_random_packing(s->n, L, periodic, g->rmin, g->rmax,
-                               (unsigned long)mb_options_int(p, "seed"), 100000, s->x,
-                               s->radius, NULL);
-    double rho = mb_options_double(p, "density");
-    for (size_t i = 0; i < s->n && st == MB_SUCCESS; i++) {
-        double r = s->radius[i], m = rho * 4.0 / 3.0 * M_PI * r * r * r;
-        const double I[3] = { 0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r };
-        mb_nodes_set_mass(s, i, m);
-        mb_nodes_set_inertia(s, i, I);
-    }
-    return st;
+    const mb_assembly_spec a = {
+        .generator = MB_ASSEMBLY_PACKING, .count = s->n, .box = { g->W, g->W, g->H },
+        .periodic = { 1, 1, 0 }, .seed = (unsigned long)mb_options_int(p, "seed"),
+        .attempts = 100000, .rmin = g->rmin, .rmax = g->rmax,
+        .density = mb_options_double(p, "density")
+    };
+    return mb_assembly_place(&a, s, 0);
 }
 
 /* gravity, then the contact law: the floor for every sphere, the spheres from the list */
@@ -157,7 +150,6 @@ const mb_problem_type mb_problem_granular_column = {
     .params = params,
     .setup = setup,
     /* no nodes hook: a case loader builds the system once, so that a packing the
-     * parameters cannot reach is refused at the case's [problem] line */
-    .not_a_scene = "scenes place bodies one by one and have no periodic box or neighbour "
-                   "list; the packing and the box come from the parameters",
+     * parameters cannot reach is refused at the case's [problem] line.  Its scene text is
+     * an [assembly] (tests/test_scene_presets.c) */
 };

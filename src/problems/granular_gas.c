@@ -105,26 +105,19 @@ static int open_space(const mb_options *p)
     return strcmp(mb_options_string(p, "boundary"), "open") == 0;
 }
 
+/* the packing, the masses and the thermal velocities (seeded with seed + 1): the
+ * assembly a scene writes as [assembly NAME] generator = packing (doc/scenes.md) */
 static int place(const mb_options *p, mb_nodes *s, double side)
 {
-    size_t n = s->n;
-    const double L[3] = { side, side, side };
-    const int wrap = !open_space(p), periodic[3] = { wrap, wrap, wrap };
+    const int wrap = !open_space(p);
     unsigned long seed = (unsigned long)mb_options_int(p, "seed");
-    double m = mb_options_double(p, "mass"), *mass = malloc(n * sizeof *mass);
-    if (mass == NULL)
-        MB_ERROR(MB_ENOMEM, "granular-gas: cannot allocate %zu masses", n);
-    int st = mb_random_packing(n, L, periodic, 0.5, 0.5, seed, 100000, s->x, s->radius, NULL);
-    const double I[3] = { 0.1 * m, 0.1 * m, 0.1 * m };   /* 2/5 m r^2, r = 1/2 */
-    for (size_t i = 0; i < n; i++) {
-        mass[i] = m;
-        mb_nodes_set_mass(s, i, m);
-        mb_nodes_set_inertia(s, i, I);
-    }
-    if (st == MB_SUCCESS)
-        st = mb_thermal_velocities(n, mass, mb_options_double(p, "temperature"), seed + 1, s->v);
-    free(mass);
-    return st;
+    const mb_assembly_spec a = {
+        .generator = MB_ASSEMBLY_PACKING, .count = s->n, .box = { side, side, side },
+        .periodic = { wrap, wrap, wrap }, .seed = seed, .attempts = 100000, .rmin = 0.5,
+        .rmax = 0.5, .mass = mb_options_double(p, "mass"),
+        .temperature = mb_options_double(p, "temperature"), .velocity_seed = seed + 1
+    };
+    return mb_assembly_place(&a, s, 0);
 }
 
 static int setup(const mb_options *p, mb_system **out)
@@ -264,7 +257,6 @@ const mb_problem_type mb_problem_granular_gas = {
     .observe_step = observe_step,
     .observe_end = observe_end,
     /* no nodes hook: a case loader builds the system once, so that a packing the
-     * parameters cannot reach is refused at the case's [problem] line */
-    .not_a_scene = "scenes place bodies one by one and have no periodic box or neighbour "
-                   "list; the packing, the velocities and the box come from the parameters",
+     * parameters cannot reach is refused at the case's [problem] line.  Its scene text is
+     * an [assembly] (tests/test_scene_presets.c) */
 };

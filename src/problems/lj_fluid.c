@@ -130,7 +130,6 @@ const mb_problem_type mb_problem_lj_fluid = {
     .exact = NULL,
     .exact_doc = NULL,
     .nodes = nodes,
-    .not_a_scene = "scenes place bodies one by one and have no periodic box or pair "
-                   "potential; the lattice, the velocities and the box come from the "
-                   "parameters here",
+    .not_a_scene = "scenes have no pair potential (their assemblies interact by contact laws); "
+                   "the lattice, the velocities and the box come from the parameters here",
 };

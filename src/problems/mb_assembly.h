@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+struct mb_nodes;
+
 typedef enum { MB_LATTICE_SC, MB_LATTICE_BCC, MB_LATTICE_FCC } mb_lattice_kind;
 
 /* Sites per unit cell: 1, 2, 4. */
@@ -46,5 +48,46 @@ int mb_random_packing(size_t n, const double L[3], const int periodic[3], double
  * of freedom once the momentum is removed; Allen & Tildesley, 2nd ed., eq. 2.55).
  * m: n masses (> 0); v: 3n. */
 int mb_thermal_velocities(size_t n, const double *m, double T, unsigned long seed, double *v);
+
+/* ---- a whole assembly into a node store (assembly_place.c) ----
+ * One description shared by the problems that generate many-body states (granular-gas,
+ * granular-column) and by the [assembly NAME] sections of scenes (doc/scenes.md), so that
+ * a scene and a problem describing the same assembly build the same nodes bit for bit. */
+typedef enum { MB_ASSEMBLY_LATTICE, MB_ASSEMBLY_PACKING } mb_assembly_generator;
+
+typedef struct mb_assembly_spec {
+    mb_assembly_generator generator;
+    /* lattice: kind, cells, side a, offset (units of a); every sphere of radius rmin */
+    mb_lattice_kind lattice;
+    size_t cells[3];
+    double spacing, offset[3];
+    /* packing: count spheres in the box [0, box) with the periodic axes, mb_random_packing */
+    size_t count;
+    double box[3];
+    int periodic[3];
+    unsigned long seed, attempts;
+    double rmin, rmax;          /* radii (lattice: rmin = rmax, the radius) */
+    /* mass: m = density 4/3 pi r^3 when density > 0, else m = mass; I = 2/5 m r^2 */
+    double density, mass;
+    /* velocities: thermal (mb_thermal_velocities seeded with velocity_seed) when
+     * temperature > 0, else every sphere at `velocity` */
+    double temperature, velocity[3];
+    unsigned long velocity_seed;
+} mb_assembly_spec;
+
+/* Spheres the spec places (lattice: basis x cells; packing: count); 0 when a factor is 0
+ * or the product overflows. */
+size_t mb_assembly_count(const mb_assembly_spec *a);
+/* <V> = 4/3 pi <r^3> of spheres of radii uniform in [rmin, rmax]. */
+double mb_sphere_mean_volume(double rmin, double rmax);
+/* The region W x W x H of a packing at fraction phi of spheres of radii uniform in
+ * [rmin, rmax]: H = n <V> / (phi W^2), <V> = 4/3 pi <r^3>, at least 3 rmax (room for one
+ * sphere between floor and lid); width W <= 0 asks for a cube of volume n <V> / phi.
+ * MB_EDOM with the reason for a fraction outside (0, MB_RSA_FRACTION_MAX]. */
+int mb_packing_region(size_t n, double rmin, double rmax, double fraction, double width,
+                      double box[3]);
+/* The assembly into nodes first .. first + count - 1 of s: positions, radii, masses,
+ * moments 2/5 m r^2, velocities; no spin.  MB_EDOM with the generator's reason. */
+int mb_assembly_place(const mb_assembly_spec *a, struct mb_nodes *s, size_t first);
 
 #endif

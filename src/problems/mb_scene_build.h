@@ -19,9 +19,12 @@ int mb_scene_is_static(mb_scene_section *s);
 /* Every [force NAME] into sys->forces. */
 int mb_scene_read_forces(const mb_scene_doc *d, mb_system *sys);
 /* [constraint NAME], [obstacle NAME] and [contact] into a solfec constraint scene (none
- * when the file has no such section); checks bodies against obstacles and the
- * constraints at t = 0. */
-int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies);
+ * when the file has no such section), or into DEM contact models (on the neighbour list of
+ * the space when the scene has an [assembly] or a [space]); checks bodies against
+ * obstacles and the constraints at t = 0. */
+struct mb_scene_space;
+int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
+                              const struct mb_scene_space *space);
 
 /* Closed form of a scene ([exact NAME] sections) at t, over the initial state. */
 int mb_scene_exact(const char *path, double t, mb_nodes *out);

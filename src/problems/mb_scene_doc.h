@@ -12,9 +12,12 @@
 typedef mb_ini_entry mb_scene_entry;    /* key, value, line of the key, used */
 
 typedef struct mb_scene_section {
-    char kind[16];          /* body | force | constraint | obstacle | contact */
-    char name[64];          /* "" for [contact] */
+    char kind[16];          /* body | force | constraint | obstacle | contact | exact |
+                               assembly | space */
+    char name[64];          /* "" for [contact] and [space] */
     int line;
+    size_t first, nodes;    /* the nodes the section places (set by the build; 0 nodes:
+                               none) */
     size_t n;
     mb_scene_entry *items;  /* the INI document's */
 } mb_scene_section;
@@ -43,6 +46,11 @@ int mb_scene_check_keys(const mb_scene_doc *d, const mb_scene_section *s,
 long mb_scene_body_index(const mb_scene_doc *d, const char *name);
 /* Name of the body section of index i (order of the file). */
 const char *mb_scene_body_name(const mb_scene_doc *d, size_t index);
+/* The section that placed node i (a body, an assembly or a static obstacle; set by the
+ * build), and the name of the node in messages: the section's name, "sphere K of NAME"
+ * for the K-th sphere of an assembly (two names may be used in one message). */
+const mb_scene_section *mb_scene_node_section(const mb_scene_doc *d, size_t i);
+const char *mb_scene_node_name(const mb_scene_doc *d, size_t i);
 /* Resolve a body name at entry e: index, or an error "unknown body" with a hint. */
 int mb_scene_body_ref(const mb_scene_doc *d, const mb_scene_entry *e, const char *name, size_t *index);
 

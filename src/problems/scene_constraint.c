@@ -11,8 +11,10 @@
  * every plane (to MB_SCENE_TOUCH of its size) and a rigid link's given length must equal
  * the distance of its points.  The scene itself is built by the functions the solfec
  * presets use (mb_scene_place.h). */
+#include "mb_contact.h"
 #include "mb_contact_detect.h"
-#include "mb_scene_build.h"
+#include "mb_neighbour.h"
+#include "mb_scene_assembly.h"
 #include "mb_scene_contact.h"
 #include "mb_status.h"
 #include "mb_vec.h"
@@ -90,7 +92,7 @@ static int read_plane(const mb_scene_doc *d, mb_scene_section *s, const mb_syste
         double c = clearance(sys->nodes, i, &bodies[i], &p);
         if (c < -MB_SCENE_TOUCH * bodies[i].radius)
             return mb_scene_fail(d, s->line, "body '%s' is inside obstacle '%s' at t = 0 "
-                                 "(penetration %.3g)", mb_scene_body_name(d, i), s->name, -c);
+                                 "(penetration %.3g)", mb_scene_node_name(d, i), s->name, -c);
     }
     if ((p.material = mb_scene_section_material(d, s, M)) < 0)
         return MB_EINVAL;
@@ -186,19 +188,6 @@ static int read_constraint(const mb_scene_doc *d, mb_scene_section *s, mb_system
          : mb_scene_fail(d, s->line, "[constraint %s]: %s", s->name, mb_last_error());
 }
 
-/* section of node i: a body, or (after the bodies) a static obstacle */
-static const mb_scene_section *node_section(const mb_scene_doc *d, size_t i)
-{
-    size_t k = 0;
-    for (size_t s = 0; s < d->n; s++)
-        if (strcmp(d->sec[s].kind, "body") == 0 && k++ == i)
-            return &d->sec[s];
-    for (size_t s = 0; s < d->n; s++)
-        if (mb_scene_is_static(&d->sec[s]) && k++ == i)
-            return &d->sec[s];
-    return &d->sec[0];
-}
-
 /* shapes overlapping at t = 0 (the contact geometry of the scheme, gap < 0 beyond
  * round-off of the positions) */
 static int check_overlaps(const mb_scene_doc *d, const mb_system *sys, const mb_scene *sc)
@@ -216,9 +205,9 @@ static int check_overlaps(const mb_scene_doc *d, const mb_system *sys, const mb_
     for (size_t k = 0; k < count && k < cap && st == MB_SUCCESS; k++) {
         double scale = fmax(sys->nodes->radius[c[k].i], 1e-300);
         if (c[k].j != MB_CON_GROUND && c[k].gap < -1e-12 * scale)
-            st = mb_scene_fail(d, node_section(d, c[k].i)->line, "'%s' and '%s' overlap at t = 0 "
-                               "(penetration %.3g)", node_section(d, c[k].i)->name,
-                               node_section(d, c[k].j)->name, -c[k].gap);
+            st = mb_scene_fail(d, mb_scene_node_section(d, c[k].i)->line, "'%s' and '%s' overlap at t = 0 "
+                               "(penetration %.3g)", mb_scene_node_name(d, c[k].i),
+                               mb_scene_node_name(d, c[k].j), -c[k].gap);
     }
     free(L);
     free(Jinv);
@@ -226,18 +215,19 @@ static int check_overlaps(const mb_scene_doc *d, const mb_system *sys, const mb_
     return st;
 }
 
-/* materials of the nodes, in node order (bodies, then static obstacles) */
+/* materials of the nodes, in node order (bodies, assemblies, then static obstacles) */
 static int node_materials(const mb_scene_doc *d, mb_scene_materials *M, int *mat)
 {
-    size_t i = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t k = 0; k < d->n; k++) {
-            mb_scene_section *s = &d->sec[k];
-            if (pass == 0 ? strcmp(s->kind, "body") != 0 : !mb_scene_is_static(s))
-                continue;
-            if ((mat[i++] = mb_scene_section_material(d, s, M)) < 0)
-                return MB_EINVAL;
-        }
+    for (size_t k = 0; k < d->n; k++) {
+        mb_scene_section *s = &d->sec[k];
+        if (s->nodes == 0)
+            continue;
+        int m = mb_scene_section_material(d, s, M);
+        if (m < 0)
+            return MB_EINVAL;
+        for (size_t i = s->first; i < s->first + s->nodes; i++)
+            mat[i] = m;
+    }
     return MB_SUCCESS;
 }
 
@@ -247,10 +237,10 @@ static int build_solfec(const mb_scene_doc *d, mb_system *sys, const mb_scene_bo
 {
     for (size_t i = 0; i < sys->nodes->n; i++)
         if (sys->nodes->blocked[i] && sys->nodes->inv_mass[i] > 0.0)
-            return mb_scene_fail(d, node_section(d, i)->line, "'%s': blocked degrees of freedom "
+            return mb_scene_fail(d, mb_scene_node_section(d, i)->line, "'%s': blocked degrees of freedom "
                                  "are not honoured by the solfec scheme that constraints and "
                                  "obstacles need; hold the body with constraints instead",
-                                 node_section(d, i)->name);
+                                 mb_scene_node_name(d, i));
     mb_scene *sc = mb_scene_place_solfec(sys, bodies);
     int st = sc == NULL ? mb_last_error_code() : MB_SUCCESS;
     for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
@@ -292,7 +282,7 @@ static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body 
     for (size_t i = 0; i < n; i++)
         if (bodies[i].type == MB_SCENE_BOX)
             return mb_scene_fail(d, laws[0].section->line, "the DEM laws act between spheres "
-                                 "and planes; '%s' is a box", node_section(d, i)->name);
+                                 "and planes; '%s' is a box", mb_scene_node_name(d, i));
     for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
         for (size_t j = i + 1; j < n && st == MB_SUCCESS; j++) {
             mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], mat[j]);
@@ -300,8 +290,8 @@ static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body 
             if (L == NULL || both_static || bodies[i].type != MB_SCENE_SPHERE || bodies[j].type != MB_SCENE_SPHERE)
                 continue;
             if (mb_v3_dist(&sys->nodes->x[3 * i], &sys->nodes->x[3 * j]) < bodies[i].radius + bodies[j].radius)
-                return mb_scene_fail(d, node_section(d, j)->line, "'%s' and '%s' overlap at t = 0",
-                                     node_section(d, i)->name, node_section(d, j)->name);
+                return mb_scene_fail(d, mb_scene_node_section(d, j)->line, "'%s' and '%s' overlap at t = 0",
+                                     mb_scene_node_name(d, i), mb_scene_node_name(d, j));
             int i_static = sys->nodes->inv_mass[i] == 0.0;
             st = mb_scene_dem_pair(d, sys, L, i_static ? j : i, i_static ? i : j, NULL, NULL);
         }
@@ -317,20 +307,108 @@ static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body 
             if (!(L && bodies[i].type == MB_SCENE_SPHERE && sys->nodes->inv_mass[i] > 0.0))
                 continue;
             if (L->dem.friction && plane_overlap(sys, i, &p) > 1e-12 * bodies[i].radius)
-                return mb_scene_fail(d, node_section(d, i)->line, "'%s' overlaps '%s' at t = 0 "
+                return mb_scene_fail(d, mb_scene_node_section(d, i)->line, "'%s' overlaps '%s' at t = 0 "
                                      "by %.3g: a frictional contact cannot start mid-contact "
                                      "(its tangential history would be unknown)",
-                                     node_section(d, i)->name, s->name, plane_overlap(sys, i, &p));
+                                     mb_scene_node_name(d, i), s->name, plane_overlap(sys, i, &p));
             st = mb_scene_dem_pair(d, sys, L, i, i, p.point, p.normal);
         }
     }
     return st;
 }
 
-int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies)
+/* the one law of every pair of spheres on the neighbour list (the list cannot tell
+ * materials apart), NULL with the error recorded when the spheres' materials have
+ * different laws or none */
+static mb_scene_law *neighbour_law(const mb_scene_doc *d, const mb_scene_materials *M,
+                                   const int *mat, size_t n, mb_scene_law *laws, size_t nlaws)
+{
+    int present[MB_SCENE_MATERIALS_MAX] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        present[mat[i]] = 1;
+    mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[0], mat[0]);
+    for (size_t a = 0; a < M->count; a++)
+        for (size_t b = a; b < M->count; b++)
+            if (present[a] && present[b] && mb_scene_law_of(laws, nlaws, (int)a, (int)b) != L) {
+                mb_scene_fail(d, laws[0].section->line, "the contacts of an [assembly] or a "
+                              "[space] are found by the neighbour list, which takes one law for "
+                              "every pair of spheres: materials '%s' and '%s' %s", M->names[a],
+                              M->names[b], L ? "have another law" : "have none");
+                return NULL;
+            }
+    return L;
+}
+
+/* sphere i against the plane p in the walls' model of its law Lw: the spheres' model
+ * itself for the linear law of the spheres (walls come first in it, before the list's
+ * pairs), else a walls-only model of Lw (Hertz: E* of a wall) */
+static int neighbour_wall(const mb_scene_doc *d, mb_system *sys, mb_scene_law *L,
+                          mb_scene_law *Lw, size_t i, const mb_plane *p)
+{
+    int own = Lw == L && !Lw->dem.hertz;
+    if (!own && Lw->model[1] == NULL)
+        Lw->model[1] = mb_scene_place_dem_model(sys, &Lw->dem, 1);
+    void *m = own ? L->model[0] : Lw->model[1];
+    int st = m ? mb_scene_place_dem_pair(sys, m, i, i, p->point, p->normal) : mb_last_error_code();
+    return st == MB_SUCCESS ? st : mb_scene_fail(d, Lw->section->line, "%s", mb_last_error());
+}
+
+/* DEM contacts of a scene with an [assembly] or a [space]: moving spheres only, one law for
+ * every pair of them, taken from the neighbour list of the space (O(n)); walls as in
+ * build_dem, added before the list (mb_contact_use_neighbours) */
+static int build_dem_neighbours(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
+                                mb_scene_materials *M, const int *mat, mb_scene_law *laws,
+                                size_t nlaws, const mb_scene_space *space)
+{
+    size_t n = sys->nodes->n;
+    double rmax = space->radius_bound;
+    for (size_t i = 0; i < n; i++) {
+        if (bodies[i].type != MB_SCENE_SPHERE || sys->nodes->inv_mass[i] == 0.0)
+            return mb_scene_fail(d, mb_scene_node_section(d, i)->line, "'%s': with an [assembly] "
+                                 "or a [space] the contacts are found by the neighbour list, which "
+                                 "takes moving spheres only (walls: plane obstacles)",
+                                 mb_scene_node_name(d, i));
+        rmax = fmax(rmax, bodies[i].radius);
+    }
+    mb_scene_law *L = neighbour_law(d, M, mat, n, laws, nlaws);
+    mb_neighbour_list *nl = L ? mb_scene_neighbour_list(d, sys, space, 2.0 * rmax) : NULL;
+    int st = nl ? mb_scene_check_sphere_overlaps(d, sys, space, 2.0 * rmax) : MB_EINVAL;
+    if (st == MB_SUCCESS && (L->model[0] = mb_scene_place_dem_model(sys, &L->dem, 0)) == NULL)
+        st = mb_scene_fail(d, L->section->line, "%s", mb_last_error());
+    for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
+        mb_scene_section *s = &d->sec[k];
+        mb_plane p;
+        if (strcmp(s->kind, "obstacle") != 0)
+            continue;
+        if ((st = read_plane(d, s, sys, bodies, M, &p)) != MB_SUCCESS)
+            break;
+        for (size_t i = 0; i < n && st == MB_SUCCESS; i++) {
+            mb_scene_law *Lw = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], p.material);
+            if (Lw == NULL)
+                continue;
+            if (Lw->dem.friction && plane_overlap(sys, i, &p) > 1e-12 * bodies[i].radius)
+                st = mb_scene_fail(d, mb_scene_node_section(d, i)->line, "'%s' overlaps '%s' at "
+                                   "t = 0 by %.3g: a frictional contact cannot start "
+                                   "mid-contact (its tangential history would be unknown)",
+                                   mb_scene_node_name(d, i), s->name, plane_overlap(sys, i, &p));
+            else
+                st = neighbour_wall(d, sys, L, Lw, i, &p);
+        }
+    }
+    if (st == MB_SUCCESS && mb_contact_use_neighbours(L->model[0], sys->nodes, nl) != MB_SUCCESS)
+        st = mb_scene_fail(d, L->section->line, "%s", mb_last_error());
+    mb_neighbour_free(nl);
+    return st;
+}
+
+int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
+                              const mb_scene_space *space)
 {
     if (count_kind(d, "constraint") + count_kind(d, "obstacle") + count_kind(d, "contact") == 0)
-        return MB_SUCCESS;
+        return space->kind == MB_SPACE_BOX
+                   ? mb_scene_fail(d, space->line, "[space] box: a periodic box is the space of "
+                                   "the contacts (the neighbour list); the scene has no [contact]")
+                   : MB_SUCCESS;
     mb_scene_materials M = { 0 };
     mb_scene_law laws[MB_SCENE_LAWS_MAX];
     size_t nlaws;
@@ -341,8 +419,16 @@ int mb_scene_read_constraints(const mb_scene_doc *d, mb_system *sys, const mb_sc
     int st = node_materials(d, &M, mat);
     if (st == MB_SUCCESS)
         st = mb_scene_read_laws(d, &M, laws, &nlaws);
-    if (st == MB_SUCCESS && nlaws > 0 && laws[0].kind != MB_LAW_SIGNORINI)
+    int dem = st == MB_SUCCESS && nlaws > 0 && laws[0].kind != MB_LAW_SIGNORINI;
+    if (dem && count_kind(d, "constraint") > 0)
+        st = build_dem(d, sys, bodies, &M, mat, laws, nlaws);     /* refuses the constraints */
+    else if (dem && mb_scene_uses_neighbours(d))
+        st = build_dem_neighbours(d, sys, bodies, &M, mat, laws, nlaws, space);
+    else if (dem)
         st = build_dem(d, sys, bodies, &M, mat, laws, nlaws);
+    else if (st == MB_SUCCESS && space->kind != MB_SPACE_OPEN)
+        st = mb_scene_fail(d, space->line, "[space]: a periodic box or cell needs DEM contact "
+                           "laws (law = linear | hertz); the solfec scheme has none");
     else if (st == MB_SUCCESS)
         st = build_solfec(d, sys, bodies, &M, mat, laws, nlaws);
     free(mat);

@@ -27,7 +27,7 @@ static const char builtin_scene[] =
     "vz = 3 - 9.81*t\nqw = cos(t)\nqx = 0\nqy = 0\nqz = sin(t)\nwx = 0\nwy = 0\nwz = 2\n";
 
 static const char *const kinds[] = { "body", "force", "constraint", "obstacle", "contact", "exact",
-                                     NULL };
+                                     "assembly", "space", NULL };
 
 int mb_scene_fail(const mb_scene_doc *d, int line, const char *fmt, ...)
 {
@@ -70,7 +70,10 @@ static int add_section(mb_scene_doc *d, mb_ini_section *from)
     if (is_scene < 0)
         return mb_scene_fail(d, from->line, "section [%s]: write [KIND NAME], one word for "
                              "the name", from->name);
-    if (strcmp(kind, "contact") != 0 && name[0] == '\0')
+    if (strcmp(kind, "space") == 0 && name[0] != '\0')
+        return mb_scene_fail(d, from->line, "section [%s]: [space] takes no name (one space "
+                             "per scene)", from->name);
+    if (strcmp(kind, "contact") != 0 && strcmp(kind, "space") != 0 && name[0] == '\0')
         return mb_scene_fail(d, from->line, "section [%s] needs a name: [%s NAME]", kind, kind);
     for (size_t k = 0; k < d->n; k++)       /* "[body  a]" and "[body a]" are one body */
         if (!strcmp(d->sec[k].kind, kind) && !strcmp(d->sec[k].name, name))
@@ -255,4 +258,25 @@ const char *mb_scene_body_name(const mb_scene_doc *d, size_t index)
         if (strcmp(d->sec[s].kind, "body") == 0 && index-- == 0)
             return d->sec[s].name;
     return "?";
+}
+
+const mb_scene_section *mb_scene_node_section(const mb_scene_doc *d, size_t i)
+{
+    for (size_t s = 0; s < d->n; s++)
+        if (d->sec[s].nodes > 0 && i >= d->sec[s].first && i - d->sec[s].first < d->sec[s].nodes)
+            return &d->sec[s];
+    return &d->sec[0];
+}
+
+const char *mb_scene_node_name(const mb_scene_doc *d, size_t i)
+{
+    static _Thread_local char name[2][112];
+    static _Thread_local int turn;
+    const mb_scene_section *s = mb_scene_node_section(d, i);
+    char *out = name[turn ^= 1];
+    if (strcmp(s->kind, "assembly") == 0)
+        snprintf(out, sizeof name[0], "sphere %zu of %s", i - s->first + 1, s->name);
+    else
+        snprintf(out, sizeof name[0], "%s", s->name);
+    return out;
 }

@@ -1,5 +1,6 @@
 /* scene_problem.c -- the `scene` problem: a system described entirely by the [body],
- * [force], [constraint], [obstacle] and [contact] sections of a case file (doc/scenes.md).
+ * [assembly], [space], [force], [constraint], [obstacle] and [contact] sections of a case
+ * file (doc/scenes.md).
  * Its one parameter `file` names the file holding those sections; the case loader fills
  * it in with the case file itself.  A closed form may be written in [exact NAME] sections
  * (scene_exact.c): with them reference = analytic (or auto) compares with it; without them
@@ -9,10 +10,11 @@
  * obstacles are run by the solfec scheme and have no reference (reference = none):
  * their cases check conserved quantities and the observed solver figures. */
 #include "mb_problem.h"
-#include "mb_scene_build.h"
+#include "mb_scene_assembly.h"
 #include "mb_solfec_problem.h"
 #include "mb_status.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,65 @@ static const mb_option_spec params[] = {
     MB_OPTION_END
 };
 
+static size_t count_kind(const mb_scene_doc *d, const char *kind)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < d->n; k++)
+        n += strcmp(d->sec[k].kind, kind) == 0;
+    return n;
+}
+
+/* Number the nodes: [body] sections in file order, then the spheres of every [assembly]
+ * in file order, then the static obstacles; each section's first node and count. */
+static int number_nodes(const mb_scene_doc *d, mb_assembly_spec *specs, size_t *n, size_t *nb)
+{
+    size_t i = 0, a = 0;
+    *nb = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t k = 0; k < d->n; k++) {
+            mb_scene_section *s = &d->sec[k];
+            int body = strcmp(s->kind, "body") == 0, assembly = strcmp(s->kind, "assembly") == 0;
+            if (!(pass == 0 ? body : pass == 1 ? assembly : mb_scene_is_static(s)))
+                continue;
+            s->first = i;
+            s->nodes = 1;
+            if (assembly && count_kind(d, "exact") > 0)
+                return mb_scene_fail(d, s->line, "[assembly %s]: closed forms ([exact]) are "
+                                     "written for single bodies; a scene with an assembly has "
+                                     "none", s->name);
+            if (assembly) {
+                int st = mb_scene_read_assembly(d, s, &specs[a]);
+                if (st != MB_SUCCESS)
+                    return st;
+                s->nodes = mb_assembly_count(&specs[a++]);
+            }
+            *nb += body;
+            i += s->nodes;
+        }
+    if (i == 0)
+        return mb_scene_fail(d, 1, "the scene has no [body NAME] or [assembly NAME] section");
+    *n = i;
+    return MB_SUCCESS;
+}
+
+/* every body, assembly and static obstacle into its nodes */
+static int place_nodes(const mb_scene_doc *d, const mb_assembly_spec *specs, mb_system *sys,
+                       mb_scene_body *bodies)
+{
+    int st = MB_SUCCESS;
+    size_t a = 0;
+    for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
+        mb_scene_section *s = &d->sec[k];
+        if (strcmp(s->kind, "body") == 0)
+            st = mb_scene_read_body(d, s, sys, s->first, &bodies[s->first]);
+        else if (strcmp(s->kind, "assembly") == 0)
+            st = mb_scene_place_assembly(d, s, &specs[a++], sys, bodies);
+        else if (mb_scene_is_static(s))
+            st = mb_scene_read_static(d, s, sys, s->first, &bodies[s->first]);
+    }
+    return st;
+}
+
 int mb_scene_build(const char *path, mb_system **out)
 {
     mb_scene_doc *d;
@@ -31,33 +92,24 @@ int mb_scene_build(const char *path, mb_system **out)
     if (st != MB_SUCCESS)
         return st;
     size_t n = 0, nb = 0;
-    for (size_t k = 0; k < d->n; k++) {
-        nb += strcmp(d->sec[k].kind, "body") == 0;
-        n += strcmp(d->sec[k].kind, "body") == 0 || mb_scene_is_static(&d->sec[k]);
-    }
-    if (nb == 0) {
-        st = mb_scene_fail(d, 1, "the scene has no [body NAME] section");
-        mb_scene_doc_free(d);
-        return st;
-    }
-    mb_system *sys = mb_system_alloc(n);
-    mb_scene_body *bodies = calloc(n, sizeof *bodies);
-    if (sys == NULL || bodies == NULL)
+    mb_assembly_spec *specs = calloc(count_kind(d, "assembly") + 1, sizeof *specs);
+    st = specs ? number_nodes(d, specs, &n, &nb) : MB_ENOMEM;
+    mb_system *sys = st == MB_SUCCESS ? mb_system_alloc(n) : NULL;
+    mb_scene_body *bodies = st == MB_SUCCESS ? calloc(n, sizeof *bodies) : NULL;
+    if (st == MB_SUCCESS && (sys == NULL || bodies == NULL))
         st = MB_ENOMEM;
-    for (size_t k = 0, i = 0; k < d->n && st == MB_SUCCESS; k++)
-        if (strcmp(d->sec[k].kind, "body") == 0) {
-            st = mb_scene_read_body(d, &d->sec[k], sys, i, &bodies[i]);
-            i++;
-        }
-    for (size_t k = 0, i = nb; k < d->n && st == MB_SUCCESS; k++)   /* static bodies last */
-        if (mb_scene_is_static(&d->sec[k])) {
-            st = mb_scene_read_static(d, &d->sec[k], sys, i, &bodies[i]);
-            i++;
-        }
+    mb_scene_space space;
+    if (st == MB_SUCCESS)
+        st = place_nodes(d, specs, sys, bodies);
+    if (st == MB_SUCCESS)
+        st = mb_scene_read_space(d, sys, &space);
+    for (size_t a = 0; st == MB_SUCCESS && a < count_kind(d, "assembly"); a++)
+        space.radius_bound = fmax(space.radius_bound, specs[a].rmax);
     if (st == MB_SUCCESS)
         st = mb_scene_read_forces(d, sys);
     if (st == MB_SUCCESS)
-        st = mb_scene_read_constraints(d, sys, bodies);
+        st = mb_scene_read_constraints(d, sys, bodies, &space);
+    free(specs);
     free(bodies);
     mb_scene_doc_free(d);
     if (st != MB_SUCCESS) {
@@ -110,7 +162,8 @@ static int observe_end(void *ctx, mb_observation *out)
 
 const mb_problem_type mb_problem_scene = {
     .name = "scene",
-    .summary = "a system described in the case file: [body], [force], [constraint], [obstacle], [contact]",
+    .summary = "a system described in the case file: [body], [assembly], [space], [force], [constraint], "
+               "[obstacle], [contact]",
     .params = params,
     .setup = setup,
     .exact = exact,
