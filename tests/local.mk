@@ -204,8 +204,12 @@ check_PROGRAMS += tests/test_scene
 check_PROGRAMS += tests/test_contact_boxes
 # malformed scenes end to end: exit 2, file:line message, no report written (shell)
 TESTS += tests/test_scene_bad_input.sh
+# a settling column as scene data runs byte for byte as the granular-column problem (shell)
+TESTS += tests/test_scene_assembly.sh
+EXTRA_DIST += tests/test_scene_assembly.sh
 EXTRA_DIST += tests/test_scene_bad_input.sh
 check_PROGRAMS += tests/test_scene_presets
+check_PROGRAMS += tests/test_scene_assembly
 # `make fuzz`: the bounded smoke-fuzz (tests/fuzz/smoke.sh), run by CI and not by make check;
 # it builds its libFuzzer targets beside the tests, in fuzz-build/ (tests/fuzz/build.sh)
 fuzz: tests/fuzz_replay tests/fuzz_replay_trajectory
