@@ -137,11 +137,26 @@ static long answer_of(const char *name, size_t n, int *kind)
     return *kind == ANSWER_NONE ? -1 : (long)k;
 }
 
+/* The answers the runs asked for, in the words of a reason: "0.npy to 3.npy" when every
+ * run asked one form, "K.csv or K.npy as each run asked" when they differ. */
+static void answers_asked(const mb_external_batch *b, char *out, size_t size)
+{
+    const char *first = format_of(b, 0);
+    for (size_t k = 1; k < b->n; k++)
+        if (strcmp(format_of(b, k), first) != 0) {
+            snprintf(out, size, "K.csv or K.npy as each run asked");
+            return;
+        }
+    snprintf(out, size, "0.%s to %zu.%s", first, b->n - 1, first);
+}
+
 static int bad_entry(const mb_external_batch *b, const char *name, const char *what,
                      char *reason, size_t size)
 {
-    snprintf(reason, size, "adapter %s: %s/%.80s: %s (%zu runs were asked: 0.csv to %zu.csv, "
-             "K.declined or K.failed)", b->adapter->name, MB_BATCH_DIR, name, what, b->n, b->n - 1);
+    char asked[64];
+    answers_asked(b, asked, sizeof asked);
+    snprintf(reason, size, "adapter %s: %s/%.80s: %s (%zu runs were asked: %s, K.declined or "
+             "K.failed)", b->adapter->name, MB_BATCH_DIR, name, what, b->n, asked);
     return 0;
 }
 
