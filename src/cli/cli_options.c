@@ -183,3 +183,13 @@ int mb_cli_set_param(void *params, const char *option, const char *value)
 {
     return mb_options_add_pair(params, value, option);
 }
+
+int mb_cli_trajectory_limit(void *ctx, const char *option, const char *value)
+{
+    double bytes;
+    (void)ctx;
+    if (parse_size(option, value, &bytes) != MB_SUCCESS)
+        return mb_last_error_code();
+    return mb_input_set_cap(MB_INPUT_TRAJECTORY, bytes < 1.0 ? 0 : bytes > 2e12 ? (size_t)2e12
+                                                                 : (size_t)bytes, option);
+}

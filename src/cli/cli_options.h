@@ -70,6 +70,13 @@ enum { MB_CLI_PARSED = 0, MB_CLI_HELP = 1 };
 /* The call of `--set KEY=VALUE` (ctx: the mb_options of the problem parameters): each key
  * once (mb_options_add_pair). */
 int mb_cli_set_param(void *params, const char *option, const char *value);
+/* The call of `--trajectory-limit SIZE` (run, score; ctx unused): the cap of a trajectory
+ * read back (mb_input_set_cap; doc/limits.md). */
+int mb_cli_trajectory_limit(void *ctx, const char *option, const char *value);
+#define MB_CLI_TRAJECTORY_LIMIT_HELP \
+    "      --trajectory-limit SIZE  the largest trajectory read back (e.g. 2G; default\n" \
+    "                    256M, 1K to 1T); it is held whole in memory, about twice its\n" \
+    "                    size as .npy (doc/limits.md)\n"
 
 /* Parse argv[1..argc) against cmd: MB_CLI_PARSED with *n_operands set, MB_CLI_HELP when
  * the help was printed, a negative status with the message recorded otherwise. */

@@ -44,6 +44,7 @@ static void help(FILE *out)
         "                       [--repeat N] [--junit FILE] [--tap] [--plots]\n"
         "                       [--adapters DIR]... [--timeout SECONDS] [--plugin FILE.so]...\n"
         "                       [--plugins-in-process] [--memory-limit SIZE]\n"
+        "                       [--trajectory-limit SIZE]\n"
         "                       [--shard K/N | --plan N] [--ref-cache DIR]\n\n"
         "Run case files (a DIR means every DIR/*.case, in name order); with no argument,\n"
         "every *.case of the default case library (%s/cases: the source tree's when run\n"
@@ -73,6 +74,7 @@ static void help(FILE *out)
         "                    or cgroup memory.max)\n"
         "      --adapters DIR  search DIR first for the descriptors NAME.adapter of\n"
         "                    external:NAME integrators (repeatable; doc/external.md)\n"
+        MB_CLI_TRAJECTORY_LIMIT_HELP
         "      --timeout S   time limit of each run of an outside program or of a plugin\n"
         "                    integrator in its child process, seconds (overrides the\n"
         "                    case's [run] timeout and the descriptor's; plugins: 600)\n"
@@ -256,6 +258,8 @@ static int parse_args(int argc, char **argv, run_args *A)
           .value = "a size, e.g. 8G", .flags = MB_CLI_ONCE },
         { .name = "--adapters", .kind = MB_CLI_CALL, .call = add_adapters, .ctx = A,
           .value = "a directory" },
+        { .name = "--trajectory-limit", .kind = MB_CLI_CALL, .call = mb_cli_trajectory_limit,
+          .value = "a size, e.g. 2G", .flags = MB_CLI_ONCE },
         { .name = "--timeout", .kind = MB_CLI_DOUBLE, .dest = &A->timeout,
           .value = "a number of seconds", .flags = MB_CLI_ONCE, .min = 0.0, .min_open = 1,
           .max = 1e9 },

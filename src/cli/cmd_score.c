@@ -32,7 +32,8 @@ static void help(FILE *out)
 {
     fprintf(out,
         "usage: motionbench score -p PROBLEM [--set key=value]... [--t-end T]\n"
-        "                         [--reference KIND] [--mid-step] [-o DIR] TRAJ.csv ...\n\n"
+        "                         [--reference KIND] [--mid-step] [--trajectory-limit SIZE]\n"
+        "                         [-o DIR] TRAJ.csv ...\n\n"
         "Score trajectories produced elsewhere against the reference of PROBLEM: errors at\n"
         "the end, energy and invariants recomputed from the returned states, and the orders\n"
         "over several files at different time steps.  Columns: t, then per node\n"
@@ -43,6 +44,7 @@ static void help(FILE *out)
         "      --t-end T        the end time every file must reach (default: its last row)\n"
         "      --reference KIND analytic | ode | mpfr | auto (default auto)\n"
         "      --mid-step       velocity columns hold v(t - dt/2), w(t - dt/2)\n"
+        MB_CLI_TRAJECTORY_LIMIT_HELP
         "  -o, --output DIR     also write runs.csv, metrics.csv, checks.csv, timing.csv\n"
         "  -h, --help           this text\n\n"
         "Exit status: 0 every run ok, 1 a run diverged or failed, 2 bad input or usage.\n");
@@ -72,6 +74,8 @@ static int parse_args(int argc, char **argv, score_args *A)
         { .name = "--t-end", .kind = MB_CLI_DOUBLE, .dest = &A->t_end, .value = "a time",
           .min = 0.0, .min_open = 1, .max = INFINITY },
         { .name = "--mid-step", .kind = MB_CLI_FLAG, .dest = &A->mid_step },
+        { .name = "--trajectory-limit", .kind = MB_CLI_CALL, .call = mb_cli_trajectory_limit,
+          .value = "a size, e.g. 2G", .flags = MB_CLI_ONCE },
     };
     const mb_cli_command cmd = { "score", options, sizeof options / sizeof *options, help,
                                  A->files, MAX_FILES, "trajectory files" };

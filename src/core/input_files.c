@@ -22,9 +22,10 @@
 /* The caps of doc/limits.md, one row per kind of input file (same order as mb_input_kind).
  * Each is far above any file the bench writes or ships for that kind and small enough to
  * hold in memory on a laptop. */
-static const struct {
+static struct {
     const char *what;   /* "a case file": who must be regular, what the cap is for */
-    size_t cap;         /* bytes */
+    size_t cap;         /* bytes; the trajectory's may be set (mb_input_set_cap) */
+    const char *option; /* the option that set it, named in the refusal (NULL: default) */
 } kinds[MB_INPUT_KINDS] = {
     [MB_INPUT_CASE]        = { "a case file", 16 * MIB },
     [MB_INPUT_SCENE]       = { "a scene file", 64 * MIB },
@@ -42,6 +43,18 @@ static const struct {
 
 size_t mb_input_cap(mb_input_kind kind) { return kinds[kind].cap; }
 
+int mb_input_set_cap(mb_input_kind kind, size_t bytes, const char *option)
+{
+    if (kind != MB_INPUT_TRAJECTORY)
+        MB_ERROR(MB_EINVAL, "the cap for %s is fixed (doc/limits.md)", kinds[kind].what);
+    if (bytes < MB_INPUT_CAP_MIN || bytes > MB_INPUT_CAP_MAX)
+        MB_ERROR(MB_EINVAL, "%s %zu bytes: out of range [%zu (1 KiB), %zu (1 TiB)]", option,
+                 bytes, (size_t)MB_INPUT_CAP_MIN, (size_t)MB_INPUT_CAP_MAX);
+    kinds[kind].cap = bytes;
+    kinds[kind].option = option;
+    return MB_SUCCESS;
+}
+
 const char *mb_file_kind_name(mode_t mode)
 {
     if (S_ISREG(mode)) return "regular file";
@@ -56,6 +69,10 @@ const char *mb_file_kind_name(mode_t mode)
 
 static int too_large(const char *path, mb_input_kind kind)
 {
+    if (kind == MB_INPUT_TRAJECTORY)
+        MB_ERROR(MB_EINVAL, "%s: larger than %zu bytes (the cap for %s, %s; doc/limits.md)",
+                 path, kinds[kind].cap, kinds[kind].what,
+                 kinds[kind].option ? "set by --trajectory-limit" : "raise it with --trajectory-limit");
     MB_ERROR(MB_EINVAL, "%s: larger than %zu bytes (the cap for %s, doc/limits.md)", path,
              kinds[kind].cap, kinds[kind].what);
 }

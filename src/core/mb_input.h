@@ -50,6 +50,13 @@ typedef enum mb_input_kind {
 
 /* The cap of a kind in bytes. */
 size_t mb_input_cap(mb_input_kind kind);
+/* Set the cap of a trajectory (the one cap a user may change: --trajectory-limit of run
+ * and score, named by `option` in the refusals) to bytes in [MB_INPUT_CAP_MIN,
+ * MB_INPUT_CAP_MAX]; the other kinds are fixed (MB_EINVAL).  Set once, before any file is
+ * read (not thread-safe). */
+#define MB_INPUT_CAP_MIN ((size_t)1 << 10)
+#define MB_INPUT_CAP_MAX ((size_t)1 << 40)
+int mb_input_set_cap(mb_input_kind kind, size_t bytes, const char *option);
 
 /* Read the whole of PATH, refusing anything but a regular file before a byte is read
  * (opened with O_NONBLOCK, checked with fstat: a FIFO does not block, a device such as

@@ -89,6 +89,29 @@ static void case_dir_of(const char *path, char *dir, size_t size)
 }
 
 /* Descriptor, options and requirements; MB_PROCESS_OK with *out set. */
+static long every_of(const mb_external_run *r);
+
+/* A run whose trajectory cannot fit under the trajectory limit (mb_input.h; --trajectory-
+ * limit) fails before the adapter starts, naming the case and the sizes: its smallest
+ * valid trajectory is already larger (a trajectory is read back whole into memory). */
+static mb_process_status trajectory_fits(const mb_external_run *r, const mb_adapter *a,
+                                         char *reason, size_t size)
+{
+    const char *format = mb_external_trajectory_format(a, r->sys->nodes->n);
+    size_t rows = mb_external_row_count(r->steps, every_of(r));
+    size_t cols = mb_trajectory_columns(r->sys->nodes->n, r->rotation);
+    size_t least = mb_trajectory_size_least(r->sys->nodes->n, r->rotation, rows,
+                                            strcmp(format, "npy") == 0);
+    size_t limit = mb_input_cap(MB_INPUT_TRAJECTORY);
+    if (least <= limit)
+        return MB_PROCESS_OK;
+    snprintf(reason, size, "adapter %s: case %.200s, dt = %.17g: its trajectory (%zu rows of %zu "
+             "columns, .%s) is at least %zu bytes, above the trajectory limit of %zu bytes "
+             "(--trajectory-limit; the trajectory is read whole into memory, doc/limits.md)",
+             a->name, r->case_name, r->dt, rows, cols, format, least, limit);
+    return MB_PROCESS_FAILED;
+}
+
 mb_process_status mb_external_prepare(const mb_external_run *r, mb_external_spec *spec,
                                       mb_adapter **out, char *reason, size_t size)
 {
@@ -107,7 +130,7 @@ mb_process_status mb_external_prepare(const mb_external_run *r, mb_external_spec
         snprintf(reason, size, "adapter %s: %s", spec->name, why);
         return MB_PROCESS_SKIPPED;
     }
-    return MB_PROCESS_OK;
+    return trajectory_fits(r, *out, reason, size);
 }
 
 int mb_external_protocol_of(const char *integrator, const char *case_path, char *path,

@@ -159,6 +159,10 @@ int mb_trajectory_parse(const char *buf, size_t len, const mb_trajectory_request
 /* The largest valid trajectory.csv of n_rows rows, in bytes: (n_rows + 1) rows of the
  * required columns and 16 energy_* ones, 64 bytes a field, plus 1 MiB. */
 size_t mb_trajectory_size_limit(size_t n_nodes, int rotation, size_t n_rows);
+/* The smallest valid trajectory of n_rows rows of the required columns, in bytes: as .npy
+ * (npy != 0) 8 bytes a value and a 64-byte header at least; as CSV the header and the rows
+ * with every field one character and its separator (2 bytes a field). */
+size_t mb_trajectory_size_least(size_t n_nodes, int rotation, size_t n_rows, int npy);
 /* The same rules for a NumPy .npy file of format version 1.0 (trajectory_npy.c,
  * doc/external.md section 4b): a 2-D array of '<f8' in C order whose shape is (the
  * requested rows, the columns of trajectory.csv), the header checked field by field and

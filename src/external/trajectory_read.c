@@ -307,6 +307,12 @@ size_t mb_trajectory_size_limit(size_t n_nodes, int rotation, size_t n_rows)
     return (n_rows + 1) * cols * FIELD_BYTES + SIZE_SLACK;
 }
 
+size_t mb_trajectory_size_least(size_t n_nodes, int rotation, size_t n_rows, int npy)
+{
+    size_t cols = mb_trajectory_columns(n_nodes, rotation);
+    return npy ? 64 + n_rows * cols * sizeof(double) : (n_rows + 1) * cols * 2;
+}
+
 static size_t size_bound(const mb_trajectory_request *rq)
 {
     if (rq->times == NULL)
