@@ -323,3 +323,47 @@ Test(friction_work, sphere_pair_mindlin_stiffness_by_hand_through_the_neighbour_
 {
     pair_mindlin(1);
 }
+
+/* Hertz-Mindlin, k_t = 8 G* sqrt(R* delta), R* = R/2, a level that slides after the overlap
+ * changed: stick at delta_1 (xi = u h), the pair pressed to delta_2 with xi held, then a
+ * level at delta_3 sliding at U.  Its slip is booked against the mean of the end forces
+ * k_2 xi_b (the base's stiffness, not the candidate's k_3) and the limit
+ * mu F_n(delta_3) = k_3 xi_c, and its stiffness work is 1/2 (k_3 - k_2) xi_b xi_c, on top
+ * of the level before's 1/2 (k_2 - k_1) xi_b^2.  The other levels of this file keep
+ * k_b = k_c wherever a pair slides; this one tells them apart. */
+Test(friction_work, sphere_pair_mindlin_slides_after_the_overlap_changed)
+{
+    const double u = 0.05, h = 1e-5, E = 7.3e6, nu = 0.27, mu = 0.05, U = 40.0;
+    const double d1 = DEL, d2 = 1.7 * DEL, d3 = 1.9 * DEL, Rs = R / 2;
+    const double ratio = 2 * (1 - nu) / (2 - nu), Gstar = ratio * E / 4;
+    mb_nodes *s = pressed_pair(u, d1);
+    const mb_contact_hertz_params p = { .estar = E, .zeta = 0.0 };
+    const mb_contact_friction_params fr = { .mu = mu, .kt_ratio = ratio };
+    void *law = on_pair(mb_contact_hertz_mindlin_new(&p, &fr), s, 0);
+    const mb_force_type *T = mb_force_contact_hertz_mindlin;
+    double d, e;
+    eval(T, law, s, 0.0);
+    eval(T, law, s, h);                    /* stick at delta_1: |xi| = u h */
+    s->v[3] = 0.0;
+    s->x[5] = 2 * R - d2;                  /* pressed further, xi held */
+    eval(T, law, s, 2 * h);
+    s->v[3] = U;
+    s->x[5] = 2 * R - d3;
+    eval(T, law, s, 3 * h);                /* trial |xi| + U h against the limit */
+    double dd1 = 2 * R - (2 * R - d1), dd2 = 2 * R - (2 * R - d2), dd3 = 2 * R - s->x[5];
+    double k1 = 8 * Gstar * sqrt(Rs * dd1), k2 = 8 * Gstar * sqrt(Rs * dd2);
+    double k3 = 8 * Gstar * sqrt(Rs * dd3), xi = u * h, tr = xi + U * h;
+    double lim = mu * 4.0 / 3.0 * E * sqrt(Rs) * pow(dd3, 1.5), xc = lim / k3;
+    cr_assert(k3 * tr > lim, "the level must slide");
+    double ws = 0.5 * (tr - xc) * (k2 * xi + lim);
+    double wk = 0.5 * (k2 - k1) * xi * xi + 0.5 * (k3 - k2) * xi * xc;
+    works(T, law, &d, &e);
+    /* the kernel and the hand formulas round apart by some ulp of each factor (sqrt, pow,
+     * the quotient lim/k3 multiplied back); the slip tr - xc loses no digit (tr / (tr - xc)
+     * is about 1.06 here): 1e-12 relative is far above that and far below a fault's O(1)
+     * (k_3 xi_b for k_2 xi_b changes W_s by 1.1e-3) */
+    cr_expect(fabs(d - ws) <= 1e-12 * ws, "W_s %.17g, hand %.17g", d, ws);
+    cr_expect(fabs(e - wk) <= 1e-12 * wk, "W_k %.17g, hand %.17g", e, wk);
+    T->free(law);
+    mb_nodes_free(s);
+}
