@@ -541,8 +541,12 @@ static int run_external(const struct sim_args *a, const mb_problem_type *pt, mb_
     mb_nodes *on = mb_nodes_alloc(sys->nodes->n, 53);
     if (on == NULL)
         return mb_cli_fail("simulate");
-    mb_external_run x = { pt->name, NULL, a->integrator, pt, p, sys,
-                          mb_external_rotation(sys, on), a->dt, a->t_end, a->timeout, steps };
+    /* the adapter returns every step (sample_every 1): simulate writes the rows itself */
+    mb_external_run x = { .case_name = pt->name, .case_path = NULL, .integrator = a->integrator,
+                          .problem = pt, .params = p, .sys = sys,
+                          .rotation = mb_external_rotation(sys, on), .dt = a->dt,
+                          .t_end = a->t_end, .timeout = a->timeout, .steps = steps,
+                          .sample_every = 1 };
     mb_trajectory tr;
     int mid_step = 0, rc = MB_EXIT_OK;
     char reason[MB_EXTERNAL_REASON + 256];
