@@ -206,6 +206,9 @@ check_PROGRAMS += tests/test_contact_boxes
 TESTS += tests/test_scene_bad_input.sh
 # a settling column as scene data runs byte for byte as the granular-column problem (shell)
 TESTS += tests/test_scene_assembly.sh
+# the mutant runner injects catalogue lines literally (shell)
+TESTS += tests/test_mutants_inject.sh
+EXTRA_DIST += tests/test_mutants_inject.sh tests/mutants/inject.sh
 EXTRA_DIST += tests/test_scene_assembly.sh
 EXTRA_DIST += tests/test_scene_bad_input.sh
 check_PROGRAMS += tests/test_scene_presets

@@ -97,9 +97,7 @@ run_tests() {
 
 # replace the single line equal to $2 in file $1 by $3 (literal); 1 if not exactly once
 inject() {
-    awk -v old="$2" -v new="$3" '
-        $0 == old { n++; print new; next } { print }
-        END { exit n != 1 }' "$1" >"$1.mutant" && mv "$1.mutant" "$1"
+    sh "$here/inject.sh" "$1" "$2" "$3"
 }
 
 caught=0 missed=0 invalid=0
