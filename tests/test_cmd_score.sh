@@ -7,9 +7,8 @@
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 check() {
     if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi
 }

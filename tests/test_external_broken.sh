@@ -8,10 +8,9 @@ set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 mkdir "$out/tmp"
-fail=0
 check() {   # what, condition (0 = true)
     if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi
 }

@@ -13,9 +13,8 @@ MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
 FC=${FC:-gfortran}
 command -v "$FC" >/dev/null 2>&1 || { echo "SKIP: no Fortran compiler ($FC)"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 build() {   # DIR: compile the adapter there, as its descriptor's comment says
     (cd "$1/fortran_adapter" && $FC -O2 -o fleapfrog ../run_txt/run_txt.f90 leapfrog.f90) \
         >"$out/build.log" 2>&1 || { echo "FAIL: $FC does not build the example"; cat "$out/build.log"; exit 1; }

@@ -11,9 +11,8 @@ set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 for path in examples/python_adapter/pyverlet-harmonic examples/python_adapter/pyverlet-kepler \
     tests/data/external-strided tests/data/external-reversibility \
     tests/data/external-midstep; do

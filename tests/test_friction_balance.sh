@@ -20,9 +20,7 @@
 set -u
 MB=./src/motionbench
 SRC=${srcdir:-.}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
 for c in friction-balance-linear friction-balance-mindlin granular-gas-friction-balance \
          granular-column-friction-balance friction-twin-balance-linear \
          friction-twin-balance-mindlin; do

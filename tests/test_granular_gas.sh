@@ -9,9 +9,7 @@
 set -u
 MB=./src/motionbench
 SRC=${srcdir:-.}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
 for c in granular-gas-haff granular-gas-balance granular-column-balance; do
     if $MB run "$SRC/cases/$c.case" -o "$tmp/$c" >"$tmp/$c.out" 2>&1; then
         echo "ok: $c"

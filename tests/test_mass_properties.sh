@@ -10,9 +10,8 @@
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 verdicts() {   # REPORT: the verdicts of the mass checks, one a line
     tr -d '\r' <"$1/checks.csv" | grep '\.mass\.' | sed 's/.*,//'
 }

@@ -6,9 +6,7 @@
 set -u
 MB=./src/motionbench
 SRC=${MB_SRCDIR:-.}
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$SRC/tests/cli_test_lib.sh"
 $MB list metrics --markdown >"$tmp/metrics.md"
 if cmp -s "$tmp/metrics.md" "$SRC/doc/metrics.md"; then
     echo "ok: doc/metrics.md matches the table"

@@ -13,9 +13,8 @@ set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 case_file="$SRC/tests/data/probes-free-fall.case"
 $MB run -q --jobs 1 -o "$out/r" "$case_file" || { echo "FAIL: run exited $?"; exit 1; }
 

@@ -20,9 +20,8 @@ MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
 CC=${CC:-cc}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 mkdir "$out/dump" "$out/cases"
 
 # problem and [problem] lines; each case declines at once, so t_end is short

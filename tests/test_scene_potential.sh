@@ -11,9 +11,8 @@
 set -u
 MB=${MB_BUILDDIR:-.}/src/motionbench
 SRC=${MB_SRCDIR:-.}
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-fail=0
+. "$SRC/tests/cli_test_lib.sh"
+out=$tmp
 $MB run -q -o "$out/top" "$SRC/cases/scene-heavy-top.case"; rc=$?
 pass=$(tr -d '\r' <"$out/top/checks.csv" | grep -c ',pass$')
 driven=$(grep 'energy\.max_rel_error' "$out/top/metrics.csv" | grep -c 'driven')
