@@ -238,3 +238,4 @@ tests_test_leapfrog_stream_SOURCES = tests/test_leapfrog_stream.c
 tests_test_leapfrog_stream_CFLAGS = $(MB_TESTCC)
 tests_test_leapfrog_stream_LDADD = $(MB_TESTLIBS)
 tests_test_leapfrog_stream_LDFLAGS = $(MB_TESTLINK)
+check_PROGRAMS += tests/test_dem_box

@@ -436,7 +436,7 @@ Test(scene, dem_laws_per_pair_of_materials)
 Test(scene, dem_laws_refuse_boxes_and_constraints)
 {
     build_fails("[body a]\ntype = box\nhalf_extents = 1, 1, 1\nmass = 1\nposition = 0, 0, 2\n"
-                "[contact]\nlaw = linear\nkn = 10\n", "'a' is a box");
+                "[contact]\nlaw = linear\nkn = 10\n", "'a' is a moving box");
     build_fails("[body a]\ntype = sphere\nradius = 1\nmass = 1\n"
                 "[constraint p]\ntype = fixed_point\nbody = a\npoint = 0, 0, 0\n"
                 "[contact]\nlaw = hertz\nyoung = 1e6\n", "constraints need the solfec scheme");

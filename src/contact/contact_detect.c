@@ -107,29 +107,39 @@ static int shallowest_face(const double half[3], const double pb[3], double *dep
     return axis;
 }
 
-void mb_detect_sphere_box(const mb_body_view *b, size_t i, double r, size_t j, const double half[3],
-                          mb_con *c)
+int mb_box_closest(const double half[3], const double pb[3], double q[3], double nb[3],
+                   double *dist)
 {
-    double cb[3], q[3], d[3], nb[3] = { 0, 0, 0 }, n[3], gap, surf[3];
-    arm_of(b, j, &b->x[3 * i], cb);
-    int outside = 0;
+    double d[3];
+    int clamped = 0;
     for (int k = 0; k < 3; k++) {
-        q[k] = fmin(fmax(cb[k], -half[k]), half[k]);
-        d[k] = cb[k] - q[k];
-        outside |= d[k] != 0.0;
+        q[k] = fmin(fmax(pb[k], -half[k]), half[k]);
+        d[k] = pb[k] - q[k];
+        clamped += d[k] != 0.0;
+        nb[k] = 0.0;
     }
-    if (outside) {
+    if (clamped) {
         double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         for (int k = 0; k < 3; k++)
             nb[k] = d[k] / l;
-        gap = l - r;
-    } else {
-        double depth, sign;
-        int axis = shallowest_face(half, cb, &depth, &sign);
-        nb[axis] = sign;
-        q[axis] = sign * half[axis];
-        gap = -depth - r;
+        *dist = l;
+        return clamped;
     }
+    double depth, sign;
+    int axis = shallowest_face(half, pb, &depth, &sign);
+    nb[axis] = sign;
+    q[axis] = sign * half[axis];
+    *dist = -depth;
+    return 0;
+}
+
+void mb_detect_sphere_box(const mb_body_view *b, size_t i, double r, size_t j, const double half[3],
+                          mb_con *c)
+{
+    double cb[3], q[3], nb[3], n[3], dist, surf[3];
+    arm_of(b, j, &b->x[3 * i], cb);
+    mb_box_closest(half, cb, q, nb, &dist);
+    double gap = dist - r;
     contact_init(c, i, j, (long)(i * 1000003u + j) * 16 + 1);
     to_global(b, j, nb, n);
     to_global(b, j, q, surf);

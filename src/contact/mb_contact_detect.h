@@ -19,6 +19,15 @@ void mb_detect_sphere_plane(const mb_body_view *b, size_t i, double r, const mb_
 /* Vertex v (0..7, signs of the half-extents from its bits) of box i against plane P. */
 void mb_detect_box_vertex_plane(const mb_body_view *b, size_t i, const double half[3], int v,
                                 const mb_plane *P, mb_con *c);
+/* The point q of a box (half-extents, centred at the origin of its frame) closest to the
+ * point pb (box frame), the outward unit normal nb at q towards pb and the signed
+ * distance *dist of pb from the surface along nb: outside, q is pb clamped to the box,
+ * nb = (pb - q)/|pb - q| and *dist = |pb - q|; inside, q is pb's projection on the
+ * shallowest face, nb that face's normal and *dist = -(its depth).  Returns the number of
+ * axes clamped: 1 a face, 2 an edge, 3 a vertex, 0 inside (a face).  The one home of the
+ * sphere-box geometry: mb_detect_sphere_box and the DEM laws' sphere-box pairs. */
+int mb_box_closest(const double half[3], const double pb[3], double q[3], double nb[3],
+                   double *dist);
 /* Sphere i (radius r, slave) against box j (half-extents, master): with the sphere centre
  * outside the box, n runs from the closest box point to the centre and gap = distance - r;
  * inside, n is the normal of the shallowest face and gap = -(its depth) - r.  The contact

@@ -6,6 +6,7 @@
 struct FUNCTION(contact, scratch) {
     REAL d[3], n[3], dv[3], delta[1], rate[1], l[1], a[1], b[1], F[1], Fe[1];
     REAL Fd[1], Fv[1], K[9], Dv[9];
+    int turning;          /* a wall whose normal turns with the sphere: a box edge or vertex */
 };
 
 static void FUNCTION(contact, scratch_init)(struct FUNCTION(contact, scratch) *w, mpfr_prec_t prec)
@@ -40,23 +41,31 @@ static void FUNCTION(contact, scratch_clear)(struct FUNCTION(contact, scratch) *
     R_CLEAR(w->Fd); R_CLEAR(w->Fv);
 }
 
-/* Overlap w->delta, approach rate w->rate and unit normal w->n of pair cp.
- * Returns 1 when in contact (delta > 0), 0 otherwise; -1 on coincident centres. */
-static int FUNCTION(contact, kinematics)(const struct contact_pair *cp, const TYPE(mb_nodes) *s,
+/* Overlap w->delta, approach rate w->rate and unit normal w->n of pair cp of set.
+ * Returns 1 when in contact (delta > 0), 0 otherwise; -1 on coincident centres.  A wall's
+ * plane (p, n) is mb_contact_wall_plane's at the centre rounded to double: a plane's own,
+ * a static box's through its point closest to the centre (the MPFR instance thus takes a
+ * box edge's or vertex's normal to double precision; a face's is exact). */
+static int FUNCTION(contact, kinematics)(const struct contact_set *set,
+                                         const struct contact_pair *cp, const TYPE(mb_nodes) *s,
                                          struct FUNCTION(contact, scratch) *w)
 {
     size_t i = cp->i, j = cp->j;
+    w->turning = 0;
     if (cp->plane) {
         /* delta = r_i - (x_i - p).n,  delta' = -v_i.n */
+        double p[3], n[3], x[3] = { R_GET_D(&s->x[3 * i]), R_GET_D(&s->x[3 * i + 1]),
+                                    R_GET_D(&s->x[3 * i + 2]) };
+        w->turning = !mb_contact_wall_plane(set, cp, x, p, n);
         R_SET_D(w->delta, 0.0);
         R_SET_D(w->rate, 0.0);
         for (int k = 0; k < 3; k++) {
-            R_SUB_D(w->a, &s->x[3 * i + k], cp->p[k]);
-            R_MUL_D(w->a, w->a, cp->n[k]);
+            R_SUB_D(w->a, &s->x[3 * i + k], p[k]);
+            R_MUL_D(w->a, w->a, n[k]);
             R_ADD(w->delta, w->delta, w->a);
-            R_MUL_D(w->b, &s->v[3 * i + k], cp->n[k]);
+            R_MUL_D(w->b, &s->v[3 * i + k], n[k]);
             R_SUB(w->rate, w->rate, w->b);
-            R_SET_D(&w->n[k], cp->n[k]);
+            R_SET_D(&w->n[k], n[k]);
         }
         R_D_SUB(w->delta, s->radius[i], w->delta);
         return R_SGN(w->delta) > 0;
@@ -93,10 +102,11 @@ static int FUNCTION(contact, kinematics)(const struct contact_pair *cp, const TY
 
 /* kinematics() for the force loops of law `law`: 1 in contact, 0 apart; coincident
  * centres record an MB_EDOM error naming the law and the pair and return -1. */
-static int FUNCTION(contact, touching)(const struct contact_pair *cp, const TYPE(mb_nodes) *s,
+static int FUNCTION(contact, touching)(const struct contact_set *set,
+                                       const struct contact_pair *cp, const TYPE(mb_nodes) *s,
                                        struct FUNCTION(contact, scratch) *w, const char *law)
 {
-    int in = FUNCTION(contact, kinematics)(cp, s, w);
+    int in = FUNCTION(contact, kinematics)(set, cp, s, w);
     if (in < 0)
         mb_error_record(MB_EDOM, __FILE__, __LINE__,
                         "%s: spheres %zu and %zu have coincident centres", law, cp->i, cp->j);
@@ -125,7 +135,8 @@ static void FUNCTION(contact, apply)(const struct contact_pair *cp, TYPE(mb_node
  * d delta/dx_j = -n, dn/dx_j = P/l, d delta'/dx_j = -(P dv)/l, d delta'/dv_j = -n:
  *   K  = df_j/dx_j = -Fd n n^T - (Fv/l) n (P dv)^T + (F/l) P,   Dv = df_j/dv_j = -Fv n n^T,
  *   df_j/d(.)_i = -K, df_i/d(.)_j = -K, df_i/d(.)_i = K.
- * Plane (f_i = F n, n fixed): df_i/dx_i = -Fd n n^T, df_i/dv_i = -Fv n n^T.
+ * Plane or box face (f_i = F n, n fixed): df_i/dx_i = -Fd n n^T, df_i/dv_i = -Fv n n^T;
+ * a box edge or vertex is refused (MB_EUNSUP).
  * A clamped force (F < 0 set to 0) contributes nothing. */
 static int FUNCTION(contact, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
                                   struct FUNCTION(contact, scratch) *w, int negate)
@@ -149,6 +160,12 @@ static int FUNCTION(contact, jacobian_blocks)(const struct contact_pair *cp,
                                               struct FUNCTION(contact, scratch) *w,
                                               TYPE(mb_jacobian) *J)
 {
+    if (cp->plane && w->turning) {
+        /* the term of dn/dx_i at a box edge or vertex is not derived here */
+        mb_error_record(MB_EUNSUP, __FILE__, __LINE__, "contact: the Jacobian of sphere %zu "
+                        "on a box edge or vertex is not provided (only on its faces)", cp->i);
+        return MB_EUNSUP;
+    }
     if (cp->plane) {
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) {

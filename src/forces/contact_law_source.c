@@ -21,7 +21,7 @@ static int FUNCTION(contact, eval_pairs)(const struct contact_set *set, TYPE(mb_
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count; m++) {
         const struct contact_pair *cp = &set->items[m];
-        int in = FUNCTION(contact, touching)(cp, s, &w, name);
+        int in = FUNCTION(contact, touching)(set, cp, s, &w, name);
         if (in < 0) {
             status = MB_EDOM;
             break;
@@ -50,7 +50,7 @@ static int FUNCTION(contact, jacobian_pairs)(const struct contact_set *set,
     FUNCTION(contact, scratch_init)(&w, s->prec);
     for (size_t m = 0; m < set->count && status == MB_SUCCESS; m++) {
         const struct contact_pair *cp = &set->items[m];
-        int in = FUNCTION(contact, touching)(cp, s, &w, name);
+        int in = FUNCTION(contact, touching)(set, cp, s, &w, name);
         if (in < 0) {
             status = MB_EDOM;
             break;

@@ -212,7 +212,7 @@ int mb_contact_pair_nodes(const void *model, size_t m, size_t *i, size_t *j, int
         MB_ERROR(MB_EINVAL, "contact %zu out of range (%zu contacts)", m, set->count);
     *i = set->items[m].i;
     *j = set->items[m].j;
-    *plane = set->items[m].plane;
+    *plane = set->items[m].plane != 0;
     return MB_SUCCESS;
 }
 

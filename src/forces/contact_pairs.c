@@ -3,8 +3,10 @@
  * (equations in mb_contact.h). */
 #include "contact_set.h"
 #include "mb_closed_contact.h"
+#include "mb_contact_detect.h"
 #include "mb_json.h"
 #include "mb_status.h"
+#include "mb_vec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -118,6 +120,7 @@ void mb_contact_set_free(void *params)
         free(set->from);
         free(set->imaged);
         free(set->items);
+        free(set->boxes);
         free(set);
     }
 }
@@ -242,6 +245,58 @@ int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double 
     return push(model, &cp);
 }
 
+int mb_contact_add_box(void *model, const mb_nodes *s, size_t i, size_t j, const double half[3])
+{
+    struct contact_set *set = model;
+    int st = check_node(s, i, "sphere-box");
+    if (st != MB_SUCCESS)
+        return st;
+    if (isinf(s->mass[i]))
+        MB_ERROR(MB_EDOM, "contact sphere-box: node %zu has infinite mass", i);
+    if (!isinf(s->mass[j]))
+        MB_ERROR(MB_EUNSUP, "contact sphere-box: box node %zu must be static (infinite mass): "
+                 "the laws turn no box", j);
+    if (set->nl != NULL)
+        MB_ERROR(MB_EINVAL, "contact sphere-box: walls are added before the neighbour list "
+                 "is attached (mb_contact_use_neighbours)");
+    for (int k = 0; k < 3; k++)
+        if (!finite_pos(half[k]))
+            MB_ERROR(MB_EDOM, "contact sphere-box: half-extents must be finite and > 0");
+    struct contact_box *boxes = realloc(set->boxes, (set->nboxes + 1) * sizeof *boxes);
+    if (boxes == NULL)
+        MB_ERROR(MB_ENOMEM, "cannot grow the contact box list");
+    set->boxes = boxes;
+    struct contact_box *b = &boxes[set->nboxes];
+    memcpy(b->x, &s->x[3 * j], sizeof b->x);
+    mb_q_to_mat(b->R, &s->q[4 * j]);
+    memcpy(b->half, half, sizeof b->half);
+    struct contact_pair cp = { .i = i, .j = i, .plane = 2 + (int)set->nboxes };
+    cp.meff = s->mass[i];
+    cp.reff = s->radius[i];
+    if ((st = push(set, &cp)) == MB_SUCCESS)
+        set->nboxes++;
+    return st;
+}
+
+int mb_contact_wall_plane(const struct contact_set *set, const struct contact_pair *cp,
+                          const double x[3], double p[3], double n[3])
+{
+    if (cp->plane == 1) {
+        memcpy(p, cp->p, 3 * sizeof(double));
+        memcpy(n, cp->n, 3 * sizeof(double));
+        return 1;
+    }
+    const struct contact_box *b = &set->boxes[cp->plane - 2];
+    double d[3] = { x[0] - b->x[0], x[1] - b->x[1], x[2] - b->x[2] }, pb[3], q[3], nb[3], dist;
+    mb_m3t_mul_v(pb, b->R, d);                 /* the centre in the box frame */
+    int clamped = mb_box_closest(b->half, pb, q, nb, &dist);
+    mb_m3_mul_v(p, b->R, q);
+    mb_m3_mul_v(n, b->R, nb);
+    for (int k = 0; k < 3; k++)
+        p[k] += b->x[k];
+    return clamped <= 1;
+}
+
 size_t mb_contact_count(const void *model) { return ((const struct contact_set *)model)->count; }
 
 int mb_contact_history(const void *model, size_t m, double xi[3], int *sliding)
@@ -261,16 +316,16 @@ double mb_contact_meff(const void *model, size_t m)
     return ((const struct contact_set *)model)->items[m].meff;
 }
 
-int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
-                               double *delta, double *rate, double n[3])
+int mb_contact_pair_kinematics(const struct contact_set *set, const struct contact_pair *cp,
+                               const mb_nodes *s, double *delta, double *rate, double n[3])
 {
     const double *xi = &s->x[3 * cp->i], *vi = &s->v[3 * cp->i];
     if (cp->plane) {
-        double g = 0.0, r = 0.0;
+        double g = 0.0, r = 0.0, p[3];
+        mb_contact_wall_plane(set, cp, xi, p, n);
         for (int k = 0; k < 3; k++) {
-            g += (xi[k] - cp->p[k]) * cp->n[k];
-            r -= vi[k] * cp->n[k];
-            n[k] = cp->n[k];
+            g += (xi[k] - p[k]) * n[k];
+            r -= vi[k] * n[k];
         }
         *delta = s->radius[cp->i] - g;
         *rate = r;
@@ -303,7 +358,7 @@ int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double
     const struct contact_set *set = model;
     if (m >= set->count)
         MB_ERROR(MB_EINVAL, "contact %zu out of range (%zu contacts)", m, set->count);
-    return mb_contact_pair_kinematics(&set->items[m], s, delta, rate, n);
+    return mb_contact_pair_kinematics(set, &set->items[m], s, delta, rate, n);
 }
 
 void mb_contact_pair_stiffness(const struct contact_pair *cp, double k, const double n[3],
@@ -345,7 +400,14 @@ static int describe_pair(const struct contact_set *set, const struct contact_pai
     json_t *o = json_object();
     if (o == NULL || json_array_append_new(list, o) != 0 || mb_json_set_int(o, "i", (long)cp->i))
         return MB_ENOMEM;
-    if (cp->plane) {
+    if (cp->plane >= 2) {
+        const struct contact_box *b = &set->boxes[cp->plane - 2];
+        json_t *bx = json_object();
+        if (bx == NULL || json_object_set_new(o, "box", bx) != 0
+            || mb_json_set_vec(bx, "center", b->x, 3) || mb_json_set_vec(bx, "rotation", b->R, 9)
+            || mb_json_set_vec(bx, "half_extents", b->half, 3))
+            return MB_ENOMEM;
+    } else if (cp->plane) {
         json_t *pl = json_object();
         if (pl == NULL || json_object_set_new(o, "plane", pl) != 0
             || mb_json_set_vec(pl, "point", cp->p, 3) || mb_json_set_vec(pl, "normal", cp->n, 3))
@@ -430,7 +492,7 @@ int mb_contact_set_describe(const void *params, json_t *model)
 static int in_contact(const struct contact_set *set, size_t m, const mb_nodes *s,
                       double *delta, double *rate, double n[3])
 {
-    return mb_contact_pair_kinematics(&set->items[m], s, delta, rate, n) == MB_SUCCESS
+    return mb_contact_pair_kinematics(set, &set->items[m], s, delta, rate, n) == MB_SUCCESS
            && *delta > 0.0;
 }
 

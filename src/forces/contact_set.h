@@ -16,7 +16,9 @@ struct contact_pair {
      * gamma_t = ct delta^{e/4} with e = 0 (linear) or 1 (Hertz-Mindlin); rolling arm
      * mu_r R* */
     double kt, ct, roll;
-    int plane;            /* 1: sphere i against the plane (p, n) */
+    int plane;            /* 1: sphere i against the plane (p, n); 2 + b: sphere i against
+                           * the static box b of the set (a wall whose plane follows the
+                           * sphere, mb_contact_wall_plane) */
     /* periodic image of sphere j (neighbour mode): the pair's separation is
      * x_j + shift - x_i, shift = H p for the periods p of the image (a box's axes or a
      * deforming cell's sides), and the image moves at v_j + vshift, vshift = L H p in a
@@ -25,6 +27,11 @@ struct contact_pair {
     double shift[3], vshift[3], period[3];
     double p[3], n[3];
     double meff, reff;    /* effective mass m*, effective radius R* */
+};
+
+/* A static box of a set: centre, rotation (global = R body, row-major) and half-extents. */
+struct contact_box {
+    double x[3], R[9], half[3];
 };
 
 /* Which normal force a law uses. */
@@ -47,6 +54,8 @@ struct contact_set {
     struct contact_history *hist; /* frictional laws: the contact history */
     size_t count, cap;
     struct contact_pair *items;
+    size_t nboxes;                /* the static boxes of the sphere-box pairs */
+    struct contact_box *boxes;
     /* neighbour mode (contact_neighbours.c): the sphere pairs are the pairs of the shared
      * list nl, items[nwalls .. count) in the list's (i, j) order after the walls
      * items[0 .. nwalls); rebuilt from the list whenever it was rebuilt (builds_seen) */
@@ -77,8 +86,18 @@ void mb_contact_pair_make(const struct contact_set *set, const mb_nodes *s, size
  * instance only; contact_history.c). */
 int mb_contact_history_remap(struct contact_history *h, const size_t *from, size_t count);
 
+/* The plane wall pair cp's sphere touches with its centre at x (double): for a plane its
+ * own (p, n); for a sphere-box pair the plane through the box point q closest to x with
+ * the unit normal n from the box towards x (mb_box_closest), so that the overlap
+ * r_i - (x - q).n, the normal and the contact point are those of the sphere-box contact
+ * and every wall formula holds.  Returns 1 when n stays fixed as x moves (a plane, a box
+ * face), 0 when it turns with x (a box edge or vertex). */
+int mb_contact_wall_plane(const struct contact_set *set, const struct contact_pair *cp,
+                          const double x[3], double p[3], double n[3]);
+
 /* Double kinematics of one pair: delta, approach rate, unit normal (contact_pairs.c). */
-int mb_contact_pair_kinematics(const struct contact_pair *cp, const mb_nodes *s,
+int mb_contact_pair_kinematics(const struct contact_set *set, const struct contact_pair *cp,
+                               const mb_nodes *s,
                                double *delta, double *rate, double n[3]);
 /* Add k |n_a| sum_b |n_b| (row sum of k n n^T) of one pair to the per node and axis
  * stiffness array. */

@@ -96,7 +96,7 @@ static int pair_energy(const struct contact_set *set, size_t m, const mb_nodes *
     const struct contact_law *law = set->normal == CONTACT_NORMAL_LINEAR ? &mb_contact_law_linear
                                                                           : &mb_contact_law_hertz;
     const struct contact_history *h = set->hist;
-    if (contact_kinematics(cp, s, w) != 1)
+    if (contact_kinematics(set, cp, s, w) != 1)
         return 0;
     contact_normal_force(set, cp, w);
     fric_slip_velocity(cp, s, s->v, w, f);

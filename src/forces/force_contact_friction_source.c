@@ -302,7 +302,7 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
     struct contact_books *books = FR_BOOKS(h);
     const struct contact_pair *cp = &set->items[m];
     REAL *xc = &FR_XC(h)[3 * m];
-    int in = FUNCTION(contact, touching)(cp, s, w, set->type->name);
+    int in = FUNCTION(contact, touching)(set, cp, s, w, set->type->name);
     if (in < 0)
         return in;
     double xi_tr[3], xi_b[3], xi_c[3];

@@ -101,6 +101,12 @@ void *mb_contact_hertz_mindlin_new(const mb_contact_hertz_params *p,
 int mb_contact_add_spheres(void *model, const mb_nodes *s, size_t i, size_t j);
 int mb_contact_add_plane(void *model, const mb_nodes *s, size_t i, const double point[3],
                          const double normal[3]);
+/* Sphere i against the static box j (infinite mass, half-extents half, its centre and
+ * orientation read from s now): a wall whose contact is the sphere-box geometry of
+ * mb_box_closest (the box point closest to the centre, the normal from it to the centre,
+ * the overlap r_i - distance), with the force at the contact point on the sphere alone.
+ * A box of finite mass is refused (MB_EUNSUP: the laws turn no box). */
+int mb_contact_add_box(void *model, const mb_nodes *s, size_t i, size_t j, const double half[3]);
 size_t mb_contact_count(const void *model);
 
 /* Neighbour mode (doc/dem.md "Many spheres"): the model's sphere pairs are the pairs of

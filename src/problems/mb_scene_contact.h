@@ -37,7 +37,9 @@ const mb_scene_law *mb_scene_law_of(const mb_scene_law *laws, size_t count, int 
 /* Symmetric M->count^2 tables of mu and e (0 where no law applies). */
 int mb_scene_signorini_tables(const mb_scene_law *laws, size_t count, const mb_scene_materials *M,
                               double *mu, double *e);
-/* Add sphere i against sphere j, or against the plane (point, normal), to the DEM model of L. */
+/* Add sphere i against sphere j, or against the plane (point, normal), or with box_half
+ * against the static box j of those half-extents, to the DEM model of L. */
 int mb_scene_dem_pair(const mb_scene_doc *d, mb_system *sys, mb_scene_law *L, size_t i, size_t j,
-                      const double *plane_point, const double *plane_normal);
+                      const double *plane_point, const double *plane_normal,
+                      const double *box_half);
 #endif

@@ -268,8 +268,34 @@ static double plane_overlap(const mb_system *sys, size_t i, const mb_plane *p)
     return sys->nodes->radius[i] - g;
 }
 
-/* DEM contact models: every pair of spheres and every sphere against every plane whose
- * materials have a law */
+/* overlap r_i - distance of sphere i with the static box j (half-extents half), the
+ * geometry of mb_box_closest */
+static double box_overlap(const mb_system *sys, size_t i, size_t j, const double half[3])
+{
+    double R[9], d[3], pb[3], q[3], nb[3], dist;
+    mb_q_to_mat(R, &sys->nodes->q[4 * j]);
+    mb_v3_sub(d, &sys->nodes->x[3 * i], &sys->nodes->x[3 * j]);
+    mb_m3t_mul_v(pb, R, d);
+    mb_box_closest(half, pb, q, nb, &dist);
+    return sys->nodes->radius[i] - dist;
+}
+
+/* sphere i against the static box j under law L, refused when they overlap at t = 0
+ * under a frictional law (as against a plane) */
+static int dem_box(const mb_scene_doc *d, mb_system *sys, mb_scene_law *L,
+                   const mb_scene_body *bodies, size_t i, size_t j)
+{
+    double overlap = box_overlap(sys, i, j, bodies[j].extent);
+    if (L->dem.friction && overlap > 1e-12 * bodies[i].radius)
+        return mb_scene_fail(d, mb_scene_node_section(d, i)->line, "'%s' overlaps '%s' at "
+                             "t = 0 by %.3g: a frictional contact cannot start mid-contact (its "
+                             "tangential history would be unknown)", mb_scene_node_name(d, i),
+                             mb_scene_node_name(d, j), overlap);
+    return mb_scene_dem_pair(d, sys, L, i, j, NULL, NULL, bodies[j].extent);
+}
+
+/* DEM contact models: every pair of spheres, every sphere against every static box and
+ * every sphere against every plane whose materials have a law */
 static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body *bodies,
                      mb_scene_materials *M, const int *mat, mb_scene_law *laws, size_t nlaws)
 {
@@ -280,20 +306,27 @@ static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body 
             return mb_scene_fail(d, d->sec[k].line, "constraints need the solfec scheme and its "
                                  "Signorini laws, not DEM laws (law = linear | hertz)");
     for (size_t i = 0; i < n; i++)
-        if (bodies[i].type == MB_SCENE_BOX)
-            return mb_scene_fail(d, laws[0].section->line, "the DEM laws act between spheres "
-                                 "and planes; '%s' is a box", mb_scene_node_name(d, i));
+        if (bodies[i].type == MB_SCENE_BOX && sys->nodes->inv_mass[i] > 0.0)
+            return mb_scene_fail(d, laws[0].section->line, "the DEM laws act between spheres, "
+                                 "static boxes and planes and turn no box; '%s' is a moving "
+                                 "box (make it a static obstacle)", mb_scene_node_name(d, i));
     for (size_t i = 0; i < n && st == MB_SUCCESS; i++)
         for (size_t j = i + 1; j < n && st == MB_SUCCESS; j++) {
             mb_scene_law *L = (mb_scene_law *)mb_scene_law_of(laws, nlaws, mat[i], mat[j]);
             int both_static = sys->nodes->inv_mass[i] == 0.0 && sys->nodes->inv_mass[j] == 0.0;
-            if (L == NULL || both_static || bodies[i].type != MB_SCENE_SPHERE || bodies[j].type != MB_SCENE_SPHERE)
+            if (L == NULL || both_static)
+                continue;
+            if (bodies[i].type == MB_SCENE_SPHERE && bodies[j].type == MB_SCENE_BOX)
+                st = dem_box(d, sys, L, bodies, i, j);
+            else if (bodies[j].type == MB_SCENE_SPHERE && bodies[i].type == MB_SCENE_BOX)
+                st = dem_box(d, sys, L, bodies, j, i);
+            if (bodies[i].type != MB_SCENE_SPHERE || bodies[j].type != MB_SCENE_SPHERE)
                 continue;
             if (mb_v3_dist(&sys->nodes->x[3 * i], &sys->nodes->x[3 * j]) < bodies[i].radius + bodies[j].radius)
                 return mb_scene_fail(d, mb_scene_node_section(d, j)->line, "'%s' and '%s' overlap at t = 0",
                                      mb_scene_node_name(d, i), mb_scene_node_name(d, j));
             int i_static = sys->nodes->inv_mass[i] == 0.0;
-            st = mb_scene_dem_pair(d, sys, L, i_static ? j : i, i_static ? i : j, NULL, NULL);
+            st = mb_scene_dem_pair(d, sys, L, i_static ? j : i, i_static ? i : j, NULL, NULL, NULL);
         }
     for (size_t k = 0; k < d->n && st == MB_SUCCESS; k++) {
         mb_scene_section *s = &d->sec[k];
@@ -311,7 +344,7 @@ static int build_dem(const mb_scene_doc *d, mb_system *sys, const mb_scene_body 
                                      "by %.3g: a frictional contact cannot start mid-contact "
                                      "(its tangential history would be unknown)",
                                      mb_scene_node_name(d, i), s->name, plane_overlap(sys, i, &p));
-            st = mb_scene_dem_pair(d, sys, L, i, i, p.point, p.normal);
+            st = mb_scene_dem_pair(d, sys, L, i, i, p.point, p.normal, NULL);
         }
     }
     return st;

@@ -240,10 +240,13 @@ static void *dem_model(mb_system *sys, mb_scene_law *L, int wall)
 }
 
 int mb_scene_dem_pair(const mb_scene_doc *d, mb_system *sys, mb_scene_law *L, size_t i, size_t j,
-                      const double *plane_point, const double *plane_normal)
+                      const double *plane_point, const double *plane_normal,
+                      const double *box_half)
 {
     int wall = plane_point != NULL || sys->nodes->inv_mass[j] == 0.0;
     void *m = dem_model(sys, L, wall);
-    int st = m ? mb_scene_place_dem_pair(sys, m, i, j, plane_point, plane_normal) : mb_last_error_code();
+    int st = m == NULL ? mb_last_error_code()
+             : box_half ? mb_contact_add_box(m, sys->nodes, i, j, box_half)
+             : mb_scene_place_dem_pair(sys, m, i, j, plane_point, plane_normal);
     return st == MB_SUCCESS ? st : mb_scene_fail(d, L->section->line, "%s", mb_last_error());
 }
