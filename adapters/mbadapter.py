@@ -235,10 +235,14 @@ def torque_nodes(model, count):
 
 def contact_pairs(model):
     """(sphere-sphere pairs, sphere-plane pairs) of a contact model: dicts with i, j or plane
-    {point, normal}, k, c."""
+    {point, normal}, k, c.  Declines a sphere-box pair (box {center, rotation,
+    half_extents}): no adapter expresses a static box as a wall."""
     pairs = model.get("pairs", [])
     if not isinstance(pairs, list):
         pairs = []
+    if any(isinstance(p, dict) and "box" in p for p in pairs):
+        decline("a sphere against a static box (a contact pair with \"box\") is not expressed "
+                "by this adapter")
     return ([p for p in pairs if "plane" not in p], [p for p in pairs if "plane" in p])
 
 

@@ -4,6 +4,7 @@
  *   - sliding into rolling on the box's top face: the same trajectory as on the plane
  *     through that face, bit for bit (the same arithmetic on the same numbers), and the
  *     rolling onset of the closed form (doc/dem.md, "Sliding into rolling");
+ *   - Hertz-Mindlin with rolling resistance: on the face as on the plane, bit for bit;
  *   - a normal impact on a face: the same rebound as on the plane, bit for bit, and the
  *     clamped linear law's restitution (mb_closed_contact.h);
  *   - an oblique impact on a box edge: the normal runs from the edge to the centre;
@@ -166,6 +167,20 @@ Test(dem_box, leapfrog_slides_into_rolling_on_a_face_as_on_the_plane)
 Test(dem_box, verlet_nosquish_slides_into_rolling_on_a_face_as_on_the_plane)
 {
     slides_like_the_plane("verlet-nosquish");
+}
+
+/* Hertz-Mindlin (E = 1e9 Pa, nu = 0.3, Tsuji zeta = 0.3, mu = 0.3) and the rolling torque
+ * (mu_r = 0.01): on the face as on the plane, bit for bit, with the verlet-nosquish. */
+Test(dem_box, hertz_mindlin_with_rolling_resistance_on_a_face_as_on_the_plane)
+{
+#define HM_LAW "[contact]\nlaw = hertz\nyoung = 1e9\npoisson = 0.3\nzeta = 0.3\n" \
+               "friction = 0.3\nzeta_t = 0.2\nrolling = 0.01\n"
+    double *box = run(BALL GRAVITY HM_LAW TABLE, "verlet-nosquish", H, STEPS, 0);
+    double *plane = run(BALL GRAVITY HM_LAW FLOOR, "verlet-nosquish", H, STEPS, 0);
+    expect_same(box, plane, STEPS, "hertz-mindlin");
+    cr_expect(box[9 * STEPS + 7] > 1.0, "the sphere spins up: w_y %g", box[9 * STEPS + 7]);
+    free(box);
+    free(plane);
 }
 
 /* Negative control: friction at the centre never spins the sphere; it "rolls" when it

@@ -29,6 +29,18 @@ def axis_angle(axis, angle):
     return (math.cos(angle / 2), axis[0] * s, axis[1] * s, axis[2] * s)
 
 
+class ContactPairs(unittest.TestCase):
+    def test_split_and_box_declined(self):
+        model = {"pairs": [{"i": 0, "j": 1, "k": 1, "c": 0},
+                           {"i": 0, "plane": {"point": [0, 0, 0], "normal": [0, 0, 1]}}]}
+        spheres, planes = mb.contact_pairs(model)
+        self.assertEqual((len(spheres), len(planes)), (1, 1))
+        model["pairs"].append({"i": 0, "box": {"center": [0, 0, 0], "rotation": [1, 0, 0, 0, 1, 0, 0, 0, 1],
+                                               "half_extents": [1, 1, 1]}})
+        with self.assertRaises(mb.Declined):
+            mb.contact_pairs(model)
+
+
 class Quaternions(unittest.TestCase):
     def test_matrix_round_trip(self):
         # rotations of every branch of Shepperd's method (trace > 0 and each diagonal largest)
