@@ -251,3 +251,71 @@ Test(forces_eval, leapfrog_two_model_field_resets_torques_written_since_its_last
 {
     leapfrog_restores_touched_torques(1);
 }
+
+/* f after a leap-frog step of a field that is one uniform acceleration g: the weight
+ * +0 + m g on the nodes of finite mass and +0 on the node of infinite mass, bit for bit
+ * as IEEE arithmetic gives it here.  The step keeps f instead of storing it again while
+ * the store is as its last step left it and g has not changed; each of these tests
+ * changes one of the two. */
+static void expect_weight(const mb_nodes *s, const double g[3], const char *after)
+{
+    for (size_t i = 0; i < N; i++)
+        for (int k = 0; k < 3; k++) {
+            const double want = isfinite(s->mass[i]) ? 0.0 + s->mass[i] * g[k] : 0.0;
+            cr_expect(memcmp(&want, &s->f[3 * i + k], sizeof want) == 0,
+                      "f[%zu][%d] is %.17g, not %.17g, after %s", i, k, s->f[3 * i + k],
+                      want, after);
+        }
+}
+
+Test(forces_eval, leapfrog_uniform_field_rewrites_forces_and_masses_written_since_its_last_step)
+{
+    mb_system *sys = field_system();
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g_signed)), 0);
+    mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    for (int k = 0; k < 3; k++) {     /* the first step, then two on the one-pass path */
+        cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+        expect_weight(sys->nodes, g_signed, "a step");
+    }
+    for (size_t k = 0; k < 3 * N; k++)
+        sys->nodes->f[k] = 7.0;
+    mb_nodes_touch(sys->nodes);
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    expect_weight(sys->nodes, g_signed, "forces written since the last step");
+    mb_nodes_set_mass(sys->nodes, 1, 4.0);         /* a setter touches the store */
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    expect_weight(sys->nodes, g_signed, "a mass set since the last step");
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+/* A uniform acceleration that changes with time, g(t) = (0, -0, -9.81 - t): gravity's
+ * type with its uniform_acceleration replaced (the one-pass path calls nothing else). */
+static void g_of_time(const void *params, double t, double g[3])
+{
+    (void)params;
+    g[0] = 0.0;
+    g[1] = -0.0;
+    g[2] = -9.81 - t;
+}
+
+Test(forces_eval, leapfrog_uniform_field_whose_g_changes_rewrites_forces_every_step)
+{
+    static mb_force_type changing;
+    changing = *mb_force_gravity;
+    changing.uniform_acceleration = g_of_time;
+    mb_system *sys = field_system();
+    cr_assert_eq(mb_forces_add(sys->forces, &changing, mb_gravity_new(g_signed)), 0);
+    mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    for (int k = 0; k < 3; k++) {     /* steps on the one-pass path */
+        double g[3];
+        g_of_time(NULL, sys->t, g);
+        cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+        expect_weight(sys->nodes, g, "a step whose g differs from the last step's");
+    }
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}

@@ -117,3 +117,24 @@ Test(leapfrog_still, a_spin_written_between_steps_is_seen)
     mb_system_free(sys);
     mb_system_free(ref);
 }
+
+/* The step remembers that no node was blocked while the store is as it left it; a
+ * component blocked between steps (and announced) has zero acceleration from the next
+ * step on: its velocity keeps its bits under gravity, which moves the free ones. */
+Test(leapfrog_still, a_component_blocked_between_steps_is_held)
+{
+    mb_system *sys = still_system(0);
+    mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
+    cr_assert_not_null(st);
+    for (int n = 0; n < 10; n++)
+        cr_assert_eq(mb_stepper_step(st, sys, 1e-3), 0);
+    sys->nodes->blocked[2] = MB_BLOCK_Z;
+    mb_nodes_touch(sys->nodes);
+    const double vz = sys->nodes->v[3 * 2 + 2], vz_free = sys->nodes->v[3 * 1 + 2];
+    cr_assert_eq(mb_stepper_step(st, sys, 1e-3), 0);
+    cr_expect(memcmp(&vz, &sys->nodes->v[3 * 2 + 2], sizeof vz) == 0,
+              "blocked v_z moved from %.17g to %.17g", vz, sys->nodes->v[3 * 2 + 2]);
+    cr_expect(sys->nodes->v[3 * 1 + 2] < vz_free, "gravity did not act on a free node");
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}

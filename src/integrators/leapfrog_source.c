@@ -20,13 +20,27 @@ struct FUNCTION(lf, state) {
     struct lf_common c;       /* first member: read by lf_stats for both bases */
     size_t n;
     REAL *x_new, *v_new, *w_new, *q_new, *L_new;
-    /* the last step found every node still (lf_rotation_unchanged) in this store at this
-     * state generation (mb_stepper.h), with that norm deviation */
-    int still;
-    const void *still_nodes;
-    unsigned long still_gen;
-    double still_qnorm;
+    /* The store the last successful step left and the state generation it left there
+     * (mb_stepper.h: the step bumps it itself).  While both are unchanged
+     * (lf_left_unchanged) nothing has written the store since, and what that step found
+     * still holds: */
+    const void *left_nodes;
+    unsigned long left_gen;
+    int still;             /* every node still (lf_rotation_unchanged), with that norm */
+    double still_qnorm;    /* deviation */
+    int none_blocked;      /* no node had a blocked component (every node is mid-step
+                            * after any step) */
+    int f_uniform;         /* f holds +0 + m g of the uniform field f_g (double base) */
+    double f_g[3];
 };
+
+/* 1 while the store s is the one the last successful step left, at the generation that
+ * step left: nothing has written it since. */
+static int FUNCTION(lf, left_unchanged)(const struct FUNCTION(lf, state) *w,
+                                        const TYPE(mb_nodes) *s)
+{
+    return w->left_nodes == (const void *)s && w->left_gen == s->generation;
+}
 
 static void FUNCTION(lf, free)(void *vstate)
 {
@@ -125,13 +139,15 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
 
 #ifdef BASE_DOUBLE
 /* Fast path of a field that is one uniform acceleration g (mb_forces_eval_uniform):
- * the force f = +0 + m g of gravity's eval_set, operation for operation, is computed and
- * stored inside the kick-drift pass, so the step reads m, 1/m, x, v and writes f, x+, v+
- * once, where evaluating the field first made a second pass over the nodes
+ * the force f = +0 + m g of gravity's eval_set, operation for operation, is computed
+ * inside the kick-drift pass, so the step reads m, 1/m, x, v and writes x+, v+ once,
+ * where evaluating the field first made a second pass over the nodes
  * (doc/performance.md, "bytes per node-step").  The same operations as that pass
- * followed by lf_translate_fast, hence the same bits.  Returns 1 on NaN/Inf. */
-static int lf_translate_uniform(mb_nodes *s, const double g[3], double *restrict x_out,
-                                double *restrict v_out, double hp, double h)
+ * followed by lf_translate_fast, hence the same bits.  f is stored too unless f_kept:
+ * it holds these very values already (lf_forces_kept).  Returns 1 on NaN/Inf. */
+static int lf_translate_uniform(mb_nodes *s, const double g[3], int f_kept,
+                                double *restrict x_out, double *restrict v_out, double hp,
+                                double h)
 {
     const double hk = 0.5 * (hp + h);
     const double *restrict x = s->x, *restrict v = s->v;
@@ -143,19 +159,33 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], double *restrict
 #ifdef LF_HAVE_STREAM
     const int stream = n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out)
                        && lf_stream_aligned(v_out) && lf_stream_aligned(f);
-    i = stream ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 1)
-               : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 0);
+    if (f_kept)
+        i = stream ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 1, 0)
+                   : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 0, 0);
+    else
+        i = stream ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 1, 1)
+                   : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 0, 1);
 #endif
     double a, t;
     for (; i < n; i++) {
         const int weighs = im[i] != 0.0;
         for (size_t c = 3 * i; c < 3 * i + 3; c++) {
-            f[c] = 0.0 + (weighs ? m[i] * g[c - 3 * i] : 0.0);
-            bad |= lf_kick_drift(&x_out[c], &v_out[c], &x[c], &v[c], &f[c], &im[i], hk, h,
+            const double fc = 0.0 + (weighs ? m[i] * g[c - 3 * i] : 0.0);
+            if (!f_kept)
+                f[c] = fc;
+            bad |= lf_kick_drift(&x_out[c], &v_out[c], &x[c], &v[c], &fc, &im[i], hk, h,
                                  &a, &t);
         }
     }
     return bad;
+}
+
+/* 1 when f holds the force +0 + m g of the uniform field g already: the last step left
+ * it so, for the same g bit for bit, in this store, and nothing has written the store
+ * since (same generation: masses, inverse masses and forces as it left them). */
+static int lf_forces_kept(const struct lf_state *w, const mb_nodes *s, const double g[3])
+{
+    return w->f_uniform && lf_left_unchanged(w, s) && memcmp(w->f_g, g, sizeof w->f_g) == 0;
 }
 
 /* 1, with g and the torques set, when the field is one uniform acceleration.  When the
@@ -164,18 +194,17 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], double *restrict
  * torque-free field zeroed them -- and they are not read again. */
 static int lf_field_uniform(const struct lf_state *w, const mb_system *sys, double g[3])
 {
-    const mb_nodes *s = sys->nodes;
-    const int unwritten = w->still && w->still_nodes == (const void *)s
-                          && w->still_gen == s->generation;
+    const int unwritten = w->still && lf_left_unchanged(w, sys->nodes);
     return mb_forces_eval_uniform(sys->forces, sys->nodes, sys->t, g, unwritten);
 }
 
-/* The fast path's translation: with the uniform field's force in the same pass, or
- * from the forces evaluated before. */
-static int lf_translate_fast_path(mb_nodes *s, int uniform, const double g[3],
-                                  double *x_out, double *v_out, double hp, double h)
+/* The fast path's translation: with the uniform field's force in the same pass (not
+ * stored again when f holds it already), or from the forces evaluated before. */
+static int lf_translate_fast_path(const struct lf_state *w, mb_nodes *s, int uniform,
+                                  const double g[3], double *x_out, double *v_out,
+                                  double hp, double h)
 {
-    return uniform ? lf_translate_uniform(s, g, x_out, v_out, hp, h)
+    return uniform ? lf_translate_uniform(s, g, lf_forces_kept(w, s, g), x_out, v_out, hp, h)
                    : lf_translate_fast(s, x_out, v_out, hp, h);
 }
 #else
@@ -189,9 +218,11 @@ static int FUNCTION(lf, field_uniform)(const struct FUNCTION(lf, state) *w,
     return 0;
 }
 
-static int FUNCTION(lf, translate_fast_path)(TYPE(mb_nodes) *s, int uniform, const double g[3],
+static int FUNCTION(lf, translate_fast_path)(const struct FUNCTION(lf, state) *w,
+                                             TYPE(mb_nodes) *s, int uniform, const double g[3],
                                              REAL *x_out, REAL *v_out, double hp, double h)
 {
+    (void)w;
     (void)uniform;
     (void)g;
     return FUNCTION(lf, translate_fast)(s, x_out, v_out, hp, h);
@@ -623,7 +654,7 @@ static int FUNCTION(lf, rotation_still)(const struct FUNCTION(lf, state) *w,
                                         const TYPE(mb_nodes) *s, int torque_zero,
                                         double *qnorm)
 {
-    if (!(w->still && w->still_nodes == (const void *)s && w->still_gen == s->generation))
+    if (!(w->still && FUNCTION(lf, left_unchanged)(w, s)))
         return FUNCTION(lf, rotation_unchanged)(s, qnorm);
     if (!torque_zero && !FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n))
         return 0;
@@ -643,11 +674,15 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     /* the fast path finds a NaN or Inf force in the v and x it computes from it (f im hk
      * is then NaN or Inf, as im > 0 or f im = NaN); the others have it checked now */
     mb_cell *cell = cfg->cell ? sys->cell : NULL;
-    const int all_mid = lf_all_set(s->vel_mid, s->n);     /* one scan per step */
-    int fast = cell == NULL && cfg->damping == 0.0 && lf_none_set(s->blocked, s->n)
+    /* a scan per step of each flag array, none while the store is as the last step left
+     * it: every node mid-step, blocked flags unchanged */
+    const int unchanged = FUNCTION(lf, left_unchanged)(w, s);
+    const int all_mid = unchanged || lf_all_set(s->vel_mid, s->n);
+    const int none_blocked = unchanged ? w->none_blocked : lf_none_set(s->blocked, s->n);
+    int fast = cell == NULL && cfg->damping == 0.0 && none_blocked
                && (!cfg->adj_vel0 || all_mid);
     int torque_zero = 1;
-    double g[3];
+    double g[3] = { 0.0, 0.0, 0.0 };
     const int uniform = fast && FUNCTION(lf, field_uniform)(w, sys, g);
     int status = uniform ? MB_SUCCESS
                          : FUNCTION(mb_forces, eval_deferred)(sys->forces, s, sys->t, &torque_zero);
@@ -671,7 +706,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
         }
     }
     int bad = cell ? FUNCTION(lf, translate_cell)(cfg, &km, &kf, s, w->x_new, w->v_new, h)
-            : fast ? FUNCTION(lf, translate_fast_path)(s, uniform, g, w->x_new, w->v_new, hp, h)
+            : fast ? FUNCTION(lf, translate_fast_path)(w, s, uniform, g, w->x_new, w->v_new, hp, h)
                    : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
     int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, torque_zero, &qnorm);
@@ -699,12 +734,14 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     sys->dissipated_by_scheme += dissipated;
     w->c.h_last = h;
     w->c.steps++;
+    /* a step changes the generation; the scheme does it, and keeps what it found */
+    w->left_nodes = s;
+    w->left_gen = ++s->generation;
     w->still = rotation_unchanged;
-    if (rotation_unchanged) {        /* a step changes the generation; the scheme keeps it */
-        w->still_qnorm = qnorm;
-        w->still_nodes = s;
-        w->still_gen = ++s->generation;
-    }
+    w->still_qnorm = qnorm;
+    w->none_blocked = none_blocked;
+    w->f_uniform = uniform;
+    memcpy(w->f_g, g, sizeof w->f_g);
     if (qnorm > w->c.qnorm_err || !(qnorm == qnorm))
         w->c.qnorm_err = qnorm;
     return MB_SUCCESS;

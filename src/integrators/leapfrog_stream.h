@@ -19,10 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Stores of at least this many nodes stream.  A step touches about 136 bytes per node
- * (x, v, f and the two outputs, 3 doubles each, mass and inverse mass), so 2^19 nodes
- * are 68 MiB: beyond the last-level cache, where a streamed output would otherwise
- * have been read back from the cache by the next step. */
+/* Stores of at least this many nodes stream.  A step touches 112 to 136 bytes per node
+ * (x, v and the two outputs, 3 doubles each, mass and inverse mass, and f when it is
+ * written), so 2^19 nodes are 56 to 68 MiB: beyond the last-level cache, where a
+ * streamed output would otherwise have been read back from the cache by the next step. */
 #define LF_STREAM_MIN_NODES ((size_t)1 << 19)
 
 static inline int lf_stream_aligned(const double *p)
@@ -105,13 +105,13 @@ static inline size_t lf_translate_pairs(const double *restrict x, const double *
 /* lf_translate_pairs for a field that is one uniform acceleration g
  * (lf_translate_uniform): the force f = +0 + m g on nodes of nonzero inverse mass, +0 on
  * the others -- gravity's eval_set, operation for operation, the selection done by a
- * mask -- computed in the same pass and stored to f too (streamed: f, x_out, v_out
- * 16-byte aligned). */
+ * mask -- computed in the same pass and, when store_f, stored to f too (streamed: f,
+ * x_out, v_out 16-byte aligned).  Without store_f, f already holds those values. */
 static inline size_t lf_uniform_pairs(const double *restrict x, const double *restrict v,
                                       const double *restrict m, const double *restrict im,
                                       const double g[3], size_t n, double *restrict f,
                                       double *restrict x_out, double *restrict v_out,
-                                      double hk, double h, int *bad, int stream)
+                                      double hk, double h, int *bad, int stream, int store_f)
 {
     const __m128d vhk = _mm_set1_pd(hk), vh = _mm_set1_pd(h), zero = _mm_setzero_pd();
     const __m128d g_half[3] = { _mm_set_pd(g[1], g[0]), _mm_set_pd(g[0], g[2]),
@@ -127,7 +127,8 @@ static inline size_t lf_uniform_pairs(const double *restrict x, const double *re
             const __m128d weighs = _mm_cmpneq_pd(im_half[k], zero);
             const __m128d mg = _mm_and_pd(weighs, _mm_mul_pd(m_half[k], g_half[k]));
             const __m128d fc = _mm_add_pd(zero, mg);
-            lf_store_pair(&f[c], fc, stream);
+            if (store_f)
+                lf_store_pair(&f[c], fc, stream);
             lf_stream_half(x, v, c, fc, im_half[k], vhk, vh, x_out, v_out, &residue, stream);
         }
     }
