@@ -93,17 +93,32 @@ static double FUNCTION(nbe, norm_inf)(const REAL *a, size_t n)
 
 /* One Newton iteration on R(w) = M (w - v) - h f(x + h w, w) = 0:
  *   (M - h C(w) - h^2 K(w)) dw = -R(w),  w += dw,
- * with K, C the force Jacobians at the trial state -- dR/dw exactly. */
+ * with K, C the force Jacobians at the trial state -- dR/dw exactly.  In double the
+ * forces and the matrix go straight into the solver's storage where it has one (the
+ * block sweep's, the CSR matrix: mb_implicit_solver_assemble, as implicit-euler's step
+ * does), with the bits of a block list assembled there, so no list of blocks is built
+ * per iteration; the right-hand side it forms is that of the linearised step, replaced
+ * here by -R(w). */
 static int FUNCTION(nbe, iterate)(struct FUNCTION(nbe, state) *st, TYPE(mb_system) *sys, double h)
 {
     const TYPE(mb_nodes) *s = sys->nodes;
     FUNCTION(nbe, set_trial)(st, s, h);
+#if IS_MPFR
     int rc = FUNCTION(mb_forces, eval_jacobian)(sys->forces, st->trial, sys->t + h, st->J);
+#else
+    int rc = mb_implicit_solver_assemble(st->S, sys->forces, st->trial, sys->t + h, h, st->J,
+                                         st->b);
+#endif
     if (rc != MB_SUCCESS)
         return rc;
     FUNCTION(mb_linsys, newton_rhs)(st->trial, s->v, h, st->b, st->tmp);
+#if IS_MPFR
     for (size_t k = 0; k < st->n3; k++)
         R_SET_D(&st->dw[k], 0.0);
+#else
+    if (mb_implicit_solver_wants_guess(st->S))          /* initial guess 0 (Krylov) */
+        memset(st->dw, 0, st->n3 * sizeof(double));
+#endif
 #if IS_MPFR
     rc = mb_implicit_solver_mpfr_solve(st->S, st->trial, st->J, h, st->b, st->dw);
 #else
