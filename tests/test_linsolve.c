@@ -192,6 +192,41 @@ Test(linsolve, csr_pattern_names_its_blocks)
     mb_jacobian_free(J);
 }
 
+/* mb_csr_matvec against the definition of the CSR product, written here: each scalar row
+ * of GSL's arrays (p, i, data) summed from +0 in the order of its entries.  The kernel sums
+ * rows of a node, or of two nodes, side by side and reads one column index per block
+ * (mb_csr.ncol); each row keeps its own order, so the bits must agree.  Nine nodes
+ * (odd: a node left alone at the end) whose rows have 1, 2 or 3 column blocks, with
+ * neighbours of equal and of different lengths, and a block entry value that depends on
+ * its row, column and position, so that a swapped row, column or node shows. */
+Test(linsolve, csr_matvec_sums_each_row_in_order)
+{
+    enum { NODES = 9 };
+    const size_t extra[NODES][2] = { { 1, 5 }, { 0, 2 }, { 8, 8 }, { 8, 8 }, { 2, 6 },
+                                     { 3, 3 }, { 0, 1 }, { 7, 7 }, { 0, 4 } };
+    mb_jacobian *J = mb_jacobian_alloc(NODES, 53);
+    for (size_t r = 0; r < NODES; r++)
+        for (int k = 0; k < 2; k++)
+            cr_assert_geq(mb_jacobian_add_block(J, r, extra[r][k]), 0);
+    mb_csr *csr = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(csr, J), MB_SUCCESS, "%s", mb_last_error());
+    const gsl_spmatrix *A = csr->A;
+    for (size_t p = 0; p < A->nz; p++)
+        A->data[p] = sin(0.37 * (double)p + 0.11 * (double)A->i[p]) * (p % 7 == 3 ? -1e-9 : 1.0);
+    double x[3 * NODES], y[3 * NODES];
+    for (size_t k = 0; k < 3 * NODES; k++)
+        x[k] = cos(1.7 * (double)k) * (k % 4 == 1 ? 1e8 : 1.0);
+    mb_csr_matvec(csr, x, y);
+    for (size_t r = 0; r < 3 * NODES; r++) {
+        double sum = 0.0;
+        for (int p = A->p[r]; p < A->p[r + 1]; p++)
+            sum += A->data[p] * x[A->i[p]];
+        cr_expect(memcmp(&sum, &y[r], sizeof sum) == 0, "row %zu: %.17g, not %.17g", r, y[r], sum);
+    }
+    mb_csr_free(csr);
+    mb_jacobian_free(J);
+}
+
 /* The Krylov solvers against the reference on the real system of a chain: nonsymmetric
  * (dashpots, pinned ends) for BiCGSTAB and GMRES, symmetric positive definite (no
  * dashpots, free ends) for CG. */

@@ -29,10 +29,11 @@ static void csr_release(mb_csr *c)
     free(c->bcol);
     free(c->stride);
     free(c->doff);
+    free(c->ncol);
     if (c->A)
         gsl_spmatrix_free(c->A);
     c->boff = c->stride = c->doff = NULL;
-    c->brow = c->bcol = NULL;
+    c->brow = c->bcol = c->ncol = NULL;
     c->A = NULL;
     c->n_nodes = c->n_blocks = 0;
 }
@@ -109,9 +110,10 @@ int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *co
     c->bcol = malloc((nb + 1) * sizeof *c->bcol);
     c->stride = malloc((n + 1) * sizeof *c->stride);
     c->doff = malloc((n + 1) * sizeof *c->doff);
+    c->ncol = malloc((n + nb + 1) * sizeof *c->ncol);
     int st = MB_SUCCESS;
     if (!start || !cols || !fill || !q || !row || !col || !c->boff || !c->brow || !c->bcol
-        || !c->stride || !c->doff) {
+        || !c->stride || !c->doff || !c->ncol) {
         st = MB_ENOMEM;
         goto done;
     }
@@ -143,6 +145,8 @@ int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *co
     }
     size_t base = 0;
     for (size_t r = 0; r < n; r++) {
+        for (size_t j = 0; j < q[r]; j++)
+            c->ncol[base / 9 + j] = (uint32_t)cols[start[r] + j];
         for (int a = 0; a < 3; a++) {
             c->A->p[3 * r + a] = (int)(base + (size_t)a * 3 * q[r]);
             for (size_t j = 0; j < q[r]; j++)
@@ -216,13 +220,73 @@ void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double 
     mb_csr_fix_rows(c, s);
 }
 
-void mb_csr_matvec(const mb_csr *c, const double *x, double *y)
+/* y = A x, each scalar row summed from +0 in the order of its entries, sum += a_p x_(i_p).
+ * The three rows of a node share their columns (the pattern above), so they are summed
+ * side by side, and a node's rows beside the next node's when both have as many entries:
+ * six independent chains of additions instead of one, the very operations of each row
+ * in its order, hence the same bits as a row at a time.  A column block (3 c_j .. 3 c_j
+ * + 2) reads one index, its column node in ncol: 4 bytes where the scalar indices of the
+ * node's three rows take 36 (a third of a matrix-vector product's memory traffic). */
+static void csr_rows_of_node(const mb_csr *c, size_t r, const double *x, double *y)
 {
     const gsl_spmatrix *A = c->A;
-    for (size_t r = 0; r < A->size1; r++) {
-        double sum = 0.0;
-        for (int p = A->p[r]; p < A->p[r + 1]; p++)
-            sum += A->data[p] * x[A->i[p]];
-        y[r] = sum;
+    const size_t len = c->stride[r], base = (size_t)A->p[3 * r];
+    const double *d0 = &A->data[base], *d1 = d0 + len, *d2 = d1 + len;
+    const uint32_t *col = &c->ncol[base / 9];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+    for (size_t p = 0; p < len; p += 3) {
+        const double *xc = &x[3 * (size_t)col[p / 3]];
+        for (size_t e = 0; e < 3; e++) {
+            s0 += d0[p + e] * xc[e];
+            s1 += d1[p + e] * xc[e];
+            s2 += d2[p + e] * xc[e];
+        }
     }
+    y[3 * r] = s0;
+    y[3 * r + 1] = s1;
+    y[3 * r + 2] = s2;
+}
+
+/* The rows of nodes r and r + 1, which have len entries each. */
+static void csr_rows_of_two_nodes(const mb_csr *c, size_t r, size_t len, const double *x,
+                                  double *y)
+{
+    const gsl_spmatrix *A = c->A;
+    const size_t base = (size_t)A->p[3 * r];
+    const double *d0 = &A->data[base], *d1 = d0 + len, *d2 = d1 + len;
+    const double *d3 = d2 + len, *d4 = d3 + len, *d5 = d4 + len;
+    const uint32_t *col = &c->ncol[base / 9], *col1 = col + len / 3;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0;
+    for (size_t p = 0; p < len; p += 3) {
+        const double *xc = &x[3 * (size_t)col[p / 3]], *xd = &x[3 * (size_t)col1[p / 3]];
+        for (size_t e = 0; e < 3; e++) {
+            s0 += d0[p + e] * xc[e];
+            s1 += d1[p + e] * xc[e];
+            s2 += d2[p + e] * xc[e];
+            s3 += d3[p + e] * xd[e];
+            s4 += d4[p + e] * xd[e];
+            s5 += d5[p + e] * xd[e];
+        }
+    }
+    y[3 * r] = s0;
+    y[3 * r + 1] = s1;
+    y[3 * r + 2] = s2;
+    y[3 * r + 3] = s3;
+    y[3 * r + 4] = s4;
+    y[3 * r + 5] = s5;
+}
+
+void mb_csr_matvec(const mb_csr *c, const double *x, double *y)
+{
+    size_t r = 0;
+    for (; r + 1 < c->n_nodes; r++) {
+        if (c->stride[r] == c->stride[r + 1]) {
+            csr_rows_of_two_nodes(c, r, c->stride[r], x, y);
+            r++;
+        } else {
+            csr_rows_of_node(c, r, x, y);
+        }
+    }
+    if (r < c->n_nodes)
+        csr_rows_of_node(c, r, x, y);
 }

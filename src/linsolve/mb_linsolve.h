@@ -149,6 +149,8 @@ typedef struct mb_csr {
                              * suffice, since 3 n_nodes < 2^31 (GSL's int indices) */
     size_t *stride;         /* per node row: 3 q, q = distinct column nodes */
     size_t *doff;           /* per node: data offset of its diagonal block (0, 0) */
+    uint32_t *ncol;         /* per node row r: its q column nodes, in order, from
+                             * ncol[p[3 r] / 9] (mb_csr_matvec reads these, not A->i) */
     gsl_spmatrix *A;        /* CSR, 3 n_nodes square */
 } mb_csr;
 
