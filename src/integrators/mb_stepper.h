@@ -15,8 +15,9 @@
  *
  * State generation (nodes->generation, mb_nodes_struct.h): every step changes it
  * (mb_stepper_step and mb_stepper_step_twin bump it after a scheme that did not), and
- * every writer of x, v, q, omega, angmom, masses or inertia outside step() bumps it with
- * mb_nodes_touch (mb_nodes_copy, the setters, trajectory replay do).  A scheme may
+ * every writer of x, v, q, omega, angmom, masses, inertia, the flags, forces or torques
+ * outside step() bumps it with mb_nodes_touch (mb_nodes_copy, the setters, trajectory
+ * replay do).  A scheme may
  * therefore keep values that belong to the state it left (forces, torques, angular
  * momenta) and reuse them while the system, its force field, its node store, t and the
  * generation are those it left -- no array comparison.  A scheme that keeps such a

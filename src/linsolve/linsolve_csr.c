@@ -110,10 +110,9 @@ int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *co
     c->bcol = malloc((nb + 1) * sizeof *c->bcol);
     c->stride = malloc((n + 1) * sizeof *c->stride);
     c->doff = malloc((n + 1) * sizeof *c->doff);
-    c->ncol = malloc((n + nb + 1) * sizeof *c->ncol);
     int st = MB_SUCCESS;
     if (!start || !cols || !fill || !q || !row || !col || !c->boff || !c->brow || !c->bcol
-        || !c->stride || !c->doff || !c->ncol) {
+        || !c->stride || !c->doff) {
         st = MB_ENOMEM;
         goto done;
     }
@@ -136,6 +135,10 @@ int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *co
     row = col = NULL;
     if (nnz > (size_t)INT_MAX) {       /* GSL's CSR indices are int */
         st = MB_EDOM;
+        goto done;
+    }
+    if ((c->ncol = malloc((nnz / 9 + 1) * sizeof *c->ncol)) == NULL) {  /* sum of the q */
+        st = MB_ENOMEM;
         goto done;
     }
     c->A = gsl_spmatrix_alloc_nzmax(3 * n, 3 * n, nnz ? nnz : 1, GSL_SPMATRIX_CSR);
