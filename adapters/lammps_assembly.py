@@ -28,15 +28,12 @@ system, doc/external.md section 3) becomes:
 import math
 
 import lammps_granular as granular
+import lammps_pair_run as pair_run
+from lammps_pair_run import num
 import mbadapter as mb
 
 MODELS = ("granular-linear", "granular-cundall-strack", "granular-hertz", "granular-hertz-mindlin")
 FIXES = ("nve/sphere", "nve")
-
-
-def num(v):
-    """A float as LAMMPS reads it back exactly."""
-    return repr(float(v))
 
 
 def assembly_model(run):
@@ -160,10 +157,6 @@ def input_lines(run, model, fix, option, tag=""):
     data, dump = "assembly%s.data" % tag, "traj%s.dump" % tag
     write_data(run, model, data)
     boundary = box_lines(model, run["nodes"])[0]
-    time = run["time"]
-    every = max(int(time.get("sample_every", 1)), 1)
-    steps = int(time["steps"])
-    cols = "id xu yu zu vx vy vz omegax omegay omegaz"
     name, fields, records, _ = law(run, model)
     lines = ["units lj", "dimension 3", "boundary %s" % boundary, "atom_style sphere",
              "atom_modify map array", "newton off", "read_data %s" % data]
@@ -171,31 +164,11 @@ def input_lines(run, model, fix, option, tag=""):
     lines += granular.pair_lines((name, fields, records, []), option)
     lines += ["comm_modify vel yes",
               "neighbor %s bin" % num(skin(model, run["nodes"])),
-              "neigh_modify every 1 delay 0 check yes",
-              "fix integrate all %s" % fix, "timestep %s" % num(time["dt"]),
-              "dump traj all custom %d %s %s" % (every, dump, cols),
-              "dump_modify traj format float %.17g sort id",
-              "thermo 0", "thermo_style custom step", "run %d" % steps]
-    if steps % every:
-        lines += ["undump traj",
-                  "write_dump all custom %s %s modify format float %%.17g sort id append yes"
-                  % (dump, cols)]
-    return lines + ["clear"]
+              "neigh_modify every 1 delay 0 check yes"]
+    return lines + pair_run.run_lines(fix, run["time"], dump,
+                                      "id xu yu zu vx vy vz omegax omegay omegaz")
 
 
 def rows(run, frames):
-    """The trajectory rows at the requested steps, row 0 the state run.json sent."""
-    out = []
-    for step, t in mb.sample_steps(run["time"]):
-        if step not in frames:
-            raise KeyError(step)
-        states = []
-        for i, n in enumerate(run["nodes"]):
-            if step == 0:
-                states.append({key: n[key] for key in mb.STATE_KEYS})
-                continue
-            v = frames[step][i + 1]
-            states.append({"position": v[0:3], "velocity": v[3:6],
-                           "orientation": n["orientation"], "angular_velocity": v[6:9]})
-        out.append(mb.state_row(t, states))
-    return out
+    """The trajectory rows at the requested steps (the dump's omegax..z the spins)."""
+    return pair_run.rows(run, frames, spins=True)

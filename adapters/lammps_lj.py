@@ -14,6 +14,8 @@ box becomes:
 Only fix=nve is offered here; every atom must have the same mass."""
 
 import mbadapter as mb
+from lammps_pair_run import num
+import lammps_pair_run as pair_run
 
 MODELS = ("lj-cut", "lj-smooth")
 
@@ -41,11 +43,6 @@ def check(run, model, fix):
         mb.decline("LAMMPS adapter: the atoms of a Lennard-Jones fluid must share one finite mass")
     if any(n.get("blocked") for n in run["nodes"]):
         mb.decline("LAMMPS adapter: blocked degrees of freedom are not expressed")
-
-
-def num(v):
-    """A float as LAMMPS reads it back exactly."""
-    return repr(float(v))
 
 
 def write_data(run, model, path):
@@ -83,39 +80,13 @@ def input_lines(run, model, tag=""):
     other in one lmp)."""
     data, dump = "fluid%s.data" % tag, "traj%s.dump" % tag
     write_data(run, model, data)
-    time = run["time"]
-    every = max(int(time.get("sample_every", 1)), 1)
-    steps = int(time["steps"])
-    cols = "id xu yu zu vx vy vz"
     lines = ["units lj", "dimension 3", "boundary p p p", "atom_style atomic",
              "atom_modify map array", "read_data %s" % data]
     lines += pair_lines(model)
-    lines += ["neighbor %s bin" % num(model.get("skin", 0.3)), "neigh_modify every 1 delay 0 check yes",
-              "fix integrate all nve", "timestep %s" % num(time["dt"]),
-              "dump traj all custom %d %s %s" % (every, dump, cols),
-              "dump_modify traj format float %.17g sort id",
-              "thermo 0", "thermo_style custom step", "run %d" % steps]
-    if steps % every:
-        # the last row (t_end) is off the dump's period: appended once the run is over
-        lines += ["undump traj",
-                  "write_dump all custom %s %s modify format float %%.17g sort id append yes"
-                  % (dump, cols)]
-    return lines + ["clear"]
+    lines += ["neighbor %s bin" % num(model.get("skin", 0.3)), "neigh_modify every 1 delay 0 check yes"]
+    return lines + pair_run.run_lines("nve", run["time"], dump, "id xu yu zu vx vy vz")
 
 
 def rows(run, frames):
-    """The trajectory rows at the requested steps, row 0 the state run.json sent."""
-    out = []
-    for step, t in mb.sample_steps(run["time"]):
-        if step not in frames:
-            raise KeyError(step)
-        states = []
-        for i, n in enumerate(run["nodes"]):
-            if step == 0:
-                states.append({key: n[key] for key in mb.STATE_KEYS})
-                continue
-            v = frames[step][i + 1]
-            states.append({"position": v[0:3], "velocity": v[3:6],
-                           "orientation": n["orientation"], "angular_velocity": (0.0, 0.0, 0.0)})
-        out.append(mb.state_row(t, states))
-    return out
+    """The trajectory rows at the requested steps (no spins: zero angular velocity)."""
+    return pair_run.rows(run, frames, spins=False)
