@@ -20,6 +20,7 @@
 #include "mb_status.h"
 #include "mb_stepper.h"
 #include "mb_test_scene_text.h"
+#include "problem_run.h"   /* friction_at_centre: the negative control's fault */
 
 /* The sliding sphere: m = 1 kg, r = 0.1 m, v0 = 2 m/s along x without spin, touching the
  * surface z = 0 (no overlap: a frictional contact may not start mid-contact), Cundall-Strack
@@ -40,19 +41,6 @@ static mb_system *build(const char *text)
     cr_assert_eq(st, MB_SUCCESS, "%s", mb_last_error());
     return sys;
 }
-
-/* test-only fault of the negative control: every torque of node 0 cancelled after the
- * contact forces, as if the tangential force acted at the centre */
-static int centre_eval(const void *params, mb_nodes *s, double t)
-{
-    (void)params;
-    (void)t;
-    memset(s->torque, 0, 3 * sizeof *s->torque);
-    return MB_SUCCESS;
-}
-static void centre_free(void *params) { (void)params; }
-static const mb_force_type friction_at_centre = { .name = "friction-at-centre",
-                                                  .eval = centre_eval, .free = centre_free };
 
 /* The trajectory of node 0 sampled on step: x, v, omega per step (n + 1 rows of 9). */
 static double *run(const char *text, const char *scheme, double h, long n, int at_centre)
