@@ -41,15 +41,12 @@ import lammps_assembly
 import lammps_granular as granular
 import lammps_lj
 import mbadapter as mb
+from lammps_pair_run import num
 
 FIXES = ("nve", "nve/sphere", "nve/asphere", "rigid/nve", "rigid")
 SUPPORTED = ("gravity", "drag", "springs", "central", "torque") + granular.LAWS + lammps_assembly.MODELS
 ARM = 0.5        # distance of a rigid body's atoms from its centre (any value: frame only)
 
-
-def num(v):
-    """A float as LAMMPS input reads it back exactly."""
-    return repr(float(v))
 
 
 class Node:

@@ -29,14 +29,11 @@ not the constant torque), several contact laws, planes not z = const with normal
 import math
 
 import mbadapter as mb
+from lammps_pair_run import num
 
 LAWS = ("contact-linear", "contact-hertz", "contact-cundall-strack", "contact-hertz-mindlin")
 PAIR_OPTIONS = ("history", "granular")
 
-
-def num(v):
-    """A float as LAMMPS input reads it back exactly."""
-    return repr(float(v))
 
 
 def law_of(run):
