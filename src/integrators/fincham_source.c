@@ -108,26 +108,8 @@ static void FUNCTION(lf, rot_fincham)(const struct lf_config *cfg, struct FUNCTI
  * locals, and the divisions and square roots of the two lanes are issued together. */
 typedef double lf_v2 __attribute__((vector_size(2 * sizeof(double))));
 
-/* out = R(q) v (sign +1) or R(q)^T v (sign -1): mbq_rotate_signed */
-static inline void lf_v2_rotate(lf_v2 out[3], const lf_v2 q[4], const lf_v2 v[3], int sign)
-{
-    lf_v2 u[3], r[3], t[3];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        u[k] = sign > 0 ? q[k + 1] : -q[k + 1];
-    r[0] = u[1] * v[2] - u[2] * v[1];
-    r[1] = u[2] * v[0] - u[0] * v[2];
-    r[2] = u[0] * v[1] - u[1] * v[0];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        r[k] = r[k] * 2.0;
-    t[0] = u[1] * r[2] - u[2] * r[1];
-    t[1] = u[2] * r[0] - u[0] * r[2];
-    t[2] = u[0] * r[1] - u[1] * r[0];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        out[k] = (q[0] * r[k] + v[k]) + t[k];
-}
+/* out = R(q) v (sign +1) or R(q)^T v (sign -1): mbq_rotate_signed (mb_quat_lanes.h) */
+MB_QUAT_LANES_DEFINE_ROTATE(static inline, lf_v2_rotate, lf_v2)
 
 /* r = a (x) (0, v): mbq_mul_pure */
 static inline void lf_v2_mul_pure(lf_v2 r[4], const lf_v2 a[4], const lf_v2 v[3])

@@ -7,6 +7,7 @@
 #include "array_scan.h"
 #include "leapfrog_stream.h"
 #include "mb_cell.h"
+#include "mb_quat_lanes.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
 

@@ -351,29 +351,8 @@ static MB_ALWAYS_INLINE void FUNCTION(vns, vec_store)(REAL *row, int l, const FU
 }
 
 /* out = R(q) v (sign +1) or R(q)^T v (sign -1): the operations of the MPFR lanes_rotate
- * (mbq rotate_signed),  u = +-(q1, q2, q3),  r = 2 (u x v),  out = (q0 r + v) + u x r */
-static MB_ALWAYS_INLINE void FUNCTION(vns, vec_rotate)(FUNCTION(vns, vec) out[3],
-                                                            const FUNCTION(vns, vec) q[4],
-                                                            const FUNCTION(vns, vec) v[3],
-                                                            int sign)
-{
-    FUNCTION(vns, vec) u[3], r[3], c[3];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        u[k] = sign > 0 ? q[k + 1] : -q[k + 1];
-    r[0] = u[1] * v[2] - u[2] * v[1];
-    r[1] = u[2] * v[0] - u[0] * v[2];
-    r[2] = u[0] * v[1] - u[1] * v[0];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        r[k] = r[k] * 2.0;
-    c[0] = u[1] * r[2] - u[2] * r[1];
-    c[1] = u[2] * r[0] - u[0] * r[2];
-    c[2] = u[0] * r[1] - u[1] * r[0];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        out[k] = (q[0] * r[k] + v[k]) + c[k];
-}
+ * (mbq rotate_signed; mb_quat_lanes.h) */
+MB_QUAT_LANES_DEFINE_ROTATE(static MB_ALWAYS_INLINE, FUNCTION(vns, vec_rotate), FUNCTION(vns, vec))
 
 /* w = R(q) I^-1 R(q)^T L: the MPFR lanes_omega */
 static MB_ALWAYS_INLINE void FUNCTION(vns, vec_omega)(FUNCTION(vns, vec) w[3],
