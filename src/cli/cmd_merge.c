@@ -93,12 +93,8 @@ static int merge_and_write(const merge_args *A)
                 "%zu missing; reports in %s/\n", A->n_dirs, A->n_dirs == 1 ? "" : "s", n,
                 n == 1 ? "" : "s", sum.checks, sum.checks == 1 ? "" : "s", sum.failed,
                 sum.missing, A->out);
-    if (sum.skipped || sum.external_failed)
-        fprintf(stderr, "motionbench: outside programs: %zu run%s failed, %zu check%s skipped "
-                "(reasons in %s/runs.csv)\n", sum.external_failed,
-                sum.external_failed == 1 ? "" : "s", sum.skipped, sum.skipped == 1 ? "" : "s",
-                A->out);
-    code = sum.failed || sum.missing || sum.external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
+    mb_run_summary_outside(stderr, &sum, A->out);
+    code = mb_run_summary_exit_code(&sum);
 done:
     mb_case_result_free(results, n);
     for (size_t k = 0; cases && k < n; k++)

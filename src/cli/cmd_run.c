@@ -533,12 +533,8 @@ static int run_cases(run_args *A)
                 "%.1f s wall with %d job%s; reports in %s/\n", n, n == 1 ? "" : "s", sum.checks,
                 sum.checks == 1 ? "" : "s", sum.failed, sum.missing, wall, A->jobs,
                 A->jobs == 1 ? "" : "s", A->out);
-    if (sum.skipped || sum.external_failed)
-        fprintf(stderr, "motionbench: outside programs: %zu run%s failed, %zu check%s skipped "
-                "(reasons in %s/runs.csv)\n", sum.external_failed,
-                sum.external_failed == 1 ? "" : "s", sum.skipped, sum.skipped == 1 ? "" : "s",
-                A->out);
-    code = sum.failed || sum.missing || sum.external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
+    mb_run_summary_outside(stderr, &sum, A->out);
+    code = mb_run_summary_exit_code(&sum);
     /* plots last, from the report in place and the series of the runs in memory (gnuplot
      * and the plots' directory were checked before it was replaced: a failure now is
      * gnuplot's, reported with its log) */

@@ -1,5 +1,6 @@
 /* run_summary.c -- the terminal summary and CI log of `motionbench run` (run_summary.h). */
 #include "run_summary.h"
+#include "cli.h"
 #include "mb_metrics.h"
 #include "mb_number_text.h"
 #include "mb_status.h"
@@ -314,4 +315,18 @@ int mb_run_summary_ci(mb_ci_log *L, const mb_case_result *r, size_t n)
     for (size_t i = 0; i < n; i++)
         mb_case_visit_checks(&r[i], add_test, &w);
     return w.status;
+}
+
+void mb_run_summary_outside(FILE *err, const mb_report_summary *sum, const char *dir)
+{
+    if (sum->skipped || sum->external_failed)
+        fprintf(err, "motionbench: outside programs: %zu run%s failed, %zu check%s skipped "
+                "(reasons in %s/runs.csv)\n", sum->external_failed,
+                sum->external_failed == 1 ? "" : "s", sum->skipped, sum->skipped == 1 ? "" : "s",
+                dir);
+}
+
+int mb_run_summary_exit_code(const mb_report_summary *sum)
+{
+    return sum->failed || sum->missing || sum->external_failed ? MB_EXIT_FAIL : MB_EXIT_OK;
 }

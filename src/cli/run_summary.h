@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "junit_tap.h"
+#include "mb_report.h"
 #include "mb_runner.h"
 
 /* The tables of every case (omitted when quiet) and the list of failures. */
@@ -21,5 +22,12 @@ void mb_run_summary_print(FILE *out, const mb_case_result *r, size_t n, int quie
 void mb_run_summary_unfinished(FILE *err, const mb_case_result *r, size_t n);
 /* One test per verdict, suite = case. */
 int mb_run_summary_ci(mb_ci_log *L, const mb_case_result *r, size_t n);
+/* The line on outside programs (doc/external.md) of a report written to dir: how many
+ * of their runs failed and how many checks on them were skipped, the reasons being in
+ * dir/runs.csv; nothing when there are none. */
+void mb_run_summary_outside(FILE *err, const mb_report_summary *sum, const char *dir);
+/* The exit status of a command that wrote a report summed up as *sum: MB_EXIT_FAIL when
+ * a check failed or is missing or a run of an outside program failed, else MB_EXIT_OK. */
+int mb_run_summary_exit_code(const mb_report_summary *sum);
 
 #endif
