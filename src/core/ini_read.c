@@ -132,7 +132,7 @@ static char *inline_comment(char *s)
     return NULL;
 }
 
-static char *trim(char *s)
+char *mb_ini_trim(char *s)
 {
     while (isspace((unsigned char)*s))
         s++;
@@ -305,7 +305,7 @@ static int section_header(line_feed *R, char *s)
     if (*close != ']')
         return refuse(R, R->line, "'%.60s': a section header ends with ']'", s);
     *close = '\0';
-    char *name = trim(s + 1);
+    char *name = mb_ini_trim(s + 1);
     if (*name == '\0')
         return refuse(R, R->line, "empty section name '[]'");
     R->after_key = 0;
@@ -322,7 +322,7 @@ static int key_line(line_feed *R, const char *s)
     if (comment)
         *comment = '\0';
     if (strchr(text, '=') == NULL)
-        return refuse(R, R->line, "'%.60s': expected KEY = VALUE%s", trim(text),
+        return refuse(R, R->line, "'%.60s': expected KEY = VALUE%s", mb_ini_trim(text),
                       strchr(text, ':') ? " (':' does not separate a key from its value)" : "");
     R->after_key = 1;
     return 1;
@@ -389,16 +389,16 @@ static int split_key(line_feed *R, char *line, char **key, char **value)
     }
     if (eq == NULL && depth > 0)
         return refuse(R, R->line, "'%.60s': a '[' of the key is not closed (write KEY = VALUE)",
-                      trim(line));
+                      mb_ini_trim(line));
     if (eq == NULL)
         return refuse(R, R->line, "'%.60s': no '=' outside brackets (write KEY = VALUE)",
-                      trim(line));
+                      mb_ini_trim(line));
     *eq = '\0';
-    *key = trim(line);
+    *key = mb_ini_trim(line);
     char *comment = inline_comment(eq + 1);
     if (comment)
         *comment = '\0';
-    *value = trim(eq + 1);
+    *value = mb_ini_trim(eq + 1);
     return 1;
 }
 
@@ -414,7 +414,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         char *comment = inline_comment(line);
         if (comment)
             *comment = '\0';
-        return continue_value(R, trim(line));
+        return continue_value(R, mb_ini_trim(line));
     }
     const char *after = line + strspn(line, " \t\v\f") + strlen(name);
     after += strspn(after, " \t\v\f");

@@ -66,6 +66,11 @@ mb_ini_section *mb_ini_section_find(const mb_ini_doc *d, const char *name);
 /* The entry of key in the section of that name, or NULL (O(1): hashed). */
 mb_ini_entry *mb_ini_find(const mb_ini_doc *d, const char *section, const char *key);
 
+/* s past its leading white space (isspace), its trailing white space cut off in place:
+ * the reader's trimming of keys, values and section names, for the readers of parts of a
+ * value (a case's lists). */
+char *mb_ini_trim(char *s);
+
 /* Record "PATH:LINE: message" with MB_EINVAL; returns MB_EINVAL. */
 int mb_ini_fail(const mb_ini_doc *d, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

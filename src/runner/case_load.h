@@ -54,7 +54,6 @@ int case_parse_positive(case_loader *P, const mb_ini_entry *e, const char *label
                         const char *text, double *out);
 int case_parse_long(case_loader *P, const mb_ini_entry *e, const char *label, const char *text,
                     long lo, long hi, long *out);
-char *case_trim(char *s);
 /* Split s (modified) at commas outside brackets into at most max items. */
 int case_split_list(case_loader *P, const mb_ini_entry *e, char *s, char **items, int max,
                     int *count);

@@ -192,9 +192,9 @@ static int load_dt_range(case_loader *P, const mb_ini_entry *e)
     long n;
     if (count != 3)
         case_fail(P, e->line, "dt_range = '%s': write FIRST : LAST : COUNT", e->value);
-    else if (case_parse_positive(P, e, "dt_range FIRST", case_trim(parts[0]), &a) == MB_SUCCESS
-             && case_parse_positive(P, e, "dt_range LAST", case_trim(parts[1]), &b) == MB_SUCCESS
-             && case_parse_long(P, e, "dt_range COUNT", case_trim(parts[2]), 2, CASE_MAX_DT,
+    else if (case_parse_positive(P, e, "dt_range FIRST", mb_ini_trim(parts[0]), &a) == MB_SUCCESS
+             && case_parse_positive(P, e, "dt_range LAST", mb_ini_trim(parts[1]), &b) == MB_SUCCESS
+             && case_parse_long(P, e, "dt_range COUNT", mb_ini_trim(parts[2]), 2, CASE_MAX_DT,
                                 &n) == MB_SUCCESS)
         for (long k = 0; k < n && !P->error; k++)
             add_dt(P, e, a * pow(b / a, (double)k / (double)(n - 1)), 1);

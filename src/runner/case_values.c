@@ -125,16 +125,6 @@ int case_parse_long(case_loader *P, const mb_ini_entry *e, const char *label, co
     return MB_SUCCESS;
 }
 
-char *case_trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t len = strlen(s);
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        s[--len] = '\0';
-    return s;
-}
-
 /* Commas inside "name[k=v,k=v]" belong to the spec. */
 int case_split_list(case_loader *P, const mb_ini_entry *e, char *s, char **items, int max,
                     int *count)
@@ -151,7 +141,7 @@ int case_split_list(case_loader *P, const mb_ini_entry *e, char *s, char **items
             *p = '\0';
             if (n == max)
                 return case_fail(P, e->line, "%s: more than %d items", e->key, max);
-            items[n] = case_trim(start);
+            items[n] = mb_ini_trim(start);
             if (items[n][0] == '\0')
                 return case_fail(P, e->line, "%s: empty item in the list", e->key);
             n++;
