@@ -20,6 +20,7 @@ motionbenchinclude_HEADERS += src/core/mb_options.h
 motionbenchinclude_HEADERS += src/core/mb_mpfr_extra.h
 noinst_HEADERS += src/core/templates_on.h
 noinst_HEADERS += src/core/templates_off.h
+noinst_HEADERS += src/core/mb_clock.h
 noinst_HEADERS += src/core/mb_compiler.h
 noinst_HEADERS += src/core/mb_quat_lanes.h
 noinst_HEADERS += src/core/mb_sincos.h

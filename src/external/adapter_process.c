@@ -21,6 +21,7 @@
  * resolved before anything runs so that "missing" and "not executable" are told apart. */
 #define _GNU_SOURCE    /* pipe2 */
 #include "mb_external.h"
+#include "mb_clock.h"
 #include "mb_cancel.h"
 #include "mb_input.h"
 #include "mb_status.h"
@@ -43,13 +44,6 @@
 #define SWEEP_ROUNDS 2000     /* rounds of the keeper's sweep, 1 ms apart at most */
 #define EXIT_SKIP 77
 #define EXIT_EXEC_FAILED 127
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void pause_ms(long ms)
 {
@@ -275,8 +269,8 @@ static int keeper_wait(pid_t pid)
         if (errno != EINTR)
             return EXIT_EXEC_FAILED << 8;
     }
-    double deadline = now() + KILL_GRACE;
-    while (now() < deadline) {
+    double deadline = mb_wall_seconds() + KILL_GRACE;
+    while (mb_wall_seconds() < deadline) {
         if (waitpid(pid, &ws, WNOHANG) == pid)
             return ws;
         pause_ms(10);
@@ -323,7 +317,7 @@ static int wait_until(pid_t pid, double deadline, int cancellable, int *ws)
         pid_t r = waitpid(pid, ws, WNOHANG);
         if (r == pid || (r < 0 && errno != EINTR))
             return 1;
-        if (now() >= deadline || (cancellable && mb_cancel_requested()))
+        if (mb_wall_seconds() >= deadline || (cancellable && mb_cancel_requested()))
             return 0;
         pause_ms(ms);
         if (ms < 50)
@@ -336,7 +330,7 @@ static int wait_until(pid_t pid, double deadline, int cancellable, int *ws)
 static void stop_group(pid_t keeper_pid, int *ws)
 {
     kill(-keeper_pid, SIGTERM);
-    if (!wait_until(keeper_pid, now() + KILL_GRACE + KEEPER_GRACE, 0, ws)) {
+    if (!wait_until(keeper_pid, mb_wall_seconds() + KILL_GRACE + KEEPER_GRACE, 0, ws)) {
         kill(-keeper_pid, SIGKILL);
         waitpid(keeper_pid, ws, 0);
     }
@@ -460,7 +454,7 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
         return MB_PROCESS_FAILED;
     }
     int ws = 0;
-    int ended = wait_until(pid, now() + timeout, 1, &ws);
+    int ended = wait_until(pid, mb_wall_seconds() + timeout, 1, &ws);
     if (!ended)
         stop_group(pid, &ws);
     ws = adapter_status(status_rd, ws);

@@ -12,6 +12,7 @@
  * nothing but a dotted Python name reaches the interpreter's command line. */
 #define _GNU_SOURCE    /* pipe2 */
 #include "mb_external.h"
+#include "mb_clock.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -51,13 +52,6 @@ int mb_adapter_requirement_valid(const char *entry)
     if (colon == NULL)
         return entry[0] != '\0';
     return colon > entry && python_name(colon + 1);
-}
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The last non-empty line of text, blanks and control characters made spaces. */
@@ -108,8 +102,8 @@ static int imports(const char *interp, const char *module, char *why, size_t siz
     char out[4096];
     size_t n = 0;
     int ws = 0, done = 0;
-    double deadline = seconds_now() + IMPORT_LIMIT;
-    while (!done && seconds_now() < deadline) {
+    double deadline = mb_wall_seconds() + IMPORT_LIMIT;
+    while (!done && mb_wall_seconds() < deadline) {
         ssize_t r = read(fds[0], out + n, sizeof out - 1 - n);
         if (r > 0 && (n += (size_t)r) == sizeof out - 1)
             n = 0;                     /* keep reading: only the end matters */

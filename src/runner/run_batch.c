@@ -8,6 +8,7 @@
  * invocation's wall time is shared equally among its runs; a batch runs once whatever
  * --repeat asks (its timing rows have one repeat). */
 #include "mb_external.h"
+#include "mb_clock.h"
 #include "mb_runner.h"
 #include "mb_series.h"
 #include "mb_status.h"
@@ -16,13 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double seconds(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct batch_slot {
     const mb_case *c;
@@ -63,7 +57,7 @@ static void finish(batch_slot *b, double wall, double cpu)
 static void answer(batch_slot *b, mb_external_batch *batch, size_t k, mb_process_status ps,
                    const char *reason, int keep_series, double share)
 {
-    double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_THREAD_CPUTIME_ID);
+    double wall0 = mb_wall_seconds(), cpu0 = mb_cpu_seconds();
     mb_run_result *r = b->r;
     mb_trajectory tr;
     int mid_step = 0;
@@ -75,8 +69,8 @@ static void answer(batch_slot *b, mb_external_batch *batch, size_t k, mb_process
     mb_run_external_answer(b->c, b->item->integrator, b->item->dt, keep_series, ps, &tr,
                            mid_step, b->stride, r);
     mb_trajectory_free(&tr);
-    finish(b, share + seconds(CLOCK_MONOTONIC) - wall0,
-           seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0);
+    finish(b, share + mb_wall_seconds() - wall0,
+           mb_cpu_seconds() - cpu0);
 }
 
 void mb_run_batch(mb_case *const *cases, const mb_batch_item *items, size_t n, int keep_series,
@@ -104,9 +98,9 @@ void mb_run_batch(mb_case *const *cases, const mb_batch_item *items, size_t n, i
     if (m > 0) {
         char reason[MB_EXTERNAL_REASON];
         mb_external_batch *batch = NULL;
-        double wall0 = seconds(CLOCK_MONOTONIC);
+        double wall0 = mb_wall_seconds();
         mb_process_status ps = mb_external_batch_execute(runs, m, &batch, reason, sizeof reason);
-        double share = (seconds(CLOCK_MONOTONIC) - wall0) / (double)m;
+        double share = (mb_wall_seconds() - wall0) / (double)m;
         for (size_t k = 0; k < m; k++)
             answer(&slot[of[k]], batch, k, ps, reason, keep_series, share);
         mb_external_batch_free(batch);

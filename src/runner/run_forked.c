@@ -25,6 +25,7 @@
  * only pointers of the structure, series and the metrics' word, are rebuilt or checked. */
 #define _GNU_SOURCE
 #include "mb_run_forked.h"
+#include "mb_clock.h"
 #include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
@@ -310,13 +311,6 @@ typedef struct inbox {
     int no_memory;
 } inbox;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Read what is there (the descriptor is non-blocking); 1 at end of file or on an error. */
 static int drain(int fd, inbox *in)
 {
@@ -394,7 +388,7 @@ static wait_end collect(pid_t pid, int fd, double deadline, inbox *in, int *ws,
             end = CANCELLED;
             break;
         }
-        if (now() >= deadline)
+        if (mb_wall_seconds() >= deadline)
             break;
         if (p[0].fd < 0 && ended < 0) {      /* nothing left to wake on: pause briefly */
             struct timespec pause = { 0, 1000000L };
@@ -465,7 +459,7 @@ void mb_run_forked(const mb_case *c, size_t integrator, size_t dt_index, int kee
     mb_run_asked ask = { c->steps[dt_index], c->dt[dt_index], keep_series, c->n_probes,
                          c->nodes };
     double limit = c->external_timeout > 0.0 ? c->external_timeout : MB_PLUGIN_TIMEOUT_DEFAULT;
-    double start = now();
+    double start = mb_wall_seconds();
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         fail(out, ask.steps, MB_RUN_FAILED, "plug-in: cannot create a pipe: %s", strerror(errno));
@@ -494,7 +488,7 @@ void mb_run_forked(const mb_case *c, size_t integrator, size_t dt_index, int kee
     wait_end end = collect(pid, fds[0], start + limit, &in, &ws, &ru);
     close(fds[0]);
     if (!verdict(end, ws, &in, &ask, limit, out)) {     /* the child's own figures are lost */
-        out->wall = now() - start;
+        out->wall = mb_wall_seconds() - start;
         out->cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec)
                    + 1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     }

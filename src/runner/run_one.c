@@ -31,6 +31,7 @@
  * angular momentum metrics.
  * A run of a plug-in scheme executes in a forked child unless the case says
  * plugins_in_process (mb_run_forked.h). */
+#include "mb_clock.h"
 #include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
@@ -640,13 +641,6 @@ static void free_driver(driver *d)
     mb_system_free(d->sys);
 }
 
-static double seconds(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, int keep)
 {
     trackers T;
@@ -876,7 +870,7 @@ static void run_here(const mb_case *c, size_t integrator, size_t dt_index, int k
                      mb_run_result *r)
 {
     mb_run_result_begin(c, dt_index, r);
-    double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_THREAD_CPUTIME_ID);
+    double wall0 = mb_wall_seconds(), cpu0 = mb_cpu_seconds();
     double h = c->dt[dt_index];
     if (c->replay || mb_external_is_spec(c->integrators[integrator])) {
         if (c->replay)
@@ -884,8 +878,8 @@ static void run_here(const mb_case *c, size_t integrator, size_t dt_index, int k
         else
             run_external(c, integrator, dt_index, keep_series, r);
         mb_series_finish(r);
-        r->wall = seconds(CLOCK_MONOTONIC) - wall0;
-        r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+        r->wall = mb_wall_seconds() - wall0;
+        r->cpu = mb_cpu_seconds() - cpu0;
         return;
     }
     mb_mpfr_range saved;
@@ -907,8 +901,8 @@ static void run_here(const mb_case *c, size_t integrator, size_t dt_index, int k
     if (c->reversibility && c->precision_bits == 0 && r->status == MB_RUN_OK)
         mb_reversibility_metrics(c, c->integrators[integrator], h, r->steps, r);
     mb_series_finish(r);
-    r->wall = seconds(CLOCK_MONOTONIC) - wall0;
-    r->cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    r->wall = mb_wall_seconds() - wall0;
+    r->cpu = mb_cpu_seconds() - cpu0;
 }
 
 int mb_run_one(const mb_case *c, size_t integrator, size_t dt_index, int keep_series,

@@ -15,6 +15,7 @@
  * job (run_batch.c), which executes the adapter once; batch jobs come first in the queue,
  * being the longest. */
 #include "mb_init.h"
+#include "mb_clock.h"
 #include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_runner.h"
@@ -50,17 +51,10 @@ typedef struct pool {
     double start;
 } pool;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void progress(pool *P, const job *j)
 {
     const mb_case *c = P->cases[j->case_index];
-    double elapsed = now() - P->start;
+    double elapsed = mb_wall_seconds() - P->start;
     double left = P->done ? elapsed / (double)P->done * (double)(P->n_jobs - P->done) : 0.0;
     fprintf(stderr, "\r\033[K[%zu/%zu] %s %s dt=%.6g  elapsed %.1fs, about %.0fs left",
             P->done, P->n_jobs, c->name, c->integrators[j->integrator], c->dt[j->dt],
@@ -232,7 +226,7 @@ int mb_runner_run(mb_case *const *cases, size_t n_cases, const mb_runner_options
         return MB_ENOMEM;
     }
     pthread_mutex_init(&P.lock, NULL);
-    P.start = now();
+    P.start = mb_wall_seconds();
     int n_threads = opt->jobs < 1 ? 1 : opt->jobs;
     if ((size_t)n_threads > P.n_jobs)
         n_threads = P.n_jobs ? (int)P.n_jobs : 1;
