@@ -56,6 +56,13 @@ static inline void mb_nodes_touch(mb_nodes *s)
     s->generation++;
 }
 
+/* The numbers of one node's state: x and v (6), then q and omega when it rotates (13) --
+ * a node's share of a trajectory row (doc/external.md) and of the state a run advances. */
+static inline size_t mb_nodes_state_size(int rotation)
+{
+    return rotation ? 13 : 6;
+}
+
 mb_nodes *mb_nodes_alloc(size_t n, mpfr_prec_t prec);
 void mb_nodes_free(mb_nodes *s);
 /* Deep copy of values between two stores of the same size and base. */

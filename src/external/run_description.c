@@ -25,12 +25,12 @@ static const char *const node_columns[13] = { "x", "y", "z", "vx", "vy", "vz", "
 
 size_t mb_trajectory_columns(size_t n_nodes, int rotation)
 {
-    return 1 + n_nodes * (rotation ? 13 : 6);
+    return 1 + n_nodes * mb_nodes_state_size(rotation);
 }
 
 void mb_trajectory_column_name(size_t column, int rotation, char *buf, size_t size)
 {
-    size_t per = rotation ? 13 : 6;
+    size_t per = mb_nodes_state_size(rotation);
     if (column == 0)
         snprintf(buf, size, "t");
     else

@@ -100,7 +100,7 @@ static int row0_quantity(const mb_trajectory *tr, const mb_nodes *s0, int g, siz
 
 static int check_row0(const mb_trajectory *tr, const mb_nodes *s0, char *why, size_t size)
 {
-    size_t per = tr->rotation ? 13 : 6;
+    size_t per = mb_nodes_state_size(tr->rotation);
     for (int g = 0; g < (tr->rotation ? 4 : 2); g++)
         if (row0_quantity(tr, s0, g, per, why, size) != MB_SUCCESS)
             return MB_EINVAL;

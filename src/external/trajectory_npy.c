@@ -254,11 +254,11 @@ static int check_layout(const npy_header *h, const mb_trajectory_request *rq, ch
                       h->ndim, h->ndim == 1 ? "" : "s");
     size_t want = mb_trajectory_columns(rq->n_nodes, rq->rotation);
     if (h->dims[1] != want)
-        return defect(why, size, "shape (%llu, %llu): %llu columns, the run asks %zu (t and %d "
+        return defect(why, size, "shape (%llu, %llu): %llu columns, the run asks %zu (t and %zu "
                       "per node for %zu node%s: run.json's columns)",
                       (unsigned long long)h->dims[0], (unsigned long long)h->dims[1],
-                      (unsigned long long)h->dims[1], want, rq->rotation ? 13 : 6, rq->n_nodes,
-                      rq->n_nodes == 1 ? "" : "s");
+                      (unsigned long long)h->dims[1], want, mb_nodes_state_size(rq->rotation),
+                      rq->n_nodes, rq->n_nodes == 1 ? "" : "s");
     if (rq->times && h->dims[0] != rq->n_times)
         return defect(why, size, "shape (%llu, %llu): %llu rows, the run asks %zu (t = 0 to "
                       "%.17g)", (unsigned long long)h->dims[0], (unsigned long long)h->dims[1],
@@ -311,7 +311,7 @@ int mb_trajectory_parse_npy(const char *buf, size_t len, const mb_trajectory_req
     memset(out, 0, sizeof *out);
     out->n_nodes = rq->n_nodes;
     out->rotation = rq->rotation;
-    out->stride = rq->n_nodes * (rq->rotation ? 13 : 6);
+    out->stride = rq->n_nodes * mb_nodes_state_size(rq->rotation);
     out->binary = 1;
     npy_header h;
     size_t data = 0;

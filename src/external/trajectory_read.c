@@ -286,7 +286,7 @@ int mb_trajectory_parse(const char *buf, size_t len, const mb_trajectory_request
     memset(out, 0, sizeof *out);
     out->n_nodes = rq->n_nodes;
     out->rotation = rq->rotation;
-    out->stride = rq->n_nodes * (rq->rotation ? 13 : 6);
+    out->stride = rq->n_nodes * mb_nodes_state_size(rq->rotation);
     if (memchr(buf, '\0', len))
         return defect(why, why_size, 0, "NUL byte (not a text file)");
     cursor c = { buf, buf + len, 0 };
@@ -358,7 +358,7 @@ static void angular_momentum(const double q[4], const double I[3], const double 
 void mb_trajectory_set_state(const mb_trajectory *tr, size_t k, mb_nodes *s)
 {
     const double *row = &tr->values[k * tr->stride];
-    size_t per = tr->rotation ? 13 : 6;
+    size_t per = mb_nodes_state_size(tr->rotation);
     for (size_t i = 0; i < tr->n_nodes; i++) {
         const double *r = row + per * i;
         memcpy(&s->x[3 * i], r, 3 * sizeof *r);

@@ -123,7 +123,7 @@ static int check_run(const mb_run_result *r, const mb_run_asked *ask, char *why,
         return snprintf(why, size, "reference kind %d is unknown", (int)r->reference_used), 0;
     if ((r->translates != 0 && r->translates != 1) || (r->rotates != 0 && r->rotates != 1))
         return snprintf(why, size, "translates/rotates are not 0 or 1"), 0;
-    if (r->state_size % (r->rotates ? 13 : 6) != 0)
+    if (r->state_size % mb_nodes_state_size(r->rotates) != 0)
         return snprintf(why, size, "state size %zu is not a number of nodes", r->state_size), 0;
     if (!(isfinite(r->wall) && r->wall >= 0.0 && isfinite(r->cpu) && r->cpu >= 0.0))
         return snprintf(why, size, "wall or CPU time is not a finite number >= 0"), 0;

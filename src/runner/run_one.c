@@ -673,7 +673,7 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
      * decide whether the problem rotates (on is a scratch copy) */
     if (mb_forces_eval(d->sys->forces, d->on, 0.0) == MB_SUCCESS)
         r->rotates = mb_nodes_rotates(d->on) || mb_forces_torque_later(d->sys->forces);
-    r->state_size = d->on->n * (r->rotates ? 13 : 6);
+    r->state_size = d->on->n * mb_nodes_state_size(r->rotates);
     T.ref = mb_nodes_alloc(d->on->n, 53);
     if (T.ref)
         mb_nodes_copy(T.ref, d->on);
