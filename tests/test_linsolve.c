@@ -192,6 +192,27 @@ Test(linsolve, csr_pattern_names_its_blocks)
     mb_jacobian_free(J);
 }
 
+enum { MATVEC_NODES = 9 };
+
+/* The CSR matrix of the two product tests below and its vector x (3 MATVEC_NODES values). */
+static mb_csr *matvec_case(mb_jacobian **J, double *x)
+{
+    const size_t extra[MATVEC_NODES][2] = { { 1, 5 }, { 0, 2 }, { 8, 8 }, { 8, 8 }, { 2, 6 },
+                                            { 3, 3 }, { 0, 1 }, { 7, 7 }, { 0, 4 } };
+    *J = mb_jacobian_alloc(MATVEC_NODES, 53);
+    for (size_t r = 0; r < MATVEC_NODES; r++)
+        for (int k = 0; k < 2; k++)
+            cr_assert_geq(mb_jacobian_add_block(*J, r, extra[r][k]), 0);
+    mb_csr *csr = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(csr, *J), MB_SUCCESS, "%s", mb_last_error());
+    const gsl_spmatrix *A = csr->A;
+    for (size_t p = 0; p < A->nz; p++)
+        A->data[p] = sin(0.37 * (double)p + 0.11 * (double)A->i[p]) * (p % 7 == 3 ? -1e-9 : 1.0);
+    for (size_t k = 0; k < 3 * MATVEC_NODES; k++)
+        x[k] = cos(1.7 * (double)k) * (k % 4 == 1 ? 1e8 : 1.0);
+    return csr;
+}
+
 /* mb_csr_matvec against the definition of the CSR product, written here: each scalar row
  * of GSL's arrays (p, i, data) summed from +0 in the order of its entries.  The kernel sums
  * rows of a node, or of two nodes, side by side and reads one column index per block
@@ -201,23 +222,12 @@ Test(linsolve, csr_pattern_names_its_blocks)
  * its row, column and position, so that a swapped row, column or node shows. */
 Test(linsolve, csr_matvec_sums_each_row_in_order)
 {
-    enum { NODES = 9 };
-    const size_t extra[NODES][2] = { { 1, 5 }, { 0, 2 }, { 8, 8 }, { 8, 8 }, { 2, 6 },
-                                     { 3, 3 }, { 0, 1 }, { 7, 7 }, { 0, 4 } };
-    mb_jacobian *J = mb_jacobian_alloc(NODES, 53);
-    for (size_t r = 0; r < NODES; r++)
-        for (int k = 0; k < 2; k++)
-            cr_assert_geq(mb_jacobian_add_block(J, r, extra[r][k]), 0);
-    mb_csr *csr = mb_csr_alloc();
-    cr_assert_eq(mb_csr_pattern(csr, J), MB_SUCCESS, "%s", mb_last_error());
+    mb_jacobian *J;
+    double x[3 * MATVEC_NODES], y[3 * MATVEC_NODES];
+    mb_csr *csr = matvec_case(&J, x);
     const gsl_spmatrix *A = csr->A;
-    for (size_t p = 0; p < A->nz; p++)
-        A->data[p] = sin(0.37 * (double)p + 0.11 * (double)A->i[p]) * (p % 7 == 3 ? -1e-9 : 1.0);
-    double x[3 * NODES], y[3 * NODES];
-    for (size_t k = 0; k < 3 * NODES; k++)
-        x[k] = cos(1.7 * (double)k) * (k % 4 == 1 ? 1e8 : 1.0);
     mb_csr_matvec(csr, x, y);
-    for (size_t r = 0; r < 3 * NODES; r++) {
+    for (size_t r = 0; r < 3 * MATVEC_NODES; r++) {
         double sum = 0.0;
         for (int p = A->p[r]; p < A->p[r + 1]; p++)
             sum += A->data[p] * x[A->i[p]];
@@ -227,31 +237,90 @@ Test(linsolve, csr_matvec_sums_each_row_in_order)
     mb_jacobian_free(J);
 }
 
+/* mb_csr_matvec_dots: the product of mb_csr_matvec and, taken on the way, w.y and y.y,
+ * which must be the sums written here in ascending index order (the order of
+ * mb_krylov_dot, so the fused Krylov iterations keep their bits).  w has entries of
+ * magnitudes 1 and 1e8 and of both signs, so that a sum taken in another order, over
+ * another range, or of another vector rounds differently. */
+Test(linsolve, csr_matvec_dots_sum_in_index_order)
+{
+    mb_jacobian *J;
+    double x[3 * MATVEC_NODES], y[3 * MATVEC_NODES], z[3 * MATVEC_NODES], w[3 * MATVEC_NODES];
+    mb_csr *csr = matvec_case(&J, x);
+    for (size_t k = 0; k < 3 * MATVEC_NODES; k++)
+        w[k] = sin(2.3 * (double)k + 0.5) * (k % 3 == 2 ? 1e8 : 1.0);
+    mb_csr_matvec(csr, x, y);
+    double yw = 0.0, yy = 0.0, fw = NAN, fy = NAN, gw = NAN;
+    for (size_t k = 0; k < 3 * MATVEC_NODES; k++) {
+        yw += w[k] * y[k];
+        yy += y[k] * y[k];
+    }
+    mb_csr_matvec_dots(csr, x, z, w, &fw, &fy);
+    cr_expect(memcmp(y, z, sizeof y) == 0, "the product differs from mb_csr_matvec");
+    cr_expect(memcmp(&yw, &fw, sizeof yw) == 0, "w.y %.17g, not %.17g", fw, yw);
+    cr_expect(memcmp(&yy, &fy, sizeof yy) == 0, "y.y %.17g, not %.17g", fy, yy);
+    cr_expect(memcmp(&yw, &(double){ mb_krylov_dot(w, y, 3 * MATVEC_NODES) }, sizeof yw) == 0,
+              "mb_krylov_dot sums in another order");
+    memset(z, 0, sizeof z);
+    mb_csr_matvec_dots(csr, x, z, w, &gw, NULL);
+    cr_expect(memcmp(y, z, sizeof y) == 0, "the product (w.y alone) differs from mb_csr_matvec");
+    cr_expect(memcmp(&yw, &gw, sizeof yw) == 0, "w.y alone %.17g, not %.17g", gw, yw);
+    mb_csr_free(csr);
+    mb_jacobian_free(J);
+}
+
+/* The backward-Euler system (h = 0.02) of an 11-particle chain at a perturbed state. */
+struct chain_case {
+    mb_options *in, *p;
+    mb_system *sys;
+    mb_jacobian *J;
+    mb_csr *csr;
+    size_t n3;
+};
+
+static void chain_case_build(struct chain_case *c, int symmetric)
+{
+    const mb_problem_type *pt;
+    c->in = mb_options_new();
+    mb_options_set(c->in, "n", "11");
+    if (symmetric) {
+        mb_options_set(c->in, "c", "0");
+        mb_options_set(c->in, "anchors", "none");
+    }
+    cr_assert_eq(mb_problem_prepare("spring-chain", c->in, &pt, &c->p), MB_SUCCESS);
+    cr_assert_eq(pt->setup(c->p, &c->sys), MB_SUCCESS);
+    for (size_t k = 0; k < 3 * c->sys->nodes->n; k++) {
+        c->sys->nodes->x[k] += 0.021 * sin(1.9 * (double)k);
+        c->sys->nodes->v[k] = 0.4 * cos(0.7 * (double)k);
+    }
+    c->n3 = 3 * c->sys->nodes->n;
+    c->J = mb_jacobian_alloc(c->sys->nodes->n, 53);
+    mb_forces_jacobian(c->sys->forces, c->sys->nodes, c->J);
+    c->csr = mb_csr_alloc();
+    mb_csr_pattern(c->csr, c->J);
+    mb_csr_assemble(c->csr, c->sys->nodes, c->J, 0.02);
+}
+
+static void chain_case_free(struct chain_case *c)
+{
+    mb_csr_free(c->csr);
+    mb_jacobian_free(c->J);
+    mb_system_free(c->sys);
+    mb_options_free(c->in);
+    mb_options_free(c->p);
+}
+
 /* The Krylov solvers against the reference on the real system of a chain: nonsymmetric
  * (dashpots, pinned ends) for BiCGSTAB and GMRES, symmetric positive definite (no
  * dashpots, free ends) for CG. */
 static void krylov_case(int symmetric)
 {
-    const mb_problem_type *pt;
-    mb_options *in = mb_options_new(), *p;
-    mb_options_set(in, "n", "11");
-    if (symmetric) {
-        mb_options_set(in, "c", "0");
-        mb_options_set(in, "anchors", "none");
-    }
-    mb_problem_prepare("spring-chain", in, &pt, &p);
-    mb_system *sys;
-    pt->setup(p, &sys);
-    for (size_t k = 0; k < 3 * sys->nodes->n; k++) {
-        sys->nodes->x[k] += 0.021 * sin(1.9 * (double)k);
-        sys->nodes->v[k] = 0.4 * cos(0.7 * (double)k);
-    }
-    size_t n3 = 3 * sys->nodes->n;
-    mb_jacobian *J = mb_jacobian_alloc(sys->nodes->n, 53);
-    mb_forces_jacobian(sys->forces, sys->nodes, J);
-    mb_csr *csr = mb_csr_alloc();
-    mb_csr_pattern(csr, J);
-    mb_csr_assemble(csr, sys->nodes, J, 0.02);
+    struct chain_case c;
+    chain_case_build(&c, symmetric);
+    mb_system *sys = c.sys;
+    mb_jacobian *J = c.J;
+    mb_csr *csr = c.csr;
+    size_t n3 = c.n3;
     double *A = calloc(n3 * n3, sizeof *A), *b = calloc(n3, sizeof *b), *xr = calloc(n3, sizeof *xr);
     double *x = calloc(n3, sizeof *x);
     mb_linsys_dense(sys->nodes, J, 0.02, A, n3);
@@ -277,15 +346,104 @@ static void krylov_case(int symmetric)
     mb_krylov_free(kr);
     mb_gmres_free(gm);
     free(A); free(b); free(xr); free(x);
-    mb_csr_free(csr);
-    mb_jacobian_free(J);
-    mb_system_free(sys);
-    mb_options_free(in);
-    mb_options_free(p);
+    chain_case_free(&c);
 }
 
 Test(linsolve, krylov_nonsymmetric_against_householder) { krylov_case(0); }
 Test(linsolve, krylov_spd_against_householder) { krylov_case(1); }
+
+/* Jacobi-preconditioned BiCGSTAB written out as the textbook iteration (Saad, Alg. 7.7,
+ * right preconditioning), each sum a pass of its own in ascending index order; the
+ * iterations it took, or 0 when it did not converge in 1000. */
+static unsigned long plain_bicgstab(const mb_csr *A, const double *b, double *x, size_t n,
+                                    double rtol)
+{
+    double *w = calloc(9 * n, sizeof *w);
+    double *dinv = w, *r = w + n, *rhat = w + 2 * n, *p = w + 3 * n, *v = w + 4 * n;
+    double *s = w + 5 * n, *t = w + 6 * n, *ph = w + 7 * n, *sh = w + 8 * n;
+    for (size_t k = 0; k < n; k++)
+        dinv[k] = 1.0 / A->A->data[A->doff[k / 3] + (k % 3) * A->stride[k / 3] + k % 3];
+    mb_csr_matvec(A, x, r);
+    double bb = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        r[k] = b[k] - r[k];
+        rhat[k] = r[k];
+        bb += b[k] * b[k];
+    }
+    double bnorm = sqrt(bb), rho_old = 1.0, alpha = 1.0, omega = 1.0;
+    unsigned long it = 0;
+    while (++it <= 1000) {
+        double rho = 0.0, rv = 0.0, ss = 0.0, tt = 0.0, ts = 0.0, rr = 0.0;
+        for (size_t k = 0; k < n; k++)
+            rho += rhat[k] * r[k];
+        double beta = (rho / rho_old) * (alpha / omega);
+        for (size_t k = 0; k < n; k++) {
+            p[k] = r[k] + beta * (p[k] - omega * v[k]);
+            ph[k] = dinv[k] * p[k];
+        }
+        mb_csr_matvec(A, ph, v);
+        for (size_t k = 0; k < n; k++)
+            rv += rhat[k] * v[k];
+        alpha = rho / rv;
+        for (size_t k = 0; k < n; k++) {
+            s[k] = r[k] - alpha * v[k];
+            ss += s[k] * s[k];
+        }
+        if (sqrt(ss) <= rtol * bnorm) {
+            for (size_t k = 0; k < n; k++)
+                x[k] += alpha * ph[k];
+            break;
+        }
+        for (size_t k = 0; k < n; k++)
+            sh[k] = dinv[k] * s[k];
+        mb_csr_matvec(A, sh, t);
+        for (size_t k = 0; k < n; k++)
+            tt += t[k] * t[k];
+        for (size_t k = 0; k < n; k++)
+            ts += t[k] * s[k];
+        omega = ts / tt;
+        for (size_t k = 0; k < n; k++) {
+            x[k] += alpha * ph[k] + omega * sh[k];
+            r[k] = s[k] - omega * t[k];
+            rr += r[k] * r[k];
+        }
+        if (sqrt(rr) <= rtol * bnorm)
+            break;
+        rho_old = rho;
+    }
+    free(w);
+    return it <= 1000 ? it : 0;
+}
+
+/* mb_bicgstab_solve takes its sums inside the passes that read their vectors (the
+ * products, the updates of s and r); taken in the same order, they leave the iterates of
+ * the textbook iteration above unchanged: the same iterations and the same bits of x, on
+ * the nonsymmetric chain system, from a zero and from a nonzero initial guess. */
+Test(linsolve, bicgstab_iterates_as_the_textbook_iteration)
+{
+    struct chain_case c;
+    chain_case_build(&c, 0);
+    size_t n3 = c.n3;
+    double *b = calloc(n3, sizeof *b), *x = calloc(n3, sizeof *x), *xp = calloc(n3, sizeof *xp);
+    for (size_t k = 0; k < n3; k++)
+        b[k] = sin(0.37 * (double)k) + 0.1;
+    mb_krylov *kr = mb_krylov_alloc(n3, 1e-13, 1000);
+    for (int guess = 0; guess < 2; guess++) {
+        for (size_t k = 0; k < n3; k++)
+            x[k] = xp[k] = guess ? 0.3 * cos(1.1 * (double)k) : 0.0;
+        unsigned long it = plain_bicgstab(c.csr, b, xp, n3, 1e-13);
+        cr_assert_gt(it, 3, "the textbook iteration took %lu iterations", it);
+        cr_assert_eq(mb_bicgstab_solve(kr, c.csr, b, x), MB_SUCCESS, "%s", mb_last_error());
+        cr_expect_eq(kr->iterations_last, it, "guess %d: %lu iterations, not %lu", guess,
+                     kr->iterations_last, it);
+        for (size_t k = 0; k < n3; k++)
+            cr_expect(memcmp(&x[k], &xp[k], sizeof x[k]) == 0, "guess %d x[%zu] %.17g, not %.17g",
+                      guess, k, x[k], xp[k]);
+    }
+    mb_krylov_free(kr);
+    free(b); free(x); free(xp);
+    chain_case_free(&c);
+}
 
 /* BiCGSTAB reports non-convergence (not a wrong answer) when given too few iterations. */
 Test(linsolve, bicgstab_maxiter_is_reported)

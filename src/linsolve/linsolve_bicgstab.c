@@ -17,7 +17,13 @@
 #include <string.h>
 
 /* One BiCGSTAB run from x; returns 1 converged (recursive residual), 0 not yet (or a
- * cancellation request, mb_cancel.h: the caller then stops), -1 breakdown */
+ * cancellation request, mb_cancel.h: the caller then stops), -1 breakdown.
+ * Every sum of the iteration is taken in a pass that reads its vectors anyway: (rhat, v)
+ * and (t, t), (t, s) inside the products (mb_csr_matvec_dots), the next rho = (rhat, r)
+ * in the update of r, shat = D^-1 s in the pass that forms s.  Each is summed in
+ * ascending index order as a pass of mb_krylov_dot of its own would sum it, so the
+ * iterates are those of the unfused iteration bit for bit, with five passes over the
+ * vectors fewer per iteration (25 instead of 30 reads and writes of n numbers). */
 static int bicgstab_run(mb_krylov *k, const mb_csr *A, double bnorm, double *x,
                         unsigned long *it)
 {
@@ -26,8 +32,8 @@ static int bicgstab_run(mb_krylov *k, const mb_csr *A, double bnorm, double *x,
     memcpy(k->rhat, k->r, n * sizeof(double));
     memset(k->p, 0, n * sizeof(double));
     memset(k->v, 0, n * sizeof(double));
+    double rho = mb_krylov_dot(k->rhat, k->r, n);
     while (*it < k->max_iter && !mb_cancel_requested()) {
-        double rho = mb_krylov_dot(k->rhat, k->r, n);
         if (rho == 0.0 || omega == 0.0)
             return -1;
         double beta = (rho / rho_old) * (alpha / omega);
@@ -35,8 +41,8 @@ static int bicgstab_run(mb_krylov *k, const mb_csr *A, double bnorm, double *x,
             k->p[i] = k->r[i] + beta * (k->p[i] - omega * k->v[i]);
             k->phat[i] = k->dinv[i] * k->p[i];
         }
-        mb_csr_matvec(A, k->phat, k->v);
-        double rv = mb_krylov_dot(k->rhat, k->v, n);
+        double rv;
+        mb_csr_matvec_dots(A, k->phat, k->v, k->rhat, &rv, NULL);    /* v = A phat */
         if (rv == 0.0)
             return -1;
         alpha = rho / rv;
@@ -44,6 +50,7 @@ static int bicgstab_run(mb_krylov *k, const mb_csr *A, double bnorm, double *x,
         for (size_t i = 0; i < n; i++) {                 /* s = r - alpha v */
             k->s[i] = k->r[i] - alpha * k->v[i];
             snorm2 += k->s[i] * k->s[i];
+            k->shat[i] = k->dinv[i] * k->s[i];
         }
         (*it)++;
         if (sqrt(snorm2) <= k->rtol * bnorm) {
@@ -51,22 +58,22 @@ static int bicgstab_run(mb_krylov *k, const mb_csr *A, double bnorm, double *x,
                 x[i] += alpha * k->phat[i];
             return 1;
         }
-        for (size_t i = 0; i < n; i++)
-            k->shat[i] = k->dinv[i] * k->s[i];
-        mb_csr_matvec(A, k->shat, k->t);
-        double tt = mb_krylov_dot(k->t, k->t, n);
-        omega = tt > 0.0 ? mb_krylov_dot(k->t, k->s, n) / tt : 0.0;
-        double rnorm2 = 0.0;
+        double ts, tt;
+        mb_csr_matvec_dots(A, k->shat, k->t, k->s, &ts, &tt);      /* t = A shat */
+        omega = tt > 0.0 ? ts / tt : 0.0;
+        double rnorm2 = 0.0, rho_next = 0.0;
         for (size_t i = 0; i < n; i++) {
             x[i] += alpha * k->phat[i] + omega * k->shat[i];
             k->r[i] = k->s[i] - omega * k->t[i];
             rnorm2 += k->r[i] * k->r[i];
+            rho_next += k->rhat[i] * k->r[i];
         }
         if (!isfinite(rnorm2))
             return -1;
         if (sqrt(rnorm2) <= k->rtol * bnorm)
             return 1;
         rho_old = rho;
+        rho = rho_next;
     }
     return 0;
 }

@@ -230,7 +230,8 @@ void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double 
  * in its order, hence the same bits as a row at a time.  A column block (3 c_j .. 3 c_j
  * + 2) reads one index, its column node in ncol: 4 bytes where the scalar indices of the
  * node's three rows take 36 (a third of a matrix-vector product's memory traffic). */
-static void csr_rows_of_node(const mb_csr *c, size_t r, const double *x, double *y)
+static inline __attribute__((always_inline)) void
+csr_rows_of_node(const mb_csr *c, size_t r, const double *x, double *y)
 {
     const gsl_spmatrix *A = c->A;
     const size_t len = c->stride[r], base = (size_t)A->p[3 * r];
@@ -251,8 +252,8 @@ static void csr_rows_of_node(const mb_csr *c, size_t r, const double *x, double 
 }
 
 /* The rows of nodes r and r + 1, which have len entries each. */
-static void csr_rows_of_two_nodes(const mb_csr *c, size_t r, size_t len, const double *x,
-                                  double *y)
+static inline __attribute__((always_inline)) void
+csr_rows_of_two_nodes(const mb_csr *c, size_t r, size_t len, const double *x, double *y)
 {
     const gsl_spmatrix *A = c->A;
     const size_t base = (size_t)A->p[3 * r];
@@ -279,17 +280,60 @@ static void csr_rows_of_two_nodes(const mb_csr *c, size_t r, size_t len, const d
     y[3 * r + 5] = s5;
 }
 
-void mb_csr_matvec(const mb_csr *c, const double *x, double *y)
+/* The sums a Krylov iteration forms from y = A x, taken while y[k0 .. k1) is still in
+ * registers and cache: yw += w_k y_k and yy += y_k y_k in ascending k, so each is the
+ * very sum mb_krylov_dot forms (the same bits) without a pass of its own over y. */
+static inline __attribute__((always_inline)) void
+csr_sums(const double *y, const double *w, size_t k0, size_t k1, int want_w, int want_yy,
+         double *yw, double *yy)
 {
+    for (size_t k = k0; k < k1; k++) {
+        if (want_w)
+            *yw += w[k] * y[k];
+        if (want_yy)
+            *yy += y[k] * y[k];
+    }
+}
+
+/* y = A x node by node (pairs of equal length side by side); with want_w / want_yy also
+ * the sums of csr_sums, in the order of the rows.  Inlined with constant flags, so each
+ * caller gets a loop of its own without tests inside. */
+static inline __attribute__((always_inline)) void
+csr_product(const mb_csr *c, const double *x, double *y, const double *w, int want_w,
+            int want_yy, double *yw_out, double *yy_out)
+{
+    double yw = 0.0, yy = 0.0;
     size_t r = 0;
     for (; r + 1 < c->n_nodes; r++) {
         if (c->stride[r] == c->stride[r + 1]) {
             csr_rows_of_two_nodes(c, r, c->stride[r], x, y);
+            csr_sums(y, w, 3 * r, 3 * r + 6, want_w, want_yy, &yw, &yy);
             r++;
         } else {
             csr_rows_of_node(c, r, x, y);
+            csr_sums(y, w, 3 * r, 3 * r + 3, want_w, want_yy, &yw, &yy);
         }
     }
-    if (r < c->n_nodes)
+    if (r < c->n_nodes) {
         csr_rows_of_node(c, r, x, y);
+        csr_sums(y, w, 3 * r, 3 * r + 3, want_w, want_yy, &yw, &yy);
+    }
+    if (want_w)
+        *yw_out = yw;
+    if (want_yy)
+        *yy_out = yy;
+}
+
+void mb_csr_matvec(const mb_csr *c, const double *x, double *y)
+{
+    csr_product(c, x, y, NULL, 0, 0, NULL, NULL);
+}
+
+void mb_csr_matvec_dots(const mb_csr *c, const double *x, double *y, const double *w,
+                        double *yw, double *yy)
+{
+    if (yy == NULL)
+        csr_product(c, x, y, w, 1, 0, yw, NULL);
+    else
+        csr_product(c, x, y, w, 1, 1, yw, yy);
 }

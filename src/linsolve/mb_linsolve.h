@@ -201,6 +201,11 @@ static inline void mb_csr_add(mb_csr *c, size_t b, size_t r, const double C[9],
 void mb_csr_fix_rows(mb_csr *c, const mb_nodes *s);
 /* y = A x (A from mb_csr_assemble) */
 void mb_csr_matvec(const mb_csr *c, const double *x, double *y);
+/* y = A x and, in the same pass, *yw = w.y and (yy not NULL) *yy = y.y, each summed in
+ * ascending index order: the bits of mb_krylov_dot(w, y, n) and mb_krylov_dot(y, y, n)
+ * after mb_csr_matvec, without their passes over y (the Krylov iterations' fused sums) */
+void mb_csr_matvec_dots(const mb_csr *c, const double *x, double *y, const double *w,
+                        double *yw, double *yy);
 
 /* ---- banded direct solve (double) ---- */
 
