@@ -352,6 +352,39 @@ static void krylov_case(int symmetric)
 Test(linsolve, krylov_nonsymmetric_against_householder) { krylov_case(0); }
 Test(linsolve, krylov_spd_against_householder) { krylov_case(1); }
 
+/* What CG stops on is its recursively updated residual; in rounding it drifts from
+ * b - A x, by about u |A| |x| per iteration.  Asked for rtol = 1e-16 (the option's
+ * least), below what the true residual of the symmetric chain system can reach, the
+ * recursive one still falls under it: mb_pcg_solve must then not report success unless
+ * |b - A x| <= rtol |b| holds, the residual formed here from the dense matrix in long
+ * double (its own rounding about 1e-19 |b|). */
+Test(linsolve, pcg_success_means_the_true_residual)
+{
+    struct chain_case c;
+    chain_case_build(&c, 1);
+    size_t n3 = c.n3;
+    double *A = calloc(n3 * n3, sizeof *A), *b = calloc(n3, sizeof *b), *x = calloc(n3, sizeof *x);
+    mb_linsys_dense(c.sys->nodes, c.J, 0.02, A, n3);
+    for (size_t k = 0; k < n3; k++)
+        b[k] = sin(0.37 * (double)k) + 0.1;
+    mb_krylov *kr = mb_krylov_alloc(n3, 1e-16, 200);
+    int rc = mb_pcg_solve(kr, c.csr, b, x);
+    long double rr = 0.0L, bb = 0.0L;
+    for (size_t r = 0; r < n3; r++) {
+        long double s = b[r];
+        for (size_t q = 0; q < n3; q++)
+            s -= (long double)A[r * n3 + q] * x[q];
+        rr += s * s;
+        bb += (long double)b[r] * b[r];
+    }
+    double rel = (double)sqrtl(rr / bb);
+    cr_expect(rc != MB_SUCCESS || rel <= 1e-16, "success reported with |b - A x| / |b| = %g", rel);
+    cr_expect(rc == MB_SUCCESS || rc == MB_EMAXITER, "status %d: %s", rc, mb_last_error());
+    mb_krylov_free(kr);
+    free(A); free(b); free(x);
+    chain_case_free(&c);
+}
+
 /* Jacobi-preconditioned BiCGSTAB written out as the textbook iteration (Saad, Alg. 7.7,
  * right preconditioning), each sum a pass of its own in ascending index order; the
  * iterations it took, or 0 when it did not converge in 1000. */
