@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "mb_build.h"
 #include "mb_case.h"
@@ -105,6 +106,14 @@ void mb_shard_manifest_free(mb_shard_manifest *m);
 int mb_shard_write(const char *dir, mb_case *const *cases, size_t n, const mb_case_result *r,
                    unsigned k, unsigned n_shards, const mb_shard_options *opt,
                    const unsigned char *select);
+
+/* ---- text lines of shard.txt and units.txt (shard_manifest.c) ---- */
+
+/* The next line of f into *buf (getline's buffer, *cap its size) without its '\n', and
+ * *line counted; its length, or -1 at the end of the file (*line as it was). */
+ssize_t mb_shard_line_read(FILE *f, char **buf, size_t *cap, long *line);
+/* Split line (modified) at its TABs into at most max fields; how many. */
+int mb_shard_line_split(char *line, char **fields, int max);
 
 /* ---- exact results (unit_record.c) ---- */
 

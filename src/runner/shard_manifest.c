@@ -123,7 +123,18 @@ static int push_case(mb_shard_case **list, size_t *n, char **f, int with_name)
     return MB_SUCCESS;
 }
 
-static int split(char *line, char **f, int max)
+ssize_t mb_shard_line_read(FILE *f, char **buf, size_t *cap, long *line)
+{
+    ssize_t len = getline(buf, cap, f);
+    if (len < 0)
+        return -1;
+    ++*line;
+    if (len > 0 && (*buf)[len - 1] == '\n')
+        (*buf)[--len] = '\0';
+    return len;
+}
+
+int mb_shard_line_split(char *line, char **f, int max)
 {
     int n = 0;
     for (char *p = line; n < max;) {
@@ -194,14 +205,10 @@ int mb_shard_manifest_read(const char *dir, mb_shard_manifest *m)
                  "by run --shard K/N)", dir, strerror(errno));
     char *buf = NULL, *fields[8];
     size_t cap = 0;
-    ssize_t len;
     long line = 0;
     int st = MB_SUCCESS;
-    while (st == MB_SUCCESS && (len = getline(&buf, &cap, f)) >= 0) {
-        line++;
-        if (len > 0 && buf[len - 1] == '\n')
-            buf[--len] = '\0';
-        int n = split(buf, fields, 8);
+    while (st == MB_SUCCESS && mb_shard_line_read(f, &buf, &cap, &line) >= 0) {
+        int n = mb_shard_line_split(buf, fields, 8);
         if (line == 1) {
             if (n != 2 || strcmp(fields[0], "motionbench-shard") != 0)
                 st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s:1: not a shard "

@@ -207,13 +207,9 @@ static int read_units(merge *M, size_t s)
         MB_ERROR(MB_EINVAL, "%s: cannot open units.txt", M->dirs[s]);
     char *buf = NULL;
     size_t cap = 0, count = 0;
-    ssize_t len;
     long line = 0;
     int st = MB_SUCCESS;
-    while (st == MB_SUCCESS && (len = getline(&buf, &cap, f)) >= 0) {
-        line++;
-        if (len > 0 && buf[len - 1] == '\n')
-            buf[--len] = '\0';
+    while (st == MB_SUCCESS && mb_shard_line_read(f, &buf, &cap, &line) >= 0) {
         if (strncmp(buf, "unit\t", 5) != 0)
             st = mb_error_record(MB_EINVAL, __FILE__, __LINE__, "%s:%ld: expected a 'unit' "
                                  "line", path, line);

@@ -135,22 +135,10 @@ static int unescape(char *s)
 /* Next line split at TABs; its first field must be `tag` with `fields` fields after it. */
 static int next_line(reader *R, const char *tag, int fields)
 {
-    ssize_t len = getline(&R->buf, &R->cap, R->f);
-    ++*R->line;
-    if (len < 0)
+    if (mb_shard_line_read(R->f, &R->buf, &R->cap, R->line) < 0)
         MB_ERROR(MB_EINVAL, "%s:%ld: the file ends inside a unit (expected '%s')", R->path,
-                 *R->line, tag);
-    if (len > 0 && R->buf[len - 1] == '\n')
-        R->buf[--len] = '\0';
-    R->n = 0;
-    for (char *p = R->buf; R->n < RUN_FIELDS + 2;) {
-        R->field[R->n++] = p;
-        char *tab = strchr(p, '\t');
-        if (tab == NULL)
-            break;
-        *tab = '\0';
-        p = tab + 1;
-    }
+                 *R->line + 1, tag);
+    R->n = mb_shard_line_split(R->buf, R->field, RUN_FIELDS + 2);
     if (strcmp(R->field[0], tag) != 0 || R->n != fields + 1)
         MB_ERROR(MB_EINVAL, "%s:%ld: expected a '%s' line of %d fields", R->path, *R->line, tag,
                  fields);
