@@ -5,6 +5,7 @@
 #define MB_LEAPFROG_COMMON_H
 
 #include "array_scan.h"
+#include "leapfrog_quads.h"
 #include "leapfrog_stream.h"
 #include "mb_cell.h"
 #include "mb_quat_lanes.h"

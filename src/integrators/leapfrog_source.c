@@ -116,10 +116,18 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
     int bad = 0;
     size_t i = 0;
 #if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
-    const int stream = n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out)
-                       && lf_stream_aligned(v_out);
-    i = stream ? lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 1)
-               : lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 0);
+    const int streams = n >= LF_STREAM_MIN_NODES;
+#ifdef LF_HAVE_QUADS
+    const double *outs[2] = { x_out, v_out };
+    if (lf_quads_usable(streams, outs, 2))
+        i = lf_translate_quads(x, v, f, im, n, x_out, v_out, hk, h, &bad, streams);
+    else
+#endif
+    {
+        const int stream = streams && lf_stream_aligned(x_out) && lf_stream_aligned(v_out);
+        i = stream ? lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 1)
+                   : lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 0);
+    }
 #endif
     REAL a[1], t[1];
     R_INIT(a, s->prec);
@@ -157,14 +165,15 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], int f_kept,
     int bad = 0;
     size_t i = 0;
 #ifdef LF_HAVE_STREAM
-    const int stream = n >= LF_STREAM_MIN_NODES && lf_stream_aligned(x_out)
-                       && lf_stream_aligned(v_out) && lf_stream_aligned(f);
-    if (f_kept)
-        i = stream ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 1, 0)
-                   : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 0, 0);
+    const int streams = n >= LF_STREAM_MIN_NODES;
+#ifdef LF_HAVE_QUADS
+    const double *outs[3] = { x_out, v_out, f };
+    if (lf_quads_usable(streams, outs, f_kept ? 2 : 3))
+        i = lf_uniform_quads(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, streams, !f_kept);
     else
-        i = stream ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 1, 1)
-                   : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, 0, 1);
+#endif
+        i = lf_uniform_pairs_run(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, streams,
+                                 !f_kept);
 #endif
     double a, t;
     for (; i < n; i++) {

@@ -16,6 +16,8 @@
 #define LF_HAVE_STREAM 1
 
 #include <emmintrin.h>
+#include "mb_compiler.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,9 +51,11 @@ static inline void lf_store_pair(double *p, __m128d a, int stream)
 }
 
 /* Kick and drift of one half (two components at c): a = f im, a = a hk, v+ = v + a,
- * x+ = x + v+ h, stored by lf_store_pair.  The bits of v+ - v+ and x+ - x+, +0 exactly
- * when both are finite, are or-ed into *residue (an or, not a sum: a chain of one-cycle
- * operations from pair to pair, where additions made the loop wait on their latency). */
+ * x+ = x + v+ h, stored by lf_store_pair.  The bits of x+ - x+, +0 exactly when x+ is
+ * finite, are or-ed into *residue (an or, not a sum: a chain of one-cycle operations
+ * from pair to pair, where additions made the loop wait on their latency).  x+ is not
+ * finite whenever v+ is not (v+ h is then NaN or +-Inf whatever h is, and so is
+ * x + v+ h), so the one residue detects either. */
 static inline void lf_stream_half(const double *x, const double *v, size_t c, __m128d f,
                                   __m128d im, __m128d vhk, __m128d vh, double *x_out,
                                   double *v_out, __m128d *residue, int stream)
@@ -62,7 +66,7 @@ static inline void lf_stream_half(const double *x, const double *v, size_t c, __
     const __m128d xo = _mm_add_pd(_mm_loadu_pd(&x[c]), _mm_mul_pd(vo, vh));
     lf_store_pair(&v_out[c], vo, stream);
     lf_store_pair(&x_out[c], xo, stream);
-    *residue = _mm_or_pd(*residue, _mm_or_pd(_mm_sub_pd(vo, vo), _mm_sub_pd(xo, xo)));
+    *residue = _mm_or_pd(*residue, _mm_sub_pd(xo, xo));
 }
 
 /* The end of a pass: streamed lines made visible before the caller swaps the arrays
@@ -92,6 +96,7 @@ static inline size_t lf_translate_pairs(const double *restrict x, const double *
     for (; i + 2 <= n; i += 2) {
         __m128d im_half[3];
         lf_pair_halves(im, i, im_half);
+        MB_UNROLL(3)
         for (int k = 0; k < 3; k++) {
             const size_t c = 3 * i + 2 * (size_t)k;
             lf_stream_half(x, v, c, _mm_loadu_pd(&f[c]), im_half[k], vhk, vh, x_out, v_out,
@@ -122,6 +127,7 @@ static inline size_t lf_uniform_pairs(const double *restrict x, const double *re
         __m128d im_half[3], m_half[3];
         lf_pair_halves(im, i, im_half);
         lf_pair_halves(m, i, m_half);
+        MB_UNROLL(3)
         for (int k = 0; k < 3; k++) {
             const size_t c = 3 * i + 2 * (size_t)k;
             const __m128d weighs = _mm_cmpneq_pd(im_half[k], zero);
@@ -134,6 +140,25 @@ static inline size_t lf_uniform_pairs(const double *restrict x, const double *re
     }
     lf_stream_done(residue, bad, stream);
     return i;
+}
+
+/* lf_uniform_pairs with `stream` (when the store is large enough, `streams`, and f,
+ * x_out, v_out are 16-byte aligned) and `store_f` made constants of each instance, so
+ * that no flag is tested inside the loop. */
+static inline size_t lf_uniform_pairs_run(const double *restrict x, const double *restrict v,
+                                          const double *restrict m, const double *restrict im,
+                                          const double g[3], size_t n, double *restrict f,
+                                          double *restrict x_out, double *restrict v_out,
+                                          double hk, double h, int *bad, int streams,
+                                          int store_f)
+{
+    const int stream = streams && lf_stream_aligned(x_out) && lf_stream_aligned(v_out)
+                       && (!store_f || lf_stream_aligned(f));
+    if (stream)
+        return store_f ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, bad, 1, 1)
+                       : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, bad, 1, 0);
+    return store_f ? lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, bad, 0, 1)
+                   : lf_uniform_pairs(x, v, m, im, g, n, f, x_out, v_out, hk, h, bad, 0, 0);
 }
 
 #endif
