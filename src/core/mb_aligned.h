@@ -21,7 +21,7 @@ static inline void *mb_aligned_zeroed(size_t count, size_t size)
 {
     if (count == 0)
         count = 1;
-    if (size != 0 && count > SIZE_MAX / size - MB_ARRAY_ALIGN)
+    if (size != 0 && count > (SIZE_MAX - MB_ARRAY_ALIGN) / size)
         return NULL;
     const size_t bytes = (count * size + MB_ARRAY_ALIGN - 1) / MB_ARRAY_ALIGN * MB_ARRAY_ALIGN;
     void *p = aligned_alloc(MB_ARRAY_ALIGN, bytes);
