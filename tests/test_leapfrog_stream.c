@@ -111,6 +111,28 @@ Test(leapfrog_stream, kernel_is_eq28_bit_for_bit_aligned_and_not)
     mb_system_free(sys);
 }
 
+/* Streamed, the AVX2 kernel starts at the node from which x_out and v_out are 32-byte
+ * aligned (lf_quads_start), the scalar loop doing the nodes before it: outputs starting
+ * 0, 1, 2 and 3 doubles past a 32-byte boundary start it at nodes 0, 1, 2 and 3 (a node
+ * is 24 bytes); outputs of different alignments leave the pass to the SSE2 kernel. */
+Test(leapfrog_stream, kernel_is_eq28_bit_for_bit_from_every_alignment)
+{
+    mb_system *sys = large_store();
+    double *a = aligned_alloc(64, (3 * NODES + 8) * sizeof(double) / 64 * 64 + 64);
+    double *b = aligned_alloc(64, (3 * NODES + 8) * sizeof(double) / 64 * 64 + 64);
+    cr_assert(a && b);
+    for (size_t k = 0; k < 4; k++) {
+        cr_assert_eq(mb_leapfrog_translate(sys->nodes, a + k, b + k, H), MB_SUCCESS);
+        expect_eq28(sys->nodes, a + k, b + k);
+        memset(a, 0, 3 * NODES * sizeof(double));
+    }
+    cr_assert_eq(mb_leapfrog_translate(sys->nodes, a + 1, b + 2, H), MB_SUCCESS);
+    expect_eq28(sys->nodes, a + 1, b + 2);
+    free(a);
+    free(b);
+    mb_system_free(sys);
+}
+
 Test(leapfrog_stream, whole_step_is_eq28_bit_for_bit)
 {
     mb_system *sys = large_store(), *before = large_store();

@@ -23,7 +23,6 @@ noinst_HEADERS += src/core/templates_off.h
 noinst_HEADERS += src/core/mb_clock.h
 noinst_HEADERS += src/core/mb_compiler.h
 noinst_HEADERS += src/core/mb_quat_lanes.h
-noinst_HEADERS += src/core/mb_aligned.h
 noinst_HEADERS += src/core/mb_sincos.h
 motionbenchinclude_HEADERS += src/core/mb_timestep.h
 motionbenchinclude_HEADERS += src/core/mb_cell.h

@@ -1,6 +1,5 @@
 /* nodes.c -- the node store, instantiated for double and MPFR from nodes_source.c,
  * plus conversions between the two. */
-#include "mb_aligned.h"
 #include "mb_nodes.h"
 #include "mb_status.h"
 

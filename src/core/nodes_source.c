@@ -2,7 +2,7 @@
 
 static REAL *FUNCTION(nodes, real_array)(size_t count, mpfr_prec_t prec)
 {
-    REAL *a = mb_aligned_zeroed(count, sizeof(REAL));        /* 64-byte aligned */
+    REAL *a = calloc(count ? count : 1, sizeof(REAL));
     if (a == NULL)
         return NULL;
     for (size_t k = 0; k < count; k++) {

@@ -10,8 +10,8 @@
  * double operation -- so the bits are those of the SSE2 and scalar paths on any
  * processor: the build sets -ffp-contract=off, and the avx2 target does not enable FMA
  * (tests/test_leapfrog_stream.c compares both kernels with eq. (28) computed in the test).
- * Streamed stores (_mm256_stream_pd) want 32-byte aligned outputs; the node store and
- * the schemes' arrays are allocated 64-byte aligned (mb_aligned.h).  Included by
+ * Streamed stores (_mm256_stream_pd) want 32-byte aligned outputs: the scalar loop takes
+ * the first nodes up to a 32-byte boundary (lf_quads_start).  Included by
  * leapfrog_common.h; elsewhere than x86-64 GCC or Clang, LF_HAVE_QUADS is undefined. */
 #ifndef MB_LEAPFROG_QUADS_H
 #define MB_LEAPFROG_QUADS_H
@@ -39,16 +39,27 @@ static inline int lf_quad_aligned(const double *p)
     return ((uintptr_t)p & 31u) == 0;
 }
 
-/* 1 when the quad kernels are to run: on a processor with AVX2, and, when the pass
- * streams (`streams`), with its count output arrays outs 32-byte aligned. */
-static inline int lf_quads_usable(int streams, const double *const *outs, int count)
+/* The first node of the quad kernels' part of a pass, the nodes before it being left to
+ * the scalar loop, or -1 when the quad kernels are not to run (a processor without
+ * AVX2).  Unstreamed, 0.  Streamed, the node p in 0 .. 3 from which its count output
+ * arrays outs (3 doubles per node) are all 32-byte aligned: a node moves an array's
+ * alignment by 24 bytes, so from an 8-byte aligned array one of the first four nodes
+ * starts a 32-byte boundary (the 16-byte alignment of calloc's large blocks gives
+ * p = 2); -1 when the arrays do not share it (the SSE2 kernels then stream). */
+static inline long lf_quads_start(int streams, const double *const *outs, int count)
 {
     if (!lf_have_avx2())
+        return -1;
+    if (!streams)
         return 0;
-    for (int k = 0; streams && k < count; k++)
-        if (!lf_quad_aligned(outs[k]))
-            return 0;
-    return 1;
+    for (long p = 0; p < 4; p++) {
+        int aligned = 1;
+        for (int k = 0; k < count; k++)
+            aligned &= lf_quad_aligned(outs[k] + 3 * p);
+        if (aligned)
+            return p;
+    }
+    return -1;
 }
 
 /* A per-node array a of nodes i .. i + 3 in the three vectors of their components:

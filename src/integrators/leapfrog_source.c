@@ -101,38 +101,19 @@ static inline int FUNCTION(lf, kick_drift)(REAL *restrict xo, REAL *restrict vo,
     return !R_ISFINITE(xo) | !R_ISFINITE(vo);
 }
 
-/* Fast path (every node mid-step, nothing blocked, no damping), seed 002 eq. (28):
- *   v(t+h/2) = v(t-hp/2) + a(t) (hp + h)/2,   x(t+h) = x(t) + v(t+h/2) h,   a = F / m,
- * hp the previous step (= h for constant steps, where (hp + h)/2 = h exactly).
- * Same operations in the same order as the general path; stores too large for the
- * caches write with non-temporal stores (leapfrog_stream.h).  Returns 1 on NaN/Inf. */
-static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict x_out,
-                                        REAL *restrict v_out, double hp, double h)
+/* Nodes from .. to - 1 of lf_translate_fast, a component at a time: every node of the
+ * MPFR instance, the nodes the vector kernels leave in the double one. */
+static int FUNCTION(lf, translate_nodes)(const TYPE(mb_nodes) *s, REAL *restrict x_out,
+                                         REAL *restrict v_out, size_t from, size_t to,
+                                         double hk, double h)
 {
-    const double hk = 0.5 * (hp + h);
     const REAL *restrict x = s->x, *restrict v = s->v, *restrict f = s->f;
     const REAL *restrict im = s->inv_mass;
-    const size_t n = s->n;
     int bad = 0;
-    size_t i = 0;
-#if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
-    const int streams = n >= LF_STREAM_MIN_NODES;
-#ifdef LF_HAVE_QUADS
-    const double *outs[2] = { x_out, v_out };
-    if (lf_quads_usable(streams, outs, 2))
-        i = lf_translate_quads(x, v, f, im, n, x_out, v_out, hk, h, &bad, streams);
-    else
-#endif
-    {
-        const int stream = streams && lf_stream_aligned(x_out) && lf_stream_aligned(v_out);
-        i = stream ? lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 1)
-                   : lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 0);
-    }
-#endif
     REAL a[1], t[1];
     R_INIT(a, s->prec);
     R_INIT(t, s->prec);
-    for (; i < n; i++) {
+    for (size_t i = from; i < to; i++) {
         const size_t j = 3 * i;
         bad |= FUNCTION(lf, kick_drift)(&x_out[j], &v_out[j], &x[j], &v[j], &f[j], &im[i], hk, h, a, t);
         bad |= FUNCTION(lf, kick_drift)(&x_out[j + 1], &v_out[j + 1], &x[j + 1], &v[j + 1],
@@ -145,14 +126,91 @@ static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict 
     return bad;
 }
 
+#if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
+/* The vector part of lf_translate_fast: the nodes [*first, *last) by the AVX2 kernels
+ * from the node lf_quads_start gives, else by the SSE2 ones from node 0; stores too
+ * large for the caches are streamed.  Returns 1 on NaN/Inf. */
+static int lf_translate_vector(const mb_nodes *s, double *restrict x_out,
+                               double *restrict v_out, double hk, double h, size_t *first,
+                               size_t *last)
+{
+    const double *restrict x = s->x, *restrict v = s->v, *restrict f = s->f;
+    const double *restrict im = s->inv_mass;
+    const size_t n = s->n;
+    const int streams = n >= LF_STREAM_MIN_NODES;
+    int bad = 0;
+#ifdef LF_HAVE_QUADS
+    const double *outs[2] = { x_out, v_out };
+    const long start = lf_quads_start(streams, outs, 2);
+    if (start >= 0 && (size_t)start <= n) {
+        const size_t p = (size_t)start, j = 3 * p;
+        *first = p;
+        *last = p + lf_translate_quads(&x[j], &v[j], &f[j], &im[p], n - p, &x_out[j],
+                                       &v_out[j], hk, h, &bad, streams);
+        return bad;
+    }
+#endif
+    const int stream = streams && lf_stream_aligned(x_out) && lf_stream_aligned(v_out);
+    *first = 0;
+    *last = stream ? lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 1)
+                   : lf_translate_pairs(x, v, f, im, n, x_out, v_out, hk, h, &bad, 0);
+    return bad;
+}
+#endif
+
+/* Fast path (every node mid-step, nothing blocked, no damping), seed 002 eq. (28):
+ *   v(t+h/2) = v(t-hp/2) + a(t) (hp + h)/2,   x(t+h) = x(t) + v(t+h/2) h,   a = F / m,
+ * hp the previous step (= h for constant steps, where (hp + h)/2 = h exactly).
+ * Same operations in the same order as the general path; the double instance runs the
+ * vector kernels (leapfrog_quads.h, leapfrog_stream.h) and finishes the nodes they
+ * leave at either end.  Returns 1 on NaN/Inf. */
+static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict x_out,
+                                        REAL *restrict v_out, double hp, double h)
+{
+    const double hk = 0.5 * (hp + h);
+    size_t first = 0, last = 0;           /* nodes [first, last) done by a vector kernel */
+    int bad = 0;
+#if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
+    bad = lf_translate_vector(s, x_out, v_out, hk, h, &first, &last);
+#endif
+    bad |= FUNCTION(lf, translate_nodes)(s, x_out, v_out, 0, first, hk, h);
+    bad |= FUNCTION(lf, translate_nodes)(s, x_out, v_out, last, s->n, hk, h);
+    return bad;
+}
+
 #ifdef BASE_DOUBLE
+/* Nodes from .. to - 1 of lf_translate_uniform, a component at a time. */
+static int lf_uniform_nodes(mb_nodes *s, const double g[3], int f_kept,
+                            double *restrict x_out, double *restrict v_out, size_t from,
+                            size_t to, double hk, double h)
+{
+    const double *restrict x = s->x, *restrict v = s->v;
+    const double *restrict m = s->mass, *restrict im = s->inv_mass;
+    double *restrict f = s->f;
+    int bad = 0;
+    double a, t;
+    for (size_t i = from; i < to; i++) {
+        const int weighs = im[i] != 0.0;
+        for (size_t c = 3 * i; c < 3 * i + 3; c++) {
+            const double fc = 0.0 + (weighs ? m[i] * g[c - 3 * i] : 0.0);
+            if (!f_kept)
+                f[c] = fc;
+            bad |= lf_kick_drift(&x_out[c], &v_out[c], &x[c], &v[c], &fc, &im[i], hk, h,
+                                 &a, &t);
+        }
+    }
+    return bad;
+}
+
 /* Fast path of a field that is one uniform acceleration g (mb_forces_eval_uniform):
  * the force f = +0 + m g of gravity's eval_set, operation for operation, is computed
  * inside the kick-drift pass, so the step reads m, 1/m, x, v and writes x+, v+ once,
  * where evaluating the field first made a second pass over the nodes
  * (doc/performance.md, "bytes per node-step").  The same operations as that pass
  * followed by lf_translate_fast, hence the same bits.  f is stored too unless f_kept:
- * it holds these very values already (lf_forces_kept).  Returns 1 on NaN/Inf. */
+ * it holds these very values already (lf_forces_kept).  The vector kernels do the nodes
+ * [first, last) (the AVX2 ones from the node lf_quads_start gives), lf_uniform_nodes
+ * the others.  Returns 1 on NaN/Inf. */
 static int lf_translate_uniform(mb_nodes *s, const double g[3], int f_kept,
                                 double *restrict x_out, double *restrict v_out, double hp,
                                 double h)
@@ -163,29 +221,24 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], int f_kept,
     double *restrict f = s->f;
     const size_t n = s->n;
     int bad = 0;
-    size_t i = 0;
+    size_t first = 0, last = 0;
 #ifdef LF_HAVE_STREAM
     const int streams = n >= LF_STREAM_MIN_NODES;
 #ifdef LF_HAVE_QUADS
     const double *outs[3] = { x_out, v_out, f };
-    if (lf_quads_usable(streams, outs, f_kept ? 2 : 3))
-        i = lf_uniform_quads(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, streams, !f_kept);
-    else
+    const long start = lf_quads_start(streams, outs, f_kept ? 2 : 3);
+    if (start >= 0 && (size_t)start <= n) {
+        const size_t p = (size_t)start, j = 3 * p;
+        first = p;
+        last = p + lf_uniform_quads(&x[j], &v[j], &m[p], &im[p], g, n - p, &f[j], &x_out[j],
+                                    &v_out[j], hk, h, &bad, streams, !f_kept);
+    } else
 #endif
-        i = lf_uniform_pairs_run(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, streams,
-                                 !f_kept);
+        last = lf_uniform_pairs_run(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, streams,
+                                    !f_kept);
 #endif
-    double a, t;
-    for (; i < n; i++) {
-        const int weighs = im[i] != 0.0;
-        for (size_t c = 3 * i; c < 3 * i + 3; c++) {
-            const double fc = 0.0 + (weighs ? m[i] * g[c - 3 * i] : 0.0);
-            if (!f_kept)
-                f[c] = fc;
-            bad |= lf_kick_drift(&x_out[c], &v_out[c], &x[c], &v[c], &fc, &im[i], hk, h,
-                                 &a, &t);
-        }
-    }
+    bad |= lf_uniform_nodes(s, g, f_kept, x_out, v_out, 0, first, hk, h);
+    bad |= lf_uniform_nodes(s, g, f_kept, x_out, v_out, last, n, hk, h);
     return bad;
 }
 

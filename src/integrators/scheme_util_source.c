@@ -1,13 +1,10 @@
 /* scheme_util_source.c -- helpers shared by scheme templates: scratch arrays of REAL and
  * the "all finite" test.  Included inside a template instance (after templates_on.h). */
 
-#include "mb_aligned.h"
-
-/* count REALs, each initialised at prec and set to zero, 64-byte aligned (mb_aligned.h);
- * NULL on failure. */
+/* count REALs, each initialised at prec and set to zero; NULL on failure. */
 static inline REAL *FUNCTION(scheme, array)(size_t count, mpfr_prec_t prec)
 {
-    REAL *a = mb_aligned_zeroed(count, sizeof(REAL));
+    REAL *a = calloc(count ? count : 1, sizeof(REAL));
     for (size_t k = 0; a && k < count; k++) {
         R_INIT(&a[k], prec);
         R_SET_D(&a[k], 0.0);
