@@ -61,7 +61,8 @@ static void expect_same_pairs(const double *x, size_t n, const double *L, double
     brute_pairs(x, n, L, rc + skin, p);
     cr_assert_eq(mb_neighbour_count(nl), np, "pairs: list %zu, brute force %zu",
                  mb_neighbour_count(nl), np);
-    const size_t *first = mb_neighbour_first(nl), *neigh = mb_neighbour_neigh(nl);
+    const size_t *first = mb_neighbour_first(nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(nl);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         for (size_t q = first[i]; q < first[i + 1]; q++, k++)
@@ -140,7 +141,8 @@ Test(neighbour, forces_bit_for_bit)
         }
     mb_neighbour_list *nl = mb_neighbour_new(rc, 0.4, L);
     cr_assert_eq(mb_neighbour_build(nl, x, n), MB_SUCCESS);
-    const size_t *first = mb_neighbour_first(nl), *neigh = mb_neighbour_neigh(nl);
+    const size_t *first = mb_neighbour_first(nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(nl);
     for (size_t i = 0; i < n; i++)
         for (size_t q = first[i]; q < first[i + 1]; q++) {
             double d[3];
@@ -179,7 +181,8 @@ Test(neighbour, displacement_criterion_keeps_every_pair)
         int rebuilt;
         cr_assert_eq(mb_neighbour_update(nl, x, n, &rebuilt), MB_SUCCESS);
         rebuilds += rebuilt;
-        const size_t *first = mb_neighbour_first(nl), *neigh = mb_neighbour_neigh(nl);
+        const size_t *first = mb_neighbour_first(nl);
+        const mb_neighbour_index *neigh = mb_neighbour_neigh(nl);
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n; j++) {
                 if (!(brute_r2(x, L, i, j) < rc * rc))
@@ -292,4 +295,20 @@ Test(neighbour, bad_parameters)
     cr_expect_eq(mb_neighbour_verify(nl, x, 2), MB_EINVAL);
     mb_neighbour_free(nl);
     mb_neighbour_free(NULL);
+}
+
+/* The neighbour indices are 32 bits: a build of more particles than they hold is refused
+ * before x is read (x here holds 2 particles: reading the 2^32 + 0 particles claimed
+ * would fault), naming the count, and the list of the last build is kept. */
+Test(neighbour, more_particles_than_32_bit_indices_refused)
+{
+    mb_neighbour_list *nl = mb_neighbour_new(1.0, 0.1, NULL);
+    const double x[6] = {0.0, 0.0, 0.0, 0.5, 0.0, 0.0};
+    cr_assert_eq(mb_neighbour_build(nl, x, 2), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect_eq(mb_neighbour_build(nl, x, MB_NEIGHBOUR_MAX_N + 1), MB_EDOM);
+    cr_expect(strstr(mb_last_error(), "4294967296 particles") != NULL, "%s", mb_last_error());
+    cr_expect_eq(mb_neighbour_count(nl), 1);
+    cr_expect_eq(mb_neighbour_first(nl)[1], 1);
+    cr_expect_eq(mb_neighbour_neigh(nl)[0], 1);
+    mb_neighbour_free(nl);
 }

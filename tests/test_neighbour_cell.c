@@ -53,7 +53,8 @@ Test(neighbour_cell, sheared_cell_pairs_equal_brute_force)
     mb_neighbour_list *nl = mb_neighbour_new_cell(rc, skin, c);
     cr_assert_not_null(nl, "%s", mb_last_error());
     cr_assert_eq(mb_neighbour_update(nl, x, n, NULL), MB_SUCCESS, "%s", mb_last_error());
-    const size_t *first = mb_neighbour_first(nl), *neigh = mb_neighbour_neigh(nl);
+    const size_t *first = mb_neighbour_first(nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(nl);
     size_t expected = 0, wrapped = 0;
     for (size_t i = 0; i < n; i++) {
         size_t q = first[i];

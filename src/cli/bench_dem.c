@@ -165,7 +165,7 @@ static void estimate_memory(size_t n, mb_memory_estimate *e)
     mb_memory_estimate_simulate(n, 0, "leapfrog", 0, e);
     double pairs = 6.0 * 1.25 * (double)n;
     double list = (double)n * (2.0 * sizeof(size_t) + 3.0 * sizeof(double) + 3.0 * sizeof(size_t))
-                  + pairs * sizeof(size_t);
+                  + pairs * sizeof(mb_neighbour_index);
     double contacts = pairs * (double)mb_contact_bytes_per_pair(1);
     e->state += list + contacts;
     e->total += list + contacts;

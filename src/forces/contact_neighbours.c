@@ -162,7 +162,8 @@ static int pairs_from_list(struct contact_set *set, const mb_nodes *s)
     }
     for (size_t m = 0; m < set->nwalls; m++)
         set->from[m] = m;
-    const size_t *first = mb_neighbour_first(nl), *neigh = mb_neighbour_neigh(nl);
+    const size_t *first = mb_neighbour_first(nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(nl);
     size_t m = set->nwalls, q = 0;
     for (size_t i = 0; i < s->n; i++)
         for (size_t p = first[i]; p < first[i + 1]; p++, m++) {

@@ -266,7 +266,8 @@ static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_node
     law.vstep = vstep;
     law.kt_kept = hertz;   /* the linear law's k_b is kt (friction_book) */
     const unsigned char *imaged = set->imaged;
-    const size_t *first = mb_neighbour_first(set->nl), *neigh = mb_neighbour_neigh(set->nl);
+    const size_t *first = mb_neighbour_first(set->nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(set->nl);
     const struct contact_pair *pairs = set->items + set->nwalls;
     const struct contact_pair coef = pairs[0];   /* count > nwalls when called */
     struct contact_books books = h->d;

@@ -43,8 +43,15 @@
 #define MB_NEIGHBOUR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct mb_neighbour_list mb_neighbour_list;
+
+/* A neighbour's index in the list: 32 bits, as LAMMPS's, so that the pair loops stream
+ * 4 bytes a pair instead of 8; a build of more than MB_NEIGHBOUR_MAX_N particles is
+ * refused (MB_EDOM, naming n and the limit). */
+typedef uint32_t mb_neighbour_index;
+#define MB_NEIGHBOUR_MAX_N ((size_t)UINT32_MAX)
 
 typedef struct mb_neighbour_stats {
     unsigned long builds;        /* list builds so far */
@@ -70,7 +77,8 @@ const struct mb_cell *mb_neighbour_cell(const mb_neighbour_list *nl);
 mb_neighbour_list *mb_neighbour_retain(mb_neighbour_list *nl);
 void mb_neighbour_free(mb_neighbour_list *nl);
 
-/* Build the list at positions x (3n, finite; MB_EDOM names the first non-finite one). */
+/* Build the list at positions x (3n, finite; MB_EDOM names the first non-finite one, or
+ * n above MB_NEIGHBOUR_MAX_N before x is read). */
 int mb_neighbour_build(mb_neighbour_list *nl, const double *x, size_t n);
 /* Rebuild when n changed, at the first call, or when some particle moved more than
  * skin/2 since the last build (above); *rebuilt (may be NULL) says whether it did. */
@@ -87,7 +95,7 @@ int mb_neighbour_verify(mb_neighbour_list *nl, const double *x, size_t n);
 /* The half list: neighbours of i are neigh[first[i]] ... neigh[first[i+1] - 1] (i < j,
  * ascending); first has n + 1 entries.  Valid until the next build. */
 const size_t *mb_neighbour_first(const mb_neighbour_list *nl);
-const size_t *mb_neighbour_neigh(const mb_neighbour_list *nl);
+const mb_neighbour_index *mb_neighbour_neigh(const mb_neighbour_list *nl);
 size_t mb_neighbour_count(const mb_neighbour_list *nl);
 double mb_neighbour_cutoff(const mb_neighbour_list *nl);
 double mb_neighbour_skin(const mb_neighbour_list *nl);

@@ -20,7 +20,7 @@ struct mb_neighbour_list {
     /* the list */
     size_t n;              /* particles of the last build (0: none yet) */
     size_t *first;         /* n + 1 */
-    size_t *neigh;         /* pair_cap */
+    mb_neighbour_index *neigh; /* pair_cap */
     size_t pair_cap, n_cap;
     double *x0;            /* 3n positions of the last build */
     /* bins, scratch of a build or a verification */
@@ -420,20 +420,21 @@ static int append_pair(mb_neighbour_list *nl, void *ctx, size_t j, double d2)
     size_t *top = ctx;
     if (*top == nl->pair_cap) {
         size_t cap = nl->pair_cap ? 2 * nl->pair_cap : 64;
-        int rc = grow(&nl->neigh, cap, sizeof(size_t), &nl->stats);
+        int rc = grow(&nl->neigh, cap, sizeof *nl->neigh, &nl->stats);
         if (rc)
             return rc;
         nl->pair_cap = cap;
     }
-    nl->neigh[(*top)++] = j;
+    nl->neigh[(*top)++] = (mb_neighbour_index)j;   /* j < n <= MB_NEIGHBOUR_MAX_N */
     return MB_SUCCESS;
 }
 
 /* Insertion sort of one row (rows are short: a few tens of neighbours). */
-static void sort_row(size_t *r, size_t len)
+static void sort_row(mb_neighbour_index *r, size_t len)
 {
     for (size_t a = 1; a < len; a++) {
-        size_t v = r[a], b = a;
+        mb_neighbour_index v = r[a];
+        size_t b = a;
         for (; b > 0 && r[b - 1] > v; b--)
             r[b] = r[b - 1];
         r[b] = v;
@@ -451,6 +452,9 @@ static int check_finite(const double *x, size_t n)
 
 int mb_neighbour_build(mb_neighbour_list *nl, const double *x, size_t n)
 {
+    if (n > MB_NEIGHBOUR_MAX_N)
+        MB_ERROR(MB_EDOM, "neighbour list: %zu particles, above the %zu its 32-bit indices "
+                 "hold", n, MB_NEIGHBOUR_MAX_N);
     int rc = check_finite(x, n);
     if (rc || (rc = reserve_particles(nl, n)))
         return rc;
@@ -471,7 +475,7 @@ int mb_neighbour_build(mb_neighbour_list *nl, const double *x, size_t n)
     if (nl->stats.builds == 0 && top + top / 4 > nl->pair_cap) {
         /* first build: room for 25 % more pairs, so that density fluctuations of a run
          * do not reallocate */
-        if ((rc = grow(&nl->neigh, top + top / 4, sizeof(size_t), &nl->stats)))
+        if ((rc = grow(&nl->neigh, top + top / 4, sizeof *nl->neigh, &nl->stats)))
             return rc;
         nl->pair_cap = top + top / 4;
     }
@@ -575,7 +579,7 @@ int mb_neighbour_verify(mb_neighbour_list *nl, const double *x, size_t n)
 /* ---- access ---- */
 
 const size_t *mb_neighbour_first(const mb_neighbour_list *nl) { return nl->first; }
-const size_t *mb_neighbour_neigh(const mb_neighbour_list *nl) { return nl->neigh; }
+const mb_neighbour_index *mb_neighbour_neigh(const mb_neighbour_list *nl) { return nl->neigh; }
 size_t mb_neighbour_count(const mb_neighbour_list *nl) { return nl->n ? nl->first[nl->n] : 0; }
 double mb_neighbour_cutoff(const mb_neighbour_list *nl) { return nl->cutoff; }
 double mb_neighbour_skin(const mb_neighbour_list *nl) { return nl->skin; }

@@ -83,7 +83,8 @@ static int lj_eval(const void *params, mb_nodes *s, double t)
     int rc = lj_update(p, s);
     if (rc)
         return rc;
-    const size_t *first = mb_neighbour_first(p->nl), *neigh = mb_neighbour_neigh(p->nl);
+    const size_t *first = mb_neighbour_first(p->nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(p->nl);
     for (size_t i = 0; i < s->n; i++)
         for (size_t q = first[i]; q < first[i + 1]; q++) {
             size_t j = neigh[q];
@@ -110,7 +111,8 @@ static double lj_energy(const void *params, const mb_nodes *s, int magnitude)
     if (lj_update(p, s))
         return NAN;
     double e = 0.0;
-    const size_t *first = mb_neighbour_first(p->nl), *neigh = mb_neighbour_neigh(p->nl);
+    const size_t *first = mb_neighbour_first(p->nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(p->nl);
     for (size_t i = 0; i < s->n; i++)
         for (size_t q = first[i]; q < first[i + 1]; q++) {
             double d[3], r2, W, dW, d2W;
@@ -164,7 +166,8 @@ static int lj_jacobian(const void *params, const mb_nodes *s, mb_jacobian *J)
     int rc = lj_update(p, s);
     if (rc)
         return rc;
-    const size_t *first = mb_neighbour_first(p->nl), *neigh = mb_neighbour_neigh(p->nl);
+    const size_t *first = mb_neighbour_first(p->nl);
+    const mb_neighbour_index *neigh = mb_neighbour_neigh(p->nl);
     for (size_t i = 0; i < s->n; i++)
         for (size_t q = first[i]; q < first[i + 1]; q++) {
             size_t j = neigh[q];

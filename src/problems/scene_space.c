@@ -102,7 +102,8 @@ int mb_scene_check_sphere_overlaps(const mb_scene_doc *d, const mb_system *sys,
     int st = nl ? mb_neighbour_build(nl, s->x, s->n) : MB_EINVAL;
     if (nl && st != MB_SUCCESS)
         st = mb_scene_fail(d, space->line ? space->line : 1, "%s", mb_last_error());
-    const size_t *first = nl ? mb_neighbour_first(nl) : NULL, *neigh = nl ? mb_neighbour_neigh(nl) : NULL;
+    const size_t *first = nl ? mb_neighbour_first(nl) : NULL;
+    const mb_neighbour_index *neigh = nl ? mb_neighbour_neigh(nl) : NULL;
     for (size_t i = 0; i < s->n && st == MB_SUCCESS; i++)
         for (size_t k = first[i]; k < first[i + 1] && st == MB_SUCCESS; k++) {
             size_t j = neigh[k];
