@@ -289,8 +289,17 @@ Test(leapfrog, cundall_oscillator_converges_to_closed_form)
 /* Same-scheme twin at 53 bits with double's exponent range: identical bits over
  * thousands of steps, on the fast path (Kepler, central force with sqrt only) and on the
  * general path (damped spring + gravity with a blocked DOF and the first-step adjustment). */
+static void twin_identity_steps(const char *problem, const char *scheme, long n, double h,
+                                double h_odd, const char *extra);
 static void twin_identity(const char *problem, const char *scheme, long n, double h,
                           const char *extra)
+{
+    twin_identity_steps(problem, scheme, n, h, h, extra);
+}
+
+/* twin_identity with the odd steps of length h_odd */
+static void twin_identity_steps(const char *problem, const char *scheme, long n, double h,
+                                double h_odd, const char *extra)
 {
     mb_mpfr_range saved = mb_mpfr_use_double_range();
     lf_run *r = lf_run_new(problem, scheme);
@@ -305,8 +314,9 @@ static void twin_identity(const char *problem, const char *scheme, long n, doubl
     cr_assert_not_null(st2, "%s", mb_last_error());
     mb_nodes *back = mb_nodes_alloc(r->sys->nodes->n, 53);
     for (long k = 0; k < n; k++) {
-        cr_assert_eq(mb_stepper_step(r->st, r->sys, h), MB_SUCCESS);
-        cr_assert_eq(mb_stepper_step_twin(st2, tw, h), MB_SUCCESS);
+        const double hk = k % 2 ? h_odd : h;
+        cr_assert_eq(mb_stepper_step(r->st, r->sys, hk), MB_SUCCESS);
+        cr_assert_eq(mb_stepper_step_twin(st2, tw, hk), MB_SUCCESS);
     }
     mb_nodes_mpfr_get_double(back, tw->nodes);
     const mb_nodes *d = r->sys->nodes;
@@ -346,6 +356,16 @@ Test(leapfrog, mpfr_twin_bit_identical_spherical_rotation)
     twin_identity("spin-up[mass=1.37,radius=0.2385,tx=0.0311,ty=-0.0217,tz=0.0733,omega0=0]",
                   "leapfrog",
                   3000, 1e-5, NULL);
+}
+
+/* The same rotation with steps alternating between h and 1.37 h, so that the kick's
+ * (hp + h)/2 differs from h and from hp: the double instance's loop over plain spherical
+ * nodes must take each node's previous step as the template does (|w h|^2 stays below
+ * 1e-8: 0.2 rad/s and at most 1.37e-5 s). */
+Test(leapfrog, mpfr_twin_bit_identical_spherical_rotation_varying_steps)
+{
+    twin_identity_steps("spin-up[mass=1.37,radius=0.2385,tx=0.0311,ty=-0.0217,tz=0.0733,omega0=0.2]",
+                        "leapfrog", 3000, 1e-5, 1.37e-5, NULL);
 }
 
 Test(leapfrog, mpfr_twin_bit_identical_general_path)

@@ -30,6 +30,7 @@ struct FUNCTION(lf, state) {
     double still_qnorm;    /* deviation */
     int none_blocked;      /* no node had a blocked component (every node is mid-step
                             * after any step) */
+    int none_aspherical;   /* no node had aspherical inertia */
     int f_uniform;         /* f holds +0 + m g of the uniform field f_g (double base) */
     double f_g[3];
 };
@@ -589,11 +590,28 @@ static MB_ALWAYS_INLINE int lf_rot_spherical_plain(struct lf_rot *r, const mb_no
 static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_nodes) *s,
                                     REAL *w_out, REAL *q_out, REAL *L_out, double hp_mid,
                                     double h, const struct lf_cellk *km,
-                                    const struct lf_cellk *kf, REAL *diss, double *qnorm)
+                                    const struct lf_cellk *kf, REAL *diss, double *qnorm,
+                                    int plain)
 {
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, s->prec);
     int bad = 0;
+#ifdef BASE_DOUBLE
+    /* plain: every node spherical, none blocked, no damping, no cell, and hp = hp_mid for
+     * each (adj_vel0 off, or every node mid-step): the loop below would take
+     * lf_rot_spherical_plain for every node with hp_mid; it is taken without the
+     * per-node tests (the same operations, the same bits) */
+    if (plain) {
+        for (size_t i = 0; i < s->n; i++)
+            bad |= lf_rot_spherical_plain(&r, s, i, hp_mid, h, &w_out[3 * i], &q_out[4 * i],
+                                          &L_out[3 * i]);
+        *qnorm = r.qnorm_err;
+        FUNCTION(lf, rot_clear)(&r);
+        return bad;
+    }
+#else
+    (void)plain;
+#endif
     for (size_t i = 0; i < s->n; i++) {
 #if defined(BASE_DOUBLE) && defined(__GNUC__)
         if (lf_fincham_plain(cfg, s, i)) {      /* with the next node, or with itself */
@@ -743,6 +761,8 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     const int none_blocked = unchanged ? w->none_blocked : lf_none_set(s->blocked, s->n);
     int fast = cell == NULL && cfg->damping == 0.0 && none_blocked
                && (!cfg->adj_vel0 || all_mid);
+    const int none_aspherical = unchanged ? w->none_aspherical
+                                          : lf_none_set(s->aspherical, s->n);
     int torque_zero = 1;
     double g[3] = { 0.0, 0.0, 0.0 };
     const int uniform = fast && FUNCTION(lf, field_uniform)(w, sys, g);
@@ -774,7 +794,8 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, torque_zero, &qnorm);
     if (!rotation_unchanged)
         bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
-                                        cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm);
+                                        cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm,
+                                        fast && none_aspherical);
     double dissipated = R_GET_D(diss);
     R_CLEAR(diss);
     if (bad && fast && (status = FUNCTION(mb_forces, check)(s, sys->t)) != MB_SUCCESS)
@@ -802,6 +823,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     w->still = rotation_unchanged;
     w->still_qnorm = qnorm;
     w->none_blocked = none_blocked;
+    w->none_aspherical = none_aspherical;
     w->f_uniform = uniform;
     memcpy(w->f_g, g, sizeof w->f_g);
     if (qnorm > w->c.qnorm_err || !(qnorm == qnorm))
