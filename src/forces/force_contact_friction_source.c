@@ -305,7 +305,7 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
     int in = FUNCTION(contact, touching)(set, cp, s, w, set->type->name);
     if (in < 0)
         return in;
-    double xi_tr[3], xi_b[3], xi_c[3];
+    double xi_tr[3], xi_b[3], xi_c[3], ut[3];
     if (in == 0) {
 #if IS_MPFR
         FUNCTION(fric, get_d)(xi_b, &FR_XB(h)[3 * m]);
@@ -330,12 +330,12 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
     FUNCTION(fric, slip_velocity)(cp, s, s->v_step ? s->v_step : s->v, w, f);
     FUNCTION(fric, coefficients)(set, cp, w, f);
     FUNCTION(fric, carry)(&FR_XB(h)[3 * m], w, f);
-    /* the trial and the carried base, xi_b' = xi_tr - u_t dt with the increment's u_t, in
-     * double for the account (the MPFR instance's rounded) */
+    /* the trial and the increment's u_t, in double for the account (the MPFR instance's
+     * rounded), which forms the carried base xi_b' = xi_tr - u_t dt from them */
     const double dt = R_GET_D(f->dt);
     for (int k = 0; k < 3; k++) {
         xi_tr[k] = R_GET_D(&f->xi[k]);
-        xi_b[k] = xi_tr[k] - R_GET_D(&f->ut[k]) * dt;
+        ut[k] = R_GET_D(&f->ut[k]);
     }
     if (s->v_step)
         FUNCTION(fric, slip_velocity)(cp, s, s->v, w, f);
@@ -348,7 +348,7 @@ static int FUNCTION(fric, pair)(const struct contact_set *set, TYPE(mb_nodes) *s
     for (int k = 0; k < 3; k++)
         books->xi[3 * m + k] = xi_c[k];
 #endif
-    friction_book(books, set->normal == CONTACT_NORMAL_HERTZ, 1, m, xi_tr, xi_b, dt, xi_c,
+    friction_book(books, set->normal == CONTACT_NORMAL_HERTZ, 1, m, xi_tr, ut, dt, xi_c,
                   R_GET_D(f->kt), slid);
     FUNCTION(fric, apply)(cp, s, w, f);
     FUNCTION(fric, rolling)(cp, s, w, f);

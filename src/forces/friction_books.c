@@ -26,7 +26,9 @@ static void friction_books_commit(struct contact_books *b, size_t count)
 }
 
 /* The works of pair m's candidate level, from the base's k_b and carried xi_b' (the base
- * xi turned into the current tangent plane, xi_b' = xi_tr - u_t dt: xb), the trial xi_tr
+ * xi turned into the current tangent plane, xi_b' = xi_tr - u_t dt, formed here in double
+ * from the trial and the increment's u_t (ut) only where a work uses it: a pair that slid,
+ * or any pair of the Hertz-Mindlin law), the trial xi_tr
  * and the candidate's k_c, xi_c, with the spring forces F_b = -k_b xi_b', F_c = -k_c xi_c
  * and the slip increment s = xi_tr - xi_c:
  *   slip       W_s = -(F_b + F_c)/2 . s      the slip increment against the mean of the
@@ -53,15 +55,18 @@ static void friction_books_commit(struct contact_books *b, size_t count)
  * xi_b' = (0 + u_t dt) - u_t dt = +0 and kc (+0) = +0 as 0 (+0) is: the same works. */
 static MB_ALWAYS_INLINE void friction_book(struct contact_books *b, int hertz, int kt_kept,
                                            size_t m, const double xi_tr[3],
-                                           const double xb[3], double dt,
+                                           const double ut[3], double dt,
                                            const double xi_c[3], double kc, int slid)
 {
     const double kb = kt_kept ? b->ktb[m] : kc;
     if (kt_kept)
         b->ktc[m] = kc;
     b->sliding[m] = (unsigned char)slid;
-    if (dt == 0.0)
+    if (dt == 0.0 || !(slid || hertz))
         return;
+    double xb[3];
+    for (int k = 0; k < 3; k++)
+        xb[k] = xi_tr[k] - ut[k] * dt;
     if (slid) {
         double slip = 0.0;
         for (int k = 0; k < 3; k++)

@@ -180,34 +180,30 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         xi_[k] = xi_[k] + ut[k] * dt;
-    /* the trial and the carried base, xi_b' = xi_tr - u_t dt (for friction_book) */
-    double xi_tr[3], xi_bc[3];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++) {
-        xi_tr[k] = xi_[k];
-        xi_bc[k] = xi_[k] - ut[k] * dt;
-    }
-    /* Coulomb limit (fric_coulomb) */
-    double Ft[3];
+    /* Coulomb limit (fric_coulomb); xi_ stays the trial, the candidate is xi_ in stick
+     * and xs when the pair slid */
+    double Ft[3], xs[3];
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
         Ft[k] = -(kt * xi_[k] + ct * utd[k]);
     const double lim = F > 0.0 ? F * law.mu : 0.0;
     const double ft2 = fp_dot(Ft, Ft);
     const int slid = ft2 > lim * lim;
+    const double *cand = xi_;
     if (slid) {
         const double r = lim / sqrt(ft2);
         MB_UNROLL(3)
         for (int k = 0; k < 3; k++) {
             Ft[k] = Ft[k] * r;
-            xi_[k] = -(Ft[k] / kt);
+            xs[k] = -(Ft[k] / kt);
         }
+        cand = xs;
     }
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
-        xc[k] = xi_[k];
-    /* the account of the level (friction_books.c) */
-    friction_book(b, law.hertz, law.kt_kept, m, xi_tr, xi_bc, dt, xi_, kt, slid);
+        xc[k] = cand[k];
+    /* the account of the level (friction_books.c: the trial, u_t and the candidate) */
+    friction_book(b, law.hertz, law.kt_kept, m, xi_, ut, dt, cand, kt, slid);
     /* forces and torques (contact_apply, fric_apply) */
     double *fj = &s->f[3 * j], *tj = &s->torque[3 * j];
     MB_UNROLL(3)
