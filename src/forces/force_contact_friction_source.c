@@ -6,29 +6,31 @@
 
 /* Scratch of the tangential part of one pair. */
 struct FUNCTION(fric, scratch) {
-    REAL ai[3], aj[3], u[3], ut[3], xi[3], Ft[3], wr[3], c[3];
-    REAL p[1], q[1], kt[1], ct[1], lim[1], dt[1];
+    REAL u[3], ut[3], xi[3], Ft[3], wr[3], c[3];
+    REAL p[1], q[1], pi[1], pj[1], kt[1], ct[1], lim[1], dt[1];
 };
 
 static void FUNCTION(fric, scratch_init)(struct FUNCTION(fric, scratch) *f, mpfr_prec_t prec)
 {
     for (int k = 0; k < 3; k++) {
-        R_INIT(&f->ai[k], prec); R_INIT(&f->aj[k], prec); R_INIT(&f->u[k], prec);
+        R_INIT(&f->u[k], prec);
         R_INIT(&f->ut[k], prec); R_INIT(&f->xi[k], prec); R_INIT(&f->Ft[k], prec);
         R_INIT(&f->wr[k], prec); R_INIT(&f->c[k], prec);
     }
-    R_INIT(f->p, prec); R_INIT(f->q, prec); R_INIT(f->kt, prec); R_INIT(f->ct, prec);
+    R_INIT(f->p, prec); R_INIT(f->q, prec); R_INIT(f->pi, prec); R_INIT(f->pj, prec);
+    R_INIT(f->kt, prec); R_INIT(f->ct, prec);
     R_INIT(f->lim, prec); R_INIT(f->dt, prec);
 }
 
 static void FUNCTION(fric, scratch_clear)(struct FUNCTION(fric, scratch) *f)
 {
     for (int k = 0; k < 3; k++) {
-        R_CLEAR(&f->ai[k]); R_CLEAR(&f->aj[k]); R_CLEAR(&f->u[k]);
+        R_CLEAR(&f->u[k]);
         R_CLEAR(&f->ut[k]); R_CLEAR(&f->xi[k]); R_CLEAR(&f->Ft[k]);
         R_CLEAR(&f->wr[k]); R_CLEAR(&f->c[k]);
     }
-    R_CLEAR(f->p); R_CLEAR(f->q); R_CLEAR(f->kt); R_CLEAR(f->ct);
+    R_CLEAR(f->p); R_CLEAR(f->q); R_CLEAR(f->pi); R_CLEAR(f->pj);
+    R_CLEAR(f->kt); R_CLEAR(f->ct);
     R_CLEAR(f->lim); R_CLEAR(f->dt);
 }
 
@@ -68,37 +70,40 @@ static void FUNCTION(fric, tangential)(REAL *v, const REAL *n, REAL *t, REAL *t2
     }
 }
 
-/* Arms from the centres to the contact point, the midpoint of the overlap:
- *   sphere pair  a_i = (r_i - delta/2) n,   a_j = -(r_j - delta/2) n
- *   plane        a_i = -(r_i - delta/2) n   (n points from the plane to the sphere)
+/* Arms from the centres to the contact point, the midpoint of the overlap, along n:
+ *   sphere pair  a_i = p_i n,  p_i = r_i - delta/2;   a_j = -p_j n,  p_j = r_j - delta/2
+ *   plane        a_i = p_i n,  p_i = -(r_i - delta/2)  (n points from the plane to the sphere)
  * and the velocity of i's contact point relative to j's (the plane is at rest):
- *   u = v_i + w_i x a_i - (v_j + w_j x a_j),   u_t = u - (u.n) n,
- * the centres' velocities v from the array `vel` (the store's v, or its v_step). */
+ *   u = v_i + w_i x a_i - (v_j + w_j x a_j) = (v_i - v_j) + s x n,   s = p_i w_i + p_j w_j
+ *   (plane: u = v_i + s x n, s = p_i w_i),   u_t = u - (u.n) n,
+ * one cross product for both spheres, as LAMMPS's pair_gran_hooke_history.cpp sums the
+ * radii-weighted spins first; the centres' velocities v from the array `vel` (the store's
+ * v, or its v_step).  p_i and p_j stay in f->pi and f->pj for fric_apply; s in f->c. */
 static void FUNCTION(fric, slip_velocity)(const struct contact_pair *cp, const TYPE(mb_nodes) *s,
                                           const REAL *vel, struct FUNCTION(contact, scratch) *w,
                                           struct FUNCTION(fric, scratch) *f)
 {
     size_t i = cp->i, j = cp->j;
+    REAL *pi = f->pi, *pj = f->pj;
     R_MUL_2SI(f->q, w->delta, -1);                      /* q = delta/2 */
-    R_D_SUB(f->p, s->radius[i], f->q);                  /* p = r_i - delta/2 */
+    R_D_SUB(pi, s->radius[i], f->q);                    /* p_i = r_i - delta/2 */
     if (cp->plane)
-        R_NEG(f->p, f->p);
+        R_NEG(pi, pi);
     for (int k = 0; k < 3; k++) {
-        R_MUL(&f->ai[k], f->p, &w->n[k]);
+        R_MUL(&f->c[k], pi, &s->omega[3 * i + k]);     /* s = p_i w_i */
         R_SET(&f->u[k], &vel[3 * i + k]);
     }
-    FUNCTION(fric, cross_acc)(f->u, &s->omega[3 * i], f->ai, 1, w->a, f->p);
     if (!cp->plane) {
-        R_D_SUB(f->p, s->radius[j], f->q);              /* p = r_j - delta/2 */
+        R_D_SUB(pj, s->radius[j], f->q);                /* p_j = r_j - delta/2 */
         for (int k = 0; k < 3; k++) {
-            R_MUL(&f->aj[k], f->p, &w->n[k]);
-            R_NEG(&f->aj[k], &f->aj[k]);
+            R_MUL(w->a, pj, &s->omega[3 * j + k]);      /* s += p_j w_j */
+            R_ADD(&f->c[k], &f->c[k], w->a);
             R_SUB(&f->u[k], &f->u[k], &vel[3 * j + k]);
             if (cp->imaged)                /* the image's medium velocity L H p */
                 R_SUB_D(&f->u[k], &f->u[k], cp->vshift[k]);
         }
-        FUNCTION(fric, cross_acc)(f->u, &s->omega[3 * j], f->aj, -1, w->a, f->p);
     }
+    FUNCTION(fric, cross_acc)(f->u, f->c, w->n, 1, w->a, f->p);   /* u += s x n */
     for (int k = 0; k < 3; k++)
         R_SET(&f->ut[k], &f->u[k]);
     FUNCTION(fric, tangential)(f->ut, w->n, w->a, f->p);
@@ -182,7 +187,9 @@ static int FUNCTION(fric, coulomb)(const struct contact_set *set,
     return 1;
 }
 
-/* f_i += F_t, tau_i += a_i x F_t; pair: f_j -= F_t, tau_j -= a_j x F_t. */
+/* f_i += F_t, tau_i += a_i x F_t = p_i (n x F_t); pair: f_j -= F_t,
+ * tau_j -= a_j x F_t = p_j (n x F_t) (fric_slip_velocity's arms: one cross product for both
+ * spheres, as LAMMPS forms one and scales it by each radius). */
 static void FUNCTION(fric, apply)(const struct contact_pair *cp, TYPE(mb_nodes) *s,
                                   struct FUNCTION(contact, scratch) *w,
                                   struct FUNCTION(fric, scratch) *f)
@@ -193,9 +200,20 @@ static void FUNCTION(fric, apply)(const struct contact_pair *cp, TYPE(mb_nodes) 
         if (!cp->plane)
             R_SUB(&s->f[3 * j + k], &s->f[3 * j + k], &f->Ft[k]);
     }
-    FUNCTION(fric, cross_acc)(&s->torque[3 * i], f->ai, f->Ft, 1, w->a, f->p);
-    if (!cp->plane)
-        FUNCTION(fric, cross_acc)(&s->torque[3 * j], f->aj, f->Ft, -1, w->a, f->p);
+    for (int k = 0; k < 3; k++) {                       /* c = n x F_t */
+        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        R_MUL(w->a, &w->n[k1], &f->Ft[k2]);
+        R_MUL(f->p, &w->n[k2], &f->Ft[k1]);
+        R_SUB(&f->c[k], w->a, f->p);
+    }
+    for (int k = 0; k < 3; k++) {
+        R_MUL(w->a, f->pi, &f->c[k]);
+        R_ADD(&s->torque[3 * i + k], &s->torque[3 * i + k], w->a);
+        if (!cp->plane) {
+            R_MUL(w->a, f->pj, &f->c[k]);
+            R_ADD(&s->torque[3 * j + k], &s->torque[3 * j + k], w->a);
+        }
+    }
 }
 
 /* Constant directional rolling torque (Ai et al. 2011, model A, eq. 3):

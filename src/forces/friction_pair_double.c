@@ -48,26 +48,23 @@ static MB_ALWAYS_INLINE double fp_cross(const double w[3], const double a[3], in
     return w[k1] * a[k2] - w[k2] * a[k1];
 }
 
-/* The tangential slip velocity of the contact point (fric_slip_velocity):
- *   u = v_i + w_i x a_i - (v_j (+ vshift) + w_j x a_j),   u_t = u - (u.n) n. */
-static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const double *wi,
-                                     const double *wj, const double ai[3], const double aj[3],
+/* The tangential slip velocity of the contact point (fric_slip_velocity), with the
+ * radii-weighted spin sum sw = p_i w_i + p_j w_j:
+ *   u = (v_i - v_j (- vshift)) + sw x n,   u_t = u - (u.n) n. */
+static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const double sw[3],
                                      const double n[3], const struct contact_pair *img,
                                      double ut[3])
 {
     double u[3];
     MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        u[k] = vi[k] + fp_cross(wi, ai, k);
-    MB_UNROLL(3)
     for (int k = 0; k < 3; k++) {
-        u[k] = u[k] - vj[k];
+        u[k] = vi[k] - vj[k];
         if (img)
             u[k] = u[k] - img->vshift[k];
     }
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
-        u[k] = u[k] - fp_cross(wj, aj, k);
+        u[k] = u[k] + fp_cross(sw, n, k);
     const double un = fp_dot(u, n);
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
@@ -139,20 +136,18 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     }
     if (!law.attractive && F < 0.0)
         F = 0.0;
-    /* arms and slip velocity (fric_slip_velocity) */
+    /* arms a_i = p_i n, a_j = -p_j n and slip velocity (fric_slip_velocity) */
     const double q = 0.5 * delta, pi = ri - q, pj = rj - q;
-    double ai[3], aj[3], ut[3], utd[3];
+    double sw[3], ut[3], utd[3];
     MB_UNROLL(3)
-    for (int k = 0; k < 3; k++) {
-        ai[k] = pi * n[k];
-        aj[k] = -(pj * n[k]);
-    }
+    for (int k = 0; k < 3; k++)
+        sw[k] = pi * wi[k] + pj * wj[k];
     /* the history advances by the velocity of the step (v_step when the scheme's v is a
      * predicted end-of-step velocity), the dashpot acts on v */
     const double *vel = law.vstep ? s->v_step : s->v;
-    fp_slip(&vel[3 * i], &vel[3 * j], wi, wj, ai, aj, n, img, ut);
+    fp_slip(&vel[3 * i], &vel[3 * j], sw, n, img, ut);
     if (law.vstep)
-        fp_slip(vi, vj, wi, wj, ai, aj, n, img, utd);
+        fp_slip(vi, vj, sw, n, img, utd);
     else
         for (int k = 0; k < 3; k++)
             utd[k] = ut[k];
@@ -212,12 +207,13 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
         fi[k] = (fi[k] - a) + Ft[k];
         fj[k] = (fj[k] + a) - Ft[k];
     }
+    /* torques a_i x F_t = p_i (n x F_t), -a_j x F_t = p_j (n x F_t) (fric_apply) */
     MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        ti[k] = ti[k] + fp_cross(ai, Ft, k);
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++)
-        tj[k] = tj[k] - fp_cross(aj, Ft, k);
+    for (int k = 0; k < 3; k++) {
+        const double c = fp_cross(n, Ft, k);
+        ti[k] = ti[k] + pi * c;
+        tj[k] = tj[k] + pj * c;
+    }
     /* rolling torque (fric_rolling) */
     if (cp->roll == 0.0 || !(F > 0.0))
         return 1;
