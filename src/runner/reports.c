@@ -61,23 +61,24 @@ static void run_metric(FILE *f, const mb_run_result *u, const char *name)
         mb_csv_number(f, m->value);
 }
 
-/* The key of run (a, j) of case c, the first columns of runs.csv and timing.csv:
- * case,integrator,precision,dt (no separator after dt). */
-static void write_run_key(FILE *f, const mb_case *c, const char *prec, size_t a, size_t j)
+/* The first columns of a row of integrator a of case c: case,integrator,precision, (the
+ * separator after precision written) */
+static void write_run_name(FILE *f, const mb_case *c, const char *prec, size_t a)
 {
     mb_csv_text(f, c->name); mb_csv_sep(f);
     mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
     mb_csv_text(f, prec); mb_csv_sep(f);
-    mb_csv_number(f, c->dt[j]);
 }
 
-static void write_runs(FILE *f, const mb_case_result *r, size_t n)
+/* A row of runs.csv or timing.csv after its key case,integrator,precision,dt (the
+ * separator after dt not written). */
+typedef void run_row_fn(FILE *f, const mb_case *c, const mb_run_result *u);
+
+/* The rows of runs.csv or timing.csv, one per run that ran, in the report's order (cases,
+ * then integrators, then time steps): the key, then row's columns; the two files' rows
+ * correspond one to one. */
+static void write_run_rows(FILE *f, const mb_case_result *r, size_t n, run_row_fn *row)
 {
-    fputs("case,integrator,precision,dt,steps,steps_done,status,diverged_step,diverged_time,"
-          "t_final,reference,reference_error,error.position,error.velocity,error.orientation,"
-          "error.angular_velocity,energy.max_rel_error,angmom.max_rel_error,force_evaluations,"
-          "jacobian_evaluations,newton_iterations,linear_iterations,constraint_sweeps,message", f);
-    mb_csv_end(f);
     for (size_t i = 0; i < n; i++) {
         const mb_case *c = r[i].c;
         char prec[32];
@@ -87,44 +88,60 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
                 const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
                 if (u->not_run)
                     continue;
-                write_run_key(f, c, prec, a, j);
-                mb_csv_sep(f);
-                fprintf(f, "%ld,%ld,", u->steps, u->steps_done);
-                mb_csv_text(f, mb_run_status_name(u->status)); mb_csv_sep(f);
-                if (u->diverged_step) {
-                    fprintf(f, "%ld,", u->diverged_step);
-                    mb_csv_number(f, u->diverged_time);
-                } else {
-                    mb_csv_sep(f);
-                }
-                mb_csv_sep(f);
-                mb_csv_number(f, u->t_final); mb_csv_sep(f);
-                if (u->status == MB_RUN_OK && !c->has_reference) {
-                    mb_csv_text(f, "none"); mb_csv_sep(f);
-                } else if (u->status == MB_RUN_OK) {
-                    mb_csv_text(f, mb_reference_kind_name(u->reference_used)); mb_csv_sep(f);
-                    mb_csv_number(f, u->reference_error);
-                } else {
-                    mb_csv_sep(f);
-                }
-                for (int k = 0; k < 4; k++) {
-                    mb_csv_sep(f);
-                    if (u->status == MB_RUN_OK && c->has_reference
-                        && ((k < 2 && u->translates) || (k >= 2 && u->rotates)))
-                        mb_csv_number(f, u->err[k]);
-                }
-                mb_csv_sep(f);
-                run_metric(f, u, "energy.max_rel_error");
-                mb_csv_sep(f);
-                run_metric(f, u, "angmom.max_rel_error");
-                mb_csv_sep(f);
-                fprintf(f, "%lu,%lu,%lu,%lu,%lu,", u->cost.force_evaluations,
-                        u->cost.jacobian_evaluations, u->cost.newton_iterations,
-                        u->cost.linear_iterations, u->cost.constraint_sweeps);
-                mb_csv_text(f, u->message);
+                write_run_name(f, c, prec, a);
+                mb_csv_number(f, c->dt[j]);
+                row(f, c, u);
                 mb_csv_end(f);
             }
     }
+}
+
+static void run_row(FILE *f, const mb_case *c, const mb_run_result *u)
+{
+    mb_csv_sep(f);
+    fprintf(f, "%ld,%ld,", u->steps, u->steps_done);
+    mb_csv_text(f, mb_run_status_name(u->status)); mb_csv_sep(f);
+    if (u->diverged_step) {
+        fprintf(f, "%ld,", u->diverged_step);
+        mb_csv_number(f, u->diverged_time);
+    } else {
+        mb_csv_sep(f);
+    }
+    mb_csv_sep(f);
+    mb_csv_number(f, u->t_final); mb_csv_sep(f);
+    if (u->status == MB_RUN_OK && !c->has_reference) {
+        mb_csv_text(f, "none"); mb_csv_sep(f);
+    } else if (u->status == MB_RUN_OK) {
+        mb_csv_text(f, mb_reference_kind_name(u->reference_used)); mb_csv_sep(f);
+        mb_csv_number(f, u->reference_error);
+    } else {
+        mb_csv_sep(f);
+    }
+    for (int k = 0; k < 4; k++) {
+        mb_csv_sep(f);
+        if (u->status == MB_RUN_OK && c->has_reference
+            && ((k < 2 && u->translates) || (k >= 2 && u->rotates)))
+            mb_csv_number(f, u->err[k]);
+    }
+    mb_csv_sep(f);
+    run_metric(f, u, "energy.max_rel_error");
+    mb_csv_sep(f);
+    run_metric(f, u, "angmom.max_rel_error");
+    mb_csv_sep(f);
+    fprintf(f, "%lu,%lu,%lu,%lu,%lu,", u->cost.force_evaluations,
+            u->cost.jacobian_evaluations, u->cost.newton_iterations,
+            u->cost.linear_iterations, u->cost.constraint_sweeps);
+    mb_csv_text(f, u->message);
+}
+
+static void write_runs(FILE *f, const mb_case_result *r, size_t n)
+{
+    fputs("case,integrator,precision,dt,steps,steps_done,status,diverged_step,diverged_time,"
+          "t_final,reference,reference_error,error.position,error.velocity,error.orientation,"
+          "error.angular_velocity,energy.max_rel_error,angmom.max_rel_error,force_evaluations,"
+          "jacobian_evaluations,newton_iterations,linear_iterations,constraint_sweeps,message", f);
+    mb_csv_end(f);
+    write_run_rows(f, r, n, run_row);
 }
 
 /* ---- metrics.csv ---- */
@@ -132,9 +149,7 @@ static void write_runs(FILE *f, const mb_case_result *r, size_t n)
 static void metric_row(FILE *f, const mb_case *c, const char *prec, size_t a, long j,
                        const mb_metric_value *m)
 {
-    mb_csv_text(f, c->name); mb_csv_sep(f);
-    mb_csv_text(f, c->integrators[a]); mb_csv_sep(f);
-    mb_csv_text(f, prec); mb_csv_sep(f);
+    write_run_name(f, c, prec, a);
     if (j < 0 && m->at_dt > 0.0)
         mb_csv_number(f, m->at_dt);
     else
@@ -231,27 +246,20 @@ static void count_external_failures(const mb_case_result *r, size_t n, mb_report
 
 /* ---- timing.csv ---- */
 
+static void timing_row(FILE *f, const mb_case *c, const mb_run_result *u)
+{
+    (void)c;
+    fprintf(f, ",%ld,%d,%.6f,%.6f,%.6f,%.6f,%.1f", u->steps_done, u->repeats, u->wall_min,
+            u->wall_median, u->cpu_min, u->cpu_median,
+            u->steps_done ? 1e9 * u->cpu_min / (double)u->steps_done : 0.0);
+}
+
 static void write_timing(FILE *f, const mb_case_result *r, size_t n)
 {
     fputs("case,integrator,precision,dt,steps,repeats,wall_min_s,wall_median_s,cpu_min_s,"
           "cpu_median_s,ns_per_step", f);
     mb_csv_end(f);
-    for (size_t i = 0; i < n; i++) {
-        const mb_case *c = r[i].c;
-        char prec[32];
-        mb_case_precision_label(c, prec, sizeof prec);
-        for (size_t a = 0; a < c->n_integrators; a++)
-            for (size_t j = 0; j < c->n_dt; j++) {
-                const mb_run_result *u = &r[i].runs[a * c->n_dt + j];
-                if (u->not_run)
-                    continue;
-                write_run_key(f, c, prec, a, j);
-                fprintf(f, ",%ld,%d,%.6f,%.6f,%.6f,%.6f,%.1f", u->steps_done, u->repeats,
-                        u->wall_min, u->wall_median, u->cpu_min, u->cpu_median,
-                        u->steps_done ? 1e9 * u->cpu_min / (double)u->steps_done : 0.0);
-                mb_csv_end(f);
-            }
-    }
+    write_run_rows(f, r, n, timing_row);
 }
 
 /* ---- series/ ---- */
