@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The store's arrays (mb_nodes.h), in one list for allocation, release, copy and
+ * conversion: X(member, numbers per node) for the arrays of numbers (REAL), and
+ * Y(member, bytes per node) for the others, copied as bytes. */
+#define NODES_NUMBER_ARRAYS(X)                                                            \
+    X(x, 3) X(v, 3) X(f, 3) X(mass, 1) X(inv_mass, 1) X(inertia, 3) X(q, 4) X(omega, 3)  \
+    X(angmom, 3) X(torque, 3)
+#define NODES_BYTE_ARRAYS(Y)                                                              \
+    Y(blocked, 1) Y(vel_mid, 1) Y(aspherical, 1) Y(radius, sizeof(double))
+
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "nodes_source.c"
@@ -36,10 +45,11 @@ int mb_nodes_mpfr_set_from_double(mb_nodes_mpfr *dst, const mb_nodes *src)
     if (dst->n != src->n)
         MB_ERROR(MB_EINVAL, "node stores differ in size (%zu vs %zu)", dst->n, src->n);
     size_t n = src->n;
-    set_from_double(dst->x, src->x, 3 * n);
-    set_from_double(dst->v, src->v, 3 * n);
-    set_from_double(dst->f, src->f, 3 * n);
-    set_from_double(dst->mass, src->mass, n);
+#define X(m, w) set_from_double(dst->m, src->m, (w) * n);
+#define Y(m, w) memcpy(dst->m, src->m, (w) * n);
+    NODES_NUMBER_ARRAYS(X) NODES_BYTE_ARRAYS(Y)
+#undef X
+#undef Y
     /* the inverse mass is recomputed at the twin's precision, not copied */
     for (size_t i = 0; i < n; i++) {
         if (src->inv_mass[i] == 0.0)
@@ -47,15 +57,6 @@ int mb_nodes_mpfr_set_from_double(mb_nodes_mpfr *dst, const mb_nodes *src)
         else
             mpfr_d_div(&dst->inv_mass[i], 1.0, &dst->mass[i], MPFR_RNDN);
     }
-    set_from_double(dst->inertia, src->inertia, 3 * n);
-    set_from_double(dst->q, src->q, 4 * n);
-    set_from_double(dst->omega, src->omega, 3 * n);
-    set_from_double(dst->angmom, src->angmom, 3 * n);
-    set_from_double(dst->torque, src->torque, 3 * n);
-    memcpy(dst->blocked, src->blocked, n);
-    memcpy(dst->vel_mid, src->vel_mid, n);
-    memcpy(dst->aspherical, src->aspherical, n);
-    memcpy(dst->radius, src->radius, n * sizeof(double));
     dst->generation++;                  /* mb_nodes_touch of the destination's base */
     return MB_SUCCESS;
 }
@@ -65,20 +66,11 @@ int mb_nodes_mpfr_get_double(mb_nodes *dst, const mb_nodes_mpfr *src)
     if (dst->n != src->n)
         MB_ERROR(MB_EINVAL, "node stores differ in size (%zu vs %zu)", dst->n, src->n);
     size_t n = src->n;
-    get_double(dst->x, src->x, 3 * n);
-    get_double(dst->v, src->v, 3 * n);
-    get_double(dst->f, src->f, 3 * n);
-    get_double(dst->mass, src->mass, n);
-    get_double(dst->inv_mass, src->inv_mass, n);
-    get_double(dst->inertia, src->inertia, 3 * n);
-    get_double(dst->q, src->q, 4 * n);
-    get_double(dst->omega, src->omega, 3 * n);
-    get_double(dst->angmom, src->angmom, 3 * n);
-    get_double(dst->torque, src->torque, 3 * n);
-    memcpy(dst->blocked, src->blocked, n);
-    memcpy(dst->vel_mid, src->vel_mid, n);
-    memcpy(dst->aspherical, src->aspherical, n);
-    memcpy(dst->radius, src->radius, n * sizeof(double));
+#define X(m, w) get_double(dst->m, src->m, (w) * n);
+#define Y(m, w) memcpy(dst->m, src->m, (w) * n);
+    NODES_NUMBER_ARRAYS(X) NODES_BYTE_ARRAYS(Y)
+#undef X
+#undef Y
     dst->generation++;                  /* mb_nodes_touch of the destination's base */
     return MB_SUCCESS;
 }

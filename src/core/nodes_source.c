@@ -28,23 +28,13 @@ TYPE(mb_nodes) *FUNCTION(mb_nodes, alloc)(size_t n, mpfr_prec_t prec)
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a store of %zu nodes", n);
     s->n = n;
     s->prec = IS_MPFR ? prec : 53;
-    s->x = FUNCTION(nodes, real_array)(3 * n, prec);
-    s->v = FUNCTION(nodes, real_array)(3 * n, prec);
-    s->f = FUNCTION(nodes, real_array)(3 * n, prec);
-    s->mass = FUNCTION(nodes, real_array)(n, prec);
-    s->inv_mass = FUNCTION(nodes, real_array)(n, prec);
-    s->inertia = FUNCTION(nodes, real_array)(3 * n, prec);
-    s->q = FUNCTION(nodes, real_array)(4 * n, prec);
-    s->omega = FUNCTION(nodes, real_array)(3 * n, prec);
-    s->angmom = FUNCTION(nodes, real_array)(3 * n, prec);
-    s->torque = FUNCTION(nodes, real_array)(3 * n, prec);
-    s->blocked = calloc(n ? n : 1, 1);
-    s->vel_mid = calloc(n ? n : 1, 1);
-    s->aspherical = calloc(n ? n : 1, 1);
-    s->radius = calloc(n ? n : 1, sizeof(double));
-    if (!s->x || !s->v || !s->f || !s->mass || !s->inv_mass || !s->inertia || !s->q
-        || !s->omega || !s->angmom || !s->torque || !s->blocked || !s->vel_mid
-        || !s->aspherical || !s->radius) {
+    int ok = 1;
+#define X(m, w) ok &= (s->m = FUNCTION(nodes, real_array)((w) * n, prec)) != NULL;
+#define Y(m, w) ok &= (s->m = calloc(n ? n : 1, (w))) != NULL;
+    NODES_NUMBER_ARRAYS(X) NODES_BYTE_ARRAYS(Y)
+#undef X
+#undef Y
+    if (!ok) {
         FUNCTION(mb_nodes, free)(s);
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a store of %zu nodes", n);
     }
@@ -63,20 +53,11 @@ void FUNCTION(mb_nodes, free)(TYPE(mb_nodes) *s)
     if (s == NULL)
         return;
     size_t n = s->n;
-    FUNCTION(nodes, real_array_free)(s->x, 3 * n);
-    FUNCTION(nodes, real_array_free)(s->v, 3 * n);
-    FUNCTION(nodes, real_array_free)(s->f, 3 * n);
-    FUNCTION(nodes, real_array_free)(s->mass, n);
-    FUNCTION(nodes, real_array_free)(s->inv_mass, n);
-    FUNCTION(nodes, real_array_free)(s->inertia, 3 * n);
-    FUNCTION(nodes, real_array_free)(s->q, 4 * n);
-    FUNCTION(nodes, real_array_free)(s->omega, 3 * n);
-    FUNCTION(nodes, real_array_free)(s->angmom, 3 * n);
-    FUNCTION(nodes, real_array_free)(s->torque, 3 * n);
-    free(s->blocked);
-    free(s->vel_mid);
-    free(s->aspherical);
-    free(s->radius);
+#define X(m, w) FUNCTION(nodes, real_array_free)(s->m, (w) * n);
+#define Y(m, w) free(s->m);
+    NODES_NUMBER_ARRAYS(X) NODES_BYTE_ARRAYS(Y)
+#undef X
+#undef Y
     free(s);
 }
 
@@ -91,20 +72,11 @@ int FUNCTION(mb_nodes, copy)(TYPE(mb_nodes) *dst, const TYPE(mb_nodes) *src)
     if (dst->n != src->n)
         MB_ERROR(MB_EINVAL, "node stores differ in size (%zu vs %zu)", dst->n, src->n);
     size_t n = src->n;
-    FUNCTION(nodes, copy_array)(dst->x, src->x, 3 * n);
-    FUNCTION(nodes, copy_array)(dst->v, src->v, 3 * n);
-    FUNCTION(nodes, copy_array)(dst->f, src->f, 3 * n);
-    FUNCTION(nodes, copy_array)(dst->mass, src->mass, n);
-    FUNCTION(nodes, copy_array)(dst->inv_mass, src->inv_mass, n);
-    FUNCTION(nodes, copy_array)(dst->inertia, src->inertia, 3 * n);
-    FUNCTION(nodes, copy_array)(dst->q, src->q, 4 * n);
-    FUNCTION(nodes, copy_array)(dst->omega, src->omega, 3 * n);
-    FUNCTION(nodes, copy_array)(dst->angmom, src->angmom, 3 * n);
-    FUNCTION(nodes, copy_array)(dst->torque, src->torque, 3 * n);
-    memcpy(dst->blocked, src->blocked, n);
-    memcpy(dst->vel_mid, src->vel_mid, n);
-    memcpy(dst->aspherical, src->aspherical, n);
-    memcpy(dst->radius, src->radius, n * sizeof(double));
+#define X(m, w) FUNCTION(nodes, copy_array)(dst->m, src->m, (w) * n);
+#define Y(m, w) memcpy(dst->m, src->m, (w) * n);
+    NODES_NUMBER_ARRAYS(X) NODES_BYTE_ARRAYS(Y)
+#undef X
+#undef Y
     FUNCTION(mb_nodes, touch)(dst);
     return MB_SUCCESS;
 }
