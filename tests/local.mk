@@ -142,6 +142,9 @@ check_PROGRAMS += tests/test_leapfrog_still
 # outside integrators: the Python example adapter end to end (shell)
 TESTS += tests/test_external_python.sh
 EXTRA_DIST += tests/test_external_python.sh examples/python_adapter
+# outside_rows = samples: an outside gas's sampled rows alone, fed to Haff's observer (shell)
+TESTS += tests/test_outside_rows.sh
+EXTRA_DIST += tests/test_outside_rows.sh
 # the flat run description run.txt against run.json, and the C reader (shell, Python)
 TESTS += tests/test_run_flat.sh
 EXTRA_DIST += tests/test_run_flat.sh tests/flat_vs_json.py examples/run_txt

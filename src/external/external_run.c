@@ -3,7 +3,8 @@
  *
  * The run asks for a row every sample_every steps (and at t_end): the runner asks every step
  * (1) when work integrals or observers need it, else the case's sample_every, so that a
- * many-body run returns the samples its statistics use and not every step.  The private directory is removed afterwards unless MB_KEEP_ADAPTER_DIR
+ * many-body run returns the samples its statistics use and not every step (the case's
+ * sample_every always with outside_rows = samples: mb_run_external_stride).  The private directory is removed afterwards unless MB_KEEP_ADAPTER_DIR
  * is set in the environment (then its path ends the reason, or is printed on stderr). */
 #define _XOPEN_SOURCE 700    /* nftw */
 #include "mb_external.h"

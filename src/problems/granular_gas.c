@@ -256,6 +256,8 @@ const mb_problem_type mb_problem_granular_gas = {
     .observe_begin = observe_begin,
     .observe_step = observe_step,
     .observe_end = observe_end,
+    /* the temperature fit takes whatever samples it is given (outside_rows = samples) */
+    .flags = MB_PROBLEM_SAMPLED_OBSERVER,
     /* no nodes hook: a case loader builds the system once, so that a packing the
      * parameters cannot reach is refused at the case's [problem] line.  Its scene text is
      * an [assembly] (tests/test_scene_presets.c) */

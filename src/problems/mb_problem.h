@@ -34,7 +34,11 @@ enum {
      * law is frictional for some parameters only (granular-gas and granular-column with
      * friction > 0, sphere-wall and sphere-collision with mu > 0, a scene) is refused
      * the same way from the field it builds (mb_forces_keeps_history, reference.c). */
-    MB_PROBLEM_HISTORY = 4
+    MB_PROBLEM_HISTORY = 4,
+    /* The observer needs the sampled states only (every sample_every steps and the last),
+     * not every step: a case may then ask an outside program for the sampled rows alone
+     * ([run] outside_rows = samples, doc/cases.md). */
+    MB_PROBLEM_SAMPLED_OBSERVER = 8
 };
 
 typedef struct mb_problem_type {

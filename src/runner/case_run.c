@@ -17,7 +17,7 @@
 static const char *const run_keys[] = { "plugins", "integrators", "dt", "dt_range", "precision",
                                         "sample_every", "damping_signal", "error_growth",
                                         "timeout", "mass_properties", "probe", "statistics_from",
-                                        "reversibility", NULL };
+                                        "reversibility", "outside_rows", NULL };
 
 /* An outside program: its options are checked against its descriptor when the descriptor
  * is found; a missing descriptor fails the runs, not the case file (doc/external.md). */
@@ -347,6 +347,27 @@ static int load_reversibility(case_loader *P)
     return MB_SUCCESS;
 }
 
+/* outside_rows = steps | samples: the rows an outside program returns (doc/cases.md).
+ * steps (default): every step when work integrals or an observer need it, else every
+ * sample_every steps; samples: every sample_every steps whatever the case measures -- the
+ * work integrals (dissipated, external) are then not measured, and an observer must need
+ * the sampled states only (MB_PROBLEM_SAMPLED_OBSERVER). */
+static int load_outside_rows(case_loader *P)
+{
+    const mb_ini_entry *e = case_entry(P, "run", "outside_rows");
+    P->c->outside_samples = 0;
+    if (e == NULL || strcmp(e->value, "steps") == 0)
+        return MB_SUCCESS;
+    if (strcmp(e->value, "samples") != 0)
+        return case_fail(P, e->line, "outside_rows = '%s': write steps or samples", e->value);
+    const mb_problem_type *pt = P->c->problem;
+    if (pt->observe_step && !(pt->flags & MB_PROBLEM_SAMPLED_OBSERVER))
+        return case_fail(P, e->line, "outside_rows = samples: the observer of problem %s needs "
+                         "every step, not the samples alone", pt->name);
+    P->c->outside_samples = 1;
+    return MB_SUCCESS;
+}
+
 /* timeout = SECONDS: time limit of each run of an outside program (doc/external.md) */
 static int load_timeout(case_loader *P)
 {
@@ -388,7 +409,7 @@ int case_load_run(case_loader *P)
     if (se && case_parse_long(P, se, "sample_every", se->value, 1, 1000000000L, &c->sample_every))
         return P->error;
     if (load_error_growth(P) || load_timeout(P) || load_mass_properties(P) || load_probes(P)
-        || load_statistics(P) || load_reversibility(P))
+        || load_statistics(P) || load_reversibility(P) || load_outside_rows(P))
         return P->error;
     return load_damping_signal(P);
 }

@@ -57,6 +57,8 @@ typedef struct mb_case {
     long *steps;                 /* round(t_end / dt) */
     long precision_bits;         /* 0: double; else MPFR twin at this precision */
     long sample_every;           /* steps between samples of energy and invariants */
+    int outside_samples;         /* [run] outside_rows = samples: an outside program returns
+                                    the sampled rows only (no work integrals measured) */
     size_t nodes;                /* node count of the problem as set up (memory estimate) */
     size_t links;                /* its two-node couplings (springs; memory estimate) */
     int damping_node, damping_axis; /* signal of the damping metrics; node -1: none */

@@ -149,7 +149,8 @@ void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index
                             long stride, mb_run_result *r);
 /* The rows an outside program is asked for: every step (1) when work integrals or an
  * observer need them, else every sample_every steps of the case (a many-body run then
- * returns its samples only, not every step). */
+ * returns its samples only, not every step); every sample_every steps whatever they need
+ * with [run] outside_rows = samples (the work integrals then go unmeasured). */
 long mb_run_external_stride(const mb_case *c, const struct mb_system *sys);
 /* Runs of adapters of protocol 2, answered by one invocation (run_batch.c): item k is run
  * (cases[case_index], integrator, dt); the results go to their slots of results, each

@@ -294,7 +294,11 @@ static void begin_trackers(const mb_case *c, mb_run_result *r, trackers *T, driv
     mb_damping_track_begin(&T->damping_ref);
     mb_growth_track_begin(&T->growth, d->on->n, GROWTH_WINDOW * c->t_end);
     T->periodic = mb_system_periodic(d->sys);
-    T->energy_unmeasured = d->tr != NULL && mb_forces_keeps_history(d->sys->forces);
+    /* a replay with rows every stride steps (outside_rows = samples) cannot integrate the
+     * dissipated or external work between its rows: no energy metric of a dissipative or
+     * driven system either */
+    T->energy_unmeasured = d->tr != NULL && (mb_forces_keeps_history(d->sys->forces)
+                                             || (d->stride > 1 && needs_power(d->sys->forces)));
     if (c->statistics) {
         mb_nve_track_begin(&T->nve, d->on, c->statistics_from);
         T->nve_status = mb_nve_track_add(&T->nve, 0.0, d->on, 0.0);
@@ -316,7 +320,10 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
                                trackers *T, driver *d, int keep, mb_external_work *we)
 {
     const mb_forces *F = d->sys->forces;
-    int power = needs_power(F), observe = T->observer != NULL;
+    /* a replay whose rows are every stride steps (outside_rows = samples) has no state
+     * between its rows: no work integral (energy_unmeasured), the observer fed the rows */
+    int gaps = d->tr != NULL && d->stride > 1;
+    int power = needs_power(F) && !gaps, observe = T->observer != NULL;
     long probe = mb_probes_next_step(r, c, h);
     double pd = 0;
     if (power)
@@ -327,7 +334,7 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
         int s = drv_step(d, h);
         double t = (double)n * h;
         int sampled = n % c->sample_every == 0 || n == N;
-        if (s == MB_SUCCESS && (power || observe || sampled || n == 1 || n == probe))
+        if (s == MB_SUCCESS && (power || (observe && !gaps) || sampled || n == 1 || n == probe))
             s = on_step_checked(d);
         if (s == MB_SUCCESS && n == probe) {
             mb_probes_keep(r, d->on);
@@ -339,7 +346,7 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
             d->sys->work.external = mb_external_work_step(we, F, d->on, t, h);
             pd = pd1;
         }
-        if (s == MB_SUCCESS && observe)
+        if (s == MB_SUCCESS && observe && (sampled || !gaps))
             s = c->problem->observe_step(T->observer, d->sys, d->on);
         if (s == MB_SUCCESS && n == 1) {
             mb_energy e1 = mb_energy_of(d->sys, d->on);
@@ -795,6 +802,8 @@ int mb_run_trajectory(const mb_case *c, size_t dt_index, const mb_trajectory *tr
 
 long mb_run_external_stride(const mb_case *c, const struct mb_system *sys)
 {
+    if (c->outside_samples)
+        return c->sample_every;
     if (needs_power(sys->forces) || c->problem->observe_step)
         return 1;
     return c->sample_every;
