@@ -41,55 +41,29 @@ as `fix wall/gran ... primitive type T zplane Z`, gravity as `fix gravity`:
   with the arm r - delta/2 on a wall (the bench: the whole clamped normal force, arm R*).
 - rows: the state after each step from a dump of every step (velocity Verlet: on-step);
   fix nve/sphere carries no orientation: the orientation column stays at the node's q0.
+- granular assemblies on the neighbour list (the granular-* models: every two spheres, a
+  periodic box): liggghts_assembly.py, the constants of the law's contact model as above
+  (liggghts_granular.py), a dump of the sampled steps only.
 Declined: other force models (springs, central forces, torques, drag), a Hertzian dashpot
 (hertz/stiffness's scales as delta^(1/2), the bench's Tsuji dashpot as delta^(1/4)), rotating
 nodes that are not solid spheres (I = 2/5 m r^2), blocked or fixed nodes, planes other than
 z = const with normal +z, several contact laws in one run.
 """
 
-import math
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mbadapter as mb  # noqa: E402
+import lammps_assembly  # noqa: E402
+import liggghts_assembly as assembly  # noqa: E402
+from liggghts_granular import NAMES, model_words, one_value, pair_constants, property_lines  # noqa: E402
+from lammps_pair_run import num  # noqa: E402
 
 LAWS = ("contact-linear", "contact-cundall-strack", "contact-hertz", "contact-hertz-mindlin")
-SUPPORTED = ("gravity",) + LAWS
+SUPPORTED = ("gravity",) + LAWS + lammps_assembly.MODELS
 LOG = "liggghts.log"
-NAMES = ("kn", "kt", "gamman", "gammat", "coefficientFriction", "coefficientRollingFriction")
-
-
-def num(v):
-    return repr(float(v))
-
-
-def one_value(values, what):
-    """The one value all pairs of a kind share (LIGGGHTS: one constant per type pair)."""
-    values = sorted(set(float(v) for v in values))
-    if len(values) > 1:
-        mb.decline("LIGGGHTS adapter: %s differs between pairs %s (one per type pair)" % (
-            what, values))
-    return values[0] if values else 0.0
-
-
-def pair_constants(name, model, pair):
-    """{property: value} of one pair under the law `name` (NAMES; gamma* absolute for the
-    linear laws, per effective mass for the Hertzian ones, which are undamped here)."""
-    k, c = float(pair["k"]), float(pair.get("c", 0))
-    kt, ct = float(pair.get("kt", 0)), float(pair.get("ct", 0))
-    reff = float(pair["radius_eff"])
-    mu = float(model.get("mu", 0))
-    roll = float(pair.get("roll", 0))
-    if name in ("contact-hertz", "contact-hertz-mindlin"):
-        if c != 0 or ct != 0:
-            mb.decline("LIGGGHTS adapter: a Hertzian dashpot scales as delta^(1/2) in "
-                       "hertz/stiffness, as delta^(1/4) (Tsuji) in the problem")
-        scale = math.sqrt(reff)
-        k, kt = k / scale, kt / scale
-    return {"kn": k, "kt": kt, "gamman": c, "gammat": ct, "coefficientFriction": mu,
-            "coefficientRollingFriction": roll / reff}
 
 
 def contact_law(run):
@@ -142,40 +116,6 @@ def check(run):
     return contact_law(run)
 
 
-def pair_matrix(sphere, plane):
-    """peratomtypepair 2 values: 11 sphere-sphere, 12 = 21 sphere-wall, 22 unused."""
-    return "2 %s %s %s %s" % (num(sphere), num(plane), num(plane), num(plane))
-
-
-def model_words(law):
-    """The model words of pair_style gran and fix wall/gran, and the settings after them."""
-    hooke = law["name"] in ("contact-linear", "contact-cundall-strack")
-    history = law["name"] in ("contact-cundall-strack", "contact-hertz-mindlin")
-    model = "model %s tangential %s" % ("hooke/stiffness" if hooke else "hertz/stiffness",
-                                        "history" if history else "no_history")
-    if law["roll"]:
-        model += " rolling_friction cdt"
-    flags = "tangential_damping %s limitForce %s" % ("on" if law["tdamp"] else "off",
-                                                     "on" if law["limit"] else "off")
-    if hooke:
-        flags = "absolute_damping on " + flags
-    return model, flags
-
-
-def property_lines(law):
-    """fix property/global of every constant the law's models read."""
-    hooke = law["name"] in ("contact-linear", "contact-cundall-strack")
-    lines = []
-    for k, key in enumerate(NAMES):
-        if key == "coefficientRollingFriction" and not law["roll"]:
-            continue
-        prop = key + "_abs" if hooke and key in ("gamman", "gammat") else key
-        lines.append("fix m%d all property/global %s peratomtypepair %s" % (
-            k + 1, prop, pair_matrix(law.get("sphere", {}).get(key, 0.0),
-                                     law.get("plane", {}).get(key, 0.0))))
-    return lines
-
-
 def box(nodes):
     """Bounds holding every node with a margin (boundary m m m grows them as atoms move)."""
     pad = 1.0 + max(float(n["radius"] or 0.5) for n in nodes)
@@ -185,7 +125,11 @@ def box(nodes):
 
 
 def input_lines(run, dump):
-    """The LIGGGHTS input of one run, its dump written to `dump`."""
+    """The LIGGGHTS input of one run, its dump written to `dump` (a granular assembly on the
+    neighbour list: liggghts_assembly.py)."""
+    model = assembly.assembly_model(run)
+    if model is not None:
+        return assembly.input_lines(run, model, dump)
     law = check(run)
     nodes = run["nodes"]
     lines = ["atom_style granular", "atom_modify map array", "boundary m m m", "newton off",

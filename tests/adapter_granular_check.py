@@ -300,6 +300,97 @@ expect("liggghts declines two plane pairs of different dashpots (77)",
 st, last, props, models = liggghts("pair-hertz")
 expect("liggghts declines a Hertzian dashpot (77)", (st, "dashpot" in last), (77, True))
 
+# LIGGGHTS granular assemblies (liggghts_assembly.py), the gas above: one atom type, so one
+# constant a property (peratomtypepair 1); hooke/stiffness with absolute damping: kn = k,
+# kt = 2/7 kn, gamman_abs = c = 2 zeta sqrt(m* kn) (LIGGGHTS's dashpot is absolute, not a rate),
+# no tangential dashpot, coefficientFriction = mu; limitForce off (the gas's law is unclamped).
+def liggghts_assembly(case, edit=None):
+    """(exit status, last output line, in.liggghts lines, data file lines) of a granular
+    assembly's input (stand-in liggghts); edit(run) may change run.json first."""
+    work = tempfile.mkdtemp()
+    try:
+        with open(os.path.join(DUMP, case + ".json")) as fh:
+            run = json.load(fh)
+        if edit:
+            edit(run)
+        with open(os.path.join(work, "run.json"), "w") as fh:
+            json.dump(run, fh)
+        os.mkdir(os.path.join(work, "bin"))
+        exe = os.path.join(work, "bin", "liggghts")
+        with open(exe, "w") as fh:
+            fh.write("#!/bin/sh\ncp in.liggghts kept.liggghts\ncp traj-0.data kept.data\nexit 1\n")
+        os.chmod(exe, 0o755)
+        env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ["PATH"])
+        done = subprocess.run([sys.executable, os.path.join(ADAPTERS, "liggghts_adapter.py"),
+                               "run.json", "t.csv"], cwd=work, env=env, capture_output=True,
+                              text=True)
+        out = (done.stdout + done.stderr).strip().splitlines()
+        read = lambda name: (open(os.path.join(work, name)).read().splitlines()
+                             if os.path.exists(os.path.join(work, name)) else [])
+        return done.returncode, out[-1] if out else "", read("kept.liggghts"), read("kept.data")
+    finally:
+        shutil.rmtree(work)
+
+
+st, last, lines, data = liggghts_assembly("granular-gas")
+le = math.log(0.7)
+zeta = -le / math.sqrt(math.pi ** 2 + le ** 2)
+props = {w[4]: (w[5], w[6], float(w[7])) for w in (l.split() for l in lines)
+         if w[:1] == ["fix"] and w[1].startswith("m") and w[3] == "property/global"}
+expect("liggghts gas: one type a constant", {v[:2] for v in props.values()}, {("peratomtypepair", "1")})
+expect("liggghts gas: kn", props["kn"][2], gas_kn, 1e-13)
+expect("liggghts gas: kt = 2/7 kn", props["kt"][2], 2.0 / 7.0 * gas_kn, 1e-13)
+expect("liggghts gas: gamman_abs = 2 zeta sqrt(m* kn)", props["gamman_abs"][2],
+       2 * zeta * math.sqrt(gas_meff * gas_kn), 1e-13)
+expect("liggghts gas: gammat_abs, coefficientFriction",
+       (props["gammat_abs"][2], props["coefficientFriction"][2]), (0.0, 0.4))
+expect("liggghts gas: the model", words(lines, "pair_style"),
+       "pair_style gran model hooke/stiffness tangential history absolute_damping on "
+       "tangential_damping off limitForce off".split())
+expect("liggghts gas: periodic, ghost velocities", (words(lines, "boundary"), words(lines, "communicate")),
+       (["boundary", "p", "p", "p"], ["communicate", "single", "vel", "yes"]))
+expect("liggghts gas: neighbour list checked every step",
+       (words(lines, "neighbor"), words(lines, "neigh_modify")),
+       (["neighbor", "0.2", "bin"], ["neigh_modify", "every", "1", "delay", "0", "check", "yes"]))
+expect("liggghts gas: masses exact, data file read",
+       (words(lines, "set atom"), words(lines, "read_data"), len(data) > 20),
+       (["set", "atom", "*", "mass", "1.3"], ["read_data", "traj-0.data"], True))
+expect("liggghts gas: unwrapped positions and spins dumped every sampled step, one run",
+       (words(lines, "dump d")[4:], [l for l in lines if l.startswith("run")]),
+       (["1", "traj-0.dump", "id", "xu", "yu", "zu", "vx", "vy", "vz", "omegax", "omegay", "omegaz"],
+        ["run 2"]))
+
+
+def strided(run):
+    run["time"].update(steps=10, t_end=10 * run["time"]["dt"], sample_every=3)
+
+
+# rows every 3 of 10 steps: 9 steps dumped every 3, then the last one, continued without a
+# set-up (pre no: a set-up would recompute the dashpots with the on-step velocities)
+st, last, lines, data = liggghts_assembly("granular-gas", strided)
+expect("liggghts gas, strided: dump every 3, then the last step continued",
+       (words(lines, "dump d")[4], [l for l in lines if l.startswith(("run", "dump e", "dump_modify e append"))]),
+       ("3", ["run 9 post no", "dump e all custom 1 traj-0.dump id xu yu zu vx vy vz omegax omegay omegaz",
+              "dump_modify e append yes", "run 1 pre no"]))
+
+
+def unequal_radii(run):
+    run["nodes"][3]["radius"] *= 1.5
+    run["nodes"][3]["inertia"] = [2.25 * c for c in run["nodes"][3]["inertia"]]
+
+
+# the linear law's constants do not depend on the radii: unequal radii of equal masses are
+# one set of constants (the stand-in liggghts then fails: 1), each atom with its diameter
+st, last, lines, data = liggghts_assembly("granular-gas", unequal_radii)
+atoms = [l.split() for l in data[data.index("Atoms # sphere") + 2:][:20]]
+expect("liggghts gas, unequal radii of one mass: run, atom 4 of diameter 1.5",
+       (st, atoms[3][2], {a[2] for a in atoms[:3] + atoms[4:]}), (1, "1.5", {"1.0"}))
+st, last, lines, data = liggghts_assembly("granular-gas", unequal_masses)
+expect("liggghts declines a damped assembly of unequal masses (gamman_abs per pair) (77)",
+       (st, "differs between pairs" in last), (77, True))
+st, last, lines, data = liggghts_assembly("granular-column", contacts_only)
+expect("liggghts declines an assembly's walls (77)", (st, "walls" in last), (77, True))
+
 # Yade: material() -- young = kn / R on a wall, kn (r1 + r2)/(2 r1 r2) for a pair; poisson = kt/kn
 sys.path.insert(0, ADAPTERS)
 sys.argv[0] = os.path.join(ADAPTERS, "yade_adapter.py")
