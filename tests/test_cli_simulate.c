@@ -252,7 +252,11 @@ Test(cli, bench_peers_are_named_and_solve_the_step)
         cr_expect(dv[k] <= 1e-9 && strcmp(cfg[k], "block-Thomas") == 0, "chain row %d: dv %g, "
                   "peer %s", k, dv[k], cfg[k]);
     free(out);
+    /* glibc fills every allocation with bytes 0xfe (doubles near -1.6e303): a buffer the
+     * benchmark reads before it writes (a Krylov guess) makes the solve overflow, exit 2 */
+    setenv("MALLOC_PERTURB_", "1", 1);
     rc = run("bench implicit-cloth --max-n 3200 --steps 1");
+    unsetenv("MALLOC_PERTURB_");
     cr_expect(rc == 0 || rc == 1, "exit %d", rc);
     out = slurp("out");
     cr_expect(strstr(out, "# peer: lean cloth step") != NULL, "%s", out);

@@ -149,7 +149,7 @@ static int assembly_alloc(struct assembly *a, size_t n)
     mb_options_free(o);
     a->J = mb_jacobian_alloc(n, 53);
     a->b = malloc(3 * n * sizeof(double));
-    a->x = malloc(3 * n * sizeof(double));
+    a->x = calloc(3 * n, sizeof(double)); /* the priming solve's Krylov guess: zero */
     return st == MB_SUCCESS && a->J && a->b && a->x ? MB_SUCCESS : MB_ENOMEM;
 }
 
