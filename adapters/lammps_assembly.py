@@ -75,24 +75,32 @@ def law(run, model):
     return "contact-" + model["model"][len("granular-"):], fields, records, []
 
 
+def check_spheres(run, model, package):
+    """Decline, naming the package, an assembly that LAMMPS and its fork LIGGGHTS cannot
+    run as one: a boundary other than periodic or open, walls, or a node that is not a
+    free solid sphere of finite mass (fix nve/sphere turns spheres of I = 2/5 m r^2)."""
+    if model.get("boundary") not in ("periodic", "open"):
+        mb.decline("%s adapter: a granular assembly in a %s boundary is not translated"
+                   % (package, model.get("boundary")))
+    if model.get("pairs"):
+        mb.decline("%s adapter: walls of a granular assembly are not translated" % package)
+    for i, n in enumerate(run["nodes"]):
+        if n.get("mass") is None or n.get("radius") is None:
+            mb.decline("%s adapter: node %d is not a sphere of finite mass" % (package, i))
+        if n.get("blocked"):
+            mb.decline("%s adapter: blocked degrees of freedom are not expressed" % package)
+        inertia, m, r = n.get("inertia") or [0, 0, 0], float(n["mass"]), float(n["radius"])
+        if run.get("rotation") and any(abs(c - 0.4 * m * r * r) > 1e-12 * c for c in inertia):
+            mb.decline("%s adapter: fix nve/sphere turns solid spheres (I = 2/5 m r^2); node %d "
+                       "is not one" % (package, i))
+
+
 def check(run, model, fix, option):
     """Decline what this translation cannot express; return the law (law())."""
     if fix not in FIXES:
         mb.decline("LAMMPS adapter: a granular assembly runs under fix nve/sphere (or nve "
                    "without friction); asked: %s" % fix)
-    if model.get("boundary") not in ("periodic", "open"):
-        mb.decline("LAMMPS adapter: a granular assembly in a %s boundary is not translated"
-                   % model.get("boundary"))
-    if model.get("pairs"):
-        mb.decline("LAMMPS adapter: walls of a granular assembly are not translated")
-    for i, n in enumerate(run["nodes"]):
-        if n.get("mass") is None or n.get("radius") is None:
-            mb.decline("LAMMPS adapter: node %d is not a sphere of finite mass" % i)
-        if n.get("blocked"):
-            mb.decline("LAMMPS adapter: blocked degrees of freedom are not expressed")
-        inertia, m, r = n.get("inertia") or [0, 0, 0], float(n["mass"]), float(n["radius"])
-        if run.get("rotation") and any(abs(c - 0.4 * m * r * r) > 1e-12 * c for c in inertia):
-            mb.decline("fix nve/sphere needs solid spheres (I = 2/5 m r^2); node %d is not one" % i)
+    check_spheres(run, model, "LAMMPS")
     if run.get("rotation") and fix != "nve/sphere":
         mb.decline("fix %s: the spheres of this assembly turn; use fix=nve/sphere" % fix)
     # the fix was checked above (fix nve is allowed here for spheres that do not turn)

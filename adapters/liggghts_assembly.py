@@ -34,18 +34,7 @@ import mbadapter as mb
 def check(run, model):
     """Decline what this translation cannot express; return the law as liggghts_granular
     reads it ({"name", "sphere": {constant: value}, "limit", "tdamp", "roll"})."""
-    if model.get("boundary") not in ("periodic", "open"):
-        mb.decline("LIGGGHTS adapter: a granular assembly in a %s boundary is not translated"
-                   % model.get("boundary"))
-    if model.get("pairs"):
-        mb.decline("LIGGGHTS adapter: walls of a granular assembly are not translated")
-    for i, n in enumerate(run["nodes"]):
-        if n.get("mass") is None or n.get("radius") is None or n.get("blocked"):
-            mb.decline("LIGGGHTS adapter: node %d is not a free sphere of finite mass" % i)
-        inertia, m, r = n.get("inertia") or [0, 0, 0], float(n["mass"]), float(n["radius"])
-        if run.get("rotation") and any(abs(c - 0.4 * m * r * r) > 1e-12 * c for c in inertia):
-            mb.decline("LIGGGHTS adapter: fix nve/sphere turns solid spheres (I = 2/5 m r^2); "
-                       "node %d is not one" % i)
+    lammps_assembly.check_spheres(run, model, "LIGGGHTS")
     name, fields, records, _ = lammps_assembly.law(run, model)
     each = [pair_constants(name, fields, rec) for rec in records]
     sphere = {key: one_value([e[key] for e in each], key) for key in NAMES}

@@ -62,9 +62,11 @@ def lammps(case, options):
         shutil.rmtree(work)
 
 
-def lammps_assembly(case, edit=None):
-    """(exit status, last output line, in.lammps lines, data file lines) of a granular
-    assembly's input (stand-in lmp); edit(run) may change run.json first."""
+def package_assembly(case, adapter, exe, kept, edit=None):
+    """(exit status, last output line, the input's lines, data file lines, run.json) of a
+    granular assembly's input: the adapter run with a stand-in package `exe` whose script
+    `kept` saves its input as kept.in and its data file as kept.data, then fails; edit(run)
+    may change run.json first."""
     work = tempfile.mkdtemp()
     try:
         with open(os.path.join(DUMP, case + ".json")) as fh:
@@ -74,20 +76,26 @@ def lammps_assembly(case, edit=None):
         with open(os.path.join(work, "run.json"), "w") as fh:
             json.dump(run, fh)
         os.mkdir(os.path.join(work, "bin"))
-        lmp = os.path.join(work, "bin", "lmp")
-        with open(lmp, "w") as fh:
-            fh.write("#!/bin/sh\ncp in.lammps kept.lammps\ncp assembly.data kept.data\n"
-                     "echo 'ERROR: stand-in lmp (test)' > lammps.log\nexit 1\n")
-        os.chmod(lmp, 0o755)
+        stand_in = os.path.join(work, "bin", exe)
+        with open(stand_in, "w") as fh:
+            fh.write("#!/bin/sh\n" + kept + "exit 1\n")
+        os.chmod(stand_in, 0o755)
         env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ["PATH"])
-        done = subprocess.run([sys.executable, os.path.join(ADAPTERS, "lammps_adapter.py"), "run.json",
+        done = subprocess.run([sys.executable, os.path.join(ADAPTERS, adapter), "run.json",
                                "t.csv"], cwd=work, env=env, capture_output=True, text=True)
         out = (done.stdout + done.stderr).strip().splitlines()
         read = lambda name: (open(os.path.join(work, name)).read().splitlines()
                              if os.path.exists(os.path.join(work, name)) else [])
-        return done.returncode, out[-1] if out else "", read("kept.lammps"), read("kept.data"), run
+        return done.returncode, out[-1] if out else "", read("kept.in"), read("kept.data"), run
     finally:
         shutil.rmtree(work)
+
+
+def lammps_assembly(case, edit=None):
+    """package_assembly of the LAMMPS adapter (stand-in lmp)"""
+    return package_assembly(case, "lammps_adapter.py", "lmp",
+                            "cp in.lammps kept.in\ncp assembly.data kept.data\n"
+                            "echo 'ERROR: stand-in lmp (test)' > lammps.log\n", edit)
 
 
 def words(lines, prefix):
@@ -306,30 +314,9 @@ expect("liggghts declines a Hertzian dashpot (77)", (st, "dashpot" in last), (77
 # no tangential dashpot, coefficientFriction = mu; limitForce off (the gas's law is unclamped).
 def liggghts_assembly(case, edit=None):
     """(exit status, last output line, in.liggghts lines, data file lines) of a granular
-    assembly's input (stand-in liggghts); edit(run) may change run.json first."""
-    work = tempfile.mkdtemp()
-    try:
-        with open(os.path.join(DUMP, case + ".json")) as fh:
-            run = json.load(fh)
-        if edit:
-            edit(run)
-        with open(os.path.join(work, "run.json"), "w") as fh:
-            json.dump(run, fh)
-        os.mkdir(os.path.join(work, "bin"))
-        exe = os.path.join(work, "bin", "liggghts")
-        with open(exe, "w") as fh:
-            fh.write("#!/bin/sh\ncp in.liggghts kept.liggghts\ncp traj-0.data kept.data\nexit 1\n")
-        os.chmod(exe, 0o755)
-        env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ["PATH"])
-        done = subprocess.run([sys.executable, os.path.join(ADAPTERS, "liggghts_adapter.py"),
-                               "run.json", "t.csv"], cwd=work, env=env, capture_output=True,
-                              text=True)
-        out = (done.stdout + done.stderr).strip().splitlines()
-        read = lambda name: (open(os.path.join(work, name)).read().splitlines()
-                             if os.path.exists(os.path.join(work, name)) else [])
-        return done.returncode, out[-1] if out else "", read("kept.liggghts"), read("kept.data")
-    finally:
-        shutil.rmtree(work)
+    assembly's input (package_assembly, stand-in liggghts)."""
+    return package_assembly(case, "liggghts_adapter.py", "liggghts",
+                            "cp in.liggghts kept.in\ncp traj-0.data kept.data\n", edit)[:4]
 
 
 st, last, lines, data = liggghts_assembly("granular-gas")
