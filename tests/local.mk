@@ -228,6 +228,7 @@ clean-fuzz:
 check_PROGRAMS += tests/test_blocktri
 check_PROGRAMS += tests/test_eval_jacobian
 check_PROGRAMS += tests/test_linsys_sink
+check_PROGRAMS += tests/test_csr_blocks
 check_PROGRAMS += tests/test_forces_eval
 check_PROGRAMS += tests/test_leapfrog_stream
 check_PROGRAMS += tests/test_sha256

@@ -194,7 +194,25 @@ Test(linsolve, csr_pattern_names_its_blocks)
 
 enum { MATVEC_NODES = 9 };
 
-/* The CSR matrix of the two product tests below and its vector x (3 MATVEC_NODES values). */
+/* entry (a, e) of block (r, c) of the matrix of the product tests below: it depends on
+ * its row, column and position, so that a swapped row, column or node shows */
+static double matvec_entry(size_t r, size_t c, size_t a, size_t e)
+{
+    double p = (double)(27 * r + 9 * c + 3 * a + e);
+    return sin(0.37 * p + 0.11 * (double)(3 * c + e)) * ((r + c + a + e) % 7 == 3 ? -1e-9 : 1.0);
+}
+
+/* 1 when the pattern of the product tests holds block (r, c) */
+static int matvec_has(const mb_jacobian *J, size_t r, size_t c)
+{
+    for (size_t b = 0; b < J->count; b++)
+        if (J->row[b] == r && J->col[b] == c)
+            return 1;
+    return r == c;
+}
+
+/* The CSR matrix of the two product tests below and its vector x (3 MATVEC_NODES values):
+ * matvec_entry written into each column block's pool block. */
 static mb_csr *matvec_case(mb_jacobian **J, double *x)
 {
     const size_t extra[MATVEC_NODES][2] = { { 1, 5 }, { 0, 2 }, { 8, 8 }, { 8, 8 }, { 2, 6 },
@@ -205,34 +223,52 @@ static mb_csr *matvec_case(mb_jacobian **J, double *x)
             cr_assert_geq(mb_jacobian_add_block(*J, r, extra[r][k]), 0);
     mb_csr *csr = mb_csr_alloc();
     cr_assert_eq(mb_csr_pattern(csr, *J), MB_SUCCESS, "%s", mb_last_error());
-    const gsl_spmatrix *A = csr->A;
-    for (size_t p = 0; p < A->nz; p++)
-        A->data[p] = sin(0.37 * (double)p + 0.11 * (double)A->i[p]) * (p % 7 == 3 ? -1e-9 : 1.0);
+    for (size_t r = 0; r < MATVEC_NODES; r++)
+        for (size_t p = csr->cstart[r]; p < csr->cstart[r + 1]; p++)
+            for (size_t q = 0; q < 9; q++)
+                csr->pool[9 * (size_t)csr->cref[p] + q] = matvec_entry(r, csr->ncol[p], q / 3, q % 3);
     for (size_t k = 0; k < 3 * MATVEC_NODES; k++)
         x[k] = cos(1.7 * (double)k) * (k % 4 == 1 ? 1e8 : 1.0);
     return csr;
 }
 
 /* mb_csr_matvec against the definition of the CSR product, written here: each scalar row
- * of GSL's arrays (p, i, data) summed from +0 in the order of its entries.  The kernel sums
- * rows of a node, or of two nodes, side by side and reads one column index per block
- * (mb_csr.ncol); each row keeps its own order, so the bits must agree.  Nine nodes
- * (odd: a node left alone at the end) whose rows have 1, 2 or 3 column blocks, with
- * neighbours of equal and of different lengths, and a block entry value that depends on
- * its row, column and position, so that a swapped row, column or node shows. */
+ * 3 r + a summed from +0 over the entries (3 c + e) of the blocks (r, c) of the pattern,
+ * in ascending column, sum += matvec_entry(r, c, a, e) x_(3 c + e).  The kernel sums rows
+ * of a node, or of two nodes, side by side and reads one column node and one pool block
+ * per column block (mb_csr.ncol, cref); each row keeps its own order, so the bits must
+ * agree.  Nine nodes (odd: a node left alone at the end) whose rows have 1, 2 or 3
+ * column blocks, with neighbours of equal and of different lengths.  The GSL matrix
+ * (mb_csr_spmatrix) must hold the same entries at the same scalar columns. */
 Test(linsolve, csr_matvec_sums_each_row_in_order)
 {
     mb_jacobian *J;
     double x[3 * MATVEC_NODES], y[3 * MATVEC_NODES];
     mb_csr *csr = matvec_case(&J, x);
-    const gsl_spmatrix *A = csr->A;
     mb_csr_matvec(csr, x, y);
-    for (size_t r = 0; r < 3 * MATVEC_NODES; r++) {
+    for (size_t k = 0; k < 3 * MATVEC_NODES; k++) {
+        size_t r = k / 3, a = k % 3;
         double sum = 0.0;
-        for (int p = A->p[r]; p < A->p[r + 1]; p++)
-            sum += A->data[p] * x[A->i[p]];
-        cr_expect(memcmp(&sum, &y[r], sizeof sum) == 0, "row %zu: %.17g, not %.17g", r, y[r], sum);
+        for (size_t c = 0; c < MATVEC_NODES; c++)
+            for (size_t e = 0; e < 3 && matvec_has(J, r, c); e++)
+                sum += matvec_entry(r, c, a, e) * x[3 * c + e];
+        cr_expect(memcmp(&sum, &y[k], sizeof sum) == 0, "row %zu: %.17g, not %.17g", k, y[k], sum);
     }
+    const gsl_spmatrix *A = mb_csr_spmatrix(csr);
+    cr_assert_not_null(A);
+    size_t nz = 0;
+    for (size_t k = 0; k < 3 * MATVEC_NODES; k++)
+        for (int p = A->p[k]; p < A->p[k + 1]; p++, nz++) {
+            size_t c = (size_t)A->i[p] / 3, e = (size_t)A->i[p] % 3;
+            cr_expect(matvec_has(J, k / 3, c) && A->data[p] == matvec_entry(k / 3, c, k % 3, e),
+                      "GSL entry (%zu, %d)", k, A->i[p]);
+            cr_expect(p == A->p[k] || A->i[p] > A->i[p - 1], "row %zu: columns not ascending", k);
+        }
+    size_t blocks = 0;
+    for (size_t r = 0; r < MATVEC_NODES; r++)
+        for (size_t c = 0; c < MATVEC_NODES; c++)
+            blocks += (size_t)matvec_has(J, r, c);
+    cr_expect_eq(nz, 9 * blocks, "the GSL matrix holds %zu entries, not %zu", nz, 9 * blocks);
     mb_csr_free(csr);
     mb_jacobian_free(J);
 }
@@ -337,7 +373,7 @@ static void krylov_case(int symmetric)
             continue;
         memset(x, 0, n3 * sizeof *x);
         int rc = which == 0 ? mb_bicgstab_solve(kr, csr, b, x)
-               : which == 1 ? mb_pcg_solve(kr, csr, b, x) : mb_gmres_solve(gm, csr->A, b, x);
+               : which == 1 ? mb_pcg_solve(kr, csr, b, x) : mb_gmres_solve(gm, mb_csr_spmatrix(csr), b, x);
         cr_expect_eq(rc, MB_SUCCESS, "solver %d: %s", which, mb_last_error());
         for (size_t k = 0; k < n3; k++)
             cr_expect(fabs(x[k] - xr[k]) <= 1e-11 * xmax, "solver %d x[%zu] %.17g vs %.17g",
@@ -395,7 +431,7 @@ static unsigned long plain_bicgstab(const mb_csr *A, const double *b, double *x,
     double *dinv = w, *r = w + n, *rhat = w + 2 * n, *p = w + 3 * n, *v = w + 4 * n;
     double *s = w + 5 * n, *t = w + 6 * n, *ph = w + 7 * n, *sh = w + 8 * n;
     for (size_t k = 0; k < n; k++)
-        dinv[k] = 1.0 / A->A->data[A->doff[k / 3] + (k % 3) * A->stride[k / 3] + k % 3];
+        dinv[k] = 1.0 / mb_csr_diagonal(A, k / 3, (int)(k % 3));
     mb_csr_matvec(A, x, r);
     double bb = 0.0;
     for (size_t k = 0; k < n; k++) {
@@ -537,7 +573,7 @@ Test(linsolve, krylov_zero_rhs_gives_zero)
         for (size_t k = 0; k < n3; k++)
             x[k] = 0.3 + cos(1.7 * (double)k);           /* nonzero initial guess */
         int rc = which == 0 ? mb_bicgstab_solve(kr, csr, b, x)
-               : which == 1 ? mb_pcg_solve(kr, csr, b, x) : mb_gmres_solve(gm, csr->A, b, x);
+               : which == 1 ? mb_pcg_solve(kr, csr, b, x) : mb_gmres_solve(gm, mb_csr_spmatrix(csr), b, x);
         cr_expect_eq(rc, MB_SUCCESS, "solver %d: %s", which, mb_last_error());
         for (size_t k = 0; k < n3; k++)
             cr_expect_eq(x[k], 0.0, "solver %d x[%zu] = %g", which, k, x[k]);

@@ -26,7 +26,8 @@ typedef struct bench_rebuild {
 } bench_rebuild;
 
 /* For the springs of sys (the first springs model of its field) with gravity g and drag
- * D, into block-tridiagonal storage (csr NULL) or the pattern of csr.  NULL when the
+ * D, into block-tridiagonal storage (csr NULL) or the pattern of csr (its GSL matrix
+ * csr->A, mb_csr_spmatrix, built by the caller).  NULL when the
  * system has something the plain loop does not handle. */
 bench_rebuild *bench_rebuild_alloc(const mb_system *sys, const double g[3], double D,
                                    const mb_csr *csr);

@@ -133,10 +133,15 @@ static int implicit_krylov_solve(mb_implicit_solver *S, const double *b, double 
 {
     int st;
     switch (S->krylov) {
-    case MB_KRYLOV_GMRES:
-        st = mb_gmres_solve(S->gmres, S->csr->A, b, x);
+    case MB_KRYLOV_GMRES: {
+        const gsl_spmatrix *A = mb_csr_spmatrix(S->csr);  /* GSL's GMRES reads a CSR */
+        if (A == NULL)
+            MB_ERROR(MB_ENOMEM, "GMRES: cannot allocate the CSR matrix of %zu unknowns",
+                     S->n3);
+        st = mb_gmres_solve(S->gmres, A, b, x);
         S->iterations_last = S->gmres->cycles_last;
         return st;
+    }
     case MB_KRYLOV_CG:
         st = mb_pcg_solve(S->kry, S->csr, b, x);
         break;
@@ -167,20 +172,23 @@ static int implicit_storage_from_pattern(mb_implicit_solver *S, const mb_forces 
     int st = mb_forces_assemble(F, s, t, &S->sink, J);
     *F->counts = counts;
     size_t *row, *col, nb = S->sink.count;
+    unsigned char *pair;
     int recorded = st == MB_SUCCESS && mb_linsys_sink_finish(&S->sink);
-    mb_linsys_sink_take_pattern(&S->sink, &row, &col);
+    mb_linsys_sink_take_pattern(&S->sink, &row, &col, &pair);
     if (recorded && S->sink.reach <= 1 && (S->auto_chain || S->kind == MB_SOLVER_BLOCKTRI)) {
         free(row);
         free(col);
+        free(pair);
         if (S->btri == NULL && (S->btri = mb_blocktri_alloc(S->n3 / 3)) == NULL)
             return MB_ENOMEM;
         S->chain_last = 1;
         return MB_SUCCESS;
     }
     if (recorded && S->kind == MB_SOLVER_SPARSE)
-        return st = mb_csr_pattern_adopt(S->csr, s->n, nb, row, col);
+        return st = mb_csr_pattern_adopt(S->csr, s->n, nb, row, col, pair, s);
     free(row);
     free(col);
+    free(pair);
     return st;
 }
 
@@ -190,7 +198,7 @@ static int implicit_storage_unchosen(const mb_implicit_solver *S)
     if (S->kind == MB_SOLVER_BLOCKTRI)
         return !S->chain_last;
     return S->kind == MB_SOLVER_SPARSE && !(S->auto_chain && S->chain_last)
-           && S->csr->A == NULL;
+           && !mb_csr_ready(S->csr);
 }
 
 int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_nodes *s,
@@ -206,7 +214,7 @@ int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_no
     }
     if ((S->kind == MB_SOLVER_BLOCKTRI || S->auto_chain) && S->chain_last)
         btri = S->btri;
-    else if (S->kind == MB_SOLVER_SPARSE && S->csr->A != NULL)
+    else if (S->kind == MB_SOLVER_SPARSE && mb_csr_ready(S->csr))
         csr = S->csr;
     if (btri != NULL || csr != NULL) {
         mb_forces_counts counts = *F->counts;

@@ -33,14 +33,13 @@ void mb_krylov_free(mb_krylov *k)
     free(k);
 }
 
-/* The diagonal of scalar row r = 3 i + a is read at its stored position: the pattern
- * keeps the data offset doff[i] of node i's diagonal block and the row stride, so the
- * entry (a, a) of that block is at doff[i] + a stride[i] + a (linsolve_csr.c). */
+/* The diagonal of scalar row r = 3 i + a is entry (a, a) of node i's diagonal block in
+ * the pool (mb_csr_diagonal, linsolve_csr_blocks.c). */
 int mb_krylov_jacobi(mb_krylov *k, const mb_csr *A)
 {
     for (size_t r = 0; r < k->n; r++) {
         size_t node = r / 3, a = r % 3;
-        double d = A->A->data[A->doff[node] + a * A->stride[node] + a];
+        double d = mb_csr_diagonal(A, node, (int)a);
         if (d == 0.0 || !isfinite(d))
             MB_ERROR(MB_ESINGULAR, "Jacobi preconditioner: diagonal entry %zu of A is %g", r, d);
         k->dinv[r] = 1.0 / d;
@@ -60,7 +59,7 @@ double mb_krylov_residual(const mb_csr *A, const double *b, const double *x, dou
 {
     mb_csr_matvec(A, x, r);
     double s = 0.0;
-    for (size_t i = 0; i < A->A->size1; i++) {
+    for (size_t i = 0; i < 3 * A->n_nodes; i++) {
         r[i] = b[i] - r[i];
         s += r[i] * r[i];
     }

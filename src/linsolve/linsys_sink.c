@@ -35,7 +35,9 @@ void mb_linsys_sink_release(mb_linsys_sink *k)
 {
     free(k->prow);
     free(k->pcol);
+    free(k->ppair);
     k->prow = k->pcol = NULL;
+    k->ppair = NULL;
     k->pcap = 0;
     for (size_t m = 0; m < k->nkeep; m++)
         free(k->keep[m].data);
@@ -78,16 +80,20 @@ void mb_linsys_sink_begin_pattern(mb_linsys_sink *k, const mb_nodes *s, double h
     k->recording = 1;
 }
 
-void mb_linsys_sink_take_pattern(mb_linsys_sink *k, size_t **row, size_t **col)
+void mb_linsys_sink_take_pattern(mb_linsys_sink *k, size_t **row, size_t **col,
+                                 unsigned char **pair)
 {
     *row = k->prow;
     *col = k->pcol;
+    *pair = k->ppair;
     k->prow = k->pcol = NULL;
+    k->ppair = NULL;
     k->pcap = 0;
 }
 
-/* Record block (r, c) as the next of the pattern pass (misfit when out of memory). */
-static void sink_record(mb_linsys_sink *k, size_t r, size_t c)
+/* Record block (r, c) as the next of the pattern pass, pair 1 for the (i, j) and (j, i)
+ * blocks of a pair (misfit when out of memory). */
+static void sink_record(mb_linsys_sink *k, size_t r, size_t c, unsigned char pair)
 {
     if (k->misfit)
         return;
@@ -99,7 +105,10 @@ static void sink_record(mb_linsys_sink *k, size_t r, size_t c)
         size_t *col = realloc(k->pcol, cap * sizeof *col);
         if (col != NULL)
             k->pcol = col;
-        if (row == NULL || col == NULL) {
+        unsigned char *pr = realloc(k->ppair, cap);
+        if (pr != NULL)
+            k->ppair = pr;
+        if (row == NULL || col == NULL || pr == NULL) {
             k->misfit = 1;
             return;
         }
@@ -107,6 +116,7 @@ static void sink_record(mb_linsys_sink *k, size_t r, size_t c)
     }
     k->prow[k->count] = r;
     k->pcol[k->count] = c;
+    k->ppair[k->count] = pair;
     size_t d = r > c ? r - c : c - r;
     k->reach = d > k->reach ? d : k->reach;
     k->count++;
@@ -170,12 +180,13 @@ static int csr_slot_is(const mb_csr *csr, size_t b, size_t r, size_t c)
     return r < csr->n_nodes && mb_csr_slot_is(csr, b, r, c);
 }
 
-/* 1 when the storage has a slot for block (r, c), the count-th of the list */
+/* 1 when the storage has a slot for block (r, c), the count-th of the list, of its own
+ * (a block shared with its mirror takes a pair's blocks only, mb_linsys_sink_pair) */
 static int sink_fits(const mb_linsys_sink *k, size_t r, size_t c)
 {
     if (k->btri)
         return r <= c + 1 && c <= r + 1;
-    return csr_slot_is(k->csr, k->count, r, c);
+    return csr_slot_is(k->csr, k->count, r, c) && !k->csr->bshared[k->count];
 }
 
 /* 1 when the sink takes the next blocks: none has missed its slot so far, and these fit
@@ -199,7 +210,7 @@ void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[
                           const double K[9])
 {
     if (k->recording) {
-        sink_record(k, r, c);
+        sink_record(k, r, c, 0);
         return;
     }
     if (!sink_takes(k, sink_fits(k, r, c)))
@@ -209,7 +220,7 @@ void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[
     if (k->btri)
         mb_blocktri_sub(k->btri, r, c, P, Q);
     else
-        mb_csr_sub(k->csr, k->count, r, P, Q);
+        mb_csr_sub(k->csr, k->count, P, Q);
     sink_received(k, r, c, 1);
     if (!mb_linsys_block_zero(C))
         sink_term(k, r, c, C);
@@ -249,8 +260,8 @@ static double *diagonal_of(const mb_linsys_sink *k, size_t r, size_t *stride)
         *stride = 3;
         return &k->btri->D[9 * r];
     }
-    *stride = k->csr->stride[r];
-    return &k->csr->A->data[k->csr->doff[r]];
+    *stride = 3;
+    return &k->csr->pool[9 * (size_t)k->csr->dblk[r]];
 }
 
 /* block d at (r, r): its subtractions from A, its term off b */
@@ -275,7 +286,7 @@ void mb_linsys_sink_diagonal(mb_linsys_sink *k, const double C[9], const double 
     mb_linsys_diagonal d;
     diagonal_prepare(k, C, K, &d);
     for (size_t r = 0; r < k->s->n && k->recording; r++)
-        sink_record(k, r, r);
+        sink_record(k, r, r, 0);
     for (size_t r = 0; r < k->s->n && !k->recording; r++) {
         if (!sink_takes(k, diagonal_fits(k, k->count, r)))
             return;
@@ -323,7 +334,7 @@ void mb_linsys_sink_fold_end(mb_linsys_sink *k)
         mb_linsys_sink_node_done(k, r);
     for (size_t f = 0; f < k->nfold && k->recording; f++)
         for (size_t r = 0; r < n; r++)
-            sink_record(k, r, r);
+            sink_record(k, r, r, 0);
     for (size_t f = 0; f < k->nfold && !k->recording; f++)
         for (size_t r = 0; r < n && !k->misfit; r++)
             sink_takes(k, diagonal_fits(k, k->count + f * n + r, r));
@@ -358,21 +369,30 @@ static int sink_fits_pair(const mb_linsys_sink *k, size_t i, size_t j)
            && csr_slot_is(k->csr, b + 2, j, i) && csr_slot_is(k->csr, b + 3, j, j);
 }
 
-/* the entries of the pair's four blocks: (A - (-P)) - (-Q) on the diagonal ones, written
- * (A + P) + Q, which IEEE arithmetic defines to be the same operation, and (A - P) - Q
- * off the diagonal */
+/* the entries of the pair's four blocks (row-major, 3x3 each): (A - (-P)) - (-Q) on the
+ * diagonal ones, written (A + P) + Q, which IEEE arithmetic defines to be the same
+ * operation, and (A - P) - Q off the diagonal */
 static inline void pair_add(double *restrict Aii, double *restrict Aij, double *restrict Aji,
-                            double *restrict Ajj, size_t si, size_t sj, const double *P,
-                            const double *Q)
+                            double *restrict Ajj, const double *P, const double *Q)
 {
-    for (size_t a = 0; a < 3; a++)
-        for (size_t e = 0; e < 3; e++) {
-            size_t q = 3 * a + e, oi = a * si + e, oj = a * sj + e;
-            Aii[oi] = (Aii[oi] + P[q]) + Q[q];
-            Aij[oi] = (Aij[oi] - P[q]) - Q[q];
-            Aji[oj] = (Aji[oj] - P[q]) - Q[q];
-            Ajj[oj] = (Ajj[oj] + P[q]) + Q[q];
-        }
+    for (size_t q = 0; q < 9; q++) {
+        Aii[q] = (Aii[q] + P[q]) + Q[q];
+        Aij[q] = (Aij[q] - P[q]) - Q[q];
+        Aji[q] = (Aji[q] - P[q]) - Q[q];
+        Ajj[q] = (Ajj[q] + P[q]) + Q[q];
+    }
+}
+
+/* the same where (i, j) and (j, i) share one block of the pool (linsolve_csr_blocks.c):
+ * its entries get the operations each of the two would get, once */
+static inline void pair_add_shared(double *restrict Aii, double *restrict Aij,
+                                   double *restrict Ajj, const double *P, const double *Q)
+{
+    for (size_t q = 0; q < 9; q++) {
+        Aii[q] = (Aii[q] + P[q]) + Q[q];
+        Aij[q] = (Aij[q] - P[q]) - Q[q];
+        Ajj[q] = (Ajj[q] + P[q]) + Q[q];
+    }
 }
 
 /* The four terms of the pair taken off b in list order: h (-C v_i) and h (C v_j) off row
@@ -405,10 +425,10 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
         return;
     }
     if (k->recording) {
-        sink_record(k, i, i);
-        sink_record(k, i, j);
-        sink_record(k, j, i);
-        sink_record(k, j, j);
+        sink_record(k, i, i, 0);
+        sink_record(k, i, j, 1);
+        sink_record(k, j, i, 1);
+        sink_record(k, j, j, 0);
         return;
     }
     if (!sink_takes(k, sink_fits_pair(k, i, j)))
@@ -419,13 +439,16 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
         mb_blocktri *B = k->btri;
         double *Aij = j > i ? &B->U[9 * i] : &B->L[9 * i];
         double *Aji = i > j ? &B->U[9 * j] : &B->L[9 * j];
-        pair_add(&B->D[9 * i], Aij, Aji, &B->D[9 * j], 3, 3, P, Q);
+        pair_add(&B->D[9 * i], Aij, Aji, &B->D[9 * j], P, Q);
     } else {
         const mb_csr *c = k->csr;
-        double *data = c->A->data;
-        const size_t *off = &c->boff[k->count];
-        pair_add(&data[off[0]], &data[off[1]], &data[off[2]], &data[off[3]],
-                 c->stride[i], c->stride[j], P, Q);
+        size_t b = k->count;
+        if (c->bshared[b + 1])
+            pair_add_shared(mb_csr_block(c, b), mb_csr_block(c, b + 1), mb_csr_block(c, b + 3),
+                            P, Q);
+        else
+            pair_add(mb_csr_block(c, b), mb_csr_block(c, b + 1), mb_csr_block(c, b + 2),
+                     mb_csr_block(c, b + 3), P, Q);
     }
     sink_received(k, i, j, 4);
     if (!mb_linsys_block_zero(C))
@@ -442,7 +465,7 @@ int mb_linsys_sink_finish(mb_linsys_sink *k)
     mb_linsys_be_rhs_fix_rows(k->s, k->b, tmp);
     if (k->btri)
         mb_blocktri_fix_rows(k->btri, k->s);
-    else
-        mb_csr_fix_rows(k->csr, k->s);
+    else if (!mb_csr_fix_rows(k->csr, k->s))
+        return 0;
     return 1;
 }

@@ -3,6 +3,7 @@ libmotionbench_la_SOURCES += src/linsolve/linsys_assemble.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_gauss.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_lu.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_csr.c
+libmotionbench_la_SOURCES += src/linsolve/linsolve_csr_blocks.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_band.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_blocktri.c
 libmotionbench_la_SOURCES += src/linsolve/linsys_sink.c

@@ -14,7 +14,9 @@
  *                     order in both instances, so 53-bit twins see the same numbers;
  *   linsolve_gauss    Gaussian elimination with partial pivoting (double and MPFR);
  *   linsolve_lu       GSL dense LU with a singularity test (double);
- *   linsolve_csr      A assembled straight into a CSR gsl_spmatrix, blocks summed (double);
+ *   linsolve_csr      the CSR pattern of A and assembly into it, blocks summed (double);
+ *   linsolve_csr_blocks the values of that pattern as 3x3 blocks, one shared by the two
+ *                     mirrored blocks of a spring; the product y = A x (double);
  *   linsolve_band     A in band storage, GSL's banded LU: exact and O(n) on chains (double);
  *   linsolve_blocktri A as 3x3 blocks D, L, U of a chain, block Thomas sweep: exact, O(n),
  *                     with a stability test that sends the caller to a pivoting solver;
@@ -140,65 +142,102 @@ static inline void mb_linsys_products(const double C[9], const double K[9], doub
     }
 }
 
-/* ---- sparse CSR assembly of A from block lists (double) ---- */
+/* ---- sparse assembly of A from block lists (double): the CSR pattern
+ *      (linsolve_csr.c), its values as shared 3x3 blocks (linsolve_csr_blocks.c) ---- */
 
 typedef struct mb_csr {
     size_t n_nodes, n_blocks; /* the pattern was built for these blocks */
-    size_t *boff;           /* per block: data offset of its entry (0, 0) */
+    uint32_t *bblk;         /* per block of the list: its 3x3 block of values in the pool */
+    unsigned char *bshared; /* per block of the list: 1 when its pool block is shared with
+                             * its mirror (a pair's (i, j) and (j, i), linsolve_csr_blocks.c) */
     uint32_t *brow, *bcol;  /* per block: its coordinates (mb_csr_slot_is); 4 bytes each
                              * suffice, since 3 n_nodes < 2^31 (GSL's int indices) */
-    size_t *stride;         /* per node row: 3 q, q = distinct column nodes */
-    size_t *doff;           /* per node: data offset of its diagonal block (0, 0) */
-    uint32_t *ncol;         /* per node row r: its q column nodes, in order, from
-                             * ncol[p[3 r] / 9] (mb_csr_matvec reads these, not A->i) */
-    gsl_spmatrix *A;        /* CSR, 3 n_nodes square */
+    size_t *cstart;         /* per node row r: its q column blocks are cstart[r] ..
+                             * cstart[r + 1] - 1 of ncol and cref (n_nodes + 1 values) */
+    uint32_t *ncol;         /* per column block: its column node, ascending in a row */
+    uint32_t *cref;         /* per column block: its 3x3 block of values in the pool */
+    uint32_t *dblk;         /* per node: the pool block of its diagonal block */
+    uint32_t *pstart;       /* per node: the pool blocks pstart[r] .. pstart[r + 1] - 1 are
+                             * node r's own (n_nodes + 1 values) */
+    unsigned char *shares;  /* per node: 1 when one of its blocks is shared with a mirror */
+    double *pool;           /* the values: 9 doubles per block, row-major, n_pool blocks */
+    size_t n_pool, n_shared;  /* blocks in the pool; pool blocks read by two positions */
+    gsl_spmatrix *A;        /* the same matrix as a GSL CSR matrix, built only when asked
+                             * (mb_csr_spmatrix: GMRES, the benchmark's direct peer) */
 } mb_csr;
 
 mb_csr *mb_csr_alloc(void);
 void mb_csr_free(mb_csr *c);
 /* Build the CSR pattern of the blocks of J plus every diagonal block.  Duplicate
- * (row, col) blocks share one slot and are summed on assembly. */
+ * (row, col) blocks share one slot and are summed on assembly.  No pool block is
+ * shared (a list of blocks says nothing of pairs). */
 int mb_csr_pattern(mb_csr *c, const mb_jacobian *J);
-/* The same pattern for nb blocks at (row[b], col[b]) on n nodes; row and col (malloc'ed,
- * nb values each, or NULL when they could not be allocated: MB_ENOMEM) are freed here,
- * as soon as the slots are known. */
-int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *col);
+/* The same pattern for nb blocks at (row[b], col[b]) on n nodes; row, col and pair
+ * (malloc'ed, nb values each, or NULL when they could not be allocated: MB_ENOMEM) are
+ * freed here, as soon as the slots are known.  pair[b] = 1 marks block b as the (i, j) or
+ * (j, i) block of a two-node element (mb_linsys_sink_pair), which adds the same
+ * operations to both: a position (r, c) and its mirror (c, r) share one pool block when
+ * every block of the list there is so marked and neither r nor c has a fixed degree of
+ * freedom in s (linsolve_csr_blocks.c).  pair NULL: nothing is shared (s unused, may be
+ * NULL). */
+int mb_csr_pattern_adopt(mb_csr *c, size_t n, size_t nb, size_t *row, size_t *col,
+                         unsigned char *pair, const mb_nodes *s);
+/* The column block of node row r at column node col (cstart[r] <= p < cstart[r + 1]), or
+ * SIZE_MAX when the pattern has none there. */
+size_t mb_csr_position(const mb_csr *c, size_t r, size_t col);
+/* The pool's layout (linsolve_csr_blocks.c), from a pattern's columns (n_nodes, cstart,
+ * ncol): cref, dblk, pstart, shares, n_pool and n_shared.  own[p] is 1 where column block
+ * p must keep a pool block of its own, 0 where it may share its mirror's; fixed[r] 1 for
+ * a node with a fixed degree of freedom, which shares nothing.  On return own[p] is 2
+ * where column block p shares its pool block. */
+void mb_csr_blocks_layout(mb_csr *c, unsigned char *own, const unsigned char *fixed);
+/* 1 when a pattern is built (the storage can take an assembly). */
+static inline int mb_csr_ready(const mb_csr *c)
+{
+    return c->pool != NULL;
+}
 /* 1 when the pattern's b-th block is (r, c). */
 static inline int mb_csr_slot_is(const mb_csr *c, size_t b, size_t r, size_t col)
 {
     return b < c->n_blocks && c->brow[b] == r && c->bcol[b] == col;
 }
-/* 1 when J has exactly the blocks the pattern was built for. */
+/* 1 when J has exactly the blocks the pattern was built for, and the pattern shares no
+ * block (J's blocks are assembled one by one, mirrors included). */
 int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
-/* A = M - h C - h^2 K into the CSR values (pattern must match), diagonal rows for
- * fixed degrees of freedom (as mb_linsys_dense). */
+/* A = M - h C - h^2 K into the pool (pattern must match), diagonal rows for fixed
+ * degrees of freedom (as mb_linsys_dense). */
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
 /* The stages of mb_csr_assemble, for assembly block by block as the force models
  * produce them (linsys_sink.c): A = M; block b (node row r) A -= h C, A -= h^2 K
  * (mb_csr_add, made of mb_csr_sub); the fixed rows. */
 void mb_csr_begin(mb_csr *c, const mb_nodes *s);
-/* block b (node row r): A = (A - P) - Q entry by entry, P = h C and Q = h^2 K formed
- * by the caller (h (-C) = -(h C) exactly, so a negated block passes -P, -Q) */
-static inline void mb_csr_sub(mb_csr *c, size_t b, size_t r, const double P[9],
-                              const double Q[9])
+/* the 3x3 block of values (row-major) of the list's block b */
+static inline double *mb_csr_block(const mb_csr *c, size_t b)
 {
-    double *data = c->A->data;
-    size_t off = c->boff[b], str = c->stride[r];
-    for (int a = 0; a < 3; a++)
-        for (int e = 0; e < 3; e++) {
-            double *d = &data[off + (size_t)a * str + (size_t)e];
-            *d -= P[3 * a + e];
-            *d -= Q[3 * a + e];
-        }
+    return &c->pool[9 * (size_t)c->bblk[b]];
 }
-static inline void mb_csr_add(mb_csr *c, size_t b, size_t r, const double C[9],
-                              const double K[9], double h, double h2)
+/* block b: A = (A - P) - Q entry by entry, P = h C and Q = h^2 K formed by the caller
+ * (h (-C) = -(h C) exactly, so a negated block passes -P, -Q); b must not be shared */
+static inline void mb_csr_sub(mb_csr *c, size_t b, const double P[9], const double Q[9])
+{
+    double *restrict d = mb_csr_block(c, b);
+    for (int q = 0; q < 9; q++) {
+        d[q] -= P[q];
+        d[q] -= Q[q];
+    }
+}
+static inline void mb_csr_add(mb_csr *c, size_t b, const double C[9], const double K[9],
+                              double h, double h2)
 {
     double P[9], Q[9];
     mb_linsys_products(C, K, h, h2, P, Q);
-    mb_csr_sub(c, b, r, P, Q);
+    mb_csr_sub(c, b, P, Q);
 }
-void mb_csr_fix_rows(mb_csr *c, const mb_nodes *s);
+/* The rows of fixed degrees of freedom: d e_k^T (d = mass, 1 for infinite mass).  0 when
+ * a node with a fixed degree of freedom shares a block with a mirror (it was free when
+ * the pattern was built): its row cannot be written, and the step must be assembled from
+ * a block list (whose pattern shares nothing). */
+int mb_csr_fix_rows(mb_csr *c, const mb_nodes *s);
 /* y = A x (A from mb_csr_assemble) */
 void mb_csr_matvec(const mb_csr *c, const double *x, double *y);
 /* y = A x and, in the same pass, *yw = w.y and (yy not NULL) *yy = y.y, each summed in
@@ -206,6 +245,15 @@ void mb_csr_matvec(const mb_csr *c, const double *x, double *y);
  * after mb_csr_matvec, without their passes over y (the Krylov iterations' fused sums) */
 void mb_csr_matvec_dots(const mb_csr *c, const double *x, double *y, const double *w,
                         double *yw, double *yy);
+/* diagonal entry a (0..2) of node r's diagonal block */
+static inline double mb_csr_diagonal(const mb_csr *c, size_t r, int a)
+{
+    return c->pool[9 * (size_t)c->dblk[r] + 4 * (size_t)a];
+}
+/* The matrix as a GSL CSR matrix (c->A, allocated at the first call, its values copied
+ * from the pool at every call): scalar row 3 r + a holds the entries (3 c_j + e) of
+ * the column nodes c_1 < ... < c_q of node row r.  NULL when out of memory. */
+const gsl_spmatrix *mb_csr_spmatrix(mb_csr *c);
 
 /* ---- banded direct solve (double) ---- */
 

@@ -54,6 +54,7 @@ typedef struct mb_linsys_sink {
     size_t done_room;           /* done_room nodes */
     int recording;              /* the pattern pass: blocks recorded, no storage written */
     size_t *prow, *pcol;        /* the recorded blocks, count of them; room for pcap */
+    unsigned char *ppair;       /* per recorded block: 1 for a pair's (i, j) and (j, i) */
     size_t pcap;
 } mb_linsys_sink;
 
@@ -70,9 +71,11 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
  * k->reach as in an assembly.  mb_linsys_sink_finish then returns 1 unless out of
  * memory.  The caller takes the two arrays (mb_linsys_sink_take_pattern). */
 void mb_linsys_sink_begin_pattern(mb_linsys_sink *k, const mb_nodes *s, double h, double *b);
-/* The blocks recorded by the last pattern pass: *row and *col (malloc'ed, the caller's
- * from now on, k->count values each); the sink keeps none. */
-void mb_linsys_sink_take_pattern(mb_linsys_sink *k, size_t **row, size_t **col);
+/* The blocks recorded by the last pattern pass: *row and *col, and *pair (1 for the
+ * (i, j) and (j, i) blocks of mb_linsys_sink_pair, mb_csr_pattern_adopt) -- malloc'ed,
+ * the caller's from now on, k->count values each; the sink keeps none. */
+void mb_linsys_sink_take_pattern(mb_linsys_sink *k, size_t **row, size_t **col,
+                                 unsigned char **pair);
 /* Room of at least `bytes` kept for force model k->model until the next assembly (it
  * stays allocated from step to step); NULL when out of memory. */
 void *mb_linsys_sink_keep(mb_linsys_sink *k, size_t bytes);
@@ -106,7 +109,8 @@ void mb_linsys_sink_node_done(mb_linsys_sink *k, size_t r);
 void mb_linsys_sink_fold_end(mb_linsys_sink *k);
 /* After the last block: the fixed rows of A and b.  1 when A and b are complete; 0 when a
  * block had no slot in the storage, or a CSR storage received fewer blocks than its
- * pattern holds (a slot left at its mass-matrix value), and the step must be assembled
+ * pattern holds (a slot left at its mass-matrix value), or a fixed row falls on a block
+ * the CSR storage shares with a mirror (mb_csr_fix_rows), and the step must be assembled
  * from a block list. */
 int mb_linsys_sink_finish(mb_linsys_sink *k);
 
