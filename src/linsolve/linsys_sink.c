@@ -385,12 +385,12 @@ static inline void pair_add(double *restrict Aii, double *restrict Aij, double *
 
 /* the same where (i, j) and (j, i) share one block of the pool (linsolve_csr_blocks.c):
  * its entries get the operations each of the two would get, once */
-static inline void pair_add_shared(double *restrict Aii, double *restrict Aij,
+static inline void pair_add_shared(double *restrict Aii, double *restrict Ash,
                                    double *restrict Ajj, const double *P, const double *Q)
 {
     for (size_t q = 0; q < 9; q++) {
         Aii[q] = (Aii[q] + P[q]) + Q[q];
-        Aij[q] = (Aij[q] - P[q]) - Q[q];
+        Ash[q] = (Ash[q] - P[q]) - Q[q];
         Ajj[q] = (Ajj[q] + P[q]) + Q[q];
     }
 }
