@@ -35,8 +35,8 @@
 
 #define STATE_DOUBLE_PER_NODE 2400.0
 /* measured, B per node and per coupling (doc/limits.md) */
-#define STATE_IE_NODE 408.0             /* implicit-euler: 406 and 582 */
-#define STATE_IE_LINK 584.0
+#define STATE_IE_NODE 556.0             /* implicit-euler: 555 and 397 */
+#define STATE_IE_LINK 400.0
 #define STATE_IEN_NODE 560.0            /* implicit-euler-newton: 560 and 1180 */
 #define STATE_IEN_LINK 1184.0
 #define STATE_EE_NODE 432.0             /* explicit-euler: 428 and 131 */
