@@ -103,8 +103,8 @@ size_t mb_csr_position(const mb_csr *c, size_t r, size_t col)
     return lo < c->cstart[r + 1] && c->ncol[lo] == col ? lo : SIZE_MAX;
 }
 
-/* the arrays of a pattern of nb blocks on n nodes with nq column blocks (0 when out of
- * memory) */
+/* the arrays of a pattern of nb blocks on n nodes sized by those counts alone (0 when
+ * out of memory) */
 static int csr_alloc_node_arrays(mb_csr *c, size_t n, size_t nb)
 {
     c->bblk = malloc((nb + 1) * sizeof *c->bblk);
