@@ -133,16 +133,22 @@ static void listed_free(struct listed *L)
     free(L->b);
 }
 
-/* Storage of the listed system's kind (the CSR with the listed pattern), its values NaN:
- * every value the sink leaves must be one it wrote. */
+/* Storage of the listed system's kind (the CSR with the listed pattern), the values of A
+ * NaN: every value the sink leaves must be one it wrote (L_0 and U_{n-1}, which are not
+ * blocks of A, keep their +0). */
 static void storage_like(const struct listed *L, size_t n, mb_blocktri **T, mb_csr **C)
 {
     *T = NULL;
     *C = NULL;
     if (L->btri) {
         cr_assert_not_null(*T = mb_blocktri_alloc(n));
-        for (size_t k = 0; k < 9 * n; k++)
-            (*T)->D[k] = (*T)->L[k] = (*T)->U[k] = NAN;
+        for (size_t k = 0; k < 9 * n; k++) {
+            (*T)->D[k] = NAN;
+            if (k >= 9)
+                (*T)->L[k] = NAN;
+            if (k + 9 < 9 * n)
+                (*T)->U[k] = NAN;
+        }
     } else {
         cr_assert_not_null(*C = mb_csr_alloc());
         cr_assert_eq(mb_csr_pattern(*C, L->J), MB_SUCCESS);
@@ -216,6 +222,78 @@ Test(linsys_sink, chain_and_cloth_equal_the_block_list_bit_for_bit)
     expect_same_system(cloth, "cloth", 0);
     mb_system_free(chain);
     mb_system_free(cloth);
+}
+
+/* Seven nodes whose block-tridiagonal A has blocks no term reaches: springs 0-1, 2-1, 4-5
+ * and 6-5, node 3 on none (D_3, U_2, L_3, U_3 and L_4 unreached without drag), gravity;
+ * drag: 0 none, 1 before the springs (its diagonal blocks are the first terms of D), 2
+ * after them (folded into their pass). */
+static mb_system *gapped_system(int drag)
+{
+    const size_t n = 7;
+    mb_system *sys = mb_system_alloc(n);
+    mb_nodes *s = sys->nodes;
+    for (size_t i = 0; i < n; i++) {
+        mb_nodes_set_mass(s, i, 0.53 + 0.31 * (double)i);
+        for (int a = 0; a < 3; a++) {
+            s->x[3 * i + a] = 0.7 * (double)i * (a == 0) + 0.19 * sin(1.3 * (double)(3 * i + a));
+            s->v[3 * i + a] = 0.47 * cos(1.9 * (double)(3 * i + a) + 0.2);
+        }
+    }
+    void *sp = mb_springs_new();
+    const mb_spring items[] = { { .i = 0, .j = 1, .k = 17.0, .rest = 0.6, .c = 0.23 },
+                                { .i = 2, .j = 1, .k = 11.0, .rest = 0.5, .c = 0.13 },
+                                { .i = 4, .j = 5, .k = 23.0, .rest = 0.8, .c = 0.07 },
+                                { .i = 6, .j = 5, .k = 7.0, .rest = 0.4, .c = 0.29 } };
+    for (size_t m = 0; m < sizeof items / sizeof items[0]; m++)
+        cr_assert_eq(mb_springs_add(sp, &items[m]), MB_SUCCESS, "%s", mb_last_error());
+    const double g[3] = { 0.2, -9.81, 0.1 };
+    if (drag == 1)
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(3.7)), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    if (drag == 2)
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(3.7)), MB_SUCCESS);
+    return sys;
+}
+
+/* In block-tridiagonal storage the first term on a block reads its start value (M's block
+ * or +0) in place of the block, and blocks no term reaches get their start values at the
+ * end: over storage full of NaN, the values of an assembly from M written beforehand. */
+Test(linsys_sink, unreached_blocks_get_their_start_values)
+{
+    const char *what[3] = { "gapped, no drag", "gapped, drag first", "gapped, drag folded" };
+    for (int drag = 0; drag < 3; drag++) {
+        mb_system *sys = gapped_system(drag);
+        expect_same_system(sys, what[drag], 1);
+        mb_system_free(sys);
+    }
+}
+
+/* A first term computes (+0 - P) - Q off the diagonal and (m + P) + Q, (+0 + P) + Q on it,
+ * as the assembly from M does: +0 - (+0) is +0 where -P would be -0, and +0 + (-0) is +0
+ * where P would be -0.  A straight chain at rest along +x and one along -x have such
+ * signed zeros in h C and h^2 K (n n^T off its diagonal, no relative velocity); the
+ * listed assembly must hold +0 in some entries of L and U, and the sink the same bits. */
+Test(linsys_sink, first_terms_keep_the_signs_of_zero)
+{
+    for (int dir = -1; dir <= 1; dir += 2) {
+        mb_system *sys = th_problem("spring-chain", (const char *const[]){ "n=24", "anchors=none",
+                                                                            NULL });
+        for (size_t i = 0; i < sys->nodes->n; i++)
+            sys->nodes->x[3 * i] *= (double)dir;
+        struct listed L;
+        listed_build(&L, sys);
+        cr_assert_not_null(L.btri);
+        size_t pos_zero = 0;
+        for (size_t k = 9; k < 9 * sys->nodes->n - 9; k++)
+            pos_zero += (L.btri->L[k] == 0.0 && !signbit(L.btri->L[k]))
+                        + (L.btri->U[k] == 0.0 && !signbit(L.btri->U[k]));
+        cr_expect_gt(pos_zero, 0, "chain along %+dx: no +0 off the diagonal", dir);
+        listed_free(&L);
+        expect_same_system(sys, dir > 0 ? "straight chain along +x" : "straight chain along -x", 1);
+        mb_system_free(sys);
+    }
 }
 
 /* expect_same_system on make(0), held in block-tridiagonal storage, and make(1), whose

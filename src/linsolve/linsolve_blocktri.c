@@ -25,7 +25,10 @@
  * both tested by products (no division; NaN fails them), and x must come out finite.
  *
  * Assembly follows mb_band_assemble entry by entry (mass, then -h C and -h^2 K of each
- * block in list order, fixed rows last), so both paths hold the very same matrix. */
+ * block in list order, fixed rows last), so both paths hold the very same matrix.  An
+ * assembly begun by mb_blocktri_begin_unset writes each block once: its first term reads
+ * the block's start value (M's block, or +0) instead of the block, which therefore need
+ * not be written beforehand -- the same operations on the same values. */
 #include "mb_linsolve.h"
 #include "mb_status.h"
 
@@ -42,8 +45,11 @@ void mb_blocktri_free(mb_blocktri *T)
     free(T->U);
     free(T->X);
     free(T->z);
+    free(T->set);
     free(T);
 }
+
+const double mb_blocktri_zero[9] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
 
 mb_blocktri *mb_blocktri_alloc(size_t n_nodes)
 {
@@ -53,11 +59,12 @@ mb_blocktri *mb_blocktri_alloc(size_t n_nodes)
     size_t m = n_nodes > 0 ? n_nodes : 1;
     T->n = n_nodes;
     T->D = malloc(9 * m * sizeof(double));
-    T->L = malloc(9 * m * sizeof(double));
-    T->U = malloc(9 * m * sizeof(double));
+    T->L = calloc(9 * m, sizeof(double));           /* L_0 and U_{n-1} stay +0 */
+    T->U = calloc(9 * m, sizeof(double));
     T->X = malloc(9 * m * sizeof(double));
     T->z = malloc(3 * m * sizeof(double));
-    if (!T->D || !T->L || !T->U || !T->X || !T->z) {
+    T->set = malloc(m);
+    if (!T->D || !T->L || !T->U || !T->X || !T->z || !T->set) {
         mb_blocktri_free(T);
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a block-tridiagonal matrix of %zu nodes", n_nodes);
     }
@@ -72,21 +79,63 @@ int mb_blocktri_fits(const mb_jacobian *J)
     return 1;
 }
 
+/* the blocks of A: D_i for every node, L_i and U_i between neighbours */
+static size_t blocktri_blocks(const mb_blocktri *T)
+{
+    return T->n > 0 ? 3 * T->n - 2 : 0;
+}
+
+
 /* A = M: the blocks zeroed and the masses on the diagonal (the start of every entry) */
 void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s)
 {
     memset(T->L, 0, 9 * T->n * sizeof(double));
     memset(T->U, 0, 9 * T->n * sizeof(double));
-    for (size_t i = 0; i < T->n; i++) {            /* D in one pass */
-        double m = s->mass[i], *D = &T->D[9 * i];
-        D[0] = m, D[1] = 0.0, D[2] = 0.0;
-        D[3] = 0.0, D[4] = m, D[5] = 0.0;
-        D[6] = 0.0, D[7] = 0.0, D[8] = m;
+    for (size_t i = 0; i < T->n; i++)              /* D in one pass */
+        mb_blocktri_mass_block(s->mass[i], &T->D[9 * i]);
+    memset(T->set, MB_BLOCKTRI_SET_D | MB_BLOCKTRI_SET_L | MB_BLOCKTRI_SET_U, T->n);
+    T->nset = blocktri_blocks(T);
+    T->mass = s->mass;
+}
+
+void mb_blocktri_begin_unset(mb_blocktri *T, const mb_nodes *s)
+{
+    memset(T->set, 0, T->n);
+    T->nset = 0;
+    T->mass = s->mass;
+}
+
+double *mb_blocktri_diagonal(mb_blocktri *T, size_t r)
+{
+    double *D = &T->D[9 * r];
+    if (!(T->set[r] & MB_BLOCKTRI_SET_D)) {
+        T->set[r] |= MB_BLOCKTRI_SET_D;
+        T->nset++;
+        mb_blocktri_mass_block(T->mass[r], D);
     }
+    return D;
+}
+
+/* the blocks of A no term reached, at their start values (none after mb_blocktri_begin) */
+static void blocktri_unset_to_start(mb_blocktri *T)
+{
+    if (T->nset == blocktri_blocks(T))
+        return;
+    for (size_t i = 0; i < T->n; i++) {
+        unsigned have = T->set[i];
+        if (!(have & MB_BLOCKTRI_SET_D))
+            mb_blocktri_mass_block(T->mass[i], &T->D[9 * i]);
+        if (i > 0 && !(have & MB_BLOCKTRI_SET_L))
+            memcpy(&T->L[9 * i], mb_blocktri_zero, sizeof mb_blocktri_zero);
+        if (i + 1 < T->n && !(have & MB_BLOCKTRI_SET_U))
+            memcpy(&T->U[9 * i], mb_blocktri_zero, sizeof mb_blocktri_zero);
+    }
+    memset(T->set, MB_BLOCKTRI_SET_D | MB_BLOCKTRI_SET_L | MB_BLOCKTRI_SET_U, T->n);
+    T->nset = blocktri_blocks(T);
 }
 
 /* the rows of fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass) */
-void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s)
+static void blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s)
 {
     for (size_t i = 0; i < T->n; i++)
         for (int a = 0; a < 3 && mb_linsys_node_fixed_inline(s, i); a++)
@@ -97,13 +146,19 @@ void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s)
             }
 }
 
+void mb_blocktri_finish(mb_blocktri *T, const mb_nodes *s)
+{
+    blocktri_unset_to_start(T);
+    blocktri_fix_rows(T, s);
+}
+
 void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h)
 {
     const double h2 = h * h;
     mb_blocktri_begin(T, s);
     for (size_t b = 0; b < J->count; b++)
         mb_blocktri_add(T, J->row[b], J->col[b], &J->dfdv[9 * b], &J->dfdx[9 * b], h, h2);
-    mb_blocktri_fix_rows(T, s);
+    mb_blocktri_finish(T, s);
 }
 
 /* the larger of m and x, m never NaN: fmax (a NaN x leaves m), without its call */

@@ -9,7 +9,11 @@
  * order, so both hold the very same bits:
  *   A: M first (mb_blocktri_begin / mb_csr_begin), then each block in list order
  *      A(r, c) = (A(r, c) - h C) - h^2 K (mb_blocktri_add / mb_csr_add), the fixed rows
- *      last -- the functions mb_blocktri_assemble and mb_csr_assemble are made of;
+ *      last -- the functions mb_blocktri_assemble and mb_csr_assemble are made of.  In
+ *      block-tridiagonal storage M is not written first: the first block on each slot
+ *      reads its start value, M's block or +0, in place of the slot, and the slots no
+ *      block reached get theirs at the end (mb_blocktri_begin_unset, mb_blocktri_from,
+ *      mb_blocktri_finish), the same operations on the same values;
  *   b: b = M v + h f once every model's forces are complete (mb_linsys_sink_rhs, before
  *      the first block), then each block with C != 0 takes its term h (C v_c) off its
  *      rows the moment it arrives (mb_linsys_be_rhs_term_d, in list order, as
@@ -62,7 +66,7 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
     k->count = k->reach = k->model = k->nfold = 0;
     k->misfit = 0;
     if (btri)
-        mb_blocktri_begin(btri, s);
+        mb_blocktri_begin_unset(btri, s);
     else
         mb_csr_begin(csr, s);
 }
@@ -258,7 +262,7 @@ static double *diagonal_of(const mb_linsys_sink *k, size_t r, size_t *stride)
 {
     if (k->btri) {
         *stride = 3;
-        return &k->btri->D[9 * r];
+        return mb_blocktri_diagonal(k->btri, r);
     }
     *stride = 3;
     return &k->csr->pool[9 * (size_t)k->csr->dblk[r]];
@@ -395,6 +399,37 @@ static inline void pair_add_shared(double *restrict Aii, double *restrict Ash,
     }
 }
 
+/* pair_add on 3x3 blocks in block-tridiagonal storage, each entry read from F.. (the
+ * block itself, or its start value at its first term: mb_blocktri_from) */
+static inline void pair_set(double *Aii, double *Aij, double *Aji, double *Ajj,
+                            const double *Fii, const double *Fij, const double *Fji,
+                            const double *Fjj, const double *P, const double *Q)
+{
+    for (size_t q = 0; q < 9; q++) {
+        Aii[q] = (Fii[q] + P[q]) + Q[q];
+        Aij[q] = (Fij[q] - P[q]) - Q[q];
+        Aji[q] = (Fji[q] - P[q]) - Q[q];
+        Ajj[q] = (Fjj[q] + P[q]) + Q[q];
+    }
+}
+
+/* The pair's four blocks in block-tridiagonal storage (|i - j| = 1) */
+static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, const double *P,
+                          const double *Q)
+{
+    unsigned wij = j > i ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
+    unsigned wji = i > j ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
+    double *Aii = &B->D[9 * i], *Ajj = &B->D[9 * j];
+    double *Aij = j > i ? &B->U[9 * i] : &B->L[9 * i];
+    double *Aji = i > j ? &B->U[9 * j] : &B->L[9 * j];
+    double Mi[9], Mj[9];
+    const double *Fii = mb_blocktri_from(B, i, MB_BLOCKTRI_SET_D, Aii, Mi);
+    const double *Fij = mb_blocktri_from(B, i, wij, Aij, NULL);
+    const double *Fji = mb_blocktri_from(B, j, wji, Aji, NULL);
+    const double *Fjj = mb_blocktri_from(B, j, MB_BLOCKTRI_SET_D, Ajj, Mj);
+    pair_set(Aii, Aij, Aji, Ajj, Fii, Fij, Fji, Fjj, P, Q);
+}
+
 /* The four terms of the pair taken off b in list order: h (-C v_i) and h (C v_j) off row
  * i, h (C v_i) and h (-C v_j) off row j (mb_linsys_be_rhs_term_d).  The products of -C
  * are the negated products of C, exactly; their sums are formed anew, because -(a + b)
@@ -436,10 +471,7 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
     double P[9], Q[9];
     mb_linsys_products(C, K, k->h, k->h2, P, Q);
     if (k->btri) {
-        mb_blocktri *B = k->btri;
-        double *Aij = j > i ? &B->U[9 * i] : &B->L[9 * i];
-        double *Aji = i > j ? &B->U[9 * j] : &B->L[9 * j];
-        pair_add(&B->D[9 * i], Aij, Aji, &B->D[9 * j], P, Q);
+        pair_blocktri(k->btri, i, j, P, Q);
     } else {
         const mb_csr *c = k->csr;
         size_t b = k->count;
@@ -464,7 +496,7 @@ int mb_linsys_sink_finish(mb_linsys_sink *k)
     double tmp[2];
     mb_linsys_be_rhs_fix_rows(k->s, k->b, tmp);
     if (k->btri)
-        mb_blocktri_fix_rows(k->btri, k->s);
+        mb_blocktri_finish(k->btri, k->s);
     else if (!mb_csr_fix_rows(k->csr, k->s))
         return 0;
     return 1;

@@ -289,10 +289,30 @@ void mb_band_from_blocktri(mb_band *B, const struct mb_blocktri *T);
 
 typedef struct mb_blocktri {
     size_t n;                     /* nodes: 3 n unknowns */
-    double *D, *L, *U;            /* 9 n each, row-major: A(i,i), A(i,i-1), A(i,i+1) */
+    double *D, *L, *U;            /* 9 n each, row-major: A(i,i), A(i,i-1), A(i,i+1); L_0 and
+                                   * U_{n-1} are not blocks of A (+0 from the allocation) */
     double *X, *z;                /* 9 n: S_i^-1 U_i;  3 n: forward-substituted b */
+    unsigned char *set;           /* n: the blocks of node i that hold their value in this
+                                   * assembly (MB_BLOCKTRI_SET_D | _L | _U) */
+    size_t nset;                  /* how many blocks of A are set */
+    const double *mass;           /* the masses of the nodes of this assembly */
     double rcond_min, growth_max; /* of the pivot blocks of the last (partial) solve */
 } mb_blocktri;
+
+/* the bits of mb_blocktri.set: A(i,i), A(i,i-1), A(i,i+1) */
+#define MB_BLOCKTRI_SET_D 1u
+#define MB_BLOCKTRI_SET_L 2u
+#define MB_BLOCKTRI_SET_U 4u
+
+/* a 3x3 block of +0: the start value of the blocks off the diagonal */
+extern const double mb_blocktri_zero[9];
+/* diag(m), +0 off the diagonal: M's block of a node of mass m */
+static inline void mb_blocktri_mass_block(double m, double blk[9])
+{
+    blk[0] = m, blk[1] = 0.0, blk[2] = 0.0;
+    blk[3] = 0.0, blk[4] = m, blk[5] = 0.0;
+    blk[6] = 0.0, blk[7] = 0.0, blk[8] = m;
+}
 
 mb_blocktri *mb_blocktri_alloc(size_t n_nodes);
 void mb_blocktri_free(mb_blocktri *T);
@@ -302,19 +322,45 @@ int mb_blocktri_fits(const mb_jacobian *J);
 /* A = M - h C - h^2 K into the blocks (J must fit), fixed rows as mb_band_assemble; the
  * entries equal those of mb_band_assemble bit for bit. */
 void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h);
-/* The stages of mb_blocktri_assemble, for assembly block by block as the force models
- * produce them (linsys_sink.c): A = M; A(r, c) = (A(r, c) - h C) - h^2 K (|r - c| <= 1;
- * mb_blocktri_add, made of mb_blocktri_sub); the fixed rows. */
+/* The stages of an assembly, block by block as the force models produce them
+ * (mb_blocktri_assemble; linsys_sink.c): A = M; A(r, c) = (A(r, c) - h C) - h^2 K
+ * (|r - c| <= 1; mb_blocktri_add, made of mb_blocktri_sub); mb_blocktri_finish.
+ * mb_blocktri_begin writes M into every block (zero off the diagonal).
+ * mb_blocktri_begin_unset writes nothing: each block is set by its first term from its
+ * start value, M's diagonal block or +0 (mb_blocktri_from), which are the very operations
+ * on the very values an assembly from M makes, and mb_blocktri_finish gives the blocks no
+ * term reached their start values.  One write of each block instead of two. */
 void mb_blocktri_begin(mb_blocktri *T, const mb_nodes *s);
+void mb_blocktri_begin_unset(mb_blocktri *T, const mb_nodes *s);
+/* Where the present value of block A(r, c) is read from, blk the block and which its bit
+ * (MB_BLOCKTRI_SET_D, _L or _U): blk itself once set in this assembly; else the block is
+ * marked set by this, its first term, and its start value is returned -- diag(m_r) written
+ * into start on the diagonal, mb_blocktri_zero off it.  The caller then writes blk from
+ * that value (blk may be the value returned: read each entry before writing it). */
+static inline const double *mb_blocktri_from(mb_blocktri *T, size_t r, unsigned which,
+                                             const double *blk, double start[9])
+{
+    if (T->set[r] & which)
+        return blk;
+    T->set[r] |= (unsigned char)which;
+    T->nset++;
+    if (which != MB_BLOCKTRI_SET_D)
+        return mb_blocktri_zero;
+    mb_blocktri_mass_block(T->mass[r], start);
+    return start;
+}
+/* The diagonal block A(r, r), its start value written into it at its first term */
+double *mb_blocktri_diagonal(mb_blocktri *T, size_t r);
 /* A(r, c) = (A(r, c) - P) - Q entry by entry, P = h C and Q = h^2 K formed by the caller
  * (h (-C) = -(h C) exactly, so a negated block passes -P, -Q) */
 static inline void mb_blocktri_sub(mb_blocktri *T, size_t r, size_t c, const double P[9],
                                    const double Q[9])
 {
-    double *restrict A = r == c ? &T->D[9 * r] : c < r ? &T->L[9 * r] : &T->U[9 * r];
-    const double *restrict Pr = P, *restrict Qr = Q;    /* A cannot alias P or Q here */
+    double *A = r == c ? &T->D[9 * r] : c < r ? &T->L[9 * r] : &T->U[9 * r], start[9];
+    unsigned which = r == c ? MB_BLOCKTRI_SET_D : c < r ? MB_BLOCKTRI_SET_L : MB_BLOCKTRI_SET_U;
+    const double *F = mb_blocktri_from(T, r, which, A, start);
     for (int k = 0; k < 9; k++)
-        A[k] = (A[k] - Pr[k]) - Qr[k];
+        A[k] = (F[k] - P[k]) - Q[k];
 }
 static inline void mb_blocktri_add(mb_blocktri *T, size_t r, size_t c, const double C[9],
                                    const double K[9], double h, double h2)
@@ -323,7 +369,9 @@ static inline void mb_blocktri_add(mb_blocktri *T, size_t r, size_t c, const dou
     mb_linsys_products(C, K, h, h2, P, Q);
     mb_blocktri_sub(T, r, c, P, Q);
 }
-void mb_blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s);
+/* After the last term: the blocks of A no term reached given their start values, then
+ * the rows of fixed degrees of freedom (as mb_band_assemble). */
+void mb_blocktri_finish(mb_blocktri *T, const mb_nodes *s);
 /* Factor and solve A x = b (x must not alias b).  MB_ESINGULAR when a pivot block fails
  * the acceptance test above or x is not finite: then solve with a pivoting solver. */
 int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x);
