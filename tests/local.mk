@@ -53,6 +53,8 @@ EXTRA_DIST += tests/test_check_formats.sh
 EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md doc/results.md tests/cli_test_lib.sh
 check_PROGRAMS += tests/test_bench_mpfr_twin
 check_PROGRAMS += tests/test_bench_lammps
+check_PROGRAMS += tests/test_bench_rounds
+tests_test_bench_rounds_SOURCES = tests/test_bench_rounds.c src/cli/bench_rounds.c
 tests_test_bench_lammps_SOURCES = tests/test_bench_lammps.c src/cli/bench_lammps.c
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c \
 	src/cli/cli_options.c

@@ -3,22 +3,24 @@
  * chains and 2-D spring grids").
  *
  * For each size N (10^3 to 10^6 particles, 2 sizes per decade) the problem is built, one
- * step is taken untimed (it builds the sparse pattern), then `steps` steps are timed one
- * by one (CPU time of the thread, bench_util.h) and the fastest is kept (the minimum is the estimate
- * least disturbed by other processes on a shared machine).  Between timed steps the
- * assembly the step performs -- forces, matrix and right-hand side, through
- * mb_implicit_solver_assemble of a solver=auto solver: straight into block-tridiagonal
- * storage on chains, into CSR otherwise -- is timed alone, fastest of as many
- * repetitions; the solve column is the step minus the assembly.  Where the matrix is block-tridiagonal (chains)
- * a peer is timed on the last assembled matrix: a plain block Thomas sweep
- * (bench_blocktri.c), the dedicated O(n) direct solver; its solution is compared with the
- * library's (largest difference relative to max |x|, printed), and the last column is
- * step / (assembly + peer solve).  The growth exponent p of cost ~ N^p is the
- * least-squares slope of log(cost) against log(N) (gsl_fit_linear); the check fails
- * (exit 1) when p > 1.15. */
+ * step is taken untimed (it builds the sparse pattern) and a second one sets the batch
+ * (steps enough for BENCH_BATCH_SECONDS, at least one).  Then `rounds` interleaved rounds
+ * follow; in each, timed in turn over one batch (CPU time of the thread, bench_util.h):
+ * the whole step; the assembly the step performs -- forces, matrix and right-hand side,
+ * through mb_implicit_solver_assemble of a solver=auto solver: straight into
+ * block-tridiagonal storage on chains, into CSR otherwise -- alone; the plain rebuild of
+ * the same system (bench_rebuild.c); and the lean peer's solve and update on it (chain:
+ * a block Thomas sweep, bench_blocktri.c; cloth: CHOLMOD, bench_cholmod.c).  A load that
+ * comes and goes meets all four alike.  Each time is the median over the rounds, each
+ * ratio (assembly / rebuild, step / peer) the median of the rounds' own ratios: one
+ * disturbed round moves neither.  The solve column is the step minus the assembly; the
+ * peer's solution is compared with the library's (largest difference relative to
+ * max |v+|, printed).  The growth exponent p of cost ~ N^p is the least-squares slope of
+ * log(step) against log(N) (gsl_fit_linear); the check fails (exit 1) when p > 1.15. */
 #include "bench_blocktri.h"
 #include "bench_cholmod.h"
 #include "bench_rebuild.h"
+#include "bench_rounds.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "cli_options.h"
@@ -36,39 +38,47 @@
 
 #define BENCH_MAX_SIZES 16
 #define BENCH_EXPONENT_LIMIT 1.15
+/* a batch: steps enough for this many seconds of CPU time (one step when it takes longer),
+ * so that the rounds of small systems are not at the clock's and the caches' mercy */
+#define BENCH_BATCH_SECONDS 0.02
+#define BENCH_MAX_ROUNDS 1000
 /* the fit needs two sizes: 10^3 and 10^3.5 (the size loop allows 1e-4 relative slack) */
 #define BENCH_MIN_MAX_N 3163
 
 struct bench_opts {
     const char *integrator;
     double dt, max_n;
-    long steps;
+    long rounds;                /* --steps: interleaved rounds per size */
 };
 
 static void bench_usage(const char *name, FILE *out)
 {
     fprintf(out,
         "usage: motionbench bench %s [-i SPEC] [--dt DT] [--steps S] [--max-n N]\n"
-        "  Times S implicit steps (after one untimed step) for sizes 10^3 .. N particles and\n"
-        "  fits the growth exponent of the per-step cost; fails (exit 1) above %.2f.\n"
+        "  Times implicit steps, their assembly and a lean peer in S interleaved rounds for\n"
+        "  sizes 10^3 .. N particles (median over the rounds) and fits the growth exponent\n"
+        "  of the per-step cost; fails (exit 1) above %.2f.\n"
         "  -i SPEC    integrator (default implicit-euler)\n"
         "  --dt DT    time step (default 1/120 s)\n"
-        "  --steps S  timed steps per size, the fastest counts (in [1, 1000], default 3)\n"
+        "  --steps S  interleaved rounds per size, each timing every code over a batch of\n"
+        "             at least %g s (one step if longer); times are the medians over the\n"
+        "             rounds, ratios the medians of the rounds' ratios (in [1, %d],\n"
+        "             default 5)\n"
         "  --max-n N  largest size in [%d, 1e8] (default 1e6)\n", name, BENCH_EXPONENT_LIMIT,
-        BENCH_MIN_MAX_N);
+        BENCH_BATCH_SECONDS, BENCH_MAX_ROUNDS, BENCH_MIN_MAX_N);
 }
 
 /* -1: go on; otherwise an exit status */
 static int bench_args(int argc, char **argv, struct bench_opts *o)
 {
-    double steps = (double)o->steps;
+    double steps = (double)o->rounds;
     const mb_cli_option options[] = {
         { .name = "--integrator", .letter = 'i', .kind = MB_CLI_STRING, .dest = &o->integrator,
           .value = "an integrator" },
         { .name = "--dt", .kind = MB_CLI_DOUBLE, .dest = &o->dt, .value = "a time step",
           .min = 0.0, .min_open = 1, .max = INFINITY },
         { .name = "--steps", .kind = MB_CLI_DOUBLE, .dest = &steps, .value = "a whole number",
-          .min = 1.0, .max = 1000.0 },
+          .min = 1.0, .max = BENCH_MAX_ROUNDS },
         { .name = "--max-n", .kind = MB_CLI_DOUBLE, .dest = &o->max_n, .value = "a size",
           .min = BENCH_MIN_MAX_N, .max = 1e8 },
     };
@@ -87,7 +97,7 @@ static int bench_args(int argc, char **argv, struct bench_opts *o)
                              "in [1, 1000]", steps);
     if (st != MB_CLI_PARSED)
         return mb_cli_fail(name);
-    o->steps = (long)steps;
+    o->rounds = (long)steps;
     return -1;
 }
 
@@ -384,87 +394,175 @@ static double rebuild_difference(const bench_rebuild *R, const struct assembly *
     return fmax(dA, relative_difference(R->b, a->b, 3 * R->n));
 }
 
-/* What one size measures: seconds per step, of its assembly, of the plain rebuild (NAN if
- * none) with its difference from the library's A and b, of the lean peer (rebuild, solve
- * and update; NAN if none) with its difference from the library's v+, and Krylov
- * iterations per timed step. */
+/* What one size measures: seconds per step (medians over the rounds) of the whole step,
+ * its assembly, the plain rebuild (NAN if none) with its difference from the library's A
+ * and b, and the lean peer (rebuild, solve and update; NAN if none) with its difference
+ * from the library's v+; the medians of the rounds' assembly / rebuild and step / peer;
+ * Krylov iterations per timed step. */
 struct bench_size {
     size_t actual;
     double step, assembly, rebuild, rebuild_diff, peer, peer_diff, cycles;
+    double asm_ratio, peer_ratio;
     char peer_config[128], peer_why[256];
 };
 
-static double fastest(double best, double t)
+/* Each round's seconds per step of the four codes (bench_rounds.h). */
+struct bench_rounds {
+    long count, reps;           /* rounds made; steps in each code's batch */
+    double *step, *assembly, *rebuild, *peer, *scratch;     /* scratch: 2 rounds values */
+};
+
+static void rounds_free(struct bench_rounds *R)
 {
-    return t < best ? t : best;
+    free(R->step);
+    free(R->assembly);
+    free(R->rebuild);
+    free(R->peer);
+    free(R->scratch);
+}
+
+static int rounds_alloc(struct bench_rounds *R, long rounds)
+{
+    size_t n = (size_t)rounds;
+    R->count = 0;
+    R->step = malloc(n * sizeof(double));
+    R->assembly = malloc(n * sizeof(double));
+    R->rebuild = malloc(n * sizeof(double));
+    R->peer = malloc(n * sizeof(double));
+    R->scratch = malloc(2 * n * sizeof(double));
+    return R->step && R->assembly && R->rebuild && R->peer && R->scratch ? MB_SUCCESS : MB_ENOMEM;
+}
+
+/* What the codes of one size share */
+struct bench_codes {
+    mb_stepper *stp;
+    mb_system *sys;
+    struct assembly a;
+    bench_rebuild *R;
+    struct peers P;
+    double g[3], D;
+    int plain, peer;            /* the plain rebuild and the peer apply */
+};
+
+/* One round: each code timed over a batch of R->reps steps in turn, seconds per step
+ * stored at round R->count. */
+static int bench_round(struct bench_codes *c, const struct bench_opts *o, struct bench_rounds *R)
+{
+    long k = R->count, reps = R->reps;
+    int st = MB_SUCCESS;
+    double t0 = mb_bench_now();
+    for (long q = 0; q < reps && st == MB_SUCCESS; q++)
+        st = mb_stepper_step(c->stp, c->sys, o->dt);
+    R->step[k] = (mb_bench_now() - t0) / (double)reps;
+    double ta = 0.0, tr = 0.0, tp = 0.0;
+    for (long q = 0; q < reps && st == MB_SUCCESS; q++) {
+        double t = assembly_seconds(&c->a, c->sys, o->dt);
+        if (t < 0.0)
+            st = MB_EFAILED;
+        ta += t;
+    }
+    for (long q = 0; q < reps && st == MB_SUCCESS && c->plain; q++) {
+        double t = rebuild_seconds(&c->R, &c->a, c->sys, c->g, c->D, o->dt);
+        c->plain = t >= 0.0;
+        tr += t;
+    }
+    for (long q = 0; q < reps && st == MB_SUCCESS && c->plain && c->peer; q++) {
+        double t = peer_seconds(&c->P, &c->a, c->R, c->sys->nodes, o->dt);
+        c->peer = t >= 0.0;
+        tp += t;
+    }
+    R->assembly[k] = ta / (double)reps;
+    R->rebuild[k] = c->plain ? tr / (double)reps : NAN;
+    R->peer[k] = c->plain && c->peer ? (tr + tp) / (double)reps : NAN;
+    R->count++;
+    return st;
+}
+
+/* The figures of the rounds into r */
+static void rounds_summary(struct bench_rounds *R, struct bench_size *r)
+{
+    size_t n = (size_t)R->count;
+    r->step = mb_bench_median(R->step, n, R->scratch);
+    r->assembly = mb_bench_median(R->assembly, n, R->scratch);
+    r->rebuild = mb_bench_median(R->rebuild, n, R->scratch);
+    r->peer = mb_bench_median(R->peer, n, R->scratch);
+    r->asm_ratio = mb_bench_median_ratio(R->assembly, R->rebuild, n, R->scratch);
+    r->peer_ratio = mb_bench_median_ratio(R->step, R->peer, n, R->scratch);
+}
+
+/* The untimed steps before the rounds: the first (it chooses the storage), then one whose
+ * time sets the batch */
+static int bench_warm_up(struct bench_codes *c, const struct bench_opts *o,
+                         struct bench_rounds *R)
+{
+    int st = mb_stepper_step(c->stp, c->sys, o->dt);
+    double t0 = mb_bench_now();
+    if (st == MB_SUCCESS)
+        st = mb_stepper_step(c->stp, c->sys, o->dt);
+    R->reps = mb_bench_batch_steps(mb_bench_now() - t0, BENCH_BATCH_SECONDS);
+    return st;
+}
+
+/* The differences of the plain rebuild and of the peer from the library, the peer's
+ * configuration, and why there is no peer */
+static void bench_compare(struct bench_codes *c, const struct bench_opts *o, int st,
+                          struct bench_size *r)
+{
+    r->rebuild_diff = c->plain && c->R ? rebuild_difference(c->R, &c->a) : NAN;
+    r->peer_diff = NAN;
+    int peer = c->plain && c->peer;
+    if (peer && st == MB_SUCCESS)
+        r->peer_diff = assembly_btri(&c->a) ? chain_peer_difference(&c->P.chain, &c->a)
+                                            : cloth_peer_difference(&c->P.cloth, &c->a,
+                                                                    c->sys->nodes, o->dt);
+    snprintf(r->peer_why, sizeof r->peer_why, "%s", !peer && c->P.cloth.why[0] ? c->P.cloth.why
+                                                    : !peer ? "the plain rebuild does not apply" : "");
+    if (peer && c->R)
+        peer_describe(&c->P, &c->a, c->R, r->peer_config, sizeof r->peer_config);
+    else
+        snprintf(r->peer_config, sizeof r->peer_config, "none");
 }
 
 static int bench_one(const char *problem, const struct bench_opts *o, double n,
                      struct bench_size *r)
 {
-    mb_system *sys = NULL;
-    double g[3], D;
-    bench_rebuild *R = NULL;
-    struct peers P = { 0 };
-    int st = bench_system(problem, n, &sys, &r->actual, g, &D);
-    mb_stepper *stp = st == MB_SUCCESS ? mb_stepper_alloc(o->integrator, sys) : NULL;
-    if (stp == NULL) {
-        mb_system_free(sys);
+    struct bench_codes c = { .plain = 1, .peer = 1 };
+    struct bench_rounds R = { 0 };
+    int st = bench_system(problem, n, &c.sys, &r->actual, c.g, &c.D);
+    c.stp = st == MB_SUCCESS ? mb_stepper_alloc(o->integrator, c.sys) : NULL;
+    if (c.stp == NULL) {
+        mb_system_free(c.sys);
         return MB_EFAILED;
     }
-    st = mb_stepper_step(stp, sys, o->dt);
-    mb_stepper_stats s0, s1;
-    mb_stepper_get_stats(stp, &s0);
-    struct assembly a = { 0 };
-    if (assembly_alloc(&a, sys->nodes->n) != MB_SUCCESS)
+    if (assembly_alloc(&c.a, c.sys->nodes->n) != MB_SUCCESS || rounds_alloc(&R, o->rounds) != MB_SUCCESS)
         st = MB_ENOMEM;
-    r->step = r->assembly = r->rebuild = r->peer = INFINITY;
-    int plain = 1, peer = 1;
-    for (long k = 0; k < o->steps && st == MB_SUCCESS; k++) {
-        double t0 = mb_bench_now();
-        st = mb_stepper_step(stp, sys, o->dt);
-        r->step = fastest(r->step, mb_bench_now() - t0);
-        double ta = st == MB_SUCCESS ? assembly_seconds(&a, sys, o->dt) : 0.0;
-        if (ta < 0.0)
-            st = MB_EFAILED;
-        r->assembly = fastest(r->assembly, ta);
-        double tr = st == MB_SUCCESS && plain ? rebuild_seconds(&R, &a, sys, g, D, o->dt) : -1.0;
-        plain = tr >= 0.0;
-        r->rebuild = fastest(r->rebuild, tr);
-        double tp = peer && plain ? peer_seconds(&P, &a, R, sys->nodes, o->dt) : -1.0;
-        peer = tp >= 0.0;
-        r->peer = fastest(r->peer, tr + tp);
-    }
-    r->rebuild_diff = plain && R ? rebuild_difference(R, &a) : NAN;
-    if (!plain)
-        r->rebuild = NAN;
-    r->peer_diff = NAN;
-    if (peer && st == MB_SUCCESS)
-        r->peer_diff = assembly_btri(&a) ? chain_peer_difference(&P.chain, &a)
-                                         : cloth_peer_difference(&P.cloth, &a, sys->nodes, o->dt);
-    if (!peer)
-        r->peer = NAN;
-    snprintf(r->peer_why, sizeof r->peer_why, "%s", !peer && P.cloth.why[0] ? P.cloth.why
-                                                    : !peer ? "the plain rebuild does not apply" : "");
-    if (peer && R)
-        peer_describe(&P, &a, R, r->peer_config, sizeof r->peer_config);
-    else
-        snprintf(r->peer_config, sizeof r->peer_config, "none");
-    peers_free(&P);
-    bench_rebuild_free(R);
-    assembly_free(&a);
-    mb_stepper_get_stats(stp, &s1);
-    r->cycles = (double)(s1.linear_iterations - s0.linear_iterations) / (double)o->steps;
-    mb_stepper_free(stp);
-    mb_system_free(sys);
+    if (st == MB_SUCCESS)
+        st = bench_warm_up(&c, o, &R);
+    mb_stepper_stats s0, s1;
+    mb_stepper_get_stats(c.stp, &s0);
+    for (long k = 0; k < o->rounds && st == MB_SUCCESS; k++)
+        st = bench_round(&c, o, &R);
+    rounds_summary(&R, r);
+    bench_compare(&c, o, st, r);
+    mb_stepper_get_stats(c.stp, &s1);
+    r->cycles = (double)(s1.linear_iterations - s0.linear_iterations)
+                / (double)(R.count > 0 ? R.count * R.reps : 1);
+    rounds_free(&R);
+    peers_free(&c.P);
+    bench_rebuild_free(c.R);
+    assembly_free(&c.a);
+    mb_stepper_free(c.stp);
+    mb_system_free(c.sys);
     return st;
 }
 
 /* the first line: the system, the scheme, and what the peer is */
 static void bench_header(const char *problem, const struct bench_opts *o)
 {
-    printf("# %s, integrator %s, dt %g, fastest of %ld timed steps per size\n", problem,
-           o->integrator, o->dt, o->steps);
+    printf("# %s, integrator %s, dt %g, %ld interleaved rounds per size (step, assembly, plain "
+           "rebuild, peer, each over a batch of >= %g s of steps): times are medians over the "
+           "rounds, asm/rebuild and step/peer the medians of the rounds' ratios\n", problem,
+           o->integrator, o->dt, o->rounds, BENCH_BATCH_SECONDS);
     if (!strcmp(problem, "spring-chain")) {
         printf("# peer: lean chain step (benchmark code) = plain rebuild of forces, A and b in "
                "3x3 blocks + block Thomas sweep (block LU, cofactor inverses, no pivoting) + "
@@ -482,7 +580,7 @@ static void bench_header(const char *problem, const struct bench_opts *o)
 
 static int bench_run(const char *problem, int argc, char **argv)
 {
-    struct bench_opts o = { "implicit-euler", 1.0 / 120.0, 1e6, 3 };
+    struct bench_opts o = { "implicit-euler", 1.0 / 120.0, 1e6, 5 };
     int rc = bench_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
@@ -502,9 +600,9 @@ static int bench_run(const char *problem, int argc, char **argv)
             printf("# %zu particles: no peer: %s\n", r.actual, r.peer_why);
         printf("%10zu %12.6g %12.6g %14.6g %14.6g %12.3g %12.3g %12.6g %12.3g %12.6g %12.3g "
                "%12.3g %s\n", r.actual, r.step, per_node * r.step, per_node * r.assembly,
-               per_node * r.rebuild, r.assembly / r.rebuild, r.rebuild_diff,
+               per_node * r.rebuild, r.asm_ratio, r.rebuild_diff,
                per_node * (r.step - r.assembly), r.cycles, per_node * r.peer, r.peer_diff,
-               r.step / r.peer, r.peer_config);
+               r.peer_ratio, r.peer_config);
         fflush(stdout);
         logn[m] = log((double)r.actual);
         logc[m] = log(r.step);
