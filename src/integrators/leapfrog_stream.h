@@ -1,14 +1,16 @@
-/* leapfrog_stream.h -- the translation kernel of the leap-frog fast path with
- * non-temporal stores, for node stores larger than any cache (double base, SSE2).
+/* leapfrog_stream.h -- the SSE2 width of the leap-frog fast path's translation kernels
+ * (two nodes a pass in 16-byte vectors, on processors without AVX2: leapfrog_quads.h has
+ * the four-node width), and when the kernels stream their outputs.  The kernels
+ * themselves are written once for both widths in leapfrog_lanes_source.h; this file
+ * holds what is the width's own: the spread of a per-node array and of g over three
+ * halves, the test of the residue, the alignment streaming needs.
  *
  * The fast path writes x(t+h) and v(t+h/2) into arrays that this step does not read
  * again.  An ordinary store first reads each destination cache line from memory
  * (write-allocate): a third of the kernel's memory traffic on large stores.
- * _mm_stream_pd writes around the cache instead.  The arithmetic is that of
- * lf_kick_drift, operation for operation -- a = f im, a = a hk, v+ = v + a, x+ = x + v+ h,
- * each an IEEE double operation as the scalar code compiles on x86-64 -- so the results
- * are bit-identical (tests/test_leapfrog_stream.c).  Included by leapfrog_common.h;
- * without SSE2 LF_HAVE_STREAM is undefined and the template keeps its scalar loop. */
+ * _mm_stream_pd (and _mm256_stream_pd) write around the cache instead, on stores of at
+ * least LF_STREAM_MIN_NODES nodes.  Included by leapfrog_common.h; without SSE2
+ * LF_HAVE_STREAM is undefined and the template keeps its scalar loop. */
 #ifndef MB_LEAPFROG_STREAM_H
 #define MB_LEAPFROG_STREAM_H
 
@@ -34,117 +36,52 @@ static inline int lf_stream_aligned(const double *p)
 
 /* A per-node array a of a pair of nodes i, i + 1 in the three halves of their
  * components, x0 y0 | z0 x1 | y1 z1. */
-static inline void lf_pair_halves(const double *a, size_t i, __m128d half[3])
+static inline void lf_spread_pairs(const double *a, size_t i, __m128d half[3])
 {
     half[0] = _mm_set1_pd(a[i]);
     half[1] = _mm_set_pd(a[i + 1], a[i]);
     half[2] = _mm_set1_pd(a[i + 1]);
 }
 
-/* Store of two doubles at p: streamed (p 16-byte aligned) or ordinary (any p). */
-static inline void lf_store_pair(double *p, __m128d a, int stream)
+/* The 3-vector g repeated over the pattern: g0 g1 | g2 g0 | g1 g2. */
+static inline void lf_repeat_pairs(const double g[3], __m128d g_half[3])
 {
-    if (stream)
-        _mm_stream_pd(p, a);
-    else
-        _mm_storeu_pd(p, a);
+    g_half[0] = _mm_set_pd(g[1], g[0]);
+    g_half[1] = _mm_set_pd(g[0], g[2]);
+    g_half[2] = _mm_set_pd(g[2], g[1]);
 }
 
-/* Kick and drift of one half (two components at c): a = f im, a = a hk, v+ = v + a,
- * x+ = x + v+ h, stored by lf_store_pair.  The bits of x+ - x+, +0 exactly when x+ is
- * finite, are or-ed into *residue (an or, not a sum: a chain of one-cycle operations
- * from pair to pair, where additions made the loop wait on their latency).  x+ is not
- * finite whenever v+ is not (v+ h is then NaN or +-Inf whatever h is, and so is
- * x + v+ h), so the one residue detects either. */
-static inline void lf_stream_half(const double *x, const double *v, size_t c, __m128d f,
-                                  __m128d im, __m128d vhk, __m128d vh, double *x_out,
-                                  double *v_out, __m128d *residue, int stream)
+/* 1 when some bit of r is set (both halves compared with 0: r is +0 or a NaN's bits) */
+static inline int lf_any_set_pairs(__m128d r)
 {
-    __m128d a = _mm_mul_pd(f, im);
-    a = _mm_mul_pd(a, vhk);
-    const __m128d vo = _mm_add_pd(_mm_loadu_pd(&v[c]), a);
-    const __m128d xo = _mm_add_pd(_mm_loadu_pd(&x[c]), _mm_mul_pd(vo, vh));
-    lf_store_pair(&v_out[c], vo, stream);
-    lf_store_pair(&x_out[c], xo, stream);
-    *residue = _mm_or_pd(*residue, _mm_sub_pd(xo, xo));
+    double h[2];
+    _mm_storeu_pd(h, r);
+    return !(h[0] == 0.0 && h[1] == 0.0);
 }
 
-/* The end of a pass: streamed lines made visible before the caller swaps the arrays
- * in, and *bad set when a result was NaN or Inf (some bit of the residue set). */
-static inline void lf_stream_done(__m128d residue, int *bad, int stream)
-{
-    if (stream)
-        _mm_sfence();
-    double r[2];
-    _mm_storeu_pd(r, residue);
-    *bad |= !(r[0] == 0.0 && r[1] == 0.0);
-}
+/* The kernels (leapfrog_lanes_source.h) two nodes a pass: lf_translate_pairs,
+ * lf_uniform_pairs, inlined in their callers, streamed when `stream` (the outputs, and
+ * f when stored, 16-byte aligned: lf_stream_aligned). */
+#define LANE __m128d
+#define LANE_NODES 2
+#define LANE_FN(name) name##_pairs
+#define LANE_INLINE static inline
+#define LANE_ENTRY static inline
+#define LANE_SET1(d) _mm_set1_pd(d)
+#define LANE_ZERO() _mm_setzero_pd()
+#define LANE_LOADU(p) _mm_loadu_pd(p)
+#define LANE_STOREU(p, a) _mm_storeu_pd(p, a)
+#define LANE_STREAM(p, a) _mm_stream_pd(p, a)
+#define LANE_MUL(a, b) _mm_mul_pd(a, b)
+#define LANE_ADD(a, b) _mm_add_pd(a, b)
+#define LANE_SUB(a, b) _mm_sub_pd(a, b)
+#define LANE_OR(a, b) _mm_or_pd(a, b)
+#define LANE_AND(a, b) _mm_and_pd(a, b)
+#define LANE_NEQ(a, b) _mm_cmpneq_pd(a, b)
+#include "leapfrog_lanes_source.h"
 
-/* Kick and drift of the nodes 0 .. 2 floor(n/2) - 1, two at a time (six doubles, three
- * 16-byte stores per output array), streamed when `stream` (x_out and v_out must then be
- * 16-byte aligned: lf_stream_aligned).  Sets *bad when a result is NaN or Inf.  Returns
- * the number of nodes done; the caller finishes the odd one. */
-static inline size_t lf_translate_pairs(const double *restrict x, const double *restrict v,
-                                        const double *restrict f, const double *restrict im,
-                                        size_t n, double *restrict x_out,
-                                        double *restrict v_out, double hk, double h,
-                                        int *bad, int stream)
-{
-    const __m128d vhk = _mm_set1_pd(hk), vh = _mm_set1_pd(h);
-    __m128d residue = _mm_setzero_pd();
-    size_t i = 0;
-    for (; i + 2 <= n; i += 2) {
-        __m128d im_half[3];
-        lf_pair_halves(im, i, im_half);
-        MB_UNROLL(3)
-        for (int k = 0; k < 3; k++) {
-            const size_t c = 3 * i + 2 * (size_t)k;
-            lf_stream_half(x, v, c, _mm_loadu_pd(&f[c]), im_half[k], vhk, vh, x_out, v_out,
-                           &residue, stream);
-        }
-    }
-    lf_stream_done(residue, bad, stream);
-    return i;
-}
-
-/* lf_translate_pairs for a field that is one uniform acceleration g
- * (lf_translate_uniform): the force f = +0 + m g on nodes of nonzero inverse mass, +0 on
- * the others -- gravity's eval_set, operation for operation, the selection done by a
- * mask -- computed in the same pass and, when store_f, stored to f too (streamed: f,
- * x_out, v_out 16-byte aligned).  Without store_f, f already holds those values. */
-static inline size_t lf_uniform_pairs(const double *restrict x, const double *restrict v,
-                                      const double *restrict m, const double *restrict im,
-                                      const double g[3], size_t n, double *restrict f,
-                                      double *restrict x_out, double *restrict v_out,
-                                      double hk, double h, int *bad, int stream, int store_f)
-{
-    const __m128d vhk = _mm_set1_pd(hk), vh = _mm_set1_pd(h), zero = _mm_setzero_pd();
-    const __m128d g_half[3] = { _mm_set_pd(g[1], g[0]), _mm_set_pd(g[0], g[2]),
-                                _mm_set_pd(g[2], g[1]) };
-    __m128d residue = _mm_setzero_pd();
-    size_t i = 0;
-    for (; i + 2 <= n; i += 2) {
-        __m128d im_half[3], m_half[3];
-        lf_pair_halves(im, i, im_half);
-        lf_pair_halves(m, i, m_half);
-        MB_UNROLL(3)
-        for (int k = 0; k < 3; k++) {
-            const size_t c = 3 * i + 2 * (size_t)k;
-            const __m128d weighs = _mm_cmpneq_pd(im_half[k], zero);
-            const __m128d mg = _mm_and_pd(weighs, _mm_mul_pd(m_half[k], g_half[k]));
-            const __m128d fc = _mm_add_pd(zero, mg);
-            if (store_f)
-                lf_store_pair(&f[c], fc, stream);
-            lf_stream_half(x, v, c, fc, im_half[k], vhk, vh, x_out, v_out, &residue, stream);
-        }
-    }
-    lf_stream_done(residue, bad, stream);
-    return i;
-}
-
-/* lf_uniform_pairs with `stream` (when the store is large enough, `streams`, and f,
- * x_out, v_out are 16-byte aligned) and `store_f` made constants of each instance, so
- * that no flag is tested inside the loop. */
+/* lf_uniform_pairs, streamed when the store is large enough (`streams`) and f (when
+ * stored), x_out, v_out are 16-byte aligned. */
 static inline size_t lf_uniform_pairs_run(const double *restrict x, const double *restrict v,
                                           const double *restrict m, const double *restrict im,
                                           const double g[3], size_t n, double *restrict f,
