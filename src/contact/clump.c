@@ -28,15 +28,6 @@ static int any_overlap(const double *c, const double *r, size_t n)
     return 0;
 }
 
-/* J += m (|d|^2 1 - d d^T) */
-static void add_point_inertia(double J[9], double m, const double d[3])
-{
-    double d2 = mb_v3_dot(d, d);
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++)
-            J[3 * a + b] += m * ((a == b ? d2 : 0.0) - d[a] * d[b]);
-}
-
 /* Steiner sum over whole spheres. */
 static void steiner(mb_clump *c, const double *x, const double *r)
 {
@@ -55,7 +46,7 @@ static void steiner(mb_clump *c, const double *x, const double *r)
         for (int a = 0; a < 3; a++)
             c->inertia[4 * a] += 0.4 * m * r[i] * r[i];
         mb_v3_sub(d, &x[3 * i], c->centroid);
-        add_point_inertia(c->inertia, m, d);
+        mb_m3_add_point_inertia(c->inertia, m, d);
     }
 }
 
@@ -105,7 +96,7 @@ static void grid_pass(const mb_clump *c, const double *x, const double *r, const
                     continue;
                 g->N += 1.0;
                 mb_v3_add(g->S, g->S, q);
-                add_point_inertia(g->Q, 1.0, q);
+                mb_m3_add_point_inertia(g->Q, 1.0, q);
             }
 }
 
@@ -122,7 +113,7 @@ static void grid_moments(const struct grid_sums *g, double h, double rho, const 
         J[a] = mc * g->Q[a];
     for (int a = 0; a < 3; a++)
         J[4 * a] += g->N * mc * h * h / 6.0;
-    add_point_inertia(J, -rho * *V, cq);
+    mb_m3_add_point_inertia(J, -rho * *V, cq);
 }
 
 /* Grid sampling of the union at cells of side h = r_min / resolution (mb_clump.h), plus

@@ -2,33 +2,10 @@
  * relative velocity U = H_i u_i - H_j u_j (seed 003 eq. U), the reaction's generalized
  * impulse h A^-1 H^T R, and the target velocities of the bilateral constraints. */
 #include "mb_constraint.h"
+#include "mb_vec.h"
 
 #include <math.h>
 #include <string.h>
-
-static void m3_mul_v(double r[3], const double M[9], const double a[3])
-{
-    double t0 = M[0] * a[0] + M[1] * a[1] + M[2] * a[2];
-    double t1 = M[3] * a[0] + M[4] * a[1] + M[5] * a[2];
-    double t2 = M[6] * a[0] + M[7] * a[1] + M[8] * a[2];
-    r[0] = t0; r[1] = t1; r[2] = t2;
-}
-
-static void m3t_mul_v(double r[3], const double M[9], const double a[3])
-{
-    double t0 = M[0] * a[0] + M[3] * a[1] + M[6] * a[2];
-    double t1 = M[1] * a[0] + M[4] * a[1] + M[7] * a[2];
-    double t2 = M[2] * a[0] + M[5] * a[1] + M[8] * a[2];
-    r[0] = t0; r[1] = t1; r[2] = t2;
-}
-
-static void cross(double r[3], const double a[3], const double b[3])
-{
-    double t0 = a[1] * b[2] - a[2] * b[1];
-    double t1 = a[2] * b[0] - a[0] * b[2];
-    double t2 = a[0] * b[1] - a[1] * b[0];
-    r[0] = t0; r[1] = t1; r[2] = t2;
-}
 
 const char *mb_con_kind_name(int kind)
 {
@@ -43,7 +20,7 @@ void mb_con_point(const mb_body_view *b, size_t k, const double A[3], double p[3
         p[0] = A[0]; p[1] = A[1]; p[2] = A[2];
         return;
     }
-    m3_mul_v(p, &b->Lambda[9 * k], A);
+    mb_m3_mul_v(p, &b->Lambda[9 * k], A);
     for (int d = 0; d < 3; d++)
         p[d] += b->x[3 * k + d];
 }
@@ -56,8 +33,8 @@ void mb_con_operator_H(const mb_body_view *b, size_t k, const double A[3], const
 {
     for (int r = 0; r < 3; r++) {
         double c[3], w[3];
-        m3t_mul_v(c, &b->Lambda[9 * k], &E[3 * r]);   /* c = Lambda^T e_r (body frame) */
-        cross(w, A, c);                              /* e_r . Lambda (Omega x A) = Omega . (A x c) */
+        mb_m3t_mul_v(c, &b->Lambda[9 * k], &E[3 * r]); /* c = Lambda^T e_r (body frame) */
+        mb_v3_cross(w, A, c);                          /* e_r . Lambda (Omega x A) = Omega . (A x c) */
         for (int d = 0; d < 3; d++) {
             H[6 * r + d] = w[d];
             H[6 * r + 3 + d] = E[3 * r + d];
@@ -116,11 +93,11 @@ void mb_con_frame_from_normal(const double n[3], double E[9])
     int m = fabs(n[0]) <= fabs(n[1]) ? (fabs(n[0]) <= fabs(n[2]) ? 0 : 2)
                                       : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
     a[m] = 1.0;
-    cross(t1, a, n);
+    mb_v3_cross(t1, a, n);
     double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
     for (int d = 0; d < 3; d++)
         t1[d] /= l;
-    cross(t2, n, t1);
+    mb_v3_cross(t2, n, t1);
     memcpy(&E[0], t1, sizeof t1);
     memcpy(&E[3], t2, sizeof t2);
     memcpy(&E[6], n, 3 * sizeof(double));
@@ -170,7 +147,7 @@ void mb_con_target(const mb_body_view *b, const mb_con *c, double h, double targ
     switch (c->kind) {
     case MB_CON_FIXPNT:
         separation(b, c, d);
-        m3_mul_v(target, c->E, d);
+        mb_m3_mul_v(target, c->E, d);
         for (int k = 0; k < 3; k++)
             target[k] *= -w;
         break;

@@ -116,6 +116,16 @@ static inline void mb_m3t_mul_v(double r[3], const double R[9], const double a[3
     double t2 = R[2] * a[0] + R[5] * a[1] + R[8] * a[2];
     r[0] = t0; r[1] = t1; r[2] = t2;
 }
+/* J += m (|d|^2 1 - d d^T): the inertia about the origin of a point mass m at d, the
+ * parallel-axis (Steiner) term of a body whose centre is d from the reference point
+ * (Goldstein, Poole, Safko, "Classical Mechanics", 3rd ed., 5.3). */
+static inline void mb_m3_add_point_inertia(double J[9], double m, const double d[3])
+{
+    double d2 = mb_v3_dot(d, d);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            J[3 * a + b] += m * ((a == b ? d2 : 0.0) - d[a] * d[b]);
+}
 /* Rotate a body vector to global (R a~) and a global vector to body (R^T a). */
 static inline void mb_q_rotate(double r[3], const double q[4], const double a[3])
 { double R[9]; mb_q_to_mat(R, q); mb_m3_mul_v(r, R, a); }

@@ -25,14 +25,6 @@ static void add_body_inertia(double J[9], const double q[4], const double I[3])
                             + R[3 * a + 2] * I[2] * R[3 * b + 2];
 }
 
-static void add_parallel_axis(double J[9], double m, const double d[3])
-{
-    double d2 = mb_v3_dot(d, d);
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++)
-            J[3 * a + b] += m * ((a == b ? d2 : 0.0) - d[a] * d[b]);
-}
-
 void mb_mass_properties_of(const mb_nodes *s, mb_mass_properties *p)
 {
     memset(p, 0, sizeof *p);
@@ -53,6 +45,6 @@ void mb_mass_properties_of(const mb_nodes *s, mb_mass_properties *p)
         double d[3];
         mb_v3_sub(d, &s->x[3 * i], p->centroid);
         add_body_inertia(p->inertia, &s->q[4 * i], &s->inertia[3 * i]);
-        add_parallel_axis(p->inertia, s->mass[i], d);
+        mb_m3_add_point_inertia(p->inertia, s->mass[i], d);
     }
 }
