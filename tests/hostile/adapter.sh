@@ -6,9 +6,9 @@
 # "kill": SIGKILL then (the adapter's processes must still go, within 120 s: the keeper's
 # grace is 2 s; the private directory of a motionbench killed outright stays).
 # No wait here depends on the machine's speed: the signal waits for the daemon (or the
-# end of the run), and the run's time limit (600 s) is beyond run.sh's wall-clock guard,
-# so that a run that does not end on the signal fails by the guard (the adapter hangs
-# for 4242 s).
+# end of the run), and the runs' time limit (600 s, not the descriptors' 30 s, which a
+# loaded machine can exceed) is beyond run.sh's wall-clock guard, so that a run that does
+# not end on the signal fails by the guard (the adapter hangs for 4242 s).
 # Prints the runs' rows (status and reason) and exits with run's status, or 3 when a run's
 # status is not STATUS (or the previous report changed), 4 when a process of the adapter
 # outlived the run (broken.py's daemon sleeps MB_TEST_DAEMON_SLEEP s, unique to this
@@ -43,7 +43,8 @@ if [ "$want" = interrupt ] || [ "$want" = terminate ] || [ "$want" = kill ]; the
         rm -rf "$T/tmp"/motionbench-run-*
     fi
 else
-    TMPDIR="$T/tmp" "$MB" run -q --adapters "$H/../data/adapters" -o "$T/r" "$T/c.case"
+    TMPDIR="$T/tmp" "$MB" run -q --timeout 600 --adapters "$H/../data/adapters" -o "$T/r" \
+        "$T/c.case"
     st=$?
     tr -d '\r' < "$T/r/runs.csv" | tail -n +2
     n=$(tr -d '\r' < "$T/r/runs.csv" | grep -c "^hostile-adapter,external:broken-$mode,[^,]*,[^,]*,[^,]*,[^,]*,$want,")
