@@ -110,6 +110,9 @@ bench_rebuild *bench_rebuild_alloc(const mb_system *sys, const double g[3], doub
         if (s->inv_mass[k / 3] == 0.0 || (s->blocked[k / 3] & (1u << (k % 3))) != 0)
             fixed_row(R, csr, k, &nz);
     R->nzero = nz;
+    R->chain = csr == NULL && R->ns + 1 == R->n;
+    for (size_t m = 0; m < R->ns && R->chain; m++)
+        R->chain = R->sp[m].i == m && R->sp[m].j == m + 1;
     if (!ok) {
         bench_rebuild_free(R);
         return NULL;
@@ -125,11 +128,14 @@ static void add_block(double *vals, size_t off, size_t str, const double G[9], d
             vals[off + a * str + e] += sign * G[3 * a + e];
 }
 
-static void rebuild_spring(bench_rebuild *R, size_t m, const mb_nodes *s, double h)
+/* Spring m at the state of s: its force F on node i, G = h C + h^2 K, and hcdv = h (C dv),
+ * the term of its blocks (i, i) and (i, j) in row i of b (header) */
+static void spring_terms(const bench_rebuild *R, size_t m, const mb_nodes *s, double h,
+                         double F[3], double G[9], double hcdv[3])
 {
     const mb_spring *sp = &R->sp[m];
     size_t i = sp->i, j = sp->j;
-    double d[3], dv[3], n[3], F[3], G[9], l2 = 0.0;
+    double d[3], dv[3], n[3], l2 = 0.0;
     for (int k = 0; k < 3; k++) {
         d[k] = s->x[3 * j + k] - s->x[3 * i + k];
         dv[k] = s->v[3 * j + k] - s->v[3 * i + k];
@@ -137,30 +143,39 @@ static void rebuild_spring(bench_rebuild *R, size_t m, const mb_nodes *s, double
     }
     double l = sqrt(l2), h2 = h * h;
     if (l == 0.0) {                     /* only the linear spring is defined here */
-        memset(G, 0, sizeof G);
+        memset(G, 0, 9 * sizeof(double));
         for (int k = 0; k < 3; k++) {
             F[k] = sp->k * d[k];
             G[4 * k] = h2 * sp->k;
+            hcdv[k] = 0.0;
         }
-    } else {
-        for (int k = 0; k < 3; k++)
-            n[k] = d[k] / l;
-        double dvn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2];
-        double mag = sp->k * (l - sp->rest) + sp->c * dvn;
-        double kd = sp->k * (1.0 - sp->rest / l), kn = sp->k * sp->rest / l, cl = sp->c / l;
-        for (int a = 0; a < 3; a++) {
-            F[a] = mag * n[a];
-            for (int e = 0; e < 3; e++) {
-                double nn = n[a] * n[e], id = a == e ? 1.0 : 0.0;
-                double K = kd * id + kn * nn + cl * (n[a] * (dv[e] - dvn * n[e]) + dvn * (id - nn));
-                G[3 * a + e] = h * sp->c * nn + h2 * K;
-            }
-            double hcdv = h * sp->c * dvn * n[a];    /* h (C dv)_a */
-            R->b[3 * i + a] -= hcdv;                 /* -h (C_ii v_i + C_ij v_j) */
-            R->b[3 * j + a] += hcdv;
-        }
+        return;
     }
+    for (int k = 0; k < 3; k++)
+        n[k] = d[k] / l;
+    double dvn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2];
+    double mag = sp->k * (l - sp->rest) + sp->c * dvn;
+    double kd = sp->k * (1.0 - sp->rest / l), kn = sp->k * sp->rest / l, cl = sp->c / l;
+    for (int a = 0; a < 3; a++) {
+        F[a] = mag * n[a];
+        for (int e = 0; e < 3; e++) {
+            double nn = n[a] * n[e], id = a == e ? 1.0 : 0.0;
+            double K = kd * id + kn * nn + cl * (n[a] * (dv[e] - dvn * n[e]) + dvn * (id - nn));
+            G[3 * a + e] = h * sp->c * nn + h2 * K;
+        }
+        hcdv[a] = h * sp->c * dvn * n[a];
+    }
+}
+
+static void rebuild_spring(bench_rebuild *R, size_t m, const mb_nodes *s, double h)
+{
+    const mb_spring *sp = &R->sp[m];
+    size_t i = sp->i, j = sp->j;
+    double F[3], G[9], hcdv[3];
+    spring_terms(R, m, s, h, F, G, hcdv);
     for (int k = 0; k < 3; k++) {
+        R->b[3 * i + k] -= hcdv[k];             /* -h (C_ii v_i + C_ij v_j) */
+        R->b[3 * j + k] += hcdv[k];
         R->f[3 * i + k] += F[k];
         R->f[3 * j + k] -= F[k];
     }
@@ -171,8 +186,55 @@ static void rebuild_spring(bench_rebuild *R, size_t m, const mb_nodes *s, double
     add_block(R->vals, o[3], R->stride[j], G, 1.0);
 }
 
+/* The rows of fixed degrees of freedom: d e_k^T, b_k = d v_k */
+static void rebuild_fixed_rows(bench_rebuild *R, const mb_nodes *s)
+{
+    for (size_t z = 0; z < R->nzero; z++)
+        R->vals[R->zero[z]] = 0.0;
+    for (size_t q = 0; q < R->nfixed; q++) {
+        size_t k = R->fixed_dof[q];
+        double dk = s->inv_mass[k / 3] == 0.0 ? 1.0 : s->mass[k / 3];
+        R->vals[R->fixed_val[q]] = dk;
+        R->b[k] = dk * s->v[k];
+    }
+}
+
+/* A chain node by node: spring i's terms formed once and written into node i's U block and
+ * rows and node i + 1's L block and rows (node i + 1's D and rows completed at its turn) */
+static void rebuild_chain(bench_rebuild *R, const mb_nodes *s, double h)
+{
+    double Fp[3] = { 0 }, Gp[9] = { 0 }, cp[3] = { 0 }, F[3], G[9], hcdv[3];
+    double *Dn = R->vals, *Ln = R->vals + 9 * R->n, *Un = R->vals + 18 * R->n;
+    for (size_t i = 0; i < R->n; i++) {
+        if (i < R->ns)
+            spring_terms(R, i, s, h, F, G, hcdv);
+        else
+            memset(F, 0, sizeof F), memset(G, 0, sizeof G), memset(hcdv, 0, sizeof hcdv);
+        double m = s->mass[i], grav = s->inv_mass[i] == 0.0 ? 0.0 : m, hD = h * R->D;
+        for (int q = 0; q < 9; q++) {
+            Dn[9 * i + q] = (q % 4 == 0 ? m + hD : 0.0) + Gp[q] + G[q];
+            Ln[9 * i + q] = -Gp[q];
+            Un[9 * i + q] = -G[q];
+        }
+        for (int a = 0; a < 3; a++) {
+            size_t k = 3 * i + (size_t)a;
+            double f = grav * R->g[a] - R->D * s->v[k] + F[a] - Fp[a];
+            R->f[k] = f;
+            R->b[k] = (hD * s->v[k] - hcdv[a] + cp[a]) + (m * s->v[k] + h * f);
+        }
+        memcpy(Fp, F, sizeof F);
+        memcpy(Gp, G, sizeof G);
+        memcpy(cp, hcdv, sizeof hcdv);
+    }
+    rebuild_fixed_rows(R, s);
+}
+
 void bench_rebuild_run(bench_rebuild *R, const mb_nodes *s, double h)
 {
+    if (R->chain) {
+        rebuild_chain(R, s, h);
+        return;
+    }
     memset(R->vals, 0, R->nvals * sizeof(double));
     for (size_t i = 0; i < R->n; i++) {
         double m = s->mass[i], grav = s->inv_mass[i] == 0.0 ? 0.0 : m;
@@ -186,12 +248,5 @@ void bench_rebuild_run(bench_rebuild *R, const mb_nodes *s, double h)
         rebuild_spring(R, m, s, h);
     for (size_t k = 0; k < 3 * R->n; k++)
         R->b[k] += s->mass[k / 3] * s->v[k] + h * R->f[k];
-    for (size_t z = 0; z < R->nzero; z++)
-        R->vals[R->zero[z]] = 0.0;
-    for (size_t q = 0; q < R->nfixed; q++) {
-        size_t k = R->fixed_dof[q];
-        double dk = s->inv_mass[k / 3] == 0.0 ? 1.0 : s->mass[k / 3];
-        R->vals[R->fixed_val[q]] = dk;
-        R->b[k] = dk * s->v[k];
-    }
+    rebuild_fixed_rows(R, s);
 }

@@ -5,7 +5,10 @@
  * CSR pattern), the work the library's assembly is measured against.  Benchmark code,
  * independent of the library's assembly: it reads only the spring list, the masses and
  * the storage layout, and handles springs between nodes (no anchors, no arms), gravity
- * and drag -- the models of the chain and cloth problems. */
+ * and drag -- the models of the chain and cloth problems.  A chain (spring m joins nodes m
+ * and m + 1, in order, block-tridiagonal storage) is rebuilt node by node, each block and
+ * each entry of f and b written once (no zeroing: the lean peer's configuration); other
+ * systems spring by spring into storage zeroed first. */
 #ifndef MB_BENCH_REBUILD_H
 #define MB_BENCH_REBUILD_H
 
@@ -23,6 +26,7 @@ typedef struct bench_rebuild {
     size_t *doff, *stride;     /* per node: diagonal block offset, row stride */
     size_t nzero, nfixed;      /* fixed degrees of freedom: values to zero, diagonals */
     size_t *zero, *fixed_dof, *fixed_val;
+    int chain;                 /* spring m joins m and m + 1, block-tridiagonal storage */
 } bench_rebuild;
 
 /* For the springs of sys (the first springs model of its field) with gravity g and drag
