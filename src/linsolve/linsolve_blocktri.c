@@ -212,13 +212,18 @@ struct blocktri_worst {
     double rc_num, rc_den, gr_num, gr_den;
 };
 
-/* The adjugate and determinant of S scaled by r (T = r S), and ||adj T||_1 */
+/* The adjugate and determinant of S scaled by r (T = r S), and ||adj T||_1; r = 1 reads S
+ * itself (S * 1 is S, bit for bit) */
 static inline double adjugate_scaled(const double *S, double r, double *g, double *anorm)
 {
-    double t[9];
-    for (int k = 0; k < 9; k++)
-        t[k] = S[k] * r;
-    double det = adjugate3(t, g);
+    double t[9], det;
+    if (r == 1.0) {
+        det = adjugate3(S, g);
+    } else {
+        for (int k = 0; k < 9; k++)
+            t[k] = S[k] * r;
+        det = adjugate3(t, g);
+    }
     *anorm = norm1_3(g);
     return det;
 }

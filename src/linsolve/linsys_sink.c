@@ -29,6 +29,7 @@
  * A block the storage has no slot for -- beyond the neighbours of a block-tridiagonal
  * system, or not the block the CSR pattern holds at that position -- marks the sink
  * misfit; the caller then assembles the step from a block list. */
+#include "mb_compiler.h"
 #include "mb_linsys_sink.h"
 
 #include <math.h>
@@ -405,6 +406,7 @@ static inline void pair_set(double *Aii, double *Aij, double *Aji, double *Ajj,
                             const double *Fii, const double *Fij, const double *Fji,
                             const double *Fjj, const double *P, const double *Q)
 {
+    MB_UNROLL(9)
     for (size_t q = 0; q < 9; q++) {
         Aii[q] = (Fii[q] + P[q]) + Q[q];
         Aij[q] = (Fij[q] - P[q]) - Q[q];
