@@ -316,10 +316,14 @@ static mb_nodes *spinning_cluster(void *law)
  * in double, h = 2e-4), give the same forces and torques bit for bit over 40 levels of
  * a cluster whose pairs close, stick, slide and open: the double kernel performs the
  * template's operations in its order (friction_pair_double.c).  A different order of two
- * roundings shows within a few of these 13000 pair evaluations. */
-static void cluster_twin(const mb_force_type *type, void *law, int with_step)
+ * roundings shows within a few of these 13000 pair evaluations.  in_place: the double
+ * instance updates its history in place (mb_contact_history_in_place; each level is
+ * evaluated once here), the MPFR instance keeps both levels: a base read after its
+ * candidate was written, or a stale one, changes the forces of the next level. */
+static void cluster_twin(const mb_force_type *type, void *law, int with_step, int in_place)
 {
     mb_nodes *s = spinning_cluster(law);
+    cr_assert_eq(mb_contact_history_in_place(law, in_place), MB_SUCCESS, "%s", mb_last_error());
     mb_nodes_mpfr *m = mb_nodes_mpfr_alloc(27, 53);
     double vs[81];
     __mpfr_struct vs_m[81];
@@ -373,10 +377,13 @@ Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_cundall_strack)
     const mb_contact_linear_params p = { .kn = 3.1e4, .dashpot = MB_DASHPOT_RATIO, .zeta = 0.3 };
     const mb_contact_friction_params fr = { .mu = 0.3, .kt_ratio = 0.29, .zeta_t = 0.1,
                                             .mu_roll = 0.04 };
-    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 0);
+    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 0, 0);
     /* a scheme's step velocity v_step (verlet-nosquish): the history advances by it, the
      * dashpots act on v */
-    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 1);
+    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 1, 0);
+    /* the double instance's history in place */
+    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 0, 1);
+    cluster_twin(mb_force_contact_cundall_strack, mb_contact_cundall_strack_new(&p, &fr), 1, 1);
 }
 
 Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_hertz_mindlin)
@@ -384,8 +391,10 @@ Test(contact_friction, mpfr_53_twin_is_bit_for_bit_on_a_cluster_hertz_mindlin)
     const mb_contact_hertz_params p = { .estar = 4.3e5, .zeta = 0.2 };
     const mb_contact_friction_params fr = { .mu = 0.3, .kt_ratio = 0.82, .zeta_t = 0.1,
                                             .mu_roll = 0.04 };
-    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 0);
-    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 1);
+    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 0, 0);
+    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 1, 0);
+    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 0, 1);
+    cluster_twin(mb_force_contact_hertz_mindlin, mb_contact_hertz_mindlin_new(&p, &fr), 1, 1);
 }
 
 Test(contact_friction, implicit_jacobian_is_refused_with_the_reason)
@@ -419,7 +428,7 @@ Test(contact_friction, time_going_back_past_the_history_is_refused)
 /* An evaluation that stops at a pair of coincident centres (pair 0) leaves the pair it
  * did not reach (pair 1, sheared) with the history it had: the candidate of the last
  * level, which the next level then takes as its base. */
-Test(contact_friction, failed_evaluation_keeps_the_history_of_pairs_not_reached)
+static void failed_evaluation_keeps_pairs_not_reached(int in_place)
 {
     mb_nodes *s = mb_nodes_alloc(4, 53);
     for (size_t i = 0; i < 4; i++) {
@@ -433,6 +442,7 @@ Test(contact_friction, failed_evaluation_keeps_the_history_of_pairs_not_reached)
     void *law = linear_law(0.5, 0.5, 0.0, 0.0);
     cr_assert_eq(mb_contact_add_spheres(law, s, 0, 1), MB_SUCCESS);
     cr_assert_eq(mb_contact_add_spheres(law, s, 2, 3), MB_SUCCESS);
+    cr_assert_eq(mb_contact_history_in_place(law, in_place), MB_SUCCESS);
     eval(mb_force_contact_cundall_strack, law, s, 1e-3);
     eval(mb_force_contact_cundall_strack, law, s, 2e-3);
     double before[3], after[3];
@@ -446,6 +456,72 @@ Test(contact_friction, failed_evaluation_keeps_the_history_of_pairs_not_reached)
     for (int k = 0; k < 3; k++)
         cr_expect_eq(after[k], before[k], "xi[%d] %.17g, was %.17g", k, after[k], before[k]);
     mb_force_contact_cundall_strack->free(law);
+    mb_nodes_free(s);
+}
+
+Test(contact_friction, failed_evaluation_keeps_the_history_of_pairs_not_reached)
+{
+    failed_evaluation_keeps_pairs_not_reached(0);
+    /* in place: the pairs not reached were not written over */
+    failed_evaluation_keeps_pairs_not_reached(1);
+}
+
+/* The history in place (mb_contact_history_in_place): each new level is written over the
+ * last, so an evaluation that comes back to a level so opened is refused by name -- at its
+ * time or between it and the base --, also after the caller turned the mode off, until a
+ * new level is opened with both kept; from then on a re-evaluation at the same time adds
+ * no increment again (the stick force of the level, F_t = -k_t u h after each new level,
+ * by hand as in stick_spring_force_and_torque_at_the_contact_point).  The first level,
+ * xi = 0 at its base's time, may be evaluated again: nothing is written over there. */
+Test(contact_friction, history_in_place_refuses_to_come_back_to_its_level)
+{
+    const double u = 0.37, h = 1e-4, ratio = 2.0 / 7.0, kt = ratio * KN;
+    mb_nodes *s = pressed_sphere(u);
+    void *law = linear_law(0.5, ratio, 0.0, 0.0);
+    on_plane(law, s);
+    cr_assert_eq(mb_contact_history_in_place(law, 1), MB_SUCCESS, "%s", mb_last_error());
+    eval(mb_force_contact_cundall_strack, law, s, 0.0);   /* first level: xi = 0 */
+    eval(mb_force_contact_cundall_strack, law, s, 0.0);   /* again: allowed */
+    eval(mb_force_contact_cundall_strack, law, s, h);     /* in place: xi = u h */
+    const double Ft = -kt * u * h;
+    cr_expect(fabs(s->f[0] - Ft) <= TOL(Ft), "F_t %.17g, hand %.17g", s->f[0], Ft);
+    const double back[] = { h, 0.5 * h };
+    for (int k = 0; k < 2; k++) {
+        cr_expect_eq(mb_force_contact_cundall_strack->eval(law, s, back[k]), MB_EDOM,
+                     "evaluation at %g on a level opened in place not refused", back[k]);
+        cr_expect(strstr(mb_last_error(), "contact-cundall-strack") != NULL
+                  && strstr(mb_last_error(), "in place") != NULL, "%s", mb_last_error());
+    }
+    cr_assert_eq(mb_contact_history_in_place(law, 0), MB_SUCCESS);
+    cr_expect_eq(mb_force_contact_cundall_strack->eval(law, s, h), MB_EDOM,
+                 "the level opened in place has no base, whatever the mode now");
+    eval(mb_force_contact_cundall_strack, law, s, 2 * h);  /* both levels kept */
+    cr_expect(fabs(s->f[0] - 2 * Ft) <= TOL(Ft), "F_t %.17g, hand %.17g", s->f[0], 2 * Ft);
+    eval(mb_force_contact_cundall_strack, law, s, 2 * h);
+    cr_expect(fabs(s->f[0] - 2 * Ft) <= TOL(Ft), "re-evaluation moved F_t to %.17g", s->f[0]);
+    mb_force_contact_cundall_strack->free(law);
+    /* a refused evaluation leaves the works booked as they were: a level that slid (the
+     * case of slip_at_the_coulomb_limit) has booked a slip work W > 0 */
+    const double hs = 1e-2;
+    law = linear_law(0.3, 0.4, 0.0, 0.0);
+    on_plane(law, s);
+    cr_assert_eq(mb_contact_history_in_place(law, 1), MB_SUCCESS);
+    eval(mb_force_contact_cundall_strack, law, s, 0.0);
+    eval(mb_force_contact_cundall_strack, law, s, hs);
+    double w0[2], w1[2];
+    mb_force_contact_cundall_strack->history_work(law, &w0[0], &w0[1]);
+    cr_assert(w0[0] > 0.0, "the level should have slid (W %.17g)", w0[0]);
+    cr_expect_eq(mb_force_contact_cundall_strack->eval(law, s, hs), MB_EDOM);
+    mb_force_contact_cundall_strack->history_work(law, &w1[0], &w1[1]);
+    cr_expect(w1[0] == w0[0] && w1[1] == w0[1], "refused evaluation moved the works from "
+              "%.17g to %.17g", w0[0], w1[0]);
+    mb_force_contact_cundall_strack->free(law);
+    /* a law without friction has no history to keep */
+    const mb_contact_linear_params p = { .kn = KN };
+    void *plain = mb_contact_linear_new(&p);
+    cr_expect_eq(mb_contact_history_in_place(plain, 1), MB_EUNSUP);
+    cr_expect(strstr(mb_last_error(), "no contact history") != NULL, "%s", mb_last_error());
+    mb_force_contact_linear->free(plain);
     mb_nodes_free(s);
 }
 

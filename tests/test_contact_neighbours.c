@@ -121,10 +121,11 @@ static void make_monodisperse(mb_nodes *s)
     }
 }
 
-/* The run of (1), polydisperse or monodisperse (mono 1): returns the list's builds;
- * *contacts counts contact-steps. */
-static unsigned long run_against_all_pairs_of(law_maker make, const mb_force_type *type,
-                                              int mono, size_t *contacts)
+/* The run of (1), polydisperse or monodisperse (mono 1), the neighbour mode's history in
+ * place (in_place 1, mb_contact_history_in_place: each level is evaluated once here) or
+ * with both levels: returns the list's builds; *contacts counts contact-steps. */
+static unsigned long run_in_place_against_all_pairs(law_maker make, const mb_force_type *type,
+                                                    int mono, int in_place, size_t *contacts)
 {
     const int side = 5;
     const size_t n = 100;
@@ -142,6 +143,8 @@ static unsigned long run_against_all_pairs_of(law_maker make, const mb_force_typ
             cr_assert_eq(mb_contact_add_spheres(all, a, i, j), MB_SUCCESS, "%s", mb_last_error());
     mb_neighbour_list *nl = mb_neighbour_new(0.11, 0.01, NULL);
     cr_assert_eq(mb_contact_use_neighbours(near, b, nl), MB_SUCCESS, "%s", mb_last_error());
+    if (in_place)
+        cr_assert_eq(mb_contact_history_in_place(near, 1), MB_SUCCESS, "%s", mb_last_error());
     *contacts = 0;
     for (int step = 0; step < 1200; step++) {
         double t = step * h;
@@ -160,6 +163,13 @@ static unsigned long run_against_all_pairs_of(law_maker make, const mb_force_typ
             cr_assert(memcmp(&pa, &pb, sizeof pa) == 0, "dissipations differ at step %d: %.17g "
                       "and %.17g", step, pa, pb);
         }
+        if (type->history_work) {   /* and book the same works */
+            double wa[2], wb[2];
+            type->history_work(all, &wa[0], &wa[1]);
+            type->history_work(near, &wb[0], &wb[1]);
+            cr_assert(memcmp(wa, wb, sizeof wa) == 0, "booked works differ at step %d: "
+                      "%.17g %.17g and %.17g %.17g", step, wa[0], wa[1], wb[0], wb[1]);
+        }
         for (size_t m = 0; m < mb_contact_count(near); m++) {
             double delta, rate, nn[3];
             mb_contact_kinematics(near, m, b, &delta, &rate, nn);
@@ -177,10 +187,37 @@ static unsigned long run_against_all_pairs_of(law_maker make, const mb_force_typ
     return builds;
 }
 
+static unsigned long run_against_all_pairs_of(law_maker make, const mb_force_type *type,
+                                              int mono, size_t *contacts)
+{
+    return run_in_place_against_all_pairs(make, type, mono, 0, contacts);
+}
+
 static unsigned long run_against_all_pairs(law_maker make, const mb_force_type *type,
                                            size_t *contacts)
 {
     return run_against_all_pairs_of(make, type, 0, contacts);
+}
+
+/* The history in place (mb_contact_history_in_place) in neighbour mode -- the rows'
+ * kernel, the walls through the template, the history carried over the list's rebuilds
+ * -- against all pairs with both levels kept: the same forces, torques, energies and
+ * booked works bit for bit, polydisperse and monodisperse (the uniform rows' instance of
+ * the benchmark). */
+Test(contact_neighbours, frictional_laws_with_the_history_in_place_equal_all_pairs_bit_for_bit)
+{
+    static const struct { law_maker make; const mb_force_type *const *type; } laws[] = {
+        { cundall_strack, &mb_force_contact_cundall_strack },
+        { hertz_mindlin, &mb_force_contact_hertz_mindlin },
+    };
+    for (size_t k = 0; k < 2; k++)
+        for (int mono = 0; mono < 2; mono++) {
+            size_t contacts;
+            unsigned long builds = run_in_place_against_all_pairs(laws[k].make, *laws[k].type,
+                                                                  mono, 1, &contacts);
+            cr_expect_geq(builds, 4, "only %lu builds", builds);
+            cr_expect_geq(contacts, 1000, "only %zu contact-steps", contacts);
+        }
 }
 
 /* Monodisperse: every pair of the list has the same coefficients, which the frictional

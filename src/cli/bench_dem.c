@@ -14,8 +14,10 @@
  * no rolling resistance; time step 1e-4 (sqrt(m* / kn) / 16).
  * Timed, single-threaded, interleaved in rounds (the best batch of each over the rounds):
  *   motionbench  mb_stepper_step("leapfrog") through the public API: force reset, the
- *                contact model on a neighbour list (cutoff 1, skin SKIN, rebuilt at skin/2),
- *                translation and spherical rotation, NaN/Inf checks;
+ *                contact model on a neighbour list (cutoff 1, skin SKIN, rebuilt at skin/2)
+ *                with its history updated in place (each level is evaluated once:
+ *                mb_contact_history_in_place), translation and spherical rotation,
+ *                NaN/Inf checks;
  *   LAMMPS       (--lammps PROGRAM) `lmp` in a child process, OMP_NUM_THREADS=1, one
  *                process, fix nve/sphere, charged the CPU time of its "Loop time"
  *                (bench_lammps.h; a loop shorter than MB_BENCH_LAMMPS_MIN_LOOP, too short
@@ -128,6 +130,8 @@ static int dem_alloc(struct dem_bench *b, size_t cells)
     mb_neighbour_list *nl = mb_neighbour_new(1.0, DEM_SKIN, box);
     b->law = mb_contact_cundall_strack_new(&p, &fr);
     int st = nl && b->law ? mb_contact_use_neighbours(b->law, b->sys->nodes, nl) : MB_ENOMEM;
+    if (st == MB_SUCCESS)   /* the steps evaluate each level once: history in place */
+        st = mb_contact_history_in_place(b->law, 1);
     mb_neighbour_free(nl);
     if (st == MB_SUCCESS)
         st = mb_forces_add(b->sys->forces, mb_force_contact_cundall_strack, b->law);

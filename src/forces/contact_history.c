@@ -9,7 +9,15 @@
  * one at tc again (a probe, an iterate, the energy of the same state) recomputes the
  * candidate from the same base, so repeated evaluations at one time do not accumulate
  * increments.  A scheme that evaluates once per step (the leap-frog family) thus gets
- * xi_{n+1} = rot(xi_n) + u_t h from the velocity it holds at the evaluation. */
+ * xi_{n+1} = rot(xi_n) + u_t h from the velocity it holds at the evaluation.
+ *
+ * A caller that evaluates each level once (a time-stepping loop with no probe, no
+ * synchronisation at the same time, no rejected step) may say so
+ * (mb_contact_history_in_place): the double instance then opens each new level in place,
+ * each pair's candidate written over its base as LAMMPS updates its shear history, and
+ * moves 24 bytes a pair and level instead of 48 (the base read, the candidate written to
+ * other lines); it refuses an evaluation that would come back to a level so opened, whose
+ * base is gone. */
 #include "contact_set.h"
 #include "mb_status.h"
 
@@ -178,6 +186,16 @@ void mb_contact_history_free(struct contact_history *h)
     free(h);
 }
 
+int mb_contact_history_in_place(void *model, int on)
+{
+    struct contact_set *set = model;
+    if (!set->friction)
+        MB_ERROR(MB_EUNSUP, "%s: the law keeps no contact history to update in place",
+                 set->type->name);
+    set->hist->lev.one_level = on != 0;
+    return MB_SUCCESS;
+}
+
 const double *mb_contact_history_xi(const struct contact_history *h, size_t m)
 {
     return h->live == &h->m ? &h->m.xi[3 * m] : &h->xc[3 * m];
@@ -195,6 +213,12 @@ int mb_contact_level_move(struct contact_level *L, double t, const char *law, in
         *commit = 1;
         L->tb = L->tc;
         L->tc = t;
+        L->in_place = L->one_level;
+    } else if (L->in_place) {
+        MB_ERROR(MB_EDOM,
+                 "%s: evaluated at t = %.17g, not after its contact history's last level "
+                 "t = %.17g, which was updated in place (the caller said it evaluates each "
+                 "level once: mb_contact_history_in_place); its base is gone", law, t, L->tc);
     } else if (t >= L->tb) {
         L->tc = t;
     } else {

@@ -146,9 +146,13 @@ void *mb_contact_sample_pairs(void *model, mb_nodes *s);
 /* ---- contact history (contact_history.c) ---- */
 
 /* The time levels of one instance's history: base tb (the last completed level, whose xi
- * is kept) and candidate tc (the latest evaluation's); NaN before the first evaluation. */
+ * is kept) and candidate tc (the latest evaluation's); NaN before the first evaluation.
+ * one_level: the caller evaluates each level once (mb_contact_history_in_place), so a new
+ * level is opened in place; in_place: the current level was, its candidate written over
+ * its base (xc is both), which is then gone: no evaluation may come back to the level. */
 struct contact_level {
     double tb, tc;
+    int one_level, in_place;
 };
 
 /* The works a frictional law books at its levels (doc/dem.md, "Energy of the tangential
@@ -197,10 +201,18 @@ int mb_contact_history_reserve(struct contact_history **h, size_t count);
  * when the precision or the count changed. */
 int mb_contact_history_mpfr_ready(struct contact_history *h, size_t count, mpfr_prec_t prec);
 void mb_contact_history_free(struct contact_history *h);
-/* Move the levels to an evaluation at time t: t > tc opens a new level (*commit = 1: the
- * caller copies the candidate to the base, tb = old tc); tb <= t <= tc re-evaluates from
- * the base; the first evaluation sets tb = tc = t with xi = 0.  *dt = t - tb.  t < tb is
- * refused (MB_EDOM, naming the law): the history before tb is gone. */
+/* xi at the base level of the double instance: xb, or xc itself on a level opened in
+ * place (read before the candidate is written over it, pair by pair). */
+static inline double *mb_contact_history_base(struct contact_history *h)
+{
+    return h->lev.in_place ? h->xc : h->xb;
+}
+/* Move the levels to an evaluation at time t: t > tc opens a new level (*commit = 1,
+ * tb = old tc: the caller makes the candidate the base -- by exchanging the arrays, or,
+ * with L->one_level, by keeping it where it is and writing the new candidate over it,
+ * L->in_place = 1); tb <= t <= tc re-evaluates from the base; the first evaluation sets
+ * tb = tc = t with xi = 0.  *dt = t - tb.  t < tb is refused (MB_EDOM, naming the law): the
+ * history before tb is gone; so is t <= tc on a level opened in place. */
 int mb_contact_level_move(struct contact_level *L, double t, const char *law, int *commit,
                           double *dt);
 

@@ -246,13 +246,18 @@ static void FUNCTION(fric, rolling)(const struct contact_pair *cp, TYPE(mb_nodes
     }
 }
 
+/* FR_XA(h): the second array of xi (the base of a level that is not in place); FR_XB(h):
+ * the base of the current level (the double instance's is xc itself on a level opened in
+ * place, contact_set.h; the MPFR instance keeps both levels always) */
 #if IS_MPFR
+#define FR_XA(h) ((h)->xb_m)
 #define FR_XB(h) ((h)->xb_m)
 #define FR_XC(h) ((h)->xc_m)
 #define FR_LEVEL(h) (&(h)->lev_m)
 #define FR_BOOKS(h) (&(h)->m)
 #else
-#define FR_XB(h) ((h)->xb)
+#define FR_XA(h) ((h)->xb)
+#define FR_XB(h) mb_contact_history_base(h)
 #define FR_XC(h) ((h)->xc)
 #define FR_LEVEL(h) (&(h)->lev)
 #define FR_BOOKS(h) (&(h)->d)
@@ -261,8 +266,9 @@ static void FUNCTION(fric, rolling)(const struct contact_pair *cp, TYPE(mb_nodes
 /* Move the history to time t (contact_history.c): on a new level the candidate becomes
  * the base, by exchanging the two arrays (*commit = 1): every pair's candidate is written
  * again by the evaluation that follows (fric_restore covers an evaluation that stops
- * early); the instance's account with it (friction_books.c).  The instance's account
- * becomes the live one, which the energy hooks read.  *dt = t - tb. */
+ * early) -- or, on a level opened in place, by staying where it is: each pair's new
+ * candidate is written over it; the instance's account with it (friction_books.c).  The
+ * instance's account becomes the live one, which the energy hooks read.  *dt = t - tb. */
 static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec, double t,
                                  double *dt, int *commit)
 {
@@ -274,16 +280,20 @@ static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec
     (void)prec;
 #endif
     int st = mb_contact_level_move(FR_LEVEL(h), t, set->type->name, commit, dt);
-    if (st == MB_SUCCESS && *commit) {
-        REAL *base = FR_XB(h);
-        FR_XB(h) = FR_XC(h);
+    if (st == MB_SUCCESS && *commit && !FR_LEVEL(h)->in_place) {
+        REAL *base = FR_XA(h);
+        FR_XA(h) = FR_XC(h);
         FR_XC(h) = base;
+    }
+    if (st == MB_SUCCESS && *commit) {
 #if IS_MPFR
         friction_books_commit(FR_BOOKS(h), set->count);
 #else
         friction_books_commit(FR_BOOKS(h), friction_books_kept(set));
 #endif
     }
+    if (st != MB_SUCCESS)   /* refused: the levels and their works as they were */
+        return st;
     FR_BOOKS(h)->wc = (struct contact_works){ 0.0, 0.0 };
     h->live = FR_BOOKS(h);
     return st;
@@ -300,7 +310,8 @@ static void FUNCTION(fric, get_d)(double *d, const REAL *a)
 
 /* An evaluation that stopped at pair `from` after a commit: the candidates of the pairs
  * not reached are the base, as a copy of the candidate into the base would have left
- * them. */
+ * them (on a level opened in place they are already: the base is the candidate array,
+ * copied onto itself). */
 static void FUNCTION(fric, restore)(const struct contact_set *set, size_t from)
 {
     struct contact_history *h = set->hist;
@@ -414,7 +425,8 @@ static int fric_all_pairs(const struct contact_set *set, mb_nodes *s, const doub
                            : friction_sphere_pair(friction_law_of(set, s), cp,
                                                   cp->imaged ? cp : NULL, cp->i, cp->j, s,
                                                   &s->f[3 * cp->i], &s->torque[3 * cp->i],
-                                                  set->hist, &set->hist->d, m, *dt);
+                                                  FR_XB(set->hist), FR_XC(set->hist),
+                                                  &set->hist->d, m, *dt);
         if (in < 0) {
             *failed = m;
             status = MB_EDOM;
@@ -454,6 +466,7 @@ static int FUNCTION(contact_friction, eval)(const void *params, TYPE(mb_nodes) *
     return status;
 }
 
+#undef FR_XA
 #undef FR_XB
 #undef FR_XC
 #undef FR_LEVEL

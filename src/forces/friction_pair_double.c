@@ -72,22 +72,24 @@ static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const d
 }
 
 /* One sphere pair (i, j) with the coefficients of cp (k, c, kt, ct, roll) and the image
- * of img (shift, vshift; NULL: j itself), at the base history xb (3 values) with the time
+ * of img (shift, vshift; NULL: j itself), at the base history xbase[3 m ..] with the time
  * since the base dt: adds to f_i, tau_i (fi, ti: the node's arrays or a row's
- * accumulators) and to f_j, tau_j, writes the candidate history xc and books the level
- * in b (friction_books.c: h->d, or a row loop's copy of it whose works are stored back).
+ * accumulators) and to f_j, tau_j, writes the candidate history xcand[3 m ..] and books
+ * the level in b (friction_books.c: h->d, or a row loop's copy of it whose works are
+ * stored back).  xbase is xcand itself on a level opened in place
+ * (mb_contact_history_base): the base is read whole before the candidate is written.
  * Returns 1 in contact, 0 apart (history reset), -1 on coincident centres (nothing
  * written). */
 static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_double law,
                                                  const struct contact_pair *cp,
                                                  const struct contact_pair *img, size_t i,
                                                  size_t j, const mb_nodes *s, double *fi,
-                                                 double *ti, struct contact_history *h,
-                                                 struct contact_books *b, size_t m,
-                                                 double dt)
+                                                 double *ti, const double *xbase,
+                                                 double *xcand, struct contact_books *b,
+                                                 size_t m, double dt)
 {
-    const double *xb = &h->xb[3 * m];
-    double *xc = &h->xc[3 * m];
+    const double *xb = &xbase[3 * m];
+    double *xc = &xcand[3 * m];
     const double *xi = &s->x[3 * i], *xj = &s->x[3 * j];
     double d[3], l2 = 0.0;
     MB_UNROLL(3)
@@ -263,6 +265,8 @@ static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_node
     const struct contact_pair *pairs = set->items + set->nwalls;
     const struct contact_pair coef = pairs[0];   /* count > nwalls when called */
     struct contact_books books = h->d;
+    const double *xbase = mb_contact_history_base(h);
+    double *xcand = h->xc;
     int status = MB_SUCCESS;
     for (size_t i = 0; i < s->n && status == MB_SUCCESS; i++) {
         if (first[i] == first[i + 1])
@@ -273,9 +277,9 @@ static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_node
             const struct contact_pair *cp = uniform ? &coef : &pairs[p];
             const size_t m = set->nwalls + p;
             int in = imaged[p] ? friction_sphere_pair(law, cp, &pairs[p], i, neigh[p], s, fi,
-                                                      ti, h, &books, m, dt)
+                                                      ti, xbase, xcand, &books, m, dt)
                                : friction_sphere_pair(law, cp, NULL, i, neigh[p], s, fi, ti,
-                                                      h, &books, m, dt);
+                                                      xbase, xcand, &books, m, dt);
             if (in < 0) {
                 *failed = m;
                 status = MB_EDOM;

@@ -133,6 +133,17 @@ int mb_contact_kinematics(const void *model, size_t m, const mb_nodes *s, double
  * evaluation and whether it slid (|F_t| at the Coulomb limit); zero and 0 when apart or
  * for a frictionless law. */
 int mb_contact_history(const void *model, size_t m, double xi[3], int *sliding);
+/* One level in place (doc/dem.md, "Contact history"): on = 1 declares that the caller
+ * evaluates the frictional law model once per time level, at increasing times -- a
+ * stepping loop without probes, without an on-step synchronisation at the step's time,
+ * without rejected steps (motionbench bench dem's) --, so that the double instance writes
+ * each new level's history over the last (its base) instead of keeping both: the same
+ * forces, torques, history and works bit for bit, half the history's memory traffic.  A
+ * later evaluation at a time not after the last level opened so is refused (MB_EDOM,
+ * naming the law): that level's base is gone.  on = 0 (the default) keeps both levels
+ * from the next level on.  The MPFR instance always keeps both.  MB_EUNSUP for a law
+ * without friction. */
+int mb_contact_history_in_place(void *model, int on);
 /* Effective mass of pair m. */
 double mb_contact_meff(const void *model, size_t m);
 

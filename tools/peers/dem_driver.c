@@ -13,6 +13,9 @@
  * CELLS: fcc cells per side (n = 4 CELLS^3); STEPS: steps run after set-up.  With DIR,
  * DIR/data and DIR/in are written (LAMMPS's neighbour skin LAMMPS_SKIN, default 0.1, list
  * checked every step; SORT 0 turns atom sorting off, default 0) and nothing is stepped.
+ * The contact history is updated in place (mb_contact_history_in_place: the steps evaluate
+ * each level once), as the benchmark's; with DEM_TWO_LEVELS set in the environment it
+ * keeps its base and candidate levels, the library's default.
  * Instructions per sphere-step of either program: the difference of `perf stat -e
  * instructions,cycles` between STEPS and 0 steps, over STEPS n.  Prints the CPU time of
  * the steps, the contacts at the end and a checksum of the state. */
@@ -130,6 +133,7 @@ int main(int argc, char **argv)
     mb_neighbour_list *nl = mb_neighbour_new(1.0, 0.1, box);
     void *law = mb_contact_cundall_strack_new(&p, &fr);
     if (nl == NULL || law == NULL || mb_contact_use_neighbours(law, sys->nodes, nl)
+        || (getenv("DEM_TWO_LEVELS") == NULL && mb_contact_history_in_place(law, 1))
         || mb_forces_add(sys->forces, mb_force_contact_cundall_strack, law))
         return 1;
     mb_neighbour_free(nl);
