@@ -172,6 +172,8 @@ struct contact_works {
 struct contact_books {
     unsigned char *sliding;
     double *ktb, *ktc;
+    const double *kb;             /* k_t at the base, set at each level: ktb, or ktc itself
+                                   * on a level opened in place (read before it is written) */
     double *xi;                   /* MPFR instance: xc rounded to double, 3 per pair */
     struct contact_works wb, wc;
 };

@@ -287,14 +287,15 @@ static int FUNCTION(fric, level)(const struct contact_set *set, mpfr_prec_t prec
     }
     if (st == MB_SUCCESS && *commit) {
 #if IS_MPFR
-        friction_books_commit(FR_BOOKS(h), set->count);
+        friction_books_commit(FR_BOOKS(h), set->count, 0);
 #else
-        friction_books_commit(FR_BOOKS(h), friction_books_kept(set));
+        friction_books_commit(FR_BOOKS(h), friction_books_kept(set), FR_LEVEL(h)->in_place);
 #endif
     }
     if (st != MB_SUCCESS)   /* refused: the levels and their works as they were */
         return st;
     FR_BOOKS(h)->wc = (struct contact_works){ 0.0, 0.0 };
+    friction_books_level(FR_BOOKS(h), FR_LEVEL(h)->in_place);
     h->live = FR_BOOKS(h);
     return st;
 }

@@ -17,12 +17,20 @@ static size_t friction_books_kept(const struct contact_set *set)
 
 /* A new level: the candidate's k_t (of the first count pairs) and works become the base's;
  * the candidate's works start again from zero (every pair's candidate is written again by
- * the evaluation). */
-static void friction_books_commit(struct contact_books *b, size_t count)
+ * the evaluation).  On a level opened in place (in_place 1) k_t is not copied: the base's
+ * is read from ktc, where the candidate's is then written, pair by pair. */
+static void friction_books_commit(struct contact_books *b, size_t count, int in_place)
 {
-    memcpy(b->ktb, b->ktc, count * sizeof *b->ktb);
+    if (!in_place)
+        memcpy(b->ktb, b->ktc, count * sizeof *b->ktb);
     b->wb.slip += b->wc.slip;
     b->wb.stiffness += b->wc.stiffness;
+}
+
+/* Where the base's k_t is read at the current level (contact_books.kb). */
+static void friction_books_level(struct contact_books *b, int in_place)
+{
+    b->kb = in_place ? b->ktc : b->ktb;
 }
 
 /* The works of pair m's candidate level, from the base's k_b and carried xi_b' (the base
@@ -58,7 +66,7 @@ static MB_ALWAYS_INLINE void friction_book(struct contact_books *b, int hertz, i
                                            const double ut[3], double dt,
                                            const double xi_c[3], double kc, int slid)
 {
-    const double kb = kt_kept ? b->ktb[m] : kc;
+    const double kb = kt_kept ? b->kb[m] : kc;
     if (kt_kept)
         b->ktc[m] = kc;
     b->sliding[m] = (unsigned char)slid;
@@ -89,7 +97,7 @@ static MB_ALWAYS_INLINE void friction_book(struct contact_books *b, int hertz, i
 static MB_ALWAYS_INLINE void friction_book_release(struct contact_books *b, int kt_kept,
                                                    double kt, size_t m, const double xb[3])
 {
-    const double kb = kt_kept ? b->ktb[m] : kt;
+    const double kb = kt_kept ? b->kb[m] : kt;
     b->wc.slip += 0.5 * kb * ((xb[0] * xb[0] + xb[1] * xb[1]) + xb[2] * xb[2]);
     if (kt_kept)
         b->ktc[m] = 0.0;
