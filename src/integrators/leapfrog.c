@@ -112,7 +112,8 @@ int mb_leapfrog_synchronize_nodes(const mb_forces *F, mb_nodes *on, double t, do
 
 int mb_leapfrog_translate(const mb_nodes *s, double *x_out, double *v_out, double h)
 {
-    return lf_translate_fast(s, x_out, v_out, h, h) ? MB_EDIVERGED : MB_SUCCESS;
+    return lf_translate_fast(s, x_out, v_out, h, h, lf_step_streams(s->n, 0)) ? MB_EDIVERGED
+                                                                           : MB_SUCCESS;
 }
 
 int mb_leapfrog_translate_general(const mb_nodes *s, double *x_out, double *v_out, double h,

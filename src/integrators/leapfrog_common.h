@@ -6,6 +6,7 @@
 
 #include "array_scan.h"
 #include "leapfrog_quads.h"
+#include "leapfrog_rot_quads.h"
 #include "leapfrog_stream.h"
 #include "mb_cell.h"
 #include "mb_quat_lanes.h"
@@ -98,6 +99,20 @@ static int lf_cell_step_coeffs(lf_spin_fn *spin, const mb_cell *cell, double t,
 
 /* 1 when no byte of flags[0..n) is set / when every byte is set (a branch-free OR over
  * 8-byte words, then the tail) */
+/* 1 when a step of n nodes, rotating them or not, is to write its outputs around the
+ * caches (leapfrog_stream.h: the bytes it moves exceed the last-level cache); 0 where
+ * the build has no streaming kernels. */
+static inline int lf_step_streams(size_t n, int rotating)
+{
+#ifdef LF_HAVE_STREAM
+    return n >= (rotating ? LF_STREAM_MIN_NODES_ROTATING : LF_STREAM_MIN_NODES);
+#else
+    (void)n;
+    (void)rotating;
+    return 0;
+#endif
+}
+
 static int lf_none_set(const unsigned char *flags, size_t n)
 {
     uint64_t any = 0;

@@ -129,16 +129,16 @@ static int FUNCTION(lf, translate_nodes)(const TYPE(mb_nodes) *s, REAL *restrict
 
 #if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
 /* The vector part of lf_translate_fast: the nodes [*first, *last) by the AVX2 kernels
- * from the node lf_quads_start gives, else by the SSE2 ones from node 0; stores too
- * large for the caches are streamed.  Returns 1 on NaN/Inf. */
+ * from the node lf_quads_start gives, else by the SSE2 ones from node 0; streamed when
+ * `streams` (lf_step_streams: the step's stores too large for the caches).  Returns 1 on
+ * NaN/Inf. */
 static int lf_translate_vector(const mb_nodes *s, double *restrict x_out,
-                               double *restrict v_out, double hk, double h, size_t *first,
-                               size_t *last)
+                               double *restrict v_out, double hk, double h, int streams,
+                               size_t *first, size_t *last)
 {
     const double *restrict x = s->x, *restrict v = s->v, *restrict f = s->f;
     const double *restrict im = s->inv_mass;
     const size_t n = s->n;
-    const int streams = n >= LF_STREAM_MIN_NODES;
     int bad = 0;
 #ifdef LF_HAVE_QUADS
     const double *outs[2] = { x_out, v_out };
@@ -163,16 +163,18 @@ static int lf_translate_vector(const mb_nodes *s, double *restrict x_out,
  *   v(t+h/2) = v(t-hp/2) + a(t) (hp + h)/2,   x(t+h) = x(t) + v(t+h/2) h,   a = F / m,
  * hp the previous step (= h for constant steps, where (hp + h)/2 = h exactly).
  * Same operations in the same order as the general path; the double instance runs the
- * vector kernels (leapfrog_quads.h, leapfrog_stream.h) and finishes the nodes they
- * leave at either end.  Returns 1 on NaN/Inf. */
+ * vector kernels (leapfrog_quads.h, leapfrog_stream.h), streamed when `streams`, and
+ * finishes the nodes they leave at either end.  Returns 1 on NaN/Inf. */
 static int FUNCTION(lf, translate_fast)(const TYPE(mb_nodes) *s, REAL *restrict x_out,
-                                        REAL *restrict v_out, double hp, double h)
+                                        REAL *restrict v_out, double hp, double h, int streams)
 {
     const double hk = 0.5 * (hp + h);
     size_t first = 0, last = 0;           /* nodes [first, last) done by a vector kernel */
     int bad = 0;
 #if defined(BASE_DOUBLE) && defined(LF_HAVE_STREAM)
-    bad = lf_translate_vector(s, x_out, v_out, hk, h, &first, &last);
+    bad = lf_translate_vector(s, x_out, v_out, hk, h, streams, &first, &last);
+#else
+    (void)streams;
 #endif
     bad |= FUNCTION(lf, translate_nodes)(s, x_out, v_out, 0, first, hk, h);
     bad |= FUNCTION(lf, translate_nodes)(s, x_out, v_out, last, s->n, hk, h);
@@ -210,11 +212,11 @@ static int lf_uniform_nodes(mb_nodes *s, const double g[3], int f_kept,
  * (doc/performance.md, "bytes per node-step").  The same operations as that pass
  * followed by lf_translate_fast, hence the same bits.  f is stored too unless f_kept:
  * it holds these very values already (lf_forces_kept).  The vector kernels do the nodes
- * [first, last) (the AVX2 ones from the node lf_quads_start gives), lf_uniform_nodes
- * the others.  Returns 1 on NaN/Inf. */
+ * [first, last) (the AVX2 ones from the node lf_quads_start gives), streamed when
+ * `streams`, lf_uniform_nodes the others.  Returns 1 on NaN/Inf. */
 static int lf_translate_uniform(mb_nodes *s, const double g[3], int f_kept,
                                 double *restrict x_out, double *restrict v_out, double hp,
-                                double h)
+                                double h, int streams)
 {
     const double hk = 0.5 * (hp + h);
     const double *restrict x = s->x, *restrict v = s->v;
@@ -224,7 +226,6 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], int f_kept,
     int bad = 0;
     size_t first = 0, last = 0;
 #ifdef LF_HAVE_STREAM
-    const int streams = n >= LF_STREAM_MIN_NODES;
 #ifdef LF_HAVE_QUADS
     const double *outs[3] = { x_out, v_out, f };
     const long start = lf_quads_start(streams, outs, f_kept ? 2 : 3);
@@ -237,6 +238,8 @@ static int lf_translate_uniform(mb_nodes *s, const double g[3], int f_kept,
 #endif
         last = lf_uniform_pairs_run(x, v, m, im, g, n, f, x_out, v_out, hk, h, &bad, streams,
                                     !f_kept);
+#else
+    (void)streams;
 #endif
     bad |= lf_uniform_nodes(s, g, f_kept, x_out, v_out, 0, first, hk, h);
     bad |= lf_uniform_nodes(s, g, f_kept, x_out, v_out, last, n, hk, h);
@@ -265,10 +268,11 @@ static int lf_field_uniform(const struct lf_state *w, const mb_system *sys, doub
  * stored again when f holds it already), or from the forces evaluated before. */
 static int lf_translate_fast_path(const struct lf_state *w, mb_nodes *s, int uniform,
                                   const double g[3], double *x_out, double *v_out,
-                                  double hp, double h)
+                                  double hp, double h, int streams)
 {
-    return uniform ? lf_translate_uniform(s, g, lf_forces_kept(w, s, g), x_out, v_out, hp, h)
-                   : lf_translate_fast(s, x_out, v_out, hp, h);
+    return uniform ? lf_translate_uniform(s, g, lf_forces_kept(w, s, g), x_out, v_out, hp, h,
+                                          streams)
+                   : lf_translate_fast(s, x_out, v_out, hp, h, streams);
 }
 #else
 /* The MPFR instance evaluates its field as it is: it has no one-pass uniform path. */
@@ -283,12 +287,13 @@ static int FUNCTION(lf, field_uniform)(const struct FUNCTION(lf, state) *w,
 
 static int FUNCTION(lf, translate_fast_path)(const struct FUNCTION(lf, state) *w,
                                              TYPE(mb_nodes) *s, int uniform, const double g[3],
-                                             REAL *x_out, REAL *v_out, double hp, double h)
+                                             REAL *x_out, REAL *v_out, double hp, double h,
+                                             int streams)
 {
     (void)w;
     (void)uniform;
     (void)g;
-    return FUNCTION(lf, translate_fast)(s, x_out, v_out, hp, h);
+    return FUNCTION(lf, translate_fast)(s, x_out, v_out, hp, h, streams);
 }
 #endif
 
@@ -581,6 +586,41 @@ static MB_ALWAYS_INLINE int lf_rot_spherical_plain(struct lf_rot *r, const mb_no
         z += q_out[k] - q_out[k];
     return !(z == z);
 }
+
+/* lf_rot_spherical_plain of every node with the step hp: the AVX2 kernel
+ * (leapfrog_rot_quads.h) four nodes at a time on a processor that has AVX2, the scalar
+ * code for a group the kernel leaves (some |theta|^2 not below 1e-8) and for the last
+ * n mod 4 nodes; the same operations, hence the same bits, either way.  The kernel's
+ * stores stream when `streams` and the outputs are 16-byte aligned.  Returns 1 on
+ * NaN/Inf. */
+static int lf_rotate_plain(struct lf_rot *r, const mb_nodes *s, double hp, double h,
+                           double *w_out, double *q_out, double *L_out, int streams)
+{
+    const size_t n = s->n;
+    int bad = 0;
+    size_t i = 0;
+#ifdef LF_HAVE_ROT_QUADS
+    const int quads = lf_have_avx2();
+    const int stream = streams && lf_stream_aligned(w_out) && lf_stream_aligned(q_out)
+                       && lf_stream_aligned(L_out);
+    const double hk = 0.5 * (hp + h);
+#else
+    (void)streams;
+#endif
+    while (i < n) {
+#ifdef LF_HAVE_ROT_QUADS
+        if (quads)
+            i += lf_rot_quads(&s->omega[3 * i], &s->torque[3 * i], &s->q[4 * i],
+                              &s->inertia[3 * i], n - i, hk, h, &w_out[3 * i], &q_out[4 * i],
+                              &L_out[3 * i], &r->qnorm_err, &bad, stream);
+#endif
+        const size_t stop = n - i > 4 ? i + 4 : n;
+        for (; i < stop; i++)
+            bad |= lf_rot_spherical_plain(r, s, i, hp, h, &w_out[3 * i], &q_out[4 * i],
+                                          &L_out[3 * i]);
+    }
+    return bad;
+}
 #endif
 
 #include "fincham_source.c"
@@ -591,7 +631,7 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
                                     REAL *w_out, REAL *q_out, REAL *L_out, double hp_mid,
                                     double h, const struct lf_cellk *km,
                                     const struct lf_cellk *kf, REAL *diss, double *qnorm,
-                                    int plain)
+                                    int plain, int streams)
 {
     struct FUNCTION(lf, rot) r;
     FUNCTION(lf, rot_init)(&r, s->prec);
@@ -600,17 +640,17 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
     /* plain: every node spherical, none blocked, no damping, no cell, and hp = hp_mid for
      * each (adj_vel0 off, or every node mid-step): the loop below would take
      * lf_rot_spherical_plain for every node with hp_mid; it is taken without the
-     * per-node tests (the same operations, the same bits) */
+     * per-node tests (the same operations, the same bits), four nodes at a time where
+     * the processor allows (lf_rotate_plain) */
     if (plain) {
-        for (size_t i = 0; i < s->n; i++)
-            bad |= lf_rot_spherical_plain(&r, s, i, hp_mid, h, &w_out[3 * i], &q_out[4 * i],
-                                          &L_out[3 * i]);
+        bad = lf_rotate_plain(&r, s, hp_mid, h, w_out, q_out, L_out, streams);
         *qnorm = r.qnorm_err;
         FUNCTION(lf, rot_clear)(&r);
         return bad;
     }
 #else
     (void)plain;
+    (void)streams;
 #endif
     for (size_t i = 0; i < s->n; i++) {
 #if defined(BASE_DOUBLE) && defined(__GNUC__)
@@ -787,15 +827,17 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
             return status;
         }
     }
-    int bad = cell ? FUNCTION(lf, translate_cell)(cfg, &km, &kf, s, w->x_new, w->v_new, h)
-            : fast ? FUNCTION(lf, translate_fast_path)(w, s, uniform, g, w->x_new, w->v_new, hp, h)
-                   : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     double qnorm = 0.0;
     int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, torque_zero, &qnorm);
+    const int streams = lf_step_streams(s->n, !rotation_unchanged);
+    int bad = cell ? FUNCTION(lf, translate_cell)(cfg, &km, &kf, s, w->x_new, w->v_new, h)
+            : fast ? FUNCTION(lf, translate_fast_path)(w, s, uniform, g, w->x_new, w->v_new, hp,
+                                                      h, streams)
+                   : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
     if (!rotation_unchanged)
         bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
                                         cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm,
-                                        fast && none_aspherical);
+                                        fast && none_aspherical, streams);
     double dissipated = R_GET_D(diss);
     R_CLEAR(diss);
     if (bad && fast && (status = FUNCTION(mb_forces, check)(s, sys->t)) != MB_SUCCESS)

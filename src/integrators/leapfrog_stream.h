@@ -29,6 +29,13 @@
  * streamed output would otherwise have been read back from the cache by the next step. */
 #define LF_STREAM_MIN_NODES ((size_t)1 << 19)
 
+/* A step that also rotates its nodes as plain spheres (leapfrog_rot_quads.h) reads w, T,
+ * q and the moments I (24 bytes a node, the line's share of I11) and writes w+, q+, L+:
+ * 184 bytes a node more, 296 with the translation's 112.  Its stores stream from the
+ * node count at which it moves what 2^19 translating nodes move at 112 bytes, 56 MiB:
+ * 198 341 nodes. */
+#define LF_STREAM_MIN_NODES_ROTATING (LF_STREAM_MIN_NODES * 112 / 296)
+
 static inline int lf_stream_aligned(const double *p)
 {
     return ((uintptr_t)p & 15u) == 0;

@@ -30,6 +30,7 @@ noinst_HEADERS += src/integrators/leapfrog_common.h
 noinst_HEADERS += src/integrators/leapfrog_stream.h
 noinst_HEADERS += src/integrators/leapfrog_quads.h
 noinst_HEADERS += src/integrators/leapfrog_lanes_source.h
+noinst_HEADERS += src/integrators/leapfrog_rot_quads.h
 noinst_HEADERS += src/integrators/euler_common_source.c
 noinst_HEADERS += src/integrators/translation_stage_source.c
 noinst_HEADERS += src/integrators/velocity_verlet_source.c
