@@ -16,7 +16,8 @@
  * of L must be reported.  Then whole mb_stepper_step calls, which run the kernel and the
  * scalar code the kernel leaves (large angles, the last n mod 4 nodes), on a small store
  * and on one past LF_STREAM_MIN_NODES_ROTATING, whose stores stream; two steps of
- * different lengths each, and a NaN orientation refused with the state kept. */
+ * different lengths each, and a NaN orientation refused with the state kept; a NaN or
+ * infinite torque, whose scan the step leaves to the rotation, refused too. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -279,7 +280,11 @@ Test(leapfrog_rot_quads, kernel_reports_nan_and_inf)
 
 /* ------------------------------------------------------------ through the step ---- */
 
-/* A torque field of this test: T = the torques of node_inputs, no force. */
+/* A torque field of this test: T = the torques of node_inputs, no force; the component
+ * poison_at (when below 3 n) is given poison_value instead. */
+static size_t poison_at = (size_t)-1;
+static double poison_value;
+
 static int torque_eval(const void *params, mb_nodes *s, double t)
 {
     (void)params;
@@ -290,6 +295,8 @@ static int torque_eval(const void *params, mb_nodes *s, double t)
         for (int k = 0; k < 3; k++)
             s->torque[3 * i + (size_t)k] += T[k];
     }
+    if (poison_at < 3 * s->n)
+        s->torque[poison_at] = poison_value;
     return MB_SUCCESS;
 }
 
@@ -390,4 +397,41 @@ Test(leapfrog_rot_quads, streamed_step_refuses_nan_and_keeps_the_state)
     free(L);
     mb_stepper_free(st);
     mb_system_free(sys);
+}
+
+/* The step defers the scan of the torques to the rotation it computes from them
+ * (mb_forces_eval_unchecked): a NaN or infinite torque on a node of the kernel's part
+ * and on one of the scalar tail must still be refused with the field's message, after a
+ * good step, leaving every array of the state as it was. */
+Test(leapfrog_rot_quads, non_finite_torque_is_refused)
+{
+    const size_t n = 1023, at[] = { 3 * 1001 + 1, 3 * 1022 + 2 };
+    const double bad_values[] = { NAN, INFINITY, -INFINITY };
+    for (size_t a = 0; a < 2; a++)
+        for (size_t b = 0; b < 3; b++) {
+            mb_system *sys = spheres(n);
+            mb_stepper *st = mb_stepper_alloc("leapfrog", sys);
+            cr_assert_not_null(st);
+            cr_assert_eq(mb_stepper_step(st, sys, H1), MB_SUCCESS);
+            mb_nodes *before = mb_nodes_alloc(n, 53);
+            cr_assert_not_null(before);
+            mb_nodes_copy(before, sys->nodes);
+            poison_at = at[a];
+            poison_value = bad_values[b];
+            const int status = mb_stepper_step(st, sys, H2);
+            poison_at = (size_t)-1;
+            cr_expect_eq(status, MB_EDIVERGED, "torque %g at component %zu: status %d",
+                         bad_values[b], at[a], status);
+            cr_expect(strstr(mb_last_error(), "force or torque is NaN or Inf") != NULL, "%s",
+                      mb_last_error());
+            const mb_nodes *s = sys->nodes;
+            cr_expect(same(before->x, s->x, 3 * n) && same(before->v, s->v, 3 * n)
+                          && same(before->omega, s->omega, 3 * n)
+                          && same(before->q, s->q, 4 * n)
+                          && same(before->angmom, s->angmom, 3 * n),
+                      "torque %g at component %zu: the state changed", bad_values[b], at[a]);
+            mb_nodes_free(before);
+            mb_stepper_free(st);
+            mb_system_free(sys);
+        }
 }

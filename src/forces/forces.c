@@ -128,12 +128,17 @@ static void torques_to_pos_zero(mb_nodes *s, int torque_zero)
         memset(s->torque, 0, 3 * s->n * sizeof(double));
 }
 
-int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torque_zero)
+int mb_forces_eval_unchecked(const mb_forces *F, mb_nodes *s, double t, int *torque_zero)
 {
     F->counts->evaluations++;
     *torque_zero = !field_writes_torque(F);
     torques_to_pos_zero(s, *torque_zero);
-    int st = sum_forces(F, s, t);
+    return sum_forces(F, s, t);
+}
+
+int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torque_zero)
+{
+    int st = mb_forces_eval_unchecked(F, s, t, torque_zero);
     if (st != MB_SUCCESS)
         return st;
     if (!*torque_zero && !mb_all_finite(s->torque, 3 * s->n))

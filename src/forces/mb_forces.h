@@ -146,6 +146,11 @@ int mb_forces_eval(const mb_forces *F, mb_nodes *s, double t);
  * *torque_zero receives 1 when no model of F writes torques: every torque is then +0
  * (zeroed only where it was not), and the scheme need not read them. */
 int mb_forces_eval_deferred(const mb_forces *F, mb_nodes *s, double t, int *torque_zero);
+/* mb_forces_eval_deferred without its scan of the torques either, for a scheme that
+ * also detects a non-finite torque in every value it computes from one (the leap-frog's
+ * fast path when every node rotates as a plain sphere: w+ = w + (T / I11) hk is NaN or
+ * Inf whenever T is) and then calls mb_forces_check for the message. */
+int mb_forces_eval_unchecked(const mb_forces *F, mb_nodes *s, double t, int *torque_zero);
 int mb_forces_mpfr_eval_deferred(const mb_forces *F, mb_nodes_mpfr *s, double t,
                                  int *torque_zero);
 /* When F is a single uniform acceleration (mb_force_type.uniform_acceleration): counts

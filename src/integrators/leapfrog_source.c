@@ -697,9 +697,11 @@ static int FUNCTION(lf, rotate_all)(const struct lf_config *cfg, const TYPE(mb_n
  * (whole-array tests, each a straight scan). */
 static int FUNCTION(lf, all_still)(const TYPE(mb_nodes) *s)
 {
-    if (!lf_none_set(s->aspherical, s->n) || !FUNCTION(lf, all_pos_zero)(s->omega, 3 * s->n)
+    /* the spins first: a rotating store fails at its first spinning node, where the
+     * flags' scan would read them all */
+    if (!FUNCTION(lf, all_pos_zero)(s->omega, 3 * s->n)
         || !FUNCTION(lf, all_pos_zero)(s->angmom, 3 * s->n)
-        || !FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n))
+        || !FUNCTION(lf, all_pos_zero)(s->torque, 3 * s->n) || !lf_none_set(s->aspherical, s->n))
         return 0;
     int ok = 1;
     for (size_t i = 0; i < s->n; i++)
@@ -784,6 +786,23 @@ static int FUNCTION(lf, rotation_still)(const struct FUNCTION(lf, state) *w,
 
 /* ----------------------------------------------------------------------- step ---- */
 
+/* The force evaluation of a step, its scan of the forces deferred to the step (which
+ * finds a non-finite force in the x and v it computes from it).  In the double instance
+ * a fast step whose nodes all rotate as plain spheres (`plain`) defers the scan of the
+ * torques too: lf_rot_spherical_plain and the AVX2 kernel compute w+ = w + (T / I11) hk
+ * from every torque, NaN or Inf whenever T is (hk > 0; T / I11 is NaN or Inf for a
+ * non-finite T whatever I11), and check w+; a torque-free field's torques are +0. */
+static int FUNCTION(lf, eval_forces)(TYPE(mb_system) *sys, int plain, int *torque_zero)
+{
+#ifdef BASE_DOUBLE
+    if (plain)
+        return mb_forces_eval_unchecked(sys->forces, sys->nodes, sys->t, torque_zero);
+#else
+    (void)plain;
+#endif
+    return FUNCTION(mb_forces, eval_deferred)(sys->forces, sys->nodes, sys->t, torque_zero);
+}
+
 static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
 {
     struct FUNCTION(lf, state) *w = vstate;
@@ -792,7 +811,8 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     if (!(h > 0.0) || !isfinite(h))
         MB_ERROR(MB_EDOM, "leapfrog: time step h = %g must be finite and > 0", h);
     /* the fast path finds a NaN or Inf force in the v and x it computes from it (f im hk
-     * is then NaN or Inf, as im > 0 or f im = NaN); the others have it checked now */
+     * is then NaN or Inf, as im > 0 or f im = NaN), and with plain spheres a torque in
+     * the w it computes (lf_eval_forces); the others have them checked now */
     mb_cell *cell = cfg->cell ? sys->cell : NULL;
     /* a scan per step of each flag array, none while the store is as the last step left
      * it: every node mid-step, blocked flags unchanged */
@@ -807,7 +827,7 @@ static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
     double g[3] = { 0.0, 0.0, 0.0 };
     const int uniform = fast && FUNCTION(lf, field_uniform)(w, sys, g);
     int status = uniform ? MB_SUCCESS
-                         : FUNCTION(mb_forces, eval_deferred)(sys->forces, s, sys->t, &torque_zero);
+                         : FUNCTION(lf, eval_forces)(sys, fast && none_aspherical, &torque_zero);
     if (status == MB_SUCCESS && !fast)
         status = FUNCTION(mb_forces, check)(s, sys->t);
     if (status != MB_SUCCESS)
