@@ -11,10 +11,10 @@
  *
  * The kernel is called directly (where the processor has AVX2) on node counts of every
  * remainder modulo 4, streamed on 16-byte aligned outputs and not on outputs offset by
- * one double, with hk != h; a group holding an angle whose square is not below 1e-8 must
- * be left to the scalar code (the kernel returns at it), and a NaN in q or an overflow
- * of L must be reported.  Then whole mb_stepper_step calls, which run the kernel and the
- * scalar code the kernel leaves (large angles, the last n mod 4 nodes), on a small store
+ * one double, with hk != h; a lane whose angle's square is not below 1e-8 must take the
+ * closed form with cosine and sine, and a NaN in q or an overflow of L must be reported.
+ * Then whole mb_stepper_step calls, which run the kernel and the scalar code for the
+ * last n mod 4 nodes (large angles among them), on a small store
  * and on one past LF_STREAM_MIN_NODES_ROTATING, whose stores stream; two steps of
  * different lengths each, and a NaN orientation refused with the state kept; a NaN or
  * infinite torque, whose scan the step leaves to the rotation, refused too. */
@@ -222,20 +222,23 @@ Test(leapfrog_rot_quads, kernel_is_the_spherical_step_bit_for_bit)
     }
 }
 
-/* A large angle at each position of the group of nodes 8 .. 11: the kernel does nodes
- * 0 .. 7 and returns; the scalar code owns the group (its cosine and sine). */
-Test(leapfrog_rot_quads, kernel_leaves_a_group_with_a_large_angle)
+/* A large angle at each position of the group of nodes 8 .. 11, and four in the group
+ * 20 .. 23: those lanes take the closed form with cosine and sine, the others the
+ * series, every node's bits those of the step written here. */
+Test(leapfrog_rot_quads, kernel_takes_large_angles_by_cosine_and_sine)
 {
     skip_without_avx2();
     for (size_t p = 8; p < 12; p++) {
-        const size_t fast[] = { p, 64 };
+        const size_t fast[] = { p, 20, 21, 22, 23, 64 };
         struct rot_case k = rot_case_new(64, fast);
         for (int stream = 0; stream < 2; stream++) {
             double qn, dev_max;
             int bad;
             const size_t done = rot_run(&k, stream, 0, &qn, &bad);
-            cr_expect_eq(done, 8, "large angle at node %zu: %zu nodes done, expected 8", p, done);
-            cr_expect_eq(rot_wrong(&k, done, 0, &dev_max), 0);
+            cr_expect_eq(done, 64, "large angle at node %zu: %zu nodes done, expected 64", p,
+                         done);
+            cr_expect_eq(rot_wrong(&k, done, 0, &dev_max), 0, "large angle at node %zu (%s)",
+                         p, stream ? "streamed" : "ordinary stores");
             cr_expect_eq(bad, 0);
         }
         rot_case_free(&k);
@@ -304,7 +307,7 @@ static const mb_force_type torque_type = { .name = "test-torques", .eval = torqu
                                            .free = free };
 
 /* n spheres, mid-step (the plain path: no first-step adjustment), the nodes i with
- * i % 97 == 5 spinning fast (left to the scalar code, with their groups) */
+ * i % 97 == 5 spinning fast (angles for the closed form) */
 static mb_system *spheres(size_t n)
 {
     mb_system *sys = mb_system_alloc(n);

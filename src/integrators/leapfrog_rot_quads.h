@@ -15,11 +15,13 @@
  * code), so the bits are those of lf_rot_spherical_plain on any processor
  * (tests/test_leapfrog_rot_quads.c computes the equations above itself).
  *
- * A group of four in which some node's |theta|^2 is not below 1e-8 (or NaN) is left to
- * the scalar code, whose cosine and sine come from libm: the kernel returns at that
- * group.  Outputs are stored in 16-byte halves, streamed around the caches when
- * `stream` (w+, q+ and L+ then 16-byte aligned at the first node: every group then
- * starts 16-byte aligned, four nodes being 96 and 128 bytes).  Included by
+ * A lane whose |theta|^2 is not below 1e-8 (or is NaN) takes the closed form instead,
+ * r = sqrt(|theta|^2), q0 = cos(r/2), b = sin(r/2) / r, in scalar code with libm's
+ * cosine and sine, as mbq_from_rotvec (lf_rq_large_angles); the group's other lanes keep
+ * the series, and the rest of the step is the same for all.  Outputs are stored in
+ * 16-byte halves when streamed around the caches (`stream`: w+, q+ and L+ then 16-byte
+ * aligned at the first node, so that every group starts 16-byte aligned, four nodes
+ * being 96 and 128 bytes), else in 32-byte stores.  Included by
  * leapfrog_common.h after leapfrog_quads.h; without it LF_HAVE_ROT_QUADS is undefined. */
 #ifndef MB_LEAPFROG_ROT_QUADS_H
 #define MB_LEAPFROG_ROT_QUADS_H
@@ -118,6 +120,21 @@ LF_AVX2_INLINE void lf_rq_store4(double *p, const __m256d c[4], int stream)
     }
 }
 
+/* Quaternion(theta)'s q0 and b in the lanes l whose bit of `small` is clear (|theta|^2 =
+ * a[l] not below 1e-8, or NaN): mbq_from_rotvec's closed form, the scalar code's
+ * operations.  Out of the loop's way: such lanes are the exception. */
+static __attribute__((noinline, unused)) void lf_rq_large_angles(const double a[4], int small,
+                                                                 double q0[4], double b[4])
+{
+    for (int l = 0; l < 4; l++) {
+        if (small >> l & 1)
+            continue;
+        const double r = sqrt(a[l]), c = r * 0.5;
+        q0[l] = cos(c);
+        b[l] = sin(c) / r;
+    }
+}
+
 /* q+ = qu (x) q, mbq_mul's rows in their order. */
 LF_AVX2_INLINE void lf_rq_product(const __m256d u[4], const __m256d q[4], __m256d o[4])
 {
@@ -134,9 +151,8 @@ LF_AVX2_INLINE void lf_rq_product(const __m256d u[4], const __m256d q[4], __m256
 }
 
 /* Nodes 0 .. 4 floor(n / 4) - 1 of the arrays w, T, q, I (3, 3, 4, 3 doubles a node),
- * four at a time, to w_out, q_out, L_out, until a group whose |theta|^2 is not below
- * 1e-8 in every lane.  Returns the number of nodes done (a multiple of 4; the caller
- * gives the next group, or the last n mod 4 nodes, to the scalar code).  The norm
+ * four at a time, to w_out, q_out, L_out.  Returns the number of nodes done (the caller
+ * gives the last n mod 4 nodes to the scalar code).  The norm
  * deviation | |q+| - 1 | of each node done raises *qnorm_err (NaN when one is NaN, as
  * lf_renorm does), and *bad is set when a w+, q+ or L+ is NaN or Inf. */
 LF_AVX2_INLINE size_t lf_rot_quads_body(const double *restrict w, const double *restrict T,
@@ -168,13 +184,21 @@ LF_AVX2_INLINE size_t lf_rot_quads_body(const double *restrict w, const double *
         __m256d a = _mm256_mul_pd(th[0], th[0]);
         a = _mm256_add_pd(a, _mm256_mul_pd(th[1], th[1]));
         a = _mm256_add_pd(a, _mm256_mul_pd(th[2], th[2]));
-        if (_mm256_movemask_pd(_mm256_cmp_pd(a, small, _CMP_LT_OQ)) != 0xF)
-            break;
+        const int series = _mm256_movemask_pd(_mm256_cmp_pd(a, small, _CMP_LT_OQ));
         const __m256d c = _mm256_mul_pd(a, a);
         qu[0] = _mm256_add_pd(_mm256_sub_pd(one, _mm256_mul_pd(a, eighth)),
                               _mm256_div_pd(c, d384));
-        const __m256d b = _mm256_add_pd(_mm256_sub_pd(half, _mm256_div_pd(a, d48)),
-                                        _mm256_div_pd(c, d3840));
+        __m256d b = _mm256_add_pd(_mm256_sub_pd(half, _mm256_div_pd(a, d48)),
+                                  _mm256_div_pd(c, d3840));
+        if (series != 0xF) {
+            double al[4], q0l[4], bl[4];
+            _mm256_storeu_pd(al, a);
+            _mm256_storeu_pd(q0l, qu[0]);
+            _mm256_storeu_pd(bl, b);
+            lf_rq_large_angles(al, series, q0l, bl);
+            qu[0] = _mm256_loadu_pd(q0l);
+            b = _mm256_loadu_pd(bl);
+        }
         MB_UNROLL(3)
         for (int k = 0; k < 3; k++)
             qu[k + 1] = _mm256_mul_pd(th[k], b);

@@ -589,10 +589,9 @@ static MB_ALWAYS_INLINE int lf_rot_spherical_plain(struct lf_rot *r, const mb_no
 
 /* lf_rot_spherical_plain of every node with the step hp: the AVX2 kernel
  * (leapfrog_rot_quads.h) four nodes at a time on a processor that has AVX2, the scalar
- * code for a group the kernel leaves (some |theta|^2 not below 1e-8) and for the last
- * n mod 4 nodes; the same operations, hence the same bits, either way.  The kernel's
- * stores stream when `streams` and the outputs are 16-byte aligned.  Returns 1 on
- * NaN/Inf. */
+ * code for the last n mod 4 nodes or on other processors; the same operations, hence
+ * the same bits, either way.  The kernel's stores stream when `streams` and the outputs
+ * are 16-byte aligned.  Returns 1 on NaN/Inf. */
 static int lf_rotate_plain(struct lf_rot *r, const mb_nodes *s, double hp, double h,
                            double *w_out, double *q_out, double *L_out, int streams)
 {
@@ -607,18 +606,14 @@ static int lf_rotate_plain(struct lf_rot *r, const mb_nodes *s, double hp, doubl
 #else
     (void)streams;
 #endif
-    while (i < n) {
 #ifdef LF_HAVE_ROT_QUADS
-        if (quads)
-            i += lf_rot_quads(&s->omega[3 * i], &s->torque[3 * i], &s->q[4 * i],
-                              &s->inertia[3 * i], n - i, hk, h, &w_out[3 * i], &q_out[4 * i],
-                              &L_out[3 * i], &r->qnorm_err, &bad, stream);
+    if (quads)
+        i = lf_rot_quads(s->omega, s->torque, s->q, s->inertia, n, hk, h, w_out, q_out, L_out,
+                         &r->qnorm_err, &bad, stream);
 #endif
-        const size_t stop = n - i > 4 ? i + 4 : n;
-        for (; i < stop; i++)
-            bad |= lf_rot_spherical_plain(r, s, i, hp, h, &w_out[3 * i], &q_out[4 * i],
-                                          &L_out[3 * i]);
-    }
+    for (; i < n; i++)
+        bad |= lf_rot_spherical_plain(r, s, i, hp, h, &w_out[3 * i], &q_out[4 * i],
+                                      &L_out[3 * i]);
     return bad;
 }
 #endif
