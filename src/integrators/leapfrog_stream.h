@@ -31,9 +31,10 @@
 
 /* A step that also rotates its nodes as plain spheres (leapfrog_rot_quads.h) reads w, T,
  * q and the moments I (24 bytes a node, the line's share of I11) and writes w+, q+, L+:
- * 184 bytes a node more, 296 with the translation's 112.  Its stores stream from the
- * node count at which it moves what 2^19 translating nodes move at 112 bytes, 56 MiB:
- * 198 341 nodes. */
+ * 184 bytes a node more, 296 to 320 in all.  Its stores stream from the node count at
+ * which it moves what 2^19 translating nodes move at 112 bytes, 56 MiB: 198 341 nodes.
+ * Below that a line it writes is still cached when the next step's neighbour check and
+ * force pass read it (x, v, w), which a streamed store would send to memory. */
 #define LF_STREAM_MIN_NODES_ROTATING (LF_STREAM_MIN_NODES * 112 / 296)
 
 static inline int lf_stream_aligned(const double *p)
