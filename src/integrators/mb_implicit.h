@@ -81,8 +81,8 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
 void mb_implicit_solver_free(mb_implicit_solver *S);
 /* Assemble A from s (masses, fixed dofs) and J -- unless the last call was
  * mb_implicit_solver_assemble and left A in the solver's storage -- then solve A x = b;
- * x holds an initial guess on entry (used by GMRES).  MB_ESINGULAR, MB_EMAXITER or
- * MB_EDIVERGED on failure. */
+ * x holds an initial guess on entry (read by the Krylov solvers: BiCGSTAB, CG, GMRES).
+ * MB_ESINGULAR, MB_EMAXITER or MB_EDIVERGED on failure. */
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x);
 /* 1 unless the next mb_implicit_solver_solve is certain to go to a direct solver (dense,
