@@ -1,11 +1,13 @@
 /* external_run.c -- one run of a case through an adapter, from the descriptor to a
  * validated trajectory (doc/external.md, section 2).
  *
- * The run asks for a row every sample_every steps (and at t_end): the runner asks every step
- * (1) when work integrals or observers need it, else the case's sample_every, so that a
- * many-body run returns the samples its statistics use and not every step (the case's
- * sample_every always with outside_rows = samples: mb_run_external_stride).  The private directory is removed afterwards unless MB_KEEP_ADAPTER_DIR
- * is set in the environment (then its path ends the reason, or is printed on stderr). */
+ * The run asks for a row every sample_every steps of its request (and at t_end); the runner
+ * asks every step (1) when work integrals or an observer need it, else the case's
+ * sample_every, so that a many-body run returns the samples its statistics use and not
+ * every step (the case's sample_every always with outside_rows = samples:
+ * mb_run_external_stride).  The private directory is removed afterwards unless
+ * MB_KEEP_ADAPTER_DIR is set in the environment (then its path ends the reason, or is
+ * printed on stderr). */
 #define _XOPEN_SOURCE 700    /* nftw */
 #include "mb_external.h"
 #include "mb_input.h"
