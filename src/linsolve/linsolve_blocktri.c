@@ -134,22 +134,31 @@ static void blocktri_unset_to_start(mb_blocktri *T)
     T->nset = blocktri_blocks(T);
 }
 
-/* the rows of fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass) */
-static void blocktri_fix_rows(mb_blocktri *T, const mb_nodes *s)
+/* the rows of node i's fixed degrees of freedom: d e_k^T, d = mass (1 for infinite mass) */
+static void blocktri_fix_node(mb_blocktri *T, const mb_nodes *s, size_t i)
 {
-    for (size_t i = 0; i < T->n; i++)
-        for (int a = 0; a < 3 && mb_linsys_node_fixed_inline(s, i); a++)
-            if (mb_linsys_fixed(s, 3 * i + (size_t)a)) {
-                for (int e = 0; e < 3; e++)
-                    T->L[9 * i + 3 * a + e] = T->D[9 * i + 3 * a + e] = T->U[9 * i + 3 * a + e] = 0.0;
-                T->D[9 * i + 4 * a] = s->inv_mass[i] == 0.0 ? 1.0 : s->mass[i];
-            }
+    for (int a = 0; a < 3; a++)
+        if (mb_linsys_fixed(s, 3 * i + (size_t)a)) {
+            for (int e = 0; e < 3; e++)
+                T->L[9 * i + 3 * a + e] = T->D[9 * i + 3 * a + e] = T->U[9 * i + 3 * a + e] = 0.0;
+            T->D[9 * i + 4 * a] = s->inv_mass[i] == 0.0 ? 1.0 : s->mass[i];
+        }
 }
 
 void mb_blocktri_finish(mb_blocktri *T, const mb_nodes *s)
 {
     blocktri_unset_to_start(T);
-    blocktri_fix_rows(T, s);
+    for (size_t i = 0; i < T->n; i++)
+        if (mb_linsys_node_fixed_inline(s, i))
+            blocktri_fix_node(T, s, i);
+}
+
+void mb_blocktri_finish_fixed(mb_blocktri *T, const mb_nodes *s, const size_t *fixed,
+                              size_t nfixed)
+{
+    blocktri_unset_to_start(T);
+    for (size_t f = 0; f < nfixed; f++)
+        blocktri_fix_node(T, s, fixed[f]);
 }
 
 void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h)

@@ -104,20 +104,23 @@ int FUNCTION(mb_linsys, block_zero)(const REAL *C)
            && R_ISZERO(&C[8]);
 }
 
-/* the rows of fixed degrees of freedom: b_k = d v_k (d as on the diagonal of A) */
-void FUNCTION(mb_linsys, be_rhs_fix_rows)(const TYPE(mb_nodes) *s, REAL *b, REAL *tmp)
+/* the rows of node i's fixed degrees of freedom: b_k = d v_k (d as on the diagonal of A) */
+void FUNCTION(mb_linsys, be_rhs_fix_node)(const TYPE(mb_nodes) *s, size_t i, REAL *b, REAL *tmp)
 {
     REAL *t = &tmp[0];
-    for (size_t k = 0; k < 3 * s->n; k++) {
-        if (k % 3 == 0 && !FUNCTION(mb_linsys, node_fixed)(s, k / 3)) {
-            k += 2;                                         /* no fixed axis on this node */
-            continue;
-        }
+    for (size_t k = 3 * i; k < 3 * i + 3; k++)
         if (FUNCTION(mb_linsys, fixed)(s, k)) {             /* fixed row: d v+ = d v */
             FUNCTION(linsys, fixed_diag)(s, k, t);
             R_MUL(&b[k], t, &s->v[k]);
         }
-    }
+}
+
+/* the rows of fixed degrees of freedom: b_k = d v_k (d as on the diagonal of A) */
+void FUNCTION(mb_linsys, be_rhs_fix_rows)(const TYPE(mb_nodes) *s, REAL *b, REAL *tmp)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (FUNCTION(mb_linsys, node_fixed)(s, i))          /* else no fixed axis here */
+            FUNCTION(mb_linsys, be_rhs_fix_node)(s, i, b, tmp);
 }
 
 /* b = (M - h C) v + h f  (DESIGN 4.1): b_k = m v_k + h f_k, then b_r -= h (C_b v_c) per

@@ -17,7 +17,9 @@
  *   b: b = M v + h f once every model's forces are complete (mb_linsys_sink_rhs, before
  *      the first block), then each block with C != 0 takes its term h (C v_c) off its
  *      rows the moment it arrives (mb_linsys_be_rhs_term_d, in list order, as
- *      mb_linsys_be_rhs), the fixed rows last.
+ *      mb_linsys_be_rhs), the fixed rows last -- of the nodes the pass forming b listed as
+ *      fixed (up to MB_LINSYS_FIXED_LIST of them; beyond, a scan of every node), A's and
+ *      b's rows of a node together.
  * The models therefore evaluate their forces in a first pass and hand over their blocks in
  * a second; what a model needs between the two (a spring's direction and length) it keeps
  * in the sink (mb_linsys_sink_keep).
@@ -33,6 +35,7 @@
 #include "mb_linsys_sink.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +69,7 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
     k->csr = btri ? NULL : csr;
     k->count = k->reach = k->model = k->nfold = 0;
     k->misfit = 0;
+    k->nfixed = SIZE_MAX;               /* until mb_linsys_sink_rhs lists them */
     if (btri)
         mb_blocktri_begin_unset(btri, s);
     else
@@ -82,6 +86,7 @@ void mb_linsys_sink_begin_pattern(mb_linsys_sink *k, const mb_nodes *s, double h
     k->csr = NULL;
     k->count = k->reach = k->model = k->nfold = 0;
     k->misfit = 0;
+    k->nfixed = SIZE_MAX;
     k->recording = 1;
 }
 
@@ -160,13 +165,20 @@ int mb_linsys_sink_rhs(mb_linsys_sink *k)
     const double h = k->h;
     double *b = k->b;
     int finite = 1;
+    size_t nfixed = 0;
     for (size_t i = 0; i < s->n; i++) {         /* mb_linsys_be_rhs_begin's operations */
         double m = s->mass[i];
         for (size_t q = 3 * i; q < 3 * i + 3; q++) {
             finite &= isfinite(s->f[q]);
             b[q] = m * s->v[q] + s->f[q] * h;
         }
+        if (mb_linsys_node_fixed_inline(s, i)) {   /* listed for mb_linsys_sink_finish */
+            if (nfixed < MB_LINSYS_FIXED_LIST)
+                k->fixed[nfixed] = i;
+            nfixed++;
+        }
     }
+    k->nfixed = nfixed;
     return finite;
 }
 
@@ -496,10 +508,15 @@ int mb_linsys_sink_finish(mb_linsys_sink *k)
     if (k->misfit || (k->csr && k->count != k->csr->n_blocks))
         return 0;
     double tmp[2];
-    mb_linsys_be_rhs_fix_rows(k->s, k->b, tmp);
-    if (k->btri)
-        mb_blocktri_finish(k->btri, k->s);
-    else if (!mb_csr_fix_rows(k->csr, k->s))
-        return 0;
-    return 1;
+    if (k->nfixed <= MB_LINSYS_FIXED_LIST) {    /* the fixed nodes listed: only they */
+        for (size_t f = 0; f < k->nfixed; f++)
+            mb_linsys_be_rhs_fix_node(k->s, k->fixed[f], k->b, tmp);
+        if (k->btri)
+            mb_blocktri_finish_fixed(k->btri, k->s, k->fixed, k->nfixed);
+    } else {
+        mb_linsys_be_rhs_fix_rows(k->s, k->b, tmp);
+        if (k->btri)
+            mb_blocktri_finish(k->btri, k->s);
+    }
+    return k->btri || mb_csr_fix_rows(k->csr, k->s);
 }

@@ -76,7 +76,10 @@ static inline double mb_linsys_be_rhs_term_d(const double *C, const double *vc, 
     return t * h;
 }
 int mb_linsys_block_zero(const double *C);
-void mb_linsys_be_rhs_fix_rows(const mb_nodes *s, double *b, double *tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
+void mb_linsys_be_rhs_fix_rows(const mb_nodes *s, double *b, double *tmp);
+/* the same for node i alone (a node known to be fixed: mb_linsys_sink_finish) */
+void mb_linsys_be_rhs_fix_node(const mb_nodes *s, size_t i, double *b, double *tmp);
+/* Newton right-hand side of backward Euler in velocity form, -R(w) with
  *     R(w) = M (w - v) - h f(x + h w, w),
  * where f = trial->f was evaluated at the trial state (x + h w, w) and v is the start
  * velocity; 0 on fixed rows.  tmp: 2 doubles. */
@@ -105,7 +108,10 @@ void mb_linsys_mpfr_be_rhs_begin(const mb_nodes_mpfr *s, double h, mpfr_ptr b, m
 void mb_linsys_mpfr_be_rhs_term(mpfr_srcptr C, mpfr_srcptr vc, int a, double h, mpfr_ptr t,
                                 mpfr_ptr u);
 int mb_linsys_mpfr_block_zero(mpfr_srcptr C);
-void mb_linsys_mpfr_be_rhs_fix_rows(const mb_nodes_mpfr *s, mpfr_ptr b, mpfr_ptr tmp); /* Newton right-hand side of backward Euler in velocity form, -R(w) with
+void mb_linsys_mpfr_be_rhs_fix_rows(const mb_nodes_mpfr *s, mpfr_ptr b, mpfr_ptr tmp);
+void mb_linsys_mpfr_be_rhs_fix_node(const mb_nodes_mpfr *s, size_t i, mpfr_ptr b,
+                                    mpfr_ptr tmp);
+/* Newton right-hand side of backward Euler in velocity form, -R(w) with
  *     R(w) = M (w - v) - h f(x + h w, w),
  * where f = trial->f was evaluated at the trial state (x + h w, w) and v is the start
  * velocity; 0 on fixed rows.  tmp: 2 mpfr_t initialised by the caller. */
@@ -372,6 +378,10 @@ static inline void mb_blocktri_add(mb_blocktri *T, size_t r, size_t c, const dou
 /* After the last term: the blocks of A no term reached given their start values, then
  * the rows of fixed degrees of freedom (as mb_band_assemble). */
 void mb_blocktri_finish(mb_blocktri *T, const mb_nodes *s);
+/* The same when the nodes with a fixed degree of freedom are known: exactly the nfixed
+ * nodes fixed[0..nfixed) (mb_linsys_sink_finish); the others are not scanned. */
+void mb_blocktri_finish_fixed(mb_blocktri *T, const mb_nodes *s, const size_t *fixed,
+                              size_t nfixed);
 /* Factor and solve A x = b (x must not alias b).  MB_ESINGULAR when a pivot block fails
  * the acceptance test above or x is not finite: then solve with a pivoting solver. */
 int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x);

@@ -36,6 +36,10 @@ typedef struct mb_linsys_diagonal {
 /* folded diagonal fields at most (mb_linsys_sink_fold) */
 #define MB_LINSYS_FOLD_MAX 4
 
+/* fixed nodes the sink lists (mb_linsys_sink_rhs); with more, mb_linsys_sink_finish scans
+ * every node for them */
+#define MB_LINSYS_FIXED_LIST 8
+
 typedef struct mb_linsys_sink {
     const mb_nodes *s;
     double h, h2;
@@ -56,6 +60,8 @@ typedef struct mb_linsys_sink {
     size_t *prow, *pcol;        /* the recorded blocks, count of them; room for pcap */
     unsigned char *ppair;       /* per recorded block: 1 for a pair's (i, j) and (j, i) */
     size_t pcap;
+    size_t nfixed;              /* nodes with a fixed degree of freedom, SIZE_MAX unknown; */
+    size_t fixed[MB_LINSYS_FIXED_LIST];     /* the first of them (mb_linsys_sink_rhs) */
 } mb_linsys_sink;
 
 /* Release what the models kept (the sink itself is the caller's). */
@@ -82,7 +88,9 @@ void *mb_linsys_sink_keep(mb_linsys_sink *k, size_t bytes);
 /* What force model k->model kept in this assembly's first pass. */
 const void *mb_linsys_sink_kept(const mb_linsys_sink *k);
 /* Once the forces s->f are complete, before the first block: b = M v + h f, with the
- * bits of mb_linsys_be_rhs_begin; 0 when a force is NaN or Inf (checked in the same pass). */
+ * bits of mb_linsys_be_rhs_begin; 0 when a force is NaN or Inf (checked in the same pass).
+ * The same pass lists the nodes with a fixed degree of freedom, so that
+ * mb_linsys_sink_finish writes their rows without a pass of its own over the nodes. */
 int mb_linsys_sink_rhs(mb_linsys_sink *k);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
