@@ -314,6 +314,38 @@ Test(linsys_sink, mixed_field_equals_the_block_list_bit_for_bit)
     expect_same_on_and_beyond(mixed_system, "mixed");
 }
 
+/* count more nodes of sys fixed, 1, 4, 7, ... (every third), their blocked axes in turn x;
+ * y and z; the rotation about x alone (a node listed as fixed with no fixed row); all */
+static void block_more_nodes(mb_system *sys, size_t count)
+{
+    static const unsigned char axes[] = { MB_BLOCK_X, MB_BLOCK_Y | MB_BLOCK_Z, MB_BLOCK_RX,
+                                          MB_BLOCK_ALL };
+    for (size_t j = 0; j < count; j++) {
+        cr_assert_lt(1 + 3 * j, sys->nodes->n);
+        sys->nodes->blocked[1 + 3 * j] = axes[j % 4];
+    }
+}
+
+/* The fixed rows of A and b are written for the nodes the pass forming b listed, up to
+ * MB_LINSYS_FIXED_LIST of them, and by a scan of every node beyond: the chain (two
+ * anchors of infinite mass) and the cloth (two pinned corners) with the list one short of
+ * full, full, one over and well over, against the block list, which scans every node. */
+Test(linsys_sink, fixed_rows_listed_or_scanned_equal_the_block_list)
+{
+    char label[80];
+    const size_t pinned = 2;
+    for (int cloth = 0; cloth <= 1; cloth++)
+        for (size_t total = MB_LINSYS_FIXED_LIST - 1; total <= MB_LINSYS_FIXED_LIST + 5;
+             total += total == MB_LINSYS_FIXED_LIST + 1 ? 4 : 1) {
+            mb_system *sys = bench_system(cloth);
+            block_more_nodes(sys, total - pinned);
+            snprintf(label, sizeof label, "%s, %zu fixed nodes", cloth ? "cloth" : "chain",
+                     total);
+            expect_same_system(sys, label, !cloth);
+            mb_system_free(sys);
+        }
+}
+
 /* Negative control: the listed blocks of the mixed field handed to the sink last first
  * sum each entry in another order; the comparison must see it. */
 Test(linsys_sink, reversed_order_is_detected)
