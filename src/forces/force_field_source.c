@@ -6,14 +6,21 @@
 static int FUNCTION(gravity, eval)(const void *params, TYPE(mb_nodes) *s, double t)
 {
     const struct gravity *p = params;
+    const double g[3] = { p->g[0], p->g[1], p->g[2] };
+    /* f is written only through f: g, the masses and 1/m are read once per node */
+    const REAL *restrict m = s->mass, *restrict im = s->inv_mass;
+    REAL *restrict f = s->f;
     REAL a[1];
     R_INIT(a, s->prec);
     (void)t;
-    for (size_t i = 0; i < s->n; i++)
-        for (int k = 0; k < 3 && !R_ISZERO(&s->inv_mass[i]); k++) {
-            R_MUL_D(a, &s->mass[i], p->g[k]);
-            R_ADD(&s->f[3 * i + k], &s->f[3 * i + k], a);
+    for (size_t i = 0; i < s->n; i++) {
+        if (R_ISZERO(&im[i]))
+            continue;                                       /* no weight (above) */
+        for (int k = 0; k < 3; k++) {
+            R_MUL_D(a, &m[i], g[k]);
+            R_ADD(&f[3 * i + k], &f[3 * i + k], a);
         }
+    }
     R_CLEAR(a);
     return MB_SUCCESS;
 }
