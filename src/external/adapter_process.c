@@ -16,12 +16,15 @@
  * killed outright leaves no adapter running (its private directory then stays).
  * Every file the adapter (and anything it starts) writes is capped by RLIMIT_FSIZE at the
  * limit the caller gives (doc/limits.md); reaching it ends the run with that reason.
- * Everything the children need is prepared before fork(), so between fork and exec they
- * call only async-signal-safe functions (the runner is multi-threaded).  The program is
+ * Everything the children need is prepared before the fork, so between fork and exec they
+ * call only async-signal-safe functions (the runner is multi-threaded), and both forks
+ * run no fork handler (mb_fork_bare, mb_fork.h: a library's handler half-run in another
+ * thread once left the keeper asleep on OpenBLAS's lock in its own fork).  The program is
  * resolved before anything runs so that "missing" and "not executable" are told apart. */
 #define _GNU_SOURCE    /* pipe2 */
 #include "mb_external.h"
 #include "mb_clock.h"
+#include "mb_fork.h"
 #include "mb_cancel.h"
 #include "mb_input.h"
 #include "mb_status.h"
@@ -298,7 +301,7 @@ static void keeper(const launch *L)
     prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
     if (getppid() != L->parent)
         keeper_stop = 1;
-    pid_t pid = fork();
+    pid_t pid = mb_fork_bare();      /* the adapter, no fork handler: mb_fork.h */
     if (pid == 0)
         adapter_child(L);
     int ws = pid < 0 ? EXIT_EXEC_FAILED << 8 : keeper_wait(pid);
@@ -407,7 +410,7 @@ static pid_t start_keeper(launch *L, int *status_rd)
     if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0)
         return -1;
     L->status_fd = fds[1];
-    pid_t pid = fork();
+    pid_t pid = mb_fork_bare();      /* no fork handler: mb_fork.h */
     if (pid == 0)
         keeper(L);
     int e = errno;

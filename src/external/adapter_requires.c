@@ -13,6 +13,7 @@
 #define _GNU_SOURCE    /* pipe2 */
 #include "mb_external.h"
 #include "mb_clock.h"
+#include "mb_fork.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -81,7 +82,7 @@ static int imports(const char *interp, const char *module, char *why, size_t siz
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return snprintf(why, size, "cannot start it"), 0;
-    pid_t pid = fork();
+    pid_t pid = mb_fork_bare();
     if (pid == 0) {                    /* async-signal-safe calls only until execv */
         int null = open("/dev/null", O_RDONLY);
         if (null >= 0)

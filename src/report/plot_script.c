@@ -1,6 +1,7 @@
 /* plot_script.c -- gnuplot scripts, their axes and their drawing (mb_plot_script.h). */
 #include "mb_plot_script.h"
 #include "mb_status.h"
+#include "mb_fork.h"
 
 #include <errno.h>
 #include <math.h>
@@ -210,7 +211,7 @@ int mb_gp_close(mb_plot_batch *b, FILE *g, FILE *d, const char *stem, int draw)
 /* one gnuplot process on the scripts k, k + jobs, k + 2 jobs, ... */
 static pid_t start(const mb_plot_batch *b, const char *gnuplot, size_t k, size_t jobs)
 {
-    pid_t pid = fork();
+    pid_t pid = mb_fork_whole();     /* the child allocates: mb_fork.h */
     if (pid != 0)
         return pid;
     /* gnuplot's messages go to gnuplot.log beside the plots */

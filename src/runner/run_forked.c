@@ -9,8 +9,10 @@
  * in the child: motionbench registers none, and one added later must do nothing in a
  * process other than the one that registered it.)  The runner is multi-threaded; the child is a copy of one thread
  * and relies on the C library's fork handling (glibc resets its malloc and stdio locks in
- * the child) and on the project's own locks being fork-safe (force_expr.c's parser lock
- * has fork handlers; the scheme registry is read without a lock).
+ * the child), on the project's own locks being fork-safe (force_expr.c's parser lock
+ * has fork handlers; the scheme registry is read without a lock) and on the libraries'
+ * fork handlers having run whole: the fork is mb_fork_whole, one thread at a time
+ * (mb_fork.h: OpenBLAS's handler half-run in another thread would leave the child its lock).
  *
  * The parent reads the pipe while it polls for the child's end (a result larger than the
  * pipe's buffer would otherwise block the child; the end is a Linux pidfd becoming
@@ -26,6 +28,7 @@
 #define _GNU_SOURCE
 #include "mb_run_forked.h"
 #include "mb_clock.h"
+#include "mb_fork.h"
 #include "mb_cancel.h"
 #include "mb_external.h"
 #include "mb_metrics.h"
@@ -465,7 +468,7 @@ void mb_run_forked(const mb_case *c, size_t integrator, size_t dt_index, int kee
         fail(out, ask.steps, MB_RUN_FAILED, "plug-in: cannot create a pipe: %s", strerror(errno));
         return;
     }
-    pid_t parent = getpid(), pid = fork();
+    pid_t parent = getpid(), pid = mb_fork_whole();
     if (pid == 0) {
         close(fds[0]);
         child(fds[1], parent, c, integrator, dt_index, keep_series, body);
