@@ -35,6 +35,7 @@ motionbenchinclude_HEADERS += src/core/mb_init.h
 libmotionbench_la_SOURCES += src/core/cancel.c
 libmotionbench_la_SOURCES += src/core/fork.c
 noinst_HEADERS += src/core/mb_fork.h
+noinst_HEADERS += src/core/mb_index_search.h
 libmotionbench_la_SOURCES += src/core/input_files.c
 libmotionbench_la_SOURCES += src/core/input_numbers.c
 libmotionbench_la_SOURCES += src/core/ini_read.c

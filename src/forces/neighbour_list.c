@@ -4,6 +4,7 @@
 #include "mb_cell.h"
 #include "mb_json.h"
 #include "mb_status.h"
+#include "mb_index_search.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -537,15 +538,7 @@ struct verify_ctx {
 
 static int row_has(const mb_neighbour_list *nl, size_t i, size_t j)
 {
-    size_t lo = nl->first[i], hi = nl->first[i + 1];
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (nl->neigh[mid] < j)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < nl->first[i + 1] && nl->neigh[lo] == j;
+    return mb_index_find(nl->neigh, nl->first[i], nl->first[i + 1], j) != SIZE_MAX;
 }
 
 static int check_pair(mb_neighbour_list *nl, void *ctx, size_t j, double d2)

@@ -11,6 +11,7 @@
  * the first step. */
 #include "mb_linsolve.h"
 #include "mb_status.h"
+#include "mb_index_search.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -92,15 +93,7 @@ static void csr_columns(size_t n, size_t nb, const size_t *row, const size_t *co
 
 size_t mb_csr_position(const mb_csr *c, size_t r, size_t col)
 {
-    size_t lo = c->cstart[r], hi = c->cstart[r + 1];
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->ncol[mid] < col)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->cstart[r + 1] && c->ncol[lo] == col ? lo : SIZE_MAX;
+    return mb_index_find(c->ncol, c->cstart[r], c->cstart[r + 1], col);
 }
 
 /* the arrays of a pattern of nb blocks on n nodes sized by those counts alone (0 when
