@@ -7,6 +7,7 @@ noinst_HEADERS += tests/test_helpers.h tests/lf_run.h tests/compare_test_util.h 
 	tests/ref_test_forces.h tests/twin_test_kernels.h tests/mb_test_scene_text.h tests/neighbour_brute.h tests/ref_test_types.h tests/test_files.h
 check_PROGRAMS += tests/test_ini_read
 check_PROGRAMS += tests/test_fork
+check_PROGRAMS += tests/test_index_search
 check_PROGRAMS += tests/test_case_file
 check_PROGRAMS += tests/test_order_fit
 check_PROGRAMS += tests/test_series_stats
