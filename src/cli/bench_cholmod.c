@@ -7,7 +7,18 @@
  * permutation, none here) and keeps the best (CHOLMOD's choice, Common->selected);
  * Common->supernodal = CHOLMOD_SUPERNODAL forces the supernodal factorisation, the one
  * CHOLMOD uses for large sparse factors and the one Eigen's CholmodSupernodalLLT
- * calls. */
+ * calls.
+ *
+ * One thread, as the step it is compared with.  CHOLMOD 3 (SuiteSparse 5) opens OpenMP
+ * regions of a fixed four threads in its supernodal factorisation (num_threads(4),
+ * whatever OMP_NUM_THREADS says), and a threaded BLAS (OpenBLAS) splits its products;
+ * on a machine of fewer cores than that the regions' barriers cost more than their work,
+ * and the CPU time of the calling thread, the benchmarks' clock, counts only part of the
+ * cost.  The peer serialises every OpenMP region (omp_set_max_active_levels(0), OpenMP
+ * 5.0: no region is active) and sets OpenBLAS to one thread
+ * (openblas_set_num_threads(1)) while it exists, both looked up by name in the running
+ * program (absent: nothing to set), and is charged the CPU time of the whole process
+ * during its factorisation and solve; the share other threads took of it is printed. */
 #include "config.h"
 
 #include "bench_cholmod.h"
@@ -19,7 +30,17 @@
 #include <string.h>
 
 #ifdef HAVE_CHOLMOD
+#include <dlfcn.h>
 #include <suitesparse/cholmod.h>
+#include <time.h>
+
+/* The threading of CHOLMOD's OpenMP regions and of OpenBLAS, set to one thread while the
+ * peer exists and restored after; a setter absent from the program is NULL. */
+struct single_thread {
+    void (*set_levels)(int);    /* omp_set_max_active_levels */
+    void (*set_blas)(int);      /* openblas_set_num_threads */
+    int levels, blas;           /* the values to restore */
+};
 
 struct bench_cholmod {
     cholmod_common c;
@@ -30,7 +51,53 @@ struct bench_cholmod {
                                                  * b_k / A[ediag] */
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E;
+    struct single_thread threads;
+    double cpu, cpu_others;     /* seconds charged, of which other threads' */
 };
+
+/* a function of the running program by name, or NULL (POSIX object-to-function) */
+static void *program_function(const char *name)
+{
+    return dlsym(RTLD_DEFAULT, name);
+}
+
+/* Serialise OpenMP and OpenBLAS, keeping what to restore. */
+static void single_thread_set(struct single_thread *T)
+{
+    int (*get_levels)(void), (*get_blas)(void);
+    *(void **)&T->set_levels = program_function("omp_set_max_active_levels");
+    *(void **)&get_levels = program_function("omp_get_max_active_levels");
+    *(void **)&T->set_blas = program_function("openblas_set_num_threads");
+    *(void **)&get_blas = program_function("openblas_get_num_threads");
+    if (T->set_levels == NULL || get_levels == NULL)
+        T->set_levels = NULL;
+    if (T->set_blas == NULL || get_blas == NULL)
+        T->set_blas = NULL;
+    if (T->set_levels) {
+        T->levels = get_levels();
+        T->set_levels(0);
+    }
+    if (T->set_blas) {
+        T->blas = get_blas();
+        T->set_blas(1);
+    }
+}
+
+static void single_thread_restore(const struct single_thread *T)
+{
+    if (T->set_levels)
+        T->set_levels(T->levels);
+    if (T->set_blas)
+        T->set_blas(T->blas);
+}
+
+/* seconds of CPU time of the whole process, every thread */
+static double process_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 void bench_cholmod_build(char *text, size_t len)
 {
@@ -42,6 +109,7 @@ void bench_cholmod_free(bench_cholmod *C)
 {
     if (C == NULL)
         return;
+    single_thread_restore(&C->threads);
     cholmod_free_sparse(&C->S, &C->c);
     cholmod_free_factor(&C->L, &C->c);
     cholmod_free_dense(&C->B, &C->c);
@@ -153,6 +221,7 @@ bench_cholmod *bench_cholmod_alloc(const gsl_spmatrix *A, const unsigned char *f
         snprintf(why, len, "out of memory");
         return NULL;
     }
+    single_thread_set(&C->threads);
     cholmod_start(&C->c);
     C->c.supernodal = CHOLMOD_SUPERNODAL;
     C->c.nmethods = 4;                              /* (given), AMD, METIS, NESDIS */
@@ -196,11 +265,13 @@ double bench_cholmod_solve(bench_cholmod *C, const double *values, const double 
     memcpy(B, b, n * sizeof(double));
     for (size_t e = 0; e < C->nelim; e++)          /* v_k = b_k / d_k of the fixed k */
         B[C->erow[e]] -= values[C->epos[e]] * (b[C->ecol[e]] / values[C->ediag[e]]);
-    double t0 = mb_bench_now();
+    double t0 = mb_bench_now(), p0 = process_seconds();
     int ok = cholmod_factorize(C->S, C->L, &C->c);
     if (ok && C->c.status == CHOLMOD_OK)
         ok = cholmod_solve2(CHOLMOD_A, C->L, C->B, NULL, &C->X, NULL, &C->Y, &C->E, &C->c);
-    double t = mb_bench_now() - t0;
+    double t = process_seconds() - p0, own = mb_bench_now() - t0;
+    C->cpu += t;
+    C->cpu_others += fmax(t - own, 0.0);
     if (!ok || C->c.status != CHOLMOD_OK) {
         snprintf(why, len, "CHOLMOD failed (status %d%s)", C->c.status,
                  C->c.status == CHOLMOD_NOT_POSDEF ? ": not positive definite" : "");
@@ -226,8 +297,19 @@ static const char *ordering_name(int o)
 
 void bench_cholmod_describe(const bench_cholmod *C, char *text, size_t len)
 {
-    snprintf(text, len, "%s,lnz=%.3g", ordering_name(C->c.method[C->c.selected].ordering),
-             C->c.lnz);
+    snprintf(text, len, "%s,lnz=%.3g,others=%.2g",
+             ordering_name(C->c.method[C->c.selected].ordering), C->c.lnz,
+             C->cpu > 0.0 ? C->cpu_others / C->cpu : 0.0);
+}
+
+void bench_cholmod_threads(char *text, size_t len)
+{
+    struct single_thread T;
+    single_thread_set(&T);
+    single_thread_restore(&T);
+    snprintf(text, len, "one thread: %s, %s", T.set_levels ? "OpenMP regions serialised "
+             "(omp_set_max_active_levels(0))" : "no OpenMP in the program",
+             T.set_blas ? "openblas_set_num_threads(1)" : "no OpenBLAS in the program");
 }
 
 double bench_cholmod_asymmetry(const bench_cholmod *C, const double *values)
@@ -280,6 +362,11 @@ void bench_cholmod_describe(const bench_cholmod *C, char *text, size_t len)
 {
     (void)C;
     snprintf(text, len, "none");
+}
+
+void bench_cholmod_threads(char *text, size_t len)
+{
+    snprintf(text, len, "no CHOLMOD");
 }
 
 double bench_cholmod_asymmetry(const bench_cholmod *C, const double *values)

@@ -29,15 +29,19 @@ typedef struct bench_cholmod bench_cholmod;
 bench_cholmod *bench_cholmod_alloc(const gsl_spmatrix *A, const unsigned char *fixed,
                                    double max_bytes, char *why, size_t len);
 void bench_cholmod_free(bench_cholmod *C);
-/* Seconds of the factorisation of the symmetric part of the matrix whose values (in the
- * order of the pattern given to bench_cholmod_alloc) are `values`, and of the solve of
- * S x = b (the copy of the values into CHOLMOD's matrix is not timed); -1 when CHOLMOD
- * fails (why says so). */
+/* Seconds of CPU time of the process (every thread) in the factorisation of the
+ * symmetric part of the matrix whose values (in the order of the pattern given to
+ * bench_cholmod_alloc) are `values`, and in the solve of S x = b (the copy of the values
+ * into CHOLMOD's matrix is not timed); -1 when CHOLMOD fails (why says so).  CHOLMOD runs
+ * on one thread while the peer exists (bench_cholmod.c). */
 double bench_cholmod_solve(bench_cholmod *C, const double *values, const double *b, double *x,
                            char *why, size_t len);
-/* The configuration for the header line and the rows: CHOLMOD's version, the ordering
- * the analysis selected, nnz(L). */
+/* The configuration for the rows: the ordering the analysis selected, nnz(L), and the
+ * share of the CPU time charged that threads other than the caller's took (0 when CHOLMOD
+ * runs on one thread). */
 void bench_cholmod_describe(const bench_cholmod *C, char *text, size_t len);
+/* How the peer makes CHOLMOD run on one thread in this program, for the header line. */
+void bench_cholmod_threads(char *text, size_t len);
 /* max |A_ij - A_ji| / max |A_ij| over the entries of neither a fixed row nor a fixed
  * column of the matrix whose values are `values` */
 double bench_cholmod_asymmetry(const bench_cholmod *C, const double *values);

@@ -286,8 +286,8 @@ static int cloth_peer_alloc(struct cloth_peer *P, mb_csr *csr, const bench_rebui
     return P->C && P->v_new && P->x_new ? MB_SUCCESS : MB_EFAILED;
 }
 
-/* Seconds of CHOLMOD's factorisation and solve of the matrix R holds and of the update,
- * or -1 when CHOLMOD fails (P->why). */
+/* Seconds of CHOLMOD's factorisation and solve of the matrix R holds (the process's CPU
+ * time, bench_cholmod_solve) and of the update, or -1 when CHOLMOD fails (P->why). */
 static double cloth_peer_seconds(struct cloth_peer *P, const bench_rebuild *R,
                                  const mb_nodes *s, double h)
 {
@@ -569,13 +569,15 @@ static void bench_header(const char *problem, const struct bench_opts *o)
                "sweep (block LU, cofactor inverses, no pivoting) + x+ = x + h v+\n");
         return;
     }
-    char build[96];
+    char build[96], threads[160];
     bench_cholmod_build(build, sizeof build);
+    bench_cholmod_threads(threads, sizeof threads);
     printf("# peer: lean cloth step (benchmark code) = plain rebuild of forces, A and b in the "
            "library's CSR pattern + %s supernodal LL^T of (A + A^T)/2 (ordering: the best of "
            "AMD, METIS and NESDIS by cholmod_analyze, nmethods 4, analysed once per size, "
-           "untimed) factorised and solved (cholmod_solve2) every step + x+ = x + h v+\n",
-           build);
+           "untimed) factorised and solved (cholmod_solve2) every step, %s, charged the "
+           "process's CPU time (others: the share of it other threads took) + x+ = x + h v+\n",
+           build, threads);
 }
 
 static int bench_run(const char *problem, int argc, char **argv)
