@@ -15,16 +15,30 @@
  * The symmetric part stands for A: the dashpots make A nonsymmetric by about 10^-4 of its
  * largest entry once the cloth moves (from rest the first step's A is symmetric), and the
  * lean step's v+ differs from the library's by about that (printed: the largest
- * |v_lean - v_lib| / max |v_lib| after each step, the two cloths starting alike).  The library's system is solved to
- * |b - A x| <= 10^-12 |b|.
- * Both programs start from the same state and step their own copies, alternately
- * (library, lean, library, ...); printed per size: the fastest of STEPS steps of each in
- * wall-clock seconds (CHOLMOD may run threads), their ratio library / lean, and the
- * difference of v+.  Shares no code with the benchmark.  Build and run from a built tree:
+ * |v_lean - v_lib| / max |v_lib| after the last step, the two cloths starting alike and
+ * stepped as often).  The library's system is solved to |b - A x| <= 10^-12 |b|.
+ *
+ * CHOLMOD on one thread, as the library's step.  CHOLMOD 3 opens OpenMP regions of a
+ * fixed four threads in its supernodal factorisation and OpenBLAS threads its products;
+ * on two cores that made the lean step 1.3-2.1 times slower in wall-clock time than on
+ * one thread.  The driver runs itself again with OMP_THREAD_LIMIT=1 (no region gets a
+ * second thread) and OPENBLAS_NUM_THREADS=1 in its environment when either is not
+ * already 1 (both are read when the libraries load), and prints the share of the lean
+ * step's CPU time that threads other than the caller took (0 on one thread).
+ *
+ * The steps the benchmark times: per size, two untimed steps of each code (the library's
+ * first chooses its storage; the CPU time of its second sets the batch: steps enough for
+ * 0.02 s, at least one), then ROUNDS rounds (the benchmark's --steps, default 5), each
+ * timing a batch of library steps, then a batch of lean steps.  Printed per size: the
+ * batch, the medians over the rounds of each code's wall-clock seconds per step, the
+ * median of the rounds' ratios library / lean in wall-clock time and in CPU time of the
+ * process, the library's Krylov iterations per timed step (the benchmark's krylov_iter),
+ * the lean step's others share, v+'s difference and CHOLMOD's ordering and nnz(L).
+ * Shares no code with the benchmark.  Build and run from a built tree:
  *   gcc -O2 -I src/core -I src/forces -I src/integrators -I src/problems -I src/metrics \
  *       -I src/linsolve -I src -I . -I /usr/include/suitesparse -o cloth_driver \
  *       tools/peers/cloth_driver.c -L.libs -lmotionbench -lcholmod -lgsl -lgslcblas -lm
- *   LD_LIBRARY_PATH=.libs ./cloth_driver STEPS N [N ...]
+ *   LD_LIBRARY_PATH=.libs ./cloth_driver ROUNDS N [N ...]
  * Exit status 2 on bad arguments, 1 when a step fails. */
 #include <cholmod.h>
 #include <math.h>
@@ -32,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mb_forces.h"
 #include "mb_problem.h"
@@ -42,12 +57,48 @@
 #define H 0.008333333           /* the benchmark's time step */
 #define GRAVITY 9.81            /* the cloth's defaults (src/problems/cloth.c), given to */
 #define DRAG 0.0009             /* the problem explicitly so both steps use them */
+#define BATCH_SECONDS 0.02      /* the benchmark's batch: steps enough for this CPU time */
+#define MAX_ROUNDS 1000
 
-static double wall_now(void)
+static double clock_seconds(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* wall-clock time, CPU time of the process (every thread), of the calling thread */
+struct instant {
+    double wall, cpu, own;
+};
+
+static struct instant now(void)
+{
+    struct instant t = { clock_seconds(CLOCK_MONOTONIC), clock_seconds(CLOCK_PROCESS_CPUTIME_ID),
+                         clock_seconds(CLOCK_THREAD_CPUTIME_ID) };
+    return t;
+}
+
+static struct instant since(struct instant t0)
+{
+    struct instant t = now();
+    t.wall -= t0.wall;
+    t.cpu -= t0.cpu;
+    t.own -= t0.own;
+    return t;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the median of v[0..n) (sorted in place) */
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* the cloth N x N at rest, as the benchmark builds it */
@@ -334,8 +385,9 @@ static double relative_difference(const double *a, const double *b, size_t n3)
     return m > 0.0 ? d / m : d;
 }
 
-/* one size: the fastest library step and lean step of `steps`, alternating */
-static int run_size(long n, long steps)
+/* One size: the benchmark's schedule (two untimed steps of each, then `rounds` rounds of a
+ * batch of each), its medians printed. */
+static int run_size(long n, long rounds)
 {
     mb_system *lib = cloth(n), *own = cloth(n);
     if (lib == NULL || own == NULL) {
@@ -347,32 +399,54 @@ static int run_size(long n, long steps)
     mb_stepper *stp = mb_stepper_alloc("implicit-euler", lib);
     struct lean P;
     double *f = malloc(n3 * sizeof *f), *b = malloc(n3 * sizeof *b);
-    if (stp == NULL || f == NULL || b == NULL || lean_alloc(&P, own) != 0) {
+    double *t_lib = malloc(4 * (size_t)rounds * sizeof *t_lib);
+    double *t_own = t_lib + rounds, *r_wall = t_own + rounds, *r_cpu = r_wall + rounds;
+    if (stp == NULL || f == NULL || b == NULL || t_lib == NULL || lean_alloc(&P, own) != 0) {
         fprintf(stderr, "cloth_driver: cannot set up the steps of %ld x %ld (%s)\n", n, n,
                 stp ? "the lean step: out of memory, CHOLMOD, or a node blocked along some axes"
                     : mb_last_error());
         return 1;
     }
-    double t_lib = INFINITY, t_own = INFINITY, dv = NAN;
-    for (long q = 0; q < steps; q++) {
-        double t0 = wall_now();
-        if (mb_stepper_step(stp, lib, H) != MB_SUCCESS) {
-            fprintf(stderr, "cloth_driver: library step: %s\n", mb_last_error());
-            return 1;
+    long reps = 1;
+    double cpu_own = 0.0, cpu_others = 0.0;
+    mb_stepper_stats s0, s1;
+    for (long q = -2; q < rounds; q++) {    /* q < 0: the untimed steps */
+        long batch = q < 0 ? 1 : reps;
+        struct instant t0 = now();
+        for (long k = 0; k < batch; k++)
+            if (mb_stepper_step(stp, lib, H) != MB_SUCCESS) {
+                fprintf(stderr, "cloth_driver: library step: %s\n", mb_last_error());
+                return 1;
+            }
+        struct instant tl = since(t0);
+        t0 = now();
+        for (long k = 0; k < batch; k++)
+            if (lean_step(&P, own->nodes, f, b) != 0) {
+                fprintf(stderr, "cloth_driver: CHOLMOD failed (status %d)\n", P.c.status);
+                return 1;
+            }
+        struct instant to = since(t0);
+        if (q == -1) {                      /* the second step sets the batch */
+            reps = tl.cpu > 0.0 && tl.cpu < BATCH_SECONDS ? (long)ceil(BATCH_SECONDS / tl.cpu) : 1;
+            mb_stepper_get_stats(stp, &s0);
         }
-        double t1 = wall_now();
-        if (lean_step(&P, own->nodes, f, b) != 0) {
-            fprintf(stderr, "cloth_driver: CHOLMOD failed (status %d)\n", P.c.status);
-            return 1;
-        }
-        double t2 = wall_now();
-        t_lib = fmin(t_lib, t1 - t0);
-        t_own = fmin(t_own, t2 - t1);
-        double d = relative_difference(own->nodes->v, lib->nodes->v, n3);
-        dv = q == 0 ? d : fmax(dv, d);
+        if (q < 0)
+            continue;
+        t_lib[q] = tl.wall / (double)reps;
+        t_own[q] = to.wall / (double)reps;
+        r_wall[q] = tl.wall / to.wall;
+        r_cpu[q] = tl.cpu / to.cpu;
+        cpu_own += to.cpu;
+        cpu_others += fmax(to.cpu - to.own, 0.0);
     }
-    printf("%10zu %12.6g %12.6g %9.3f %10.2e %s,lnz=%.3g\n", lib->nodes->n, t_lib, t_own,
-           t_lib / t_own, dv, P.c.method[P.c.selected].ordering == CHOLMOD_AMD ? "AMD"
+    mb_stepper_get_stats(stp, &s1);
+    double iters = (double)(s1.linear_iterations - s0.linear_iterations) / (double)(rounds * reps);
+    double dv = relative_difference(own->nodes->v, lib->nodes->v, n3);
+    printf("%10zu %6ld %12.6g %12.6g %9.3f %9.3f %8.1f %7.2g %10.2e %s,lnz=%.3g\n",
+           lib->nodes->n, reps, median(t_lib, (size_t)rounds), median(t_own, (size_t)rounds),
+           median(r_wall, (size_t)rounds), median(r_cpu, (size_t)rounds), iters,
+           cpu_own > 0.0 ? cpu_others / cpu_own : 0.0, dv,
+           P.c.method[P.c.selected].ordering == CHOLMOD_AMD ? "AMD"
            : P.c.method[P.c.selected].ordering == CHOLMOD_METIS ? "METIS"
            : P.c.method[P.c.selected].ordering == CHOLMOD_NESDIS ? "NESDIS" : "other",
            P.c.lnz);
@@ -383,16 +457,24 @@ static int run_size(long n, long steps)
     mb_system_free(own);
     free(f);
     free(b);
+    free(t_lib);
     return 0;
+}
+
+/* 1 when the environment already asks for one thread of OpenMP and of OpenBLAS */
+static int one_thread_environment(void)
+{
+    const char *omp = getenv("OMP_THREAD_LIMIT"), *blas = getenv("OPENBLAS_NUM_THREADS");
+    return omp && !strcmp(omp, "1") && blas && !strcmp(blas, "1");
 }
 
 int main(int argc, char **argv)
 {
     char *end;
-    long steps = argc > 2 ? strtol(argv[1], &end, 10) : 0;
-    if (argc < 3 || *end != '\0' || steps < 1) {
-        fprintf(stderr, "usage: cloth_driver STEPS N [N ...]   (STEPS >= 1 alternated steps "
-                "of each, cloths of N x N particles, N >= 2)\n");
+    long rounds = argc > 2 ? strtol(argv[1], &end, 10) : 0;
+    if (argc < 3 || *end != '\0' || rounds < 1 || rounds > MAX_ROUNDS) {
+        fprintf(stderr, "usage: cloth_driver ROUNDS N [N ...]   (ROUNDS in [1, %d] rounds of "
+                "a batch of each code, cloths of N x N particles, N >= 2)\n", MAX_ROUNDS);
         return 2;
     }
     for (int a = 2; a < argc; a++) {
@@ -402,15 +484,26 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    printf("# cloth N x N (two corners pinned), dt %g; fastest of %ld alternated steps, wall "
-           "seconds\n# library: implicit-euler (Jacobi-BiCGSTAB, rtol 1e-12); lean: plain "
-           "assembly + CHOLMOD %d.%d.%d supernodal LL^T of (A + A^T)/2, best of AMD, METIS, "
-           "NESDIS\n", H, steps, CHOLMOD_MAIN_VERSION, CHOLMOD_SUB_VERSION,
-           CHOLMOD_SUBSUB_VERSION);
-    printf("%10s %12s %12s %9s %10s %s\n", "particles", "library_s", "lean_s", "lib/lean",
-           "dv_max", "lean_ordering");
+    if (!one_thread_environment()) {        /* read at load: run again with them set */
+        if (setenv("OMP_THREAD_LIMIT", "1", 1) != 0
+            || setenv("OPENBLAS_NUM_THREADS", "1", 1) != 0) {
+            perror("cloth_driver: setenv");
+            return 2;
+        }
+        execv("/proc/self/exe", argv);
+        perror("cloth_driver: cannot run itself again with one thread (/proc/self/exe)");
+        return 2;
+    }
+    printf("# cloth N x N (two corners pinned), dt %g; two untimed steps of each, then %ld "
+           "rounds of a batch of each (steps enough for %g s of CPU); medians over the rounds\n"
+           "# library: implicit-euler (Jacobi-BiCGSTAB, rtol 1e-12); lean: plain assembly + "
+           "CHOLMOD %d.%d.%d supernodal LL^T of (A + A^T)/2, best of AMD, METIS, NESDIS, one "
+           "thread (OMP_THREAD_LIMIT=1 OPENBLAS_NUM_THREADS=1)\n", H, rounds, BATCH_SECONDS,
+           CHOLMOD_MAIN_VERSION, CHOLMOD_SUB_VERSION, CHOLMOD_SUBSUB_VERSION);
+    printf("%10s %6s %12s %12s %9s %9s %8s %7s %10s %s\n", "particles", "batch", "library_s",
+           "lean_s", "lib/lean", "cpu_ratio", "iter", "others", "dv", "lean_ordering");
     for (int a = 2; a < argc; a++)
-        if (run_size(strtol(argv[a], NULL, 10), steps) != 0)
+        if (run_size(strtol(argv[a], NULL, 10), rounds) != 0)
             return 1;
     return 0;
 }
