@@ -8,6 +8,7 @@ noinst_HEADERS += tests/test_helpers.h tests/lf_run.h tests/compare_test_util.h 
 check_PROGRAMS += tests/test_ini_read
 check_PROGRAMS += tests/test_fork
 check_PROGRAMS += tests/test_index_search
+check_PROGRAMS += tests/test_array_scan
 check_PROGRAMS += tests/test_case_file
 check_PROGRAMS += tests/test_order_fit
 check_PROGRAMS += tests/test_series_stats

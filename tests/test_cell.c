@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "array_scan.h"
 #include "lf_run.h"
 #include "mb_cell.h"
 #include "mb_closed.h"
@@ -63,14 +64,6 @@ static double frob_diff(const double *A, const double *B, int n)
     for (int k = 0; k < n; k++)
         s += (A[k] - B[k]) * (A[k] - B[k]);
     return sqrt(s);
-}
-
-static double max_abs(const double *A, int n)
-{
-    double m = 0;
-    for (int k = 0; k < n; k++)
-        m = fmax(m, fabs(A[k]));
-    return m;
 }
 
 /* inverse by cofactors (independent of the LU path under test) */
@@ -114,7 +107,7 @@ Test(cell, shear_H_and_T_are_exact)
     memcpy(E, H0, sizeof E);
     for (int col = 0; col < 3; col++)
         E[col] += g * t * H0[3 + col];
-    double tol = 64 * n * U * max_abs(E, 9);
+    double tol = 64 * n * U * mb_max_abs(E, 9);
     cr_expect_leq(frob_diff(c->H, E, 9), tol, "H: %g > %g", frob_diff(c->H, E, 9), tol);
     double ET[9] = { 1, g * t, 0, 0, 1, 0, 0, 0, 1 };
     cr_expect_leq(frob_diff(c->T, ET, 9), 64 * n * U * (1 + g * t), "T: %g",
@@ -146,7 +139,7 @@ Test(cell, rotation_H_is_cayley_order_2)
                 E[3 * k + col] = (double)re[k];
             }
         }
-        double tol = 64 * n * U * max_abs(D, 9);
+        double tol = 64 * n * U * mb_max_abs(D, 9);
         cr_expect_leq(frob_diff(c->H, D, 9), tol, "h %g: H vs R(n theta) H0: %g > %g", hs[m],
                       frob_diff(c->H, D, 9), tol);
         /* orthogonal: H^T H = H0^T H0 */
@@ -215,7 +208,7 @@ Test(cell, rotation_T_is_euler_order_1)
                 E[3 * k + col] = (double)re[k];
             }
         }
-        cr_expect_leq(frob_diff(c->T, D, 9), 64 * n * U * max_abs(D, 9), "h %g: T %g", hs[m],
+        cr_expect_leq(frob_diff(c->T, D, 9), 64 * n * U * mb_max_abs(D, 9), "h %g: T %g", hs[m],
                       frob_diff(c->T, D, 9));
         err[m] = frob_diff(c->T, E, 9);
         mb_cell_free(c);
@@ -469,7 +462,7 @@ Test(cell, shear_flow_exact_to_roundoff)
     const double h = 0.0103;
     lf_run_steps(r, n, h);
     const mb_nodes *on = lf_run_sync(r), *ex = lf_run_exact(r, n * h);
-    double X = max_abs(ex->x, 3 * (int)on->n);
+    double X = mb_max_abs(ex->x, 3 * on->n);
     for (size_t i = 0; i < on->n; i++) {
         double vf[3], L[9] = { 0, 0.7311, 0, 0, 0, 0, 0, 0, 0 };
         cr_expect_leq(lf_dist3(&on->x[3 * i], &ex->x[3 * i]), 64 * n * U * X, "node %zu x", i);

@@ -1,5 +1,6 @@
 /* consolver.c -- block Gauss-Seidel over the local dynamics with per-constraint
  * solvers (see mb_consolver.h for the laws and stopping rule). */
+#include "array_scan.h"
 #include "mb_consolver.h"
 #include "mb_contact_ac.h"
 #include "mb_status.h"
@@ -32,9 +33,7 @@ static void wmul(const double W[9], const double R[3], double out[3])
 static int solve3(const double W[9], const double b[3], double x[3])
 {
     double c0 = W[4] * W[8] - W[5] * W[7], c1 = W[5] * W[6] - W[3] * W[8], c2 = W[3] * W[7] - W[4] * W[6];
-    double det = W[0] * c0 + W[1] * c1 + W[2] * c2, mx = 0.0;
-    for (int k = 0; k < 9; k++)
-        mx = fmax(mx, fabs(W[k]));
+    double det = W[0] * c0 + W[1] * c1 + W[2] * c2, mx = mb_max_abs(W, 9);
     if (!(fabs(det) > 1e-13 * mx * mx * mx))
         return 0;
     double inv[9] = { c0, W[2] * W[7] - W[1] * W[8], W[1] * W[5] - W[2] * W[4],

@@ -1,7 +1,10 @@
-/* array_scan.h -- whole-array tests that run at memory speed: every value finite, every
- * value +0.  Branch-free over four independent chains so that the compiler can keep
- * several loads in flight (and vectorise); used by the force field (forces.c) and the
- * leap-frog step (leapfrog_common.h).  Not installed. */
+/* array_scan.h -- whole-array scans: every value finite, every value +0, the largest
+ * magnitude.  The two tests run at memory speed, branch-free over four independent chains
+ * so that the compiler can keep several loads in flight (and vectorise); they are used by
+ * the force field (forces.c) and the leap-frog step (leapfrog_common.h).  The largest
+ * magnitude scales the tolerances of the divergence bound (divergence.c), the trajectory
+ * checks (trajectory_check.c) and the contact solver's 3x3 solve (consolver.c).  Not
+ * installed. */
 #ifndef MB_ARRAY_SCAN_H
 #define MB_ARRAY_SCAN_H
 
@@ -48,6 +51,16 @@ static inline int mb_all_pos_zero(const double *a, size_t count)
     for (; k < count; k++)
         b0 |= mb_double_bits(&a[k]);
     return (b0 | b1 | b2 | b3) == 0;
+}
+
+/* max |a[k]| over k < count, 0 for count 0; a NaN is passed over (fmax, C11 F.10.9.2),
+ * so an array of NaN alone gives 0. */
+static inline double mb_max_abs(const double *a, size_t count)
+{
+    double m = 0.0;
+    for (size_t k = 0; k < count; k++)
+        m = fmax(m, fabs(a[k]));
+    return m;
 }
 
 #endif

@@ -30,6 +30,7 @@
  *    without a conclusion.
  * A system at rest (a settled sphere, a still body, a node at equilibrium) may repeat
  * rows: none of these holds there. */
+#include "array_scan.h"
 #include "mb_external.h"
 #include "mb_status.h"
 
@@ -59,14 +60,6 @@ static int defect(char *why, size_t size, const mb_trajectory *tr, size_t row,
     return MB_EINVAL;
 }
 
-static double max_abs(const double *v, size_t n)
-{
-    double m = 0.0;
-    for (size_t k = 0; k < n; k++)
-        m = fmax(m, fabs(v[k]));
-    return m;
-}
-
 /* Component c of quantity g (0 x, 1 v, 2 q, 3 w) in the initial store. */
 static const double *initial_of(const mb_nodes *s, int g)
 {
@@ -78,7 +71,7 @@ static int row0_quantity(const mb_trajectory *tr, const mb_nodes *s0, int g, siz
 {
     size_t width = g == 2 ? 4 : 3, offset = g == 0 ? 0 : g == 1 ? 3 : g == 2 ? 6 : 10;
     const double *init = initial_of(s0, g);
-    double scale = max_abs(init, width * s0->n);
+    double scale = mb_max_abs(init, width * s0->n);
     for (size_t i = 0; i < tr->n_nodes; i++) {
         const double *row = &tr->values[per * i + offset], *want = &init[width * i];
         for (int sign = 1, pass = 0; pass < (g == 2 ? 2 : 1); pass++, sign = -1) {
@@ -194,8 +187,8 @@ static int check_motion(const mb_trajectory *tr, const mb_problem_type *problem,
     mb_nodes *s = mb_nodes_alloc(s0->n, 53);
     double *buf = malloc(12 * s0->n * sizeof *buf);
     int st = s && buf ? mb_nodes_copy(s, s0) : MB_ENOMEM;
-    motion_scales m = { max_abs(s0->x, 3 * s0->n), max_abs(s0->v, 3 * s0->n),
-                        max_abs(s0->omega, 3 * s0->n), h,
+    motion_scales m = { mb_max_abs(s0->x, 3 * s0->n), mb_max_abs(s0->v, 3 * s0->n),
+                        mb_max_abs(s0->omega, 3 * s0->n), h,
                         !(problem->flags & MB_PROBLEM_CONSTRAINED) };
     for (size_t k = 0; st == MB_SUCCESS && k + 1 < tr->n_rows; k++) {
         char reason[160];

@@ -19,6 +19,7 @@
  *  4. a measure of the run's accuracy overflowed: an error.*, energy.* or angmom.*
  *     metric is NaN or Inf.
  * The factor 1e6 is the one energy has always used for rule 3. */
+#include "array_scan.h"
 #include "mb_metrics.h"
 #include "mb_forces.h"
 #include "mb_status.h"
@@ -40,14 +41,6 @@ static double max_acceleration(const mb_nodes *s)
     return a;
 }
 
-static double max_abs(const double *v, size_t n)
-{
-    double m = 0.0;
-    for (size_t k = 0; k < n; k++)
-        m = fmax(m, fabs(v[k]));
-    return m;
-}
-
 int mb_divergence_bound_of(const mb_system *sys, mb_nodes *scratch, double t_end,
                            mb_divergence_bound *b)
 {
@@ -63,7 +56,7 @@ int mb_divergence_bound_of(const mb_system *sys, mb_nodes *scratch, double t_end
             a = fmax(a, max_acceleration(s));
     if (s != scratch)
         mb_nodes_free(s);
-    double x0 = max_abs(s0->x, 3 * s0->n), v0 = max_abs(s0->v, 3 * s0->n);
+    double x0 = mb_max_abs(s0->x, 3 * s0->n), v0 = mb_max_abs(s0->v, 3 * s0->n);
     double L = x0 + t_end * v0 + 0.5 * t_end * t_end * a, V = v0 + t_end * a;
     b->length = L;
     b->speed = V;
