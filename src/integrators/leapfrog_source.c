@@ -798,93 +798,162 @@ static int FUNCTION(lf, eval_forces)(TYPE(mb_system) *sys, int plain, int *torqu
     return FUNCTION(mb_forces, eval_deferred)(sys->forces, sys->nodes, sys->t, torque_zero);
 }
 
-static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
+/* What a step finds before it moves the store (lf_survey_store), what its force evaluation
+ * leaves (lf_step_forces) and what its rotation finds (lf_move). */
+struct FUNCTION(lf, survey) {
+    mb_cell *cell;         /* the deforming cell the step integrates in, else NULL */
+    int all_mid;           /* every node's velocities are mid-step */
+    int none_blocked;      /* no node has a blocked component */
+    int none_aspherical;   /* no node has aspherical inertia */
+    int fast;              /* the fast path: no cell, no damping, nothing blocked, no
+                            * first-step adjustment due */
+    int uniform;           /* f is +0 + m g of the uniform field g (lf_field_uniform) */
+    int torque_zero;       /* the force evaluation found every torque +0 */
+    double g[3];
+    int still;             /* every node still: w, q, L kept (lf_rotation_still) */
+    double qnorm;          /* the quaternions' norm deviation */
+};
+
+/* The flags of the store: a scan per step of each flag array, none while the store is as
+ * the last step left it (every node mid-step, blocked and aspherical flags unchanged). */
+static void FUNCTION(lf, survey_store)(const struct FUNCTION(lf, state) *w,
+                                       const TYPE(mb_system) *sys,
+                                       struct FUNCTION(lf, survey) *p)
 {
-    struct FUNCTION(lf, state) *w = vstate;
-    TYPE(mb_nodes) *s = sys->nodes;
+    const TYPE(mb_nodes) *s = sys->nodes;
     const struct lf_config *cfg = &w->c.cfg;
-    if (!(h > 0.0) || !isfinite(h))
-        MB_ERROR(MB_EDOM, "leapfrog: time step h = %g must be finite and > 0", h);
-    /* the fast path finds a NaN or Inf force in the v and x it computes from it (f im hk
-     * is then NaN or Inf, as im > 0 or f im = NaN), and with plain spheres a torque in
-     * the w it computes (lf_eval_forces); the others have them checked now */
-    mb_cell *cell = cfg->cell ? sys->cell : NULL;
-    /* a scan per step of each flag array, none while the store is as the last step left
-     * it: every node mid-step, blocked flags unchanged */
     const int unchanged = FUNCTION(lf, left_unchanged)(w, s);
-    const int all_mid = unchanged || lf_all_set(s->vel_mid, s->n);
-    const int none_blocked = unchanged ? w->none_blocked : lf_none_set(s->blocked, s->n);
-    int fast = cell == NULL && cfg->damping == 0.0 && none_blocked
-               && (!cfg->adj_vel0 || all_mid);
-    const int none_aspherical = unchanged ? w->none_aspherical
-                                          : lf_none_set(s->aspherical, s->n);
-    int torque_zero = 1;
-    double g[3] = { 0.0, 0.0, 0.0 };
-    const int uniform = fast && FUNCTION(lf, field_uniform)(w, sys, g);
-    int status = uniform ? MB_SUCCESS
-                         : FUNCTION(lf, eval_forces)(sys, fast && none_aspherical, &torque_zero);
-    if (status == MB_SUCCESS && !fast)
-        status = FUNCTION(mb_forces, check)(s, sys->t);
-    if (status != MB_SUCCESS)
-        return status;
+    p->cell = cfg->cell ? sys->cell : NULL;
+    p->all_mid = unchanged || lf_all_set(s->vel_mid, s->n);
+    p->none_blocked = unchanged ? w->none_blocked : lf_none_set(s->blocked, s->n);
+    p->fast = p->cell == NULL && cfg->damping == 0.0 && p->none_blocked
+              && (!cfg->adj_vel0 || p->all_mid);
+    p->none_aspherical = unchanged ? w->none_aspherical : lf_none_set(s->aspherical, s->n);
+}
+
+/* The loads at t: none evaluated when the fast path finds f still that of a uniform field
+ * (lf_field_uniform).  The fast path finds a NaN or Inf force in the v and x it computes
+ * from it (f im hk is then NaN or Inf, as im > 0 or f im = NaN), and with plain spheres a
+ * torque in the w it computes (lf_eval_forces); the others have them checked now. */
+static int FUNCTION(lf, step_forces)(const struct FUNCTION(lf, state) *w, TYPE(mb_system) *sys,
+                                     struct FUNCTION(lf, survey) *p)
+{
+    p->torque_zero = 1;
+    p->g[0] = p->g[1] = p->g[2] = 0.0;
+    p->uniform = p->fast && FUNCTION(lf, field_uniform)(w, sys, p->g);
+    int status = p->uniform ? MB_SUCCESS
+                            : FUNCTION(lf, eval_forces)(sys, p->fast && p->none_aspherical,
+                                                        &p->torque_zero);
+    if (status == MB_SUCCESS && !p->fast)
+        status = FUNCTION(mb_forces, check)(sys->nodes, sys->t);
+    return status;
+}
+
+/* x+, v+ of every node into w's new stores, and w+, q+, L+ unless every node is still
+ * (p->still, with the norm deviation p->qnorm); km, kf: the cell's step coefficients when
+ * p->cell.  The work of the damping into *dissipated.  Returns 1 when a result is NaN or
+ * Inf. */
+static int FUNCTION(lf, move)(struct FUNCTION(lf, state) *w, TYPE(mb_nodes) *s,
+                              struct FUNCTION(lf, survey) *p, const struct lf_cellk *km,
+                              const struct lf_cellk *kf, double hp, double h, double *dissipated)
+{
+    const struct lf_config *cfg = &w->c.cfg;
     REAL diss[1];
     R_INIT(diss, s->prec);
     R_SET_D(diss, 0.0);
-    /* previous step of mid-step nodes: the last step taken, or h when a mid-step state
-     * arrives without one (then v is read as v(t-h/2), as in Woo) */
-    const double hp = w->c.h_last > 0.0 ? w->c.h_last : h;
-    struct lf_cellk km, kf;
-    double Lm[9], Lp[9];
-    if (cell != NULL) {
-        status = lf_cell_step_coeffs(LF_MEDIUM_SPIN(cfg), cell, sys->t, hp, h, &km, &kf, Lm, Lp);
-        if (status != MB_SUCCESS) {
-            R_CLEAR(diss);
-            return status;
-        }
-    }
-    double qnorm = 0.0;
-    int rotation_unchanged = cell == NULL && FUNCTION(lf, rotation_still)(w, s, torque_zero, &qnorm);
-    const int streams = lf_step_streams(s->n, !rotation_unchanged);
-    int bad = cell ? FUNCTION(lf, translate_cell)(cfg, &km, &kf, s, w->x_new, w->v_new, h)
-            : fast ? FUNCTION(lf, translate_fast_path)(w, s, uniform, g, w->x_new, w->v_new, hp,
-                                                      h, streams)
-                   : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
-    if (!rotation_unchanged)
+    p->qnorm = 0.0;
+    p->still = p->cell == NULL && FUNCTION(lf, rotation_still)(w, s, p->torque_zero, &p->qnorm);
+    const int streams = lf_step_streams(s->n, !p->still);
+    int bad = p->cell ? FUNCTION(lf, translate_cell)(cfg, km, kf, s, w->x_new, w->v_new, h)
+            : p->fast ? FUNCTION(lf, translate_fast_path)(w, s, p->uniform, p->g, w->x_new,
+                                                         w->v_new, hp, h, streams)
+                      : FUNCTION(lf, translate_general)(cfg, s, w->x_new, w->v_new, hp, h, diss);
+    if (!p->still)
         bad |= FUNCTION(lf, rotate_all)(cfg, s, w->w_new, w->q_new, w->L_new, hp, h,
-                                        cell ? &km : NULL, cell ? &kf : NULL, diss, &qnorm,
-                                        fast && none_aspherical, streams);
-    double dissipated = R_GET_D(diss);
+                                        p->cell ? km : NULL, p->cell ? kf : NULL, diss,
+                                        &p->qnorm, p->fast && p->none_aspherical, streams);
+    *dissipated = R_GET_D(diss);
     R_CLEAR(diss);
-    if (bad && fast && (status = FUNCTION(mb_forces, check)(s, sys->t)) != MB_SUCCESS)
+    return bad;
+}
+
+/* A NaN or Inf in the step's results: a non-finite load the fast path left unchecked is
+ * reported as the check reports it, anything else as a divergence at t + h. */
+static int FUNCTION(lf, diverged)(const TYPE(mb_system) *sys, int fast, double h)
+{
+    int status;
+    if (fast && (status = FUNCTION(mb_forces, check)(sys->nodes, sys->t)) != MB_SUCCESS)
         return status;
-    if (bad)
-        MB_ERROR(MB_EDIVERGED, "%s: NaN or Inf at t = %.17g", LF_NAME, sys->t + h);
-    if (cell != NULL && (status = mb_cell_advance(cell, Lm, Lp, h)) != MB_SUCCESS)
-        return status;
+    MB_ERROR(MB_EDIVERGED, "%s: NaN or Inf at t = %.17g", LF_NAME, sys->t + h);
+}
+
+/* The step's results become the store's (x, v, and w, q, L when they moved; every node
+ * mid-step); the clock, the scheme's dissipated work and the step's statistics advance. */
+static void FUNCTION(lf, commit)(struct FUNCTION(lf, state) *w, TYPE(mb_system) *sys,
+                                 const struct FUNCTION(lf, survey) *p, double h,
+                                 double dissipated)
+{
+    TYPE(mb_nodes) *s = sys->nodes;
     FUNCTION(scheme, swap)(&s->x, &w->x_new);
     FUNCTION(scheme, swap)(&s->v, &w->v_new);
-    if (!rotation_unchanged) {
+    if (!p->still) {
         FUNCTION(scheme, swap)(&s->omega, &w->w_new);
         FUNCTION(scheme, swap)(&s->q, &w->q_new);
         FUNCTION(scheme, swap)(&s->angmom, &w->L_new);
     }
-    if (!all_mid)
+    if (!p->all_mid)
         memset(s->vel_mid, 1, s->n);
     sys->t += h;
     sys->dissipated_by_scheme += dissipated;
     w->c.h_last = h;
     w->c.steps++;
-    /* a step changes the generation; the scheme does it, and keeps what it found */
+    if (p->qnorm > w->c.qnorm_err || !(p->qnorm == p->qnorm))
+        w->c.qnorm_err = p->qnorm;
+}
+
+/* What the step found, kept for the next step while nothing else writes the store
+ * (lf_left_unchanged).  A step changes the generation: the scheme does it. */
+static void FUNCTION(lf, remember)(struct FUNCTION(lf, state) *w, TYPE(mb_nodes) *s,
+                                   const struct FUNCTION(lf, survey) *p)
+{
     w->left_nodes = s;
     w->left_gen = ++s->generation;
-    w->still = rotation_unchanged;
-    w->still_qnorm = qnorm;
-    w->none_blocked = none_blocked;
-    w->none_aspherical = none_aspherical;
-    w->f_uniform = uniform;
-    memcpy(w->f_g, g, sizeof w->f_g);
-    if (qnorm > w->c.qnorm_err || !(qnorm == qnorm))
-        w->c.qnorm_err = qnorm;
+    w->still = p->still;
+    w->still_qnorm = p->qnorm;
+    w->none_blocked = p->none_blocked;
+    w->none_aspherical = p->none_aspherical;
+    w->f_uniform = p->uniform;
+    memcpy(w->f_g, p->g, sizeof w->f_g);
+}
+
+/* One step of h (the equations of leapfrog.c): survey the store, the loads at t, the
+ * cell's coefficients over the step, the new state, then the store takes it and the step
+ * keeps what it found. */
+static int FUNCTION(lf, step)(void *vstate, TYPE(mb_system) *sys, double h)
+{
+    struct FUNCTION(lf, state) *w = vstate;
+    if (!(h > 0.0) || !isfinite(h))
+        MB_ERROR(MB_EDOM, "leapfrog: time step h = %g must be finite and > 0", h);
+    struct FUNCTION(lf, survey) p;
+    FUNCTION(lf, survey_store)(w, sys, &p);
+    int status = FUNCTION(lf, step_forces)(w, sys, &p);
+    if (status != MB_SUCCESS)
+        return status;
+    /* previous step of mid-step nodes: the last step taken, or h when a mid-step state
+     * arrives without one (then v is read as v(t-h/2), as in Woo) */
+    const double hp = w->c.h_last > 0.0 ? w->c.h_last : h;
+    struct lf_cellk km, kf;
+    double Lm[9], Lp[9], dissipated;
+    if (p.cell != NULL
+        && (status = lf_cell_step_coeffs(LF_MEDIUM_SPIN(&w->c.cfg), p.cell, sys->t, hp, h, &km,
+                                         &kf, Lm, Lp)) != MB_SUCCESS)
+        return status;
+    if (FUNCTION(lf, move)(w, sys->nodes, &p, &km, &kf, hp, h, &dissipated))
+        return FUNCTION(lf, diverged)(sys, p.fast, h);
+    if (p.cell != NULL && (status = mb_cell_advance(p.cell, Lm, Lp, h)) != MB_SUCCESS)
+        return status;
+    FUNCTION(lf, commit)(w, sys, &p, h, dissipated);
+    FUNCTION(lf, remember)(w, sys->nodes, &p);
     return MB_SUCCESS;
 }
 
