@@ -456,93 +456,133 @@ static int write_shard(const run_args *A, mb_case *const *cases, size_t n,
     return MB_EXIT_OK;
 }
 
-static int run_cases(run_args *A)
+/* The options of the command that reach every case: --timeout and --plugins-in-process. */
+static void apply_case_options(const run_args *A, mb_case **cases, size_t n)
 {
-    size_t n = A->files.n;
-    mb_case **cases = calloc(n, sizeof *cases);
-    if (cases == NULL)
-        return mb_cli_fail("run");
-    int code = MB_EXIT_USAGE;
-    mb_case_result *results = NULL;
-    unsigned char *select = NULL;
-    if (load_cases(&A->files, cases) != MB_SUCCESS) {
-        mb_cli_fail(NULL);
-        goto done;
-    }
-    if (A->plan) {
-        code = print_plan(A, cases, n);
-        goto done;
-    }
-    if (A->n_shards && (select = shard_selection(A, cases, n)) == NULL) {
-        mb_cli_fail("run");
-        goto done;
-    }
-    if (check_memory(A, cases, n) != MB_SUCCESS) {
-        mb_cli_fail("run");
-        goto done;
-    }
     for (size_t k = 0; k < n; k++) {
         if (A->timeout > 0.0)
             cases[k]->external_timeout = A->timeout;
         cases[k]->plugins_in_process = A->plugins_in_process;
     }
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO),
-                              A->series || A->plots,
-                              A->repeat, select };
-    if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS) {
-        fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
-        goto done;
-    }
-    /* everything is written and checked under temporary names, then renamed into place */
-    if (select) {
-        code = write_shard(A, cases, n, results, select);
-        goto done;
-    }
-    mb_report_summary sum;
+}
+
+/* Seconds of the monotonic clock since start. */
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec end;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    return (double)(end.tv_sec - start->tv_sec) + 1e-9 * (double)(end.tv_nsec - start->tv_nsec);
+}
+
+/* The report and every other output written and checked under temporary names, then
+ * renamed into place.  A failure is reported (the previous report kept where nothing was
+ * replaced): MB_EXIT_USAGE; else MB_EXIT_OK with the report's summary in *sum. */
+static int replace_report(const run_args *A, const mb_case_result *results, size_t n,
+                          mb_report_summary *sum)
+{
     mb_report_files files;
     mb_output junit = { NULL, NULL, NULL };
-    if (mb_report_prepare(A->out, results, n, A->series, &sum, &files) != MB_SUCCESS) {
+    if (mb_report_prepare(A->out, results, n, A->series, sum, &files) != MB_SUCCESS) {
         fail_kept();
-        goto done;
+        return MB_EXIT_USAGE;
     }
     if (write_outputs(A, results, n, &junit) != MB_SUCCESS) {
         mb_report_discard(&files);
         if (A->junit && junit.path)
             mb_output_close(&junit, 0);
         fail_kept();
-        goto done;
+        return MB_EXIT_USAGE;
     }
     if (commit_outputs(A, &files, &junit) != MB_SUCCESS) {
-        if (mb_last_error_code() == MB_EFAILED)
-            fail_kept();
-        else
-            mb_cli_fail("run");
-        goto done;
+        if (mb_last_error_code() != MB_EFAILED)
+            return mb_cli_fail("run");
+        fail_kept();
+        return MB_EXIT_USAGE;
     }
     if (mb_cancel_requested())   /* the signal came during the commit, which completed */
         fprintf(stderr, "motionbench: run: interrupted while the reports were being renamed "
                 "into place; the new report is complete\n");
+    return MB_EXIT_OK;
+}
+
+/* The closing lines on standard error: the runs that stopped early, the count of cases and
+ * checks with the wall time since start (always when a check failed or is missing, else
+ * unless --quiet), the outside programs' failures. */
+static void print_closing(const run_args *A, const mb_case_result *results, size_t n,
+                          const mb_report_summary *sum, const struct timespec *start)
+{
     mb_run_summary_unfinished(stderr, results, n);
-    struct timespec end;
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    double wall = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
-    if (!A->quiet || sum.failed || sum.missing)
+    double wall = seconds_since(start);
+    if (!A->quiet || sum->failed || sum->missing)
         fprintf(stderr, "motionbench: %zu case%s, %zu check%s: %zu failed, %zu missing; "
-                "%.1f s wall with %d job%s; reports in %s/\n", n, n == 1 ? "" : "s", sum.checks,
-                sum.checks == 1 ? "" : "s", sum.failed, sum.missing, wall, A->jobs,
+                "%.1f s wall with %d job%s; reports in %s/\n", n, n == 1 ? "" : "s", sum->checks,
+                sum->checks == 1 ? "" : "s", sum->failed, sum->missing, wall, A->jobs,
                 A->jobs == 1 ? "" : "s", A->out);
-    mb_run_summary_outside(stderr, &sum, A->out);
-    code = mb_run_summary_exit_code(&sum);
+    mb_run_summary_outside(stderr, sum, A->out);
+}
+
+/* The report of the runs in place, the closing lines, then the plots.  An exit status. */
+static int write_report(const run_args *A, const mb_case_result *results, size_t n,
+                        const struct timespec *start)
+{
+    mb_report_summary sum;
+    if (replace_report(A, results, n, &sum) != MB_EXIT_OK)
+        return MB_EXIT_USAGE;
+    print_closing(A, results, n, &sum, start);
+    int code = mb_run_summary_exit_code(&sum);
     /* plots last, from the report in place and the series of the runs in memory (gnuplot
      * and the plots' directory were checked before it was replaced: a failure now is
      * gnuplot's, reported with its log) */
     if (A->plots && mb_cli_plot_dir(A->out, NULL, results, n) != MB_EXIT_OK)
         code = MB_EXIT_USAGE;
-done:
-    free(select);
+    return code;
+}
+
+/* The runs of the cases read (with --shard, those of shard K) once their memory is known to
+ * fit, then the shard directory or the report.  An exit status. */
+static int run_loaded_cases(const run_args *A, mb_case **cases, size_t n)
+{
+    unsigned char *select = NULL;
+    if (A->n_shards && (select = shard_selection(A, cases, n)) == NULL)
+        return mb_cli_fail("run");
+    if (check_memory(A, cases, n) != MB_SUCCESS) {
+        free(select);
+        return mb_cli_fail("run");
+    }
+    apply_case_options(A, cases, n);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    mb_runner_options opt = { A->jobs, !A->quiet && isatty(STDERR_FILENO),
+                              A->series || A->plots,
+                              A->repeat, select };
+    mb_case_result *results = NULL;
+    int code = MB_EXIT_USAGE;
+    if (mb_runner_run(cases, n, &opt, &results) != MB_SUCCESS)
+        fprintf(stderr, "motionbench: run: %s; the previous report is kept\n", mb_last_error());
+    else if (select)
+        code = write_shard(A, cases, n, results, select);
+    else
+        code = write_report(A, results, n, &start);
     mb_case_result_free(results, n);
+    free(select);
+    return code;
+}
+
+/* Every case file read and checked before anything runs (a bad one: exit 2, no report
+ * touched), then --plan's partition or the runs.  An exit status. */
+static int run_cases(const run_args *A)
+{
+    size_t n = A->files.n;
+    mb_case **cases = calloc(n, sizeof *cases);
+    if (cases == NULL)
+        return mb_cli_fail("run");
+    int code;
+    if (load_cases(&A->files, cases) != MB_SUCCESS)
+        code = mb_cli_fail(NULL);
+    else if (A->plan)
+        code = print_plan(A, cases, n);
+    else
+        code = run_loaded_cases(A, cases, n);
     for (size_t k = 0; k < n; k++)
         mb_case_free(cases[k]);
     free(cases);
