@@ -4,7 +4,8 @@
 # AM_LDFLAGS = $(MB_TESTLINK)); a test with more sources than its own adds a _SOURCES line,
 # and a header shared by tests is listed once in noinst_HEADERS.
 noinst_HEADERS += tests/test_helpers.h tests/lf_run.h tests/compare_test_util.h tests/problem_run.h \
-	tests/ref_test_forces.h tests/twin_test_kernels.h tests/mb_test_scene_text.h tests/neighbour_brute.h tests/ref_test_types.h tests/test_files.h
+	tests/ref_test_forces.h tests/twin_test_kernels.h tests/mb_test_scene_text.h tests/neighbour_brute.h tests/ref_test_types.h tests/test_files.h \
+	tests/csr_test_fixture.h
 check_PROGRAMS += tests/test_ini_read
 check_PROGRAMS += tests/test_fork
 check_PROGRAMS += tests/test_index_search
@@ -234,6 +235,7 @@ check_PROGRAMS += tests/test_blocktri
 check_PROGRAMS += tests/test_eval_jacobian
 check_PROGRAMS += tests/test_linsys_sink
 check_PROGRAMS += tests/test_csr_blocks
+check_PROGRAMS += tests/test_bicgstab_sgs
 check_PROGRAMS += tests/test_forces_eval
 check_PROGRAMS += tests/test_leapfrog_stream
 check_PROGRAMS += tests/test_sha256

@@ -49,6 +49,13 @@ int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, s
         unsigned long maxit = (unsigned long)mb_options_int(opts, "lin_max_iter");
         S->krylov = !strcmp(kry, "gmres") ? MB_KRYLOV_GMRES
                   : !strcmp(kry, "cg") ? MB_KRYLOV_CG : MB_KRYLOV_BICGSTAB;
+        const char *pre = mb_options_string(opts, "precond");
+        S->sgs = S->krylov == MB_KRYLOV_BICGSTAB && strcmp(pre, "jacobi") != 0;
+        if (!strcmp(pre, "sgs") && S->krylov != MB_KRYLOV_BICGSTAB) {
+            free(S);
+            MB_ERROR(MB_EINVAL, "precond=sgs: symmetric Gauss-Seidel preconditions "
+                     "krylov=bicgstab only (krylov=%s uses Jacobi)", kry);
+        }
         S->csr = mb_csr_alloc();
         if (S->krylov == MB_KRYLOV_GMRES) {
             size_t m = (size_t)mb_options_int(opts, "restart");
@@ -146,7 +153,8 @@ static int implicit_krylov_solve(mb_implicit_solver *S, const double *b, double 
         st = mb_pcg_solve(S->kry, S->csr, b, x);
         break;
     default:
-        st = mb_bicgstab_solve(S->kry, S->csr, b, x);
+        st = S->sgs ? mb_bicgstab_sgs_solve(S->kry, S->csr, b, x)
+                    : mb_bicgstab_solve(S->kry, S->csr, b, x);
         break;
     }
     S->iterations_last = S->kry->iterations_last;

@@ -48,6 +48,9 @@ enum { MB_ASSEMBLED_NONE = 0, MB_ASSEMBLED_BLOCKTRI = 1, MB_ASSEMBLED_CSR = 2 };
       "largest node count solved by Gaussian elimination under solver=auto" }, \
     { "krylov", MB_OPT_CHOICE, "bicgstab", 1, 0, "bicgstab|cg|gmres", \
       "sparse solver: Jacobi-BiCGSTAB, Jacobi-CG (SPD only) or GSL GMRES(restart)" }, \
+    { "precond", MB_OPT_CHOICE, "auto", 1, 0, "auto|jacobi|sgs", \
+      "Krylov preconditioner: Jacobi (the diagonal) or symmetric Gauss-Seidel in " \
+      "Eisenstat's split form (krylov=bicgstab only); auto = sgs for bicgstab, jacobi for cg" }, \
     { "rtol", MB_OPT_DOUBLE, "1e-12", 1e-16, 1e-2, NULL, \
       "Krylov stopping test |b - A x| <= rtol |b|" }, \
     { "lin_max_iter", MB_OPT_INT, "2000", 1, 10000000, NULL, \
@@ -59,6 +62,7 @@ enum { MB_ASSEMBLED_NONE = 0, MB_ASSEMBLED_BLOCKTRI = 1, MB_ASSEMBLED_CSR = 2 };
 
 typedef struct mb_implicit_solver {
     int kind, krylov;
+    int sgs;                        /* BiCGSTAB by mb_bicgstab_sgs_solve (precond=sgs, auto) */
     size_t n3;
     mb_lu *lu;
     double *gA, *gb, gtmp[3];       /* solver=gauss: matrix, right-hand side, scratch */

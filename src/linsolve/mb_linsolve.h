@@ -407,6 +407,17 @@ int mb_krylov_jacobi(mb_krylov *k, const mb_csr *A);
  * cure, MB_EDIVERGED on NaN/Inf.  Both call mb_krylov_jacobi themselves. */
 int mb_bicgstab_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
 int mb_pcg_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
+/* The same as mb_bicgstab_solve, preconditioned by symmetric Gauss-Seidel in Eisenstat's
+ * split form (linsolve_bicgstab_sgs.c); the same workspace, no other allocation. */
+int mb_bicgstab_sgs_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
+/* The symmetric Gauss-Seidel splitting A = L + D + U of the block storage by scalar
+ * entries (linsolve_sgs.c), dinv = 1 / diag(A) (mb_krylov_jacobi): z = (D + L)^-1 r and
+ * z = (D + U)^-1 r (z may be r); y = D (D + L)^-1 A (D + U)^-1 x by Eisenstat's trick (t:
+ * scratch, y may not be x or t), with *yw = w.y and (yy not NULL) *yy = y.y. */
+void mb_csr_sgs_lower(const mb_csr *c, const double *dinv, const double *r, double *z);
+void mb_csr_sgs_upper(const mb_csr *c, const double *dinv, const double *r, double *z);
+void mb_csr_eisenstat(const mb_csr *c, const double *dinv, const double *x, double *t,
+                      double *y, const double *w, double *yw, double *yy);
 /* helpers shared by the solvers */
 double mb_krylov_dot(const double *a, const double *b, size_t n);
 /* r = b - A x, returns |r|_2 */
