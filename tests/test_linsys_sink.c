@@ -32,21 +32,50 @@
 
 #define H 0.013
 
+/* The nodes of the small systems below: n nodes along x, each a little off the line and
+ * moving, after the constants of each system.  Node i weighs mass0 + dmass i; its
+ * component a (k = 3 i + a) is at
+ *   x_k = spacing i [a = 0] + x_amp sin(x_freq k + x_phase),
+ *   v_k = v_amp cos(v_freq k + v_phase). */
+struct line_shape {
+    size_t n;
+    double mass0, dmass, spacing, x_amp, x_freq, x_phase, v_amp, v_freq, v_phase;
+};
+
+static mb_system *line_system(const struct line_shape *L)
+{
+    mb_system *sys = mb_system_alloc(L->n);
+    mb_nodes *s = sys->nodes;
+    for (size_t i = 0; i < L->n; i++) {
+        mb_nodes_set_mass(s, i, L->mass0 + L->dmass * (double)i);
+        for (int a = 0; a < 3; a++) {
+            double k = (double)(3 * i + a);
+            s->x[3 * i + a] = L->spacing * (double)i * (a == 0)
+                              + L->x_amp * sin(L->x_freq * k + L->x_phase);
+            s->v[3 * i + a] = L->v_amp * cos(L->v_freq * k + L->v_phase);
+        }
+    }
+    return sys;
+}
+
+/* The first count springs of items into the set sp. */
+static void add_springs(void *sp, const mb_spring *items, size_t count)
+{
+    for (size_t m = 0; m < count; m++)
+        cr_assert_eq(mb_springs_add(sp, &items[m]), MB_SUCCESS, "%s", mb_last_error());
+}
+
 /* Eight nodes on a line joined to their neighbours by springs of every kind (one with
  * arms, between turned and spinning bodies), an anchored spring, gravity and drag; node 0 of infinite mass, node 5 blocked along y.  With
  * beyond = 1 a spring 0-7 makes A leave the block-tridiagonal form. */
 static mb_system *mixed_system(int beyond)
 {
-    const size_t n = 8;
-    mb_system *sys = mb_system_alloc(n);
+    const struct line_shape shape = { .n = 8, .mass0 = 0.41, .dmass = 0.37, .spacing = 0.9,
+                                      .x_amp = 0.31, .x_freq = 2.3, .x_phase = 1.0,
+                                      .v_amp = 0.83, .v_freq = 1.7, .v_phase = 0.4 };
+    mb_system *sys = line_system(&shape);
     mb_nodes *s = sys->nodes;
-    for (size_t i = 0; i < n; i++) {
-        mb_nodes_set_mass(s, i, i == 0 ? INFINITY : 0.41 + 0.37 * (double)i);
-        for (int a = 0; a < 3; a++) {
-            s->x[3 * i + a] = 0.9 * (double)i * (a == 0) + 0.31 * sin(2.3 * (double)(3 * i + a) + 1.0);
-            s->v[3 * i + a] = 0.83 * cos(1.7 * (double)(3 * i + a) + 0.4);
-        }
-    }
+    mb_nodes_set_mass(s, 0, INFINITY);
     for (size_t i = 2; i <= 3; i++) {        /* the bodies of the spring with arms */
         double *q = &s->q[4 * i], c = cos(0.2 * (double)i), sn = sin(0.2 * (double)i);
         q[0] = c, q[1] = sn * 0.6, q[2] = sn * 0.8, q[3] = 0.0;
@@ -68,9 +97,7 @@ static mb_system *mixed_system(int beyond)
           .arm_i = { 0.1, 0.0, 0.05 }, .arm_j = { -0.05, 0.1, 0.0 } },
         { .i = 0, .j = 7, .k = 5.0, .rest = 6.0, .c = 0.02 },           /* beyond neighbours */
     };
-    size_t count = sizeof items / sizeof items[0] - (beyond ? 0 : 1);
-    for (size_t m = 0; m < count; m++)
-        cr_assert_eq(mb_springs_add(sp, &items[m]), MB_SUCCESS, "%s", mb_last_error());
+    add_springs(sp, items, sizeof items / sizeof items[0] - (beyond ? 0 : 1));
     const double g[3] = { 0.0, -9.81, 0.3 };
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
@@ -230,23 +257,16 @@ Test(linsys_sink, chain_and_cloth_equal_the_block_list_bit_for_bit)
  * after them (folded into their pass). */
 static mb_system *gapped_system(int drag)
 {
-    const size_t n = 7;
-    mb_system *sys = mb_system_alloc(n);
-    mb_nodes *s = sys->nodes;
-    for (size_t i = 0; i < n; i++) {
-        mb_nodes_set_mass(s, i, 0.53 + 0.31 * (double)i);
-        for (int a = 0; a < 3; a++) {
-            s->x[3 * i + a] = 0.7 * (double)i * (a == 0) + 0.19 * sin(1.3 * (double)(3 * i + a));
-            s->v[3 * i + a] = 0.47 * cos(1.9 * (double)(3 * i + a) + 0.2);
-        }
-    }
+    const struct line_shape shape = { .n = 7, .mass0 = 0.53, .dmass = 0.31, .spacing = 0.7,
+                                      .x_amp = 0.19, .x_freq = 1.3, .x_phase = 0.0,
+                                      .v_amp = 0.47, .v_freq = 1.9, .v_phase = 0.2 };
+    mb_system *sys = line_system(&shape);
     void *sp = mb_springs_new();
     const mb_spring items[] = { { .i = 0, .j = 1, .k = 17.0, .rest = 0.6, .c = 0.23 },
                                 { .i = 2, .j = 1, .k = 11.0, .rest = 0.5, .c = 0.13 },
                                 { .i = 4, .j = 5, .k = 23.0, .rest = 0.8, .c = 0.07 },
                                 { .i = 6, .j = 5, .k = 7.0, .rest = 0.4, .c = 0.29 } };
-    for (size_t m = 0; m < sizeof items / sizeof items[0]; m++)
-        cr_assert_eq(mb_springs_add(sp, &items[m]), MB_SUCCESS, "%s", mb_last_error());
+    add_springs(sp, items, sizeof items / sizeof items[0]);
     const double g[3] = { 0.2, -9.81, 0.1 };
     if (drag == 1)
         cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(3.7)), MB_SUCCESS);
@@ -637,26 +657,18 @@ Test(linsys_sink, pair_of_one_node_equals_the_block_list)
  * are strong against the masses, so that a block added out of order changes the bits. */
 static mb_system *fold_system(int beyond)
 {
-    const size_t n = 6;
-    mb_system *sys = mb_system_alloc(n);
-    mb_nodes *s = sys->nodes;
-    for (size_t i = 0; i < n; i++) {
-        mb_nodes_set_mass(s, i, 0.37 + 0.29 * (double)i);
-        for (int a = 0; a < 3; a++) {
-            s->x[3 * i + a] = 0.8 * (double)i * (a == 0) + 0.23 * sin(1.7 * (double)(3 * i + a));
-            s->v[3 * i + a] = 0.61 * cos(2.1 * (double)(3 * i + a) + 0.3);
-        }
-    }
+    const struct line_shape shape = { .n = 6, .mass0 = 0.37, .dmass = 0.29, .spacing = 0.8,
+                                      .x_amp = 0.23, .x_freq = 1.7, .x_phase = 0.0,
+                                      .v_amp = 0.61, .v_freq = 2.1, .v_phase = 0.3 };
+    mb_system *sys = line_system(&shape);
     void *A = mb_springs_new(), *B = mb_springs_new();
     const mb_spring in_a[] = { { .i = 1, .j = 2, .k = 21.0, .rest = 0.7, .c = 0.31 },
                                { .i = 3, .j = 2, .k = 14.0, .rest = 0.9, .c = 0.17 } };
     const mb_spring in_b[] = { { .i = 3, .j = 4, .k = 9.0, .rest = 0.6, .c = 0.11 },
                                { .i = 1, .j = 2, .k = 5.0, .rest = 0.5, .c = 0.07 },
                                { .i = 1, .j = 4, .k = 3.0, .rest = 2.0, .c = 0.05 } };
-    for (size_t m = 0; m < 2; m++)
-        cr_assert_eq(mb_springs_add(A, &in_a[m]), MB_SUCCESS, "%s", mb_last_error());
-    for (size_t m = 0; m < (beyond ? 3u : 2u); m++)
-        cr_assert_eq(mb_springs_add(B, &in_b[m]), MB_SUCCESS, "%s", mb_last_error());
+    add_springs(A, in_a, 2);
+    add_springs(B, in_b, beyond ? 3 : 2);
     const double g[3] = { 0.1, -9.81, 0.0 };
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, A), MB_SUCCESS);
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(13.1)), MB_SUCCESS);
