@@ -1,5 +1,24 @@
 /* force_central_source.c -- template bodies of the central force (see force_central.c). */
 
+/* r2 = |x_i|^2 and c = -mu m_i / r^3 (a: scratch); on x_i = 0 (r = 0) MB_EDIVERGED,
+ * recorded with the node named. */
+static int FUNCTION(central, radial)(const struct central *p, const TYPE(mb_nodes) *s, size_t i,
+                                     REAL *r2, REAL *c, REAL *a)
+{
+    const REAL *x = &s->x[3 * i];
+    R_MUL(r2, &x[0], &x[0]);
+    R_MUL(a, &x[1], &x[1]); R_ADD(r2, r2, a);
+    R_MUL(a, &x[2], &x[2]); R_ADD(r2, r2, a);
+    if (R_ISZERO(r2))
+        return mb_error_record(MB_EDIVERGED, __FILE__, __LINE__,
+                               "central force: node %zu is at the centre (r = 0)", i);
+    R_SQRT(a, r2);
+    R_MUL(a, a, r2);                           /* a = r^3 */
+    R_MUL_D(c, &s->mass[i], -p->mu);
+    R_DIV(c, c, a);                            /* c = -mu m / r^3 */
+    return MB_SUCCESS;
+}
+
 /* f_i += -mu m_i x_i / |x_i|^3 */
 static int FUNCTION(central, eval)(const void *params, TYPE(mb_nodes) *s, double t)
 {
@@ -9,21 +28,10 @@ static int FUNCTION(central, eval)(const void *params, TYPE(mb_nodes) *s, double
     (void)t;
     R_INIT(r2, s->prec); R_INIT(a, s->prec); R_INIT(c, s->prec);
     for (size_t i = 0; i < s->n; i++) {
-        const REAL *x = &s->x[3 * i];
-        R_MUL(r2, &x[0], &x[0]);
-        R_MUL(a, &x[1], &x[1]); R_ADD(r2, r2, a);
-        R_MUL(a, &x[2], &x[2]); R_ADD(r2, r2, a);
-        if (R_ISZERO(r2)) {
-            status = mb_error_record(MB_EDIVERGED, __FILE__, __LINE__,
-                                     "central force: node %zu is at the centre (r = 0)", i);
+        if ((status = FUNCTION(central, radial)(p, s, i, r2, c, a)) != MB_SUCCESS)
             break;
-        }
-        R_SQRT(a, r2);
-        R_MUL(a, a, r2);                       /* a = r^3 */
-        R_MUL_D(c, &s->mass[i], -p->mu);
-        R_DIV(c, c, a);                        /* c = -mu m / r^3 */
         for (int k = 0; k < 3; k++) {
-            R_MUL(a, c, &x[k]);
+            R_MUL(a, c, &s->x[3 * i + k]);
             R_ADD(&s->f[3 * i + k], &s->f[3 * i + k], a);
         }
     }
@@ -41,23 +49,13 @@ static int FUNCTION(central, jacobian)(const void *params, const TYPE(mb_nodes) 
     R_INIT(r2, s->prec); R_INIT(a, s->prec); R_INIT(c, s->prec); R_INIT(d, s->prec);
     for (size_t i = 0; i < s->n && status == MB_SUCCESS; i++) {
         const REAL *x = &s->x[3 * i];
-        R_MUL(r2, &x[0], &x[0]);
-        R_MUL(a, &x[1], &x[1]); R_ADD(r2, r2, a);
-        R_MUL(a, &x[2], &x[2]); R_ADD(r2, r2, a);
-        if (R_ISZERO(r2)) {
-            status = mb_error_record(MB_EDIVERGED, __FILE__, __LINE__,
-                                     "central force: node %zu is at the centre (r = 0)", i);
+        if ((status = FUNCTION(central, radial)(p, s, i, r2, c, a)) != MB_SUCCESS)
             break;
-        }
         long b = FUNCTION(mb_jacobian, add_block)(J, i, i);
         if (b < 0) {
             status = MB_ENOMEM;
             break;
         }
-        R_SQRT(a, r2);
-        R_MUL(a, a, r2);                       /* r^3 */
-        R_MUL_D(c, &s->mass[i], -p->mu);
-        R_DIV(c, c, a);                        /* c = -mu m / r^3 */
         R_DIV(d, c, r2);
         R_MUL_D(d, d, -3.0);                   /* d = 3 mu m / r^5 */
         for (int r = 0; r < 3; r++)
