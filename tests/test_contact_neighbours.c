@@ -446,3 +446,125 @@ Test(contact_neighbours, sheared_cell_linear_forces_equal_brute_force_with_image
     mb_nodes_free(s);
     mb_cell_free(cell);
 }
+
+/* ---- (4) periodic images in the frictional rows' kernel ----
+ * Expected values: a cluster that needs no image, inside a periodic box or a sheared
+ * cell of side 1 with a gap wider than cutoff + skin around it, against the same cluster
+ * with most spheres moved by -2 to +2 periods (H e_a: a box side, or a column of the
+ * sheared cell, whose image then moves at L H e_a: the moved sphere's velocity takes
+ * that too, as a Lees-Edwards image's).  Positions, velocities, H and L are multiples of
+ * 2^-24, so x_j + k H e_a - x_i + H p and the velocities with their image's L H p are
+ * exact: every pair has the same separation and relative velocity bit for bit whether
+ * it is found directly or through an image, the pairs come in the same (i, j) order,
+ * and so the forces and torques must be equal bit for bit (tolerance 0).  The moved
+ * cluster's imaged pairs read their shift from the set's image table (periods within
+ * +-1) or from their record (+-2); in the sheared cell the cell is sheared again between
+ * builds (the moved spheres with it), so the table must follow it. */
+
+static double dyadic(double x)
+{
+    return ldexp(nearbyint(ldexp(x, 24)), -24);
+}
+
+/* Pairs of b within reach of each other only through an image (raw separation above
+ * half a period), and of those the ones two periods or more apart. */
+static void count_imaged_contacts(void *law, const mb_nodes *s, size_t *imaged, size_t *far)
+{
+    *imaged = *far = 0;
+    for (size_t m = 0; m < mb_contact_count(law); m++) {
+        size_t i, j;
+        int plane;
+        double delta, rate, nn[3], raw = 0.0;
+        mb_contact_pair_nodes(law, m, &i, &j, &plane);
+        mb_contact_kinematics(law, m, s, &delta, &rate, nn);
+        for (int a = 0; a < 3; a++)
+            raw = fmax(raw, fabs(s->x[3 * j + a] - s->x[3 * i + a]));
+        *imaged += delta > 0.0 && raw > 0.5;
+        *far += delta > 0.0 && raw > 1.5;
+    }
+}
+
+static void images_against_none(law_maker make, const mb_force_type *type, int mono,
+                                 int sheared)
+{
+    const size_t n = 100;
+    const double h = 2e-5, box[3] = { 1.0, 1.0, 1.0 };
+    double H[9] = { 1.0, 0.0, sheared ? 0.25 : 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0 };
+    const double L[9] = { 0.0, 0.0, sheared ? 3.5 : 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    mb_cell *cell = sheared ? mb_cell_new(H, L) : NULL;
+    mb_nodes *a = cluster(n, 5, 2.0, 17), *b = cluster(n, 5, 2.0, 17);
+    if (mono) {
+        make_monodisperse(a);
+        make_monodisperse(b);
+    }
+    for (size_t k = 0; k < 3 * n; k++) {
+        a->x[k] = b->x[k] = dyadic(a->x[k] + 0.2);
+        a->v[k] = b->v[k] = dyadic(a->v[k]);
+    }
+    for (size_t i = 0; i < n; i++) {   /* sphere i by k H e_ax periods */
+        const int k = (int)(i % 5) - 2, ax = (int)(i / 5) % 3;
+        for (int c = 0; c < 3; c++) {
+            b->x[3 * i + c] += k * H[3 * c + ax];
+            b->v[3 * i + c] += k * (L[3 * c] * H[ax] + L[3 * c + 1] * H[3 + ax]
+                                    + L[3 * c + 2] * H[6 + ax]);
+        }
+    }
+    void *la = make(), *lb = make();
+    mb_neighbour_list *na = sheared ? mb_neighbour_new_cell(0.11, 0.013, cell)
+                                    : mb_neighbour_new(0.11, 0.013, box);
+    mb_neighbour_list *nb = sheared ? mb_neighbour_new_cell(0.11, 0.013, cell)
+                                    : mb_neighbour_new(0.11, 0.013, box);
+    cr_assert_eq(mb_contact_use_neighbours(la, a, na), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(mb_contact_use_neighbours(lb, b, nb), MB_SUCCESS, "%s", mb_last_error());
+    for (int level = 0; level < 3; level++) {
+        if (level == 2 && sheared) {   /* sheared again by 2^-10 (no rebuild): the spheres
+                                        * moved by k H e_z move with their periods */
+            cell->H[2] += 0x1.0p-10;
+            for (size_t i = 0; i < n; i++)
+                if ((i / 5) % 3 == 2)
+                    b->x[3 * i] += ((int)(i % 5) - 2) * 0x1.0p-10;
+        }
+        eval(type, la, a, level * h);
+        eval(type, lb, b, level * h);
+        cr_assert(memcmp(a->f, b->f, 3 * n * sizeof *a->f) == 0, "forces differ at level %d",
+                  level);
+        cr_assert(memcmp(a->torque, b->torque, 3 * n * sizeof *a->torque) == 0,
+                  "torques differ at level %d", level);
+    }
+    size_t imaged, far, none, none_far, contacts = 0;
+    count_imaged_contacts(la, a, &none, &none_far);
+    count_imaged_contacts(lb, b, &imaged, &far);
+    for (size_t m = 0; m < mb_contact_count(la); m++) {
+        double delta, rate, nn[3];
+        mb_contact_kinematics(la, m, a, &delta, &rate, nn);
+        contacts += delta > 0.0;
+    }
+    cr_expect_eq(none, 0, "the cluster without images has %zu imaged contacts", none);
+    cr_expect_gt(contacts, 25, "only %zu contacts", contacts);
+    cr_expect_gt(imaged, 20, "only %zu contacts through an image", imaged);
+    cr_expect_gt(far, 5, "only %zu contacts through an image two periods or more away", far);
+    cr_expect_eq(mb_neighbour_get_stats(nb).builds, 1, "the list was rebuilt");
+    mb_neighbour_free(na);
+    mb_neighbour_free(nb);
+    type->free(la);
+    type->free(lb);
+    mb_nodes_free(a);
+    mb_nodes_free(b);
+    mb_cell_free(cell);
+}
+
+Test(contact_neighbours, frictional_images_in_a_periodic_box_equal_no_images_bit_for_bit)
+{
+    for (int mono = 0; mono < 2; mono++) {
+        images_against_none(cundall_strack, mb_force_contact_cundall_strack, mono, 0);
+        images_against_none(hertz_mindlin, mb_force_contact_hertz_mindlin, mono, 0);
+    }
+}
+
+Test(contact_neighbours, frictional_images_in_a_sheared_cell_equal_no_images_bit_for_bit)
+{
+    for (int mono = 0; mono < 2; mono++) {
+        images_against_none(cundall_strack, mb_force_contact_cundall_strack, mono, 1);
+        images_against_none(hertz_mindlin, mb_force_contact_hertz_mindlin, mono, 1);
+    }
+}

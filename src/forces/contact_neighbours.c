@@ -126,10 +126,21 @@ static int coefficients_uniform(const struct contact_set *set)
     return 1;
 }
 
-/* In a deforming cell the images move: shift = H p with the cell's current sides (as
- * the list's minimum image computes it) and vshift = L H p, the medium velocity of the
- * image's offset, L the cell's gradient of the last step (the velocities a leap-frog
- * holds are of its mid-step).  Nothing in a fixed box (vshift stays 0). */
+/* The shift H p of the image of periods p with the cell's current sides (as the list's
+ * minimum image computes it) and its velocity L H p, the medium velocity of the image's
+ * offset, L the cell's gradient of the last step (the velocities a leap-frog holds are
+ * of its mid-step). */
+static void image_follow(const mb_neighbour_list *nl, const mb_cell *cell,
+                         const double period[3], double shift[3], double vshift[3])
+{
+    mb_neighbour_shift(nl, period, shift);
+    for (int a = 0; a < 3; a++)
+        vshift[a] = cell->L[3 * a] * shift[0] + cell->L[3 * a + 1] * shift[1]
+                    + cell->L[3 * a + 2] * shift[2];
+}
+
+/* In a deforming cell the images move: every imaged pair's record and every entry of the
+ * image table follow the cell (image_follow).  Nothing in a fixed box (vshift stays 0). */
 static void follow_cell(struct contact_set *set)
 {
     const mb_cell *cell = mb_neighbour_cell(set->nl);
@@ -137,13 +148,52 @@ static void follow_cell(struct contact_set *set)
         return;
     for (size_t m = set->nwalls; m < set->count; m++) {
         struct contact_pair *cp = &set->items[m];
-        if (!cp->imaged)
-            continue;
-        mb_neighbour_shift(set->nl, cp->period, cp->shift);
-        for (int a = 0; a < 3; a++)
-            cp->vshift[a] = cell->L[3 * a] * cp->shift[0] + cell->L[3 * a + 1] * cp->shift[1]
-                            + cell->L[3 * a + 2] * cp->shift[2];
+        if (cp->imaged)
+            image_follow(set->nl, cell, cp->period, cp->shift, cp->vshift);
     }
+    for (int e = 0; e < CONTACT_IMAGES; e++)
+        if (set->images_used >> e & 1u) {
+            struct contact_image *im = &set->images[e];
+            image_follow(set->nl, cell, im->period, im->shift, im->vshift);
+        }
+}
+
+/* The image code of a pair of periods p (contact_set.h): per axis -1, -0, +0, +1 as 0..3,
+ * 1 + the three in base 4; CONTACT_IMAGE_RECORD when some |p_a| > 1. */
+static unsigned char image_code(const double period[3])
+{
+    unsigned code = 0;
+    for (int a = 2; a >= 0; a--) {
+        const double p = period[a];
+        unsigned digit;
+        if (p == -1.0)
+            digit = 0;
+        else if (p == 0.0)
+            digit = signbit(p) ? 1 : 2;
+        else if (p == 1.0)
+            digit = 3;
+        else
+            return CONTACT_IMAGE_RECORD;
+        code = 4 * code + digit;
+    }
+    return (unsigned char)(1 + code);
+}
+
+/* Pair cp's image code, its shift and velocity entered in the table at the first pair of
+ * each code (the others have the same, computed by the same function of the periods). */
+static unsigned char image_enter(struct contact_set *set, const struct contact_pair *cp)
+{
+    if (!cp->imaged)
+        return 0;
+    const unsigned char code = image_code(cp->period);
+    if (code == CONTACT_IMAGE_RECORD || (set->images_used >> (code - 1) & 1u))
+        return code;
+    struct contact_image *im = &set->images[code - 1];
+    memcpy(im->shift, cp->shift, sizeof im->shift);
+    memcpy(im->vshift, cp->vshift, sizeof im->vshift);
+    memcpy(im->period, cp->period, sizeof im->period);
+    set->images_used |= (uint64_t)1 << (code - 1);
+    return code;
 }
 
 /* The pairs made again from the list: walls kept first, then every listed pair with its
@@ -165,6 +215,7 @@ static int pairs_from_list(struct contact_set *set, const mb_nodes *s)
     const size_t *first = mb_neighbour_first(nl);
     const mb_neighbour_index *neigh = mb_neighbour_neigh(nl);
     size_t m = set->nwalls, q = 0;
+    set->images_used = 0;
     for (size_t i = 0; i < s->n; i++)
         for (size_t p = first[i]; p < first[i + 1]; p++, m++) {
             size_t j = neigh[p];
@@ -172,7 +223,7 @@ static int pairs_from_list(struct contact_set *set, const mb_nodes *s)
             mb_contact_pair_make(set, s, i, j, cp);
             mb_neighbour_image(nl, s->x, i, j, cp->shift, cp->period);
             cp->imaged = cp->period[0] != 0.0 || cp->period[1] != 0.0 || cp->period[2] != 0.0;
-            set->imaged[p] = (unsigned char)cp->imaged;
+            set->imaged[p] = image_enter(set, cp);
             while (q < old_pairs && before(set->old_ij, q, i, j))
                 q++;
             set->from[m] = q < old_pairs && set->old_ij[2 * q] == i

@@ -7,6 +7,7 @@
 #include "mb_neighbour.h"
 
 #include <mpfr.h>
+#include <stdint.h>
 
 struct contact_pair {
     /* the fields a force evaluation reads of every pair, in the first 64 bytes */
@@ -27,6 +28,21 @@ struct contact_pair {
     double shift[3], vshift[3], period[3];
     double p[3], n[3];
     double meff, reff;    /* effective mass m*, effective radius R* */
+};
+
+/* The periodic images of a set in neighbour mode (contact_neighbours.c) whose periods p
+ * are each -1, 0 or +1, one entry for each pattern of p (each zero with its sign, which
+ * the shift's zeros keep): the shift and velocity of that image, equal bit for bit to
+ * those of every pair record with these periods (the same function of p computes both),
+ * so that the rows' kernel reads them from this table -- a few lines that stay in the L1
+ * cache -- instead of from each imaged pair's record, whose shift lies beyond the hot
+ * 64 bytes in a line of its own, brought from memory for every imaged pair of a large
+ * packing.  imaged[p] of list pair p: 0 no image, 1 + the entry, or CONTACT_IMAGE_RECORD
+ * for periods beyond +-1 (positions not wrapped: the record is read). */
+#define CONTACT_IMAGES 64
+#define CONTACT_IMAGE_RECORD 255
+struct contact_image {
+    double shift[3], vshift[3], period[3];
 };
 
 /* A static box of a set: centre, rotation (global = R body, row-major) and half-extents. */
@@ -64,7 +80,11 @@ struct contact_set {
     unsigned long builds_seen;
     size_t *old_ij;               /* 2 cap entries: (i, j) of the previous build's pairs */
     size_t *from;                 /* cap entries: old index of each new pair, or SIZE_MAX */
-    unsigned char *imaged;        /* cap entries: list pair p is an image (items[nwalls + p]) */
+    unsigned char *imaged;        /* cap entries: the image code of list pair p (items[nwalls
+                                   * + p]): 0, 1 + its entry in images, or
+                                   * CONTACT_IMAGE_RECORD (struct contact_image) */
+    struct contact_image images[CONTACT_IMAGES];
+    uint64_t images_used;         /* bit e: images[e] holds the image of some pair */
     /* 1 when every sphere pair of the list has the coefficients k, c, kt, ct, roll of
      * items[nwalls] (a monodisperse packing): the evaluation reads them once */
     int uniform;

@@ -424,7 +424,8 @@ static int fric_all_pairs(const struct contact_set *set, mb_nodes *s, const doub
         const struct contact_pair *cp = &set->items[m];
         int in = cp->plane ? fric_pair(set, s, m, &w, &f)
                            : friction_sphere_pair(friction_law_of(set, s), cp,
-                                                  cp->imaged ? cp : NULL, cp->i, cp->j, s,
+                                                  cp->imaged ? cp->shift : NULL,
+                                                  cp->vshift, cp->i, cp->j, s,
                                                   &s->f[3 * cp->i], &s->torque[3 * cp->i],
                                                   FR_XB(set->hist), FR_XC(set->hist),
                                                   &set->hist->d, m, *dt);

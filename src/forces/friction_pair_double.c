@@ -50,17 +50,17 @@ static MB_ALWAYS_INLINE double fp_cross(const double w[3], const double a[3], in
 
 /* The tangential slip velocity of the contact point (fric_slip_velocity), with the
  * radii-weighted spin sum sw = p_i w_i + p_j w_j:
- *   u = (v_i - v_j (- vshift)) + sw x n,   u_t = u - (u.n) n. */
+ *   u = (v_i - v_j (- vshift)) + sw x n,   u_t = u - (u.n) n
+ * (vshift NULL: j itself). */
 static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const double sw[3],
-                                     const double n[3], const struct contact_pair *img,
-                                     double ut[3])
+                                     const double n[3], const double *vshift, double ut[3])
 {
     double u[3];
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         u[k] = vi[k] - vj[k];
-        if (img)
-            u[k] = u[k] - img->vshift[k];
+        if (vshift)
+            u[k] = u[k] - vshift[k];
     }
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++)
@@ -72,7 +72,8 @@ static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const d
 }
 
 /* One sphere pair (i, j) with the coefficients of cp (k, c, kt, ct, roll) and the image
- * of img (shift, vshift; NULL: j itself), at the base history xbase[3 m ..] with the time
+ * of j of shift and vshift (the pair record's, or their copy in the set's image table;
+ * both NULL: j itself), at the base history xbase[3 m ..] with the time
  * since the base dt: adds to f_i, tau_i (fi, ti: the node's arrays or a row's
  * accumulators) and to f_j, tau_j, writes the candidate history xcand[3 m ..] and books
  * the level in b (friction_books.c: h->d, or a row loop's copy of it whose works are
@@ -82,7 +83,8 @@ static MB_ALWAYS_INLINE void fp_slip(const double *vi, const double *vj, const d
  * written). */
 static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_double law,
                                                  const struct contact_pair *cp,
-                                                 const struct contact_pair *img, size_t i,
+                                                 const double *shift, const double *vshift,
+                                                 size_t i,
                                                  size_t j, const mb_nodes *s, double *fi,
                                                  double *ti, const double *xbase,
                                                  double *xcand, struct contact_books *b,
@@ -95,8 +97,8 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     MB_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         d[k] = xj[k] - xi[k];
-        if (img)                               /* periodic image of j (neighbour mode) */
-            d[k] = d[k] + img->shift[k];
+        if (shift)                             /* periodic image of j (neighbour mode) */
+            d[k] = d[k] + shift[k];
         l2 = l2 + d[k] * d[k];
     }
     const double l = sqrt(l2), ri = s->radius[i], rj = s->radius[j];
@@ -116,8 +118,8 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     for (int k = 0; k < 3; k++) {
         n[k] = d[k] / l;
         double dv = vj[k] - vi[k];
-        if (img)                               /* the image's medium velocity L H p */
-            dv = dv + img->vshift[k];
+        if (shift)                             /* the image's medium velocity L H p */
+            dv = dv + vshift[k];
         rate = rate - dv * n[k];
     }
     /* normal force (contact_normal_source.c) */
@@ -147,9 +149,9 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     /* the history advances by the velocity of the step (v_step when the scheme's v is a
      * predicted end-of-step velocity), the dashpot acts on v */
     const double *vel = law.vstep ? s->v_step : s->v;
-    fp_slip(&vel[3 * i], &vel[3 * j], sw, n, img, ut);
+    fp_slip(&vel[3 * i], &vel[3 * j], sw, n, shift ? vshift : NULL, ut);
     if (law.vstep)
-        fp_slip(vi, vj, sw, n, img, utd);
+        fp_slip(vi, vj, sw, n, shift ? vshift : NULL, utd);
     else
         for (int k = 0; k < 3; k++)
             utd[k] = ut[k];
@@ -245,8 +247,9 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
  * j = neigh[p] > i, so no other pair of the row touches f_i and tau_i, which are
  * accumulated in registers and stored after the row (the same additions in the same
  * order); the level's works likewise in a copy of the account (its arrays shared), stored
- * back after the loop.  A pair's record is read only for its image or when the
- * coefficients differ between pairs (uniform 0); a uniform set's coefficients are copied
+ * back after the loop.  A pair's record is read only when the coefficients differ
+ * between pairs (uniform 0) or for an image beyond +-1 period (an image's shift is read
+ * from the set's table, contact_set.h); a uniform set's coefficients are copied
  * once (no store of the loop can then change them).  hertz, vstep and uniform are
  * constants of an instance (friction_rows_double); the linear law keeps no k_t per pair
  * (friction_book's kt_kept). */
@@ -276,10 +279,20 @@ static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_node
         for (size_t p = first[i]; p < first[i + 1]; p++) {
             const struct contact_pair *cp = uniform ? &coef : &pairs[p];
             const size_t m = set->nwalls + p;
-            int in = imaged[p] ? friction_sphere_pair(law, cp, &pairs[p], i, neigh[p], s, fi,
-                                                      ti, xbase, xcand, &books, m, dt)
-                               : friction_sphere_pair(law, cp, NULL, i, neigh[p], s, fi, ti,
-                                                      xbase, xcand, &books, m, dt);
+            const unsigned char code = imaged[p];
+            int in;
+            if (code == 0)
+                in = friction_sphere_pair(law, cp, NULL, NULL, i, neigh[p], s, fi, ti, xbase,
+                                          xcand, &books, m, dt);
+            else {   /* the image's shift from the set's table, beyond +-1 the record's */
+                const double *shift = pairs[p].shift, *vshift = pairs[p].vshift;
+                if (code != CONTACT_IMAGE_RECORD) {
+                    shift = set->images[code - 1].shift;
+                    vshift = set->images[code - 1].vshift;
+                }
+                in = friction_sphere_pair(law, cp, shift, vshift, i, neigh[p], s, fi, ti,
+                                          xbase, xcand, &books, m, dt);
+            }
             if (in < 0) {
                 *failed = m;
                 status = MB_EDOM;
