@@ -7,7 +7,10 @@
  * count.  At -O2 GCC keeps loops of 3 or 9 iterations rolled; unrolled, the 3-vectors
  * and 3x3 blocks they index are held in registers instead of on the stack.  Unrolling
  * changes no operation and no order, so no result (GCC and Clang read the pragma; other
- * compilers ignore it). */
+ * compilers ignore it).
+ *
+ * MB_PREFETCH(p, w): ask for the cache line of p ahead of its use (w = 1: to be written);
+ * a hint that changes no value (nothing where the compiler has no such builtin). */
 #ifndef MB_COMPILER_H
 #define MB_COMPILER_H
 
@@ -22,6 +25,12 @@
 #define MB_MAYBE_UNUSED __attribute__((unused))
 #else
 #define MB_MAYBE_UNUSED
+#endif
+
+#if defined(__GNUC__)
+#define MB_PREFETCH(p, w) __builtin_prefetch((p), (w))
+#else
+#define MB_PREFETCH(p, w) ((void)(p))
 #endif
 
 #define MB_PRAGMA_STRING(x) #x
