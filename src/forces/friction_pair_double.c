@@ -242,18 +242,18 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
     return 1;
 }
 
-/* Pairs ahead of the one evaluated whose sphere j's lines are asked for (prefetch_sphere):
- * about a sphere's half row and more of the benchmark's packing, some 500 cycles of the
- * loop, a latency from memory.  Measured on `dem_driver 29 150` (10^5 spheres) against no
- * prefetch, alternately: 8 and 16 pairs 2-3 % less CPU time, 8 only for the imaged pairs
- * none; at 10^4 spheres (all in the caches) no difference (doc/performance.md). */
-#define FRICTION_PREFETCH_AHEAD 8
+/* Rows ahead of the one evaluated whose last neighbour's lines are asked for
+ * (prefetch_sphere).  A row's last neighbour j is its farthest in the node order: in the
+ * benchmark's packing (lattice order) a sphere of the next plane, 4 c^2 nodes ahead, the
+ * front where the pairs first touch a sphere's lines; nearer neighbours' lines were
+ * touched by earlier rows.  Measured by CPU time on `dem_driver 29 150` (10^5 spheres),
+ * alternately, against no prefetch (doc/performance.md): 2 rows ahead 4-5 % less;
+ * 4 rows, or the row's first neighbour as well, 2-3 % less; every pair's j 8 pairs
+ * ahead as much as 2 rows but 134 instructions a sphere-step more, against 28. */
+#define FRICTION_PREFETCH_ROWS 2
 
-/* The lines of sphere j that its pair reads (x, v, w, radius) and writes (f, tau) asked
- * for ahead of the pair: its neighbours' lines come from three fronts of the node arrays
- * (the row, the next row and the next plane of the packing's order), or, across a
- * periodic face, from the far end of the arrays, which no stream prefetcher foresees.
- * A hint: no value changes. */
+/* The lines of sphere j that a pair reads (x, v, w, radius) and writes (f, tau), asked
+ * for ahead of its pair.  A hint: no value changes. */
 static MB_ALWAYS_INLINE void prefetch_sphere(const mb_nodes *s, size_t j)
 {
     MB_PREFETCH(&s->x[3 * j], 0);
@@ -287,7 +287,6 @@ static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_node
     const unsigned char *imaged = set->imaged;
     const size_t *first = mb_neighbour_first(set->nl);
     const mb_neighbour_index *neigh = mb_neighbour_neigh(set->nl);
-    const size_t pairs_end = first[s->n];
     const struct contact_pair *pairs = set->items + set->nwalls;
     const struct contact_pair coef = pairs[0];   /* count > nwalls when called */
     struct contact_books books = h->d;
@@ -297,6 +296,9 @@ static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_node
     for (size_t i = 0; i < s->n && status == MB_SUCCESS; i++) {
         if (first[i] == first[i + 1])
             continue;
+        if (i + FRICTION_PREFETCH_ROWS < s->n   /* the far front, a few rows ahead */
+            && first[i + FRICTION_PREFETCH_ROWS + 1] > first[i + FRICTION_PREFETCH_ROWS])
+            prefetch_sphere(s, neigh[first[i + FRICTION_PREFETCH_ROWS + 1] - 1]);
         double fi[3] = { s->f[3 * i], s->f[3 * i + 1], s->f[3 * i + 2] };
         double ti[3] = { s->torque[3 * i], s->torque[3 * i + 1], s->torque[3 * i + 2] };
         for (size_t p = first[i]; p < first[i + 1]; p++) {
@@ -304,8 +306,6 @@ static MB_ALWAYS_INLINE int friction_rows(const struct contact_set *set, mb_node
             const size_t m = set->nwalls + p;
             const unsigned char code = imaged[p];
             int in;
-            if (p + FRICTION_PREFETCH_AHEAD < pairs_end)
-                prefetch_sphere(s, neigh[p + FRICTION_PREFETCH_AHEAD]);
             if (code == 0)
                 in = friction_sphere_pair(law, cp, NULL, NULL, i, neigh[p], s, fi, ti, xbase,
                                           xcand, &books, m, dt);
