@@ -59,6 +59,8 @@ check_PROGRAMS += tests/test_bench_mpfr_twin
 check_PROGRAMS += tests/test_bench_lammps
 check_PROGRAMS += tests/test_bench_rounds
 tests_test_bench_rounds_SOURCES = tests/test_bench_rounds.c src/cli/bench_rounds.c
+check_PROGRAMS += tests/test_bench_rebuild
+tests_test_bench_rebuild_SOURCES = tests/test_bench_rebuild.c src/cli/bench_rebuild.c
 tests_test_bench_lammps_SOURCES = tests/test_bench_lammps.c src/cli/bench_lammps.c
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c \
 	src/cli/cli_options.c

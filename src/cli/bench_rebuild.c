@@ -199,32 +199,64 @@ static void rebuild_fixed_rows(bench_rebuild *R, const mb_nodes *s)
     }
 }
 
-/* A chain node by node: spring i's terms formed once and written into node i's U block and
- * rows and node i + 1's L block and rows (node i + 1's D and rows completed at its turn) */
+/* Spring i of a chain (joining nodes i and i + 1) at the state of s: G = h C + h^2 K and
+ * the elastic force E = k (l - L) n on node i (header; F - C dv = E, so the dashpot's
+ * force and its term of C v cancel in b and neither is formed; the linear spring
+ * L = c = 0 at l = 0 has E = k d = 0 and G = h^2 k I). */
+static void chain_spring(const mb_spring *sp, const mb_nodes *s, double h, double G[9],
+                         double E[3])
+{
+    const double *x = &s->x[3 * sp->i], *v = &s->v[3 * sp->i];
+    double d[3] = { x[3] - x[0], x[4] - x[1], x[5] - x[2] };
+    double dv[3] = { v[3] - v[0], v[4] - v[1], v[5] - v[2] };
+    double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), h2 = h * h;
+    if (l == 0.0) {
+        for (int q = 0; q < 9; q++)
+            G[q] = q % 4 == 0 ? h2 * sp->k : 0.0;
+        E[0] = E[1] = E[2] = 0.0;
+        return;
+    }
+    double n[3] = { d[0] / l, d[1] / l, d[2] / l };
+    double dvn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2], e = sp->k * (l - sp->rest);
+    double kd = sp->k * (1.0 - sp->rest / l), kn = sp->k * sp->rest / l, cl = sp->c / l;
+    double hc = h * sp->c;
+    for (int a = 0; a < 3; a++) {
+        for (int q = 0; q < 3; q++) {
+            double nn = n[a] * n[q], id = a == q ? 1.0 : 0.0;
+            double K = kd * id + kn * nn + cl * (n[a] * (dv[q] - dvn * n[q]) + dvn * (id - nn));
+            G[3 * a + q] = hc * nn + h2 * K;
+        }
+        E[a] = e * n[a];
+    }
+}
+
+/* A chain in the lean step's form: one pass over the nodes, spring i's terms
+ * formed once, node i's D, L and U blocks and its b written once each,
+ *   D_i = (m_i + h D) I + G_{i-1} + G_i,  L_i = -G_{i-1},  U_i = -G_i,
+ *   b_i = m_i v_i + h (m_i g + E_i - E_{i-1})
+ * (drag's -h D v of f cancels against its h D v of -h C v); no forces are stored (the
+ * step needs A and b alone), the fixed rows last. */
 static void rebuild_chain(bench_rebuild *R, const mb_nodes *s, double h)
 {
-    double Fp[3] = { 0 }, Gp[9] = { 0 }, cp[3] = { 0 }, F[3], G[9], hcdv[3];
-    double *Dn = R->vals, *Ln = R->vals + 9 * R->n, *Un = R->vals + 18 * R->n;
+    double Gp[9] = { 0 }, Ep[3] = { 0 }, G[9], E[3];
+    double *Dn = R->vals, *Ln = R->vals + 9 * R->n, *Un = R->vals + 18 * R->n, hD = h * R->D;
     for (size_t i = 0; i < R->n; i++) {
         if (i < R->ns)
-            spring_terms(R, i, s, h, F, G, hcdv);
+            chain_spring(&R->sp[i], s, h, G, E);
         else
-            memset(F, 0, sizeof F), memset(G, 0, sizeof G), memset(hcdv, 0, sizeof hcdv);
-        double m = s->mass[i], grav = s->inv_mass[i] == 0.0 ? 0.0 : m, hD = h * R->D;
+            memset(G, 0, sizeof G), memset(E, 0, sizeof E);
+        double m = s->mass[i], md = m + hD, *Di = &Dn[9 * i], *Li = &Ln[9 * i], *Ui = &Un[9 * i];
         for (int q = 0; q < 9; q++) {
-            Dn[9 * i + q] = (q % 4 == 0 ? m + hD : 0.0) + Gp[q] + G[q];
-            Ln[9 * i + q] = -Gp[q];
-            Un[9 * i + q] = -G[q];
+            Di[q] = (q % 4 == 0 ? md : 0.0) + Gp[q] + G[q];
+            Li[q] = -Gp[q];
+            Ui[q] = -G[q];
         }
         for (int a = 0; a < 3; a++) {
             size_t k = 3 * i + (size_t)a;
-            double f = grav * R->g[a] - R->D * s->v[k] + F[a] - Fp[a];
-            R->f[k] = f;
-            R->b[k] = (hD * s->v[k] - hcdv[a] + cp[a]) + (m * s->v[k] + h * f);
+            R->b[k] = m * s->v[k] + h * (m * R->g[a] + (E[a] - Ep[a]));
         }
-        memcpy(Fp, F, sizeof F);
         memcpy(Gp, G, sizeof G);
-        memcpy(cp, hcdv, sizeof hcdv);
+        memcpy(Ep, E, sizeof E);
     }
     rebuild_fixed_rows(R, s);
 }

@@ -5,10 +5,11 @@
  * CSR pattern), the work the library's assembly is measured against.  Benchmark code,
  * independent of the library's assembly: it reads only the spring list, the masses and
  * the storage layout, and handles springs between nodes (no anchors, no arms), gravity
- * and drag -- the models of the chain and cloth problems.  A chain (spring m joins nodes m
- * and m + 1, in order, block-tridiagonal storage) is rebuilt node by node, each block and
- * each entry of f and b written once (no zeroing: the lean peer's configuration); other
- * systems spring by spring into storage zeroed first. */
+ * and drag -- the models of the chain and cloth problems.  A chain (spring m joins
+ * nodes m and m + 1, in order, block-tridiagonal storage) is rebuilt in the form of a
+ * lean chain step: one pass over the nodes, each block and each entry of b written once (no zeroing), the
+ * dashpots' and drag's terms of b cancelled in closed form, and no forces stored (f is
+ * left unwritten); other systems spring by spring into storage zeroed first, with f. */
 #ifndef MB_BENCH_REBUILD_H
 #define MB_BENCH_REBUILD_H
 

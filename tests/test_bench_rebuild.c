@@ -1,0 +1,111 @@
+/* test_bench_rebuild.c -- the lean chain rebuild of `bench implicit-chain`
+ * (src/cli/bench_rebuild.c): its A and b, formed in the lean step's form (b with the
+ * dashpots' and drag's terms cancelled in closed form, no forces stored), against the
+ * library's assembly into block-tridiagonal storage (mb_implicit_solver_assemble, code
+ * the rebuild shares nothing with) at the same state of a spring chain with drag, one end
+ * pinned and nonzero velocities (three library steps from rest).
+ *
+ * Tolerance: every entry of A and b is a sum of at most six products, each rounded, in a
+ * different order in the two codes (b: m v + h (m g + E_i - E_{i-1}) here, M v + h f -
+ * h C v there), so they differ by a few u times the largest term; the terms are within a
+ * factor 10 of the largest entry of A or b (m = 0.0473 kg, h^2 k = 0.056, m g h = 0.0039,
+ * h k (l - L) < 0.05), so 20 u x 10 = 4.4e-14 bounds the relative difference; 1e-13. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_rebuild.h"
+#include "mb_implicit.h"
+#include "mb_problem.h"
+#include "mb_stepper.h"
+
+#define H (1.0 / 120.0)
+
+/* max |p - q| / max |q| */
+static double relative_difference(const double *p, const double *q, size_t n)
+{
+    double dmax = 0.0, qmax = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        dmax = fmax(dmax, fabs(p[k] - q[k]));
+        qmax = fmax(qmax, fabs(q[k]));
+    }
+    return qmax > 0.0 ? dmax / qmax : dmax;
+}
+
+/* A chain of n particles with drag D and the first one pinned, after three library steps */
+static mb_system *moving_chain(size_t n, double D, double g[3])
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p = NULL;
+    char nb[32], db[32];
+    snprintf(nb, sizeof nb, "%zu", n);
+    snprintf(db, sizeof db, "%.17g", D);
+    mb_system *sys = NULL;
+    cr_assert(in && mb_options_set(in, "n", nb) == 0 && mb_options_set(in, "D", db) == 0
+              && mb_options_set(in, "anchors", "first") == 0);
+    cr_assert_eq(mb_problem_prepare("spring-chain", in, &pt, &p), MB_SUCCESS);
+    cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
+    g[0] = g[2] = 0.0;
+    g[1] = -mb_options_double(p, "g");
+    mb_options_free(in);
+    mb_options_free(p);
+    mb_stepper *st = mb_stepper_alloc("implicit-euler", sys);
+    cr_assert(st != NULL);
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, H), MB_SUCCESS);
+    mb_stepper_free(st);
+    return sys;
+}
+
+Test(bench_rebuild, lean_chain_equals_the_library_assembly)
+{
+    const size_t n = 40;
+    const double D = 0.7;                       /* h D = 0.0058: an eighth of m */
+    double g[3];
+    mb_system *sys = moving_chain(n, D, g);
+    mb_nodes *s = sys->nodes;
+    double vmax = 0.0;
+    for (size_t k = 0; k < 3 * n; k++)
+        vmax = fmax(vmax, fabs(s->v[k]));
+    cr_assert(vmax > 0.1, "the chain moves (max |v| %g)", vmax);
+
+    /* the library: the storage chosen by a first assembly and solve, then an assembly */
+    mb_options *o = mb_options_new();
+    const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
+    cr_assert_eq(mb_options_validate(o, specs, "implicit-euler"), MB_SUCCESS);
+    mb_implicit_solver *S = NULL;
+    cr_assert_eq(mb_implicit_solver_alloc(&S, o, n), MB_SUCCESS);
+    mb_jacobian *J = mb_jacobian_alloc(n, 53);
+    double *b = malloc(3 * n * sizeof(double)), *x = calloc(3 * n, sizeof(double));
+    cr_assert(J && b && x);
+    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
+    cr_assert_eq(mb_implicit_solver_solve(S, s, J, H, b, x), MB_SUCCESS);
+    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
+    cr_assert(S->chain_last, "the library's chain goes to the block sweep");
+    const mb_blocktri *T = S->btri;
+
+    bench_rebuild *R = bench_rebuild_alloc(sys, g, D, NULL);
+    cr_assert(R != NULL && R->chain, "the chain is rebuilt in the lean step's form");
+    memset(R->vals, 0xff, 27 * n * sizeof(double));     /* NaN: every value must be written */
+    memset(R->b, 0xff, 3 * n * sizeof(double));
+    bench_rebuild_run(R, s, H);
+    size_t n9 = 9 * n;
+    double dD = relative_difference(R->vals, T->D, n9);
+    double dL = relative_difference(R->vals + n9 + 9, T->L + 9, n9 - 9);   /* L_0: no block */
+    double dU = relative_difference(R->vals + 2 * n9, T->U, n9 - 9);       /* U_{n-1}: none */
+    double db = relative_difference(R->b, b, 3 * n);
+    cr_expect(dD <= 1e-13 && dL <= 1e-13 && dU <= 1e-13, "A: D %g, L %g, U %g", dD, dL, dU);
+    cr_expect(db <= 1e-13, "b: %g", db);
+    /* the pinned node's rows: m e_a^T, b_a = m v_a (v = 0 there) */
+    for (int a = 0; a < 3; a++)
+        cr_expect(R->vals[4 * a] == s->mass[0] && R->b[a] == 0.0, "pinned row %d", a);
+
+    bench_rebuild_free(R);
+    free(b);
+    free(x);
+    mb_jacobian_free(J);
+    mb_implicit_solver_free(S);
+    mb_options_free(o);
+    mb_system_free(sys);
+}
