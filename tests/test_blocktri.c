@@ -385,3 +385,29 @@ Test(blocktri, solver_blocktri_refuses_a_cloth)
     mb_stepper_free(st);
     mb_system_free(sys);
 }
+
+/* A solution that leaves the double range is refused, whatever node it appears at: two
+ * unit-mass nodes, no coupling (A = I, pivot blocks I, rcond 1, no growth), b = 1 except
+ * one entry: +Inf, -Inf or NaN gives that x; 1e308 / 0.5 overflows from A = 0.5 I. */
+Test(blocktri, a_solution_not_finite_is_refused)
+{
+    const double bad[3] = { INFINITY, -INFINITY, NAN };
+    for (int m = 0; m < 4; m++)
+        for (size_t k = 0; k < 6; k++) {
+            mb_nodes *s = mb_nodes_alloc(2, 53);
+            mb_jacobian *J = mb_jacobian_alloc(2, 53);
+            cr_assert(s && J);
+            double mass = m < 3 ? 1.0 : 0.5, b[6] = { 1, 1, 1, 1, 1, 1 }, x[6];
+            mb_nodes_set_mass(s, 0, mass);
+            mb_nodes_set_mass(s, 1, mass);
+            b[k] = m < 3 ? bad[m] : 1e308;
+            mb_blocktri *T = mb_blocktri_alloc(2);
+            mb_blocktri_assemble(T, s, J, 0.01);
+            cr_expect_eq(mb_blocktri_solve(T, b, x), MB_ESINGULAR, "b[%zu] = %g", k, b[k]);
+            b[k] = 1.0;
+            cr_expect_eq(mb_blocktri_solve(T, b, x), MB_SUCCESS, "the finite control");
+            mb_blocktri_free(T);
+            mb_jacobian_free(J);
+            mb_nodes_free(s);
+        }
+}

@@ -457,3 +457,68 @@ Test(implicit_euler, krylov_iterations_independent_of_size)
     fprintf(stderr, "stiff control, n = 200 / 2000: %lu / %lu\n", sa, sb);
     cr_expect(sb > sa + 2, "the stiff control passed: %lu vs %lu", sa, sb);
 }
+
+/* Blocked axes have zero acceleration, exactly: on a 40-particle chain (the block sweep
+ * from the second step, whose assembly lists the fixed nodes when there are at most
+ * MB_LINSYS_FIXED_LIST of them, and scans every node beyond), nodes blocked along x and
+ * moving along x keep v_x bit for bit, and x_x follows x += v_x h step by step (the
+ * closed form of zero acceleration, in the step's own operation).  3 blocked nodes take
+ * the list, 11 the scan; the first step is assembled from the block list. */
+static void blocked_axes_keep_their_velocity(size_t nblocked)
+{
+    const double h = 1.0 / 120.0;
+    mb_system *sys = th_problem("spring-chain", (const char *const[]){ "n=40", "anchors=none",
+                                                                        NULL });
+    mb_nodes *s = sys->nodes;
+    size_t node[11];
+    double vx[11], xx[11];
+    cr_assert(nblocked <= 11);
+    for (size_t q = 0; q < nblocked; q++) {
+        node[q] = 2 + 3 * q;
+        s->blocked[node[q]] = 1u;                     /* x */
+        s->v[3 * node[q]] = vx[q] = 0.37 - 0.09 * (double)q;
+        xx[q] = s->x[3 * node[q]];
+    }
+    mb_nodes_touch(s);
+    mb_stepper *st = mb_stepper_alloc("implicit-euler", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    for (int step = 1; step <= 6; step++) {
+        cr_assert_eq(mb_stepper_step(st, sys, h), MB_SUCCESS, "%s", mb_last_error());
+        for (size_t q = 0; q < nblocked; q++) {
+            xx[q] = xx[q] + vx[q] * h;
+            size_t k = 3 * node[q];
+            cr_expect(s->v[k] == vx[q] && s->x[k] == xx[q], "%zu blocked, step %d, node %zu: "
+                      "v_x %.17g (%.17g), x_x %.17g (%.17g)", nblocked, step, node[q], s->v[k],
+                      vx[q], s->x[k], xx[q]);
+        }
+    }
+    double vy = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        vy = fmax(vy, fabs(s->v[3 * i + 1]));
+    cr_expect(vy > 0.05, "the chain falls (max |v_y| %g)", vy);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+Test(implicit_euler, blocked_axes_keep_their_velocity_exactly)
+{
+    blocked_axes_keep_their_velocity(3);
+    blocked_axes_keep_their_velocity(11);
+}
+
+/* x+ beyond the double range is a divergence, the state untouched: a free particle of
+ * unit mass (no force: A = M, v+ = v exactly) at x = 1.7e308 moving at 1e308 m/s, h = 1
+ * (x+ = +Inf); the control at h = 0.01 stays finite (x+ = 1.71e308). */
+Test(implicit_euler, a_position_beyond_the_double_range_is_diverged)
+{
+    double x[3] = { 1.7e308, 0, 0 }, v[3] = { 1e308, 0, 0 };
+    mb_system *sys = th_particle(1.0, x, v, 0.0, 0.0, NULL);
+    mb_stepper *st = mb_stepper_alloc("implicit-euler", sys);
+    int rc = mb_stepper_step(st, sys, 1.0);
+    cr_expect_eq(rc, MB_EDIVERGED, "got %d: %s", rc, mb_last_error());
+    cr_expect(sys->nodes->x[0] == 1.7e308 && sys->nodes->v[0] == 1e308 && sys->t == 0.0);
+    cr_expect_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect(sys->nodes->x[0] == 1.7e308 + 1e308 * 0.01);
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}

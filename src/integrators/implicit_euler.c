@@ -12,27 +12,42 @@
 #include "mb_status.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The end of a double step, in one pass over the nodes: v+ = v on fixed degrees of
- * freedom (zero acceleration, exactly), x+ = x + h v+; 0 when a value of x+ or v+ is not
- * finite.  The operations of the MPFR template's loop, so the twins agree bit for bit. */
-static int ieuler_advance(const mb_nodes *s, double h, double *restrict v_new,
-                          double *restrict x_new)
+/* v+ = v on the fixed degrees of freedom of node i (zero acceleration, exactly) */
+static void ieuler_fix_node(const mb_nodes *s, size_t i, double *restrict v_new)
 {
-    int finite = 1;
-    for (size_t i = 0; i < s->n; i++) {
-        int fixed = mb_linsys_node_fixed_inline(s, i);
-        for (size_t k = 3 * i; k < 3 * i + 3; k++) {
-            if (fixed && mb_linsys_fixed(s, k))
-                v_new[k] = s->v[k];
-            x_new[k] = s->x[k] + v_new[k] * h;
-            finite &= isfinite(x_new[k]) && isfinite(v_new[k]);
-        }
+    for (size_t k = 3 * i; k < 3 * i + 3; k++)
+        if (mb_linsys_fixed(s, k))
+            v_new[k] = s->v[k];
+}
+
+/* The end of a double step: v+ = v on fixed degrees of freedom, on the nodes the assembly
+ * listed (nfixed of them, mb_implicit_solver_fixed_nodes) or, when it listed none
+ * (nfixed = SIZE_MAX), on every node found fixed; then x+ = x + h v+ in one pass; 0 when
+ * a value of x+ or v+ is not finite (y - y is +0 for a finite y and NaN otherwise, and a
+ * sum of +0 is +0: no branch per value).  The operations of the MPFR template's loop, so
+ * the twins agree bit for bit. */
+static int ieuler_advance(const mb_nodes *s, double h, double *restrict v_new,
+                          double *restrict x_new, const size_t *fixed, size_t nfixed)
+{
+    if (nfixed == SIZE_MAX) {
+        for (size_t i = 0; i < s->n; i++)
+            if (mb_linsys_node_fixed_inline(s, i))
+                ieuler_fix_node(s, i, v_new);
+    } else {
+        for (size_t f = 0; f < nfixed; f++)
+            ieuler_fix_node(s, fixed[f], v_new);
     }
-    return finite;
+    double nonfinite = 0.0;
+    for (size_t k = 0; k < 3 * s->n; k++) {
+        x_new[k] = s->x[k] + v_new[k] * h;
+        nonfinite += (x_new[k] - x_new[k]) + (v_new[k] - v_new[k]);
+    }
+    return nonfinite == 0.0;
 }
 
 #define BASE_DOUBLE

@@ -79,6 +79,11 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
     int st = mb_implicit_solver_assemble(w->S, sys->forces, s, sys->t, h, w->J, w->b);
     if (st != MB_SUCCESS)
         return st;
+    const size_t *listed = NULL;            /* the fixed nodes, if the assembly listed them */
+    size_t nfixed = mb_implicit_solver_fixed_nodes(w->S, &listed);
+    size_t fixed[MB_LINSYS_FIXED_LIST];
+    if (nfixed != SIZE_MAX)
+        memcpy(fixed, listed, nfixed * sizeof *fixed);
 #endif
 #if IS_MPFR
     for (size_t k = 0; k < w->n3; k++)
@@ -111,7 +116,7 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
     int finite = FUNCTION(scheme, finite)(w->x_new, w->n3)
                  && FUNCTION(scheme, finite)(w->v_new, w->n3);
 #else
-    int finite = ieuler_advance(s, h, w->v_new, w->x_new);
+    int finite = ieuler_advance(s, h, w->v_new, w->x_new, fixed, nfixed);
 #endif
     if (!finite)
         MB_ERROR(MB_EDIVERGED, "implicit-euler: NaN or Inf at t = %.17g", sys->t + h);

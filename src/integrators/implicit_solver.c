@@ -5,6 +5,7 @@
 #include "mb_implicit.h"
 #include "mb_status.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,6 +248,14 @@ int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_no
 int mb_implicit_solver_wants_guess(const mb_implicit_solver *S)
 {
     return S->kind == MB_SOLVER_SPARSE && S->assembled != MB_ASSEMBLED_BLOCKTRI;
+}
+
+size_t mb_implicit_solver_fixed_nodes(const mb_implicit_solver *S, const size_t **list)
+{
+    if (S->assembled == MB_ASSEMBLED_NONE || S->sink.nfixed > MB_LINSYS_FIXED_LIST)
+        return SIZE_MAX;
+    *list = S->sink.fixed;
+    return S->sink.nfixed;
 }
 
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,

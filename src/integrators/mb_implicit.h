@@ -94,6 +94,13 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
  * storage), which overwrite x whatever it holds: only the Krylov solvers read x as an
  * initial guess, so a caller may skip preparing one when this is 0. */
 int mb_implicit_solver_wants_guess(const mb_implicit_solver *S);
+/* The nodes with a fixed degree of freedom, as the last mb_implicit_solver_assemble listed
+ * them when it assembled straight into the solver's storage (mb_linsys_sink_rhs: at most
+ * MB_LINSYS_FIXED_LIST of them): their count, *list pointing to their indices (valid until
+ * the next assembly); SIZE_MAX when that assembly did not list them (the block list's
+ * path, or more fixed nodes than the list holds), so that every node is to be tested.
+ * Call it between the assembly and the solve. */
+size_t mb_implicit_solver_fixed_nodes(const mb_implicit_solver *S, const size_t **list);
 /* Forces of the field F at (s, t), A and b = (M - h C) v + h f of one linearised
  * backward-Euler step, with the very bits of mb_forces_eval_jacobian followed by
  * mb_linsys_be_rhs and the assembly of the next solve.  Where the last step's system

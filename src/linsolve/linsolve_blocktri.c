@@ -310,15 +310,16 @@ int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
     T->growth_max = w.gr_num / w.gr_den;
     if (st != MB_SUCCESS)
         return st;
-    int finite = 1;
+    double nonfinite = 0.0;     /* y - y: +0 for a finite y, NaN otherwise; no branch */
     for (size_t i = T->n; i-- > 0;) {
+        double *xi = &x[3 * i];
         if (i + 1 == T->n)
-            memcpy(&x[3 * i], &T->z[3 * i], 3 * sizeof(double));
+            memcpy(xi, &T->z[3 * i], 3 * sizeof(double));
         else
-            sub_mat_vec(&T->z[3 * i], &T->X[9 * i], &x[3 * (i + 1)], &x[3 * i]);
-        finite &= isfinite(x[3 * i]) && isfinite(x[3 * i + 1]) && isfinite(x[3 * i + 2]);
+            sub_mat_vec(&T->z[3 * i], &T->X[9 * i], &x[3 * (i + 1)], xi);
+        nonfinite += ((xi[0] - xi[0]) + (xi[1] - xi[1])) + (xi[2] - xi[2]);
     }
-    if (!finite)
+    if (!(nonfinite == 0.0))
         MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: the solution is not finite");
     return MB_SUCCESS;
 }
