@@ -411,3 +411,41 @@ Test(blocktri, a_solution_not_finite_is_refused)
             mb_nodes_free(s);
         }
 }
+
+/* The fixed nodes an assembly lists (mb_implicit_solver_fixed_nodes), by the chain's
+ * set-up: anchors=both pins nodes 0 and n - 1.  Listed by an assembly straight into the
+ * block sweep's storage (solver=auto on a chain, the storage chosen by the first
+ * assembly's pattern pass) and only until its solve; every assembly of solver=banded
+ * (from the block list) lists none. */
+Test(blocktri, the_fixed_nodes_listed_by_the_assembly)
+{
+    const size_t n = 40;
+    const double h = 1.0 / 120.0;
+    mb_system *sys = moving_chain(n);
+    mb_jacobian *J = mb_jacobian_alloc(n, 53);
+    double *b = malloc(3 * n * sizeof(double)), *x = calloc(3 * n, sizeof(double));
+    cr_assert(J && b && x);
+    const size_t *list = NULL;
+    mb_implicit_solver *S = solver_of("auto", n);
+    for (int step = 0; step < 2; step++) {
+        cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, sys->nodes, 0.0, h, J, b),
+                     MB_SUCCESS);
+        cr_assert_eq(mb_implicit_solver_fixed_nodes(S, &list), 2, "assembly %d", step);
+        cr_expect(list[0] == 0 && list[1] == n - 1, "listed %zu, %zu", list[0], list[1]);
+        cr_assert_eq(mb_implicit_solver_solve(S, sys->nodes, J, h, b, x), MB_SUCCESS);
+        cr_expect_eq(mb_implicit_solver_fixed_nodes(S, &list), SIZE_MAX, "after the solve");
+    }
+    mb_implicit_solver_free(S);
+    S = solver_of("banded", n);
+    for (int step = 0; step < 2; step++) {
+        cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, sys->nodes, 0.0, h, J, b),
+                     MB_SUCCESS);
+        cr_expect_eq(mb_implicit_solver_fixed_nodes(S, &list), SIZE_MAX, "banded");
+        cr_assert_eq(mb_implicit_solver_solve(S, sys->nodes, J, h, b, x), MB_SUCCESS);
+    }
+    mb_implicit_solver_free(S);
+    free(b);
+    free(x);
+    mb_jacobian_free(J);
+    mb_system_free(sys);
+}

@@ -458,12 +458,12 @@ Test(implicit_euler, krylov_iterations_independent_of_size)
     cr_expect(sb > sa + 2, "the stiff control passed: %lu vs %lu", sa, sb);
 }
 
-/* Blocked axes have zero acceleration, exactly: on a 40-particle chain (the block sweep
- * from the second step, whose assembly lists the fixed nodes when there are at most
- * MB_LINSYS_FIXED_LIST of them, and scans every node beyond), nodes blocked along x and
+/* Blocked axes have zero acceleration, exactly: on a 40-particle chain (solver=auto: the
+ * block sweep, whose assembly lists the fixed nodes when there are at most
+ * MB_LINSYS_FIXED_LIST of them and scans every node beyond), nodes blocked along x and
  * moving along x keep v_x bit for bit, and x_x follows x += v_x h step by step (the
  * closed form of zero acceleration, in the step's own operation).  3 blocked nodes take
- * the list, 11 the scan; the first step is assembled from the block list. */
+ * the list, 11 the scan. */
 static void blocked_axes_keep_their_velocity(size_t nblocked)
 {
     const double h = 1.0 / 120.0;

@@ -66,9 +66,11 @@ static void add_springs(void *sp, const mb_spring *items, size_t count)
 }
 
 /* Eight nodes on a line joined to their neighbours by springs of every kind (one with
- * arms, between turned and spinning bodies), an anchored spring, gravity and drag; node 0 of infinite mass, node 5 blocked along y.  With
- * beyond = 1 a spring 0-7 makes A leave the block-tridiagonal form. */
-static mb_system *mixed_system(int beyond)
+ * arms, between turned and spinning bodies), an anchored spring, gravity and drag; node 0
+ * of infinite mass, node 5 blocked along y.  With beyond = 1 a spring 0-7 makes A leave
+ * the block-tridiagonal form.  Gravity first, or last (weight_last: its weight is then
+ * added in the pass that forms b, mb_linsys_sink_rhs_weighed). */
+static mb_system *mixed_system_ordered(int beyond, int weight_last)
 {
     const struct line_shape shape = { .n = 8, .mass0 = 0.41, .dmass = 0.37, .spacing = 0.9,
                                       .x_amp = 0.31, .x_freq = 2.3, .x_phase = 1.0,
@@ -99,19 +101,35 @@ static mb_system *mixed_system(int beyond)
     };
     add_springs(sp, items, sizeof items / sizeof items[0] - (beyond ? 0 : 1));
     const double g[3] = { 0.0, -9.81, 0.3 };
-    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    if (!weight_last)
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_drag, mb_drag_new(0.13)), MB_SUCCESS);
+    if (weight_last)
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
     return sys;
 }
 
-/* The chain (n = 40, drag) off its straight line and moving, or the cloth (7 x 5) moving */
+static mb_system *mixed_system(int beyond)
+{
+    return mixed_system_ordered(beyond, 0);
+}
+
+static mb_system *mixed_system_weight_last(int beyond)
+{
+    return mixed_system_ordered(beyond, 1);
+}
+
+/* The chain (n = 40, with drag: cloth = 0; without, its gravity the last model: 2) off
+ * its straight line and moving, or the cloth (7 x 5) moving (1) */
 static mb_system *bench_system(int cloth)
 {
-    mb_system *sys = cloth ? th_problem("cloth", (const char *const[]){ "nx=7", "ny=5", NULL })
-                           : th_problem("spring-chain", (const char *const[]){ "n=40", "D=0.03", NULL });
+    mb_system *sys = cloth == 1 ? th_problem("cloth", (const char *const[]){ "nx=7", "ny=5", NULL })
+                   : th_problem("spring-chain", (const char *const[]){ "n=40",
+                                                                        cloth ? "D=0" : "D=0.03",
+                                                                        NULL });
     for (size_t k = 0; k < 3 * sys->nodes->n; k++) {
-        if (!cloth)
+        if (cloth != 1)
             sys->nodes->x[k] += 0.011 * sin(1.9 * (double)k);
         sys->nodes->v[k] = 0.3 * cos(0.8 * (double)k);
     }
@@ -244,11 +262,13 @@ static void expect_same_system(mb_system *sys, const char *what, int expect_btri
 
 Test(linsys_sink, chain_and_cloth_equal_the_block_list_bit_for_bit)
 {
-    mb_system *chain = bench_system(0), *cloth = bench_system(1);
+    mb_system *chain = bench_system(0), *cloth = bench_system(1), *undamped = bench_system(2);
     expect_same_system(chain, "chain", 1);
     expect_same_system(cloth, "cloth", 0);
+    expect_same_system(undamped, "chain without drag (gravity last)", 1);
     mb_system_free(chain);
     mb_system_free(cloth);
+    mb_system_free(undamped);
 }
 
 /* Seven nodes whose block-tridiagonal A has blocks no term reaches: springs 0-1, 2-1, 4-5
@@ -332,6 +352,7 @@ static void expect_same_on_and_beyond(mb_system *(*make)(int beyond), const char
 Test(linsys_sink, mixed_field_equals_the_block_list_bit_for_bit)
 {
     expect_same_on_and_beyond(mixed_system, "mixed");
+    expect_same_on_and_beyond(mixed_system_weight_last, "mixed, gravity last");
 }
 
 /* count more nodes of sys fixed, 1, 4, 7, ... (every third), their blocked axes in turn x;

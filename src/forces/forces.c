@@ -370,11 +370,22 @@ static int forces_first_pass(const mb_force *item, size_t m, mb_nodes *s, double
     return st;
 }
 
-/* The second pass: model m's blocks to the sink; *from: where its part of J begins */
+/* 1 when a model of this type hands over no blocks */
+static int forces_blockless(const mb_force_type *type)
+{
+    return !type->blocks_kept && !type->diagonal_block && !type->jacobian
+           && !type->eval_jacobian;
+}
+
+/* The second pass: model m's blocks to the sink; *from: where its part of J begins (a
+ * model without blocks has none: its part of J is empty, and its first pass may have been
+ * folded into the right-hand side's, forces_last_weight) */
 static int forces_second_pass(const mb_force *item, size_t m, const mb_nodes *s,
                               mb_linsys_sink *k, const mb_jacobian *J, size_t *from)
 {
     k->model = m;
+    if (forces_blockless(item->type))
+        return MB_SUCCESS;
     if (item->type->blocks_kept)
         return item->type->blocks_kept(item->params, s, k);
     if (item->type->diagonal_block) {
@@ -388,13 +399,6 @@ static int forces_second_pass(const mb_force *item, size_t m, const mb_nodes *s,
         mb_linsys_sink_block(k, J->row[b], J->col[b], &J->dfdv[9 * b], &J->dfdx[9 * b]);
     *from = end;
     return MB_SUCCESS;
-}
-
-/* 1 when a model of this type hands over no blocks */
-static int forces_blockless(const mb_force_type *type)
-{
-    return !type->blocks_kept && !type->diagonal_block && !type->jacobian
-           && !type->eval_jacobian;
 }
 
 /* The diagonal fields after model m, passing over models without blocks, folded into m's
@@ -429,6 +433,22 @@ size_t mb_forces_links(const mb_forces *F)
     return links;
 }
 
+/* 1 when the field's last model is a uniform acceleration without blocks (gravity after
+ * the springs), whose eval adds m_i g(t) to the forces of the nodes of finite mass: it is
+ * the last to add to them, so the pass forming b may add it node by node just before
+ * reading them (mb_linsys_sink_rhs_weighed), with the same operations in the same order,
+ * and its own pass over the forces is saved.  g = g(t) then. */
+static int forces_last_weight(const mb_forces *F, double t, double g[3])
+{
+    if (F->count == 0)
+        return 0;
+    const mb_force *last = &F->items[F->count - 1];
+    if (last->type->uniform_acceleration == NULL || !forces_blockless(last->type))
+        return 0;
+    last->type->uniform_acceleration(last->params, t, g);
+    return 1;
+}
+
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink *k,
                        mb_jacobian *J)
 {
@@ -438,15 +458,18 @@ int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink
     int torque_zero = !field_writes_torque(F);      /* then the torques stay +0: no check */
     torques_to_pos_zero(s, torque_zero);
     mb_jacobian_clear(J);
+    double g[3];
+    int weight = forces_last_weight(F, t, g);       /* then the last model's forces in the */
+    size_t nfirst = F->count - (size_t)weight;      /* pass that forms b */
     int st = MB_SUCCESS;
-    for (size_t m = 0; m < F->count && st == MB_SUCCESS; m++)
+    for (size_t m = 0; m < nfirst && st == MB_SUCCESS; m++)
         st = forces_first_pass(&F->items[m], m, s, t, k, J);
     if (st == MB_SUCCESS && !torque_zero && !mb_all_finite(s->torque, 3 * s->n))
         st = diverged(t);
     if (st != MB_SUCCESS)
         return st;
-    if (!mb_linsys_sink_rhs(k))         /* the forces checked while b is formed */
-        return diverged(t);
+    if (!(weight ? mb_linsys_sink_rhs_weighed(k, g) : mb_linsys_sink_rhs(k)))
+        return diverged(t);             /* the forces checked while b is formed */
     size_t from = 0;
     for (size_t m = 0; m < F->count && st == MB_SUCCESS; m++) {
         size_t last = forces_fold(F, m, k);

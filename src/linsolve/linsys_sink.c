@@ -159,18 +159,28 @@ const void *mb_linsys_sink_kept(const mb_linsys_sink *k)
     return k->model < k->nkeep ? k->keep[k->model].data : NULL;
 }
 
-int mb_linsys_sink_rhs(mb_linsys_sink *k)
+/* The pass of mb_linsys_sink_rhs: with g, each force of a node of finite mass first gets
+ * its weight added, f = f + m g_a per axis (gravity_eval's operations), then b is formed
+ * from it; without g (NULL), b alone. */
+static MB_ALWAYS_INLINE int sink_rhs(mb_linsys_sink *k, const double *g)
 {
     const mb_nodes *s = k->s;
-    const double h = k->h;
-    double *b = k->b;
-    int finite = 1;
+    const double h = k->h, g0 = g ? g[0] : 0.0, g1 = g ? g[1] : 0.0, g2 = g ? g[2] : 0.0;
+    double *restrict b = k->b, *restrict f = s->f;
+    const double *restrict v = s->v;
+    double nonfinite = 0.0;     /* f - f: +0 for a finite f, NaN otherwise; no branch */
     size_t nfixed = 0;
     for (size_t i = 0; i < s->n; i++) {         /* mb_linsys_be_rhs_begin's operations */
-        double m = s->mass[i];
-        for (size_t q = 3 * i; q < 3 * i + 3; q++) {
-            finite &= isfinite(s->f[q]);
-            b[q] = m * s->v[q] + s->f[q] * h;
+        double m = s->mass[i], *fi = &f[3 * i];
+        if (g != NULL && s->inv_mass[i] != 0.0) {
+            fi[0] = fi[0] + m * g0;
+            fi[1] = fi[1] + m * g1;
+            fi[2] = fi[2] + m * g2;
+        }
+        MB_UNROLL(3)
+        for (size_t a = 0; a < 3; a++) {
+            nonfinite += fi[a] - fi[a];
+            b[3 * i + a] = m * v[3 * i + a] + fi[a] * h;
         }
         if (mb_linsys_node_fixed_inline(s, i)) {   /* listed for mb_linsys_sink_finish */
             if (nfixed < MB_LINSYS_FIXED_LIST)
@@ -179,7 +189,17 @@ int mb_linsys_sink_rhs(mb_linsys_sink *k)
         }
     }
     k->nfixed = nfixed;
-    return finite;
+    return nonfinite == 0.0;
+}
+
+int mb_linsys_sink_rhs(mb_linsys_sink *k)
+{
+    return sink_rhs(k, NULL);
+}
+
+int mb_linsys_sink_rhs_weighed(mb_linsys_sink *k, const double g[3])
+{
+    return sink_rhs(k, g);
 }
 
 /* b_{3 r + a} -= h (C v_c)_a, a = 0..2: the term of block (r, c) */

@@ -92,6 +92,12 @@ const void *mb_linsys_sink_kept(const mb_linsys_sink *k);
  * The same pass lists the nodes with a fixed degree of freedom, so that
  * mb_linsys_sink_finish writes their rows without a pass of its own over the nodes. */
 int mb_linsys_sink_rhs(mb_linsys_sink *k);
+/* mb_linsys_sink_rhs with the weight of the field's last model folded in: each force of a
+ * node of finite mass first becomes f + m g (per axis, the operations of a uniform
+ * acceleration's eval: gravity's), so the forces are complete at the end of the pass
+ * (mb_forces_assemble uses it when that model is a uniform acceleration without blocks,
+ * the last to add to the forces). */
+int mb_linsys_sink_rhs_weighed(mb_linsys_sink *k, const double g[3]);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);
