@@ -434,6 +434,7 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
     const double *keep = mb_linsys_sink_kept(k);
     struct springs_scratch w = { .q = NULL };       /* springs_block reads n, l and dv */
     struct springs_blocks B;
+    const int report = mb_linsys_sink_folding(k);  /* the nodes done: for folded fields */
     (void)s;
     for (size_t m = 0; m < set->count; m++) {
         const mb_spring *sp = &set->items[m];
@@ -441,6 +442,8 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
         springs_sink_all(k, sp, B.K, B.Dv);
+        if (!report)
+            continue;
         unsigned last_on = set->last_on[m];
         if (last_on & SPRING_LAST_I)
             mb_linsys_sink_node_done(k, sp->i);

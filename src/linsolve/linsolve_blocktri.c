@@ -180,6 +180,7 @@ static inline double max_of(double m, double x)
 static inline double norm1_3(const double *a)
 {
     double m = 0.0;
+    MB_UNROLL(3)
     for (int c = 0; c < 3; c++)
         m = max_of(m, fabs(a[c]) + fabs(a[3 + c]) + fabs(a[6 + c]));
     return m;
@@ -204,6 +205,7 @@ static inline double adjugate3(const double *t, double *g)
 /* out = v - B w (3x3 B, row-major) */
 static inline void sub_mat_vec(const double *v, const double *B, const double *w, double *out)
 {
+    MB_UNROLL(3)
     for (int r = 0; r < 3; r++)
         out[r] = v[r] - (B[3 * r] * w[0] + B[3 * r + 1] * w[1] + B[3 * r + 2] * w[2]);
 }
@@ -211,6 +213,7 @@ static inline void sub_mat_vec(const double *v, const double *B, const double *w
 /* out = G v */
 static inline void mat_vec(const double *G, const double *v, double *out)
 {
+    MB_UNROLL(3)
     for (int r = 0; r < 3; r++)
         out[r] = G[3 * r] * v[0] + G[3 * r + 1] * v[1] + G[3 * r + 2] * v[2];
 }
@@ -263,6 +266,7 @@ static int blocktri_pivot(size_t i, const double *S, const double *Di, double *G
     if (snorm * w->gr_den > w->gr_num * dnorm)
         w->gr_num = snorm, w->gr_den = dnorm;
     double f = r / det;
+    MB_UNROLL(9)
     for (int k = 0; k < 9; k++)
         G[k] *= f;
     return MB_SUCCESS;
@@ -272,14 +276,17 @@ static int blocktri_pivot(size_t i, const double *S, const double *Di, double *G
 static int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
                             struct blocktri_worst *w)
 {
-    double S[9], r[3], G[9];
+    double S[9], r[3], G[9] = { 0 };      /* G: written by blocktri_pivot (set here to
+                                         * spare the compiler a false warning) */
     const double *Di = &T->D[9 * i];
     if (i == 0) {
         memcpy(S, Di, sizeof S);
         memcpy(r, b, sizeof r);
     } else {
         const double *Li = &T->L[9 * i], *Xp = &T->X[9 * (i - 1)];
+        MB_UNROLL(3)
         for (int a = 0; a < 3; a++)
+            MB_UNROLL(3)
             for (int c = 0; c < 3; c++)
                 S[3 * a + c] = Di[3 * a + c] - (Li[3 * a] * Xp[c] + Li[3 * a + 1] * Xp[3 + c]
                                                 + Li[3 * a + 2] * Xp[6 + c]);
@@ -292,7 +299,9 @@ static int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
     if (i + 1 < T->n) {
         const double *Ui = &T->U[9 * i];
         double *Xi = &T->X[9 * i];
+        MB_UNROLL(3)
         for (int a = 0; a < 3; a++)
+            MB_UNROLL(3)
             for (int c = 0; c < 3; c++)
                 Xi[3 * a + c] = G[3 * a] * Ui[c] + G[3 * a + 1] * Ui[3 + c]
                                 + G[3 * a + 2] * Ui[6 + c];

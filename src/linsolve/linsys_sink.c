@@ -472,6 +472,7 @@ static void pair_terms(mb_linsys_sink *k, size_t i, size_t j, const double *C)
 {
     const double *vi = &k->s->v[3 * i], *vj = &k->s->v[3 * j], h = k->h;
     double *bi = &k->b[3 * i], *bj = &k->b[3 * j];
+    MB_UNROLL(3)
     for (int a = 0; a < 3; a++) {
         const double *c = &C[3 * a];
         double pi0 = c[0] * vi[0], pi1 = c[1] * vi[1], pi2 = c[2] * vi[2];

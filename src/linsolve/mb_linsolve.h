@@ -35,6 +35,7 @@
 #include <gsl/gsl_splinalg.h>
 #include <gsl/gsl_vector.h>
 
+#include "mb_compiler.h"
 #include "mb_jacobian.h"
 #include "mb_nodes.h"
 
@@ -142,6 +143,7 @@ int mb_lu_solve(mb_lu *lu, const double *b, double *x);
 static inline void mb_linsys_products(const double C[9], const double K[9], double h,
                                       double h2, double P[9], double Q[9])
 {
+    MB_UNROLL(9)
     for (int k = 0; k < 9; k++) {
         P[k] = h * C[k];
         Q[k] = h2 * K[k];

@@ -117,6 +117,12 @@ int mb_linsys_sink_fold(mb_linsys_sink *k, const double C[9], const double K[9])
 /* The model at work hands over no more blocks on node r: the folded blocks of r now, in
  * the order of the fields (nothing without folded fields, or when r is done). */
 void mb_linsys_sink_node_done(mb_linsys_sink *k, size_t r);
+/* 1 when fields are folded into the pass of the model at work: without, the nodes it is
+ * done with need not be reported (mb_linsys_sink_node_done would do nothing). */
+static inline int mb_linsys_sink_folding(const mb_linsys_sink *k)
+{
+    return k->nfold != 0;
+}
 /* The model's pass is over: the folded blocks of the nodes it did not report, in node
  * order; the folded blocks take their places in the list (checked against the CSR
  * pattern there) and folding ends. */
