@@ -6,8 +6,12 @@
  *   x_{n-1} = z_{n-1},  x_i = z_i - X_i x_{i+1}
  * (block LU without pivoting; stable for the block diagonally dominant matrices
  * M - h C - h^2 K of chains at the benchmark's step sizes).  S_i^-1 by cofactors, one
- * division per node; the backward sweep reads 12 numbers per node (X_i, z_i). */
+ * division per node; the backward sweep reads 12 numbers per node (X_i, z_i).  The small
+ * helpers are inlined and their 3- and 9-trip loops unrolled (mb_compiler.h, the hints
+ * the library's sweep has): a product L_i X_{i-1} left in a call's stack frame put a
+ * store and a reload on the sweep's chain of dependent nodes. */
 #include "bench_blocktri.h"
+#include "mb_compiler.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,7 +41,7 @@ bench_thomas *bench_thomas_alloc(size_t n)
 }
 
 /* g = a^-1 by cofactors; the determinant */
-static double inverse3(const double *a, double *g)
+static MB_ALWAYS_INLINE double inverse3(const double *a, double *g)
 {
     g[0] = a[4] * a[8] - a[5] * a[7];
     g[1] = a[2] * a[7] - a[1] * a[8];
@@ -49,22 +53,27 @@ static double inverse3(const double *a, double *g)
     g[7] = a[1] * a[6] - a[0] * a[7];
     g[8] = a[0] * a[4] - a[1] * a[3];
     double det = a[0] * g[0] + a[1] * g[3] + a[2] * g[6], r = 1.0 / det;
+    MB_UNROLL(9)
     for (int k = 0; k < 9; k++)
         g[k] *= r;
     return det;
 }
 
 /* c = a b (3x3, row-major) */
-static void mat3_mul(const double *a, const double *b, double *c)
+static MB_ALWAYS_INLINE void mat3_mul(const double *a, const double *b, double *c)
 {
+    MB_UNROLL(3)
     for (int r = 0; r < 3; r++)
+        MB_UNROLL(3)
         for (int s = 0; s < 3; s++)
             c[3 * r + s] = a[3 * r] * b[s] + a[3 * r + 1] * b[3 + s] + a[3 * r + 2] * b[6 + s];
 }
 
 /* out = v - a w */
-static void sub_mat_vec(const double *v, const double *a, const double *w, double *out)
+static MB_ALWAYS_INLINE void sub_mat_vec(const double *v, const double *a, const double *w,
+                                         double *out)
 {
+    MB_UNROLL(3)
     for (int r = 0; r < 3; r++)
         out[r] = v[r] - (a[3 * r] * w[0] + a[3 * r + 1] * w[1] + a[3 * r + 2] * w[2]);
 }
@@ -75,12 +84,14 @@ int bench_thomas_solve(bench_thomas *T, const double *D, const double *L, const 
     double S[9], G[9], r[3];
     for (size_t i = 0; i < T->n; i++) {
         if (i == 0) {
+            MB_UNROLL(9)
             for (int k = 0; k < 9; k++)
                 S[k] = D[k];
             r[0] = b[0], r[1] = b[1], r[2] = b[2];
         } else {
             double LX[9];
             mat3_mul(&L[9 * i], &T->X[9 * (i - 1)], LX);
+            MB_UNROLL(9)
             for (int k = 0; k < 9; k++)
                 S[k] = D[9 * i + k] - LX[k];
             sub_mat_vec(&b[3 * i], &L[9 * i], &T->z[3 * (i - 1)], r);
@@ -90,11 +101,13 @@ int bench_thomas_solve(bench_thomas *T, const double *D, const double *L, const 
             return -1;
         if (i + 1 < T->n)
             mat3_mul(G, &U[9 * i], &T->X[9 * i]);
+        MB_UNROLL(3)
         for (int a = 0; a < 3; a++)
             T->z[3 * i + a] = G[3 * a] * r[0] + G[3 * a + 1] * r[1] + G[3 * a + 2] * r[2];
     }
     for (size_t i = T->n; i-- > 0;) {
         if (i + 1 == T->n)
+            MB_UNROLL(3)
             for (int a = 0; a < 3; a++)
                 x[3 * i + a] = T->z[3 * i + a];
         else

@@ -7,6 +7,7 @@
  * m g and drag -D v per node; b = M v + h f - h C v; rows of fixed degrees of freedom
  * d e_k^T with b_k = d v_k (d = mass, 1 for infinite mass) -- the system of DESIGN 4.1. */
 #include "bench_rebuild.h"
+#include "mb_compiler.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -220,7 +221,9 @@ static void chain_spring(const mb_spring *sp, const mb_nodes *s, double h, doubl
     double dvn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2], e = sp->k * (l - sp->rest);
     double kd = sp->k * (1.0 - sp->rest / l), kn = sp->k * sp->rest / l, cl = sp->c / l;
     double hc = h * sp->c;
+    MB_UNROLL(3)
     for (int a = 0; a < 3; a++) {
+        MB_UNROLL(3)
         for (int q = 0; q < 3; q++) {
             double nn = n[a] * n[q], id = a == q ? 1.0 : 0.0;
             double K = kd * id + kn * nn + cl * (n[a] * (dv[q] - dvn * n[q]) + dvn * (id - nn));
@@ -246,11 +249,13 @@ static void rebuild_chain(bench_rebuild *R, const mb_nodes *s, double h)
         else
             memset(G, 0, sizeof G), memset(E, 0, sizeof E);
         double m = s->mass[i], md = m + hD, *Di = &Dn[9 * i], *Li = &Ln[9 * i], *Ui = &Un[9 * i];
+        MB_UNROLL(9)
         for (int q = 0; q < 9; q++) {
             Di[q] = (q % 4 == 0 ? md : 0.0) + Gp[q] + G[q];
             Li[q] = -Gp[q];
             Ui[q] = -G[q];
         }
+        MB_UNROLL(3)
         for (int a = 0; a < 3; a++) {
             size_t k = 3 * i + (size_t)a;
             R->b[k] = m * s->v[k] + h * (m * R->g[a] + (E[a] - Ep[a]));

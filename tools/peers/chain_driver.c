@@ -44,6 +44,11 @@
 #include "mb_stepper.h"
 #include "mb_system.h"
 
+/* unroll the small fixed loop that follows (GCC keeps 3- and 9-trip loops rolled at -O2;
+ * the library's hot loops are unrolled so, and the lean step gets the same hint) */
+#define UNROLL_STRING(x) #x
+#define UNROLL(n) _Pragma(UNROLL_STRING(GCC unroll n))
+
 #define BATCH_SECONDS 0.05
 #define MAX_ROUNDS 101
 #define AGREEMENT 1e-9
@@ -75,7 +80,9 @@ static void spring_blocks(const struct lean *c, const double d[3], const double 
     double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
     double ka = c->k * (1.0 - c->rest / l), kb = c->k * c->rest / l, cl = c->c / l;
     double hc = h * c->c, h2 = h * h, e = c->k * (l - c->rest);
+    UNROLL(3)
     for (int a = 0; a < 3; a++) {
+        UNROLL(3)
         for (int q = 0; q < 3; q++) {
             double nn = n[a] * n[q], id = a == q ? 1.0 : 0.0;
             double K = ka * id + kb * nn + cl * (n[a] * (w[q] - wn * n[q]) + wn * (id - nn));
@@ -89,8 +96,10 @@ static void spring_blocks(const struct lean *c, const double d[3], const double 
 static void pin_rows(struct lean *c, size_t i)
 {
     double *Di = &c->D[9 * i], *Li = &c->L[9 * i], *Ui = &c->U[9 * i];
+    UNROLL(9)
     for (int q = 0; q < 9; q++)
         Di[q] = Li[q] = Ui[q] = 0.0;
+    UNROLL(3)
     for (int a = 0; a < 3; a++) {
         Di[4 * a] = c->m[i];
         c->b[3 * i + a] = c->m[i] * c->v[3 * i + a];
@@ -104,6 +113,7 @@ static void lean_assemble(struct lean *c, double h)
     for (size_t i = 0; i < c->n; i++) {
         if (i + 1 < c->n) {
             double d[3], w[3];
+            UNROLL(3)
             for (int a = 0; a < 3; a++) {
                 d[a] = c->x[3 * (i + 1) + a] - c->x[3 * i + a];
                 w[a] = c->v[3 * (i + 1) + a] - c->v[3 * i + a];
@@ -114,11 +124,13 @@ static void lean_assemble(struct lean *c, double h)
             memset(R, 0, sizeof R);
         }
         double md = c->m[i] + h * c->drag, *Di = &c->D[9 * i];
+        UNROLL(9)
         for (int q = 0; q < 9; q++) {
             Di[q] = (q % 4 == 0 ? md : 0.0) + Gp[q] + G[q];
             c->L[9 * i + q] = -Gp[q];
             c->U[9 * i + q] = -G[q];
         }
+        UNROLL(3)
         for (int a = 0; a < 3; a++)
             c->b[3 * i + a] = c->m[i] * c->v[3 * i + a] + h * (c->m[i] * c->g[a] + R[a] - Rp[a]);
         if (c->pinned[i])
@@ -145,7 +157,9 @@ static void lean_solve(struct lean *c, double h)
     double S[9], Si[9], r[3];
     for (size_t i = 0; i < c->n; i++) {
         const double *Di = &c->D[9 * i], *Li = &c->L[9 * i], *bi = &c->b[3 * i];
+        UNROLL(3)
         for (int a = 0; a < 3; a++) {
+            UNROLL(3)
             for (int q = 0; q < 3; q++)
                 S[3 * a + q] = i == 0 ? Di[3 * a + q]
                              : Di[3 * a + q] - (Li[3 * a] * c->X[9 * (i - 1) + q]
@@ -157,7 +171,9 @@ static void lean_solve(struct lean *c, double h)
         }
         invert3(S, Si);
         const double *Ui = &c->U[9 * i];
+        UNROLL(3)
         for (int a = 0; a < 3; a++) {
+            UNROLL(3)
             for (int q = 0; q < 3; q++)
                 c->X[9 * i + 3 * a + q] = Si[3 * a] * Ui[q] + Si[3 * a + 1] * Ui[3 + q]
                                           + Si[3 * a + 2] * Ui[6 + q];
@@ -165,6 +181,7 @@ static void lean_solve(struct lean *c, double h)
         }
     }
     for (size_t i = c->n; i-- > 0;)
+        UNROLL(3)
         for (int a = 0; a < 3; a++) {
             double y = c->z[3 * i + a];
             if (i + 1 < c->n)
@@ -174,6 +191,7 @@ static void lean_solve(struct lean *c, double h)
             c->vn[3 * i + a] = y;
         }
     for (size_t i = 0; i < c->n; i++)
+        UNROLL(3)
         for (int a = 0; a < 3; a++) {
             size_t k = 3 * i + (size_t)a;
             if (c->pinned[i])
