@@ -29,6 +29,7 @@
  * assembly begun by mb_blocktri_begin_unset writes each block once: its first term reads
  * the block's start value (M's block, or +0) instead of the block, which therefore need
  * not be written beforehand -- the same operations on the same values. */
+#include "mb_compiler.h"
 #include "mb_linsolve.h"
 #include "mb_status.h"
 

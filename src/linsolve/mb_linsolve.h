@@ -35,7 +35,6 @@
 #include <gsl/gsl_splinalg.h>
 #include <gsl/gsl_vector.h>
 
-#include "mb_compiler.h"
 #include "mb_jacobian.h"
 #include "mb_nodes.h"
 
@@ -139,11 +138,15 @@ void mb_lu_free(mb_lu *lu);
 int mb_lu_solve(mb_lu *lu, const double *b, double *x);
 
 /* P = h C and Q = h^2 K of one block: the products every assembly of A subtracts from
- * its entries, A = (A - P) - Q (double) */
+ * its entries, A = (A - P) - Q (double).  Unrolled where the compiler reads GCC's pragma
+ * (the internal MB_UNROLL of mb_compiler.h, which this installed header cannot include):
+ * GCC keeps the 9-trip loop rolled at -O2. */
 static inline void mb_linsys_products(const double C[9], const double K[9], double h,
                                       double h2, double P[9], double Q[9])
 {
-    MB_UNROLL(9)
+#if defined(__GNUC__)
+#pragma GCC unroll 9
+#endif
     for (int k = 0; k < 9; k++) {
         P[k] = h * C[k];
         Q[k] = h2 * K[k];
