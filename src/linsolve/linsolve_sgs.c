@@ -9,8 +9,9 @@
  * sides as M1 = (D + L) D^-1 and M2 = D + U, the preconditioned operator is
  *   M1^-1 A M2^-1 x = D t + D (D + L)^-1 (x - D t),   t = (D + U)^-1 x,
  * since A = (D + L) + (D + U) - D (Eisenstat, SIAM J. Sci. Stat. Comput. 2, 1981): one
- * backward and one forward sweep, each reading the blocks on one side of the diagonal,
- * cost about one product y = A x, where applying M^-1 and A separately costs two.
+ * backward sweep, which also forms x - D t, and one forward sweep, which also forms the
+ * result and its sums, each reading the blocks on one side of the diagonal: about the
+ * cost of one product y = A x, where applying M^-1 and A separately costs two.
  * Every sum runs over a node row's column blocks in ascending column order. */
 #include "mb_linsolve.h"
 
@@ -42,18 +43,45 @@ static inline size_t diagonal_position(const mb_csr *c, size_t i)
     return p;
 }
 
-void mb_csr_sgs_lower(const mb_csr *c, const double *dinv, const double *r, double *z)
+/* z = (D + L)^-1 r row by row (z may be r: row i reads z of rows < i only); with y not
+ * NULL also y = D (y + z) in the same pass, and the sums w.y and (want_yy) y.y */
+static inline __attribute__((always_inline)) void
+lower_sweep(const mb_csr *c, const double *dinv, const double *r, double *z, double *y,
+            const double *w, int want_yy, double *yw, double *yy)
 {
+    double sw = 0.0, sy = 0.0;
     for (size_t i = 0; i < c->n_nodes; i++) {
         double s0 = r[3 * i], s1 = r[3 * i + 1], s2 = r[3 * i + 2];
         blocks_subtract(c, c->cstart[i], diagonal_position(c, i), z, &s0, &s1, &s2);
         const double *Dg = &c->pool[9 * (size_t)c->dblk[i]];
         double z0 = s0 * dinv[3 * i];
         double z1 = (s1 - Dg[3] * z0) * dinv[3 * i + 1];
+        double z2 = (s2 - Dg[6] * z0 - Dg[7] * z1) * dinv[3 * i + 2];
         z[3 * i] = z0;
         z[3 * i + 1] = z1;
-        z[3 * i + 2] = (s2 - Dg[6] * z0 - Dg[7] * z1) * dinv[3 * i + 2];
+        z[3 * i + 2] = z2;
+        if (y) {
+            double *yi = &y[3 * i];
+            yi[0] = Dg[0] * (yi[0] + z0);
+            yi[1] = Dg[4] * (yi[1] + z1);
+            yi[2] = Dg[8] * (yi[2] + z2);
+            for (int a = 0; a < 3; a++) {
+                sw += w[3 * i + a] * yi[a];
+                if (want_yy)
+                    sy += yi[a] * yi[a];
+            }
+        }
     }
+    if (y) {
+        *yw = sw;
+        if (want_yy)
+            *yy = sy;
+    }
+}
+
+void mb_csr_sgs_lower(const mb_csr *c, const double *dinv, const double *r, double *z)
+{
+    lower_sweep(c, dinv, r, z, NULL, NULL, 0, NULL, NULL);
 }
 
 /* z = (D + U)^-1 r, and with x not NULL also y = x - D z, row by row */
@@ -87,17 +115,9 @@ void mb_csr_sgs_upper(const mb_csr *c, const double *dinv, const double *r, doub
 void mb_csr_eisenstat(const mb_csr *c, const double *dinv, const double *x, double *t,
                       double *y, const double *w, double *yw, double *yy)
 {
-    size_t n = 3 * c->n_nodes;
-    upper_sweep(c, dinv, x, t, x, y);               /* t = (D + U)^-1 x, y = x - D t */
-    mb_csr_sgs_lower(c, dinv, y, y);                /* y = (D + L)^-1 (x - D t), in place:
-                                                     * row i reads y of rows < i only */
-    double sw = 0.0, sy = 0.0;
-    for (size_t k = 0; k < n; k++) {                /* y = D (t + y) */
-        y[k] = (t[k] + y[k]) / dinv[k];
-        sw += w[k] * y[k];
-        sy += y[k] * y[k];
-    }
-    *yw = sw;
-    if (yy)
-        *yy = sy;
+    upper_sweep(c, dinv, x, y, x, t);               /* y = (D + U)^-1 x, t = x - D y */
+    if (yy)                                         /* t = (D + L)^-1 t in place, and */
+        lower_sweep(c, dinv, t, t, y, w, 1, yw, yy);    /* y = D (y + t) */
+    else
+        lower_sweep(c, dinv, t, t, y, w, 0, yw, NULL);
 }
