@@ -95,6 +95,11 @@ Test(kepler, central_force_gradient_and_jacobian)
     memset(s->x, 0, 3 * sizeof(double));
     cr_expect_eq(mb_forces_eval(sys->forces, s, 0.0), MB_EDIVERGED);
     cr_expect(strstr(mb_last_error(), "centre") != NULL, "%s", mb_last_error());
+    /* and so is its Jacobian there (1/r^3 and 1/r^5 have no value at r = 0) */
+    mb_jacobian *J0 = mb_jacobian_alloc(1, 53);
+    cr_expect_eq(mb_forces_jacobian(sys->forces, s, J0), MB_EDIVERGED);
+    cr_expect(strstr(mb_last_error(), "centre") != NULL, "%s", mb_last_error());
+    mb_jacobian_free(J0);
     cr_expect_null(mb_central_new(-1.0));
     mb_system_free(sys);
 }

@@ -49,7 +49,8 @@ static int FUNCTION(central, jacobian)(const void *params, const TYPE(mb_nodes) 
     R_INIT(r2, s->prec); R_INIT(a, s->prec); R_INIT(c, s->prec); R_INIT(d, s->prec);
     for (size_t i = 0; i < s->n && status == MB_SUCCESS; i++) {
         const REAL *x = &s->x[3 * i];
-        if ((status = FUNCTION(central, radial)(p, s, i, r2, c, a)) != MB_SUCCESS)
+        status = FUNCTION(central, radial)(p, s, i, r2, c, a);     /* refuses r = 0 */
+        if (status != MB_SUCCESS)
             break;
         long b = FUNCTION(mb_jacobian, add_block)(J, i, i);
         if (b < 0) {
