@@ -449,3 +449,34 @@ Test(blocktri, the_fixed_nodes_listed_by_the_assembly)
     mb_jacobian_free(J);
     mb_system_free(sys);
 }
+
+/* The worst pivot blocks reported (rcond_min, growth_max), hand-derived.  Three nodes,
+ * every block diagonal: D_0 = I, U_0 = I, L_1 = -I/2, D_1 = diag(4, 2, 1), D_2 = I, the
+ * other blocks 0.  Then S_0 = I, X_0 = I, S_1 = D_1 - L_1 X_0 = diag(4.5, 2.5, 1.5),
+ * S_2 = D_2 = I.  For a diagonal S, rcond_1 = min|s| / max|s| and the growth is
+ * ||S||_1 / ||D||_1 = max|s| / max|d|: nodes 0 and 2 give rcond 1 and growth 1, node 1
+ * rcond 1.5 / 4.5 = 1/3 and growth 4.5 / 4 = 9/8.  Every intermediate value here (the
+ * entries, det S_1 = 16.875, ||adj S_1||_1 = 11.25, their products) is exact in binary,
+ * so the reports are 1/3 correctly rounded (one division) and 9/8 exactly: equality.  The
+ * worst is in the middle, so it must be taken from a later node and kept past one. */
+Test(blocktri, worst_pivot_blocks_reported_from_the_middle_node)
+{
+    mb_blocktri *T = mb_blocktri_alloc(3);
+    cr_assert_not_null(T);
+    const double d1[3] = { 4.0, 2.0, 1.0 };
+    memset(T->D, 0, 27 * sizeof(double));
+    for (int a = 0; a < 3; a++) {
+        T->D[4 * a] = 1.0;
+        T->D[9 + 4 * a] = d1[a];
+        T->D[18 + 4 * a] = 1.0;
+        T->U[4 * a] = 1.0;
+        T->L[9 + 4 * a] = -0.5;
+    }
+    /* x = (1,1,1, 1,1,1, 1,2,3): b_0 = x_0 + x_1, b_1 = -x_0/2 + D_1 x_1, b_2 = x_2 */
+    const double b[9] = { 2, 2, 2, 3.5, 1.5, 0.5, 1, 2, 3 };
+    double x[9];
+    cr_assert_eq(mb_blocktri_solve(T, b, x), MB_SUCCESS, "%s", mb_last_error());
+    cr_expect(T->rcond_min == 1.0 / 3.0, "rcond_min %.17g, expected 1/3", T->rcond_min);
+    cr_expect(T->growth_max == 1.125, "growth_max %.17g, expected 9/8", T->growth_max);
+    mb_blocktri_free(T);
+}

@@ -10,7 +10,11 @@
  * compilers ignore it).
  *
  * MB_PREFETCH(p, w): ask for the cache line of p ahead of its use (w = 1: to be written);
- * a hint that changes no value (nothing where the compiler has no such builtin). */
+ * a hint that changes no value (nothing where the compiler has no such builtin).
+ *
+ * MB_COLD: a function that a hot loop calls rarely: kept out of line, so that the loop
+ * branches around the call instead of computing what it would do on every pass and
+ * selecting the result (if-conversion); what runs, and its values, are unchanged. */
 #ifndef MB_COMPILER_H
 #define MB_COMPILER_H
 
@@ -31,6 +35,12 @@
 #define MB_PREFETCH(p, w) __builtin_prefetch((p), (w))
 #else
 #define MB_PREFETCH(p, w) ((void)(p))
+#endif
+
+#if defined(__GNUC__)
+#define MB_COLD __attribute__((noinline, cold))
+#else
+#define MB_COLD
 #endif
 
 #define MB_PRAGMA_STRING(x) #x

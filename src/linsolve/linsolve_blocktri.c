@@ -225,6 +225,14 @@ struct blocktri_worst {
     double rc_num, rc_den, gr_num, gr_den;
 };
 
+/* A new worst fraction num / den: rare past the first nodes, so kept out of the sweep's
+ * loop (a branch around the call where the update would otherwise run on every node) */
+static MB_COLD void blocktri_worst_set(double *w_num, double *w_den, double num, double den)
+{
+    *w_num = num;
+    *w_den = den;
+}
+
 /* The adjugate and determinant of S scaled by r (T = r S), and ||adj T||_1; r = 1 reads S
  * itself (S * 1 is S, bit for bit) */
 static inline double adjugate_scaled(const double *S, double r, double *g, double *anorm)
@@ -263,9 +271,9 @@ static int blocktri_pivot(size_t i, const double *S, const double *Di, double *G
         MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu has "
                  "rcond %g < %g", i, adet / bound, MB_BLOCKTRI_RCOND_MIN);
     if (adet * w->rc_den < w->rc_num * bound)
-        w->rc_num = adet, w->rc_den = bound;
+        blocktri_worst_set(&w->rc_num, &w->rc_den, adet, bound);
     if (snorm * w->gr_den > w->gr_num * dnorm)
-        w->gr_num = snorm, w->gr_den = dnorm;
+        blocktri_worst_set(&w->gr_num, &w->gr_den, snorm, dnorm);
     double f = r / det;
     MB_UNROLL(9)
     for (int k = 0; k < 9; k++)
