@@ -7,7 +7,10 @@
  *   tol = 100 e^2 max|J| + 8 u max|f| / e
  * covers both with margin, while a missing term (the dashpot's x-derivative, of size
  * c |dv| / l ~ 0.1 here) is ~1e6 times larger.  Negative control: a Jacobian that drops
- * the dashpot's x-derivative (a common simplification) must fail the same check. */
+ * the dashpot's x-derivative (a common simplification) must fail the same check.
+ * The springs' blocks also against their textbook form at 256 bits (MPFR), to rounding:
+ * the double blocks are formed in an expanded order (alpha I + beta n n^T + (c/l) n (P dv)^T),
+ * so their tolerance follows from the rounding of that order. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -18,6 +21,8 @@
 #include "mb_forces.h"
 #include "mb_status.h"
 #include "mb_system.h"
+
+#include <mpfr.h>
 
 #define NN 3
 #define N3 (3 * NN)
@@ -172,4 +177,138 @@ Test(jacobians, missing_dashpot_term_is_caught)
     mb_jacobian_free(J0);
     mb_system_free(sys);
     mb_system_free(nodash);
+}
+
+/* The textbook blocks of spring sp (mb_force_models.h: force_springs_source.c's comment),
+ *   K = k (1 - L/l) I + k (L/l) n n^T + (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T,
+ * P = I - n n^T, evaluated at 256 bits (MPFR) from the double positions and velocities of
+ * s, then rounded to double; dn_p = 0 drops the (dv.n) P term (the negative control).
+ * *scale: k (1 + L/l) + 3 (c/l) |dv|, a bound on the terms an entry of K is made of. */
+static void spring_exact(const mb_spring *sp, const mb_nodes *s, int dn_p, double K[9],
+                         double Dv[9], double *scale)
+{
+    mpfr_t d[3], dv[3], n[3], l, a, t, e;
+    for (int k = 0; k < 3; k++)
+        mpfr_inits2(256, d[k], dv[k], n[k], (mpfr_ptr)0);
+    mpfr_inits2(256, l, a, t, e, (mpfr_ptr)0);
+    mpfr_set_zero(l, 1);
+    for (int k = 0; k < 3; k++) {
+        double xj = sp->anchored ? sp->anchor[k] : s->x[3 * sp->j + k];
+        double vj = sp->anchored ? 0.0 : s->v[3 * sp->j + k];
+        mpfr_set_d(d[k], xj, MPFR_RNDN);
+        mpfr_sub_d(d[k], d[k], s->x[3 * sp->i + k], MPFR_RNDN);
+        mpfr_set_d(dv[k], vj, MPFR_RNDN);
+        mpfr_sub_d(dv[k], dv[k], s->v[3 * sp->i + k], MPFR_RNDN);
+        mpfr_fma(l, d[k], d[k], l, MPFR_RNDN);
+    }
+    mpfr_sqrt(l, l, MPFR_RNDN);
+    mpfr_set_zero(a, 1);
+    for (int k = 0; k < 3; k++) {
+        mpfr_div(n[k], d[k], l, MPFR_RNDN);
+        mpfr_fma(a, dv[k], n[k], a, MPFR_RNDN);            /* a = dv . n */
+    }
+    double ld = mpfr_get_d(l, MPFR_RNDN), dvmax = 0.0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            double delta = r == c ? 1.0 : 0.0;
+            mpfr_mul(t, n[r], n[c], MPFR_RNDN);             /* n_r n_c */
+            Dv[3 * r + c] = sp->c * mpfr_get_d(t, MPFR_RNDN);
+            /* elastic: k (1 - L/l) delta + k (L/l) n_r n_c = k delta + k (L/l)(n_r n_c - delta) */
+            mpfr_sub_d(e, t, delta, MPFR_RNDN);
+            mpfr_mul_d(e, e, sp->k * sp->rest, MPFR_RNDN);
+            mpfr_div(e, e, l, MPFR_RNDN);
+            mpfr_add_d(e, e, sp->k * delta, MPFR_RNDN);
+            /* dashpot: (c/l) [ n_r (dv_c - a n_c) + a (delta - n_r n_c) ] */
+            mpfr_d_sub(t, delta, t, MPFR_RNDN);
+            mpfr_mul(t, t, a, MPFR_RNDN);
+            if (!dn_p)
+                mpfr_set_zero(t, 1);
+            mpfr_t p;
+            mpfr_init2(p, 256);
+            mpfr_mul(p, a, n[c], MPFR_RNDN);
+            mpfr_sub(p, dv[c], p, MPFR_RNDN);
+            mpfr_fma(t, n[r], p, t, MPFR_RNDN);
+            mpfr_clear(p);
+            mpfr_mul_d(t, t, sp->c, MPFR_RNDN);
+            mpfr_div(t, t, l, MPFR_RNDN);
+            mpfr_add(e, e, t, MPFR_RNDN);
+            K[3 * r + c] = mpfr_get_d(e, MPFR_RNDN);
+        }
+    for (int k = 0; k < 3; k++)
+        dvmax = fmax(dvmax, fabs(mpfr_get_d(dv[k], MPFR_RNDN)));
+    *scale = sp->k * (1.0 + sp->rest / ld) + 3.0 * sp->c / ld * (sqrt(3.0) * dvmax);
+    for (int k = 0; k < 3; k++)
+        mpfr_clears(d[k], dv[k], n[k], (mpfr_ptr)0);
+    mpfr_clears(l, a, t, e, (mpfr_ptr)0);
+}
+
+/* The springs' dense K and Dv from their textbook blocks (spring_exact), as the model's
+ * list puts them: -(K, Dv) at (i, i), (K, Dv) at (i, j) and (j, i), -(K, Dv) at (j, j);
+ * *scale the largest of the springs' scales */
+static void springs_exact(const void *springs, const mb_nodes *s, int dn_p, double *Kx,
+                          double *Kv, double *scale)
+{
+    const mb_spring *sp = mb_springs_items(springs);
+    memset(Kx, 0, N3 * N3 * sizeof(double));
+    memset(Kv, 0, N3 * N3 * sizeof(double));
+    *scale = 0.0;
+    for (size_t m = 0; m < mb_springs_count(springs); m++) {
+        double K[9], D[9], sc;
+        spring_exact(&sp[m], s, dn_p, K, D, &sc);
+        *scale = fmax(*scale, sc);
+        size_t node[2] = { sp[m].i, sp[m].j };
+        for (int bi = 0; bi < 2; bi++)
+            for (int bj = 0; bj < 2; bj++) {
+                if (sp[m].anchored && (bi || bj))
+                    continue;
+                double sign = bi == bj ? -1.0 : 1.0;
+                for (int r = 0; r < 3; r++)
+                    for (int c = 0; c < 3; c++) {
+                        size_t R = 3 * node[bi] + r, C = 3 * node[bj] + c;
+                        Kx[R * N3 + C] += sign * K[3 * r + c];
+                        Kv[R * N3 + C] += sign * D[3 * r + c];
+                    }
+            }
+    }
+}
+
+/* The springs' blocks (force_springs_source.c: K formed as alpha I + beta n n^T + (c/l) n
+ * (P dv)^T, c/l once) against the textbook form at 256 bits (springs_exact).  Tolerance:
+ * the double blocks take n from a square root and a division (3 u relative), and each
+ * entry of K from at most 8 further rounded operations on terms bounded by the spring's
+ * scale S = k (1 + L/l) + 3 (c/l) |dv|; an entry of the dense matrix sums at most 3
+ * blocks: tol = 3 * 32 u S (Dv: 3 * 8 u c).  Springs with and without rest length, with
+ * and without dashpots, anchored.  Negative control: the textbook form without its
+ * (dv.n) P term, of size (c/l)|dv.n| ~ 0.1 here, must fail by far. */
+Test(jacobians, springs_blocks_equal_the_textbook_form_to_rounding)
+{
+    const double u = DBL_EPSILON / 2;
+    const double rests[] = { 0.93, 0.0, 0.93 }, cs[] = { 0.217, 0.217, 0.0 };
+    for (int q = 0; q < 3; q++) {
+        void *springs = springs_of(rests[q], cs[q], q != 2);
+        mb_system *sys = system_with(mb_force_springs, springs);
+        mb_jacobian *J = mb_jacobian_alloc(NN, 53);
+        cr_assert_eq(mb_forces_jacobian(sys->forces, sys->nodes, J), MB_SUCCESS, "%s",
+                     mb_last_error());
+        double Kx[N3 * N3], Kv[N3 * N3], Ex[N3 * N3], Ev[N3 * N3], scale, worst = 0.0;
+        double ctrl = 0.0, cmax = fmax(cs[q], 1.3 * cs[q]);
+        dense_from_blocks(J, Kx, Kv);
+        springs_exact(springs, sys->nodes, 1, Ex, Ev, &scale);
+        double tol = 3 * 32 * u * scale, tolv = 3 * 8 * u * cmax + 1e-300;
+        for (size_t k = 0; k < N3 * N3; k++) {
+            worst = fmax(worst, fabs(Kx[k] - Ex[k]) / tol);
+            worst = fmax(worst, fabs(Kv[k] - Ev[k]) / tolv);
+        }
+        fprintf(stderr, "springs (L %g, c %g): worst %.3g x tolerance\n", rests[q], cs[q],
+                worst);
+        cr_expect(worst <= 1.0, "springs (L %g, c %g): %g x tolerance", rests[q], cs[q], worst);
+        if (cs[q] != 0.0) {
+            springs_exact(springs, sys->nodes, 0, Ex, Ev, &scale);
+            for (size_t k = 0; k < N3 * N3; k++)
+                ctrl = fmax(ctrl, fabs(Kx[k] - Ex[k]) / tol);
+            cr_expect(ctrl > 1e6, "control (no (dv.n) P term) passed: %g x tolerance", ctrl);
+        }
+        mb_jacobian_free(J);
+        mb_system_free(sys);
+    }
 }

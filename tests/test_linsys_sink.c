@@ -640,11 +640,13 @@ Test(linsys_sink, diagonal_blocks_equal_the_block_list)
 
 /* A pair of a node with itself adds its four blocks -(K, C), (K, C), (K, C), -(K, C) to one
  * slot: against those blocks assembled from a list.  Negative control: the list in
- * another order gives other bits. */
+ * another order gives other bits (each block subtracts G = h C + h^2 K, +-G on the slot's
+ * diagonal: the blocks are strong against the node's mass, 1.52, so that the order of the
+ * four roundings shows). */
 Test(linsys_sink, pair_of_one_node_equals_the_block_list)
 {
-    const double C[9] = { 0.31, -0.12, 0.2, 0.05, 0.7, -0.4, 0.1, 0.23, 0.9 };
-    const double K[9] = { -5.1, 1.3, 0.5, 2.0, -4.7, 0.25, 0.6, 1.5, -3.3 };
+    const double C[9] = { 31.0, -12.0, 20.0, 5.0, 70.0, -40.0, 10.0, 23.0, 90.0 };
+    const double K[9] = { -510.0, 130.0, 50.0, 200.0, -470.0, 25.0, 60.0, 150.0, -330.0 };
     double nC[9], nK[9];
     negated(C, nC);
     negated(K, nK);
@@ -914,4 +916,119 @@ Test(linsys_sink, band_from_blocks_equals_band_from_list)
     }
     mb_system_free(chain);
     mb_system_free(apart);
+}
+
+/* the 3x3 block at (r0, c0) of a dense row-major matrix with leading dimension lda */
+static void dense_block(const double *A, size_t lda, size_t r0, size_t c0, double out[9])
+{
+    for (size_t a = 0; a < 3; a++)
+        for (size_t e = 0; e < 3; e++)
+            out[3 * a + e] = A[(r0 + a) * lda + c0 + e];
+}
+
+static void expect_bits(const double *got, const double want[9], const char *what)
+{
+    for (int q = 0; q < 9; q++)
+        cr_expect(memcmp(&got[q], &want[q], sizeof want[q]) == 0,
+                  "%s: entry %d is %.17g, not %.17g", what, q, got[q], want[q]);
+}
+
+/* Each block subtracts its sum G = h C + h^2 K from A (mb_linsys_block_g, Baraff & Witkin
+ * eq. 6: A = M - h C - h^2 K): A(0, 0) = M - (h C + h^2 K) written out here in IEEE double,
+ * and the same bits from the sink, the block list into block-tridiagonal, CSR and band
+ * storage, the dense assembly and its MPFR instance at 53 bits.  Within rounding of the
+ * exact M - h C - h^2 K (256-bit MPFR, written out here): two products and two sums, each
+ * rounded once, |A - exact| <= 4 u (m + |h C| + |h^2 K|).  Negative control: the data are
+ * chosen so that the former order (m - h c) - h^2 k gives other bits on the diagonal (2
+ * entries), so the comparison tells the two orders apart. */
+Test(linsys_sink, block_subtracts_its_sum_h_c_plus_h2_k)
+{
+    const double C[9] = { 0.31, -0.12, 0.2, 0.05, 0.7, -0.4, 0.1, 0.23, 0.9 };
+    const double K[9] = { -5.1, 1.3, 0.5, 2.0, -4.7, 0.25, 0.6, 1.5, -3.3 };
+    const double m = 0.41, h = H, h2 = H * H, u = 0x1p-53;
+    mb_system *sys = mb_system_alloc(2);
+    mb_nodes_set_mass(sys->nodes, 0, m);
+    mb_nodes_set_mass(sys->nodes, 1, 0.78);
+    const mb_nodes *s = sys->nodes;
+    mb_jacobian *J = mb_jacobian_alloc(2, 53);
+    put_block(J, 0, 0, C, K);
+    double want[9], got[9];
+    int former = 0;
+    mpfr_t x, t;
+    mpfr_inits2(256, x, t, (mpfr_ptr)0);
+    for (int q = 0; q < 9; q++) {
+        double a0 = q % 4 == 0 ? m : 0.0;
+        want[q] = a0 - (h * C[q] + h2 * K[q]);
+        double old = (a0 - h * C[q]) - h2 * K[q];
+        former += memcmp(&old, &want[q], sizeof old) != 0;
+        mpfr_set_d(x, a0, MPFR_RNDN);               /* exact: m - h c - h^2 k */
+        mpfr_set_d(t, h, MPFR_RNDN);
+        mpfr_mul_d(t, t, C[q], MPFR_RNDN);
+        mpfr_sub(x, x, t, MPFR_RNDN);
+        mpfr_set_d(t, h, MPFR_RNDN);
+        mpfr_sqr(t, t, MPFR_RNDN);
+        mpfr_mul_d(t, t, K[q], MPFR_RNDN);
+        mpfr_sub(x, x, t, MPFR_RNDN);
+        mpfr_sub_d(x, x, want[q], MPFR_RNDN);
+        double err = fabs(mpfr_get_d(x, MPFR_RNDN));
+        double bound = 4 * u * (a0 + fabs(h * C[q]) + fabs(h2 * K[q]));
+        cr_expect(err <= bound, "entry %d: %.3g from M - h C - h^2 K (bound %.3g)", q, err,
+                  bound);
+    }
+    mpfr_clears(x, t, (mpfr_ptr)0);
+    cr_assert_eq(former, 2, "the former order gave other bits on %d entries, not 2", former);
+
+    mb_blocktri *T = mb_blocktri_alloc(2), *Ts = mb_blocktri_alloc(2);
+    mb_blocktri_assemble(T, s, J, h);
+    expect_bits(T->D, want, "block-tridiagonal from the list");
+    double b[6];
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, s, h, Ts, NULL, b);
+    cr_assert(mb_linsys_sink_rhs(&k));
+    mb_linsys_sink_block(&k, 0, 0, C, K);
+    cr_assert(mb_linsys_sink_finish(&k));
+    expect_bits(Ts->D, want, "the sink");
+    mb_linsys_sink_release(&k);
+    mb_csr *M = mb_csr_alloc();
+    cr_assert_eq(mb_csr_pattern(M, J), MB_SUCCESS);
+    mb_csr_assemble(M, s, J, h);
+    expect_bits(&M->pool[9 * (size_t)M->dblk[0]], want, "CSR");
+    mb_band *B = mb_band_alloc(6, mb_band_halfwidth(J));
+    mb_band_assemble(B, s, J, h);
+    for (size_t a = 0; a < 3; a++)
+        for (size_t e = 0; e < 3; e++)
+            got[3 * a + e] = gsl_matrix_get(B->AB, e, 2 * B->w + a - e);
+    expect_bits(got, want, "band");
+    double A[36];
+    mb_linsys_dense(s, J, h, A, 6);
+    dense_block(A, 6, 0, 0, got);
+    expect_bits(got, want, "dense");
+
+    mb_nodes_mpfr *sm = mb_nodes_mpfr_alloc(2, 53);
+    cr_assert_eq(mb_nodes_mpfr_set_from_double(sm, s), MB_SUCCESS);
+    mb_jacobian_mpfr *Jm = mb_jacobian_mpfr_alloc(2, 53);
+    long q0 = mb_jacobian_mpfr_add_block(Jm, 0, 0);
+    cr_assert_geq(q0, 0);
+    for (int q = 0; q < 9; q++) {
+        mpfr_set_d(&Jm->dfdv[9 * q0 + q], C[q], MPFR_RNDN);
+        mpfr_set_d(&Jm->dfdx[9 * q0 + q], K[q], MPFR_RNDN);
+    }
+    mpfr_t Am[36];
+    for (int q = 0; q < 36; q++)
+        mpfr_init2(Am[q], 53);
+    mb_linsys_mpfr_dense(sm, Jm, h, Am[0], 6);
+    for (size_t a = 0; a < 3; a++)
+        for (size_t e = 0; e < 3; e++)
+            got[3 * a + e] = mpfr_get_d(Am[6 * a + e], MPFR_RNDN);
+    expect_bits(got, want, "dense, MPFR at 53 bits");
+    for (int q = 0; q < 36; q++)
+        mpfr_clear(Am[q]);
+    mb_jacobian_mpfr_free(Jm);
+    mb_nodes_mpfr_free(sm);
+    mb_band_free(B);
+    mb_csr_free(M);
+    mb_blocktri_free(Ts);
+    mb_blocktri_free(T);
+    mb_jacobian_free(J);
+    mb_system_free(sys);
 }

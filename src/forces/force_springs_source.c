@@ -187,60 +187,77 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
  *   elastic   K = k I                                   (L = 0)
  *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
  *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T
- * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv). */
+ * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv).
+ * With a dashpot K is formed as its three terms, P = I - n n^T expanded:
+ *   K = alpha I + beta n n^T + (c/l) n (P dv)^T,
+ *   alpha = k (1 - L/l) + (c/l)(dv.n),   beta = k (L/l) - (c/l)(dv.n)
+ * (alpha = k, beta = -(c/l)(dv.n) when L = 0): c/l once, no division per entry, and the
+ * products n_r n_c, shared by K and Dv, formed once per pair r <= c (n n^T is symmetric).
+ * The same operations in the MPFR twin. */
 R_HOT void FUNCTION(springs, block)(const mb_spring *sp,
                                      struct FUNCTION(springs, scratch) *restrict w,
                                      REAL *restrict K, REAL *restrict Dv, REAL *restrict pdv)
 {
-    if (sp->rest == 0.0) {
+    REAL *alpha = w->m, *beta = w->b, *cl = &w->d[0], *ca = &w->d[1];  /* d[] is free here */
+    REAL *u = w->F;                                                 /* u = (c/l) n */
+    if (sp->rest == 0.0 && sp->c == 0.0) {
         R_UNROLL(9)
-        for (int k = 0; k < 9; k++)
+        for (int k = 0; k < 9; k++) {
             R_SET_D(&K[k], k % 4 == 0 ? sp->k : 0.0);
-    } else {
-        R_D_DIV(w->b, sp->rest, w->l);          /* b = L / l */
-        R_D_SUB(w->a, 1.0, w->b);                /* a = 1 - L/l */
-        R_MUL_D(w->a, w->a, sp->k);
-        R_MUL_D(w->b, w->b, sp->k);
-        R_UNROLL(3)
-        for (int r = 0; r < 3; r++)
-            R_UNROLL(3)
-            for (int c = 0; c < 3; c++) {
-                R_MUL(&K[3 * r + c], &w->n[r], &w->n[c]);
-                R_MUL(&K[3 * r + c], &K[3 * r + c], w->b);
-                if (r == c)
-                    R_ADD(&K[3 * r + c], &K[3 * r + c], w->a);
-            }
-    }
-    if (sp->c == 0.0) {
-        R_UNROLL(9)
-        for (int k = 0; k < 9; k++)
             R_SET_D(&Dv[k], 0.0);
+        }
         return;
     }
-    FUNCTION(springs, dv_dot_n)(w);                 /* a = dv . n */
+    if (sp->c != 0.0)
+        FUNCTION(springs, dv_dot_n)(w);             /* a = dv . n (b its scratch) */
+    if (sp->rest == 0.0) {
+        R_SET_D(alpha, sp->k);
+        R_SET_D(beta, 0.0);
+    } else {
+        R_D_DIV(beta, sp->rest, w->l);          /* beta = L / l */
+        R_D_SUB(alpha, 1.0, beta);              /* alpha = 1 - L/l */
+        R_MUL_D(alpha, alpha, sp->k);
+        R_MUL_D(beta, beta, sp->k);
+    }
     R_UNROLL(3)
-    for (int k = 0; k < 3; k++) {                   /* pdv = dv - (dv.n) n */
-        R_MUL(w->b, w->a, &w->n[k]);
-        R_SUB(&pdv[k], &w->dv[k], w->b);
+    for (int r = 0; r < 3; r++)                     /* Dv = n n^T for now */
+        R_UNROLL(3)
+        for (int c = r; c < 3; c++) {
+            R_MUL(&Dv[3 * r + c], &w->n[r], &w->n[c]);
+            if (c != r)
+                R_SET(&Dv[3 * c + r], &Dv[3 * r + c]);
+        }
+    if (sp->c == 0.0) {
+        R_UNROLL(9)
+        for (int k = 0; k < 9; k++) {               /* K = beta n n^T + alpha I, Dv = 0 */
+            R_MUL(&K[k], &Dv[k], beta);
+            if (k % 4 == 0)
+                R_ADD(&K[k], &K[k], alpha);
+            R_SET_D(&Dv[k], 0.0);
+        }
+        return;
+    }
+    R_D_DIV(cl, sp->c, w->l);                       /* c / l */
+    R_MUL(ca, cl, w->a);                            /* (c/l)(dv.n) */
+    R_ADD(alpha, alpha, ca);
+    R_SUB(beta, beta, ca);
+    R_UNROLL(3)
+    for (int k = 0; k < 3; k++) {                   /* pdv = dv - (dv.n) n, u = (c/l) n */
+        R_MUL(&w->t[k], w->a, &w->n[k]);
+        R_SUB(&pdv[k], &w->dv[k], &w->t[k]);
+        R_MUL(&u[k], cl, &w->n[k]);
     }
     R_UNROLL(3)
     for (int r = 0; r < 3; r++)
         R_UNROLL(3)
         for (int c = 0; c < 3; c++) {
-            /* Dv = c n n^T */
-            R_MUL(&Dv[3 * r + c], &w->n[r], &w->n[c]);
-            R_MUL_D(&Dv[3 * r + c], &Dv[3 * r + c], sp->c);
-            /* (c/l)[ n_r pdv_c + (dv.n)(delta_rc - n_r n_c) ] */
-            R_MUL(w->b, &w->n[r], &w->n[c]);
-            R_NEG(w->b, w->b);
+            REAL *Kq = &K[3 * r + c], *Dq = &Dv[3 * r + c];
+            R_MUL(Kq, Dq, beta);                    /* beta n_r n_c */
+            R_MUL(&w->t[0], &u[r], &pdv[c]);        /* + (c/l) n_r pdv_c */
+            R_ADD(Kq, Kq, &w->t[0]);
             if (r == c)
-                R_ADD_D(w->b, w->b, 1.0);
-            R_MUL(w->b, w->b, w->a);
-            R_MUL(&w->d[0], &w->n[r], &pdv[c]);     /* d[] is free scratch here */
-            R_ADD(w->b, w->b, &w->d[0]);
-            R_MUL_D(w->b, w->b, sp->c);
-            R_DIV(w->b, w->b, w->l);
-            R_ADD(&K[3 * r + c], &K[3 * r + c], w->b);
+                R_ADD(Kq, Kq, alpha);               /* + alpha delta_rc */
+            R_MUL_D(Dq, Dq, sp->c);                 /* Dv = c n n^T */
         }
 }
 

@@ -7,7 +7,7 @@
  *   AB(j, lb + ub + i - j) = A(i, j)   for max(0, j - ub) <= i <= min(N - 1, j + lb)
  * (LAPACK's layout transposed); the first lb columns take the fill-in of the pivoting.
  * Here lb = ub = w.  Entries are formed in the order of mb_csr_assemble (mass, then
- * -h C and -h^2 K of each block in list order, duplicates summed; fixed rows last), so
+ * -(h C + h^2 K) of each block in list order, duplicates summed; fixed rows last), so
  * the banded and the Krylov paths factor the very same matrix. */
 #include "mb_linsolve.h"
 #include "mb_status.h"
@@ -65,13 +65,11 @@ void mb_band_assemble(mb_band *B, const mb_nodes *s, const mb_jacobian *J, doubl
     for (size_t k = 0; k < B->n; k++)
         *band_at(B, k, k) = s->mass[k / 3];
     for (size_t b = 0; b < J->count; b++) {
-        const double *C = &J->dfdv[9 * b], *K = &J->dfdx[9 * b];
+        double G[9];
+        mb_linsys_block_g(&J->dfdv[9 * b], &J->dfdx[9 * b], h, h2, G);
         for (int a = 0; a < 3; a++)
-            for (int e = 0; e < 3; e++) {
-                double *d = band_at(B, 3 * J->row[b] + (size_t)a, 3 * J->col[b] + (size_t)e);
-                *d -= h * C[3 * a + e];
-                *d -= h2 * K[3 * a + e];
-            }
+            for (int e = 0; e < 3; e++)
+                *band_at(B, 3 * J->row[b] + (size_t)a, 3 * J->col[b] + (size_t)e) -= G[3 * a + e];
     }
     for (size_t k = 0; k < B->n; k++)
         if (mb_linsys_fixed(s, k)) {

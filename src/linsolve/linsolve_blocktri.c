@@ -24,7 +24,7 @@
  *     ||S_i||_1 <= MB_BLOCKTRI_GROWTH_MAX ||D_i||_1,
  * both tested by products (no division; NaN fails them), and x must come out finite.
  *
- * Assembly follows mb_band_assemble entry by entry (mass, then -h C and -h^2 K of each
+ * Assembly follows mb_band_assemble entry by entry (mass, then -(h C + h^2 K) of each
  * block in list order, fixed rows last), so both paths hold the very same matrix.  An
  * assembly begun by mb_blocktri_begin_unset writes each block once: its first term reads
  * the block's start value (M's block, or +0) instead of the block, which therefore need

@@ -217,7 +217,7 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J)
 }
 
 /* Same entry recipe as the dense assembly: m on the diagonal, then per block
- * A -= h C_b, A -= h^2 K_b, then the diagonal rows of fixed degrees of freedom. */
+ * A -= h C_b + h^2 K_b, then the diagonal rows of fixed degrees of freedom. */
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h)
 {
     double h2 = h * h;

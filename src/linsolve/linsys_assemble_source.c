@@ -29,13 +29,16 @@ static void FUNCTION(linsys, fixed_diag)(const TYPE(mb_nodes) *s, size_t k, REAL
         R_SET(out, &s->mass[k / 3]);
 }
 
-/* A = M - h C - h^2 K: entry by entry,  A_rc = delta_rc m - sum_b (h C_b,rc) - sum_b (h^2 K_b,rc) */
+/* A = M - h C - h^2 K: entry by entry, A_rc = delta_rc m - sum_b (h C_b,rc + h^2 K_b,rc),
+ * each block's sum G = h C + h^2 K formed first and subtracted in list order (as
+ * mb_linsys_block_g in double) */
 void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
                                 double h, REAL *A, size_t lda)
 {
     size_t n3 = 3 * s->n;
-    REAL t[1], hh[1], h2[1];
+    REAL t[1], u[1], hh[1], h2[1];
     R_INIT(t, s->prec);
+    R_INIT(u, s->prec);
     R_INIT(hh, s->prec);
     R_INIT(h2, s->prec);
     R_SET_D(hh, h);
@@ -51,8 +54,8 @@ void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian)
             for (int e = 0; e < 3; e++) {
                 REAL *Ae = &A[(r0 + a) * lda + c0 + e];
                 R_MUL(t, hh, &J->dfdv[9 * b + 3 * a + e]);
-                R_SUB(Ae, Ae, t);
-                R_MUL(t, h2, &J->dfdx[9 * b + 3 * a + e]);
+                R_MUL(u, h2, &J->dfdx[9 * b + 3 * a + e]);
+                R_ADD(t, t, u);
                 R_SUB(Ae, Ae, t);
             }
     }
@@ -63,6 +66,7 @@ void FUNCTION(mb_linsys, dense)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian)
             FUNCTION(linsys, fixed_diag)(s, k, &A[k * lda + k]);
         }
     R_CLEAR(t);
+    R_CLEAR(u);
     R_CLEAR(hh);
     R_CLEAR(h2);
 }

@@ -8,7 +8,8 @@
  * Every number is formed by the operations of the assembly from a block list, in the same
  * order, so both hold the very same bits:
  *   A: M first (mb_blocktri_begin / mb_csr_begin), then each block in list order
- *      A(r, c) = (A(r, c) - h C) - h^2 K (mb_blocktri_add / mb_csr_add), the fixed rows
+ *      A(r, c) = A(r, c) - G, G = h C + h^2 K (mb_linsys_block_g; mb_blocktri_add /
+ *      mb_csr_add), the fixed rows
  *      last -- the functions mb_blocktri_assemble and mb_csr_assemble are made of.  In
  *      block-tridiagonal storage M is not written first: the first block on each slot
  *      reads its start value, M's block or +0, in place of the slot, and the slots no
@@ -252,12 +253,12 @@ void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[
     }
     if (!sink_takes(k, sink_fits(k, r, c)))
         return;
-    double P[9], Q[9];
-    mb_linsys_products(C, K, k->h, k->h2, P, Q);
+    double G[9];
+    mb_linsys_block_g(C, K, k->h, k->h2, G);
     if (k->btri)
-        mb_blocktri_sub(k->btri, r, c, P, Q);
+        mb_blocktri_sub(k->btri, r, c, G);
     else
-        mb_csr_sub(k->csr, k->count, P, Q);
+        mb_csr_sub(k->csr, k->count, G);
     sink_received(k, r, c, 1);
     if (!mb_linsys_block_zero(C))
         sink_term(k, r, c, C);
@@ -271,21 +272,19 @@ static void diagonal_op(mb_linsys_diagonal *d, size_t q, double value)
     d->value[d->nops++] = value;
 }
 
-/* The diagonal block (C, K) as d: the nonzero subtractions of A(r, r) = (A(r, r) - P) - Q,
- * P = h C, Q = h^2 K, in order.  An entry of P or Q that is +0 is left out, since
- * x - (+0) = x for every x (a -0 is kept: (-0) - (-0) is +0). */
+/* The diagonal block (C, K) as d: the nonzero subtractions of A(r, r) = A(r, r) - G,
+ * G = h C + h^2 K, in order.  An entry of G that is +0 is left out, since x - (+0) = x
+ * for every x (a -0 is kept: (-0) - (-0) is +0). */
 static void diagonal_prepare(const mb_linsys_sink *k, const double C[9], const double K[9],
                              mb_linsys_diagonal *d)
 {
-    double P[9], Q[9];
-    mb_linsys_products(C, K, k->h, k->h2, P, Q);
+    double G[9];
+    mb_linsys_block_g(C, K, k->h, k->h2, G);
     d->nops = 0;
     for (size_t q = 0; q < 9; q++) {
         d->C[q] = C[q];
-        if (!(P[q] == 0.0 && !signbit(P[q])))
-            diagonal_op(d, q, P[q]);
-        if (!(Q[q] == 0.0 && !signbit(Q[q])))
-            diagonal_op(d, q, Q[q]);
+        if (!(G[q] == 0.0 && !signbit(G[q])))
+            diagonal_op(d, q, G[q]);
     }
     d->c_nonzero = !mb_linsys_block_zero(C);
 }
@@ -406,29 +405,30 @@ static int sink_fits_pair(const mb_linsys_sink *k, size_t i, size_t j)
            && csr_slot_is(k->csr, b + 2, j, i) && csr_slot_is(k->csr, b + 3, j, j);
 }
 
-/* the entries of the pair's four blocks (row-major, 3x3 each): (A - (-P)) - (-Q) on the
- * diagonal ones, written (A + P) + Q, which IEEE arithmetic defines to be the same
- * operation, and (A - P) - Q off the diagonal */
+/* the entries of the pair's four blocks (row-major, 3x3 each), G = h C + h^2 K of the
+ * pair's (K, C): A - (-G) on the diagonal ones (the negated block's sum is -G exactly),
+ * written A + G, which IEEE arithmetic defines to be the same operation, and A - G off
+ * the diagonal */
 static inline void pair_add(double *restrict Aii, double *restrict Aij, double *restrict Aji,
-                            double *restrict Ajj, const double *P, const double *Q)
+                            double *restrict Ajj, const double *G)
 {
     for (size_t q = 0; q < 9; q++) {
-        Aii[q] = (Aii[q] + P[q]) + Q[q];
-        Aij[q] = (Aij[q] - P[q]) - Q[q];
-        Aji[q] = (Aji[q] - P[q]) - Q[q];
-        Ajj[q] = (Ajj[q] + P[q]) + Q[q];
+        Aii[q] = Aii[q] + G[q];
+        Aij[q] = Aij[q] - G[q];
+        Aji[q] = Aji[q] - G[q];
+        Ajj[q] = Ajj[q] + G[q];
     }
 }
 
 /* the same where (i, j) and (j, i) share one block of the pool (linsolve_csr_blocks.c):
  * its entries get the operations each of the two would get, once */
 static inline void pair_add_shared(double *restrict Aii, double *restrict Ash,
-                                   double *restrict Ajj, const double *P, const double *Q)
+                                   double *restrict Ajj, const double *G)
 {
     for (size_t q = 0; q < 9; q++) {
-        Aii[q] = (Aii[q] + P[q]) + Q[q];
-        Ash[q] = (Ash[q] - P[q]) - Q[q];
-        Ajj[q] = (Ajj[q] + P[q]) + Q[q];
+        Aii[q] = Aii[q] + G[q];
+        Ash[q] = Ash[q] - G[q];
+        Ajj[q] = Ajj[q] + G[q];
     }
 }
 
@@ -436,20 +436,19 @@ static inline void pair_add_shared(double *restrict Aii, double *restrict Ash,
  * block itself, or its start value at its first term: mb_blocktri_from) */
 static inline void pair_set(double *Aii, double *Aij, double *Aji, double *Ajj,
                             const double *Fii, const double *Fij, const double *Fji,
-                            const double *Fjj, const double *P, const double *Q)
+                            const double *Fjj, const double *G)
 {
     MB_UNROLL(9)
     for (size_t q = 0; q < 9; q++) {
-        Aii[q] = (Fii[q] + P[q]) + Q[q];
-        Aij[q] = (Fij[q] - P[q]) - Q[q];
-        Aji[q] = (Fji[q] - P[q]) - Q[q];
-        Ajj[q] = (Fjj[q] + P[q]) + Q[q];
+        Aii[q] = Fii[q] + G[q];
+        Aij[q] = Fij[q] - G[q];
+        Aji[q] = Fji[q] - G[q];
+        Ajj[q] = Fjj[q] + G[q];
     }
 }
 
 /* The pair's four blocks in block-tridiagonal storage (|i - j| = 1) */
-static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, const double *P,
-                          const double *Q)
+static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, const double *G)
 {
     unsigned wij = j > i ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
     unsigned wji = i > j ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
@@ -461,7 +460,7 @@ static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, const double *P,
     const double *Fij = mb_blocktri_from(B, i, wij, Aij, NULL);
     const double *Fji = mb_blocktri_from(B, j, wji, Aji, NULL);
     const double *Fjj = mb_blocktri_from(B, j, MB_BLOCKTRI_SET_D, Ajj, Mj);
-    pair_set(Aii, Aij, Aji, Ajj, Fii, Fij, Fji, Fjj, P, Q);
+    pair_set(Aii, Aij, Aji, Ajj, Fii, Fij, Fji, Fjj, G);
 }
 
 /* The four terms of the pair taken off b in list order: h (-C v_i) and h (C v_j) off row
@@ -486,7 +485,8 @@ static void pair_terms(mb_linsys_sink *k, size_t i, size_t j, const double *C)
 
 /* The blocks of a pair, -(K, C) at (i, i), (K, C) at (i, j) and (j, i), -(K, C) at
  * (j, j), as four calls of mb_linsys_sink_block would add them: the negated blocks give
- * -P, -Q exactly (h (-C) = -(h C)), and their terms of b come from -C itself. */
+ * -G exactly (h (-C) + h^2 (-K) = -(h C + h^2 K)), so G is formed once, and their terms
+ * of b come from -C itself. */
 void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9],
                          const double K[9])
 {
@@ -503,19 +503,19 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
     }
     if (!sink_takes(k, sink_fits_pair(k, i, j)))
         return;
-    double P[9], Q[9];
-    mb_linsys_products(C, K, k->h, k->h2, P, Q);
+    double G[9];
+    mb_linsys_block_g(C, K, k->h, k->h2, G);
     if (k->btri) {
-        pair_blocktri(k->btri, i, j, P, Q);
+        pair_blocktri(k->btri, i, j, G);
     } else {
         const mb_csr *c = k->csr;
         size_t b = k->count;
         if (c->bshared[b + 1])
             pair_add_shared(mb_csr_block(c, b), mb_csr_block(c, b + 1), mb_csr_block(c, b + 3),
-                            P, Q);
+                            G);
         else
             pair_add(mb_csr_block(c, b), mb_csr_block(c, b + 1), mb_csr_block(c, b + 2),
-                     mb_csr_block(c, b + 3), P, Q);
+                     mb_csr_block(c, b + 3), G);
     }
     sink_received(k, i, j, 4);
     if (!mb_linsys_block_zero(C))

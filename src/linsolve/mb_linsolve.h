@@ -137,20 +137,20 @@ void mb_lu_free(mb_lu *lu);
  * singular and the solution would be meaningless. */
 int mb_lu_solve(mb_lu *lu, const double *b, double *x);
 
-/* P = h C and Q = h^2 K of one block: the products every assembly of A subtracts from
- * its entries, A = (A - P) - Q (double).  Unrolled where the compiler reads GCC's pragma
- * (the internal MB_UNROLL of mb_compiler.h, which this installed header cannot include):
- * GCC keeps the 9-trip loop rolled at -O2. */
-static inline void mb_linsys_products(const double C[9], const double K[9], double h,
-                                      double h2, double P[9], double Q[9])
+/* G = h C + h^2 K of one block: what every assembly of A subtracts from its entries,
+ * A = A - G (double; mb_linsys_dense forms the same sum in both instances).  Since
+ * h (-C) + h^2 (-K) = -(h C + h^2 K) exactly, a negated block subtracts -G: A + G.
+ * Unrolled where the compiler reads GCC's pragma (the internal MB_UNROLL of
+ * mb_compiler.h, which this installed header cannot include): GCC keeps the 9-trip loop
+ * rolled at -O2. */
+static inline void mb_linsys_block_g(const double C[9], const double K[9], double h,
+                                     double h2, double G[9])
 {
 #if defined(__GNUC__)
 #pragma GCC unroll 9
 #endif
-    for (int k = 0; k < 9; k++) {
-        P[k] = h * C[k];
-        Q[k] = h2 * K[k];
-    }
+    for (int k = 0; k < 9; k++)
+        G[k] = h * C[k] + h2 * K[k];
 }
 
 /* ---- sparse assembly of A from block lists (double): the CSR pattern
@@ -219,7 +219,7 @@ int mb_csr_matches(const mb_csr *c, const mb_jacobian *J);
  * degrees of freedom (as mb_linsys_dense). */
 void mb_csr_assemble(mb_csr *c, const mb_nodes *s, const mb_jacobian *J, double h);
 /* The stages of mb_csr_assemble, for assembly block by block as the force models
- * produce them (linsys_sink.c): A = M; block b (node row r) A -= h C, A -= h^2 K
+ * produce them (linsys_sink.c): A = M; block b (node row r) A -= h C + h^2 K
  * (mb_csr_add, made of mb_csr_sub); the fixed rows. */
 void mb_csr_begin(mb_csr *c, const mb_nodes *s);
 /* the 3x3 block of values (row-major) of the list's block b */
@@ -227,22 +227,20 @@ static inline double *mb_csr_block(const mb_csr *c, size_t b)
 {
     return &c->pool[9 * (size_t)c->bblk[b]];
 }
-/* block b: A = (A - P) - Q entry by entry, P = h C and Q = h^2 K formed by the caller
- * (h (-C) = -(h C) exactly, so a negated block passes -P, -Q); b must not be shared */
-static inline void mb_csr_sub(mb_csr *c, size_t b, const double P[9], const double Q[9])
+/* block b: A = A - G entry by entry, G = h C + h^2 K formed by the caller
+ * (mb_linsys_block_g; a negated block passes -G); b must not be shared */
+static inline void mb_csr_sub(mb_csr *c, size_t b, const double G[9])
 {
     double *restrict d = mb_csr_block(c, b);
-    for (int q = 0; q < 9; q++) {
-        d[q] -= P[q];
-        d[q] -= Q[q];
-    }
+    for (int q = 0; q < 9; q++)
+        d[q] -= G[q];
 }
 static inline void mb_csr_add(mb_csr *c, size_t b, const double C[9], const double K[9],
                               double h, double h2)
 {
-    double P[9], Q[9];
-    mb_linsys_products(C, K, h, h2, P, Q);
-    mb_csr_sub(c, b, P, Q);
+    double G[9];
+    mb_linsys_block_g(C, K, h, h2, G);
+    mb_csr_sub(c, b, G);
 }
 /* The rows of fixed degrees of freedom: d e_k^T (d = mass, 1 for infinite mass).  0 when
  * a node with a fixed degree of freedom shares a block with a mirror (it was free when
@@ -334,7 +332,7 @@ int mb_blocktri_fits(const mb_jacobian *J);
  * entries equal those of mb_band_assemble bit for bit. */
 void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *J, double h);
 /* The stages of an assembly, block by block as the force models produce them
- * (mb_blocktri_assemble; linsys_sink.c): A = M; A(r, c) = (A(r, c) - h C) - h^2 K
+ * (mb_blocktri_assemble; linsys_sink.c): A = M; A(r, c) = A(r, c) - (h C + h^2 K)
  * (|r - c| <= 1; mb_blocktri_add, made of mb_blocktri_sub); mb_blocktri_finish.
  * mb_blocktri_begin writes M into every block (zero off the diagonal).
  * mb_blocktri_begin_unset writes nothing: each block is set by its first term from its
@@ -362,23 +360,22 @@ static inline const double *mb_blocktri_from(mb_blocktri *T, size_t r, unsigned 
 }
 /* The diagonal block A(r, r), its start value written into it at its first term */
 double *mb_blocktri_diagonal(mb_blocktri *T, size_t r);
-/* A(r, c) = (A(r, c) - P) - Q entry by entry, P = h C and Q = h^2 K formed by the caller
- * (h (-C) = -(h C) exactly, so a negated block passes -P, -Q) */
-static inline void mb_blocktri_sub(mb_blocktri *T, size_t r, size_t c, const double P[9],
-                                   const double Q[9])
+/* A(r, c) = A(r, c) - G entry by entry, G = h C + h^2 K formed by the caller
+ * (mb_linsys_block_g; a negated block passes -G) */
+static inline void mb_blocktri_sub(mb_blocktri *T, size_t r, size_t c, const double G[9])
 {
     double *A = r == c ? &T->D[9 * r] : c < r ? &T->L[9 * r] : &T->U[9 * r], start[9];
     unsigned which = r == c ? MB_BLOCKTRI_SET_D : c < r ? MB_BLOCKTRI_SET_L : MB_BLOCKTRI_SET_U;
     const double *F = mb_blocktri_from(T, r, which, A, start);
     for (int k = 0; k < 9; k++)
-        A[k] = (F[k] - P[k]) - Q[k];
+        A[k] = F[k] - G[k];
 }
 static inline void mb_blocktri_add(mb_blocktri *T, size_t r, size_t c, const double C[9],
                                    const double K[9], double h, double h2)
 {
-    double P[9], Q[9];
-    mb_linsys_products(C, K, h, h2, P, Q);
-    mb_blocktri_sub(T, r, c, P, Q);
+    double G[9];
+    mb_linsys_block_g(C, K, h, h2, G);
+    mb_blocktri_sub(T, r, c, G);
 }
 /* After the last term: the blocks of A no term reached given their start values, then
  * the rows of fixed degrees of freedom (as mb_band_assemble). */

@@ -24,13 +24,13 @@ typedef struct mb_linsys_keep {
 } mb_linsys_keep;
 
 /* a diagonal block to add at every node: its nonzero subtractions from A (row and column
- * in the 3x3 block, value of h C or h^2 K, in order) and its C for the terms of b */
+ * in the 3x3 block, value of G = h C + h^2 K, in order) and its C for the terms of b */
 typedef struct mb_linsys_diagonal {
     double C[9];
     int c_nonzero;
     size_t nops;
-    unsigned char row[18], col[18];
-    double value[18];
+    unsigned char row[9], col[9];
+    double value[9];
 } mb_linsys_diagonal;
 
 /* folded diagonal fields at most (mb_linsys_sink_fold) */
