@@ -516,16 +516,20 @@ static void negated(const double X[9], double nX[9])
 }
 
 /* Append the four blocks of a pair, as a spring lists them: -(K, C) at (i, i), (K, C) at
- * (i, j) and (j, i), -(K, C) at (j, j) (mb_linsys_sink_pair's order) */
+ * (i, j) and (j, i), -(K, C) at (j, j) (mb_linsys_sink_pair's order), marked as a pair
+ * when i != j */
 static void put_pair(mb_jacobian *J, size_t i, size_t j, const double C[9], const double K[9])
 {
     double nC[9], nK[9];
+    size_t first = J->count;
     negated(C, nC);
     negated(K, nK);
     put_block(J, i, i, nC, nK);
     put_block(J, i, j, C, K);
     put_block(J, j, i, C, K);
     put_block(J, j, j, nC, nK);
+    if (i != j)
+        mb_jacobian_mark_pair(J, first);
 }
 
 /* A system in storage of either kind: block-tridiagonal, or CSR with the pattern of J */
@@ -1030,5 +1034,124 @@ Test(linsys_sink, block_subtracts_its_sum_h_c_plus_h2_k)
     mb_blocktri_free(Ts);
     mb_blocktri_free(T);
     mb_jacobian_free(J);
+    mb_system_free(sys);
+}
+
+/* A pair's four terms of b formed together (mb_linsys_be_rhs_pair_d; Baraff & Witkin eq. 6,
+ * b = (M - h C) v + h f with the pair's C = [-C C; C -C]): t = h C (v_j - v_i),
+ * t_a = ((C_a0 w_0 + C_a1 w_1) + C_a2 w_2) h, w = v_j - v_i, b_i = (m_i v_i + f_i h) - t,
+ * b_j = (m_j v_j + f_j h) + t, written out here in IEEE double; the same bits from the
+ * sink, from the block list (mb_linsys_be_rhs on the marked pair) and from its MPFR
+ * instance at 53 bits.  Within rounding of the exact (M - h C) v + h f (256-bit MPFR,
+ * written out here): w's three differences, the products and sums of t, and the two sums
+ * of b, each rounded once, |b - exact| <= 8 u (m |v| + h |f| + h |C| (|v_i| + |v_j|)) per
+ * row.  Negative control: the former order (four terms off b, each from C v of one node)
+ * gives other bits on these data. */
+Test(linsys_sink, pair_terms_from_the_relative_velocity)
+{
+    const double C[9] = { 0.31, -0.12, 0.2, 0.05, 0.7, -0.4, 0.1, 0.23, 0.9 };
+    const double K[9] = { -5.1, 1.3, 0.5, 2.0, -4.7, 0.25, 0.6, 1.5, -3.3 };
+    const double mass[2] = { 0.41, 0.78 }, h = H, u = 0x1p-53;
+    const double v[6] = { 0.613, -1.27, 0.0441, 0.587, -1.31, 0.0917 };
+    const double f[6] = { 2.3, -0.71, 9.1, -1.9, 0.33, -8.7 };
+    mb_system *sys = mb_system_alloc(2);
+    mb_nodes *s = sys->nodes;
+    for (size_t i = 0; i < 2; i++)
+        mb_nodes_set_mass(s, i, mass[i]);
+    memcpy(s->v, v, sizeof v);
+    memcpy(s->f, f, sizeof f);
+    double want[6], former[6];
+    for (int k = 0; k < 6; k++)
+        want[k] = former[k] = mass[k / 3] * v[k] + f[k] * h;
+    const double w[3] = { v[3] - v[0], v[4] - v[1], v[5] - v[2] };
+    int differs = 0;
+    for (int a = 0; a < 3; a++) {
+        const double *c = &C[3 * a];
+        double t = ((c[0] * w[0] + c[1] * w[1]) + c[2] * w[2]) * h;
+        want[a] = want[a] - t;
+        want[3 + a] = want[3 + a] + t;
+        former[a] -= ((-(c[0] * v[0]) + -(c[1] * v[1])) + -(c[2] * v[2])) * h;
+        former[a] -= ((c[0] * v[3] + c[1] * v[4]) + c[2] * v[5]) * h;
+        former[3 + a] -= ((c[0] * v[0] + c[1] * v[1]) + c[2] * v[2]) * h;
+        former[3 + a] -= ((-(c[0] * v[3]) + -(c[1] * v[4])) + -(c[2] * v[5])) * h;
+    }
+    for (int k = 0; k < 6; k++)
+        differs += memcmp(&former[k], &want[k], sizeof want[k]) != 0;
+    cr_assert_geq(differs, 1, "the former order gave the same bits: no control");
+
+    mpfr_t x, t;                                    /* exact, and the rounding bound */
+    mpfr_inits2(256, x, t, (mpfr_ptr)0);
+    for (int k = 0; k < 6; k++) {
+        int r = k / 3, a = k % 3;
+        double sign = r == 0 ? -1.0 : 1.0, bound = mass[r] * fabs(v[k]) + h * fabs(f[k]);
+        mpfr_set_d(x, mass[r], MPFR_RNDN);
+        mpfr_mul_d(x, x, v[k], MPFR_RNDN);
+        mpfr_set_d(t, f[k], MPFR_RNDN);
+        mpfr_mul_d(t, t, h, MPFR_RNDN);
+        mpfr_add(x, x, t, MPFR_RNDN);
+        for (int e = 0; e < 3; e++) {               /* - h (sign C) v_i - h (-sign C) v_j */
+            mpfr_set_d(t, v[3 + e], MPFR_RNDN);
+            mpfr_sub_d(t, t, v[e], MPFR_RNDN);
+            mpfr_mul_d(t, t, C[3 * a + e], MPFR_RNDN);
+            mpfr_mul_d(t, t, h, MPFR_RNDN);
+            mpfr_mul_d(t, t, sign, MPFR_RNDN);
+            mpfr_add(x, x, t, MPFR_RNDN);
+            bound += h * fabs(C[3 * a + e]) * (fabs(v[e]) + fabs(v[3 + e]));
+        }
+        mpfr_sub_d(x, x, want[k], MPFR_RNDN);
+        double err = fabs(mpfr_get_d(x, MPFR_RNDN));
+        cr_expect(err <= 8 * u * bound, "b_%d: %.3g from (M - h C) v + h f (bound %.3g)", k,
+                  err, 8 * u * bound);
+    }
+    mpfr_clears(x, t, (mpfr_ptr)0);
+
+    mb_blocktri *T = mb_blocktri_alloc(2);         /* the sink */
+    double b[6], tmp[2];
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, s, h, T, NULL, b);
+    cr_assert(mb_linsys_sink_rhs(&k));
+    mb_linsys_sink_pair(&k, 0, 1, C, K);
+    cr_assert(mb_linsys_sink_finish(&k));
+    for (int q = 0; q < 6; q++)
+        cr_expect(memcmp(&b[q], &want[q], sizeof b[q]) == 0, "the sink: b_%d is %.17g, not "
+                  "%.17g", q, b[q], want[q]);
+    mb_linsys_sink_release(&k);
+    mb_jacobian *J = mb_jacobian_alloc(2, 53);     /* the block list */
+    put_pair(J, 0, 1, C, K);
+    mb_linsys_be_rhs(s, J, h, b, tmp);
+    for (int q = 0; q < 6; q++)
+        cr_expect(memcmp(&b[q], &want[q], sizeof b[q]) == 0, "the list: b_%d is %.17g, not "
+                  "%.17g", q, b[q], want[q]);
+
+    mb_nodes_mpfr *sm = mb_nodes_mpfr_alloc(2, 53);    /* the MPFR instance at 53 bits */
+    cr_assert_eq(mb_nodes_mpfr_set_from_double(sm, s), MB_SUCCESS);
+    for (int q = 0; q < 6; q++)
+        mpfr_set_d(&sm->f[q], f[q], MPFR_RNDN);
+    mb_jacobian_mpfr *Jm = mb_jacobian_mpfr_alloc(2, 53);
+    for (size_t q = 0; q < 4; q++) {
+        long bq = mb_jacobian_mpfr_append_block(Jm, J->row[q], J->col[q]);
+        cr_assert_geq(bq, 0);
+        for (int e = 0; e < 9; e++) {
+            mpfr_set_d(&Jm->dfdv[9 * bq + e], J->dfdv[9 * q + e], MPFR_RNDN);
+            mpfr_set_d(&Jm->dfdx[9 * bq + e], J->dfdx[9 * q + e], MPFR_RNDN);
+        }
+    }
+    mb_jacobian_mpfr_mark_pair(Jm, 0);
+    mpfr_t bm[6], tm[2];
+    for (int q = 0; q < 6; q++)
+        mpfr_init2(bm[q], 53);
+    mpfr_inits2(53, tm[0], tm[1], (mpfr_ptr)0);
+    mb_linsys_mpfr_be_rhs(sm, Jm, h, bm[0], tm[0]);
+    for (int q = 0; q < 6; q++) {
+        double got = mpfr_get_d(bm[q], MPFR_RNDN);
+        cr_expect(memcmp(&got, &want[q], sizeof got) == 0, "MPFR at 53 bits: b_%d is %.17g, "
+                  "not %.17g", q, got, want[q]);
+        mpfr_clear(bm[q]);
+    }
+    mpfr_clears(tm[0], tm[1], (mpfr_ptr)0);
+    mb_jacobian_mpfr_free(Jm);
+    mb_nodes_mpfr_free(sm);
+    mb_jacobian_free(J);
+    mb_blocktri_free(T);
     mb_system_free(sys);
 }

@@ -20,6 +20,7 @@ void FUNCTION(mb_jacobian, free)(TYPE(mb_jacobian) *J)
     }
     free(J->row);
     free(J->col);
+    free(J->pair);
     free(J->dfdx);
     free(J->dfdv);
     free(J);
@@ -36,11 +37,13 @@ static int FUNCTION(jacobian, grow)(TYPE(mb_jacobian) *J)
     if (row) J->row = row;
     size_t *col = realloc(J->col, cap * sizeof *col);
     if (col) J->col = col;
+    unsigned char *pair = realloc(J->pair, cap);
+    if (pair) J->pair = pair;
     REAL *dfdx = realloc(J->dfdx, 9 * cap * sizeof *dfdx);
     if (dfdx) J->dfdx = dfdx;
     REAL *dfdv = realloc(J->dfdv, 9 * cap * sizeof *dfdv);
     if (dfdv) J->dfdv = dfdv;
-    if (!row || !col || !dfdx || !dfdv)
+    if (!row || !col || !pair || !dfdx || !dfdv)
         MB_ERROR(MB_ENOMEM, "cannot grow the Jacobian to %zu blocks", cap);
     for (size_t k = 9 * J->cap; k < 9 * cap; k++) {
         R_INIT(&J->dfdx[k], J->prec);
@@ -57,7 +60,13 @@ long FUNCTION(mb_jacobian, append_block)(TYPE(mb_jacobian) *J, size_t row, size_
     size_t b = J->count++;
     J->row[b] = row;
     J->col[b] = col;
+    J->pair[b] = 0;
     return (long)b;
+}
+
+void FUNCTION(mb_jacobian, mark_pair)(TYPE(mb_jacobian) *J, size_t b)
+{
+    J->pair[b] = 1;
 }
 
 long FUNCTION(mb_jacobian, add_block)(TYPE(mb_jacobian) *J, size_t row, size_t col)

@@ -14,6 +14,8 @@ typedef struct mb_jacobian {
     size_t count, cap;      /* blocks in use / allocated */
     mpfr_prec_t prec;
     size_t *row, *col;      /* node indices: block is d f_row / d (x|v)_col */
+    unsigned char *pair;    /* per block: 1 on the first of a two-node element's four
+                             * blocks (mb_jacobian_mark_pair), else 0 */
     double *dfdx;           /* 9 per block, row-major */
     double *dfdv;           /* 9 per block, row-major */
 } mb_jacobian;
@@ -27,6 +29,12 @@ long mb_jacobian_add_block(mb_jacobian *J, size_t row, size_t col);
 /* Append a block (row, col) whose 18 values the caller sets (they hold stale numbers);
  * its index, or -1 when out of memory. */
 long mb_jacobian_append_block(mb_jacobian *J, size_t row, size_t col);
+/* Mark blocks b .. b + 3 as the four blocks of a two-node element, i != j, in the order
+ * (i, i) -X, (i, j) X, (j, i) X, (j, j) -X, X = (K, C): their terms of the right-hand side
+ * are formed together, h C (v_j - v_i) (mb_linsys_be_rhs).  Only a model that hands
+ * these blocks to an assembly into the solver's storage as a pair (mb_linsys_sink_pair,
+ * which forms them alike) may mark them: the springs. */
+void mb_jacobian_mark_pair(mb_jacobian *J, size_t b);
 
 /* ---- MPFR (same layout; every number an mpfr_t of precision prec) ---- */
 typedef struct mb_jacobian_mpfr {
@@ -34,6 +42,8 @@ typedef struct mb_jacobian_mpfr {
     size_t count, cap;      /* blocks in use / allocated */
     mpfr_prec_t prec;
     size_t *row, *col;      /* node indices: block is d f_row / d (x|v)_col */
+    unsigned char *pair;    /* per block: 1 on the first of a two-node element's four
+                             * blocks (mb_jacobian_mpfr_mark_pair), else 0 */
     mpfr_ptr dfdx;          /* 9 per block, row-major */
     mpfr_ptr dfdv;          /* 9 per block, row-major */
 } mb_jacobian_mpfr;
@@ -47,5 +57,7 @@ long mb_jacobian_mpfr_add_block(mb_jacobian_mpfr *J, size_t row, size_t col);
 /* Append a block (row, col) whose 18 values the caller sets (they hold stale numbers);
  * its index, or -1 when out of memory. */
 long mb_jacobian_mpfr_append_block(mb_jacobian_mpfr *J, size_t row, size_t col);
+/* as mb_jacobian_mark_pair */
+void mb_jacobian_mpfr_mark_pair(mb_jacobian_mpfr *J, size_t b);
 
 #endif

@@ -262,10 +262,12 @@ R_HOT void FUNCTION(springs, block)(const mb_spring *sp,
 }
 
 /* The four blocks of spring sp (two when anchored): df_i/d(x,v)_i = -(K, Dv), then
- * df_i/d._j = df_j/d._i = (K, Dv) and df_j/d._j = -(K, Dv). */
+ * df_i/d._j = df_j/d._i = (K, Dv) and df_j/d._j = -(K, Dv), marked as a pair when i != j
+ * (their terms of b formed together, as mb_linsys_sink_pair forms them). */
 static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const mb_spring *sp,
                                       const REAL *K, const REAL *Dv)
 {
+    size_t first = J->count;
     int st = FUNCTION(springs, put)(J, sp->i, sp->i, K, Dv, 1);
     if (st == MB_SUCCESS && !sp->anchored) {
         st = FUNCTION(springs, put)(J, sp->i, sp->j, K, Dv, 0);
@@ -273,6 +275,8 @@ static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const mb_spring *sp,
             st = FUNCTION(springs, put)(J, sp->j, sp->i, K, Dv, 0);
         if (st == MB_SUCCESS)
             st = FUNCTION(springs, put)(J, sp->j, sp->j, K, Dv, 1);
+        if (st == MB_SUCCESS && sp->i != sp->j)
+            FUNCTION(mb_jacobian, mark_pair)(J, first);
     }
     return st;
 }

@@ -100,6 +100,32 @@ void FUNCTION(mb_linsys, be_rhs_term)(const REAL *C, const REAL *vc, int a, doub
 #endif
 }
 
+/* The terms of a pair's four blocks off b_i and b_j: t = h C (v_j - v_i), b_i -= t,
+ * b_j += t (mb_linsys_be_rhs_pair_d in double).  w: 3 scratch values, t: 2. */
+void FUNCTION(mb_linsys, be_rhs_pair)(const REAL *C, const REAL *vi, const REAL *vj, double h,
+                                      REAL *bi, REAL *bj, REAL *w, REAL *t)
+{
+#if IS_MPFR
+    REAL *u = &t[1];
+    for (int k = 0; k < 3; k++)
+        R_SUB(&w[k], &vj[k], &vi[k]);
+    for (int a = 0; a < 3; a++) {
+        R_MUL(t, &C[3 * a], &w[0]);
+        R_MUL(u, &C[3 * a + 1], &w[1]);
+        R_ADD(t, t, u);
+        R_MUL(u, &C[3 * a + 2], &w[2]);
+        R_ADD(t, t, u);
+        R_MUL_D(t, t, h);
+        R_SUB(&bi[a], &bi[a], t);
+        R_ADD(&bj[a], &bj[a], t);
+    }
+#else
+    (void)w;
+    (void)t;
+    mb_linsys_be_rhs_pair_d(C, vi, vj, h, bi, bj);
+#endif
+}
+
 /* 1 when every entry of the 3x3 block C is zero (a block that adds nothing to b) */
 int FUNCTION(mb_linsys, block_zero)(const REAL *C)
 {
@@ -128,13 +154,25 @@ void FUNCTION(mb_linsys, be_rhs_fix_rows)(const TYPE(mb_nodes) *s, REAL *b, REAL
 }
 
 /* b = (M - h C) v + h f  (DESIGN 4.1): b_k = m v_k + h f_k, then b_r -= h (C_b v_c) per
- * block in list order, then the fixed rows */
+ * block in list order -- the four blocks of a pair (mb_jacobian_mark_pair) at once,
+ * be_rhs_pair -- then the fixed rows */
 void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian) *J,
                                  double h, REAL *b, REAL *tmp)
 {
-    REAL *t = &tmp[0], *u = &tmp[1];
+    REAL *t = &tmp[0], *u = &tmp[1], w[3];
+    for (int k = 0; k < 3; k++)
+        R_INIT(&w[k], s->prec);
     FUNCTION(mb_linsys, be_rhs_begin)(s, h, b, tmp);
     for (size_t blk = 0; blk < J->count; blk++) {
+        if (J->pair[blk] && blk + 3 < J->count) {
+            const REAL *C = &J->dfdv[9 * (blk + 1)];           /* the (i, j) block's C */
+            size_t i = J->row[blk], j = J->col[blk + 1];
+            if (!FUNCTION(mb_linsys, block_zero)(C))
+                FUNCTION(mb_linsys, be_rhs_pair)(C, &s->v[3 * i], &s->v[3 * j], h, &b[3 * i],
+                                                 &b[3 * j], w, tmp);
+            blk += 3;
+            continue;
+        }
         const REAL *C = &J->dfdv[9 * blk];
         if (FUNCTION(mb_linsys, block_zero)(C))
             continue;                       /* no velocity dependence: nothing to add */
@@ -145,6 +183,8 @@ void FUNCTION(mb_linsys, be_rhs)(const TYPE(mb_nodes) *s, const TYPE(mb_jacobian
         }
     }
     FUNCTION(mb_linsys, be_rhs_fix_rows)(s, b, tmp);
+    for (int k = 0; k < 3; k++)
+        R_CLEAR(&w[k]);
 }
 
 /* -R(w) = h f(x + h w, w) - M (w - v), 0 on fixed rows (their w stays v) */

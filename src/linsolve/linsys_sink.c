@@ -18,7 +18,8 @@
  *   b: b = M v + h f once every model's forces are complete (mb_linsys_sink_rhs, before
  *      the first block), then each block with C != 0 takes its term h (C v_c) off its
  *      rows the moment it arrives (mb_linsys_be_rhs_term_d, in list order, as
- *      mb_linsys_be_rhs), the fixed rows last -- of the nodes the pass forming b listed as
+ *      mb_linsys_be_rhs), a pair's four blocks their terms together (h C (v_j - v_i),
+ *      mb_linsys_be_rhs_pair_d, as the list's marked pairs), the fixed rows last -- of the nodes the pass forming b listed as
  *      fixed (up to MB_LINSYS_FIXED_LIST of them; beyond, a scan of every node), A's and
  *      b's rows of a node together.
  * The models therefore evaluate their forces in a first pass and hand over their blocks in
@@ -463,30 +464,20 @@ static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, const double *G)
     pair_set(Aii, Aij, Aji, Ajj, Fii, Fij, Fji, Fjj, G);
 }
 
-/* The four terms of the pair taken off b in list order: h (-C v_i) and h (C v_j) off row
- * i, h (C v_i) and h (-C v_j) off row j (mb_linsys_be_rhs_term_d).  The products of -C
- * are the negated products of C, exactly; their sums are formed anew, because -(a + b)
- * and (-a) + (-b) differ in the sign of an exact zero. */
+/* The terms of the pair off b_i and b_j, formed together as the block list forms a marked
+ * pair's (mb_linsys_be_rhs_pair_d): t = h C (v_j - v_i), b_i -= t, b_j += t */
 static void pair_terms(mb_linsys_sink *k, size_t i, size_t j, const double *C)
 {
-    const double *vi = &k->s->v[3 * i], *vj = &k->s->v[3 * j], h = k->h;
-    double *bi = &k->b[3 * i], *bj = &k->b[3 * j];
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++) {
-        const double *c = &C[3 * a];
-        double pi0 = c[0] * vi[0], pi1 = c[1] * vi[1], pi2 = c[2] * vi[2];
-        double pj0 = c[0] * vj[0], pj1 = c[1] * vj[1], pj2 = c[2] * vj[2];
-        bi[a] -= ((-pi0 + -pi1) + -pi2) * h;
-        bi[a] -= ((pj0 + pj1) + pj2) * h;
-        bj[a] -= ((pi0 + pi1) + pi2) * h;
-        bj[a] -= ((-pj0 + -pj1) + -pj2) * h;
-    }
+    mb_linsys_be_rhs_pair_d(C, &k->s->v[3 * i], &k->s->v[3 * j], k->h, &k->b[3 * i],
+                            &k->b[3 * j]);
 }
 
 /* The blocks of a pair, -(K, C) at (i, i), (K, C) at (i, j) and (j, i), -(K, C) at
- * (j, j), as four calls of mb_linsys_sink_block would add them: the negated blocks give
- * -G exactly (h (-C) + h^2 (-K) = -(h C + h^2 K)), so G is formed once, and their terms
- * of b come from -C itself. */
+ * (j, j), as the block list adds a pair it marks (mb_jacobian_mark_pair): A as four calls
+ * of mb_linsys_sink_block would add them (the negated blocks give -G exactly,
+ * h (-C) + h^2 (-K) = -(h C + h^2 K), so G is formed once), and the four terms of b
+ * together, h C (v_j - v_i) (pair_terms).  A pair of a node with itself is not marked:
+ * its four blocks, terms included, go in one by one. */
 void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9],
                          const double K[9])
 {

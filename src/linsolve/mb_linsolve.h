@@ -75,6 +75,30 @@ static inline double mb_linsys_be_rhs_term_d(const double *C, const double *vc, 
     t = t + C[3 * a + 2] * vc[2];
     return t * h;
 }
+/* The terms of a two-node element's four blocks (i, i) -C, (i, j) C, (j, i) C, (j, j) -C
+ * (mb_jacobian_mark_pair, mb_linsys_sink_pair), i != j: h (-C v_i + C v_j) off b_i and
+ * h (C v_i - C v_j) off b_j, that is t = h C (v_j - v_i) formed once, b_i -= t, b_j += t;
+ * t_a = ((C_a0 w_0 + C_a1 w_1) + C_a2 w_2) h with w = v_j - v_i.  w: 3 scratch values,
+ * t: 2 (the double instance inlined below). */
+void mb_linsys_be_rhs_pair(const double *C, const double *vi, const double *vj, double h,
+                           double *bi, double *bj, double *w, double *t);
+static inline void mb_linsys_be_rhs_pair_d(const double *C, const double *vi,
+                                           const double *vj, double h, double *restrict bi,
+                                           double *restrict bj)
+{
+    const double w0 = vj[0] - vi[0], w1 = vj[1] - vi[1], w2 = vj[2] - vi[2];
+#if defined(__GNUC__)
+#pragma GCC unroll 3
+#endif
+    for (int a = 0; a < 3; a++) {
+        double t = C[3 * a] * w0;
+        t = t + C[3 * a + 1] * w1;
+        t = t + C[3 * a + 2] * w2;
+        t = t * h;
+        bi[a] = bi[a] - t;
+        bj[a] = bj[a] + t;
+    }
+}
 int mb_linsys_block_zero(const double *C);
 void mb_linsys_be_rhs_fix_rows(const mb_nodes *s, double *b, double *tmp);
 /* the same for node i alone (a node known to be fixed: mb_linsys_sink_finish) */
@@ -107,6 +131,8 @@ void mb_linsys_mpfr_be_rhs(const mb_nodes_mpfr *s, const mb_jacobian_mpfr *J,
 void mb_linsys_mpfr_be_rhs_begin(const mb_nodes_mpfr *s, double h, mpfr_ptr b, mpfr_ptr tmp);
 void mb_linsys_mpfr_be_rhs_term(mpfr_srcptr C, mpfr_srcptr vc, int a, double h, mpfr_ptr t,
                                 mpfr_ptr u);
+void mb_linsys_mpfr_be_rhs_pair(mpfr_srcptr C, mpfr_srcptr vi, mpfr_srcptr vj, double h,
+                                mpfr_ptr bi, mpfr_ptr bj, mpfr_ptr w, mpfr_ptr t);
 int mb_linsys_mpfr_block_zero(mpfr_srcptr C);
 void mb_linsys_mpfr_be_rhs_fix_rows(const mb_nodes_mpfr *s, mpfr_ptr b, mpfr_ptr tmp);
 void mb_linsys_mpfr_be_rhs_fix_node(const mb_nodes_mpfr *s, size_t i, mpfr_ptr b,
