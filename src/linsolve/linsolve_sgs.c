@@ -12,63 +12,167 @@
  * backward sweep, which also forms x - D t, and one forward sweep, which also forms the
  * result and its sums, each reading the blocks on one side of the diagonal: about the
  * cost of one product y = A x, where applying M^-1 and A separately costs two.
- * Every sum runs over a node row's column blocks in ascending column order. */
+ *
+ * How a sweep's row is computed.  A sweep is a recurrence: node i's unknowns wait for
+ * its neighbour i - 1's (i + 1's going back), which were found just before, so the time
+ * of a sweep is the length of that chain of operations per node, not the count of its
+ * operations.  Three things keep the chain short.  (1) The blocks of other columns are
+ * summed first, each of the nine products B_ae z_e in a lane of its own (below), none
+ * waiting for the node before.  (2) The neighbour's block comes last, from the values
+ * still in registers, (B_a0 z0 + B_a1 z1) + B_a2 z2 with z2, the neighbour's last
+ * unknown, entering last.  (3) The node's own triangle is solved by its inverse,
+ * z = T s, whose entries depend on the diagonal block alone and are formed while the
+ * chain waits; z_2 = d2 s2 + (t20 s0 + t21 s1) takes three operations after s where the
+ * substitution (s2 - D6 z0 - D7 z1) d2 takes seven.  Every row's sums still run in a
+ * fixed order, so the bits are the same on every run and target. */
 #include "mb_linsolve.h"
 
-/* s0..s2 -= B z for the column blocks p0 .. p1 - 1 of the storage, in ascending order */
-static inline __attribute__((always_inline)) void
-blocks_subtract(const mb_csr *c, size_t p0, size_t p1, const double *z, double *s0,
-                double *s1, double *s2)
+#include <string.h>
+
+/* Two lanes of doubles in a 16-byte vector (GCC's vector extension: SSE2 on x86-64, the
+ * same lanes in the same order elsewhere; the build contracts no multiply and add,
+ * -ffp-contract=off) */
+typedef double sgs_v2 __attribute__((vector_size(2 * sizeof(double))));
+typedef long long sgs_m2 __attribute__((vector_size(2 * sizeof(long long))));
+
+/* SGS_CLONES: compiled for AVX2 (three-operand instructions that read unaligned memory,
+ * the same two-lane operations) and for the x86-64 baseline, the loader picking by the
+ * processor (GCC's target_clones); neither contracts a multiply and add, so both give
+ * the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SGS_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SGS_CLONES
+#endif
+
+/* The nine sums B_ae z_e (row a, column e of each 3x3 block B, row-major), each summed
+ * from +0 over the blocks in the order visited: the pairs (B0 B1) (B2 B3) (B4 B5) (B6 B7)
+ * against (z0 z1) (z2 z0) (z1 z2) (z0 z1), and B8 z2 alone.  Five multiplications and
+ * five additions a block where a row at a time takes nine of each. */
+typedef struct {
+    sgs_v2 a00_01, a02_10, a11_12, a20_21;
+    double a22;
+} block_lanes;
+
+static inline sgs_v2 load2(const double *p)
 {
-    const uint32_t *restrict col = c->ncol, *restrict ref = c->cref;
-    const double *restrict pool = c->pool;
-    double a0 = *s0, a1 = *s1, a2 = *s2;
-    for (size_t p = p0; p < p1; p++) {
-        const double *B = &pool[9 * (size_t)ref[p]], *zc = &z[3 * (size_t)col[p]];
-        a0 -= B[0] * zc[0] + B[1] * zc[1] + B[2] * zc[2];
-        a1 -= B[3] * zc[0] + B[4] * zc[1] + B[5] * zc[2];
-        a2 -= B[6] * zc[0] + B[7] * zc[1] + B[8] * zc[2];
-    }
-    *s0 = a0;
-    *s1 = a1;
-    *s2 = a2;
+    sgs_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
 }
 
-/* the column block of node row i's diagonal (every row has one) */
-static inline size_t diagonal_position(const mb_csr *c, size_t i)
+static inline __attribute__((always_inline)) void
+lanes_add(block_lanes *acc, const double *restrict B, const double *restrict z)
 {
-    size_t p = c->cstart[i];
-    while (c->ncol[p] < i)
-        p++;
-    return p;
+    sgs_v2 z01 = load2(z), z12 = load2(z + 1);
+    sgs_v2 z20 = __builtin_shuffle(z12, z01, (sgs_m2){ 1, 2 });
+    acc->a00_01 += load2(B) * z01;
+    acc->a02_10 += load2(B + 2) * z20;
+    acc->a11_12 += load2(B + 4) * z12;
+    acc->a20_21 += load2(B + 6) * z01;
+    acc->a22 += B[8] * z[2];
+}
+
+/* s_a = r_a - ((lane a0 + lane a1) + lane a2), a = 0, 1, 2 */
+static inline __attribute__((always_inline)) void
+lanes_subtract(const block_lanes *acc, const double *r, double s[3])
+{
+    s[0] = r[0] - ((acc->a00_01[0] + acc->a00_01[1]) + acc->a02_10[0]);
+    s[1] = r[1] - ((acc->a02_10[1] + acc->a11_12[0]) + acc->a11_12[1]);
+    s[2] = r[2] - ((acc->a20_21[0] + acc->a20_21[1]) + acc->a22);
+}
+
+/* The storage's arrays, read into locals once a sweep: the sweep's stores of doubles
+ * then leave the compiler nothing to reload. */
+typedef struct {
+    const size_t *restrict cstart;
+    const uint32_t *restrict col, *restrict ref, *restrict dblk;
+    const double *restrict pool;
+} sweep_view;
+
+static inline sweep_view view_of(const mb_csr *c)
+{
+    return (sweep_view){ c->cstart, c->ncol, c->cref, c->dblk, c->pool };
+}
+
+/* s -= B zn for the neighbour's block, zn in registers, zn2 entering last */
+static inline __attribute__((always_inline)) void
+neighbour_subtract(const double *restrict B, double zn0, double zn1, double zn2, double s[3])
+{
+    s[0] -= (B[0] * zn0 + B[1] * zn1) + B[2] * zn2;
+    s[1] -= (B[3] * zn0 + B[4] * zn1) + B[5] * zn2;
+    s[2] -= (B[6] * zn0 + B[7] * zn1) + B[8] * zn2;
+}
+
+#define LANES_ZERO { { 0.0, 0.0 }, { 0.0, 0.0 }, { 0.0, 0.0 }, { 0.0, 0.0 }, 0.0 }
+
+/* s = r_i - (L z)_i over node row i's column blocks left of its diagonal: those left of
+ * column i - 1 in lanes, in ascending order, then column i - 1's block with
+ * zn = z_{i-1} (every row has a diagonal block, which ends the loop) */
+static inline __attribute__((always_inline)) void
+row_lower(const sweep_view *v, size_t i, const double *r, const double *z, double zn0,
+          double zn1, double zn2, double s[3])
+{
+    block_lanes acc = LANES_ZERO;
+    size_t p = v->cstart[i];
+    for (; v->col[p] + 1 < i; p++)
+        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p]]);
+    lanes_subtract(&acc, &r[3 * i], s);
+    if (v->col[p] + 1 == i)
+        neighbour_subtract(&v->pool[9 * (size_t)v->ref[p]], zn0, zn1, zn2, s);
+}
+
+/* s = r_i - (U z)_i: the blocks right of column i + 1 in lanes, from the last one back,
+ * then column i + 1's block with zn = z_{i+1} */
+static inline __attribute__((always_inline)) void
+row_upper(const sweep_view *v, size_t i, const double *r, const double *z, double zn0,
+          double zn1, double zn2, double s[3])
+{
+    block_lanes acc = LANES_ZERO;
+    size_t p = v->cstart[i + 1] - 1;
+    for (; v->col[p] > i + 1; p--)
+        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p]]);
+    lanes_subtract(&acc, &r[3 * i], s);
+    if (v->col[p] == i + 1)
+        neighbour_subtract(&v->pool[9 * (size_t)v->ref[p]], zn0, zn1, zn2, s);
 }
 
 /* z = (D + L)^-1 r row by row (z may be r: row i reads z of rows < i only); with y not
- * NULL also y = D (y + z) in the same pass, and the sums w.y and (want_yy) y.y */
+ * NULL also y = D (y + z) in the same pass, and the sums w.y and (want_yy) y.y.  Node i's
+ * unknowns z0 z1 z2 = T s, T the inverse of the lower triangle of its diagonal block G
+ * (G3, G6, G7 below the diagonal; d = 1 / diagonal): t10 = -G3 d0 d1, t21 = -G7 d1 d2,
+ * t20 = -(G6 d0 + G7 t10) d2. */
 static inline __attribute__((always_inline)) void
 lower_sweep(const mb_csr *c, const double *dinv, const double *r, double *z, double *y,
             const double *w, int want_yy, double *yw, double *yy)
 {
-    double sw = 0.0, sy = 0.0;
+    const sweep_view v = view_of(c);
+    double sw = 0.0, sy = 0.0, z0 = 0.0, z1 = 0.0, z2 = 0.0;
     for (size_t i = 0; i < c->n_nodes; i++) {
-        double s0 = r[3 * i], s1 = r[3 * i + 1], s2 = r[3 * i + 2];
-        blocks_subtract(c, c->cstart[i], diagonal_position(c, i), z, &s0, &s1, &s2);
-        const double *Dg = &c->pool[9 * (size_t)c->dblk[i]];
-        double z0 = s0 * dinv[3 * i];
-        double z1 = (s1 - Dg[3] * z0) * dinv[3 * i + 1];
-        double z2 = (s2 - Dg[6] * z0 - Dg[7] * z1) * dinv[3 * i + 2];
+        double s[3];
+        row_lower(&v, i, r, z, z0, z1, z2, s);
+        const double *restrict G = &v.pool[9 * (size_t)v.dblk[i]], *restrict d = &dinv[3 * i];
+        double t10 = -(G[3] * d[0]) * d[1], t21 = -(G[7] * d[1]) * d[2];
+        double t20 = -(G[6] * d[0] + G[7] * t10) * d[2];
+        z0 = s[0] * d[0];
+        z1 = s[1] * d[1] + s[0] * t10;
+        z2 = s[2] * d[2] + (s[0] * t20 + s[1] * t21);
         z[3 * i] = z0;
         z[3 * i + 1] = z1;
         z[3 * i + 2] = z2;
         if (y) {
             double *yi = &y[3 * i];
-            yi[0] = Dg[0] * (yi[0] + z0);
-            yi[1] = Dg[4] * (yi[1] + z1);
-            yi[2] = Dg[8] * (yi[2] + z2);
-            for (int a = 0; a < 3; a++) {
-                sw += w[3 * i + a] * yi[a];
-                if (want_yy)
-                    sy += yi[a] * yi[a];
+            double y0 = G[0] * (yi[0] + z0), y1 = G[4] * (yi[1] + z1), y2 = G[8] * (yi[2] + z2);
+            yi[0] = y0;
+            yi[1] = y1;
+            yi[2] = y2;
+            sw += w[3 * i] * y0;
+            sw += w[3 * i + 1] * y1;
+            sw += w[3 * i + 2] * y2;
+            if (want_yy) {
+                sy += y0 * y0;
+                sy += y1 * y1;
+                sy += y2 * y2;
             }
         }
     }
@@ -79,40 +183,46 @@ lower_sweep(const mb_csr *c, const double *dinv, const double *r, double *z, dou
     }
 }
 
-void mb_csr_sgs_lower(const mb_csr *c, const double *dinv, const double *r, double *z)
+SGS_CLONES void mb_csr_sgs_lower(const mb_csr *c, const double *dinv, const double *r, double *z)
 {
     lower_sweep(c, dinv, r, z, NULL, NULL, 0, NULL, NULL);
 }
 
-/* z = (D + U)^-1 r, and with x not NULL also y = x - D z, row by row */
+/* z = (D + U)^-1 r, and with x not NULL also y = x - D z, row by row.  z = T s with T the
+ * inverse of the upper triangle of G (G1, G2, G5 above the diagonal): t12 = -G5 d1 d2,
+ * t01 = -G1 d0 d1, t02 = -(G2 d2 + G1 t12) d0. */
 static inline __attribute__((always_inline)) void
 upper_sweep(const mb_csr *c, const double *dinv, const double *r, double *z,
             const double *x, double *y)
 {
+    const sweep_view v = view_of(c);
+    double z0 = 0.0, z1 = 0.0, z2 = 0.0;
     for (size_t i = c->n_nodes; i-- > 0;) {
-        double s0 = r[3 * i], s1 = r[3 * i + 1], s2 = r[3 * i + 2];
-        blocks_subtract(c, diagonal_position(c, i) + 1, c->cstart[i + 1], z, &s0, &s1, &s2);
-        const double *Dg = &c->pool[9 * (size_t)c->dblk[i]];
-        double z2 = s2 * dinv[3 * i + 2];
-        double z1 = (s1 - Dg[5] * z2) * dinv[3 * i + 1];
-        double z0 = (s0 - Dg[1] * z1 - Dg[2] * z2) * dinv[3 * i];
+        double s[3];
+        row_upper(&v, i, r, z, z0, z1, z2, s);
+        const double *restrict G = &v.pool[9 * (size_t)v.dblk[i]], *restrict d = &dinv[3 * i];
+        double t12 = -(G[5] * d[1]) * d[2], t01 = -(G[1] * d[0]) * d[1];
+        double t02 = -(G[2] * d[2] + G[1] * t12) * d[0];
+        z2 = s[2] * d[2];
+        z1 = s[1] * d[1] + s[2] * t12;
+        z0 = s[0] * d[0] + (s[2] * t02 + s[1] * t01);
         z[3 * i] = z0;
         z[3 * i + 1] = z1;
         z[3 * i + 2] = z2;
         if (x) {
-            y[3 * i] = x[3 * i] - Dg[0] * z0;
-            y[3 * i + 1] = x[3 * i + 1] - Dg[4] * z1;
-            y[3 * i + 2] = x[3 * i + 2] - Dg[8] * z2;
+            y[3 * i] = x[3 * i] - G[0] * z0;
+            y[3 * i + 1] = x[3 * i + 1] - G[4] * z1;
+            y[3 * i + 2] = x[3 * i + 2] - G[8] * z2;
         }
     }
 }
 
-void mb_csr_sgs_upper(const mb_csr *c, const double *dinv, const double *r, double *z)
+SGS_CLONES void mb_csr_sgs_upper(const mb_csr *c, const double *dinv, const double *r, double *z)
 {
     upper_sweep(c, dinv, r, z, NULL, NULL);
 }
 
-void mb_csr_eisenstat(const mb_csr *c, const double *dinv, const double *x, double *t,
+SGS_CLONES void mb_csr_eisenstat(const mb_csr *c, const double *dinv, const double *x, double *t,
                       double *y, const double *w, double *yw, double *yy)
 {
     upper_sweep(c, dinv, x, y, x, t);               /* y = (D + U)^-1 x, t = x - D y */
