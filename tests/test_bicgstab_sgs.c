@@ -102,6 +102,107 @@ Test(sgs, sweeps_are_the_dense_triangular_solves)
     mb_system_free(sys);
 }
 
+/* Node i's row of a sweep in the order linsolve_sgs.c documents, written out here on the
+ * dense matrix: the nine products B_ae z_e of the column nodes before the neighbour
+ * (lower: ascending, j < i - 1; upper: descending, j > i + 1) summed each from +0, then
+ * s_a = r_a - ((lane a0 + lane a1) + lane a2), the neighbour's block (j = i - 1 or
+ * i + 1) taken off as (B_a0 z0 + B_a1 z1) + B_a2 z2, and z = T s with T the inverse of
+ * the node's triangle.  Blocks outside the pattern are zero here and add +-0 to a sum
+ * started at +0, which leaves its bits; so do the zero neighbour blocks of rows without
+ * one (s is never zero). */
+static void ordered_row(const double *A, size_t n, size_t i, const double *r, double *z,
+                        int upper)
+{
+    size_t nn = n / 3;
+    double lane[3][3] = { { 0.0 } }, s[3];
+    for (size_t q = 0; q < nn; q++) {
+        size_t j = upper ? nn - 1 - q : q;
+        if (upper ? j <= i + 1 : j + 1 >= i)
+            continue;
+        for (int a = 0; a < 3; a++)
+            for (int e = 0; e < 3; e++)
+                lane[a][e] += A[(3 * i + a) * n + 3 * j + e] * z[3 * j + e];
+    }
+    for (int a = 0; a < 3; a++)
+        s[a] = r[3 * i + a] - ((lane[a][0] + lane[a][1]) + lane[a][2]);
+    if (upper ? i + 1 < nn : i > 0) {
+        size_t j = upper ? i + 1 : i - 1;
+        for (int a = 0; a < 3; a++) {
+            const double *B = &A[(3 * i + a) * n + 3 * j];
+            s[a] -= (B[0] * z[3 * j] + B[1] * z[3 * j + 1]) + B[2] * z[3 * j + 2];
+        }
+    }
+    const double *G = &A[3 * i * n + 3 * i];        /* G[a n + e]: the diagonal block */
+    double d[3];
+    for (int a = 0; a < 3; a++)
+        d[a] = 1.0 / G[a * n + a];
+    double *zi = &z[3 * i];
+    if (!upper) {
+        double t10 = -(G[n] * d[0]) * d[1], t21 = -(G[2 * n + 1] * d[1]) * d[2];
+        double t20 = -(G[2 * n] * d[0] + G[2 * n + 1] * t10) * d[2];
+        zi[0] = s[0] * d[0];
+        zi[1] = s[1] * d[1] + s[0] * t10;
+        zi[2] = s[2] * d[2] + (s[0] * t20 + s[1] * t21);
+    } else {
+        double t12 = -(G[n + 2] * d[1]) * d[2], t01 = -(G[1] * d[0]) * d[1];
+        double t02 = -(G[2] * d[2] + G[1] * t12) * d[0];
+        zi[2] = s[2] * d[2];
+        zi[1] = s[1] * d[1] + s[2] * t12;
+        zi[0] = s[0] * d[0] + (s[2] * t02 + s[1] * t01);
+    }
+}
+
+/* The sweeps give the bits of the documented order (ordered_row), on every target the
+ * library was built for (the AVX2 clone on a processor that has it, the baseline one
+ * elsewhere: the same two-lane operations); control: the lanes summed in another order,
+ * ((lane a0 + lane a2) + lane a1) on row a = 1, changes bits. */
+Test(sgs, sweeps_sum_in_the_documented_order)
+{
+    mb_system *sys = cloth("7", "6");
+    size_t n = 3 * sys->nodes->n, nn = sys->nodes->n;
+    double *b = malloc(n * sizeof *b), *r = malloc(n * sizeof *r);
+    double *z = malloc(n * sizeof *z), *e = malloc(n * sizeof *e);
+    mb_csr *C = shared_storage(sys, b);
+    double *A = dense_of(sys), *dinv = dinv_of(A, n);
+    some_vector(r, n);
+    for (int upper = 0; upper < 2; upper++) {
+        for (size_t q = 0; q < nn; q++)
+            ordered_row(A, n, upper ? nn - 1 - q : q, r, e, upper);
+        if (upper)
+            mb_csr_sgs_upper(C, dinv, r, z);
+        else
+            mb_csr_sgs_lower(C, dinv, r, z);
+        size_t differ = 0;
+        for (size_t k = 0; k < n; k++)
+            differ += memcmp(&z[k], &e[k], sizeof z[k]) != 0;
+        cr_expect_eq(differ, 0, "%s sweep: %zu of %zu values differ from the documented order",
+                     upper ? "backward" : "forward", differ, n);
+    }
+    /* control: row 1 of node 30's lanes summed (0 + 2) + 1 in the forward sweep */
+    size_t i = 30, moved = 0;
+    double lane[3] = { 0.0, 0.0, 0.0 }, alt;
+    for (size_t j = 0; j + 1 < i; j++)
+        for (int f = 0; f < 3; f++)
+            lane[f] += A[(3 * i + 1) * n + 3 * j + f] * z[3 * j + f];
+    alt = r[3 * i + 1] - ((lane[0] + lane[2]) + lane[1]);
+    double doc = r[3 * i + 1] - ((lane[0] + lane[1]) + lane[2]);
+    moved += memcmp(&alt, &doc, sizeof alt) != 0;
+    for (size_t k = 0; k + 1 < nn && !moved; k++) {     /* another row when node 30 ties */
+        i = k + 1;
+        lane[0] = lane[1] = lane[2] = 0.0;
+        for (size_t j = 0; j + 1 < i; j++)
+            for (int f = 0; f < 3; f++)
+                lane[f] += A[(3 * i + 1) * n + 3 * j + f] * z[3 * j + f];
+        alt = r[3 * i + 1] - ((lane[0] + lane[2]) + lane[1]);
+        doc = r[3 * i + 1] - ((lane[0] + lane[1]) + lane[2]);
+        moved += memcmp(&alt, &doc, sizeof alt) != 0;
+    }
+    cr_expect_gt(moved, 0, "control: another order of the lanes gives the same bits on every row");
+    free(A); free(dinv); free(b); free(r); free(z); free(e);
+    mb_csr_free(C);
+    mb_system_free(sys);
+}
+
 /* Eisenstat's operator against its definition D (D + L)^-1 A (D + U)^-1 x formed densely,
  * with its two sums; control: D^-1 A D^-1 x (Jacobi on both sides) differs. */
 Test(sgs, eisenstat_operator_is_the_split_preconditioned_matrix)
