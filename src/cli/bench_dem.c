@@ -34,6 +34,7 @@
  * sphere) and refused when above the memory available (mb_memory_check).
  * Figures: sphere-steps/s, the ratio motionbench/LAMMPS, and the growth exponent of the
  * cost per step in n (least-squares slope of log(n / rate) against log n). */
+#include "bench_growth.h"
 #include "bench_lammps.h"
 #include "bench_util.h"
 #include "cli.h"
@@ -339,18 +340,13 @@ static double batch_rate(struct dem_bench *b, double slice)
     return (double)b->n * (double)steps / dt;
 }
 
-/* Least-squares slope of log(n / rate) against log n. */
+/* The growth exponent of the cost per step n / rate over every size (bench_growth.h). */
 static double growth_exponent(const double *n, const double *rate, int k)
 {
-    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
-    for (int i = 0; i < k; i++) {
-        double x = log(n[i]), y = log(n[i] / rate[i]);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+    double cost[DEM_MAX_SIZES];
+    for (int i = 0; i < k; i++)
+        cost[i] = n[i] / rate[i];
+    return mb_bench_growth_fit(n, cost, (size_t)k).exponent;
 }
 
 struct dem_size {
