@@ -56,6 +56,13 @@ static void some_vector(double *x, size_t n)
         x[k] = sin(0.37 * (double)k + 0.2) + 0.1 * cos(3.1 * (double)k);
 }
 
+/* entries of six decades, signs mixed: 10^(k mod 7 - 3) (1 + sin(1.7 k + 0.3)) */
+static double ragged_entry(size_t k)
+{
+    return pow(10.0, (double)(k % 7) - 3.0) * (1.0 + sin(1.7 * (double)k + 0.3))
+           * (k % 3 == 1 ? -1.0 : 1.0);
+}
+
 static double *dinv_of(const double *A, size_t n)
 {
     double *d = malloc(n * sizeof *d);
@@ -154,8 +161,10 @@ static void ordered_row(const double *A, size_t n, size_t i, const double *r, do
 
 /* The sweeps give the bits of the documented order (ordered_row), on every target the
  * library was built for (the AVX2 clone on a processor that has it, the baseline one
- * elsewhere: the same two-lane operations); control: the lanes summed in another order,
- * ((lane a0 + lane a2) + lane a1) on row a = 1, changes bits. */
+ * elsewhere: the same two-lane operations), for a smooth right-hand side and for one
+ * whose entries span six decades (on the smooth one alone a sum in another order can
+ * round alike on every row); control: the lanes summed in another order,
+ * ((lane a0 + lane a2) + lane a1) on row a = 1, change bits on the ragged one. */
 Test(sgs, sweeps_sum_in_the_documented_order)
 {
     mb_system *sys = cloth("7", "6");
@@ -164,20 +173,29 @@ Test(sgs, sweeps_sum_in_the_documented_order)
     double *z = malloc(n * sizeof *z), *e = malloc(n * sizeof *e);
     mb_csr *C = shared_storage(sys, b);
     double *A = dense_of(sys), *dinv = dinv_of(A, n);
-    some_vector(r, n);
-    for (int upper = 0; upper < 2; upper++) {
+    for (int upper = 0; upper < 4; upper++) {
+        /* two right-hand sides: smooth, then one whose entries span six decades, where
+         * the lanes' sums round differently in any other order */
+        if (upper % 2 == 0)
+            for (size_t k = 0; k < n; k++)
+                r[k] = upper ? ragged_entry(k) : sin(0.37 * (double)k + 0.2)
+                                                 + 0.1 * cos(3.1 * (double)k);
         for (size_t q = 0; q < nn; q++)
-            ordered_row(A, n, upper ? nn - 1 - q : q, r, e, upper);
-        if (upper)
+            ordered_row(A, n, upper % 2 ? nn - 1 - q : q, r, e, upper % 2);
+        if (upper % 2)
             mb_csr_sgs_upper(C, dinv, r, z);
         else
             mb_csr_sgs_lower(C, dinv, r, z);
         size_t differ = 0;
         for (size_t k = 0; k < n; k++)
             differ += memcmp(&z[k], &e[k], sizeof z[k]) != 0;
-        cr_expect_eq(differ, 0, "%s sweep: %zu of %zu values differ from the documented order",
-                     upper ? "backward" : "forward", differ, n);
+        cr_expect_eq(differ, 0, "%s sweep, right-hand side %d: %zu of %zu values differ from "
+                     "the documented order", upper % 2 ? "backward" : "forward", upper / 2,
+                     differ, n);
     }
+    for (size_t k = 0; k < n; k++)     /* the control's forward sweep: the ragged side */
+        r[k] = ragged_entry(k);
+    mb_csr_sgs_lower(C, dinv, r, z);
     /* control: row 1 of node 30's lanes summed (0 + 2) + 1 in the forward sweep */
     size_t i = 30, moved = 0;
     double lane[3] = { 0.0, 0.0, 0.0 }, alt;
