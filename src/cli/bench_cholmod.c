@@ -14,17 +14,15 @@
  * whatever OMP_NUM_THREADS says), and a threaded BLAS (OpenBLAS) splits its products;
  * on a machine of fewer cores than that the regions' barriers cost more than their work,
  * and the CPU time of the calling thread, the benchmarks' clock, counts only part of the
- * cost.  The peer serialises every OpenMP region (omp_set_max_active_levels(0), OpenMP
- * 5.0: no region is active) and sets OpenBLAS to one thread
- * (openblas_set_num_threads(1)) while it exists, both looked up by name in the running
- * program (absent: nothing to set), and is charged the CPU time of the whole process
- * during its factorisation and solve; the share other threads took of it is printed.
- * That is not enough alone: OpenBLAS starts its worker threads when it loads, and set to
- * one thread they still spin before they sleep, in the peer's timed calls (7-9 % of the
- * process's time there at 1024 particles, measured under load, and the peer 3-4 % slower
- * than with none).  So the benchmark first runs itself again with OMP_THREAD_LIMIT=1 and
- * OPENBLAS_NUM_THREADS=1 in its environment (bench_cholmod_one_thread_process), as the
- * independent driver tools/peers/cloth_driver.c does: no worker is created at all. */
+ * cost.  Setting one thread from inside the program is not enough: OpenBLAS starts its
+ * worker threads when it loads, and they spin in the peer's timed calls though set to one
+ * thread (7-9 % of the process's time there at 1024 particles, measured under load).  So
+ * the benchmark runs itself again with OMP_THREAD_LIMIT=1 (every region one thread) and
+ * OPENBLAS_NUM_THREADS=1 (no worker created) in its environment, read when the libraries
+ * load (bench_cholmod_one_thread_process), as the independent driver
+ * tools/peers/cloth_driver.c does, and refuses to time the peer when it cannot.  The peer
+ * is charged the CPU time of the whole process during its factorisation and solve; the
+ * share other threads took of it is printed (0 on one thread). */
 #include "config.h"
 
 #include "bench_cholmod.h"
@@ -36,19 +34,10 @@
 #include <string.h>
 
 #ifdef HAVE_CHOLMOD
-#include <dlfcn.h>
 #include <errno.h>
 #include <unistd.h>
 #include <suitesparse/cholmod.h>
 #include <time.h>
-
-/* The threading of CHOLMOD's OpenMP regions and of OpenBLAS, set to one thread while the
- * peer exists and restored after; a setter absent from the program is NULL. */
-struct single_thread {
-    void (*set_levels)(int);    /* omp_set_max_active_levels */
-    void (*set_blas)(int);      /* openblas_set_num_threads */
-    int levels, blas;           /* the values to restore */
-};
 
 struct bench_cholmod {
     cholmod_common c;
@@ -59,45 +48,8 @@ struct bench_cholmod {
                                                  * b_k / A[ediag] */
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E;
-    struct single_thread threads;
     double cpu, cpu_others;     /* seconds charged, of which other threads' */
 };
-
-/* a function of the running program by name, or NULL (POSIX object-to-function) */
-static void *program_function(const char *name)
-{
-    return dlsym(RTLD_DEFAULT, name);
-}
-
-/* Serialise OpenMP and OpenBLAS, keeping what to restore. */
-static void single_thread_set(struct single_thread *T)
-{
-    int (*get_levels)(void), (*get_blas)(void);
-    *(void **)&T->set_levels = program_function("omp_set_max_active_levels");
-    *(void **)&get_levels = program_function("omp_get_max_active_levels");
-    *(void **)&T->set_blas = program_function("openblas_set_num_threads");
-    *(void **)&get_blas = program_function("openblas_get_num_threads");
-    if (T->set_levels == NULL || get_levels == NULL)
-        T->set_levels = NULL;
-    if (T->set_blas == NULL || get_blas == NULL)
-        T->set_blas = NULL;
-    if (T->set_levels) {
-        T->levels = get_levels();
-        T->set_levels(0);
-    }
-    if (T->set_blas) {
-        T->blas = get_blas();
-        T->set_blas(1);
-    }
-}
-
-static void single_thread_restore(const struct single_thread *T)
-{
-    if (T->set_levels)
-        T->set_levels(T->levels);
-    if (T->set_blas)
-        T->set_blas(T->blas);
-}
 
 /* seconds of CPU time of the whole process, every thread */
 static double process_seconds(void)
@@ -117,7 +69,6 @@ void bench_cholmod_free(bench_cholmod *C)
 {
     if (C == NULL)
         return;
-    single_thread_restore(&C->threads);
     cholmod_free_sparse(&C->S, &C->c);
     cholmod_free_factor(&C->L, &C->c);
     cholmod_free_dense(&C->B, &C->c);
@@ -229,7 +180,6 @@ bench_cholmod *bench_cholmod_alloc(const gsl_spmatrix *A, const unsigned char *f
         snprintf(why, len, "out of memory");
         return NULL;
     }
-    single_thread_set(&C->threads);
     cholmod_start(&C->c);
     C->c.supernodal = CHOLMOD_SUPERNODAL;
     C->c.nmethods = 4;                              /* (given), AMD, METIS, NESDIS */
@@ -317,17 +267,17 @@ static int one_thread_environment(void)
     return omp && !strcmp(omp, "1") && blas && !strcmp(blas, "1");
 }
 
-void bench_cholmod_one_thread_process(int argc, char **argv)
+int bench_cholmod_one_thread_process(int argc, char **argv)
 {
     if (one_thread_environment())
-        return;
+        return 0;
     char **again = malloc((size_t)(argc + 3) * sizeof *again);
     if (again == NULL || setenv("OMP_THREAD_LIMIT", "1", 1) != 0
         || setenv("OPENBLAS_NUM_THREADS", "1", 1) != 0) {
         free(again);
-        fprintf(stderr, "motionbench bench: warning: cannot set one thread for CHOLMOD's "
-                "libraries; its peer runs serialised in this program\n");
-        return;
+        fprintf(stderr, "motionbench bench: cannot set OMP_THREAD_LIMIT=1 and "
+                "OPENBLAS_NUM_THREADS=1 for the CHOLMOD peer (out of memory)\n");
+        return -1;
     }
     again[0] = "motionbench";
     again[1] = "bench";
@@ -336,23 +286,18 @@ void bench_cholmod_one_thread_process(int argc, char **argv)
     again[argc + 2] = NULL;
     fflush(NULL);
     execv("/proc/self/exe", again);
-    fprintf(stderr, "motionbench bench: warning: cannot run itself again with one thread "
-            "for CHOLMOD's libraries (/proc/self/exe: %s); its peer runs serialised in "
-            "this program\n", strerror(errno));
+    fprintf(stderr, "motionbench bench: cannot run itself again with OMP_THREAD_LIMIT=1 "
+            "OPENBLAS_NUM_THREADS=1 for the CHOLMOD peer (/proc/self/exe: %s); set both "
+            "and run it again\n", strerror(errno));
     free(again);
+    return -1;
 }
 
 void bench_cholmod_threads(char *text, size_t len)
 {
-    struct single_thread T;
-    single_thread_set(&T);
-    single_thread_restore(&T);
-    snprintf(text, len, "one thread: %s, %s, %s",
-             one_thread_environment() ? "OMP_THREAD_LIMIT=1 OPENBLAS_NUM_THREADS=1"
-                                      : "the environment unset (no re-run)",
-             T.set_levels ? "OpenMP regions serialised "
-             "(omp_set_max_active_levels(0))" : "no OpenMP in the program",
-             T.set_blas ? "openblas_set_num_threads(1)" : "no OpenBLAS in the program");
+    snprintf(text, len, "one thread: %s", one_thread_environment()
+             ? "OMP_THREAD_LIMIT=1 OPENBLAS_NUM_THREADS=1 from the libraries' load"
+             : "NOT SET (OMP_THREAD_LIMIT, OPENBLAS_NUM_THREADS)");
 }
 
 double bench_cholmod_asymmetry(const bench_cholmod *C, const double *values)
@@ -412,10 +357,11 @@ void bench_cholmod_threads(char *text, size_t len)
     snprintf(text, len, "no CHOLMOD");
 }
 
-void bench_cholmod_one_thread_process(int argc, char **argv)
+int bench_cholmod_one_thread_process(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
+    return 0;
 }
 
 double bench_cholmod_asymmetry(const bench_cholmod *C, const double *values)

@@ -40,15 +40,15 @@ double bench_cholmod_solve(bench_cholmod *C, const double *values, const double 
  * share of the CPU time charged that threads other than the caller's took (0 when CHOLMOD
  * runs on one thread). */
 void bench_cholmod_describe(const bench_cholmod *C, char *text, size_t len);
-/* How the peer makes CHOLMOD run on one thread in this program, for the header line. */
+/* How CHOLMOD runs on one thread in this program, for the header line. */
 void bench_cholmod_threads(char *text, size_t len);
 /* Before anything else of `motionbench bench NAME ARGS...` (argv[0] = NAME): unless the
  * environment already holds OMP_THREAD_LIMIT=1 and OPENBLAS_NUM_THREADS=1, which the
  * libraries read when they load, the program runs itself again with them set
- * (/proc/self/exe) and does not return.  Returns when they are set, when CHOLMOD is not
- * built in, or when the program cannot run itself again (a warning: the peer is then
- * serialised in the program as it stands, and its row shows what other threads took). */
-void bench_cholmod_one_thread_process(int argc, char **argv);
+ * (/proc/self/exe) and does not return.  0 when they are set or CHOLMOD is not built in;
+ * -1, after a message, when the program cannot run itself again (the peer would not be
+ * on one thread: the benchmark stops). */
+int bench_cholmod_one_thread_process(int argc, char **argv);
 /* max |A_ij - A_ji| / max |A_ij| over the entries of neither a fixed row nor a fixed
  * column of the matrix whose values are `values` */
 double bench_cholmod_asymmetry(const bench_cholmod *C, const double *values);

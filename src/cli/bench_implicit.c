@@ -621,8 +621,8 @@ static int bench_run(const char *problem, int argc, char **argv)
     int rc = bench_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    if (!strcmp(problem, "cloth"))         /* CHOLMOD's libraries on one thread from load */
-        bench_cholmod_one_thread_process(argc, argv);
+    if (!strcmp(problem, "cloth") && bench_cholmod_one_thread_process(argc, argv) != 0)
+        return MB_EXIT_USAGE;              /* CHOLMOD's libraries on one thread from load */
     double sizes[BENCH_MAX_SIZES], costs[BENCH_MAX_SIZES];
     size_t m = 0;
     bench_header(problem, &o);
