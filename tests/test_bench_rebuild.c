@@ -15,23 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_scan.h"
 #include "bench_rebuild.h"
 #include "mb_implicit.h"
 #include "mb_problem.h"
 #include "mb_stepper.h"
 
 #define H (1.0 / 120.0)
-
-/* max |p - q| / max |q| */
-static double relative_difference(const double *p, const double *q, size_t n)
-{
-    double dmax = 0.0, qmax = 0.0;
-    for (size_t k = 0; k < n; k++) {
-        dmax = fmax(dmax, fabs(p[k] - q[k]));
-        qmax = fmax(qmax, fabs(q[k]));
-    }
-    return qmax > 0.0 ? dmax / qmax : dmax;
-}
 
 /* A chain of n particles with drag D and the first one pinned, after three library steps */
 static mb_system *moving_chain(size_t n, double D, double g[3])
@@ -91,10 +81,10 @@ Test(bench_rebuild, lean_chain_equals_the_library_assembly)
     memset(R->b, 0xff, 3 * n * sizeof(double));
     bench_rebuild_run(R, s, H);
     size_t n9 = 9 * n;
-    double dD = relative_difference(R->vals, T->D, n9);
-    double dL = relative_difference(R->vals + n9 + 9, T->L + 9, n9 - 9);   /* L_0: no block */
-    double dU = relative_difference(R->vals + 2 * n9, T->U, n9 - 9);       /* U_{n-1}: none */
-    double db = relative_difference(R->b, b, 3 * n);
+    double dD = mb_max_rel_diff(R->vals, T->D, n9);
+    double dL = mb_max_rel_diff(R->vals + n9 + 9, T->L + 9, n9 - 9);   /* L_0: no block */
+    double dU = mb_max_rel_diff(R->vals + 2 * n9, T->U, n9 - 9);       /* U_{n-1}: none */
+    double db = mb_max_rel_diff(R->b, b, 3 * n);
     cr_expect(dD <= 1e-13 && dL <= 1e-13 && dU <= 1e-13, "A: D %g, L %g, U %g", dD, dL, dU);
     cr_expect(db <= 1e-13, "b: %g", db);
     /* the pinned node's rows: m e_a^T, b_a = m v_a (v = 0 there) */

@@ -28,6 +28,18 @@
 #include "mb_status.h"
 #include "neighbour_brute.h"
 
+/* the law's pairs in contact (overlap delta > 0) in the state s */
+static size_t pairs_in_contact(void *law, const mb_nodes *s)
+{
+    size_t count = 0;
+    for (size_t m = 0; m < mb_contact_count(law); m++) {
+        double delta, rate, nn[3];
+        mb_contact_kinematics(law, m, s, &delta, &rate, nn);
+        count += delta > 0.0;
+    }
+    return count;
+}
+
 static const double SPACING = 0.105, RHO = 1.0;
 
 /* n spheres of radius 0.045..0.055 on a jittered cubic lattice of side `side` sites,
@@ -170,11 +182,7 @@ static unsigned long run_in_place_against_all_pairs(law_maker make, const mb_for
             cr_assert(memcmp(wa, wb, sizeof wa) == 0, "booked works differ at step %d: "
                       "%.17g %.17g and %.17g %.17g", step, wa[0], wa[1], wb[0], wb[1]);
         }
-        for (size_t m = 0; m < mb_contact_count(near); m++) {
-            double delta, rate, nn[3];
-            mb_contact_kinematics(near, m, b, &delta, &rate, nn);
-            *contacts += delta > 0.0;
-        }
+        *contacts += pairs_in_contact(near, b);
         advance(a, h);
         advance(b, h);
     }
@@ -402,11 +410,7 @@ static void expect_cell_forces(void *law, mb_nodes *s, const double H[9], const 
             }
             fbig = fmax(fbig, F);
         }
-    for (size_t m = 0; m < mb_contact_count(law); m++) {
-        double delta, rate, nn[3];
-        mb_contact_kinematics(law, m, s, &delta, &rate, nn);
-        seen += delta > 0.0;
-    }
+    seen += pairs_in_contact(law, s);
     cr_assert_gt(touching, 50, "only %zu pairs in contact", touching);
     cr_assert_gt(moving_images, 3, "too few contacts with a moving image (%zu)", moving_images);
     cr_expect_eq(seen, touching, "pairs in contact: model %zu, brute force %zu", seen, touching);
@@ -534,11 +538,7 @@ static void images_against_none(law_maker make, const mb_force_type *type, int m
     size_t imaged, far, none, none_far, contacts = 0;
     count_imaged_contacts(la, a, &none, &none_far);
     count_imaged_contacts(lb, b, &imaged, &far);
-    for (size_t m = 0; m < mb_contact_count(la); m++) {
-        double delta, rate, nn[3];
-        mb_contact_kinematics(la, m, a, &delta, &rate, nn);
-        contacts += delta > 0.0;
-    }
+    contacts = pairs_in_contact(la, a);
     cr_expect_eq(none, 0, "the cluster without images has %zu imaged contacts", none);
     cr_expect_gt(contacts, 25, "only %zu contacts", contacts);
     cr_expect_gt(imaged, 20, "only %zu contacts through an image", imaged);

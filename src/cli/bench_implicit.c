@@ -20,6 +20,7 @@
  * log(step) against log(N) over the largest decade of sizes (bench_growth.h: a fit
  * across the caches reads their edge as growth); the check fails (exit 1) when p > 1.15.
  * The slope over every size is printed beside it. */
+#include "array_scan.h"
 #include "bench_blocktri.h"
 #include "bench_cholmod.h"
 #include "bench_growth.h"
@@ -191,17 +192,6 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
     return mb_bench_now() - t0;
 }
 
-/* max |p - q| / max |q| over n values */
-static double relative_difference(const double *p, const double *q, size_t n)
-{
-    double dmax = 0.0, qmax = 0.0;
-    for (size_t k = 0; k < n; k++) {
-        dmax = fmax(dmax, fabs(p[k] - q[k]));
-        qmax = fmax(qmax, fabs(q[k]));
-    }
-    return qmax > 0.0 ? dmax / qmax : dmax;
-}
-
 /* The lean peer of a chain step (benchmark code): the plain rebuild of A and b in the lean
  * step's form (bench_rebuild_run: one pass, no forces stored), the block Thomas sweep
  * (bench_blocktri.c) gives v+ and a plain loop x+ = x + h v+ -- one assembly, one
@@ -255,7 +245,7 @@ static double chain_peer_difference(const struct chain_peer *P, struct assembly 
     size_t n3 = 3 * T->n;
     double *xl = malloc(n3 * sizeof(double)), diff = NAN;
     if (xl && mb_blocktri_solve(a->S->btri, a->b, xl) == MB_SUCCESS)
-        diff = relative_difference(P->v_new, xl, n3);
+        diff = mb_max_rel_diff(P->v_new, xl, n3);
     free(xl);
     return diff;
 }
@@ -320,7 +310,7 @@ static double cloth_peer_difference(const struct cloth_peer *P, struct assembly 
     if (xl) {
         memcpy(xl, s->v, n3 * sizeof(double));
         if (mb_implicit_solver_solve(a->S, s, a->J, h, a->b, xl) == MB_SUCCESS)
-            diff = relative_difference(P->v_new, xl, n3);
+            diff = mb_max_rel_diff(P->v_new, xl, n3);
     }
     free(xl);
     return diff;
@@ -403,14 +393,14 @@ static double rebuild_difference(const bench_rebuild *R, const struct assembly *
     const mb_blocktri *T = assembly_btri(a);
     if (T == NULL) {
         const gsl_spmatrix *A = mb_csr_spmatrix(a->S->csr);   /* its last assembly */
-        dA = A ? relative_difference(R->vals, A->data, R->nvals) : NAN;
+        dA = A ? mb_max_rel_diff(R->vals, A->data, R->nvals) : NAN;
     } else {
         size_t n9 = 9 * R->n;
-        dA = fmax(relative_difference(R->vals, T->D, n9),
-                  fmax(relative_difference(R->vals + n9, T->L, n9),
-                       relative_difference(R->vals + 2 * n9, T->U, n9)));
+        dA = fmax(mb_max_rel_diff(R->vals, T->D, n9),
+                  fmax(mb_max_rel_diff(R->vals + n9, T->L, n9),
+                       mb_max_rel_diff(R->vals + 2 * n9, T->U, n9)));
     }
-    return fmax(dA, relative_difference(R->b, a->b, 3 * R->n));
+    return fmax(dA, mb_max_rel_diff(R->b, a->b, 3 * R->n));
 }
 
 /* What one size measures: seconds per step (medians over the rounds) of the whole step,

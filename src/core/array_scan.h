@@ -3,8 +3,9 @@
  * so that the compiler can keep several loads in flight (and vectorise); they are used by
  * the force field (forces.c) and the leap-frog step (leapfrog_common.h).  The largest
  * magnitude scales the tolerances of the divergence bound (divergence.c), the trajectory
- * checks (trajectory_check.c) and the contact solver's 3x3 solve (consolver.c).  Not
- * installed. */
+ * checks (trajectory_check.c) and the contact solver's 3x3 solve (consolver.c); the
+ * largest difference relative to it compares a benchmark's peer with the library
+ * (bench_implicit.c).  Not installed. */
 #ifndef MB_ARRAY_SCAN_H
 #define MB_ARRAY_SCAN_H
 
@@ -61,6 +62,17 @@ static inline double mb_max_abs(const double *a, size_t count)
     for (size_t k = 0; k < count; k++)
         m = fmax(m, fabs(a[k]));
     return m;
+}
+
+/* max |p[k] - q[k]| / max |q[k]| over k < count (the difference itself when q is all 0). */
+static inline double mb_max_rel_diff(const double *p, const double *q, size_t count)
+{
+    double dmax = 0.0, qmax = 0.0;
+    for (size_t k = 0; k < count; k++) {
+        dmax = fmax(dmax, fabs(p[k] - q[k]));
+        qmax = fmax(qmax, fabs(q[k]));
+    }
+    return qmax > 0.0 ? dmax / qmax : dmax;
 }
 
 #endif
