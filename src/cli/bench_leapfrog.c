@@ -115,8 +115,9 @@ static int lf_bench_alloc(struct lf_bench *b, size_t n)
  * the pattern h g repeats with), else with SSE2 two nodes at a time in three 16-byte
  * halves (x0 y0 | z0 x1 | y1 z1), every constant in a register, on 64-byte aligned
  * arrays (lean_array).  A loop over the components k = 0..2 indexing an array
- * h g[k] compiled to scalar code that reloaded h g[k] and h each iteration and ran at
- * 0.75-0.8x the SSE2 one (doc/performance.md).  Same IEEE operations in every form. */
+ * h g[k] compiled to scalar code that reloaded h g[k] and h each iteration; the SSE2
+ * form ran faster than it at every size, most inside the caches
+ * (doc/performance-history.md, "The lean loop").  Same IEEE operations in every form. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define LEAN_LOOP_QUADS 1
 #include <immintrin.h>

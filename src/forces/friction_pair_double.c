@@ -247,9 +247,10 @@ static MB_ALWAYS_INLINE int friction_sphere_pair(const struct friction_law_doubl
  * benchmark's packing (lattice order) a sphere of the next plane, 4 c^2 nodes ahead, the
  * front where the pairs first touch a sphere's lines; nearer neighbours' lines were
  * touched by earlier rows.  Measured by CPU time on `dem_driver 29 150` (10^5 spheres),
- * alternately, against no prefetch (doc/performance.md): 2 rows ahead 4-5 % less;
- * 4 rows, or the row's first neighbour as well, 2-3 % less; every pair's j 8 pairs
- * ahead as much as 2 rows but 134 instructions a sphere-step more, against 28. */
+ * alternately, against no prefetch (doc/performance-history.md, "Periodic images from
+ * a table: where the time went"): 2 rows ahead 2.63-2.67 s against 2.76-2.79 s (-4 %),
+ * for 28 instructions a sphere-step; 4 rows, or the row's first neighbour as well,
+ * 2.70 s; every pair's j 8 pairs ahead no better, for 134 instructions a sphere-step. */
 #define FRICTION_PREFETCH_ROWS 2
 
 /* The lines of sphere j that a pair reads (x, v, w, radius) and writes (f, tau), asked
