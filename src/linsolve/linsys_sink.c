@@ -33,6 +33,7 @@
  * A block the storage has no slot for -- beyond the neighbours of a block-tridiagonal
  * system, or not the block the CSR pattern holds at that position -- marks the sink
  * misfit; the caller then assembles the step from a block list. */
+#include "block3_lanes.h"
 #include "mb_compiler.h"
 #include "mb_linsys_sink.h"
 
@@ -433,35 +434,31 @@ static inline void pair_add_shared(double *restrict Aii, double *restrict Ash,
     }
 }
 
-/* pair_add on 3x3 blocks in block-tridiagonal storage, each entry read from F.. (the
- * block itself, or its start value at its first term: mb_blocktri_from) */
-static inline void pair_set(double *Aii, double *Aij, double *Aji, double *Ajj,
-                            const double *Fii, const double *Fij, const double *Fji,
-                            const double *Fjj, const double *G)
+/* The present value of block blk (which, of node r) in lanes: the block once set in this
+ * assembly, else -- at its first term, which marks it set -- its start value, diag(m_r)
+ * on the diagonal and +0 off it (the values of mb_blocktri_from) */
+static MB_ALWAYS_INLINE block3_lanes pair_from(mb_blocktri *T, size_t r, unsigned which,
+                                               const double *blk)
 {
-    MB_UNROLL(9)
-    for (size_t q = 0; q < 9; q++) {
-        Aii[q] = Fii[q] + G[q];
-        Aij[q] = Fij[q] - G[q];
-        Aji[q] = Fji[q] - G[q];
-        Ajj[q] = Fjj[q] + G[q];
-    }
+    if (!mb_blocktri_first(T, r, which))
+        return block3_load(blk);
+    return which == MB_BLOCKTRI_SET_D ? block3_mass(T->mass[r]) : block3_zero();
 }
 
-/* The pair's four blocks in block-tridiagonal storage (|i - j| = 1) */
-static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, const double *G)
+/* The pair's four blocks in block-tridiagonal storage (|i - j| = 1): pair_add's
+ * operations, each entry read from its block or, at the block's first term, from its
+ * start value, two entries a lane (block3_lanes.h) */
+static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, block3_lanes G)
 {
     unsigned wij = j > i ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
     unsigned wji = i > j ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
     double *Aii = &B->D[9 * i], *Ajj = &B->D[9 * j];
     double *Aij = j > i ? &B->U[9 * i] : &B->L[9 * i];
     double *Aji = i > j ? &B->U[9 * j] : &B->L[9 * j];
-    double Mi[9], Mj[9];
-    const double *Fii = mb_blocktri_from(B, i, MB_BLOCKTRI_SET_D, Aii, Mi);
-    const double *Fij = mb_blocktri_from(B, i, wij, Aij, NULL);
-    const double *Fji = mb_blocktri_from(B, j, wji, Aji, NULL);
-    const double *Fjj = mb_blocktri_from(B, j, MB_BLOCKTRI_SET_D, Ajj, Mj);
-    pair_set(Aii, Aij, Aji, Ajj, Fii, Fij, Fji, Fjj, G);
+    block3_store(Aii, block3_add(pair_from(B, i, MB_BLOCKTRI_SET_D, Aii), G));
+    block3_store(Aij, block3_sub(pair_from(B, i, wij, Aij), G));
+    block3_store(Aji, block3_sub(pair_from(B, j, wji, Aji), G));
+    block3_store(Ajj, block3_add(pair_from(B, j, MB_BLOCKTRI_SET_D, Ajj), G));
 }
 
 /* The terms of the pair off b_i and b_j, formed together as the block list forms a marked
@@ -494,11 +491,11 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
     }
     if (!sink_takes(k, sink_fits_pair(k, i, j)))
         return;
-    double G[9];
-    mb_linsys_block_g(C, K, k->h, k->h2, G);
     if (k->btri) {
-        pair_blocktri(k->btri, i, j, G);
+        pair_blocktri(k->btri, i, j, block3_g(C, K, k->h, k->h2));
     } else {
+        double G[9];
+        mb_linsys_block_g(C, K, k->h, k->h2, G);
         const mb_csr *c = k->csr;
         size_t b = k->count;
         if (c->bshared[b + 1])

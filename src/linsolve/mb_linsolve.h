@@ -372,13 +372,21 @@ void mb_blocktri_begin_unset(mb_blocktri *T, const mb_nodes *s);
  * marked set by this, its first term, and its start value is returned -- diag(m_r) written
  * into start on the diagonal, mb_blocktri_zero off it.  The caller then writes blk from
  * that value (blk may be the value returned: read each entry before writing it). */
+/* 1 when block `which` (MB_BLOCKTRI_SET_D, _L or _U) of node r gets its first term of
+ * this assembly now, and marks it set; 0 when it was set already */
+static inline int mb_blocktri_first(mb_blocktri *T, size_t r, unsigned which)
+{
+    if (T->set[r] & which)
+        return 0;
+    T->set[r] |= (unsigned char)which;
+    T->nset++;
+    return 1;
+}
 static inline const double *mb_blocktri_from(mb_blocktri *T, size_t r, unsigned which,
                                              const double *blk, double start[9])
 {
-    if (T->set[r] & which)
+    if (!mb_blocktri_first(T, r, which))
         return blk;
-    T->set[r] |= (unsigned char)which;
-    T->nset++;
     if (which != MB_BLOCKTRI_SET_D)
         return mb_blocktri_zero;
     mb_blocktri_mass_block(T->mass[r], start);
