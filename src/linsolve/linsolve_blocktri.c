@@ -29,6 +29,7 @@
  * assembly begun by mb_blocktri_begin_unset writes each block once: its first term reads
  * the block's start value (M's block, or +0) instead of the block, which therefore need
  * not be written beforehand -- the same operations on the same values. */
+#include "block3_lanes.h"
 #include "mb_compiler.h"
 #include "mb_linsolve.h"
 #include "mb_status.h"
@@ -293,28 +294,15 @@ static int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
         memcpy(r, b, sizeof r);
     } else {
         const double *Li = &T->L[9 * i], *Xp = &T->X[9 * (i - 1)];
-        MB_UNROLL(3)
-        for (int a = 0; a < 3; a++)
-            MB_UNROLL(3)
-            for (int c = 0; c < 3; c++)
-                S[3 * a + c] = Di[3 * a + c] - (Li[3 * a] * Xp[c] + Li[3 * a + 1] * Xp[3 + c]
-                                                + Li[3 * a + 2] * Xp[6 + c]);
+        block3_sub_mul(Di, Li, Xp, S);          /* S_i = D_i - L_i X_{i-1} */
         sub_mat_vec(&b[3 * i], Li, &T->z[3 * (i - 1)], r);
     }
     int st = blocktri_pivot(i, S, Di, G, w);
     if (st != MB_SUCCESS)
         return st;
     mat_vec(G, r, &T->z[3 * i]);
-    if (i + 1 < T->n) {
-        const double *Ui = &T->U[9 * i];
-        double *Xi = &T->X[9 * i];
-        MB_UNROLL(3)
-        for (int a = 0; a < 3; a++)
-            MB_UNROLL(3)
-            for (int c = 0; c < 3; c++)
-                Xi[3 * a + c] = G[3 * a] * Ui[c] + G[3 * a + 1] * Ui[3 + c]
-                                + G[3 * a + 2] * Ui[6 + c];
-    }
+    if (i + 1 < T->n)
+        block3_mul(G, &T->U[9 * i], &T->X[9 * i]);     /* X_i = S_i^-1 U_i */
     return MB_SUCCESS;
 }
 
