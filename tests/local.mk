@@ -236,6 +236,7 @@ clean-fuzz:
 	-rm -rf fuzz-build fuzz-build.log fuzz-finding-*
 .PHONY: clean-fuzz
 check_PROGRAMS += tests/test_blocktri
+check_PROGRAMS += tests/test_block3_lanes
 check_PROGRAMS += tests/test_eval_jacobian
 check_PROGRAMS += tests/test_linsys_sink
 check_PROGRAMS += tests/test_csr_blocks

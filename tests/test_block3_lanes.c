@@ -1,0 +1,159 @@
+/* test_block3_lanes.c -- the 3x3 block arithmetic in two-lane vectors (block3_lanes.h)
+ * must give, entry by entry and bit for bit, the scalar expressions the assembly and the
+ * block sweep are defined by, written out here:
+ *   G = h C + h^2 K                 G_q = h C_q + h2 K_q
+ *   A B                             ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
+ *   D - A B                         D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
+ *   F + G, F - G, diag(m), +0       entry by entry
+ * on blocks of pseudo-random entries over twenty binary orders of magnitude (a lane that
+ * reads another entry's operand shows), and on blocks made so that every entry of a
+ * product rounds differently when summed in another order: A's rows (1, 1, 1) s_a, B's
+ * columns (1, 2^-53, 2^-53) t_c (powers of two), where (1 + 2^-53) + 2^-53 = 1 but
+ * 1 + (2^-53 + 2^-53) = 1 + 2^-52.  Each test first shows (the control) that its data
+ * tell the documented order from the other one, so that a regrouped sum in a lane fails
+ * it.  The first term's start values: +0 off the diagonal (0 - G of a +0 is +0, where -G
+ * would be -0). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "block3_lanes.h"
+
+/* pseudo-random doubles in +-[2^-10, 2^10), a fixed sequence (64-bit LCG, Knuth's MMIX) */
+static uint64_t lcg_state = 0x9e3779b97f4a7c15u;
+
+static double lcg_value(void)
+{
+    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
+    double mant = 1.0 + (double)(lcg_state >> 11) * 0x1p-53;     /* [1, 2) */
+    int e = (int)((lcg_state >> 3) % 20) - 10;
+    return (lcg_state & 4u ? -1.0 : 1.0) * ldexp(mant, e);
+}
+
+static void lcg_block(double a[9])
+{
+    for (int q = 0; q < 9; q++)
+        a[q] = lcg_value();
+}
+
+/* 1 when the nine entries have the same bits */
+static int same_bits(const double *x, const double *y)
+{
+    return memcmp(x, y, 9 * sizeof(double)) == 0;
+}
+
+/* the product written out in the documented order, and in the other grouping (control) */
+static double product_entry(const double *A, const double *B, int a, int c)
+{
+    return (A[3 * a] * B[c] + A[3 * a + 1] * B[3 + c]) + A[3 * a + 2] * B[6 + c];
+}
+
+static double product_entry_regrouped(const double *A, const double *B, int a, int c)
+{
+    return A[3 * a] * B[c] + (A[3 * a + 1] * B[3 + c] + A[3 * a + 2] * B[6 + c]);
+}
+
+/* A's rows (1, 1, 1) s_a and B's columns (1, 2^-53, 2^-53) t_c: every entry of A B is
+ * s_a t_c (1 + 2^-53 + 2^-53), which rounds differently in the two groupings */
+static void order_telling_blocks(double A[9], double B[9], double D[9])
+{
+    const double s[3] = { 1.0, 0.5, 4.0 }, t[3] = { 2.0, 0.25, 1.0 };
+    for (int a = 0; a < 3; a++)
+        for (int c = 0; c < 3; c++) {
+            A[3 * a + c] = s[a];
+            B[3 * a + c] = (a == 0 ? 1.0 : 0x1p-53) * t[c];
+            D[3 * a + c] = 2.0 * s[a] * t[c];
+        }
+}
+
+Test(block3_lanes, products_sum_each_entry_left_to_right)
+{
+    double A[9], B[9], D[9], P[9], R[9], out[9];
+    order_telling_blocks(A, B, D);
+    for (int a = 0; a < 3; a++)                 /* control: the data tell the orders */
+        for (int c = 0; c < 3; c++)
+            cr_assert(product_entry(A, B, a, c) != product_entry_regrouped(A, B, a, c),
+                      "entry (%d, %d): both groupings round alike", a, c);
+    for (int set = 0; set < 65; set++) {        /* the order-telling blocks, 64 random */
+        if (set > 0) {
+            lcg_block(A);
+            lcg_block(B);
+            lcg_block(D);
+        }
+        for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 3; c++) {
+                P[3 * a + c] = product_entry(A, B, a, c);
+                R[3 * a + c] = D[3 * a + c] - product_entry(A, B, a, c);
+            }
+        block3_mul(A, B, out);
+        cr_expect(same_bits(out, P), "set %d: A B differs from the written-out sums", set);
+        block3_sub_mul(D, A, B, out);
+        cr_expect(same_bits(out, R), "set %d: D - A B differs from the written-out sums", set);
+    }
+}
+
+/* G_q = h C_q + h2 K_q with h2 = h h; the control: (h C_q + h2 K_q) against
+ * h (C_q + h K_q), the same sum grouped otherwise, differs somewhere on the data */
+Test(block3_lanes, g_is_h_c_plus_h2_k_entry_by_entry)
+{
+    const double h = 0.0083333333333333332, h2 = h * h;
+    double C[9], K[9], G[9], out[9];
+    int told = 0;
+    for (int set = 0; set < 64; set++) {
+        lcg_block(C);
+        lcg_block(K);
+        for (int q = 0; q < 9; q++) {
+            G[q] = h * C[q] + h2 * K[q];
+            told |= G[q] != h * (C[q] + h * K[q]);
+        }
+        block3_store(out, block3_g(C, K, h, h2));
+        cr_expect(same_bits(out, G), "set %d: G differs from h C + h^2 K", set);
+    }
+    cr_assert(told, "control: the data do not tell h C + h^2 K from h (C + h K)");
+}
+
+/* F + G and F - G entry by entry; the start values diag(m) and +0, and 0 - G of G = +0
+ * is +0 (control: -G would give -0) */
+Test(block3_lanes, sums_and_start_values_entry_by_entry)
+{
+    double F[9], G[9], sum[9], dif[9], out[9];
+    for (int set = 0; set < 64; set++) {
+        lcg_block(F);
+        lcg_block(G);
+        for (int q = 0; q < 9; q++) {
+            sum[q] = F[q] + G[q];
+            dif[q] = F[q] - G[q];
+        }
+        block3_store(out, block3_add(block3_load(F), block3_load(G)));
+        cr_expect(same_bits(out, sum), "set %d: F + G", set);
+        block3_store(out, block3_sub(block3_load(F), block3_load(G)));
+        cr_expect(same_bits(out, dif), "set %d: F - G", set);
+    }
+    const double m = 1.375, M[9] = { m, 0.0, 0.0, 0.0, m, 0.0, 0.0, 0.0, m };
+    block3_store(out, block3_mass(m));
+    cr_expect(same_bits(out, M), "diag(m) with +0 off the diagonal");
+    const double zero[9] = { 0 };
+    block3_store(out, block3_zero());
+    cr_expect(same_bits(out, zero), "the block +0");
+    double Gz[9], first[9];
+    lcg_block(Gz);
+    Gz[1] = Gz[5] = 0.0;                        /* +0 entries of G */
+    for (int q = 0; q < 9; q++)
+        first[q] = 0.0 - Gz[q];
+    cr_assert(signbit(-Gz[1]) && !signbit(first[1]), "control: -(+0) is -0, 0 - (+0) is +0");
+    block3_store(out, block3_sub(block3_zero(), block3_load(Gz)));
+    cr_expect(same_bits(out, first), "a first term off the diagonal: 0 - G");
+}
+
+/* the ninth entry, alone in its vector, is stored and nothing beyond it is written */
+Test(block3_lanes, ninth_entry_stored_nothing_beyond)
+{
+    double F[10], out[10];
+    lcg_block(F);
+    F[9] = 123.0;
+    out[9] = -7.0;
+    block3_store(out, block3_load(F));
+    cr_expect(same_bits(out, F), "the nine entries copied");
+    cr_expect(out[9] == -7.0, "the double after the block was written");
+}
