@@ -522,3 +522,49 @@ Test(implicit_euler, a_position_beyond_the_double_range_is_diverged)
     mb_stepper_free(st);
     mb_system_free(sys);
 }
+
+/* x+ = x + v+ h, and a value of x+ beyond the double range found, in every position of the
+ * drift's lanes (ieuler_drift: two values a lane, the last of an odd count alone): three
+ * free particles of unit mass (no force: A = M = I and b = v, so v+ = v exactly), nine
+ * values.  Without overflow every x+ must equal x + v h written out here, bit for bit;
+ * then one value at a time at 1.7e308 moving at 1e308 m/s (h = 1: x+ = +Inf there, every
+ * other value finite) must be a divergence that leaves the state as it was, and the control
+ * step h = 0.01 (x+ = 1.71e308) must pass. */
+Test(implicit_euler, every_lane_of_the_drift_computed_and_checked)
+{
+    for (int bad = -1; bad < 9; bad++) {
+        mb_system *sys = mb_system_alloc(3);
+        mb_nodes *s = sys->nodes;
+        double x0[9], v0[9];
+        for (size_t i = 0; i < 3; i++)
+            mb_nodes_set_mass(s, i, 1.0);
+        for (int q = 0; q < 9; q++) {
+            s->x[q] = x0[q] = 0.3 + 0.71 * q;
+            s->v[q] = v0[q] = 1.1 - 0.137 * q;
+        }
+        if (bad >= 0) {
+            s->x[bad] = x0[bad] = 1.7e308;
+            s->v[bad] = v0[bad] = 1e308;
+        }
+        mb_nodes_touch(s);
+        mb_stepper *st = mb_stepper_alloc("implicit-euler", sys);
+        cr_assert_not_null(st, "%s", mb_last_error());
+        const double h = bad < 0 ? 0.37 : 1.0;
+        int rc = mb_stepper_step(st, sys, h);
+        if (bad < 0) {
+            cr_expect_eq(rc, MB_SUCCESS, "%s", mb_last_error());
+            for (int q = 0; q < 9; q++)
+                cr_expect(s->v[q] == v0[q] && s->x[q] == x0[q] + v0[q] * h,
+                          "value %d: x+ %.17g, x + v h %.17g", q, s->x[q], x0[q] + v0[q] * h);
+        } else {
+            cr_expect_eq(rc, MB_EDIVERGED, "+Inf at value %d: got %d", bad, rc);
+            cr_expect(memcmp(s->x, x0, sizeof x0) == 0 && memcmp(s->v, v0, sizeof v0) == 0
+                      && sys->t == 0.0, "value %d: the state changed", bad);
+            cr_expect_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "control, value %d: %s",
+                         bad, mb_last_error());
+            cr_expect(s->x[bad] == 1.7e308 + 1e308 * 0.01);
+        }
+        mb_stepper_free(st);
+        mb_system_free(sys);
+    }
+}

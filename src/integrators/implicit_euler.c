@@ -12,6 +12,9 @@
 #include "mb_status.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +28,39 @@ static void ieuler_fix_node(const mb_nodes *s, size_t i, double *restrict v_new)
             v_new[k] = s->v[k];
 }
 
+/* x+ = x + v+ h over count values; returns the sum of (x+ - x+) + (v+ - v+) over them,
+ * which is +0 when every value is finite and NaN otherwise (y - y is +0 for a finite y,
+ * NaN for a NaN or +-Inf), in whatever order its terms are added.  With SSE2 two values
+ * a lane, each x+ by the very operations of the scalar loop (a multiply, then an add),
+ * the terms summed in two lanes, then the lanes' sums added. */
+static double ieuler_drift(const double *restrict x, const double *restrict v_new, double h,
+                           double *restrict x_new, size_t count)
+{
+    size_t k = 0;
+    double nonfinite = 0.0;
+#if defined(__SSE2__)
+    const __m128d hv = _mm_set1_pd(h);
+    __m128d acc = _mm_setzero_pd();
+    for (; k + 2 <= count; k += 2) {
+        const __m128d v = _mm_loadu_pd(&v_new[k]);
+        const __m128d y = _mm_add_pd(_mm_loadu_pd(&x[k]), _mm_mul_pd(v, hv));
+        _mm_storeu_pd(&x_new[k], y);
+        acc = _mm_add_pd(acc, _mm_add_pd(_mm_sub_pd(y, y), _mm_sub_pd(v, v)));
+    }
+    nonfinite = _mm_cvtsd_f64(acc) + _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc));
+#endif
+    for (; k < count; k++) {
+        x_new[k] = x[k] + v_new[k] * h;
+        nonfinite += (x_new[k] - x_new[k]) + (v_new[k] - v_new[k]);
+    }
+    return nonfinite;
+}
+
 /* The end of a double step: v+ = v on fixed degrees of freedom, on the nodes the assembly
  * listed (nfixed of them, mb_implicit_solver_fixed_nodes) or, when it listed none
- * (nfixed = SIZE_MAX), on every node found fixed; then x+ = x + h v+ in one pass; 0 when
- * a value of x+ or v+ is not finite (y - y is +0 for a finite y and NaN otherwise, and a
- * sum of +0 is +0: no branch per value).  The operations of the MPFR template's loop, so
- * the twins agree bit for bit. */
+ * (nfixed = SIZE_MAX), on every node found fixed; then x+ = x + h v+ in one pass
+ * (ieuler_drift); 0 when a value of x+ or v+ is not finite (no branch per value).  The
+ * operations of the MPFR template's loop, so the twins agree bit for bit. */
 static int ieuler_advance(const mb_nodes *s, double h, double *restrict v_new,
                           double *restrict x_new, const size_t *fixed, size_t nfixed)
 {
@@ -42,12 +72,7 @@ static int ieuler_advance(const mb_nodes *s, double h, double *restrict v_new,
         for (size_t f = 0; f < nfixed; f++)
             ieuler_fix_node(s, fixed[f], v_new);
     }
-    double nonfinite = 0.0;
-    for (size_t k = 0; k < 3 * s->n; k++) {
-        x_new[k] = s->x[k] + v_new[k] * h;
-        nonfinite += (x_new[k] - x_new[k]) + (v_new[k] - v_new[k]);
-    }
-    return nonfinite == 0.0;
+    return ieuler_drift(s->x, v_new, h, x_new, 3 * s->n) == 0.0;
 }
 
 #define BASE_DOUBLE
