@@ -15,6 +15,7 @@
  * step D^-1 r in place of the forward sweep, and D^-1 A D^-1 x in place of the
  * preconditioned operator. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdlib.h>
@@ -72,6 +73,100 @@ static double *dinv_of(const double *A, size_t n)
     return d;
 }
 
+/* The sweeps' node records of C (the code under test's, mb_csr_sgs_nodes), lower then
+ * upper */
+static mb_sgs_node *records_of(const mb_csr *C)
+{
+    mb_sgs_node *f = malloc(2 * C->n_nodes * sizeof *f);
+    double *dinv = malloc(3 * C->n_nodes * sizeof *dinv);
+    cr_assert(f && dinv);
+    cr_assert_eq(mb_csr_sgs_nodes(C, dinv, f, f + C->n_nodes), MB_SUCCESS);
+    free(dinv);
+    return f;
+}
+
+/* The inverse of node block G's lower (upper) triangle, 3 x 3 row-major, by substitution
+ * on the unit vectors; with absolute values (g_abs) the same substitution on |G| and
+ * 1 / |G_aa| gives each entry's sum of absolute terms, the scale of its rounding. */
+static void triangle_inverse(const double G[9], int upper, int g_abs, double T[9])
+{
+    double g[9];
+    for (int q = 0; q < 9; q++)
+        g[q] = g_abs ? fabs(G[q]) : G[q];
+    for (int e = 0; e < 3; e++)
+        for (int k = 0; k < 3; k++) {
+            int a = upper ? 2 - k : k;              /* rows in the order of substitution */
+            double v = a == e ? 1.0 : 0.0;
+            for (int c = 0; c < 3; c++)
+                if (upper ? c > a : c < a)
+                    v += (g_abs ? 1.0 : -1.0) * g[3 * a + c] * T[3 * c + e];
+            T[3 * a + e] = v / g[4 * a];
+        }
+}
+
+/* The node records against the inverses of each node's diagonal triangles formed here
+ * by substitution on the dense matrix's diagonal blocks: 1 / G_aa and G_aa bit for bit,
+ * t10 t20 t21 (lower) and t01 t02 t12 (upper) within 16 u of their sums of absolute terms
+ * (each side rounds at most 5 times per entry: a product, a sum, a product and a
+ * division or its reciprocal's product, so each is within 5 u of that sum); control: the
+ * inverse of the whole 3 x 3 block (GSL's LU), which the triangle's is not, is farther
+ * than that on every node whose block has an upper triangle (not the pinned corners'). */
+Test(sgs, node_records_invert_the_diagonal_triangles)
+{
+    mb_system *sys = cloth("6", "5");
+    size_t n = 3 * sys->nodes->n, nn = sys->nodes->n;
+    double *b = malloc(n * sizeof *b);
+    mb_csr *C = shared_storage(sys, b);
+    double *A = dense_of(sys);
+    mb_sgs_node *lo = records_of(C), *up = lo + C->n_nodes;
+    const int at[2][3][2] = { { { 1, 0 }, { 2, 0 }, { 2, 1 } },     /* t10 t20 t21 */
+                              { { 0, 1 }, { 0, 2 }, { 1, 2 } } };   /* t01 t02 t12 */
+    size_t far = 0, coupled = 0;
+    for (size_t i = 0; i < nn; i++) {
+        double G[9], T[9], E[9], W[9];
+        for (int q = 0; q < 9; q++)
+            G[q] = A[(3 * i + (size_t)(q / 3)) * n + 3 * i + (size_t)(q % 3)];
+        for (int upper = 0; upper < 2; upper++) {
+            const mb_sgs_node *r = upper ? &up[i] : &lo[i];
+            triangle_inverse(G, upper, 0, T);
+            triangle_inverse(G, upper, 1, E);
+            for (int a = 0; a < 3; a++) {
+                double d = 1.0 / G[4 * a];
+                cr_expect(memcmp(&r->d[a], &d, sizeof d) == 0, "node %zu: d%d %.17g, 1/G %.17g",
+                          i, a, r->d[a], d);
+                cr_expect(memcmp(&r->g[a], &G[4 * a], sizeof d) == 0, "node %zu: g%d", i, a);
+                int ab = 3 * at[upper][a][0] + at[upper][a][1];
+                cr_expect(fabs(r->t[a] - T[ab]) <= 16.0 * DBL_EPSILON / 2 * E[ab],
+                          "node %zu, %s t[%d]: %.17g, substitution %.17g", i,
+                          upper ? "upper" : "lower", a, r->t[a], T[ab]);
+            }
+        }
+        gsl_matrix_view gv = gsl_matrix_view_array(G, 3, 3);   /* control: G^-1 */
+        gsl_matrix *Ginv = gsl_matrix_alloc(3, 3);
+        gsl_permutation *perm = gsl_permutation_alloc(3);
+        int sgn;
+        cr_assert(Ginv && perm);
+        gsl_linalg_LU_decomp(&gv.matrix, perm, &sgn);
+        gsl_linalg_LU_invert(&gv.matrix, perm, Ginv);
+        for (int q = 0; q < 9; q++)
+            W[q] = gsl_matrix_get(Ginv, (size_t)(q / 3), (size_t)(q % 3));
+        for (int q = 0; q < 9; q++)         /* G holds its LU factors now: read it again */
+            G[q] = A[(3 * i + (size_t)(q / 3)) * n + 3 * i + (size_t)(q % 3)];
+        triangle_inverse(G, 0, 1, E);
+        if (G[1] != 0.0 || G[2] != 0.0 || G[5] != 0.0) {  /* not a fixed row's block */
+            coupled++;
+            far += fabs(lo[i].t[0] - W[3]) > 16.0 * DBL_EPSILON / 2 * E[3];
+        }
+        gsl_matrix_free(Ginv);
+        gsl_permutation_free(perm);
+    }
+    cr_expect(coupled > 0 && far == coupled, "control: the whole block's inverse passes for "
+              "the triangle's on %zu of %zu nodes", coupled - far, coupled);
+    free(A); free(b); free(lo);
+    mb_csr_free(C);
+    mb_system_free(sys);
+}
+
 /* The two sweeps against forward and back substitution on the dense triangles; control:
  * the Jacobi step D^-1 r, which ignores the triangles, is far from both. */
 Test(sgs, sweeps_are_the_dense_triangular_solves)
@@ -82,29 +177,30 @@ Test(sgs, sweeps_are_the_dense_triangular_solves)
     double *z = malloc(n * sizeof *z), *e = malloc(n * sizeof *e);
     mb_csr *C = shared_storage(sys, b);
     double *A = dense_of(sys), *dinv = dinv_of(A, n);
+    mb_sgs_node *lo = records_of(C), *up = lo + C->n_nodes;
     cr_assert_gt(C->n_shared, 0, "the cloth shares spring blocks");
     some_vector(r, n);
     for (int upper = 0; upper < 2; upper++) {
         dense_sweep(A, n, r, e, upper);
         if (upper)
-            mb_csr_sgs_upper(C, dinv, r, z);
+            mb_csr_sgs_upper(C, up, r, z);
         else
-            mb_csr_sgs_lower(C, dinv, r, z);
+            mb_csr_sgs_lower(C, lo, r, z);
         double d = rel_diff(z, e, n);
         cr_expect(d <= SWEEP_TOL, "%s sweep: %g of max |z| from substitution",
                   upper ? "backward" : "forward", d);
         memcpy(z, r, n * sizeof *z);                /* in place: z = r on entry */
         if (upper)
-            mb_csr_sgs_upper(C, dinv, z, z);
+            mb_csr_sgs_upper(C, up, z, z);
         else
-            mb_csr_sgs_lower(C, dinv, z, z);
+            mb_csr_sgs_lower(C, lo, z, z);
         cr_expect(rel_diff(z, e, n) <= SWEEP_TOL, "%s sweep in place", upper ? "backward"
                   : "forward");
         for (size_t k = 0; k < n; k++)              /* control: Jacobi */
             z[k] = r[k] * dinv[k];
         cr_expect(rel_diff(z, e, n) > 1e-3, "control: the Jacobi step passes for a sweep");
     }
-    free(A); free(dinv); free(b); free(r); free(z); free(e);
+    free(A); free(dinv); free(b); free(r); free(z); free(e); free(lo);
     mb_csr_free(C);
     mb_system_free(sys);
 }
@@ -173,6 +269,7 @@ Test(sgs, sweeps_sum_in_the_documented_order)
     double *z = malloc(n * sizeof *z), *e = malloc(n * sizeof *e);
     mb_csr *C = shared_storage(sys, b);
     double *A = dense_of(sys), *dinv = dinv_of(A, n);
+    mb_sgs_node *lo = records_of(C), *up = lo + C->n_nodes;
     for (int upper = 0; upper < 4; upper++) {
         /* two right-hand sides: smooth, then one whose entries span six decades, where
          * the lanes' sums round differently in any other order */
@@ -183,9 +280,9 @@ Test(sgs, sweeps_sum_in_the_documented_order)
         for (size_t q = 0; q < nn; q++)
             ordered_row(A, n, upper % 2 ? nn - 1 - q : q, r, e, upper % 2);
         if (upper % 2)
-            mb_csr_sgs_upper(C, dinv, r, z);
+            mb_csr_sgs_upper(C, up, r, z);
         else
-            mb_csr_sgs_lower(C, dinv, r, z);
+            mb_csr_sgs_lower(C, lo, r, z);
         size_t differ = 0;
         for (size_t k = 0; k < n; k++)
             differ += memcmp(&z[k], &e[k], sizeof z[k]) != 0;
@@ -195,7 +292,7 @@ Test(sgs, sweeps_sum_in_the_documented_order)
     }
     for (size_t k = 0; k < n; k++)     /* the control's forward sweep: the ragged side */
         r[k] = ragged_entry(k);
-    mb_csr_sgs_lower(C, dinv, r, z);
+    mb_csr_sgs_lower(C, lo, r, z);
     /* control: row 1 of node 30's lanes summed (0 + 2) + 1 in the forward sweep */
     size_t i = 30, moved = 0;
     double lane[3] = { 0.0, 0.0, 0.0 }, alt;
@@ -216,7 +313,7 @@ Test(sgs, sweeps_sum_in_the_documented_order)
         moved += memcmp(&alt, &doc, sizeof alt) != 0;
     }
     cr_expect_gt(moved, 0, "control: another order of the lanes gives the same bits on every row");
-    free(A); free(dinv); free(b); free(r); free(z); free(e);
+    free(A); free(dinv); free(b); free(r); free(z); free(e); free(lo);
     mb_csr_free(C);
     mb_system_free(sys);
 }
@@ -231,6 +328,7 @@ Test(sgs, eisenstat_operator_is_the_split_preconditioned_matrix)
     double *y = malloc(n * sizeof *y), *e = malloc(n * sizeof *e), *w = malloc(n * sizeof *w);
     mb_csr *C = shared_storage(sys, b);
     double *A = dense_of(sys), *dinv = dinv_of(A, n);
+    mb_sgs_node *lo = records_of(C), *up = lo + C->n_nodes;
     some_vector(x, n);
     for (size_t k = 0; k < n; k++)
         w[k] = cos(1.3 * (double)k);
@@ -246,7 +344,7 @@ Test(sgs, eisenstat_operator_is_the_split_preconditioned_matrix)
         wsum += fabs(w[k]);
         esum += fabs(e[k]);
     }
-    mb_csr_eisenstat(C, dinv, x, t, y, w, &yw, &yy);
+    mb_csr_eisenstat(C, lo, up, x, t, y, w, &yw, &yy);
     cr_expect(rel_diff(y, e, n) <= SWEEP_TOL, "operator: %g", rel_diff(y, e, n));
     /* |y - e| <= SWEEP_TOL emax entry by entry, so |y.w - e.w| <= SWEEP_TOL emax sum |w|
      * and |y.y - e.e| <= SWEEP_TOL emax (2 sum |e| + ...), doubled for the sums' own
@@ -259,7 +357,7 @@ Test(sgs, eisenstat_operator_is_the_split_preconditioned_matrix)
     for (size_t k = 0; k < n; k++)
         y[k] *= dinv[k];
     cr_expect(rel_diff(y, e, n) > 1e-3, "control: Jacobi on both sides passes");
-    free(A); free(dinv); free(b); free(x); free(t); free(y); free(e); free(w);
+    free(A); free(dinv); free(b); free(x); free(t); free(y); free(e); free(w); free(lo);
     mb_csr_free(C);
     mb_system_free(sys);
 }

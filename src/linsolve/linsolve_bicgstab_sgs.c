@@ -14,13 +14,14 @@
 #include "mb_status.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* r^ = M1^-1 r = D (D + L)^-1 r into out; returns |out| */
-static double left_solve(const mb_csr *A, const double *dinv, const double *r, double *out,
-                         size_t n)
+static double left_solve(const mb_csr *A, const mb_sgs_node *lower, const double *dinv,
+                         const double *r, double *out, size_t n)
 {
-    mb_csr_sgs_lower(A, dinv, r, out);
+    mb_csr_sgs_lower(A, lower, r, out);
     double s = 0.0;
     for (size_t i = 0; i < n; i++) {
         out[i] /= dinv[i];
@@ -35,6 +36,7 @@ static double left_solve(const mb_csr *A, const double *dinv, const double *r, d
 static int sgs_run(mb_krylov *k, const mb_csr *A, double bhat, unsigned long *it)
 {
     size_t n = k->n;
+    const mb_sgs_node *lower = k->sgs, *upper = k->sgs + A->n_nodes;
     double *d = k->phat, rho_old = 1.0, alpha = 1.0, omega = 1.0;
     memcpy(k->rhat, k->r, n * sizeof(double));
     memset(k->p, 0, n * sizeof(double));
@@ -48,7 +50,7 @@ static int sgs_run(mb_krylov *k, const mb_csr *A, double bhat, unsigned long *it
         for (size_t i = 0; i < n; i++)                  /* p = r + beta (p - omega v) */
             k->p[i] = k->r[i] + beta * (k->p[i] - omega * k->v[i]);
         double rv;
-        mb_csr_eisenstat(A, k->dinv, k->p, k->shat, k->v, k->rhat, &rv, NULL);  /* v = A^ p */
+        mb_csr_eisenstat(A, lower, upper, k->p, k->shat, k->v, k->rhat, &rv, NULL);  /* v = A^ p */
         if (rv == 0.0)
             return -1;
         alpha = rho / rv;
@@ -64,7 +66,7 @@ static int sgs_run(mb_krylov *k, const mb_csr *A, double bhat, unsigned long *it
             return 1;
         }
         double ts, tt;
-        mb_csr_eisenstat(A, k->dinv, k->s, k->shat, k->t, k->s, &ts, &tt);   /* t = A^ s */
+        mb_csr_eisenstat(A, lower, upper, k->s, k->shat, k->t, k->s, &ts, &tt);   /* t = A^ s */
         omega = tt > 0.0 ? ts / tt : 0.0;
         double rnorm2 = 0.0, rho_next = 0.0;
         for (size_t i = 0; i < n; i++) {
@@ -85,7 +87,12 @@ static int sgs_run(mb_krylov *k, const mb_csr *A, double bhat, unsigned long *it
 
 int mb_bicgstab_sgs_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x)
 {
-    int st = mb_krylov_jacobi(k, A);                    /* 1 / D, checked nonzero */
+    if (k->sgs == NULL && (k->sgs = malloc(2 * (A->n_nodes ? A->n_nodes : 1)
+                                           * sizeof *k->sgs)) == NULL)
+        MB_ERROR(MB_ENOMEM, "cannot allocate the Gauss-Seidel sweeps' records of %zu nodes",
+                 A->n_nodes);
+    const mb_sgs_node *lower = k->sgs, *upper = k->sgs + A->n_nodes;
+    int st = mb_csr_sgs_nodes(A, k->dinv, k->sgs, k->sgs + A->n_nodes); /* 1 / D, checked */
     if (st != MB_SUCCESS)
         return st;
     size_t n = k->n;
@@ -97,7 +104,7 @@ int mb_bicgstab_sgs_solve(mb_krylov *k, const mb_csr *A, const double *b, double
         k->residual_last = 0.0;
         return MB_SUCCESS;
     }
-    double bhat = left_solve(A, k->dinv, b, k->s, n);  /* |M1^-1 b| */
+    double bhat = left_solve(A, lower, k->dinv, b, k->s, n);  /* |M1^-1 b| */
     int breakdowns = 0;
     for (;;) {
         double rn = mb_krylov_residual(A, b, x, k->t);
@@ -113,9 +120,9 @@ int mb_bicgstab_sgs_solve(mb_krylov *k, const mb_csr *A, const double *b, double
             MB_ERROR(MB_EMAXITER, "BiCGSTAB (SGS) did not reach |b - A x| <= %g |b| in %lu "
                      "iterations (relative residual %g): the system may be singular or "
                      "indefinite", k->rtol, k->max_iter, k->residual_last);
-        left_solve(A, k->dinv, k->t, k->r, n);          /* r^ = M1^-1 (b - A x) */
+        left_solve(A, lower, k->dinv, k->t, k->r, n);          /* r^ = M1^-1 (b - A x) */
         int rc = sgs_run(k, A, bhat, &it);
-        mb_csr_sgs_upper(A, k->dinv, k->phat, k->shat); /* x += M2^-1 d */
+        mb_csr_sgs_upper(A, upper, k->phat, k->shat); /* x += M2^-1 d */
         for (size_t i = 0; i < n; i++)
             x[i] += k->shat[i];
         if (rc < 0 && ++breakdowns > 3)

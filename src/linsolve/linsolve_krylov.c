@@ -29,7 +29,7 @@ void mb_krylov_free(mb_krylov *k)
     if (k == NULL)
         return;
     free(k->dinv); free(k->r); free(k->rhat); free(k->p); free(k->v);
-    free(k->s); free(k->t); free(k->phat); free(k->shat);
+    free(k->s); free(k->t); free(k->phat); free(k->shat); free(k->sgs);
     free(k);
 }
 

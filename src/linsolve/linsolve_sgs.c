@@ -22,22 +22,18 @@
  * waiting for the node before.  (2) The neighbour's block comes last, from the values
  * still in registers, (B_a0 z0 + B_a1 z1) + B_a2 z2 with z2, the neighbour's last
  * unknown, entering last.  (3) The node's own triangle is solved by its inverse,
- * z = T s, whose entries depend on the diagonal block alone and are formed while the
- * chain waits; z_2 = d2 s2 + (t20 s0 + t21 s1) takes three operations after s where the
- * substitution (s2 - D6 z0 - D7 z1) d2 takes seven.  Every row's sums still run in a
- * fixed order, so the bits are the same on every run and target. */
+ * z = T s, whose entries depend on the diagonal block alone and are formed once per
+ * matrix, one record per node and sweep (linsolve_sgs_nodes.c); z_2 = d2 s2 + (t20 s0 +
+ * t21 s1) takes three operations after s where the substitution (s2 - D6 z0 - D7 z1) d2
+ * takes seven.  Every row's sums still run in a fixed order, so the bits are the same on
+ * every run and target (doc/performance.md, "The cloth's small sizes"). */
 #include "mb_linsolve.h"
 
 #include <string.h>
 
-/* Two lanes of doubles in a 16-byte vector (GCC's vector extension: SSE2 on x86-64, the
- * same lanes in the same order elsewhere; the build contracts no multiply and add,
- * -ffp-contract=off) */
-typedef double sgs_v2 __attribute__((vector_size(2 * sizeof(double))));
-typedef long long sgs_m2 __attribute__((vector_size(2 * sizeof(long long))));
-
-/* SGS_CLONES: compiled for AVX2 (three-operand instructions that read unaligned memory,
- * the same two-lane operations) and for the x86-64 baseline, the loader picking by the
+/* SGS_CLONES: compiled for AVX2 (four lanes of doubles in a 32-byte register,
+ * three-operand instructions that read unaligned memory) and for the x86-64 baseline (the
+ * same four-lane operations as pairs of 16-byte ones), the loader picking by the
  * processor (GCC's target_clones); neither contracts a multiply and add, so both give
  * the same bits. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -47,53 +43,59 @@ typedef long long sgs_m2 __attribute__((vector_size(2 * sizeof(long long))));
 #endif
 
 /* The nine sums B_ae z_e (row a, column e of each 3x3 block B, row-major), each summed
- * from +0 over the blocks in the order visited: the pairs (B0 B1) (B2 B3) (B4 B5) (B6 B7)
- * against (z0 z1) (z2 z0) (z1 z2) (z0 z1), and B8 z2 alone.  Five multiplications and
- * five additions a block where a row at a time takes nine of each. */
+ * from +0 over the blocks in the order visited, in the lanes of two four-lane vectors
+ * (GCC's vector extension; the build contracts no multiply and add, -ffp-contract=off):
+ * (B0 B1 B2 B3) against (z0 z1 z2 z0), (B4 B5 B6 B7) against (z1 z2 z0 z1), and B8 z2
+ * alone.  Three multiplications and three additions a block where a row at a time takes
+ * nine of each, and each lane's sum is the one the earlier pairs of two-lane vectors
+ * formed, so the bits are theirs. */
+typedef double sgs_v4 __attribute__((vector_size(4 * sizeof(double))));
+typedef long long sgs_m4 __attribute__((vector_size(4 * sizeof(long long))));
+
 typedef struct {
-    sgs_v2 a00_01, a02_10, a11_12, a20_21;
+    sgs_v4 a00_01_02_10, a11_12_20_21;
     double a22;
 } block_lanes;
 
-static inline sgs_v2 load2(const double *p)
-{
-    sgs_v2 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
+/* acc += the block's products with z_e = zq[e + o], zq four values read at once (o = 0:
+ * z0 z1 z2 and the value after; o = 1: the value before and z0 z1 z2), the fourth never
+ * used */
 static inline __attribute__((always_inline)) void
-lanes_add(block_lanes *acc, const double *restrict B, const double *restrict z)
+lanes_add(block_lanes *acc, const double *restrict B, const double *restrict zp, int o)
 {
-    sgs_v2 z01 = load2(z), z12 = load2(z + 1);
-    sgs_v2 z20 = __builtin_shuffle(z12, z01, (sgs_m2){ 1, 2 });
-    acc->a00_01 += load2(B) * z01;
-    acc->a02_10 += load2(B + 2) * z20;
-    acc->a11_12 += load2(B + 4) * z12;
-    acc->a20_21 += load2(B + 6) * z01;
-    acc->a22 += B[8] * z[2];
+    sgs_v4 zq, b0, b1;
+    memcpy(&zq, zp, sizeof zq);
+    memcpy(&b0, B, sizeof b0);
+    memcpy(&b1, B + 4, sizeof b1);
+    sgs_v4 za = o ? __builtin_shuffle(zq, (sgs_m4){ 1, 2, 3, 1 })
+                  : __builtin_shuffle(zq, (sgs_m4){ 0, 1, 2, 0 });
+    sgs_v4 zb = o ? __builtin_shuffle(zq, (sgs_m4){ 2, 3, 1, 2 })
+                  : __builtin_shuffle(zq, (sgs_m4){ 1, 2, 0, 1 });
+    acc->a00_01_02_10 += b0 * za;
+    acc->a11_12_20_21 += b1 * zb;
+    acc->a22 += B[8] * zp[2 + o];
 }
 
 /* s_a = r_a - ((lane a0 + lane a1) + lane a2), a = 0, 1, 2 */
 static inline __attribute__((always_inline)) void
 lanes_subtract(const block_lanes *acc, const double *r, double s[3])
 {
-    s[0] = r[0] - ((acc->a00_01[0] + acc->a00_01[1]) + acc->a02_10[0]);
-    s[1] = r[1] - ((acc->a02_10[1] + acc->a11_12[0]) + acc->a11_12[1]);
-    s[2] = r[2] - ((acc->a20_21[0] + acc->a20_21[1]) + acc->a22);
+    s[0] = r[0] - ((acc->a00_01_02_10[0] + acc->a00_01_02_10[1]) + acc->a00_01_02_10[2]);
+    s[1] = r[1] - ((acc->a00_01_02_10[3] + acc->a11_12_20_21[0]) + acc->a11_12_20_21[1]);
+    s[2] = r[2] - ((acc->a11_12_20_21[2] + acc->a11_12_20_21[3]) + acc->a22);
 }
 
 /* The storage's arrays, read into locals once a sweep: the sweep's stores of doubles
  * then leave the compiler nothing to reload. */
 typedef struct {
     const size_t *restrict cstart;
-    const uint32_t *restrict col, *restrict ref, *restrict dblk;
+    const uint32_t *restrict col, *restrict ref;
     const double *restrict pool;
 } sweep_view;
 
 static inline sweep_view view_of(const mb_csr *c)
 {
-    return (sweep_view){ c->cstart, c->ncol, c->cref, c->dblk, c->pool };
+    return (sweep_view){ c->cstart, c->ncol, c->cref, c->pool };
 }
 
 /* s -= B zn for the neighbour's block, zn in registers, zn2 entering last */
@@ -105,7 +107,7 @@ neighbour_subtract(const double *restrict B, double zn0, double zn1, double zn2,
     s[2] -= (B[6] * zn0 + B[7] * zn1) + B[8] * zn2;
 }
 
-#define LANES_ZERO { { 0.0, 0.0 }, { 0.0, 0.0 }, { 0.0, 0.0 }, { 0.0, 0.0 }, 0.0 }
+#define LANES_ZERO { { 0.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0, 0.0 }, 0.0 }
 
 /* s = r_i - (L z)_i over node row i's column blocks left of its diagonal: those left of
  * column i - 1 in lanes, in ascending order, then column i - 1's block with
@@ -117,7 +119,7 @@ row_lower(const sweep_view *v, size_t i, const double *r, const double *z, doubl
     block_lanes acc = LANES_ZERO;
     size_t p = v->cstart[i];
     for (; v->col[p] + 1 < i; p++)
-        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p]]);
+        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p]], 0);
     lanes_subtract(&acc, &r[3 * i], s);
     if (v->col[p] + 1 == i)
         neighbour_subtract(&v->pool[9 * (size_t)v->ref[p]], zn0, zn1, zn2, s);
@@ -132,7 +134,7 @@ row_upper(const sweep_view *v, size_t i, const double *r, const double *z, doubl
     block_lanes acc = LANES_ZERO;
     size_t p = v->cstart[i + 1] - 1;
     for (; v->col[p] > i + 1; p--)
-        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p]]);
+        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p] - 1], 1);
     lanes_subtract(&acc, &r[3 * i], s);
     if (v->col[p] == i + 1)
         neighbour_subtract(&v->pool[9 * (size_t)v->ref[p]], zn0, zn1, zn2, s);
@@ -140,11 +142,10 @@ row_upper(const sweep_view *v, size_t i, const double *r, const double *z, doubl
 
 /* z = (D + L)^-1 r row by row (z may be r: row i reads z of rows < i only); with y not
  * NULL also y = D (y + z) in the same pass, and the sums w.y and (want_yy) y.y.  Node i's
- * unknowns z0 z1 z2 = T s, T the inverse of the lower triangle of its diagonal block G
- * (G3, G6, G7 below the diagonal; d = 1 / diagonal): t10 = -G3 d0 d1, t21 = -G7 d1 d2,
- * t20 = -(G6 d0 + G7 t10) d2. */
+ * unknowns z0 z1 z2 = T s, T the inverse of the lower triangle of its diagonal block, from
+ * its record (linsolve_sgs_nodes.c: d = 1 / diagonal, t = t10 t20 t21, g = diagonal). */
 static inline __attribute__((always_inline)) void
-lower_sweep(const mb_csr *c, const double *dinv, const double *r, double *z, double *y,
+lower_sweep(const mb_csr *c, const mb_sgs_node *nodes, const double *r, double *z, double *y,
             const double *w, int want_yy, double *yw, double *yy)
 {
     const sweep_view v = view_of(c);
@@ -152,18 +153,17 @@ lower_sweep(const mb_csr *c, const double *dinv, const double *r, double *z, dou
     for (size_t i = 0; i < c->n_nodes; i++) {
         double s[3];
         row_lower(&v, i, r, z, z0, z1, z2, s);
-        const double *restrict G = &v.pool[9 * (size_t)v.dblk[i]], *restrict d = &dinv[3 * i];
-        double t10 = -(G[3] * d[0]) * d[1], t21 = -(G[7] * d[1]) * d[2];
-        double t20 = -(G[6] * d[0] + G[7] * t10) * d[2];
-        z0 = s[0] * d[0];
-        z1 = s[1] * d[1] + s[0] * t10;
-        z2 = s[2] * d[2] + (s[0] * t20 + s[1] * t21);
+        const mb_sgs_node *restrict nd = &nodes[i];
+        z0 = s[0] * nd->d[0];
+        z1 = s[1] * nd->d[1] + s[0] * nd->t[0];
+        z2 = s[2] * nd->d[2] + (s[0] * nd->t[1] + s[1] * nd->t[2]);
         z[3 * i] = z0;
         z[3 * i + 1] = z1;
         z[3 * i + 2] = z2;
         if (y) {
             double *yi = &y[3 * i];
-            double y0 = G[0] * (yi[0] + z0), y1 = G[4] * (yi[1] + z1), y2 = G[8] * (yi[2] + z2);
+            double y0 = nd->g[0] * (yi[0] + z0), y1 = nd->g[1] * (yi[1] + z1);
+            double y2 = nd->g[2] * (yi[2] + z2);
             yi[0] = y0;
             yi[1] = y1;
             yi[2] = y2;
@@ -184,16 +184,17 @@ lower_sweep(const mb_csr *c, const double *dinv, const double *r, double *z, dou
     }
 }
 
-SGS_CLONES void mb_csr_sgs_lower(const mb_csr *c, const double *dinv, const double *r, double *z)
+SGS_CLONES void mb_csr_sgs_lower(const mb_csr *c, const mb_sgs_node *lower, const double *r,
+                                 double *z)
 {
-    lower_sweep(c, dinv, r, z, NULL, NULL, 0, NULL, NULL);
+    lower_sweep(c, lower, r, z, NULL, NULL, 0, NULL, NULL);
 }
 
 /* z = (D + U)^-1 r, and with x not NULL also y = x - D z, row by row.  z = T s with T the
- * inverse of the upper triangle of G (G1, G2, G5 above the diagonal): t12 = -G5 d1 d2,
- * t01 = -G1 d0 d1, t02 = -(G2 d2 + G1 t12) d0. */
+ * inverse of the upper triangle of the node's diagonal block, from its record (t = t01
+ * t02 t12). */
 static inline __attribute__((always_inline)) void
-upper_sweep(const mb_csr *c, const double *dinv, const double *r, double *z,
+upper_sweep(const mb_csr *c, const mb_sgs_node *nodes, const double *r, double *z,
             const double *x, double *y)
 {
     const sweep_view v = view_of(c);
@@ -201,34 +202,34 @@ upper_sweep(const mb_csr *c, const double *dinv, const double *r, double *z,
     for (size_t i = c->n_nodes; i-- > 0;) {
         double s[3];
         row_upper(&v, i, r, z, z0, z1, z2, s);
-        const double *restrict G = &v.pool[9 * (size_t)v.dblk[i]], *restrict d = &dinv[3 * i];
-        double t12 = -(G[5] * d[1]) * d[2], t01 = -(G[1] * d[0]) * d[1];
-        double t02 = -(G[2] * d[2] + G[1] * t12) * d[0];
-        z2 = s[2] * d[2];
-        z1 = s[1] * d[1] + s[2] * t12;
-        z0 = s[0] * d[0] + (s[2] * t02 + s[1] * t01);
+        const mb_sgs_node *restrict nd = &nodes[i];
+        z2 = s[2] * nd->d[2];
+        z1 = s[1] * nd->d[1] + s[2] * nd->t[2];
+        z0 = s[0] * nd->d[0] + (s[2] * nd->t[1] + s[1] * nd->t[0]);
         z[3 * i] = z0;
         z[3 * i + 1] = z1;
         z[3 * i + 2] = z2;
         if (x) {
-            y[3 * i] = x[3 * i] - G[0] * z0;
-            y[3 * i + 1] = x[3 * i + 1] - G[4] * z1;
-            y[3 * i + 2] = x[3 * i + 2] - G[8] * z2;
+            y[3 * i] = x[3 * i] - nd->g[0] * z0;
+            y[3 * i + 1] = x[3 * i + 1] - nd->g[1] * z1;
+            y[3 * i + 2] = x[3 * i + 2] - nd->g[2] * z2;
         }
     }
 }
 
-SGS_CLONES void mb_csr_sgs_upper(const mb_csr *c, const double *dinv, const double *r, double *z)
+SGS_CLONES void mb_csr_sgs_upper(const mb_csr *c, const mb_sgs_node *upper, const double *r,
+                                 double *z)
 {
-    upper_sweep(c, dinv, r, z, NULL, NULL);
+    upper_sweep(c, upper, r, z, NULL, NULL);
 }
 
-SGS_CLONES void mb_csr_eisenstat(const mb_csr *c, const double *dinv, const double *x, double *t,
-                      double *y, const double *w, double *yw, double *yy)
+SGS_CLONES void mb_csr_eisenstat(const mb_csr *c, const mb_sgs_node *lower,
+                                 const mb_sgs_node *upper, const double *x, double *t,
+                                 double *y, const double *w, double *yw, double *yy)
 {
-    upper_sweep(c, dinv, x, y, x, t);               /* y = (D + U)^-1 x, t = x - D y */
+    upper_sweep(c, upper, x, y, x, t);              /* y = (D + U)^-1 x, t = x - D y */
     if (yy)                                         /* t = (D + L)^-1 t in place, and */
-        lower_sweep(c, dinv, t, t, y, w, 1, yw, yy);    /* y = D (y + t) */
+        lower_sweep(c, lower, t, t, y, w, 1, yw, yy);   /* y = D (y + t) */
     else
-        lower_sweep(c, dinv, t, t, y, w, 0, yw, NULL);
+        lower_sweep(c, lower, t, t, y, w, 0, yw, NULL);
 }

@@ -12,6 +12,7 @@ libmotionbench_la_SOURCES += src/linsolve/linsolve_krylov.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_bicgstab.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_bicgstab_sgs.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_sgs.c
+libmotionbench_la_SOURCES += src/linsolve/linsolve_sgs_nodes.c
 libmotionbench_la_SOURCES += src/linsolve/linsolve_pcg.c
 motionbenchinclude_HEADERS += src/linsolve/mb_linsolve.h
 motionbenchinclude_HEADERS += src/linsolve/mb_linsys_sink.h

@@ -432,6 +432,8 @@ typedef struct mb_krylov {
     double residual_last;   /* true |b - A x|_2 / |b|_2 after the last solve */
     double *dinv;           /* Jacobi preconditioner 1/A_kk */
     double *r, *rhat, *p, *v, *s, *t, *phat, *shat;
+    struct mb_sgs_node *sgs; /* the SGS sweeps' node records, lower then upper (allocated
+                              * at the first SGS solve, 2 per node) */
 } mb_krylov;
 
 mb_krylov *mb_krylov_alloc(size_t n, double rtol, unsigned long max_iter);
@@ -444,16 +446,27 @@ int mb_krylov_jacobi(mb_krylov *k, const mb_csr *A);
 int mb_bicgstab_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
 int mb_pcg_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
 /* The same as mb_bicgstab_solve, preconditioned by symmetric Gauss-Seidel in Eisenstat's
- * split form (linsolve_bicgstab_sgs.c); the same workspace, no other allocation. */
+ * split form (linsolve_bicgstab_sgs.c); the same workspace, and the sweeps' node records
+ * (k->sgs, allocated at its first call). */
 int mb_bicgstab_sgs_solve(mb_krylov *k, const mb_csr *A, const double *b, double *x);
+/* What a symmetric Gauss-Seidel sweep reads of node i's diagonal block G, one record per
+ * node and sweep (linsolve_sgs_nodes.c): 1 / G's diagonal, the off-diagonal entries of the
+ * inverse of its lower (t10 t20 t21) or upper (t01 t02 t12) triangle, and G's diagonal. */
+typedef struct mb_sgs_node {
+    double d[3], t[3], g[3];
+} mb_sgs_node;
+/* dinv = 1 / diag(A) and the records of every node for the forward (lower) and backward
+ * (upper) sweeps; MB_ESINGULAR when a diagonal entry is 0 or not finite */
+int mb_csr_sgs_nodes(const mb_csr *c, double *dinv, mb_sgs_node *lower, mb_sgs_node *upper);
 /* The symmetric Gauss-Seidel splitting A = L + D + U of the block storage by scalar
- * entries (linsolve_sgs.c), dinv = 1 / diag(A) (mb_krylov_jacobi): z = (D + L)^-1 r and
+ * entries (linsolve_sgs.c), with the records of mb_csr_sgs_nodes: z = (D + L)^-1 r and
  * z = (D + U)^-1 r (z may be r); y = D (D + L)^-1 A (D + U)^-1 x by Eisenstat's trick (t:
  * scratch, y may not be x or t), with *yw = w.y and (yy not NULL) *yy = y.y. */
-void mb_csr_sgs_lower(const mb_csr *c, const double *dinv, const double *r, double *z);
-void mb_csr_sgs_upper(const mb_csr *c, const double *dinv, const double *r, double *z);
-void mb_csr_eisenstat(const mb_csr *c, const double *dinv, const double *x, double *t,
-                      double *y, const double *w, double *yw, double *yy);
+void mb_csr_sgs_lower(const mb_csr *c, const mb_sgs_node *lower, const double *r, double *z);
+void mb_csr_sgs_upper(const mb_csr *c, const mb_sgs_node *upper, const double *r, double *z);
+void mb_csr_eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_node *upper,
+                      const double *x, double *t, double *y, const double *w, double *yw,
+                      double *yy);
 /* helpers shared by the solvers */
 double mb_krylov_dot(const double *a, const double *b, size_t n);
 /* r = b - A x, returns |r|_2 */
