@@ -255,9 +255,10 @@ static void ordered_row(const double *A, size_t n, size_t i, const double *r, do
     }
 }
 
-/* The sweeps give the bits of the documented order (ordered_row), on every target the
- * library was built for (the AVX2 clone on a processor that has it, the baseline one
- * elsewhere: the same two-lane operations), for a smooth right-hand side and for one
+/* The sweeps give the bits of the documented order (ordered_row) in both their forms:
+ * four lanes (the AVX2 clone on a processor that has it, the baseline one elsewhere) and
+ * eight (AVX-512F; tested where the processor has it, mb_csr_sgs_lanes), for a smooth
+ * right-hand side and for one
  * whose entries span six decades (on the smooth one alone a sum in another order can
  * round alike on every row); control: the lanes summed in another order,
  * ((lane a0 + lane a2) + lane a1) on row a = 1, change bits on the ragged one. */
@@ -270,7 +271,12 @@ Test(sgs, sweeps_sum_in_the_documented_order)
     mb_csr *C = shared_storage(sys, b);
     double *A = dense_of(sys), *dinv = dinv_of(A, n);
     mb_sgs_node *lo = records_of(C), *up = lo + C->n_nodes;
-    for (int upper = 0; upper < 4; upper++) {
+    int forms = 0, was = mb_csr_sgs_lanes(0);
+    for (int step = 0; step < 8; step++) {
+        int upper = step % 4, lanes = step < 4 ? 4 : 8;
+        if (mb_csr_sgs_lanes(lanes) != lanes)
+            continue;                               /* no AVX-512F here */
+        forms += upper == 0;
         /* two right-hand sides: smooth, then one whose entries span six decades, where
          * the lanes' sums round differently in any other order */
         if (upper % 2 == 0)
@@ -286,10 +292,12 @@ Test(sgs, sweeps_sum_in_the_documented_order)
         size_t differ = 0;
         for (size_t k = 0; k < n; k++)
             differ += memcmp(&z[k], &e[k], sizeof z[k]) != 0;
-        cr_expect_eq(differ, 0, "%s sweep, right-hand side %d: %zu of %zu values differ from "
-                     "the documented order", upper % 2 ? "backward" : "forward", upper / 2,
-                     differ, n);
+        cr_expect_eq(differ, 0, "%d lanes, %s sweep, right-hand side %d: %zu of %zu values "
+                     "differ from the documented order", lanes, upper % 2 ? "backward"
+                     : "forward", upper / 2, differ, n);
     }
+    mb_csr_sgs_lanes(was);
+    cr_expect_geq(forms, 1, "the four-lane form is always available");
     for (size_t k = 0; k < n; k++)     /* the control's forward sweep: the ragged side */
         r[k] = ragged_entry(k);
     mb_csr_sgs_lower(C, lo, r, z);
@@ -316,6 +324,21 @@ Test(sgs, sweeps_sum_in_the_documented_order)
     free(A); free(dinv); free(b); free(r); free(z); free(e); free(lo);
     mb_csr_free(C);
     mb_system_free(sys);
+}
+
+/* The sweeps' form: eight lanes by default where the processor has AVX-512F, four
+ * elsewhere (GCC's own test of the processor, __builtin_cpu_supports); a form it cannot
+ * run or an unknown one is refused, the form in use kept. */
+Test(sgs, sweeps_take_eight_lanes_where_the_processor_has_them)
+{
+    int avx512 = 0;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    avx512 = __builtin_cpu_supports("avx512f") != 0;
+#endif
+    cr_expect_eq(mb_csr_sgs_lanes(0), avx512 ? 8 : 4, "the default form");
+    cr_expect_eq(mb_csr_sgs_lanes(4), 4);
+    cr_expect_eq(mb_csr_sgs_lanes(8), avx512 ? 8 : 4);
+    cr_expect_eq(mb_csr_sgs_lanes(6), avx512 ? 8 : 4, "an unknown form leaves the one in use");
 }
 
 /* Eisenstat's operator against its definition D (D + L)^-1 A (D + U)^-1 x formed densely,

@@ -34,55 +34,85 @@
 /* SGS_CLONES: compiled for AVX2 (four lanes of doubles in a 32-byte register,
  * three-operand instructions that read unaligned memory) and for the x86-64 baseline (the
  * same four-lane operations as pairs of 16-byte ones), the loader picking by the
- * processor (GCC's target_clones); neither contracts a multiply and add, so both give
- * the same bits. */
+ * processor (GCC's target_clones).  SGS_AVX512: the eight-lane form below, compiled for
+ * AVX-512F (a 64-byte register) and chosen at run time where the processor has it.  None
+ * contracts a multiply and add, and every form sums the same lanes, so all give the same
+ * bits. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define SGS_CLONES __attribute__((target_clones("avx2", "default")))
+#define SGS_AVX512 __attribute__((target("avx512f")))
+#define SGS_HAVE_AVX512() __builtin_cpu_supports("avx512f")
 #else
 #define SGS_CLONES
+#define SGS_AVX512
+#define SGS_HAVE_AVX512() 0
 #endif
 
 /* The nine sums B_ae z_e (row a, column e of each 3x3 block B, row-major), each summed
- * from +0 over the blocks in the order visited, in the lanes of two four-lane vectors
- * (GCC's vector extension; the build contracts no multiply and add, -ffp-contract=off):
- * (B0 B1 B2 B3) against (z0 z1 z2 z0), (B4 B5 B6 B7) against (z1 z2 z0 z1), and B8 z2
- * alone.  Three multiplications and three additions a block where a row at a time takes
- * nine of each, and each lane's sum is the one the earlier pairs of two-lane vectors
- * formed, so the bits are theirs. */
+ * from +0 over the blocks in the order visited, in lanes (GCC's vector extension; the
+ * build contracts no multiply and add, -ffp-contract=off): B0 ... B7 against
+ * (z0 z1 z2 z0 z1 z2 z0 z1), as two four-lane vectors (B0 B1 B2 B3) (B4 B5 B6 B7) or one
+ * of eight lanes (wide), and B8 z2 alone.  Two or one multiplication and addition a block
+ * and a scalar pair where a row at a time takes nine of each; lane l holds the same sum
+ * in either form (and as the earlier pairs of two-lane vectors formed it), so the bits
+ * do not depend on the form. */
 typedef double sgs_v4 __attribute__((vector_size(4 * sizeof(double))));
 typedef long long sgs_m4 __attribute__((vector_size(4 * sizeof(long long))));
+typedef double sgs_v8 __attribute__((vector_size(8 * sizeof(double))));
+typedef long long sgs_m8 __attribute__((vector_size(8 * sizeof(long long))));
 
 typedef struct {
-    sgs_v4 a00_01_02_10, a11_12_20_21;
+    sgs_v4 lo, hi;          /* four-lane form: lanes 0-3 and 4-7 */
+    sgs_v8 all;             /* eight-lane form: lanes 0-7 */
     double a22;
 } block_lanes;
 
-/* acc += the block's products with z_e = zq[e + o], zq four values read at once (o = 0:
- * z0 z1 z2 and the value after; o = 1: the value before and z0 z1 z2), the fourth never
- * used */
+#define LANES_ZERO { { 0.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0, 0.0 }, \
+                     { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 }, 0.0 }
+
+/* acc += the block's products with z_e = zp[e + o]: the four-lane form reads zp[0..3]
+ * with o = 0 or 1 (z0 z1 z2 and the value after, or the value before and z0 z1 z2), the
+ * eight-lane form zp[0..7] with o = 0 or 5 (z0 z1 z2 and five after, or five before and
+ * z0 z1 z2); the values beside z are read and never used. */
 static inline __attribute__((always_inline)) void
-lanes_add(block_lanes *acc, const double *restrict B, const double *restrict zp, int o)
+lanes_add(block_lanes *acc, const double *restrict B, const double *restrict zp, int o,
+          int wide)
 {
-    sgs_v4 zq, b0, b1;
-    memcpy(&zq, zp, sizeof zq);
-    memcpy(&b0, B, sizeof b0);
-    memcpy(&b1, B + 4, sizeof b1);
-    sgs_v4 za = o ? __builtin_shuffle(zq, (sgs_m4){ 1, 2, 3, 1 })
-                  : __builtin_shuffle(zq, (sgs_m4){ 0, 1, 2, 0 });
-    sgs_v4 zb = o ? __builtin_shuffle(zq, (sgs_m4){ 2, 3, 1, 2 })
-                  : __builtin_shuffle(zq, (sgs_m4){ 1, 2, 0, 1 });
-    acc->a00_01_02_10 += b0 * za;
-    acc->a11_12_20_21 += b1 * zb;
+    if (wide) {
+        sgs_v8 zq, b;
+        memcpy(&zq, zp, sizeof zq);
+        memcpy(&b, B, sizeof b);
+        sgs_v8 za = o ? __builtin_shuffle(zq, (sgs_m8){ 5, 6, 7, 5, 6, 7, 5, 6 })
+                      : __builtin_shuffle(zq, (sgs_m8){ 0, 1, 2, 0, 1, 2, 0, 1 });
+        acc->all += b * za;
+    } else {
+        sgs_v4 zq, b0, b1;
+        memcpy(&zq, zp, sizeof zq);
+        memcpy(&b0, B, sizeof b0);
+        memcpy(&b1, B + 4, sizeof b1);
+        sgs_v4 za = o ? __builtin_shuffle(zq, (sgs_m4){ 1, 2, 3, 1 })
+                      : __builtin_shuffle(zq, (sgs_m4){ 0, 1, 2, 0 });
+        sgs_v4 zb = o ? __builtin_shuffle(zq, (sgs_m4){ 2, 3, 1, 2 })
+                      : __builtin_shuffle(zq, (sgs_m4){ 1, 2, 0, 1 });
+        acc->lo += b0 * za;
+        acc->hi += b1 * zb;
+    }
     acc->a22 += B[8] * zp[2 + o];
 }
 
-/* s_a = r_a - ((lane a0 + lane a1) + lane a2), a = 0, 1, 2 */
+/* s_a = r_a - ((lane 3a + lane 3a+1) + lane 3a+2), a = 0, 1, 2 (lane 8: a22) */
 static inline __attribute__((always_inline)) void
-lanes_subtract(const block_lanes *acc, const double *r, double s[3])
+lanes_subtract(const block_lanes *acc, const double *r, double s[3], int wide)
 {
-    s[0] = r[0] - ((acc->a00_01_02_10[0] + acc->a00_01_02_10[1]) + acc->a00_01_02_10[2]);
-    s[1] = r[1] - ((acc->a00_01_02_10[3] + acc->a11_12_20_21[0]) + acc->a11_12_20_21[1]);
-    s[2] = r[2] - ((acc->a11_12_20_21[2] + acc->a11_12_20_21[3]) + acc->a22);
+    if (wide) {
+        s[0] = r[0] - ((acc->all[0] + acc->all[1]) + acc->all[2]);
+        s[1] = r[1] - ((acc->all[3] + acc->all[4]) + acc->all[5]);
+        s[2] = r[2] - ((acc->all[6] + acc->all[7]) + acc->a22);
+    } else {
+        s[0] = r[0] - ((acc->lo[0] + acc->lo[1]) + acc->lo[2]);
+        s[1] = r[1] - ((acc->lo[3] + acc->hi[0]) + acc->hi[1]);
+        s[2] = r[2] - ((acc->hi[2] + acc->hi[3]) + acc->a22);
+    }
 }
 
 /* The storage's arrays, read into locals once a sweep: the sweep's stores of doubles
@@ -107,20 +137,18 @@ neighbour_subtract(const double *restrict B, double zn0, double zn1, double zn2,
     s[2] -= (B[6] * zn0 + B[7] * zn1) + B[8] * zn2;
 }
 
-#define LANES_ZERO { { 0.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0, 0.0 }, 0.0 }
-
 /* s = r_i - (L z)_i over node row i's column blocks left of its diagonal: those left of
  * column i - 1 in lanes, in ascending order, then column i - 1's block with
  * zn = z_{i-1} (every row has a diagonal block, which ends the loop) */
 static inline __attribute__((always_inline)) void
 row_lower(const sweep_view *v, size_t i, const double *r, const double *z, double zn0,
-          double zn1, double zn2, double s[3])
+          double zn1, double zn2, double s[3], int wide)
 {
     block_lanes acc = LANES_ZERO;
     size_t p = v->cstart[i];
-    for (; v->col[p] + 1 < i; p++)
-        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p]], 0);
-    lanes_subtract(&acc, &r[3 * i], s);
+    for (; v->col[p] + 1 < i; p++)    /* columns c <= i - 2: z[3c .. 3c + 7] lie in z */
+        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p]], 0, wide);
+    lanes_subtract(&acc, &r[3 * i], s, wide);
     if (v->col[p] + 1 == i)
         neighbour_subtract(&v->pool[9 * (size_t)v->ref[p]], zn0, zn1, zn2, s);
 }
@@ -129,13 +157,14 @@ row_lower(const sweep_view *v, size_t i, const double *r, const double *z, doubl
  * then column i + 1's block with zn = z_{i+1} */
 static inline __attribute__((always_inline)) void
 row_upper(const sweep_view *v, size_t i, const double *r, const double *z, double zn0,
-          double zn1, double zn2, double s[3])
+          double zn1, double zn2, double s[3], int wide)
 {
     block_lanes acc = LANES_ZERO;
-    size_t p = v->cstart[i + 1] - 1;
-    for (; v->col[p] > i + 1; p--)
-        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p] - 1], 1);
-    lanes_subtract(&acc, &r[3 * i], s);
+    size_t p = v->cstart[i + 1] - 1, o = wide ? 5 : 1;
+    for (; v->col[p] > i + 1; p--)    /* columns c >= 2: z[3c - 5 .. 3c + 2] lie in z */
+        lanes_add(&acc, &v->pool[9 * (size_t)v->ref[p]], &z[3 * (size_t)v->col[p] - o],
+                  (int)o, wide);
+    lanes_subtract(&acc, &r[3 * i], s, wide);
     if (v->col[p] == i + 1)
         neighbour_subtract(&v->pool[9 * (size_t)v->ref[p]], zn0, zn1, zn2, s);
 }
@@ -146,13 +175,13 @@ row_upper(const sweep_view *v, size_t i, const double *r, const double *z, doubl
  * its record (linsolve_sgs_nodes.c: d = 1 / diagonal, t = t10 t20 t21, g = diagonal). */
 static inline __attribute__((always_inline)) void
 lower_sweep(const mb_csr *c, const mb_sgs_node *nodes, const double *r, double *z, double *y,
-            const double *w, int want_yy, double *yw, double *yy)
+            const double *w, int want_yy, double *yw, double *yy, int wide)
 {
     const sweep_view v = view_of(c);
     double sw = 0.0, sy = 0.0, z0 = 0.0, z1 = 0.0, z2 = 0.0;
     for (size_t i = 0; i < c->n_nodes; i++) {
         double s[3];
-        row_lower(&v, i, r, z, z0, z1, z2, s);
+        row_lower(&v, i, r, z, z0, z1, z2, s, wide);
         const mb_sgs_node *restrict nd = &nodes[i];
         z0 = s[0] * nd->d[0];
         z1 = s[1] * nd->d[1] + s[0] * nd->t[0];
@@ -184,24 +213,18 @@ lower_sweep(const mb_csr *c, const mb_sgs_node *nodes, const double *r, double *
     }
 }
 
-SGS_CLONES void mb_csr_sgs_lower(const mb_csr *c, const mb_sgs_node *lower, const double *r,
-                                 double *z)
-{
-    lower_sweep(c, lower, r, z, NULL, NULL, 0, NULL, NULL);
-}
-
 /* z = (D + U)^-1 r, and with x not NULL also y = x - D z, row by row.  z = T s with T the
  * inverse of the upper triangle of the node's diagonal block, from its record (t = t01
  * t02 t12). */
 static inline __attribute__((always_inline)) void
 upper_sweep(const mb_csr *c, const mb_sgs_node *nodes, const double *r, double *z,
-            const double *x, double *y)
+            const double *x, double *y, int wide)
 {
     const sweep_view v = view_of(c);
     double z0 = 0.0, z1 = 0.0, z2 = 0.0;
     for (size_t i = c->n_nodes; i-- > 0;) {
         double s[3];
-        row_upper(&v, i, r, z, z0, z1, z2, s);
+        row_upper(&v, i, r, z, z0, z1, z2, s, wide);
         const mb_sgs_node *restrict nd = &nodes[i];
         z2 = s[2] * nd->d[2];
         z1 = s[1] * nd->d[1] + s[2] * nd->t[2];
@@ -217,19 +240,93 @@ upper_sweep(const mb_csr *c, const mb_sgs_node *nodes, const double *r, double *
     }
 }
 
-SGS_CLONES void mb_csr_sgs_upper(const mb_csr *c, const mb_sgs_node *upper, const double *r,
-                                 double *z)
+/* y = D (D + L)^-1 (x - D t) with t = (D + U)^-1 x (header) */
+static inline __attribute__((always_inline)) void
+eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_node *upper,
+          const double *x, double *t, double *y, const double *w, double *yw, double *yy,
+          int wide)
 {
-    upper_sweep(c, upper, r, z, NULL, NULL);
+    upper_sweep(c, upper, x, y, x, t, wide);        /* y = (D + U)^-1 x, t = x - D y */
+    if (yy)                                         /* t = (D + L)^-1 t in place, and */
+        lower_sweep(c, lower, t, t, y, w, 1, yw, yy, wide);     /* y = D (y + t) */
+    else
+        lower_sweep(c, lower, t, t, y, w, 0, yw, NULL, wide);
 }
 
-SGS_CLONES void mb_csr_eisenstat(const mb_csr *c, const mb_sgs_node *lower,
-                                 const mb_sgs_node *upper, const double *x, double *t,
-                                 double *y, const double *w, double *yw, double *yy)
+/* The three operations in each form: four lanes (SGS_CLONES) and eight (SGS_AVX512) */
+SGS_CLONES static void lower4(const mb_csr *c, const mb_sgs_node *lo, const double *r, double *z)
 {
-    upper_sweep(c, upper, x, y, x, t);              /* y = (D + U)^-1 x, t = x - D y */
-    if (yy)                                         /* t = (D + L)^-1 t in place, and */
-        lower_sweep(c, lower, t, t, y, w, 1, yw, yy);   /* y = D (y + t) */
+    lower_sweep(c, lo, r, z, NULL, NULL, 0, NULL, NULL, 0);
+}
+
+SGS_AVX512 static void lower8(const mb_csr *c, const mb_sgs_node *lo, const double *r, double *z)
+{
+    lower_sweep(c, lo, r, z, NULL, NULL, 0, NULL, NULL, 1);
+}
+
+SGS_CLONES static void upper4(const mb_csr *c, const mb_sgs_node *up, const double *r, double *z)
+{
+    upper_sweep(c, up, r, z, NULL, NULL, 0);
+}
+
+SGS_AVX512 static void upper8(const mb_csr *c, const mb_sgs_node *up, const double *r, double *z)
+{
+    upper_sweep(c, up, r, z, NULL, NULL, 1);
+}
+
+SGS_CLONES static void eisenstat4(const mb_csr *c, const mb_sgs_node *lo, const mb_sgs_node *up,
+                                  const double *x, double *t, double *y, const double *w,
+                                  double *yw, double *yy)
+{
+    eisenstat(c, lo, up, x, t, y, w, yw, yy, 0);
+}
+
+SGS_AVX512 static void eisenstat8(const mb_csr *c, const mb_sgs_node *lo, const mb_sgs_node *up,
+                                  const double *x, double *t, double *y, const double *w,
+                                  double *yw, double *yy)
+{
+    eisenstat(c, lo, up, x, t, y, w, yw, yy, 1);
+}
+
+/* The form in use: -1 not chosen yet, then 8 or 4 */
+static int sgs_lanes = -1;
+
+static int lanes_in_use(void)
+{
+    if (sgs_lanes < 0)
+        sgs_lanes = SGS_HAVE_AVX512() ? 8 : 4;
+    return sgs_lanes;
+}
+
+int mb_csr_sgs_lanes(int lanes)
+{
+    if (lanes == 4 || (lanes == 8 && SGS_HAVE_AVX512()))
+        sgs_lanes = lanes;
+    return lanes_in_use();
+}
+
+void mb_csr_sgs_lower(const mb_csr *c, const mb_sgs_node *lower, const double *r, double *z)
+{
+    if (lanes_in_use() == 8)
+        lower8(c, lower, r, z);
     else
-        lower_sweep(c, lower, t, t, y, w, 0, yw, NULL);
+        lower4(c, lower, r, z);
+}
+
+void mb_csr_sgs_upper(const mb_csr *c, const mb_sgs_node *upper, const double *r, double *z)
+{
+    if (lanes_in_use() == 8)
+        upper8(c, upper, r, z);
+    else
+        upper4(c, upper, r, z);
+}
+
+void mb_csr_eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_node *upper,
+                      const double *x, double *t, double *y, const double *w, double *yw,
+                      double *yy)
+{
+    if (lanes_in_use() == 8)
+        eisenstat8(c, lower, upper, x, t, y, w, yw, yy);
+    else
+        eisenstat4(c, lower, upper, x, t, y, w, yw, yy);
 }

@@ -467,6 +467,11 @@ void mb_csr_sgs_upper(const mb_csr *c, const mb_sgs_node *upper, const double *r
 void mb_csr_eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_node *upper,
                       const double *x, double *t, double *y, const double *w, double *yw,
                       double *yy);
+/* The sweeps' form: their block sums in lanes of four (AVX2 or the x86-64 baseline) or of
+ * eight (AVX-512F, the default where the processor has it), the same bits in both
+ * (linsolve_sgs.c).  lanes 4 or 8 chooses it (8 only where the processor has AVX-512F),
+ * any other value leaves it; returns the form in use. */
+int mb_csr_sgs_lanes(int lanes);
 /* helpers shared by the solvers */
 double mb_krylov_dot(const double *a, const double *b, size_t n);
 /* r = b - A x, returns |r|_2 */
