@@ -17,17 +17,104 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The iteration's updates four unknowns at a time (GCC's vector extension: AVX2 or pairs
+ * of SSE2 operations, BS_CLONES), each unknown by the operations the scalar form takes,
+ * and their sums added lane by lane in ascending index order: the same bits as a loop
+ * over single unknowns, in fewer instructions. */
+typedef double bs_v4 __attribute__((vector_size(4 * sizeof(double))));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define BS_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define BS_CLONES
+#endif
+
+#define LD4(p) ({ bs_v4 v_; memcpy(&v_, (p), sizeof v_); v_; })
+#define ST4(p, v) do { bs_v4 w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)
+
+/* p = r + beta (p - omega v) */
+BS_CLONES static void update_p(double *restrict p, const double *restrict r,
+                               const double *restrict v, double beta, double omega, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        ST4(p + i, LD4(r + i) + beta * (LD4(p + i) - omega * LD4(v + i)));
+    for (; i < n; i++)
+        p[i] = r[i] + beta * (p[i] - omega * v[i]);
+}
+
+/* s = r - alpha v; returns s.s summed in ascending order */
+BS_CLONES static double update_s(double *restrict s, const double *restrict r,
+                                 const double *restrict v, double alpha, size_t n)
+{
+    double sum = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        bs_v4 sv = LD4(r + i) - alpha * LD4(v + i), q = sv * sv;
+        ST4(s + i, sv);
+        sum += q[0];
+        sum += q[1];
+        sum += q[2];
+        sum += q[3];
+    }
+    for (; i < n; i++) {
+        s[i] = r[i] - alpha * v[i];
+        sum += s[i] * s[i];
+    }
+    return sum;
+}
+
+/* d += alpha p + omega s; r = s - omega t; *rr = r.r and *hr = rhat.r in ascending order */
+BS_CLONES static void update_r(double *restrict d, double *restrict r, const double *restrict p,
+                               const double *restrict s, const double *restrict t,
+                               const double *restrict rhat, double alpha, double omega,
+                               size_t n, double *rr, double *hr)
+{
+    double a = 0.0, b = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        ST4(d + i, LD4(d + i) + (alpha * LD4(p + i) + omega * LD4(s + i)));
+        bs_v4 rv = LD4(s + i) - omega * LD4(t + i), q = rv * rv, h = LD4(rhat + i) * rv;
+        ST4(r + i, rv);
+        for (int l = 0; l < 4; l++) {
+            a += q[l];
+            b += h[l];
+        }
+    }
+    for (; i < n; i++) {
+        d[i] += alpha * p[i] + omega * s[i];
+        r[i] = s[i] - omega * t[i];
+        a += r[i] * r[i];
+        b += rhat[i] * r[i];
+    }
+    *rr = a;
+    *hr = b;
+}
+
+/* y = y / dinv (= D y); returns y.y summed in ascending order */
+BS_CLONES static double unscale(double *restrict y, const double *restrict dinv, size_t n)
+{
+    double sum = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        bs_v4 yv = LD4(y + i) / LD4(dinv + i), q = yv * yv;
+        ST4(y + i, yv);
+        for (int l = 0; l < 4; l++)
+            sum += q[l];
+    }
+    for (; i < n; i++) {
+        y[i] /= dinv[i];
+        sum += y[i] * y[i];
+    }
+    return sum;
+}
+
 /* r^ = M1^-1 r = D (D + L)^-1 r into out; returns |out| */
 static double left_solve(const mb_csr *A, const mb_sgs_node *lower, const double *dinv,
                          const double *r, double *out, size_t n)
 {
     mb_csr_sgs_lower(A, lower, r, out);
-    double s = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        out[i] /= dinv[i];
-        s += out[i] * out[i];
-    }
-    return sqrt(s);
+    return sqrt(unscale(out, dinv, n));
 }
 
 /* One BiCGSTAB run on A^ d = r^ from d = 0 (d in k->phat, r^ in k->r); returns 1
@@ -47,18 +134,13 @@ static int sgs_run(mb_krylov *k, const mb_csr *A, double bhat, unsigned long *it
         if (rho == 0.0 || omega == 0.0)
             return -1;
         double beta = (rho / rho_old) * (alpha / omega);
-        for (size_t i = 0; i < n; i++)                  /* p = r + beta (p - omega v) */
-            k->p[i] = k->r[i] + beta * (k->p[i] - omega * k->v[i]);
+        update_p(k->p, k->r, k->v, beta, omega, n);
         double rv;
         mb_csr_eisenstat(A, lower, upper, k->p, k->shat, k->v, k->rhat, &rv, NULL);  /* v = A^ p */
         if (rv == 0.0)
             return -1;
         alpha = rho / rv;
-        double snorm2 = 0.0;
-        for (size_t i = 0; i < n; i++) {                /* s = r - alpha v */
-            k->s[i] = k->r[i] - alpha * k->v[i];
-            snorm2 += k->s[i] * k->s[i];
-        }
+        double snorm2 = update_s(k->s, k->r, k->v, alpha, n);
         (*it)++;
         if (sqrt(snorm2) <= k->rtol * bhat) {
             for (size_t i = 0; i < n; i++)
@@ -68,13 +150,8 @@ static int sgs_run(mb_krylov *k, const mb_csr *A, double bhat, unsigned long *it
         double ts, tt;
         mb_csr_eisenstat(A, lower, upper, k->s, k->shat, k->t, k->s, &ts, &tt);   /* t = A^ s */
         omega = tt > 0.0 ? ts / tt : 0.0;
-        double rnorm2 = 0.0, rho_next = 0.0;
-        for (size_t i = 0; i < n; i++) {
-            d[i] += alpha * k->p[i] + omega * k->s[i];
-            k->r[i] = k->s[i] - omega * k->t[i];
-            rnorm2 += k->r[i] * k->r[i];
-            rho_next += k->rhat[i] * k->r[i];
-        }
+        double rnorm2, rho_next;
+        update_r(d, k->r, k->p, k->s, k->t, k->rhat, alpha, omega, n, &rnorm2, &rho_next);
         if (!isfinite(rnorm2))
             return -1;
         if (sqrt(rnorm2) <= k->rtol * bhat)
