@@ -32,6 +32,13 @@ typedef double bs_v4 __attribute__((vector_size(4 * sizeof(double))));
 #define LD4(p) ({ bs_v4 v_; memcpy(&v_, (p), sizeof v_); v_; })
 #define ST4(p, v) do { bs_v4 w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)
 
+/* A sum taken in four lanes, lane l over the unknowns 4 j + l (j = 0, 1, ...), and the
+ * unknowns past the last multiple of four in tail: ((l0 + l1) + (l2 + l3)) + tail */
+static inline __attribute__((always_inline)) double lanes_total(bs_v4 acc, double tail)
+{
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + tail;
+}
+
 /* p = r + beta (p - omega v) */
 BS_CLONES static void update_p(double *restrict p, const double *restrict r,
                                const double *restrict v, double beta, double omega, size_t n)
@@ -43,52 +50,50 @@ BS_CLONES static void update_p(double *restrict p, const double *restrict r,
         p[i] = r[i] + beta * (p[i] - omega * v[i]);
 }
 
-/* s = r - alpha v; returns s.s summed in ascending order */
+/* s = r - alpha v; returns s.s summed in four lanes (lanes_total) */
 BS_CLONES static double update_s(double *restrict s, const double *restrict r,
                                  const double *restrict v, double alpha, size_t n)
 {
-    double sum = 0.0;
+    bs_v4 acc = { 0.0, 0.0, 0.0, 0.0 };
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
-        bs_v4 sv = LD4(r + i) - alpha * LD4(v + i), q = sv * sv;
+        bs_v4 sv = LD4(r + i) - alpha * LD4(v + i);
         ST4(s + i, sv);
-        sum += q[0];
-        sum += q[1];
-        sum += q[2];
-        sum += q[3];
+        acc += sv * sv;
     }
+    double tail = 0.0;
     for (; i < n; i++) {
         s[i] = r[i] - alpha * v[i];
-        sum += s[i] * s[i];
+        tail += s[i] * s[i];
     }
-    return sum;
+    return lanes_total(acc, tail);
 }
 
-/* d += alpha p + omega s; r = s - omega t; *rr = r.r and *hr = rhat.r in ascending order */
+/* d += alpha p + omega s; r = s - omega t; *rr = r.r and *hr = rhat.r, each summed in
+ * four lanes (lanes_total) */
 BS_CLONES static void update_r(double *restrict d, double *restrict r, const double *restrict p,
                                const double *restrict s, const double *restrict t,
                                const double *restrict rhat, double alpha, double omega,
                                size_t n, double *rr, double *hr)
 {
-    double a = 0.0, b = 0.0;
+    bs_v4 a = { 0.0, 0.0, 0.0, 0.0 }, b = { 0.0, 0.0, 0.0, 0.0 };
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         ST4(d + i, LD4(d + i) + (alpha * LD4(p + i) + omega * LD4(s + i)));
-        bs_v4 rv = LD4(s + i) - omega * LD4(t + i), q = rv * rv, h = LD4(rhat + i) * rv;
+        bs_v4 rv = LD4(s + i) - omega * LD4(t + i);
         ST4(r + i, rv);
-        for (int l = 0; l < 4; l++) {
-            a += q[l];
-            b += h[l];
-        }
+        a += rv * rv;
+        b += LD4(rhat + i) * rv;
     }
+    double ta = 0.0, tb = 0.0;
     for (; i < n; i++) {
         d[i] += alpha * p[i] + omega * s[i];
         r[i] = s[i] - omega * t[i];
-        a += r[i] * r[i];
-        b += rhat[i] * r[i];
+        ta += r[i] * r[i];
+        tb += rhat[i] * r[i];
     }
-    *rr = a;
-    *hr = b;
+    *rr = lanes_total(a, ta);
+    *hr = lanes_total(b, tb);
 }
 
 /* y = y / dinv (= D y); returns y.y summed in ascending order */
