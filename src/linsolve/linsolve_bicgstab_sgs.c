@@ -189,7 +189,7 @@ int mb_bicgstab_sgs_solve(mb_krylov *k, const mb_csr *A, const double *b, double
     double bhat = left_solve(A, lower, k->dinv, b, k->s, n);  /* |M1^-1 b| */
     int breakdowns = 0;
     for (;;) {
-        double rn = mb_krylov_residual(A, b, x, k->t);
+        double rn = mb_csr_sgs_residual(A, b, x, k->t);
         k->residual_last = rn / bnorm;
         k->iterations_last = it;
         if (!isfinite(rn) || !isfinite(bhat))

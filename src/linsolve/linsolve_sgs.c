@@ -29,6 +29,7 @@
  * every run and target (doc/performance.md, "The cloth's small sizes"). */
 #include "mb_linsolve.h"
 
+#include <math.h>
 #include <string.h>
 
 /* SGS_CLONES: compiled for AVX2 (four lanes of doubles in a 32-byte register,
@@ -240,6 +241,56 @@ upper_sweep(const mb_csr *c, const mb_sgs_node *nodes, const double *r, double *
     }
 }
 
+/* acc += B x_c as lanes_add does, for a column whose four or eight values around x_c
+ * would run past either end of x: the lanes' values of x_c set one by one (the same
+ * products and sums) */
+static inline __attribute__((always_inline)) void
+lanes_add_edge(block_lanes *acc, const double *restrict B, const double *restrict xc, int wide)
+{
+    double x0 = xc[0], x1 = xc[1], x2 = xc[2];
+    if (wide) {
+        sgs_v8 b;
+        memcpy(&b, B, sizeof b);
+        acc->all += b * (sgs_v8){ x0, x1, x2, x0, x1, x2, x0, x1 };
+    } else {
+        sgs_v4 b0, b1;
+        memcpy(&b0, B, sizeof b0);
+        memcpy(&b1, B + 4, sizeof b1);
+        acc->lo += b0 * (sgs_v4){ x0, x1, x2, x0 };
+        acc->hi += b1 * (sgs_v4){ x1, x2, x0, x1 };
+    }
+    acc->a22 += B[8] * x2;
+}
+
+/* r = b - A x row by row, every column block of a row in lanes (columns in ascending
+ * order), r_a = b_a - ((lane 3a + lane 3a+1) + lane 3a+2); returns r.r summed in
+ * ascending order.  Rows do not depend on each other: no chain from node to node. */
+static inline __attribute__((always_inline)) double
+residual(const mb_csr *c, const double *b, const double *x, double *r, int wide)
+{
+    const sweep_view v = view_of(c);
+    const size_t n = c->n_nodes, o = wide ? 5 : 1;
+    double rr = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        block_lanes acc = LANES_ZERO;
+        for (size_t p = v.cstart[i]; p < v.cstart[i + 1]; p++) {
+            size_t col = v.col[p];
+            const double *B = &v.pool[9 * (size_t)v.ref[p]];
+            if (col + 2 < n)                        /* x[3c .. 3c + 7] lie in x */
+                lanes_add(&acc, B, &x[3 * col], 0, wide);
+            else if (3 * col >= o)                  /* x[3c - o .. 3c + 2] lie in x */
+                lanes_add(&acc, B, &x[3 * col - o], (int)o, wide);
+            else
+                lanes_add_edge(&acc, B, &x[3 * col], wide);
+        }
+        lanes_subtract(&acc, &b[3 * i], &r[3 * i], wide);
+        rr += r[3 * i] * r[3 * i];
+        rr += r[3 * i + 1] * r[3 * i + 1];
+        rr += r[3 * i + 2] * r[3 * i + 2];
+    }
+    return rr;
+}
+
 /* y = D (D + L)^-1 (x - D t) with t = (D + U)^-1 x (header) */
 static inline __attribute__((always_inline)) void
 eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_node *upper,
@@ -288,6 +339,16 @@ SGS_AVX512 static void eisenstat8(const mb_csr *c, const mb_sgs_node *lo, const 
     eisenstat(c, lo, up, x, t, y, w, yw, yy, 1);
 }
 
+SGS_CLONES static double residual4(const mb_csr *c, const double *b, const double *x, double *r)
+{
+    return residual(c, b, x, r, 0);
+}
+
+SGS_AVX512 static double residual8(const mb_csr *c, const double *b, const double *x, double *r)
+{
+    return residual(c, b, x, r, 1);
+}
+
 /* The form in use: -1 not chosen yet, then 8 or 4 */
 static int sgs_lanes = -1;
 
@@ -329,4 +390,9 @@ void mb_csr_eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_no
         eisenstat8(c, lower, upper, x, t, y, w, yw, yy);
     else
         eisenstat4(c, lower, upper, x, t, y, w, yw, yy);
+}
+
+double mb_csr_sgs_residual(const mb_csr *c, const double *b, const double *x, double *r)
+{
+    return sqrt(lanes_in_use() == 8 ? residual8(c, b, x, r) : residual4(c, b, x, r));
 }

@@ -472,6 +472,9 @@ void mb_csr_eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_no
  * (linsolve_sgs.c).  lanes 4 or 8 chooses it (8 only where the processor has AVX-512F),
  * any other value leaves it; returns the form in use. */
 int mb_csr_sgs_lanes(int lanes);
+/* r = b - A x with each row's column blocks summed in the sweeps' lanes (linsolve_sgs.c;
+ * the same value as mb_krylov_residual's up to round-off); returns |r|_2 */
+double mb_csr_sgs_residual(const mb_csr *c, const double *b, const double *x, double *r);
 /* helpers shared by the solvers */
 double mb_krylov_dot(const double *a, const double *b, size_t n);
 /* r = b - A x, returns |r|_2 */
