@@ -341,6 +341,67 @@ Test(sgs, sweeps_take_eight_lanes_where_the_processor_has_them)
     cr_expect_eq(mb_csr_sgs_lanes(6), avx512 ? 8 : 4, "an unknown form leaves the one in use");
 }
 
+/* The true residual in the sweeps' lanes, r = b - A x, against the dense product written
+ * here, entry by entry within 32 u of its sum of absolute terms |b_a| + sum_j |A_aj x_j|
+ * (each side sums at most 28 terms, so each is within 28 u of that sum), in both forms
+ * (four lanes, and eight where the processor has AVX-512F) and bit for bit between them;
+ * its returned norm is sqrt(r.r) with r.r summed in ascending order.  On the cloth 7 x 6
+ * (42 nodes), and on chains of 2 and 3 nodes, where the columns near both ends are read
+ * one by one (the four or eight values around them would run past x).  Control: the
+ * product's diagonal blocks left out, b - (L + U) x, is farther than the bound. */
+Test(sgs, residual_is_b_minus_the_dense_product)
+{
+    const char *const chain2[] = { "n=2", NULL }, *const chain3[] = { "n=3", NULL };
+    for (int sys_k = 0; sys_k < 3; sys_k++) {
+        mb_system *sys = sys_k == 0 ? cloth("7", "6")
+                         : th_problem("spring-chain", sys_k == 1 ? chain2 : chain3);
+        size_t n = 3 * sys->nodes->n;
+        double *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
+        double *r = malloc(n * sizeof *r), *r4 = malloc(n * sizeof *r4);
+        double *e = malloc(n * sizeof *e), *bound = malloc(n * sizeof *bound);
+        cr_assert(b && x && r && r4 && e && bound);
+        mb_csr *C = shared_storage(sys, b);
+        double *A = dense_of(sys);
+        some_vector(x, n);
+        size_t far = 0;
+        for (size_t a = 0; a < n; a++) {
+            double s = 0.0, abs_sum = fabs(b[a]), off = 0.0;
+            for (size_t j = 0; j < n; j++) {
+                s += A[a * n + j] * x[j];
+                abs_sum += fabs(A[a * n + j] * x[j]);
+                if (j / 3 != a / 3)
+                    off += A[a * n + j] * x[j];
+            }
+            e[a] = b[a] - s;
+            bound[a] = 32.0 * DBL_EPSILON / 2 * abs_sum;
+            far += fabs((b[a] - off) - e[a]) > bound[a];
+        }
+        int was = mb_csr_sgs_lanes(0);
+        for (int lanes = 4; lanes <= 8; lanes += 4) {
+            if (mb_csr_sgs_lanes(lanes) != lanes)
+                continue;                           /* no AVX-512F here */
+            double norm = mb_csr_sgs_residual(C, b, x, r), rr = 0.0;
+            for (size_t a = 0; a < n; a++) {
+                cr_expect(fabs(r[a] - e[a]) <= bound[a], "system %d, %d lanes, row %zu: %.17g, "
+                          "dense %.17g", sys_k, lanes, a, r[a], e[a]);
+                rr += r[a] * r[a];
+            }
+            cr_expect(norm == sqrt(rr), "system %d, %d lanes: |r| %.17g, sqrt(r.r) %.17g",
+                      sys_k, lanes, norm, sqrt(rr));
+            if (lanes == 4)
+                memcpy(r4, r, n * sizeof *r);
+            else
+                cr_expect(memcmp(r, r4, n * sizeof *r) == 0, "system %d: eight lanes and four "
+                          "differ", sys_k);
+        }
+        mb_csr_sgs_lanes(was);
+        cr_expect_gt(far, 0, "control: b - (L + U) x passes for the residual (system %d)", sys_k);
+        free(A); free(b); free(x); free(r); free(r4); free(e); free(bound);
+        mb_csr_free(C);
+        mb_system_free(sys);
+    }
+}
+
 /* Eisenstat's operator against its definition D (D + L)^-1 A (D + U)^-1 x formed densely,
  * with its two sums; control: D^-1 A D^-1 x (Jacobi on both sides) differs. */
 Test(sgs, eisenstat_operator_is_the_split_preconditioned_matrix)
