@@ -346,8 +346,9 @@ Test(sgs, sweeps_take_eight_lanes_where_the_processor_has_them)
  * (each side sums at most 28 terms, so each is within 28 u of that sum), in both forms
  * (four lanes, and eight where the processor has AVX-512F) and bit for bit between them;
  * its returned norm is sqrt(r.r) with r.r summed in ascending order.  On the cloth 7 x 6
- * (42 nodes), and on chains of 2 and 3 nodes, where the columns near both ends are read
- * one by one (the four or eight values around them would run past x).  Control: the
+ * (42 nodes), and on chains of 2 and 3 nodes moved off their axis (every entry of their
+ * blocks nonzero), where the columns near both ends are read value by value (the four or
+ * eight values around them would run past x).  Control: the
  * product's diagonal blocks left out, b - (L + U) x, is farther than the bound. */
 Test(sgs, residual_is_b_minus_the_dense_product)
 {
@@ -356,6 +357,10 @@ Test(sgs, residual_is_b_minus_the_dense_product)
         mb_system *sys = sys_k == 0 ? cloth("7", "6")
                          : th_problem("spring-chain", sys_k == 1 ? chain2 : chain3);
         size_t n = 3 * sys->nodes->n;
+        for (size_t q = 0; sys_k > 0 && q < n; q++) {  /* off the chain's axis and moving: */
+            sys->nodes->x[q] += 0.13 * sin(2.1 * (double)q + 0.4);  /* full 3 x 3 blocks */
+            sys->nodes->v[q] = 0.3 * cos(0.8 * (double)q);
+        }
         double *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
         double *r = malloc(n * sizeof *r), *r4 = malloc(n * sizeof *r4);
         double *e = malloc(n * sizeof *e), *bound = malloc(n * sizeof *bound);
@@ -505,6 +510,140 @@ Test(sgs, bicgstab_sgs_solves_the_cloth_system)
     mb_krylov_free(k);
     gsl_matrix_free(LU); gsl_matrix_free(Ainv); gsl_permutation_free(perm); gsl_vector_free(xs);
     free(A); free(b); free(x); free(y);
+    mb_csr_free(C);
+    mb_system_free(sys);
+}
+
+/* A sum of a[k] b[k] in four lanes as the SGS solve takes its iteration's sums (lane l
+ * over k = 4 j + l, then ((l0 + l1) + (l2 + l3)) + the tail from 4 floor(n / 4) on), or
+ * (lanes 0) in one chain in ascending order */
+static double lane_dot(const double *a, const double *b, size_t n, int lanes)
+{
+    double l[4] = { 0.0, 0.0, 0.0, 0.0 }, tail = 0.0, chain = 0.0;
+    size_t m = n / 4 * 4;
+    for (size_t k = 0; k < n; k++) {
+        chain += a[k] * b[k];
+        if (k < m)
+            l[k % 4] += a[k] * b[k];
+        else
+            tail += a[k] * b[k];
+    }
+    return lanes ? ((l[0] + l[1]) + (l[2] + l[3])) + tail : chain;
+}
+
+/* The SGS solve written out (van der Vorst's BiCGSTAB on M1^-1 A M2^-1 d = M1^-1 (b - A x)
+ * from d = 0, the recursive test against rtol |M1^-1 b|, x += M2^-1 d, the true residual's
+ * confirmation) from the library's pieces, each tested above against a dense reference
+ * (the records, the sweeps, Eisenstat's operator and its sums, the lanes' residual), with
+ * the iteration's sums s.s, r.r and rhat.r taken by lane_dot; returns the iterations, -1
+ * when it does not converge in 200. */
+static long written_out_solve(const mb_csr *C, const double *b, double *x, size_t n,
+                              double rtol, int lanes)
+{
+    size_t nn = C->n_nodes;
+    mb_sgs_node *lo = malloc(2 * nn * sizeof *lo), *up = lo + nn;
+    double *dinv = malloc(n * sizeof *dinv), *w[8];
+    for (int q = 0; q < 8; q++)
+        w[q] = calloc(n, sizeof(double));
+    double *r = w[0], *rh = w[1], *p = w[2], *v = w[3], *sv = w[4], *t = w[5], *d = w[6],
+           *sc = w[7];
+    cr_assert(lo && dinv && w[7]);
+    cr_assert_eq(mb_csr_sgs_nodes(C, dinv, lo, up), MB_SUCCESS);
+    double bnorm = sqrt(mb_krylov_dot(b, b, n));
+    mb_csr_sgs_lower(C, lo, b, sv);                 /* |M1^-1 b| = |D (D + L)^-1 b| */
+    for (size_t k = 0; k < n; k++)
+        sv[k] /= dinv[k];
+    double bhat = sqrt(mb_krylov_dot(sv, sv, n));
+    long it = 0;
+    for (;;) {
+        if (mb_csr_sgs_residual(C, b, x, t) <= rtol * bnorm)
+            break;
+        if (it >= 200) {
+            it = -1;
+            break;
+        }
+        mb_csr_sgs_lower(C, lo, t, r);              /* rhat = M1^-1 (b - A x) */
+        for (size_t k = 0; k < n; k++)
+            r[k] /= dinv[k];
+        memcpy(rh, r, n * sizeof *r);
+        memset(p, 0, n * sizeof *p);
+        memset(v, 0, n * sizeof *v);
+        memset(d, 0, n * sizeof *d);
+        double rho = mb_krylov_dot(rh, r, n), rho_old = 1.0, alpha = 1.0, omega = 1.0;
+        while (it < 200) {
+            double beta = (rho / rho_old) * (alpha / omega), rv, ts, tt;
+            for (size_t k = 0; k < n; k++)
+                p[k] = r[k] + beta * (p[k] - omega * v[k]);
+            mb_csr_eisenstat(C, lo, up, p, sc, v, rh, &rv, NULL);
+            alpha = rho / rv;
+            for (size_t k = 0; k < n; k++)
+                sv[k] = r[k] - alpha * v[k];
+            it++;
+            if (sqrt(lane_dot(sv, sv, n, lanes)) <= rtol * bhat) {
+                for (size_t k = 0; k < n; k++)
+                    d[k] += alpha * p[k];
+                break;
+            }
+            mb_csr_eisenstat(C, lo, up, sv, sc, t, sv, &ts, &tt);
+            omega = ts / tt;
+            for (size_t k = 0; k < n; k++) {
+                d[k] += alpha * p[k] + omega * sv[k];
+                r[k] = sv[k] - omega * t[k];
+            }
+            double rr = lane_dot(r, r, n, lanes), rho_next = lane_dot(rh, r, n, lanes);
+            if (sqrt(rr) <= rtol * bhat)
+                break;
+            rho_old = rho;
+            rho = rho_next;
+        }
+        mb_csr_sgs_upper(C, up, d, sc);             /* x += M2^-1 d */
+        for (size_t k = 0; k < n; k++)
+            x[k] += sc[k];
+    }
+    for (int q = 0; q < 8; q++)
+        free(w[q]);
+    free(lo); free(dinv);
+    return it;
+}
+
+/* The solve takes the iterations and gives the bits of x of the iteration written out
+ * here with its sums in four lanes, on the cloth 10 x 8 from the step's guess v and from
+ * 0; control: the same iteration with the sums in one chain (the previous version's
+ * order) gives other bits of x. */
+Test(sgs, bicgstab_sgs_iterates_as_written_out)
+{
+    mb_system *sys = cloth("10", "8");
+    size_t n = 3 * sys->nodes->n;
+    double *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x), *xw = malloc(n * sizeof *xw);
+    mb_csr *C = shared_storage(sys, b);
+    size_t moved = 0;
+    for (int guess = 0; guess < 2; guess++) {
+        for (int lanes = 1; lanes >= 0; lanes--) {
+            for (size_t k = 0; k < n; k++)
+                xw[k] = guess ? sys->nodes->v[k] : 0.0;
+            long it = written_out_solve(C, b, xw, n, 1e-12, lanes);
+            cr_assert_gt(it, 3, "the written-out iteration took %ld iterations", it);
+            if (!lanes) {                           /* control: the sums in one chain */
+                for (size_t k = 0; k < n; k++)
+                    moved += memcmp(&x[k], &xw[k], sizeof x[k]) != 0;
+                continue;
+            }
+            mb_krylov *kr = mb_krylov_alloc(n, 1e-12, 1000);
+            for (size_t k = 0; k < n; k++)
+                x[k] = guess ? sys->nodes->v[k] : 0.0;
+            cr_assert_eq(mb_bicgstab_sgs_solve(kr, C, b, x), MB_SUCCESS, "%s", mb_last_error());
+            cr_expect_eq((long)kr->iterations_last, it, "guess %d: %lu iterations, written out "
+                         "%ld", guess, kr->iterations_last, it);
+            size_t differ = 0;
+            for (size_t k = 0; k < n; k++)
+                differ += memcmp(&x[k], &xw[k], sizeof x[k]) != 0;
+            cr_expect_eq(differ, 0, "guess %d: %zu of %zu values of x differ from the written-"
+                         "out iteration's", guess, differ, n);
+            mb_krylov_free(kr);
+        }
+    }
+    cr_expect_gt(moved, 0, "control: the sums in one chain give the same bits of x");
+    free(b); free(x); free(xw);
     mb_csr_free(C);
     mb_system_free(sys);
 }
