@@ -4,7 +4,7 @@
  *   G = h C + h^2 K                 G_q = h C_q + h2 K_q
  *   A B                             ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
  *   D - A B                         D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
- *   F + G, F - G, diag(m), +0       entry by entry
+ *   F + G, F - G, -F, diag(m), +0   entry by entry
  * on blocks of pseudo-random entries over twenty binary orders of magnitude (a lane that
  * reads another entry's operand shows), and on blocks made so that every entry of a
  * product rounds differently when summed in another order: A's rows (1, 1, 1) s_a, B's
@@ -113,8 +113,8 @@ Test(block3_lanes, g_is_h_c_plus_h2_k_entry_by_entry)
     cr_assert(told, "control: the data do not tell h C + h^2 K from h (C + h K)");
 }
 
-/* F + G and F - G entry by entry; the start values diag(m) and +0, and 0 - G of G = +0
- * is +0 (control: -G would give -0) */
+/* F + G, F - G and -F entry by entry (F of both signs); the start values diag(m) and +0,
+ * and 0 - G of G = +0 is +0 (control: -G would give -0) */
 Test(block3_lanes, sums_and_start_values_entry_by_entry)
 {
     double F[9], G[9], sum[9], dif[9], out[9];
@@ -130,6 +130,11 @@ Test(block3_lanes, sums_and_start_values_entry_by_entry)
         block3_store(out, block3_sub(block3_load(F), block3_load(G)));
         cr_expect(same_bits(out, dif), "set %d: F - G", set);
     }
+    double neg[9];
+    for (int q = 0; q < 9; q++)
+        neg[q] = -F[q];
+    block3_store(out, block3_neg(block3_load(F)));
+    cr_expect(same_bits(out, neg), "-F");
     const double m = 1.375, M[9] = { m, 0.0, 0.0, 0.0, m, 0.0, 0.0, 0.0, m };
     block3_store(out, block3_mass(m));
     cr_expect(same_bits(out, M), "diag(m) with +0 off the diagonal");

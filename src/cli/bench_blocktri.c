@@ -9,8 +9,11 @@
  * division per node; the backward sweep reads 12 numbers per node (X_i, z_i).  The small
  * helpers are inlined and their 3- and 9-trip loops unrolled (mb_compiler.h, the hints
  * the library's sweep has): a product L_i X_{i-1} left in a call's stack frame put a
- * store and a reload on the sweep's chain of dependent nodes. */
+ * store and a reload on the sweep's chain of dependent nodes.  The products L_i X_{i-1}
+ * and S_i^-1 U_i take columns 0 and 1 of a row two entries a lane (SSE2, block3_lanes.h),
+ * as the library's sweep does. */
 #include "bench_blocktri.h"
+#include "block3_lanes.h"
 #include "mb_compiler.h"
 
 #include <math.h>
@@ -59,16 +62,6 @@ static MB_ALWAYS_INLINE double inverse3(const double *a, double *g)
     return det;
 }
 
-/* c = a b (3x3, row-major) */
-static MB_ALWAYS_INLINE void mat3_mul(const double *a, const double *b, double *c)
-{
-    MB_UNROLL(3)
-    for (int r = 0; r < 3; r++)
-        MB_UNROLL(3)
-        for (int s = 0; s < 3; s++)
-            c[3 * r + s] = a[3 * r] * b[s] + a[3 * r + 1] * b[3 + s] + a[3 * r + 2] * b[6 + s];
-}
-
 /* out = v - a w */
 static MB_ALWAYS_INLINE void sub_mat_vec(const double *v, const double *a, const double *w,
                                          double *out)
@@ -89,18 +82,14 @@ int bench_thomas_solve(bench_thomas *T, const double *D, const double *L, const 
                 S[k] = D[k];
             r[0] = b[0], r[1] = b[1], r[2] = b[2];
         } else {
-            double LX[9];
-            mat3_mul(&L[9 * i], &T->X[9 * (i - 1)], LX);
-            MB_UNROLL(9)
-            for (int k = 0; k < 9; k++)
-                S[k] = D[9 * i + k] - LX[k];
+            block3_sub_mul(&D[9 * i], &L[9 * i], &T->X[9 * (i - 1)], S);
             sub_mat_vec(&b[3 * i], &L[9 * i], &T->z[3 * (i - 1)], r);
         }
         double det = inverse3(S, G);
         if (!(fabs(det) > 0.0) || !isfinite(det))
             return -1;
         if (i + 1 < T->n)
-            mat3_mul(G, &U[9 * i], &T->X[9 * i]);
+            block3_mul(G, &U[9 * i], &T->X[9 * i]);
         MB_UNROLL(3)
         for (int a = 0; a < 3; a++)
             T->z[3 * i + a] = G[3 * a] * r[0] + G[3 * a + 1] * r[1] + G[3 * a + 2] * r[2];

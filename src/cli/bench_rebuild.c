@@ -7,6 +7,7 @@
  * m g and drag -D v per node; b = M v + h f - h C v; rows of fixed degrees of freedom
  * d e_k^T with b_k = d v_k (d = mass, 1 for infinite mass) -- the system of DESIGN 4.1. */
 #include "bench_rebuild.h"
+#include "block3_lanes.h"
 #include "mb_compiler.h"
 
 #include <math.h>
@@ -238,29 +239,29 @@ static void chain_spring(const mb_spring *sp, const mb_nodes *s, double h, doubl
  *   D_i = (m_i + h D) I + G_{i-1} + G_i,  L_i = -G_{i-1},  U_i = -G_i,
  *   b_i = m_i v_i + h (m_i g + E_i - E_{i-1})
  * (drag's -h D v of f cancels against its h D v of -h C v); no forces are stored (the
- * step needs A and b alone), the fixed rows last. */
+ * step needs A and b alone), the fixed rows last.  The blocks two entries a lane (SSE2,
+ * block3_lanes.h), G_{i-1} kept in registers from one node to the next. */
 static void rebuild_chain(bench_rebuild *R, const mb_nodes *s, double h)
 {
-    double Gp[9] = { 0 }, Ep[3] = { 0 }, G[9], E[3];
+    double Ep[3] = { 0 }, G[9], E[3];
     double *Dn = R->vals, *Ln = R->vals + 9 * R->n, *Un = R->vals + 18 * R->n, hD = h * R->D;
+    block3_lanes gp = block3_zero();
     for (size_t i = 0; i < R->n; i++) {
         if (i < R->ns)
             chain_spring(&R->sp[i], s, h, G, E);
         else
             memset(G, 0, sizeof G), memset(E, 0, sizeof E);
-        double m = s->mass[i], md = m + hD, *Di = &Dn[9 * i], *Li = &Ln[9 * i], *Ui = &Un[9 * i];
-        MB_UNROLL(9)
-        for (int q = 0; q < 9; q++) {
-            Di[q] = (q % 4 == 0 ? md : 0.0) + Gp[q] + G[q];
-            Li[q] = -Gp[q];
-            Ui[q] = -G[q];
-        }
+        double m = s->mass[i], md = m + hD;
+        block3_lanes g = block3_load(G);
+        block3_store(&Dn[9 * i], block3_add(block3_add(block3_mass(md), gp), g));
+        block3_store(&Ln[9 * i], block3_neg(gp));
+        block3_store(&Un[9 * i], block3_neg(g));
         MB_UNROLL(3)
         for (int a = 0; a < 3; a++) {
             size_t k = 3 * i + (size_t)a;
             R->b[k] = m * s->v[k] + h * (m * R->g[a] + (E[a] - Ep[a]));
         }
-        memcpy(Gp, G, sizeof G);
+        gp = g;
         memcpy(Ep, E, sizeof E);
     }
     rebuild_fixed_rows(R, s);

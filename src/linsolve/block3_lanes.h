@@ -12,7 +12,9 @@
  *
  * Used where blocks are added to blocks: a spring's G = h C + h^2 K and its four blocks
  * of A in block-tridiagonal storage (linsys_sink.c); and the block sweep's products
- * S_i = D_i - L_i X_{i-1} and X_i = S_i^-1 U_i (linsolve_blocktri.c). */
+ * S_i = D_i - L_i X_{i-1} and X_i = S_i^-1 U_i (linsolve_blocktri.c).  The chain
+ * benchmark's lean peer uses the same for its blocks and its sweep's products
+ * (bench_rebuild.c, bench_blocktri.c). */
 #ifndef MB_BLOCK3_LANES_H
 #define MB_BLOCK3_LANES_H
 
@@ -55,6 +57,16 @@ static MB_ALWAYS_INLINE block3_lanes block3_zero(void)
 {
     const __m128d z = _mm_setzero_pd();
     return (block3_lanes){ { z, z, z, z, z } };
+}
+
+/* -a, entry by entry (each sign flipped: -(+0) is -0) */
+static MB_ALWAYS_INLINE block3_lanes block3_neg(block3_lanes a)
+{
+    const __m128d sign = _mm_set1_pd(-0.0);
+    MB_UNROLL(5)
+    for (int p = 0; p < 5; p++)
+        a.q[p] = _mm_xor_pd(a.q[p], sign);
+    return a;
 }
 
 /* a + g, entry by entry */
@@ -157,6 +169,14 @@ static inline block3_lanes block3_mass(double m)
 static inline block3_lanes block3_zero(void)
 {
     return block3_mass(0.0);
+}
+
+static inline block3_lanes block3_neg(block3_lanes a)
+{
+    MB_UNROLL(9)
+    for (int q = 0; q < 9; q++)
+        a.e[q] = -a.e[q];
+    return a;
 }
 
 static inline block3_lanes block3_add(block3_lanes a, block3_lanes g)
