@@ -7,8 +7,11 @@
  * takes a third of the Jacobi iterations (doc/performance.md, "Symmetric Gauss-Seidel").
  *
  * Stops when the recursive residual |r^| reaches rtol |M1^-1 b|, then confirms with the
- * true residual |b - A x| <= rtol |b|, as mb_bicgstab_solve does, and restarts from it
- * when the two disagree. */
+ * true residual |b - A x| <= rtol |b| (mb_csr_sgs_residual: each row's blocks in the
+ * sweeps' lanes), as mb_bicgstab_solve does, and restarts from it when the two disagree.
+ * The iteration's sums s.s, r.r and rhat.r are taken in four lanes (lanes_total), where
+ * one chain of additions over every unknown bounded the passes at small sizes
+ * (doc/performance.md, "The cloth's small sizes"). */
 #include "mb_linsolve.h"
 #include "mb_cancel.h"
 #include "mb_status.h"
@@ -18,9 +21,9 @@
 #include <string.h>
 
 /* The iteration's updates four unknowns at a time (GCC's vector extension: AVX2 or pairs
- * of SSE2 operations, BS_CLONES), each unknown by the operations the scalar form takes,
- * and their sums added lane by lane in ascending index order: the same bits as a loop
- * over single unknowns, in fewer instructions. */
+ * of SSE2 operations, BS_CLONES), each unknown by the operations the scalar form takes;
+ * their sums in four lanes (lanes_total), the scaling's (unscale) one unknown at a time
+ * in ascending order. */
 typedef double bs_v4 __attribute__((vector_size(4 * sizeof(double))));
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
