@@ -56,11 +56,10 @@
  * of eight lanes (wide), and B8 z2 alone.  Two or one multiplication and addition a block
  * and a scalar pair where a row at a time takes nine of each; lane l holds the same sum
  * in either form (and as the earlier pairs of two-lane vectors formed it), so the bits
- * do not depend on the form. */
+ * do not depend on the form.  The lanes' values of z are picked by __builtin_shufflevector,
+ * which GCC (from 12) and clang both know. */
 typedef double sgs_v4 __attribute__((vector_size(4 * sizeof(double))));
-typedef long long sgs_m4 __attribute__((vector_size(4 * sizeof(long long))));
 typedef double sgs_v8 __attribute__((vector_size(8 * sizeof(double))));
-typedef long long sgs_m8 __attribute__((vector_size(8 * sizeof(long long))));
 
 typedef struct {
     sgs_v4 lo, hi;          /* four-lane form: lanes 0-3 and 4-7 */
@@ -83,18 +82,18 @@ lanes_add(block_lanes *acc, const double *restrict B, const double *restrict zp,
         sgs_v8 zq, b;
         memcpy(&zq, zp, sizeof zq);
         memcpy(&b, B, sizeof b);
-        sgs_v8 za = o ? __builtin_shuffle(zq, (sgs_m8){ 5, 6, 7, 5, 6, 7, 5, 6 })
-                      : __builtin_shuffle(zq, (sgs_m8){ 0, 1, 2, 0, 1, 2, 0, 1 });
+        sgs_v8 za = o ? __builtin_shufflevector(zq, zq, 5, 6, 7, 5, 6, 7, 5, 6)
+                      : __builtin_shufflevector(zq, zq, 0, 1, 2, 0, 1, 2, 0, 1);
         acc->all += b * za;
     } else {
         sgs_v4 zq, b0, b1;
         memcpy(&zq, zp, sizeof zq);
         memcpy(&b0, B, sizeof b0);
         memcpy(&b1, B + 4, sizeof b1);
-        sgs_v4 za = o ? __builtin_shuffle(zq, (sgs_m4){ 1, 2, 3, 1 })
-                      : __builtin_shuffle(zq, (sgs_m4){ 0, 1, 2, 0 });
-        sgs_v4 zb = o ? __builtin_shuffle(zq, (sgs_m4){ 2, 3, 1, 2 })
-                      : __builtin_shuffle(zq, (sgs_m4){ 1, 2, 0, 1 });
+        sgs_v4 za = o ? __builtin_shufflevector(zq, zq, 1, 2, 3, 1)
+                      : __builtin_shufflevector(zq, zq, 0, 1, 2, 0);
+        sgs_v4 zb = o ? __builtin_shufflevector(zq, zq, 2, 3, 1, 2)
+                      : __builtin_shufflevector(zq, zq, 1, 2, 0, 1);
         acc->lo += b0 * za;
         acc->hi += b1 * zb;
     }
