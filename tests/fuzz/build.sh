@@ -4,7 +4,8 @@
 #
 #   tests/fuzz/build.sh [BUILDDIR]      (default BUILDDIR: fuzz-build)
 #
-# Compiles every libmotionbench source (the list of src/*/local.mk) with clang,
+# Compiles every libmotionbench source (the list of src/*/local.mk, and the build's
+# generated mb_build_id.c) with clang,
 # -fsanitize=fuzzer-no-link,address,undefined (coverage for the fuzzer, ASan and UBSan
 # for its findings), and links tests/fuzz/fuzz_case_file.c and fuzz_trajectory.c with
 # -fsanitize=fuzzer into BUILDDIR/.  Objects are rebuilt only when a source or header is newer.
@@ -26,19 +27,23 @@ if ! command -v "$CLANG" >/dev/null 2>&1 \
 fi
 config=${MB_BUILDDIR:-$src}/config.h
 [ -f "$config" ] || { echo "build.sh: no $config: run ./configure first" >&2; exit 2; }
+# the one generated source of the library (the build's identity, src/core/local.mk)
+build_id=${MB_BUILDDIR:-$src}/mb_build_id.c
+[ -f "$build_id" ] || { echo "build.sh: no $build_id: run make first" >&2; exit 2; }
 mkdir -p "$out/obj" "$out/corpus"
 inc="-I$(dirname "$config") -I$src"
 for d in "$src"/src/*/; do inc="$inc -I$d"; done
 newest_header=$(ls -t "$src"/src/*/*.h "$src"/src/*/*_source.c "$config" | head -n 1)
 objs=""
-for f in $(sed -n 's/^libmotionbench_la_SOURCES += //p' "$src"/src/*/local.mk); do
-    o="$out/obj/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')"
+for f in $(sed -n 's/^libmotionbench_la_SOURCES += //p' "$src"/src/*/local.mk) "$build_id"; do
+    case $f in /*) path=$f ;; *) path=$src/$f ;; esac
+    o="$out/obj/$(basename "$(dirname "$f")")_$(basename "$f" .c).o"
     objs="$objs $o"
-    if [ ! -f "$o" ] || [ "$src/$f" -nt "$o" ] || [ "$newest_header" -nt "$o" ]; then
+    if [ ! -f "$o" ] || [ "$path" -nt "$o" ] || [ "$newest_header" -nt "$o" ]; then
         echo "  CLANG    $f"
         # shellcheck disable=SC2086
         "$CLANG" -DHAVE_CONFIG_H $inc -DMB_SRCDIR="\"$src\"" -std=gnu11 -g -O1 \
-            -ffp-contract=off -fsanitize=fuzzer-no-link $SAN -c "$src/$f" -o "$o"
+            -ffp-contract=off -fsanitize=fuzzer-no-link $SAN -c "$path" -o "$o"
     fi
 done
 for target in fuzz_case_file fuzz_trajectory; do

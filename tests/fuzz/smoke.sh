@@ -8,6 +8,8 @@
 # seed over its corpus (new inputs go to a scratch directory; the corpus is not modified).
 # Without one: replay each seed corpus through the same entry point linked with a plain
 # main (tests/fuzz/replay.sh, as `make check` does), so the harness code still runs.
+# A toolchain that is there but cannot build the targets (tests/fuzz/build.sh exits other
+# than 0 or 77) fails: a harness that stopped building must not pass as a missing tool.
 # MB_FUZZ_RUNS sets the number of executions per target (default 3000).
 set -u
 src=${MB_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -36,11 +38,17 @@ fuzz() {
     return $st
 }
 
-if sh "$src/tests/fuzz/build.sh" "$build/fuzz-build" > "$build/fuzz-build.log" 2>&1; then
-    status=0
+sh "$src/tests/fuzz/build.sh" "$build/fuzz-build" > "$build/fuzz-build.log" 2>&1 \
+    && built=0 || built=$?
+case $built in
+0)  status=0
     fuzz fuzz_case_file "$src/tests/fuzz/corpus" || status=$?
     fuzz fuzz_trajectory "$src/tests/fuzz/corpus-trajectory" || status=$?
-    exit $status
-fi
-echo "smoke.sh: no libFuzzer build (see $build/fuzz-build.log); replaying the corpora"
-exec sh "$src/tests/fuzz/replay.sh"
+    exit $status ;;
+77) echo "smoke.sh: no libFuzzer toolchain ($(tail -n 1 "$build/fuzz-build.log")); replaying the corpora"
+    exec sh "$src/tests/fuzz/replay.sh" ;;
+*)  # a toolchain that cannot build the targets is a broken harness, not a missing tool
+    tail -n 20 "$build/fuzz-build.log" >&2
+    echo "smoke.sh: tests/fuzz/build.sh failed (exit $built; log: $build/fuzz-build.log)" >&2
+    exit 1 ;;
+esac
