@@ -242,6 +242,7 @@ check_PROGRAMS += tests/test_linsys_sink
 check_PROGRAMS += tests/test_csr_blocks
 check_PROGRAMS += tests/test_bicgstab_sgs
 check_PROGRAMS += tests/test_forces_eval
+check_PROGRAMS += tests/test_springs_records
 check_PROGRAMS += tests/test_leapfrog_stream
 check_PROGRAMS += tests/test_sha256
 TESTS += tests/test_shards.sh

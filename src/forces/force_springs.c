@@ -7,27 +7,51 @@
 #include "mb_status.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
-/* The springs, and for the folding of the implicit assembly (mb_linsys_sink_fold) which
- * spring is the last on each node: bit SPRING_LAST_I (_J) of last_on[m] when no later
- * spring has node i (j) of spring m; last[r] = 1 + the last spring on node r, 0 none. */
+/* What every pass over the springs reads of a spring, 40 bytes: its nodes, j =
+ * SPRING_ANCHOR for a spring to an anchor, and k, L, c -- copies of its record's values.
+ * The passes of a step read these records instead of the 120-byte mb_spring (of which they
+ * read 48 bytes, and the cache lines around them): 80 bytes a spring in the two passes of
+ * the implicit assembly where the records took about 210 (doc/performance.md, "The
+ * springs' hot records").  The whole record stays in items[], read for an anchor or arms
+ * only. */
+struct spring_hot {
+    size_t i, j;
+    double k, rest, c;
+};
+
+#define SPRING_ANCHOR SIZE_MAX
+
+/* The springs; hot[m] the hot fields of items[m].  marks[m]: SPRING_ARMS when the spring
+ * has arms, and for the folding of the implicit assembly (mb_linsys_sink_fold) which spring
+ * is the last on each node: bit SPRING_LAST_I (_J) when no later spring has node i (j) of
+ * spring m; last[r] = 1 + the last spring on node r, 0 none. */
 struct spring_set {
     size_t count, cap;
     mb_spring *items;
-    unsigned char *last_on;     /* cap */
+    struct spring_hot *hot;     /* cap */
+    unsigned char *marks;       /* cap */
     size_t *last, nlast;        /* nlast nodes */
     size_t with_arms;           /* springs with arms: the only ones that write torques */
 };
 
 #define SPRING_LAST_I 1u
 #define SPRING_LAST_J 2u
+#define SPRING_ARMS 4u
 
 /* 1 when the spring's force and blocks use its direction n = d / l (a rest length or a
  * dashpot); the linear spring L = c = 0 needs neither n nor l */
-static inline int springs_has_direction(const mb_spring *sp)
+static inline int springs_has_direction(const struct spring_hot *sp)
 {
     return sp->rest != 0.0 || sp->c != 0.0;
+}
+
+/* 1 for a spring to an anchor (its record's anchored) */
+static inline int springs_anchored(const struct spring_hot *sp)
+{
+    return sp->j == SPRING_ANCHOR;
 }
 
 #define BASE_DOUBLE
@@ -52,7 +76,7 @@ static double springs_potential(const void *params, const mb_nodes *s)
     struct springs_scratch w = { .q = &q };
     double e = 0.0;
     for (size_t m = 0; m < set->count; m++) {
-        springs_geometry(&set->items[m], s, &w, 0, set->items[m].has_arms);
+        springs_geometry(&set->hot[m], &set->items[m], s, &w, 0, set->items[m].has_arms);
         double stretch = w.l[0] - set->items[m].rest;
         e += 0.5 * set->items[m].k * stretch * stretch;
     }
@@ -68,7 +92,8 @@ static double springs_dissipation(const void *params, const mb_nodes *s)
     double p = 0.0;
     for (size_t m = 0; m < set->count; m++) {
         const mb_spring *sp = &set->items[m];
-        if (sp->c == 0.0 || springs_geometry(sp, s, &w, 1, sp->has_arms) != MB_SUCCESS)
+        if (sp->c == 0.0
+            || springs_geometry(&set->hot[m], sp, s, &w, 1, sp->has_arms) != MB_SUCCESS)
             continue;
         springs_dv_dot_n(&w);
         p += sp->c * w.a[0] * w.a[0];
@@ -87,7 +112,8 @@ static void springs_stiffness(const void *params, const mb_nodes *s, double *kk)
     struct springs_scratch w = { .q = &q };
     for (size_t m = 0; m < set->count; m++) {
         const mb_spring *sp = &set->items[m];
-        int has_dir = sp->rest != 0.0 && springs_geometry(sp, s, &w, 1, sp->has_arms) == MB_SUCCESS;
+        int has_dir = sp->rest != 0.0
+                      && springs_geometry(&set->hot[m], sp, s, &w, 1, sp->has_arms) == MB_SUCCESS;
         double r = has_dir ? sp->rest / w.l[0] : 0.0;
         for (int a = 0; a < 3; a++) {
             double ka = sp->k;
@@ -111,7 +137,8 @@ static void springs_free(void *params)
     struct spring_set *set = params;
     if (set) {
         free(set->items);
-        free(set->last_on);
+        free(set->hot);
+        free(set->marks);
         free(set->last);
         free(set);
     }
@@ -181,10 +208,13 @@ static int springs_grow(struct spring_set *set, size_t r)
         mb_spring *items = realloc(set->items, cap * sizeof *items);
         if (items != NULL)
             set->items = items;
-        unsigned char *last_on = realloc(set->last_on, cap);
-        if (last_on != NULL)
-            set->last_on = last_on;
-        if (items == NULL || last_on == NULL)
+        struct spring_hot *hot = realloc(set->hot, cap * sizeof *hot);
+        if (hot != NULL)
+            set->hot = hot;
+        unsigned char *marks = realloc(set->marks, cap);
+        if (marks != NULL)
+            set->marks = marks;
+        if (items == NULL || hot == NULL || marks == NULL)
             return MB_ENOMEM;
         set->cap = cap;
     }
@@ -207,10 +237,10 @@ static void springs_mark_last(struct spring_set *set, size_t m, size_t r, unsign
     size_t before = set->last[r];
     if (before != 0) {
         const mb_spring *p = &set->items[before - 1];
-        set->last_on[before - 1] &= (unsigned char)~(p->i == r ? SPRING_LAST_I : SPRING_LAST_J);
+        set->marks[before - 1] &= (unsigned char)~(p->i == r ? SPRING_LAST_I : SPRING_LAST_J);
     }
     set->last[r] = m + 1;
-    set->last_on[m] |= (unsigned char)end;
+    set->marks[m] |= (unsigned char)end;
 }
 
 int mb_springs_add(void *springs, const mb_spring *sp)
@@ -227,8 +257,10 @@ int mb_springs_add(void *springs, const mb_spring *sp)
         MB_ERROR(MB_ENOMEM, "cannot grow the spring list");
     size_t m = set->count++;
     set->items[m] = *sp;
+    set->hot[m] = (struct spring_hot){ .i = sp->i, .j = sp->anchored ? SPRING_ANCHOR : sp->j,
+                                       .k = sp->k, .rest = sp->rest, .c = sp->c };
     set->with_arms += sp->has_arms != 0;
-    set->last_on[m] = 0;
+    set->marks[m] = sp->has_arms ? SPRING_ARMS : 0u;
     springs_mark_last(set, m, sp->i, SPRING_LAST_I);
     if (!sp->anchored)
         springs_mark_last(set, m, sp->j, SPRING_LAST_J);

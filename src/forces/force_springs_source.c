@@ -60,17 +60,20 @@ R_HOT void FUNCTION(springs, arm)(const TYPE(mb_nodes) *s, size_t node, const do
     }
 }
 
-/* d, dv and l = |d| for spring sp; n = d / l when need_n (error if l = 0).  arms is
- * sp->has_arms, passed as a constant by the caller (see springs_one). */
-R_HOT int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes) *s,
+/* d, dv and l = |d| for spring sp; n = d / l when need_n (error if l = 0).  full: the
+ * spring's whole record, read only for its anchor or arms.  arms: 1 when the spring has
+ * arms, passed as a constant by the caller (see springs_one). */
+R_HOT int FUNCTION(springs, geometry)(const struct spring_hot *sp, const mb_spring *full,
+                                       const TYPE(mb_nodes) *s,
                                        struct FUNCTION(springs, scratch) *restrict w, int need_n,
                                        int arms)
 {
     size_t i = sp->i, j = sp->j;
+    const int anchored = springs_anchored(sp);
     R_UNROLL(3)
     for (int k = 0; k < 3; k++) {
-        if (sp->anchored) {
-            R_SET_D(w->a, sp->anchor[k]);
+        if (anchored) {
+            R_SET_D(w->a, full->anchor[k]);
             R_SUB(&w->d[k], w->a, &s->x[3 * i + k]);
             R_NEG(&w->dv[k], &s->v[3 * i + k]);
         } else {
@@ -79,9 +82,9 @@ R_HOT int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes) 
         }
     }
     if (arms) {
-        FUNCTION(springs, arm)(s, i, sp->arm_i, w->ri, -1, w);
-        if (!sp->anchored)
-            FUNCTION(springs, arm)(s, j, sp->arm_j, w->rj, +1, w);
+        FUNCTION(springs, arm)(s, i, full->arm_i, w->ri, -1, w);
+        if (!anchored)
+            FUNCTION(springs, arm)(s, j, full->arm_j, w->rj, +1, w);
     }
     R_MUL(w->l, &w->d[0], &w->d[0]);
     R_MUL(w->a, &w->d[1], &w->d[1]);
@@ -93,7 +96,7 @@ R_HOT int FUNCTION(springs, geometry)(const mb_spring *sp, const TYPE(mb_nodes) 
         return MB_SUCCESS;
     if (R_ISZERO(w->l))
         MB_ERROR(MB_EDOM, "spring %zu-%zu has zero length: its direction is undefined",
-                 sp->i, sp->anchored ? sp->i : sp->j);
+                 sp->i, anchored ? sp->i : sp->j);
     R_UNROLL(3)
     for (int k = 0; k < 3; k++)
         R_DIV(&w->n[k], &w->d[k], w->l);
@@ -112,13 +115,14 @@ R_HOT void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *restri
 
 /* f_i += F, f_j -= F with F = w->d scaled: used for the linear spring F = k d; with arms
  * also tau_i += r_i x F, tau_j -= r_j x F. */
-R_HOT void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL *F,
+R_HOT void FUNCTION(springs, apply)(const struct spring_hot *sp, TYPE(mb_nodes) *s, REAL *F,
                                      struct FUNCTION(springs, scratch) *w, int arms)
 {
+    const int anchored = springs_anchored(sp);
     R_UNROLL(3)
     for (int k = 0; k < 3; k++) {
         R_ADD(&s->f[3 * sp->i + k], &s->f[3 * sp->i + k], &F[k]);
-        if (!sp->anchored)
+        if (!anchored)
             R_SUB(&s->f[3 * sp->j + k], &s->f[3 * sp->j + k], &F[k]);
     }
     if (!arms)
@@ -127,7 +131,7 @@ R_HOT void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL
     R_UNROLL(3)
     for (int k = 0; k < 3; k++)
         R_ADD(&s->torque[3 * sp->i + k], &s->torque[3 * sp->i + k], &w->t[k]);
-    if (sp->anchored)
+    if (anchored)
         return;
     FUNCTION(springs, cross)(w->t, w->rj, F, w->a);
     R_UNROLL(3)
@@ -137,7 +141,7 @@ R_HOT void FUNCTION(springs, apply)(const mb_spring *sp, TYPE(mb_nodes) *s, REAL
 
 /* w->F = the force on node i from the geometry in w: F = [k (l - L) + c dv.n] n, for
  * L = c = 0 simply F = k d.  Uses w->m, w->a, w->b. */
-R_HOT void FUNCTION(springs, force)(const mb_spring *sp,
+R_HOT void FUNCTION(springs, force)(const struct spring_hot *sp,
                                      struct FUNCTION(springs, scratch) *restrict w)
 {
     if (!springs_has_direction(sp)) {
@@ -194,7 +198,7 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
  * (alpha = k, beta = -(c/l)(dv.n) when L = 0): c/l once, no division per entry, and the
  * products n_r n_c, shared by K and Dv, formed once per pair r <= c (n n^T is symmetric).
  * The same operations in the MPFR twin. */
-R_HOT void FUNCTION(springs, block)(const mb_spring *sp,
+R_HOT void FUNCTION(springs, block)(const struct spring_hot *sp,
                                      struct FUNCTION(springs, scratch) *restrict w,
                                      REAL *restrict K, REAL *restrict Dv, REAL *restrict pdv)
 {
@@ -264,12 +268,12 @@ R_HOT void FUNCTION(springs, block)(const mb_spring *sp,
 /* The four blocks of spring sp (two when anchored): df_i/d(x,v)_i = -(K, Dv), then
  * df_i/d._j = df_j/d._i = (K, Dv) and df_j/d._j = -(K, Dv), marked as a pair when i != j
  * (their terms of b formed together, as mb_linsys_sink_pair forms them). */
-static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const mb_spring *sp,
+static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const struct spring_hot *sp,
                                       const REAL *K, const REAL *Dv)
 {
     size_t first = J->count;
     int st = FUNCTION(springs, put)(J, sp->i, sp->i, K, Dv, 1);
-    if (st == MB_SUCCESS && !sp->anchored) {
+    if (st == MB_SUCCESS && !springs_anchored(sp)) {
         st = FUNCTION(springs, put)(J, sp->i, sp->j, K, Dv, 0);
         if (st == MB_SUCCESS)
             st = FUNCTION(springs, put)(J, sp->j, sp->i, K, Dv, 0);
@@ -284,10 +288,10 @@ static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const mb_spring *sp,
 #if !IS_MPFR
 /* The blocks of spring sp handed to the sink in the order and with the signs of put_all:
  * (i, i) -(K, Dv), then (i, j), (j, i) (K, Dv) and (j, j) -(K, Dv) unless anchored. */
-static void springs_sink_all(mb_linsys_sink *k, const mb_spring *sp, const double *K,
+static void springs_sink_all(mb_linsys_sink *k, const struct spring_hot *sp, const double *K,
                              const double *Dv)
 {
-    if (!sp->anchored) {
+    if (!springs_anchored(sp)) {
         mb_linsys_sink_pair(k, sp->i, sp->j, Dv, K);
         return;
     }
@@ -350,18 +354,19 @@ static void FUNCTION(springs, blocks_clear)(struct FUNCTION(springs, blocks) *B)
 }
 
 /* One spring of a pass (springs_pass): its geometry, then its force added to s when
- * add_force, then its blocks appended to J when J is not NULL.  keep (double only, NULL
- * otherwise): the geometry its blocks need is kept there (springs_keep).  arms =
- * sp->has_arms as a constant: in double the pass keeps a scratch for springs without
+ * add_force, then its blocks appended to J when J is not NULL (full: its whole record, for
+ * an anchor or arms).  keep (double only, NULL otherwise): the geometry its blocks need is
+ * kept there (springs_keep).  arms = the spring's SPRING_ARMS mark as a constant: in double the pass keeps a scratch for springs without
  * arms whose address never reaches the quaternion code, so the compiler holds it in
  * registers. */
-R_HOT int FUNCTION(springs, one)(const mb_spring *sp, TYPE(mb_nodes) *s, TYPE(mb_jacobian) *J,
+R_HOT int FUNCTION(springs, one)(const struct spring_hot *sp, const mb_spring *full,
+                                 TYPE(mb_nodes) *s, TYPE(mb_jacobian) *J,
                                  double *keep, int add_force,
                                  struct FUNCTION(springs, scratch) *restrict w,
                                  struct FUNCTION(springs, blocks) *restrict B, int arms)
 {
     int need_n = springs_has_direction(sp);
-    int st = FUNCTION(springs, geometry)(sp, s, w, need_n, arms);
+    int st = FUNCTION(springs, geometry)(sp, full, s, w, need_n, arms);
     if (st != MB_SUCCESS)
         return st;
     if (add_force) {
@@ -397,13 +402,14 @@ static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) 
     FUNCTION(springs, scratch_init)(&w, s->prec);
     FUNCTION(springs, scratch_init)(&wa, s->prec);
     FUNCTION(springs, blocks_init)(&B, s->prec);
+    const int some_arms = set->with_arms != 0;     /* else the marks need not be read */
     for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
-        const mb_spring *sp = &set->items[m];
+        const struct spring_hot *sp = &set->hot[m];
         double *km = keep ? &keep[SPRINGS_KEPT * m] : NULL;
-        if (sp->has_arms)
-            st = FUNCTION(springs, one)(sp, s, J, km, add_force, &wa, &B, 1);
+        if (some_arms && (set->marks[m] & SPRING_ARMS))
+            st = FUNCTION(springs, one)(sp, &set->items[m], s, J, km, add_force, &wa, &B, 1);
         else
-            st = FUNCTION(springs, one)(sp, s, J, km, add_force, &w, &B, 0);
+            st = FUNCTION(springs, one)(sp, &set->items[m], s, J, km, add_force, &w, &B, 0);
     }
     FUNCTION(springs, blocks_clear)(&B);
     FUNCTION(springs, scratch_clear)(&wa);
@@ -458,14 +464,14 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
     const int report = mb_linsys_sink_folding(k);  /* the nodes done: for folded fields */
     (void)s;
     for (size_t m = 0; m < set->count; m++) {
-        const mb_spring *sp = &set->items[m];
+        const struct spring_hot *sp = &set->hot[m];
         if (springs_has_direction(sp))
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
         springs_sink_all(k, sp, B.K, B.Dv);
         if (!report)
             continue;
-        unsigned last_on = set->last_on[m];
+        unsigned last_on = set->marks[m];
         if (last_on & SPRING_LAST_I)
             mb_linsys_sink_node_done(k, sp->i);
         if (last_on & SPRING_LAST_J)
