@@ -601,10 +601,10 @@ static void expect_list_not_control(const struct stored *sunk, const mb_nodes *s
 }
 
 /* The same block on every diagonal (a field such as drag), after a spring-like pair, from
- * mb_linsys_sink_diagonal against the same blocks assembled from a list.  The call leaves
- * out the entries of h C and h^2 K that are +0; the block has entries +0, -0 and
- * subnormals, so that a rule dropping any other entry is seen.  Negative control: the
- * list with the subnormal of C doubled gives other bits. */
+ * mb_linsys_sink_diagonal against the same blocks assembled from a list.  The call
+ * subtracts the whole block G = h C + h^2 K, two entries a lane; the block has entries
+ * +0, -0 and subnormals, so that an entry dropped or mixed up with its lane neighbour is
+ * seen.  Negative control: the list with the subnormal of C doubled gives other bits. */
 Test(linsys_sink, diagonal_blocks_equal_the_block_list)
 {
     static const double Cp[9] = { 0.3, -0.1, 0.2, 0.05, 0.7, -0.4, 0.1, 0.2, 0.9 };
@@ -1153,5 +1153,104 @@ Test(linsys_sink, pair_terms_from_the_relative_velocity)
     mb_nodes_mpfr_free(sm);
     mb_jacobian_free(J);
     mb_blocktri_free(T);
+    mb_system_free(sys);
+}
+
+/* The CSR storage's blocks written out (Baraff & Witkin eq. 6, A = M - h C - h^2 K, a
+ * pair's blocks -(K, C) on the diagonal and (K, C) off it): two nodes, two pairs (0, 1)
+ * with (C1, K1) and (C2, K2), then a diagonal field (C3, K3) on every node, each block's
+ * G = h C + h^2 K in IEEE double, the entries written out here:
+ *   A(i, i) = ((M_ii + G1) + G2) - G3,   A(0, 1) = A(1, 0) = ((+0 - G1) - G2)
+ * (M_ii = m_i on the diagonal, +0 off it), into the storage's two forms: a pool block of
+ * its own for each of (0, 1) and (1, 0), and one pool block the two share (the pairs'
+ * marks), which gets the operations of one of them, once.  The entries hold +0, -0 and a
+ * subnormal of G, so that a lane mixed up with its neighbour or an entry dropped shows.
+ * No tolerance: memcmp.  Negative controls, each on these data: the two pairs' G summed
+ * first (M + (G1 + G2)), and the shared block given both mirrors' operations, differ in
+ * their bits from the written-out values on at least one entry. */
+static void csr_two_pairs_expected(const double *m, double G[3][9], double want[4][9],
+                                   double sum_first[4][9], double twice[9])
+{
+    for (int q = 0; q < 9; q++) {
+        for (int i = 0; i < 2; i++) {
+            double a0 = q % 4 == 0 ? m[i] : 0.0;
+            want[3 * i][q] = ((a0 + G[0][q]) + G[1][q]) - G[2][q];
+            sum_first[3 * i][q] = (a0 + (G[0][q] + G[1][q])) - G[2][q];
+        }
+        want[1][q] = want[2][q] = (0.0 - G[0][q]) - G[1][q];
+        sum_first[1][q] = sum_first[2][q] = 0.0 - (G[0][q] + G[1][q]);
+        twice[q] = (((0.0 - G[0][q]) - G[0][q]) - G[1][q]) - G[1][q];
+    }
+}
+
+/* entries of x and y (9 each) that differ in their bits */
+static int bits_differ(const double *x, const double *y)
+{
+    int d = 0;
+    for (int q = 0; q < 9; q++)
+        d += memcmp(&x[q], &y[q], sizeof x[q]) != 0;
+    return d;
+}
+
+Test(linsys_sink, csr_pair_and_diagonal_blocks_written_out)
+{
+    const double C1[9] = { 0.31, -0.12, 0.0, -0.0, 0.7, 0x1p-1060, 0.1, 0.23, 0.9 };
+    const double K1[9] = { -5.1, 1.3, 0.0, -0.0, -4.7, 0.0, 0.6, 1.5, -3.3 };
+    const double C2[9] = { 2.9, 0.5, -0.0, 0.0, -1.7, 0.0, 0.37, -0.8, 3.1 };
+    const double K2[9] = { 1.7e2, -61.0, -0.0, 0.0, 2.3e2, 0.0, -9.5, 44.0, 1.9e2 };
+    const double C3[9] = { -0.13, 0.0, -0.0, 0x1p-1059, -0.13, 0.0, 0.0, -0.0, 0.21 };
+    const double K3[9] = { 0.0, -0.0, 3.5, 0.0, 0.0, -0.0, 0x1p-1040, 0.0, -2.0 };
+    const double *Cs[3] = { C1, C2, C3 }, *Ks[3] = { K1, K2, K3 };
+    const double m[2] = { 0.41, 0.78 }, h = H, h2 = H * H;
+    double G[3][9], want[4][9], sum_first[4][9], twice[9];
+    for (int p = 0; p < 3; p++)
+        for (int q = 0; q < 9; q++)
+            G[p][q] = h * Cs[p][q] + h2 * Ks[p][q];
+    csr_two_pairs_expected(m, G, want, sum_first, twice);
+    int controls = 0;
+    for (int blk = 0; blk < 4; blk++)
+        controls += bits_differ(sum_first[blk], want[blk]) > 0;
+    cr_assert_geq(controls, 1, "the pairs' G summed first gave the same bits: no control");
+    cr_assert_geq(bits_differ(twice, want[1]), 1, "both mirrors' operations gave the same "
+                  "bits: no control");
+
+    mb_system *sys = mb_system_alloc(2);
+    for (size_t i = 0; i < 2; i++)
+        mb_nodes_set_mass(sys->nodes, i, m[i]);
+    const mb_nodes *s = sys->nodes;
+    static const size_t brow[10] = { 0, 0, 1, 1, 0, 0, 1, 1, 0, 1 };
+    static const size_t bcol[10] = { 0, 1, 0, 1, 0, 1, 0, 1, 0, 1 };
+    static const unsigned char bpair[10] = { 0, 1, 1, 0, 0, 1, 1, 0, 0, 0 };
+    for (int shared = 0; shared <= 1; shared++) {
+        size_t *row = malloc(sizeof brow), *col = malloc(sizeof bcol);
+        unsigned char *pair = shared ? malloc(sizeof bpair) : NULL;
+        cr_assert(row && col && (pair || !shared));
+        memcpy(row, brow, sizeof brow);
+        memcpy(col, bcol, sizeof bcol);
+        if (pair)
+            memcpy(pair, bpair, sizeof bpair);
+        mb_csr *M = mb_csr_alloc();
+        cr_assert_eq(mb_csr_pattern_adopt(M, 2, 10, row, col, pair, s), MB_SUCCESS);
+        cr_assert_eq(M->n_shared, (size_t)shared, "pool blocks shared: %zu", M->n_shared);
+        double b[6];
+        mb_linsys_sink k = { 0 };
+        mb_linsys_sink_begin(&k, s, h, NULL, M, b);
+        cr_assert(mb_linsys_sink_rhs(&k));
+        mb_linsys_sink_pair(&k, 0, 1, C1, K1);
+        mb_linsys_sink_pair(&k, 0, 1, C2, K2);
+        mb_linsys_sink_diagonal(&k, C3, K3);
+        cr_assert(mb_linsys_sink_finish(&k), "shared %d: the sink refused the blocks", shared);
+        static const size_t ij[4][2] = { { 0, 0 }, { 0, 1 }, { 1, 0 }, { 1, 1 } };
+        for (int blk = 0; blk < 4; blk++) {
+            size_t p = mb_csr_position(M, ij[blk][0], ij[blk][1]);
+            cr_assert_neq(p, SIZE_MAX);
+            char what[64];
+            snprintf(what, sizeof what, "shared %d, block (%zu, %zu)", shared, ij[blk][0],
+                     ij[blk][1]);
+            expect_bits(&M->pool[9 * (size_t)M->cref[p]], want[blk], what);
+        }
+        mb_linsys_sink_release(&k);
+        mb_csr_free(M);
+    }
     mb_system_free(sys);
 }

@@ -11,7 +11,7 @@
  * scalar loop sums it.
  *
  * Used where blocks are added to blocks: a spring's G = h C + h^2 K and its four blocks
- * of A in block-tridiagonal storage (linsys_sink.c); and the block sweep's products
+ * of A in block-tridiagonal and in CSR storage (linsys_sink.c); and the block sweep's products
  * S_i = D_i - L_i X_{i-1} and X_i = S_i^-1 U_i (linsolve_blocktri.c).  The chain
  * benchmark's lean peer uses the same for its blocks and its sweep's products
  * (bench_rebuild.c, bench_blocktri.c). */

@@ -266,49 +266,29 @@ void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[
         sink_term(k, r, c, C);
 }
 
-/* the next subtraction of d: value off entry q (row-major) of the 3x3 block */
-static void diagonal_op(mb_linsys_diagonal *d, size_t q, double value)
-{
-    d->row[d->nops] = (unsigned char)(q / 3);
-    d->col[d->nops] = (unsigned char)(q % 3);
-    d->value[d->nops++] = value;
-}
-
-/* The diagonal block (C, K) as d: the nonzero subtractions of A(r, r) = A(r, r) - G,
- * G = h C + h^2 K, in order.  An entry of G that is +0 is left out, since x - (+0) = x
- * for every x (a -0 is kept: (-0) - (-0) is +0). */
+/* The diagonal block (C, K) as d: G = h C + h^2 K, each of its nine entries subtracted
+ * from A(r, r) at each node, as the block list subtracts them (mb_csr_add). */
 static void diagonal_prepare(const mb_linsys_sink *k, const double C[9], const double K[9],
                              mb_linsys_diagonal *d)
 {
-    double G[9];
-    mb_linsys_block_g(C, K, k->h, k->h2, G);
-    d->nops = 0;
-    for (size_t q = 0; q < 9; q++) {
-        d->C[q] = C[q];
-        if (!(G[q] == 0.0 && !signbit(G[q])))
-            diagonal_op(d, q, G[q]);
-    }
+    mb_linsys_block_g(C, K, k->h, k->h2, d->G);
+    memcpy(d->C, C, sizeof d->C);
     d->c_nonzero = !mb_linsys_block_zero(C);
 }
 
-/* the diagonal block (r, r) of node r in the storage: where it is, its row stride */
-static double *diagonal_of(const mb_linsys_sink *k, size_t r, size_t *stride)
+/* the diagonal block (r, r) of node r in the storage (row-major, row stride 3) */
+static double *diagonal_of(const mb_linsys_sink *k, size_t r)
 {
-    if (k->btri) {
-        *stride = 3;
+    if (k->btri)
         return mb_blocktri_diagonal(k->btri, r);
-    }
-    *stride = 3;
     return &k->csr->pool[9 * (size_t)k->csr->dblk[r]];
 }
 
-/* block d at (r, r): its subtractions from A, its term off b */
+/* block d at (r, r): A(r, r) - G, two entries a lane (block3_lanes.h), its term off b */
 static void diagonal_add(mb_linsys_sink *k, const mb_linsys_diagonal *d, size_t r)
 {
-    size_t str;
-    double *A = diagonal_of(k, r, &str);
-    for (size_t o = 0; o < d->nops; o++)
-        A[d->row[o] * str + d->col[o]] -= d->value[o];
+    double *A = diagonal_of(k, r);
+    block3_store(A, block3_sub(block3_load(A), block3_load(d->G)));
     if (d->c_nonzero)
         sink_term(k, r, r, d->C);
 }
@@ -407,31 +387,25 @@ static int sink_fits_pair(const mb_linsys_sink *k, size_t i, size_t j)
            && csr_slot_is(k->csr, b + 2, j, i) && csr_slot_is(k->csr, b + 3, j, j);
 }
 
-/* the entries of the pair's four blocks (row-major, 3x3 each), G = h C + h^2 K of the
- * pair's (K, C): A - (-G) on the diagonal ones (the negated block's sum is -G exactly),
- * written A + G, which IEEE arithmetic defines to be the same operation, and A - G off
- * the diagonal */
-static inline void pair_add(double *restrict Aii, double *restrict Aij, double *restrict Aji,
-                            double *restrict Ajj, const double *G)
+/* The pair's blocks in CSR storage, the b-th to (b + 3)-th of the list, with G = h C +
+ * h^2 K of the pair's (K, C): A - (-G) on the diagonal ones (the negated block's sum is
+ * -G exactly), written A + G, which IEEE arithmetic defines to be the same operation, and
+ * A - G off the diagonal, each entry once, two entries a lane (block3_lanes.h).  Where
+ * (i, j) and (j, i) share one block of the pool (linsolve_csr_blocks.c) its entries get
+ * the operations each of the two would get, once. */
+static void pair_csr(const mb_csr *c, size_t b, block3_lanes G)
 {
-    for (size_t q = 0; q < 9; q++) {
-        Aii[q] = Aii[q] + G[q];
-        Aij[q] = Aij[q] - G[q];
-        Aji[q] = Aji[q] - G[q];
-        Ajj[q] = Ajj[q] + G[q];
+    double *Aii = mb_csr_block(c, b), *Ajj = mb_csr_block(c, b + 3);
+    block3_store(Aii, block3_add(block3_load(Aii), G));
+    if (c->bshared[b + 1]) {
+        double *Ash = mb_csr_block(c, b + 1);
+        block3_store(Ash, block3_sub(block3_load(Ash), G));
+    } else {
+        double *Aij = mb_csr_block(c, b + 1), *Aji = mb_csr_block(c, b + 2);
+        block3_store(Aij, block3_sub(block3_load(Aij), G));
+        block3_store(Aji, block3_sub(block3_load(Aji), G));
     }
-}
-
-/* the same where (i, j) and (j, i) share one block of the pool (linsolve_csr_blocks.c):
- * its entries get the operations each of the two would get, once */
-static inline void pair_add_shared(double *restrict Aii, double *restrict Ash,
-                                   double *restrict Ajj, const double *G)
-{
-    for (size_t q = 0; q < 9; q++) {
-        Aii[q] = Aii[q] + G[q];
-        Ash[q] = Ash[q] - G[q];
-        Ajj[q] = Ajj[q] + G[q];
-    }
+    block3_store(Ajj, block3_add(block3_load(Ajj), G));
 }
 
 /* The present value of block blk (which, of node r) in lanes: the block once set in this
@@ -445,7 +419,7 @@ static MB_ALWAYS_INLINE block3_lanes pair_from(mb_blocktri *T, size_t r, unsigne
     return which == MB_BLOCKTRI_SET_D ? block3_mass(T->mass[r]) : block3_zero();
 }
 
-/* The pair's four blocks in block-tridiagonal storage (|i - j| = 1): pair_add's
+/* The pair's four blocks in block-tridiagonal storage (|i - j| = 1): pair_csr's
  * operations, each entry read from its block or, at the block's first term, from its
  * start value, two entries a lane (block3_lanes.h) */
 static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, block3_lanes G)
@@ -491,20 +465,10 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
     }
     if (!sink_takes(k, sink_fits_pair(k, i, j)))
         return;
-    if (k->btri) {
+    if (k->btri)
         pair_blocktri(k->btri, i, j, block3_g(C, K, k->h, k->h2));
-    } else {
-        double G[9];
-        mb_linsys_block_g(C, K, k->h, k->h2, G);
-        const mb_csr *c = k->csr;
-        size_t b = k->count;
-        if (c->bshared[b + 1])
-            pair_add_shared(mb_csr_block(c, b), mb_csr_block(c, b + 1), mb_csr_block(c, b + 3),
-                            G);
-        else
-            pair_add(mb_csr_block(c, b), mb_csr_block(c, b + 1), mb_csr_block(c, b + 2),
-                     mb_csr_block(c, b + 3), G);
-    }
+    else
+        pair_csr(k->csr, k->count, block3_g(C, K, k->h, k->h2));
     sink_received(k, i, j, 4);
     if (!mb_linsys_block_zero(C))
         pair_terms(k, i, j, C);

@@ -23,14 +23,12 @@ typedef struct mb_linsys_keep {
     size_t bytes;
 } mb_linsys_keep;
 
-/* a diagonal block to add at every node: its nonzero subtractions from A (row and column
- * in the 3x3 block, value of G = h C + h^2 K, in order) and its C for the terms of b */
+/* a diagonal block to add at every node: G = h C + h^2 K, subtracted from A (row-major),
+ * and its C for the terms of b */
 typedef struct mb_linsys_diagonal {
     double C[9];
     int c_nonzero;
-    size_t nops;
-    unsigned char row[9], col[9];
-    double value[9];
+    double G[9];
 } mb_linsys_diagonal;
 
 /* folded diagonal fields at most (mb_linsys_sink_fold) */
