@@ -9,7 +9,20 @@
  * different order in the two codes (b: m v + h (m g + E_i - E_{i-1}) here, M v + h f -
  * h C v there), so they differ by a few u times the largest term; the terms are within a
  * factor 10 of the largest entry of A or b (m = 0.0473 kg, h^2 k = 0.056, m g h = 0.0039,
- * h k (l - L) < 0.05), so 20 u x 10 = 4.4e-14 bounds the relative difference; 1e-13. */
+ * h k (l - L) < 0.05), so 20 u x 10 = 4.4e-14 bounds the relative difference; 1e-13.
+ *
+ * The cloth's plain rebuild (the CHOLMOD peer's, spring by spring into the scalar CSR
+ * matrix of the library's pattern, each block's rows two entries a lane) against the
+ * library's assembly into CSR storage (mb_implicit_solver_assemble, then the pattern's
+ * GSL matrix mb_csr_spmatrix), at the state of a 6 x 5 cloth three library steps from
+ * rest.  An entry of A is m or 0 plus the G = h C + h^2 K of the springs on its node (at
+ * most 8: structural and shear, cloth.c) and drag's h D; each G, formed in another order
+ * here (K summed in one expression, C = c n n^T), is within about 12 u of its terms
+ * (k, k L / l, c / l |dv|, each times h^2 or h).  The terms are within a factor 10 of the
+ * largest entry of A, so 10 x 12 u x 10 = 1.3e-13 bounds the relative difference of A;
+ * b's entries (m v + h f - h C v, six products and sums a spring) likewise: 2e-13.
+ * Negative control: the fault catalogue's off-diagonal sign of a spring's block in the
+ * rebuild (bench-cloth-rebuild-offdiagonal-sign) moves A by 2 |G| of the largest entry. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -90,6 +103,63 @@ Test(bench_rebuild, lean_chain_equals_the_library_assembly)
     /* the pinned node's rows: m e_a^T, b_a = m v_a (v = 0 there) */
     for (int a = 0; a < 3; a++)
         cr_expect(R->vals[4 * a] == s->mass[0] && R->b[a] == 0.0, "pinned row %d", a);
+
+    bench_rebuild_free(R);
+    free(b);
+    free(x);
+    mb_jacobian_free(J);
+    mb_implicit_solver_free(S);
+    mb_options_free(o);
+    mb_system_free(sys);
+}
+
+Test(bench_rebuild, cloth_in_csr_equals_the_library_assembly)
+{
+    const mb_problem_type *pt;
+    mb_options *in = mb_options_new(), *p = NULL;
+    cr_assert(in && mb_options_set(in, "nx", "6") == 0 && mb_options_set(in, "ny", "5") == 0);
+    cr_assert_eq(mb_problem_prepare("cloth", in, &pt, &p), MB_SUCCESS);
+    mb_system *sys = NULL;
+    cr_assert_eq(pt->setup(p, &sys), MB_SUCCESS);
+    double g[3] = { 0.0, -mb_options_double(p, "g"), 0.0 }, D = mb_options_double(p, "D");
+    mb_options_free(in);
+    mb_options_free(p);
+    mb_stepper *st = mb_stepper_alloc("implicit-euler", sys);
+    cr_assert(st != NULL);
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(mb_stepper_step(st, sys, H), MB_SUCCESS);
+    mb_stepper_free(st);
+    mb_nodes *s = sys->nodes;
+    size_t n = s->n;
+    double vmax = 0.0;
+    for (size_t k = 0; k < 3 * n; k++)
+        vmax = fmax(vmax, fabs(s->v[k]));
+    cr_assert(vmax > 0.01 && D > 0.0, "the cloth moves (max |v| %g), drag %g", vmax, D);
+
+    mb_options *o = mb_options_new();
+    const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
+    cr_assert_eq(mb_options_validate(o, specs, "implicit-euler"), MB_SUCCESS);
+    mb_implicit_solver *S = NULL;
+    cr_assert_eq(mb_implicit_solver_alloc(&S, o, n), MB_SUCCESS);
+    mb_jacobian *J = mb_jacobian_alloc(n, 53);
+    double *b = malloc(3 * n * sizeof(double)), *x = calloc(3 * n, sizeof(double));
+    cr_assert(J && b && x);
+    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
+    cr_assert_eq(mb_implicit_solver_solve(S, s, J, H, b, x), MB_SUCCESS);
+    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
+    cr_assert(S->csr != NULL && mb_csr_ready(S->csr), "the library's cloth goes to CSR");
+    const gsl_spmatrix *A = mb_csr_spmatrix(S->csr);
+    cr_assert(A != NULL);
+
+    bench_rebuild *R = bench_rebuild_alloc(sys, g, D, S->csr);
+    cr_assert(R != NULL && !R->chain && R->nvals == A->nz, "the cloth rebuilt in CSR");
+    memset(R->vals, 0xff, R->nvals * sizeof(double));  /* NaN: every value must be written */
+    memset(R->b, 0xff, 3 * n * sizeof(double));
+    bench_rebuild_run(R, s, H);
+    double dA = mb_max_rel_diff(R->vals, A->data, R->nvals);
+    double db = mb_max_rel_diff(R->b, b, 3 * n);
+    cr_expect(dA <= 2e-13, "A: %g", dA);
+    cr_expect(db <= 2e-13, "b: %g", db);
 
     bench_rebuild_free(R);
     free(b);

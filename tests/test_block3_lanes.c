@@ -5,6 +5,7 @@
  *   A B                             ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
  *   D - A B                         D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
  *   F + G, F - G, -F, diag(m), +0   entry by entry
+ *   a + g, a - g on one row         a_e + g_e, a_e - g_e (block3_row_addsub), in place
  * on blocks of pseudo-random entries over twenty binary orders of magnitude (a lane that
  * reads another entry's operand shows), and on blocks made so that every entry of a
  * product rounds differently when summed in another order: A's rows (1, 1, 1) s_a, B's
@@ -161,4 +162,50 @@ Test(block3_lanes, ninth_entry_stored_nothing_beyond)
     block3_store(out, block3_load(F));
     cr_expect(same_bits(out, F), "the nine entries copied");
     cr_expect(out[9] == -7.0, "the double after the block was written");
+}
+
+/* One row of a block in storage of another stride (block3_row_addsub: the cloth peer's
+ * scalar CSR rows): a_e + g_e or a_e - g_e written out, on three rows of a 3 x 5 array
+ * (stride 5), the entries beside each row untouched.  The data hold -0 and +0 rows, where
+ * a + g and a - (-g) agree but a lane that adds where it should subtract, or reads its
+ * neighbour's g, does not (control: the subtraction's result differs from the sum's, and
+ * from the sum with g's first two entries swapped, on every row). */
+Test(block3_lanes, one_row_added_or_subtracted_in_place)
+{
+    double g[9], base[15];
+    lcg_block(g);
+    g[4] = -0.0;                                    /* row 1: a -0 and a +0 of g */
+    g[5] = 0.0;
+    for (int q = 0; q < 15; q++)
+        base[q] = lcg_value();
+    base[5 + 1] = 0.0;
+    base[5 + 2] = -0.0;
+    for (int add = 0; add <= 1; add++) {
+        double a[15], want[15], swapped[15];
+        memcpy(a, base, sizeof a);
+        memcpy(want, base, sizeof want);
+        memcpy(swapped, base, sizeof swapped);
+        for (int r = 0; r < 3; r++) {
+            for (int e = 0; e < 3; e++) {
+                double x = base[5 * r + e], y = g[3 * r + e];
+                double ys = e < 2 ? g[3 * r + 1 - e] : y;
+                want[5 * r + e] = add ? x + y : x - y;
+                swapped[5 * r + e] = add ? x + ys : x - ys;
+            }
+            block3_row_addsub(&a[5 * r], &g[3 * r], add);
+        }
+        cr_expect(memcmp(a, want, sizeof a) == 0, "add %d: the rows differ from a %s g", add,
+                  add ? "+" : "-");
+        cr_assert(memcmp(swapped, want, sizeof want) != 0, "control: g's lanes swapped gave "
+                  "the same bits");
+    }
+    double s[15], d[15];
+    memcpy(s, base, sizeof s);
+    memcpy(d, base, sizeof d);
+    for (int r = 0; r < 3; r++) {
+        block3_row_addsub(&s[5 * r], &g[3 * r], 1);
+        block3_row_addsub(&d[5 * r], &g[3 * r], 0);
+        cr_assert(memcmp(&s[5 * r], &d[5 * r], 3 * sizeof(double)) != 0,
+                  "control: row %d's sum and difference have the same bits", r);
+    }
 }

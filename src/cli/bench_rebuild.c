@@ -122,12 +122,14 @@ bench_rebuild *bench_rebuild_alloc(const mb_system *sys, const double g[3], doub
     return R;
 }
 
-/* add sign G to the block at offset off (row stride str) */
-static void add_block(double *vals, size_t off, size_t str, const double G[9], double sign)
+/* G added to (add 1) or subtracted from (add 0) the block at offset off (row stride str),
+ * each row's columns 0 and 1 two entries a lane (block3_row_addsub) */
+static MB_ALWAYS_INLINE void add_block(double *vals, size_t off, size_t str, const double G[9],
+                                       int add)
 {
+    MB_UNROLL(3)
     for (size_t a = 0; a < 3; a++)
-        for (size_t e = 0; e < 3; e++)
-            vals[off + a * str + e] += sign * G[3 * a + e];
+        block3_row_addsub(&vals[off + a * str], &G[3 * a], add);
 }
 
 /* Spring m at the state of s: its force F on node i, G = h C + h^2 K, and hcdv = h (C dv),
@@ -182,10 +184,10 @@ static void rebuild_spring(bench_rebuild *R, size_t m, const mb_nodes *s, double
         R->f[3 * j + k] -= F[k];
     }
     const size_t *o = &R->soff[4 * m];
-    add_block(R->vals, o[0], R->stride[i], G, 1.0);
-    add_block(R->vals, o[1], R->stride[i], G, -1.0);
-    add_block(R->vals, o[2], R->stride[j], G, -1.0);
-    add_block(R->vals, o[3], R->stride[j], G, 1.0);
+    add_block(R->vals, o[0], R->stride[i], G, 1);
+    add_block(R->vals, o[1], R->stride[i], G, 0);
+    add_block(R->vals, o[2], R->stride[j], G, 0);
+    add_block(R->vals, o[3], R->stride[j], G, 1);
 }
 
 /* The rows of fixed degrees of freedom: d e_k^T, b_k = d v_k */

@@ -14,7 +14,8 @@
  * of A in block-tridiagonal and in CSR storage (linsys_sink.c); and the block sweep's products
  * S_i = D_i - L_i X_{i-1} and X_i = S_i^-1 U_i (linsolve_blocktri.c).  The chain
  * benchmark's lean peer uses the same for its blocks and its sweep's products
- * (bench_rebuild.c, bench_blocktri.c). */
+ * (bench_rebuild.c, bench_blocktri.c), the cloth's for the rows of its blocks in the
+ * scalar CSR matrix it hands to CHOLMOD (bench_rebuild.c, block3_row_addsub). */
 #ifndef MB_BLOCK3_LANES_H
 #define MB_BLOCK3_LANES_H
 
@@ -97,6 +98,16 @@ static MB_ALWAYS_INLINE block3_lanes block3_g(const double *C, const double *K, 
     for (int p = 0; p < 5; p++)
         c.q[p] = _mm_add_pd(_mm_mul_pd(hv, c.q[p]), _mm_mul_pd(h2v, k.q[p]));
     return c;
+}
+
+/* one row of three entries, a_e + g_e (add 1) or a_e - g_e (add 0), in place: columns 0
+ * and 1 in the two lanes of one vector, column 2 alone (a block's rows in storage with
+ * another row stride, such as a scalar CSR matrix's) */
+static MB_ALWAYS_INLINE void block3_row_addsub(double *a, const double *g, int add)
+{
+    const __m128d x = _mm_loadu_pd(a), y = _mm_loadu_pd(g);
+    _mm_storeu_pd(a, add ? _mm_add_pd(x, y) : _mm_sub_pd(x, y));
+    a[2] = add ? a[2] + g[2] : a[2] - g[2];
 }
 
 /* row a of A times B, columns 0 and 1: (A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c in lane c;
@@ -202,6 +213,12 @@ static inline block3_lanes block3_g(const double *C, const double *K, double h, 
     for (int q = 0; q < 9; q++)
         g.e[q] = h * C[q] + h2 * K[q];
     return g;
+}
+
+static inline void block3_row_addsub(double *a, const double *g, int add)
+{
+    for (int e = 0; e < 3; e++)
+        a[e] = add ? a[e] + g[e] : a[e] - g[e];
 }
 
 static inline void block3_mul(const double *A, const double *B, double *out)
