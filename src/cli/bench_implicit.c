@@ -584,7 +584,8 @@ static void bench_header(const char *problem, const struct bench_opts *o)
     bench_cholmod_build(build, sizeof build);
     bench_cholmod_threads(threads, sizeof threads);
     printf("# peer: lean cloth step (benchmark code) = plain rebuild of forces, A and b in the "
-           "library's CSR pattern + %s supernodal LL^T of (A + A^T)/2 (ordering: the best of "
+           "library's CSR pattern (each block's rows two entries a lane, SSE2, as the "
+           "library's blocks) + %s supernodal LL^T of (A + A^T)/2 (ordering: the best of "
            "AMD, METIS and NESDIS by cholmod_analyze, nmethods 4, analysed once per size, "
            "untimed) factorised and solved (cholmod_solve2) every step, %s, charged the "
            "process's CPU time (others: the share of it other threads took) + x+ = x + h v+\n",
