@@ -26,6 +26,8 @@
 #include <string.h>
 
 #include "mb_forces.h"
+#include "mb_linsolve.h"
+#include "mb_linsys_sink.h"
 #include "mb_status.h"
 #include "mb_system.h"
 
@@ -269,5 +271,47 @@ Test(springs_records, the_arms_of_the_springs_that_have_them_and_no_others)
     written_arm_force(&sp[1], s, 0, G1, ri, rj);
     double cgap = largest_gap(F1, G1, 3);
     cr_expect_gt(cgap, 1e6 * ftol, "control: arms ignored differ by only %g", cgap);
+    mb_system_free(sys);
+}
+
+/* The implicit assembly lets the field's first model set the forces (eval_keep_set: f is
+ * not zeroed first): on stale values (NaN) it must write +0 + F on each spring's first
+ * node i, +0 - F on its first node j, then add as before, and +0 on a node no spring has.
+ * One linear spring with d = (0.37, -0, +0) (x_1 - x_0 per axis, -0 - +0 = -0): the
+ * written-out sums are f_0 = (+0 + 0.37 k, +0 + -0, +0 + +0) = (0.37 k, +0, +0) and
+ * f_1 = (-0.37 k, +0 - -0, +0 - +0) = (-0.37 k, +0, +0); node 2 has no spring.  Controls:
+ * F written as it is on node 0 (f_0y = -0) and -F on node 1 (f_1z = -0) give other bits. */
+Test(springs_records, the_assembly_sets_each_force_from_plus_zero)
+{
+    mb_system *sys = mb_system_alloc(3);
+    cr_assert_not_null(sys);
+    mb_nodes *s = sys->nodes;
+    const double x[9] = { 0.0, 0.0, 0.5, 0.37, -0.0, 0.5, 1.0, 2.0, 3.0 };
+    for (size_t i = 0; i < 3; i++)
+        mb_nodes_set_mass(s, i, 1.5);
+    memcpy(s->x, x, sizeof x);
+    memset(s->v, 0, 9 * sizeof *s->v);
+    const mb_spring sp = { .i = 0, .j = 1, .k = 21.9 };
+    add_springs(sys, &sp, 1);
+    mb_blocktri *T = mb_blocktri_alloc(3);
+    mb_jacobian *J = mb_jacobian_alloc(3, 53);
+    double b[9];
+    cr_assert(T && J);
+    for (size_t q = 0; q < 9; q++)
+        s->f[q] = s->torque[q] = NAN;           /* stale values must be overwritten */
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, s, 0.01, T, NULL, b);
+    cr_assert_eq(mb_forces_assemble(sys->forces, s, 0.0, &k, J), MB_SUCCESS, "%s", mb_last_error());
+    cr_assert(mb_linsys_sink_finish(&k));
+    double F = 0.37 * sp.k;
+    const double want[9] = { 0.0 + F, 0.0 + -0.0, 0.0 + 0.0, 0.0 - F, 0.0 - -0.0, 0.0 - 0.0,
+                             0.0, 0.0, 0.0 };
+    cr_expect_eq(bits_differ(s->f, want, 9), 0, "forces: (%g %g %g) (%g %g %g) (%g %g %g)",
+                 s->f[0], s->f[1], s->f[2], s->f[3], s->f[4], s->f[5], s->f[6], s->f[7], s->f[8]);
+    const double as_is[9] = { F, -0.0, 0.0, -F, 0.0, -0.0, 0.0, 0.0, 0.0 };   /* control */
+    cr_expect_gt(bits_differ(s->f, as_is, 9), 0, "control: F and -F written as they are not seen");
+    mb_linsys_sink_release(&k);
+    mb_jacobian_free(J);
+    mb_blocktri_free(T);
     mb_system_free(sys);
 }

@@ -25,21 +25,26 @@ struct spring_hot {
 #define SPRING_ANCHOR SIZE_MAX
 
 /* The springs; hot[m] the hot fields of items[m].  marks[m]: SPRING_ARMS when the spring
- * has arms, and for the folding of the implicit assembly (mb_linsys_sink_fold) which spring
- * is the last on each node: bit SPRING_LAST_I (_J) when no later spring has node i (j) of
- * spring m; last[r] = 1 + the last spring on node r, 0 none. */
+ * has arms; SPRING_FIRST_I (_J) when no earlier spring has node i (j) of spring m (the
+ * pass that sets the forces writes them there, springs_eval_keep_set); and for the
+ * folding of the implicit assembly (mb_linsys_sink_fold) which spring is the last on each
+ * node: bit SPRING_LAST_I (_J) when no later spring has node i (j) of spring m; last[r] =
+ * 1 + the last spring on node r, 0 none; touched nodes have a spring, all below top. */
 struct spring_set {
     size_t count, cap;
     mb_spring *items;
     struct spring_hot *hot;     /* cap */
     unsigned char *marks;       /* cap */
     size_t *last, nlast;        /* nlast nodes */
+    size_t touched, top;
     size_t with_arms;           /* springs with arms: the only ones that write torques */
 };
 
 #define SPRING_LAST_I 1u
 #define SPRING_LAST_J 2u
 #define SPRING_ARMS 4u
+#define SPRING_FIRST_I 8u
+#define SPRING_FIRST_J 16u
 
 /* 1 when the spring's force and blocks use its direction n = d / l (a rest length or a
  * dashpot); the linear spring L = c = 0 needs neither n nor l */
@@ -53,6 +58,10 @@ static inline int springs_anchored(const struct spring_hot *sp)
 {
     return sp->j == SPRING_ANCHOR;
 }
+
+/* what a pass over the springs does with their forces (springs_pass) */
+#define SPRINGS_ADD 1           /* added to f */
+#define SPRINGS_SET 2           /* written from +0 on each node's first spring */
 
 #define BASE_DOUBLE
 #include "templates_on.h"
@@ -183,6 +192,7 @@ static const mb_force_type springs_type = {
     .eval_jacobian_mpfr = springs_mpfr_eval_jacobian,
     .eval_keep = springs_eval_keep,
     .blocks_kept = springs_blocks_kept,
+    .eval_keep_set = springs_eval_keep_set,
     .reports_nodes_done = 1,
     .torque_free_params = springs_torque_free,
     .stiffness = springs_stiffness,
@@ -231,11 +241,16 @@ static int springs_grow(struct spring_set *set, size_t r)
     return MB_SUCCESS;
 }
 
-/* spring m is now the last on node r, as its end `end`: the one before loses that mark */
+/* spring m is now the last on node r, as its end `end`: the one before loses that mark;
+ * with none before, m is also the first on r */
 static void springs_mark_last(struct spring_set *set, size_t m, size_t r, unsigned end)
 {
     size_t before = set->last[r];
-    if (before != 0) {
+    if (before == 0) {
+        set->marks[m] |= (unsigned char)(end == SPRING_LAST_I ? SPRING_FIRST_I : SPRING_FIRST_J);
+        set->touched++;
+        set->top = r + 1 > set->top ? r + 1 : set->top;
+    } else {
         const mb_spring *p = &set->items[before - 1];
         set->marks[before - 1] &= (unsigned char)~(p->i == r ? SPRING_LAST_I : SPRING_LAST_J);
     }

@@ -113,17 +113,38 @@ R_HOT void FUNCTION(springs, dv_dot_n)(struct FUNCTION(springs, scratch) *restri
     R_ADD(w->a, w->a, w->b);
 }
 
-/* f_i += F, f_j -= F with F = w->d scaled: used for the linear spring F = k d; with arms
- * also tau_i += r_i x F, tau_j -= r_j x F. */
+/* f_i += F, f_j -= F; with arms also tau_i += r_i x F, tau_j -= r_j x F.  first: the
+ * spring's SPRING_FIRST_I (_J) marks when the pass sets the forces, else 0 -- on a node
+ * it is the first on, f starts from +0 instead of what f held (+0 + F, +0 - F: what the
+ * spring adds to a zeroed f). */
 R_HOT void FUNCTION(springs, apply)(const struct spring_hot *sp, TYPE(mb_nodes) *s, REAL *F,
-                                     struct FUNCTION(springs, scratch) *w, int arms)
+                                     struct FUNCTION(springs, scratch) *w, int arms,
+                                     unsigned first)
 {
     const int anchored = springs_anchored(sp);
-    R_UNROLL(3)
-    for (int k = 0; k < 3; k++) {
-        R_ADD(&s->f[3 * sp->i + k], &s->f[3 * sp->i + k], &F[k]);
-        if (!anchored)
-            R_SUB(&s->f[3 * sp->j + k], &s->f[3 * sp->j + k], &F[k]);
+    REAL *fi = &s->f[3 * sp->i], *fj = &s->f[3 * sp->j];
+    if (first & SPRING_FIRST_I) {
+        R_UNROLL(3)
+        for (int k = 0; k < 3; k++) {
+            R_SET_D(&fi[k], 0.0);
+            R_ADD(&fi[k], &fi[k], &F[k]);
+        }
+    } else {
+        R_UNROLL(3)
+        for (int k = 0; k < 3; k++)
+            R_ADD(&fi[k], &fi[k], &F[k]);
+    }
+    if (anchored) {
+    } else if (first & SPRING_FIRST_J) {
+        R_UNROLL(3)
+        for (int k = 0; k < 3; k++) {
+            R_SET_D(&fj[k], 0.0);
+            R_SUB(&fj[k], &fj[k], &F[k]);
+        }
+    } else {
+        R_UNROLL(3)
+        for (int k = 0; k < 3; k++)
+            R_SUB(&fj[k], &fj[k], &F[k]);
     }
     if (!arms)
         return;
@@ -354,14 +375,14 @@ static void FUNCTION(springs, blocks_clear)(struct FUNCTION(springs, blocks) *B)
 }
 
 /* One spring of a pass (springs_pass): its geometry, then its force added to s when
- * add_force, then its blocks appended to J when J is not NULL (full: its whole record, for
+ * add_force (first: as for springs_apply), then its blocks appended to J when J is not NULL (full: its whole record, for
  * an anchor or arms).  keep (double only, NULL otherwise): the geometry its blocks need is
  * kept there (springs_keep).  arms = the spring's SPRING_ARMS mark as a constant: in double the pass keeps a scratch for springs without
  * arms whose address never reaches the quaternion code, so the compiler holds it in
  * registers. */
 R_HOT int FUNCTION(springs, one)(const struct spring_hot *sp, const mb_spring *full,
                                  TYPE(mb_nodes) *s, TYPE(mb_jacobian) *J,
-                                 double *keep, int add_force,
+                                 double *keep, int add_force, unsigned first,
                                  struct FUNCTION(springs, scratch) *restrict w,
                                  struct FUNCTION(springs, blocks) *restrict B, int arms)
 {
@@ -371,7 +392,7 @@ R_HOT int FUNCTION(springs, one)(const struct spring_hot *sp, const mb_spring *f
         return st;
     if (add_force) {
         FUNCTION(springs, force)(sp, w);
-        FUNCTION(springs, apply)(sp, s, w->F, w, arms);
+        FUNCTION(springs, apply)(sp, s, w->F, w, arms, first);
     }
 #if !IS_MPFR
     if (keep != NULL && need_n)
@@ -390,10 +411,13 @@ R_HOT int FUNCTION(springs, one)(const struct spring_hot *sp, const mb_spring *f
  * spring m kept at keep[SPRINGS_KEPT m ...] when keep is not NULL.  Forces and blocks come
  * from the same operations whichever of them a pass makes, so the one-pass eval_jacobian
  * and the two passes of the assembly are bit-identical to eval followed by jacobian.  s
- * is written only when add_force. */
+ * is written only when add_force: SPRINGS_ADD adds the forces to f, SPRINGS_SET writes
+ * each node's first from +0 (the marks SPRING_FIRST_I, _J; the nodes no spring has are
+ * the caller's). */
 static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) *s,
                                    TYPE(mb_jacobian) *J, double *keep, int add_force)
 {
+    const unsigned firsts = add_force == SPRINGS_SET ? SPRING_FIRST_I | SPRING_FIRST_J : 0u;
     struct FUNCTION(mbq, scratch) q;
     struct FUNCTION(springs, scratch) w = { .q = &q }, wa = { .q = &q };   /* wa: with arms */
     struct FUNCTION(springs, blocks) B;
@@ -406,10 +430,13 @@ static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) 
     for (size_t m = 0; m < set->count && st == MB_SUCCESS; m++) {
         const struct spring_hot *sp = &set->hot[m];
         double *km = keep ? &keep[SPRINGS_KEPT * m] : NULL;
+        unsigned first = firsts ? set->marks[m] & firsts : 0u;
         if (some_arms && (set->marks[m] & SPRING_ARMS))
-            st = FUNCTION(springs, one)(sp, &set->items[m], s, J, km, add_force, &wa, &B, 1);
+            st = FUNCTION(springs, one)(sp, &set->items[m], s, J, km, add_force, first, &wa,
+                                        &B, 1);
         else
-            st = FUNCTION(springs, one)(sp, &set->items[m], s, J, km, add_force, &w, &B, 0);
+            st = FUNCTION(springs, one)(sp, &set->items[m], s, J, km, add_force, first, &w, &B,
+                                        0);
     }
     FUNCTION(springs, blocks_clear)(&B);
     FUNCTION(springs, scratch_clear)(&wa);
@@ -421,7 +448,7 @@ static int FUNCTION(springs, pass)(const struct spring_set *set, TYPE(mb_nodes) 
 static int FUNCTION(springs, eval)(const void *params, TYPE(mb_nodes) *s, double t)
 {
     (void)t;
-    return FUNCTION(springs, pass)(params, s, NULL, NULL, 1);
+    return FUNCTION(springs, pass)(params, s, NULL, NULL, SPRINGS_ADD);
 }
 
 static int FUNCTION(springs, jacobian)(const void *params, const TYPE(mb_nodes) *s,
@@ -435,21 +462,47 @@ static int FUNCTION(springs, eval_jacobian)(const void *params, TYPE(mb_nodes) *
                                             TYPE(mb_jacobian) *J)
 {
     (void)t;
-    return FUNCTION(springs, pass)(params, s, J, NULL, 1);
+    return FUNCTION(springs, pass)(params, s, J, NULL, SPRINGS_ADD);
 }
 
 #if !IS_MPFR
-/* The first pass of the assembly (mb_forces_assemble): the forces, and each spring's
- * geometry kept in the sink for its blocks. */
-static int springs_eval_keep(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+/* The first pass of the assembly (mb_forces_assemble): the forces added (SPRINGS_ADD) or
+ * set (SPRINGS_SET), and each spring's geometry kept in the sink for its blocks. */
+static int springs_keep_pass(const struct spring_set *set, mb_nodes *s, mb_linsys_sink *k,
+                             int add_force)
 {
-    const struct spring_set *set = params;
-    (void)t;
     double *keep = mb_linsys_sink_keep(k, (SPRINGS_KEPT * set->count + 1) * sizeof(double));
                                         /* + 1: room even for an empty set */
     if (keep == NULL)
         MB_ERROR(MB_ENOMEM, "out of memory");
-    return springs_pass(set, s, NULL, keep, 1);
+    return springs_pass(set, s, NULL, keep, add_force);
+}
+
+static int springs_eval_keep(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+{
+    (void)t;
+    return springs_keep_pass(params, s, k, SPRINGS_ADD);
+}
+
+/* +0 on the nodes no spring has (none on a chain: every node has one) */
+static void springs_zero_untouched(const struct spring_set *set, mb_nodes *s)
+{
+    if (set->touched == s->n && set->top <= s->n)
+        return;
+    for (size_t r = 0; r < s->n; r++)
+        if (r >= set->nlast || set->last[r] == 0)
+            for (int a = 0; a < 3; a++)
+                s->f[3 * r + a] = 0.0;
+}
+
+/* The first pass as the field's first model (eval_keep_set): f not zeroed before it, each
+ * node's force written from +0 by the first spring on it, +0 where no spring is. */
+static int springs_eval_keep_set(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
+{
+    const struct spring_set *set = params;
+    (void)t;
+    springs_zero_untouched(set, s);
+    return springs_keep_pass(set, s, k, SPRINGS_SET);
 }
 
 /* The second pass: each spring's blocks from its kept geometry, handed to the sink in

@@ -355,6 +355,8 @@ static int forces_first_pass(const mb_force *item, size_t m, mb_nodes *s, double
     const mb_force_type *type = item->type;
     int st;
     k->model = m;
+    if (m == 0 && type->eval_keep_set)  /* f not zeroed: the first model sets it */
+        return type->eval_keep_set(item->params, s, t, k);
     if (type->eval_keep)
         return type->eval_keep(item->params, s, t, k);
     if (type->diagonal_block)           /* its blocks from diagonal_block in the second */
@@ -454,7 +456,8 @@ int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink
 {
     F->counts->evaluations++;
     F->counts->jacobians++;
-    memset(s->f, 0, 3 * s->n * sizeof(double));
+    if (F->count == 0 || F->items[0].type->eval_keep_set == NULL)
+        memset(s->f, 0, 3 * s->n * sizeof(double));     /* else the first model sets f */
     int torque_zero = !field_writes_torque(F);      /* then the torques stay +0: no check */
     torques_to_pos_zero(s, torque_zero);
     mb_jacobian_clear(J);

@@ -67,6 +67,11 @@ typedef struct mb_force_type {
      * jacobian, in the first pass; their blocks handed over in the second) */
     int (*eval_keep)(const void *params, mb_nodes *s, double t, struct mb_linsys_sink *k);
     int (*blocks_kept)(const void *params, const mb_nodes *s, struct mb_linsys_sink *k);
+    /* as eval_keep, for the first model of a field: s->f holds stale values on entry, and
+     * this writes f = +0 + the model's force on every node, bit for bit what eval_keep adds
+     * to a zeroed f (eval_set's contract), so that mb_forces_assemble need not zero f
+     * first (NULL: the field zeroes f and calls eval_keep) */
+    int (*eval_keep_set)(const void *params, mb_nodes *s, double t, struct mb_linsys_sink *k);
     /* 1: blocks_kept reports each node on which it has handed over its last block
      * (mb_linsys_sink_node_done), so that the diagonal fields after it in the field are
      * added inside its pass, node by node (mb_linsys_sink_fold) */
