@@ -15,8 +15,8 @@
  * The passes of a step read these records instead of the 120-byte mb_spring (of which they
  * read 48 bytes, and the cache lines around them): 80 bytes a spring in the two passes of
  * the implicit assembly where the records took about 210 (doc/performance.md, "The
- * springs' hot records").  The whole record stays in items[], read for an anchor or arms
- * only. */
+ * springs' hot records, f set by their pass").  The whole record stays in items[], read
+ * for an anchor or arms only. */
 struct spring_hot {
     size_t i, j;
     double k, rest, c;
