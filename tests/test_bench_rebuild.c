@@ -61,6 +61,42 @@ static mb_system *moving_chain(size_t n, double D, double g[3])
     return sys;
 }
 
+/* The library's assembly at the state of sys, into the storage solver=auto chose in a
+ * first assembly and solve (as the step's second assembly is) */
+typedef struct {
+    mb_options *o;
+    mb_implicit_solver *S;
+    mb_jacobian *J;
+    double *b, *x;
+} library_assembly;
+
+static library_assembly library_assemble(mb_system *sys)
+{
+    size_t n = sys->nodes->n;
+    library_assembly L = { .o = mb_options_new() };
+    const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
+    cr_assert_eq(mb_options_validate(L.o, specs, "implicit-euler"), MB_SUCCESS);
+    cr_assert_eq(mb_implicit_solver_alloc(&L.S, L.o, n), MB_SUCCESS);
+    L.J = mb_jacobian_alloc(n, 53);
+    L.b = malloc(3 * n * sizeof(double));
+    L.x = calloc(3 * n, sizeof(double));
+    cr_assert(L.J && L.b && L.x);
+    mb_nodes *s = sys->nodes;
+    cr_assert_eq(mb_implicit_solver_assemble(L.S, sys->forces, s, sys->t, H, L.J, L.b), MB_SUCCESS);
+    cr_assert_eq(mb_implicit_solver_solve(L.S, s, L.J, H, L.b, L.x), MB_SUCCESS);
+    cr_assert_eq(mb_implicit_solver_assemble(L.S, sys->forces, s, sys->t, H, L.J, L.b), MB_SUCCESS);
+    return L;
+}
+
+static void library_assembly_free(library_assembly *L)
+{
+    free(L->b);
+    free(L->x);
+    mb_jacobian_free(L->J);
+    mb_implicit_solver_free(L->S);
+    mb_options_free(L->o);
+}
+
 Test(bench_rebuild, lean_chain_equals_the_library_assembly)
 {
     const size_t n = 40;
@@ -74,17 +110,9 @@ Test(bench_rebuild, lean_chain_equals_the_library_assembly)
     cr_assert(vmax > 0.1, "the chain moves (max |v| %g)", vmax);
 
     /* the library: the storage chosen by a first assembly and solve, then an assembly */
-    mb_options *o = mb_options_new();
-    const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
-    cr_assert_eq(mb_options_validate(o, specs, "implicit-euler"), MB_SUCCESS);
-    mb_implicit_solver *S = NULL;
-    cr_assert_eq(mb_implicit_solver_alloc(&S, o, n), MB_SUCCESS);
-    mb_jacobian *J = mb_jacobian_alloc(n, 53);
-    double *b = malloc(3 * n * sizeof(double)), *x = calloc(3 * n, sizeof(double));
-    cr_assert(J && b && x);
-    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
-    cr_assert_eq(mb_implicit_solver_solve(S, s, J, H, b, x), MB_SUCCESS);
-    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
+    library_assembly L = library_assemble(sys);
+    mb_implicit_solver *S = L.S;
+    double *b = L.b;
     cr_assert(S->chain_last, "the library's chain goes to the block sweep");
     const mb_blocktri *T = S->btri;
 
@@ -105,11 +133,7 @@ Test(bench_rebuild, lean_chain_equals_the_library_assembly)
         cr_expect(R->vals[4 * a] == s->mass[0] && R->b[a] == 0.0, "pinned row %d", a);
 
     bench_rebuild_free(R);
-    free(b);
-    free(x);
-    mb_jacobian_free(J);
-    mb_implicit_solver_free(S);
-    mb_options_free(o);
+    library_assembly_free(&L);
     mb_system_free(sys);
 }
 
@@ -136,17 +160,10 @@ Test(bench_rebuild, cloth_in_csr_equals_the_library_assembly)
         vmax = fmax(vmax, fabs(s->v[k]));
     cr_assert(vmax > 0.01 && D > 0.0, "the cloth moves (max |v| %g), drag %g", vmax, D);
 
-    mb_options *o = mb_options_new();
-    const mb_option_spec specs[] = { MB_IMPLICIT_SOLVER_OPTIONS, MB_OPTION_END };
-    cr_assert_eq(mb_options_validate(o, specs, "implicit-euler"), MB_SUCCESS);
-    mb_implicit_solver *S = NULL;
-    cr_assert_eq(mb_implicit_solver_alloc(&S, o, n), MB_SUCCESS);
-    mb_jacobian *J = mb_jacobian_alloc(n, 53);
-    double *b = malloc(3 * n * sizeof(double)), *x = calloc(3 * n, sizeof(double));
-    cr_assert(J && b && x);
-    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
-    cr_assert_eq(mb_implicit_solver_solve(S, s, J, H, b, x), MB_SUCCESS);
-    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, s, sys->t, H, J, b), MB_SUCCESS);
+    /* the library: the storage chosen by a first assembly and solve, then an assembly */
+    library_assembly L = library_assemble(sys);
+    mb_implicit_solver *S = L.S;
+    double *b = L.b;
     cr_assert(S->csr != NULL && mb_csr_ready(S->csr), "the library's cloth goes to CSR");
     const gsl_spmatrix *A = mb_csr_spmatrix(S->csr);
     cr_assert(A != NULL);
@@ -162,10 +179,6 @@ Test(bench_rebuild, cloth_in_csr_equals_the_library_assembly)
     cr_expect(db <= 2e-13, "b: %g", db);
 
     bench_rebuild_free(R);
-    free(b);
-    free(x);
-    mb_jacobian_free(J);
-    mb_implicit_solver_free(S);
-    mb_options_free(o);
+    library_assembly_free(&L);
     mb_system_free(sys);
 }
