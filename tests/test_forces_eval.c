@@ -14,7 +14,11 @@
  *    its general path (every translation blocked: the step then never reads f).
  *  - springs write a torque only through an arm (the moment r x f of a force with a part
  *    across r): a field of springs without arms must report torque-free, one with an arm
- *    must not, and its torques must show the moment. */
+ *    must not, and its torques must show the moment.
+ *  - torques known +0 (mb_forces_assemble_known, implicit-euler's step on the store its
+ *    last step left): the expected torques are written out (+0, a stale 7 left unread, or
+ *    the torque model's T_EXT exactly); the unannounced write left unread is the control
+ *    that shows the read skipped, the announced one that it is still caught. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -317,5 +321,121 @@ Test(forces_eval, leapfrog_uniform_field_whose_g_changes_rewrites_forces_every_s
         expect_weight(sys->nodes, g, "a step whose g differs from the last step's");
     }
     mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+/* A chain of three unit masses joined by two linear springs (k = 4, rest length 0),
+ * stretched and moving; with_torque: a constant torque T_EXT = (0.5, -0.25, 2) on every
+ * node beside the springs (a model that writes torques). */
+static const double T_EXT[3] = { 0.5, -0.25, 2.0 };
+
+static mb_system *chain_field(int with_torque)
+{
+    mb_system *sys = mb_system_alloc(3);
+    cr_assert_not_null(sys);
+    for (size_t i = 0; i < 3; i++) {
+        mb_nodes_set_mass(sys->nodes, i, 1.0);
+        for (int k = 0; k < 3; k++) {
+            sys->nodes->x[3 * i + k] = 0.4 * (double)i + (k == 2 ? 0.1 * (double)i : 0.0);
+            sys->nodes->v[3 * i + k] = k == 1 ? 0.3 - 0.2 * (double)i : 0.0;
+            sys->nodes->torque[3 * i + k] = 7.0;
+        }
+    }
+    void *springs = mb_springs_new();
+    cr_assert_not_null(springs);
+    for (size_t i = 0; i < 2; i++) {
+        mb_spring sp = { .i = i, .j = i + 1, .k = 4.0 };
+        cr_assert_eq(mb_springs_add(springs, &sp), MB_SUCCESS);
+    }
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, springs), 0);
+    if (with_torque)
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_torque, mb_torque_new(T_EXT)), 0);
+    return sys;
+}
+
+/* The torques after an assembly into block-tridiagonal storage told (torques_pos_zero)
+ * that every torque is +0, while each holds a stale 7 that was not announced.  A
+ * torque-free field then does not read them (the 7 stays: no write, the check skipped as
+ * the caller asked); a field with a torque model still zeroes them before its model
+ * writes T_EXT, so they are T_EXT exactly, not 7 + T_EXT. */
+static void assemble_told_zero(int with_torque, const char *what)
+{
+    mb_system *sys = chain_field(with_torque);
+    mb_blocktri *T = mb_blocktri_alloc(3);
+    mb_jacobian *J = mb_jacobian_alloc(3, 53);
+    double b[9];
+    cr_assert(T && J);
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, sys->nodes, 0.01, T, NULL, b);
+    cr_assert_eq(mb_forces_torque_free(sys->forces), !with_torque);
+    cr_assert_eq(mb_forces_assemble_known(sys->forces, sys->nodes, 0.0, &k, J, 1), MB_SUCCESS,
+                 "%s", mb_last_error());
+    for (size_t q = 0; q < 9; q++) {
+        const double want = with_torque ? T_EXT[q % 3] : 7.0;
+        cr_expect(memcmp(&want, &sys->nodes->torque[q], sizeof want) == 0,
+                  "%s: torque %zu is %.17g, not %.17g", what, q, sys->nodes->torque[q], want);
+    }
+    mb_linsys_sink_release(&k);
+    mb_jacobian_free(J);
+    mb_blocktri_free(T);
+    mb_system_free(sys);
+}
+
+Test(forces_eval, assembly_told_torques_are_zero_reads_none_of_a_torque_free_field)
+{
+    assemble_told_zero(0, "springs alone");
+}
+
+Test(forces_eval, assembly_told_torques_are_zero_still_zeroes_a_torque_model_s)
+{
+    assemble_told_zero(1, "springs and a torque");
+}
+
+/* implicit-euler's step into block-tridiagonal storage reads no torque of a torque-free
+ * field while the store is the one its last step left (same generation): that step left
+ * them +0.  A torque written since and announced (mb_nodes_touch) is reset to +0 by the
+ * next step.  Control: the same write not announced is not seen -- the torques keep the
+ * 7 -- which shows that the step read none (and that the announcement is what the test
+ * rests on). */
+static void ieuler_steps_with_torques_written(int announce)
+{
+    mb_system *sys = chain_field(0);
+    mb_stepper *st = mb_stepper_alloc("implicit-euler[solver=blocktri]", sys);
+    cr_assert_not_null(st, "%s", mb_last_error());
+    for (int n = 0; n < 2; n++)
+        cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    for (size_t q = 0; q < 9; q++)
+        sys->nodes->torque[q] = 7.0;
+    if (announce)
+        mb_nodes_touch(sys->nodes);
+    cr_assert_eq(mb_stepper_step(st, sys, 0.01), MB_SUCCESS, "%s", mb_last_error());
+    for (size_t q = 0; q < 9; q++) {
+        const double want = announce ? 0.0 : 7.0;
+        cr_expect(memcmp(&want, &sys->nodes->torque[q], sizeof want) == 0,
+                  "torque %zu is %.17g, not %.17g (write announced: %d)", q,
+                  sys->nodes->torque[q], want, announce);
+    }
+    mb_stepper_free(st);
+    mb_system_free(sys);
+}
+
+Test(forces_eval, implicit_euler_resets_torques_written_and_announced_since_its_last_step)
+{
+    ieuler_steps_with_torques_written(1);
+}
+
+Test(forces_eval, implicit_euler_reads_no_torque_of_the_store_its_last_step_left)
+{
+    ieuler_steps_with_torques_written(0);
+}
+
+/* A field with a model that writes torques never reaches that step: implicit-euler
+ * integrates translation only and is refused such a system when it is set up. */
+Test(forces_eval, implicit_euler_is_refused_a_field_with_a_torque_model)
+{
+    mb_system *sys = chain_field(1);
+    cr_assert_null(mb_stepper_alloc("implicit-euler[solver=blocktri]", sys));
+    cr_expect(strstr(mb_last_error(), "integrates translation only") != NULL, "%s",
+              mb_last_error());
     mb_system_free(sys);
 }

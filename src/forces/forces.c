@@ -451,15 +451,27 @@ static int forces_last_weight(const mb_forces *F, double t, double g[3])
     return 1;
 }
 
+int mb_forces_torque_free(const mb_forces *F)
+{
+    return !field_writes_torque(F);
+}
+
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink *k,
                        mb_jacobian *J)
+{
+    return mb_forces_assemble_known(F, s, t, k, J, 0);
+}
+
+int mb_forces_assemble_known(const mb_forces *F, mb_nodes *s, double t, mb_linsys_sink *k,
+                             mb_jacobian *J, int torques_pos_zero)
 {
     F->counts->evaluations++;
     F->counts->jacobians++;
     if (F->count == 0 || F->items[0].type->eval_keep_set == NULL)
         memset(s->f, 0, 3 * s->n * sizeof(double));     /* else the first model sets f */
     int torque_zero = !field_writes_torque(F);      /* then the torques stay +0: no check */
-    torques_to_pos_zero(s, torque_zero);
+    if (!(torque_zero && torques_pos_zero))         /* +0 already, as the caller knows */
+        torques_to_pos_zero(s, torque_zero);
     mb_jacobian_clear(J);
     double g[3];
     int weight = forces_last_weight(F, t, g);       /* then the last model's forces in the */

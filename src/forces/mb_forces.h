@@ -211,6 +211,15 @@ int mb_forces_eval_jacobian(const mb_forces *F, mb_nodes *s, double t, mb_jacobi
  * mb_forces_eval_jacobian; the caller ends with mb_linsys_sink_finish. */
 int mb_forces_assemble(const mb_forces *F, mb_nodes *s, double t, struct mb_linsys_sink *k,
                        mb_jacobian *J);
+/* As mb_forces_assemble, told by the caller whether every torque of s is known to be +0
+ * (torques_pos_zero: a scheme whose last step assembled a torque-free field on this store,
+ * at the state generation it left, mb_stepper.h): a torque-free field's torques are then
+ * not read to be checked +0 (3 doubles a node).  0: they are, as mb_forces_assemble. */
+int mb_forces_assemble_known(const mb_forces *F, mb_nodes *s, double t,
+                             struct mb_linsys_sink *k, mb_jacobian *J, int torques_pos_zero);
+/* 1 when no model of F writes torques (mb_force_type.torque_free, torque_free_params):
+ * every torque an evaluation or assembly of F leaves is +0. */
+int mb_forces_torque_free(const mb_forces *F);
 int mb_forces_mpfr_eval_jacobian(const mb_forces *F, mb_nodes_mpfr *s, double t,
                                  mb_jacobian_mpfr *J);
 /* Per node and axis summed stiffness (3n array, zeroed first). */

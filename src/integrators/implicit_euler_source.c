@@ -12,6 +12,11 @@ struct FUNCTION(ieuler, state) {
     TYPE(mb_jacobian) *J;
     IEULER_SOLVER *S;
     mb_stepper_stats stats;
+    /* The store the last successful step left with every torque +0 (its field torque-free)
+     * and the state generation it left there (mb_stepper.h); NULL: none */
+    const void *left_nodes;
+    const void *left_forces;
+    unsigned long left_gen;
 };
 
 static void FUNCTION(ieuler, free)(void *vstate)
@@ -61,6 +66,19 @@ static int FUNCTION(ieuler, alloc)(void **out, const mb_options *opts, const TYP
     return MB_SUCCESS;
 }
 
+#if !IS_MPFR
+/* 1 while the store and field of sys are those the last successful step left, torque-free,
+ * at the state generation it left (mb_stepper.h: every write of the torques since is
+ * announced by mb_nodes_touch): every torque is then +0 as that step's assembly left it. */
+static int ieuler_torques_left_zero(const struct FUNCTION(ieuler, state) *w,
+                                    const TYPE(mb_system) *sys)
+{
+    return w->left_nodes == (const void *)sys->nodes
+           && w->left_forces == (const void *)sys->forces
+           && w->left_gen == sys->nodes->generation;
+}
+#endif
+
 /* Backward Euler linearised about (x, v) (DESIGN 4.1; Baraff & Witkin 1998, eq. 6 in
  * velocity form):
  *     (M - h C - h^2 K) v+ = (M - h C) v + h f(x, v),    x+ = x + h v+,
@@ -75,7 +93,11 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
         return st;
     FUNCTION(mb_linsys, be_rhs)(s, w->J, h, w->b, w->tmp);
 #else
-    /* the same forces, A and b, assembled straight into the solver's storage where it can */
+    /* the same forces, A and b, assembled straight into the solver's storage where it can;
+     * the torques not read while this store is the one the last step left with them +0 */
+    w->S->torques_pos_zero = ieuler_torques_left_zero(w, sys);
+    w->left_nodes = NULL;
+    int torque_free = mb_forces_torque_free(sys->forces);
     int st = mb_implicit_solver_assemble(w->S, sys->forces, s, sys->t, h, w->J, w->b);
     if (st != MB_SUCCESS)
         return st;
@@ -124,6 +146,13 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
     FUNCTION(scheme, swap)(&s->v, &w->v_new);
     sys->t += h;
     w->stats.steps++;
+#if !IS_MPFR
+    if (torque_free) {                  /* the assembly left every torque +0 */
+        w->left_nodes = s;
+        w->left_forces = sys->forces;
+        w->left_gen = ++s->generation;
+    }
+#endif
     return MB_SUCCESS;
 }
 

@@ -178,7 +178,7 @@ static int implicit_storage_from_pattern(mb_implicit_solver *S, const mb_forces 
 {
     mb_forces_counts counts = *F->counts;
     mb_linsys_sink_begin_pattern(&S->sink, s, h, b);
-    int st = mb_forces_assemble(F, s, t, &S->sink, J);
+    int st = mb_forces_assemble_known(F, s, t, &S->sink, J, S->torques_pos_zero);
     *F->counts = counts;
     size_t *row, *col, nb = S->sink.count;
     unsigned char *pair;
@@ -228,7 +228,7 @@ int mb_implicit_solver_assemble(mb_implicit_solver *S, const mb_forces *F, mb_no
     if (btri != NULL || csr != NULL) {
         mb_forces_counts counts = *F->counts;
         mb_linsys_sink_begin(&S->sink, s, h, btri, csr, b);
-        int st = mb_forces_assemble(F, s, t, &S->sink, J);
+        int st = mb_forces_assemble_known(F, s, t, &S->sink, J, S->torques_pos_zero);
         if (st != MB_SUCCESS)
             return st;
         if (mb_linsys_sink_finish(&S->sink)) {

@@ -79,6 +79,9 @@ typedef struct mb_implicit_solver {
     mb_linsys_sink sink;            /* assembly straight into btri or csr */
     int assembled;                  /* MB_ASSEMBLED_*: where A already is, set by
                                      * mb_implicit_solver_assemble, used by the next solve */
+    int torques_pos_zero;           /* set by the scheme before mb_implicit_solver_assemble:
+                                     * every torque of the store known +0
+                                     * (mb_forces_assemble_known); 0 from alloc */
 } mb_implicit_solver;
 
 int mb_implicit_solver_alloc(mb_implicit_solver **out, const mb_options *opts, size_t n_nodes);
