@@ -14,8 +14,8 @@
  * SPRING_ANCHOR for a spring to an anchor, and k, L, c -- copies of its record's values.
  * The passes of a step read these records instead of the 120-byte mb_spring (of which they
  * read 48 bytes, and the cache lines around them): 80 bytes a spring in the two passes of
- * the implicit assembly where the records took about 210 (doc/performance.md, "The
- * springs' hot records, f set by their pass").  The whole record stays in items[], read
+ * the implicit assembly where the records took about 210 (doc/performance-history.md,
+ * "The springs' hot records, f set by their pass").  The whole record stays in items[], read
  * for an anchor or arms only. */
 struct spring_hot {
     size_t i, j;

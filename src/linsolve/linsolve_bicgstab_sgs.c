@@ -4,14 +4,15 @@
  *   A^ d = r^,   A^ = M1^-1 A M2^-1,  M1 = (D + L) D^-1,  M2 = D + U,  r^ = M1^-1 (b - A x),
  * and x + M2^-1 d solves A x = b.  Each of its two operator applications costs about one
  * product with A, as a Jacobi iteration's products do, and on the cloth's systems it
- * takes a third of the Jacobi iterations (doc/performance.md, "Symmetric Gauss-Seidel").
+ * takes a third of the Jacobi iterations (doc/performance-history.md, "Symmetric
+ * Gauss-Seidel").
  *
  * Stops when the recursive residual |r^| reaches rtol |M1^-1 b|, then confirms with the
  * true residual |b - A x| <= rtol |b| (mb_csr_sgs_residual: each row's blocks in the
  * sweeps' lanes), as mb_bicgstab_solve does, and restarts from it when the two disagree.
  * The iteration's sums s.s, r.r and rhat.r are taken in four lanes (lanes_total), where
  * one chain of additions over every unknown bounded the passes at small sizes
- * (doc/performance.md, "The cloth's small sizes"). */
+ * (doc/performance-history.md, "The cloth's small sizes"). */
 #include "mb_linsolve.h"
 #include "mb_cancel.h"
 #include "mb_status.h"

@@ -16,8 +16,8 @@
  * How a sweep's row is computed.  A sweep is a recurrence: node i's unknowns wait for
  * its neighbour i - 1's (i + 1's going back), which were found just before, so the time
  * of a sweep is bounded by the length of that chain of operations per node as well as by
- * the count of its operations (doc/performance.md, "The sweeps' chain from node to
- * node").  Three things keep the chain short and the count low.  (1) The blocks of other columns are
+ * the count of its operations (doc/performance-history.md, "The sweeps' chain from node
+ * to node").  Three things keep the chain short and the count low.  (1) The blocks of other columns are
  * summed first, each of the nine products B_ae z_e in a lane of its own (below), none
  * waiting for the node before.  (2) The neighbour's block comes last, from the values
  * still in registers, (B_a0 z0 + B_a1 z1) + B_a2 z2 with z2, the neighbour's last
@@ -26,7 +26,7 @@
  * matrix, one record per node and sweep (linsolve_sgs_nodes.c); z_2 = d2 s2 + (t20 s0 +
  * t21 s1) takes three operations after s where the substitution (s2 - D6 z0 - D7 z1) d2
  * takes seven.  Every row's sums still run in a fixed order, so the bits are the same on
- * every run and target (doc/performance.md, "The cloth's small sizes"). */
+ * every run and target (doc/performance-history.md, "The cloth's small sizes"). */
 #include "mb_linsolve.h"
 
 #include <math.h>

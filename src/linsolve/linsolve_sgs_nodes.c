@@ -14,7 +14,8 @@
  * sweep, are spent once per matrix here; every entry is the same expression as before,
  * so the sweeps' bits do not change.  The record also keeps G's diagonal (Eisenstat's
  * operator scales by D) beside 1 / D: a sweep reads one 72-byte record per node where it
- * read 1 / D and the 72-byte block G (doc/performance.md, "The cloth's small sizes"). */
+ * read 1 / D and the 72-byte block G (doc/performance-history.md, "The cloth's small
+ * sizes"). */
 #include "mb_linsolve.h"
 #include "mb_status.h"
 
