@@ -42,8 +42,9 @@ Test(bench_growth, a_cache_edge_is_not_growth)
 {
     double n[M], c[M];
     sizes(n);
-    /* 0.5 us a particle in the caches, 1.25 beyond 3e4: the cloth step measured under
-     * load reads 0.55 at 10^4 and 1.26 at 10^5 (doc/performance.md) */
+    /* 0.5 us a particle in the caches, 1.25 beyond 3e4: the cloth step of a205f94 read
+     * 0.515 at 10^4 and 1.231 at 10^5 (doc/performance.md, "The growth exponent over the
+     * largest decade") */
     for (int i = 0; i < M; i++)
         c[i] = n[i] * (n[i] < 2e4 ? 0.5e-6 : 1.25e-6);
     mb_bench_growth all = mb_bench_growth_fit(n, c, M);
