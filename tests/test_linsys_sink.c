@@ -1254,3 +1254,97 @@ Test(linsys_sink, csr_pair_and_diagonal_blocks_written_out)
     }
     mb_system_free(sys);
 }
+
+/* Three nodes on the x axis, 2 apart, joined by two springs of rest length 1 with
+ * dashpots, gravity last: the springs' pass forms b (mb_linsys_sink_rhs_by_node) in
+ * block-tridiagonal storage.  Every value is a dyadic number of few bits, so every
+ * operation below is exact and b is known whatever the order (Baraff & Witkin eq. 6):
+ *   l = 2, n = (1, 0, 0), f_spring on i = (k (l - L) + c (v_j - v_i).n) n, on j its
+ *   negative; spring 0-1: k = 4, c = 2, (v_1 - v_0).n = -0.75: 4 - 1.5 = 2.5;
+ *   spring 1-2: k = 8, c = 0.5, (v_2 - v_1).n = 1.25: 8 + 0.625 = 8.625;
+ *   f = (2.5, 0, 0), (6.125, 0, 0), (-8.625, 0, 0), plus m g = m (0, -8, 0.5);
+ *   b = m v + h f (h = 0.25), then the pair terms t = h c ((v_j - v_i).n) n
+ *   (-0.375 and 0.15625 along x) off b_i and onto b_j. */
+static mb_system *dyadic_chain(void)
+{
+    static const double v[9] = { 0.5, 0.25, -0.5, -0.25, 1.0, 0.75, 1.0, -0.5, 0.25 };
+    static const double m[3] = { 2.0, 2.0, 4.0 };
+    mb_system *sys = mb_system_alloc(3);
+    mb_nodes *s = sys->nodes;
+    for (size_t i = 0; i < 3; i++) {
+        mb_nodes_set_mass(s, i, m[i]);
+        for (int a = 0; a < 3; a++) {
+            s->x[3 * i + a] = a == 0 ? 2.0 * (double)i : 0.0;
+            s->v[3 * i + a] = v[3 * i + a];
+        }
+    }
+    void *sp = mb_springs_new();
+    const mb_spring items[] = { { .i = 0, .j = 1, .k = 4.0, .rest = 1.0, .c = 2.0 },
+                                { .i = 1, .j = 2, .k = 8.0, .rest = 1.0, .c = 0.5 } };
+    add_springs(sp, items, 2);
+    const double g[3] = { 0.0, -8.0, 0.5 };
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    return sys;
+}
+
+/* The chain's assembly in block-tridiagonal storage with b stale (NaN): status, b */
+static int dyadic_assemble(mb_system *sys, double b[9])
+{
+    mb_nodes *s = sys->nodes;
+    mb_blocktri *T = mb_blocktri_alloc(3);
+    mb_jacobian *J = mb_jacobian_alloc(3, 53);
+    cr_assert(T && J);
+    for (int q = 0; q < 9; q++)
+        s->f[q] = b[q] = NAN;
+    mb_linsys_sink k = { 0 };
+    mb_linsys_sink_begin(&k, s, 0.25, T, NULL, b);
+    int st = mb_forces_assemble(sys->forces, s, 0.0, &k, J);
+    if (st == MB_SUCCESS)
+        cr_assert(mb_linsys_sink_finish(&k));
+    mb_linsys_sink_release(&k);
+    mb_jacobian_free(J);
+    mb_blocktri_free(T);
+    return st;
+}
+
+/* b formed inside the springs' pass equals the values written out above, bit for bit;
+ * the controls, b with the pair terms lost (b formed over them) and b without the weight,
+ * differ from it.  A force NaN is still reported (the finiteness check moved into the
+ * pass), and only block-tridiagonal storage takes the route. */
+Test(linsys_sink, b_formed_in_the_springs_pass_equals_written_values)
+{
+    static const double want[9] = { 2.0, -3.5, -0.75, 0.5, -2.0, 1.75, 2.0, -10.0, 1.5 };
+    static const double terms_lost[9] = { 1.625, -3.5, -0.75, 1.03125, -2.0, 1.75,
+                                          1.84375, -10.0, 1.5 };
+    static const double weight_lost[9] = { 2.0, 0.5, -1.0, 0.5, 2.0, 1.5, 2.0, -2.0, 1.0 };
+    mb_system *sys = dyadic_chain();
+    double b[9];
+    cr_assert_eq(dyadic_assemble(sys, b), MB_SUCCESS, "%s", mb_last_error());
+    for (int q = 0; q < 9; q++)
+        cr_expect(b[q] == want[q] && !signbit(b[q]) == !signbit(want[q]),
+                  "b[%d] = %.17g, want %.17g", q, b[q], want[q]);
+    cr_expect(memcmp(b, terms_lost, sizeof b) != 0, "control: the pair terms lost gave b");
+    cr_expect(memcmp(b, weight_lost, sizeof b) != 0, "control: the weight lost gave b");
+    sys->nodes->v[4] = NAN;                     /* the dashpot's force on nodes 0..2: NaN */
+    cr_expect_eq(dyadic_assemble(sys, b), MB_EDIVERGED, "a NaN force must stop the step");
+    mb_system_free(sys);
+
+    mb_linsys_sink k = { 0 };
+    mb_blocktri *T = mb_blocktri_alloc(3);
+    mb_csr *C = mb_csr_alloc();
+    cr_assert(T && C);
+    sys = dyadic_chain();
+    mb_linsys_sink_begin(&k, sys->nodes, 0.25, T, NULL, b);
+    cr_expect_eq(mb_linsys_sink_rhs_by_node(&k, NULL), 1, "block-tridiagonal: b by node");
+    mb_linsys_sink_begin_pattern(&k, sys->nodes, 0.25, b);
+    cr_expect_eq(mb_linsys_sink_rhs_by_node(&k, NULL), 0, "the pattern pass: b a pass");
+    k.recording = 0;
+    k.btri = NULL;
+    k.csr = C;
+    cr_expect_eq(mb_linsys_sink_rhs_by_node(&k, NULL), 0, "CSR: b a pass of its own");
+    mb_linsys_sink_release(&k);
+    mb_csr_free(C);
+    mb_blocktri_free(T);
+    mb_system_free(sys);
+}

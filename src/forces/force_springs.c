@@ -192,6 +192,7 @@ static const mb_force_type springs_type = {
     .eval_jacobian_mpfr = springs_mpfr_eval_jacobian,
     .eval_keep = springs_eval_keep,
     .blocks_kept = springs_blocks_kept,
+    .forms_rhs_by_node = springs_forms_rhs,
     .eval_keep_set = springs_eval_keep_set,
     .reports_nodes_done = 1,
     .torque_free_params = springs_torque_free,

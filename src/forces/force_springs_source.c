@@ -505,9 +505,30 @@ static int springs_eval_keep_set(const void *params, mb_nodes *s, double t, mb_l
     return springs_keep_pass(set, s, k, SPRINGS_SET);
 }
 
+/* b_i and b_j formed (mb_linsys_sink_rhs_node) where spring sp, with marks `marks`, is the
+ * first spring on node i or j: before its blocks and their terms of b reach the node.  A
+ * spring of a node with itself or to an anchor has the mark of i alone. */
+static MB_ALWAYS_INLINE void springs_rhs_firsts(mb_linsys_sink *k, const struct spring_hot *sp,
+                                                unsigned marks)
+{
+    if (marks & SPRING_FIRST_I)
+        mb_linsys_sink_rhs_node(k, sp->i);
+    if (marks & SPRING_FIRST_J)
+        mb_linsys_sink_rhs_node(k, sp->j);
+}
+
+/* 1 when every one of the n nodes has a spring (none beyond them): the blocks pass, asked
+ * by the sink, then forms each node's b before its first block (springs_rhs_firsts) */
+static int springs_forms_rhs(const void *params, size_t n)
+{
+    const struct spring_set *set = params;
+    return set->touched == n && set->top <= n;
+}
+
 /* The second pass: each spring's blocks from its kept geometry, handed to the sink in
  * the order and with the signs of springs_put_all; after the last spring on a node, the
- * node reported done (the fields folded into this pass add their blocks there). */
+ * node reported done (the fields folded into this pass add their blocks there); when the
+ * sink asks, each node's b formed just before the first spring on it. */
 static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
 {
     const struct spring_set *set = params;
@@ -515,12 +536,15 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
     struct springs_scratch w = { .q = NULL };       /* springs_block reads n, l and dv */
     struct springs_blocks B;
     const int report = mb_linsys_sink_folding(k);  /* the nodes done: for folded fields */
+    const int rhs = mb_linsys_sink_rhs_deferred(k); /* b formed here, springs_forms_rhs */
     (void)s;
     for (size_t m = 0; m < set->count; m++) {
         const struct spring_hot *sp = &set->hot[m];
         if (springs_has_direction(sp))
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
+        if (rhs)
+            springs_rhs_firsts(k, sp, set->marks[m]);
         springs_sink_all(k, sp, B.K, B.Dv);
         if (!report)
             continue;

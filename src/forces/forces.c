@@ -451,6 +451,22 @@ static int forces_last_weight(const mb_forces *F, double t, double g[3])
     return 1;
 }
 
+/* 1 when the pass forming b (with the weight g, or none: NULL) is left to the blocks pass
+ * of the field's first model, node by node (mb_linsys_sink_rhs_by_node): that model forms
+ * every node's b before its first block (forms_rhs_by_node) and the storage is
+ * block-tridiagonal.  Every term of b comes after that model's blocks or inside its pass
+ * after the node's b (folded fields), so each entry keeps its operations and their order. */
+static int forces_rhs_by_first(const mb_forces *F, size_t n, mb_linsys_sink *k,
+                               const double *g)
+{
+    if (F->count == 0)
+        return 0;
+    const mb_force *first = &F->items[0];
+    if (first->type->forms_rhs_by_node == NULL || !first->type->forms_rhs_by_node(first->params, n))
+        return 0;
+    return mb_linsys_sink_rhs_by_node(k, g);
+}
+
 int mb_forces_torque_free(const mb_forces *F)
 {
     return !field_writes_torque(F);
@@ -483,7 +499,8 @@ int mb_forces_assemble_known(const mb_forces *F, mb_nodes *s, double t, mb_linsy
         st = diverged(t);
     if (st != MB_SUCCESS)
         return st;
-    if (!(weight ? mb_linsys_sink_rhs_weighed(k, g) : mb_linsys_sink_rhs(k)))
+    int by_node = forces_rhs_by_first(F, s->n, k, weight ? g : NULL);
+    if (!by_node && !(weight ? mb_linsys_sink_rhs_weighed(k, g) : mb_linsys_sink_rhs(k)))
         return diverged(t);             /* the forces checked while b is formed */
     size_t from = 0;
     for (size_t m = 0; m < F->count && st == MB_SUCCESS; m++) {
@@ -492,6 +509,11 @@ int mb_forces_assemble_known(const mb_forces *F, mb_nodes *s, double t, mb_linsy
         if (last > m) {             /* the models up to last: folded, or without blocks */
             mb_linsys_sink_fold_end(k);
             m = last;
+        }
+        if (by_node) {              /* the forces checked while the first model formed b */
+            by_node = 0;
+            if (!mb_linsys_sink_rhs_by_node_end(k) && st == MB_SUCCESS)
+                return diverged(t);
         }
     }
     return st;

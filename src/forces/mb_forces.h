@@ -76,6 +76,11 @@ typedef struct mb_force_type {
      * (mb_linsys_sink_node_done), so that the diagonal fields after it in the field are
      * added inside its pass, node by node (mb_linsys_sink_fold) */
     int reports_nodes_done;
+    /* 1 when blocks_kept, with params and n nodes, forms b_i (mb_linsys_sink_rhs_node)
+     * for every node i before its first block whenever the sink asks it to
+     * (mb_linsys_sink_rhs_deferred): then, as the field's first model, it forms b in its
+     * pass and mb_forces_assemble saves the pass of its own.  NULL: never */
+    int (*forms_rhs_by_node)(const void *params, size_t n);
     /* for a field whose blocks are one diagonal block (r, r) at every node
      * r = 0, 1, ..., n - 1, as jacobian appends them: that block.  mb_forces_assemble then
      * takes the field's forces from eval and hands its blocks to the sink in one call

@@ -22,6 +22,10 @@
  *      mb_linsys_be_rhs_pair_d, as the list's marked pairs), the fixed rows last -- of the nodes the pass forming b listed as
  *      fixed (up to MB_LINSYS_FIXED_LIST of them; beyond, a scan of every node), A's and
  *      b's rows of a node together.
+ *      In block-tridiagonal storage the pass forming b may be left to the first model's
+ *      blocks pass (mb_linsys_sink_rhs_by_node): b_i is then formed, with the same
+ *      operations (mb_linsys_sink_rhs_form), just before the first block on node i, when
+ *      f_i is complete and no term has reached b_i yet, so every entry keeps its sequence.
  * The models therefore evaluate their forces in a first pass and hand over their blocks in
  * a second; what a model needs between the two (a spring's direction and length) it keeps
  * in the sink (mb_linsys_sink_keep).
@@ -73,6 +77,7 @@ void mb_linsys_sink_begin(mb_linsys_sink *k, const mb_nodes *s, double h, mb_blo
     k->count = k->reach = k->model = k->nfold = 0;
     k->misfit = 0;
     k->nfixed = SIZE_MAX;               /* until mb_linsys_sink_rhs lists them */
+    k->rhs_by_node = 0;
     if (btri)
         mb_blocktri_begin_unset(btri, s);
     else
@@ -90,6 +95,7 @@ void mb_linsys_sink_begin_pattern(mb_linsys_sink *k, const mb_nodes *s, double h
     k->count = k->reach = k->model = k->nfold = 0;
     k->misfit = 0;
     k->nfixed = SIZE_MAX;
+    k->rhs_by_node = 0;
     k->recording = 1;
 }
 
@@ -164,35 +170,33 @@ const void *mb_linsys_sink_kept(const mb_linsys_sink *k)
 
 /* The pass of mb_linsys_sink_rhs: with g, each force of a node of finite mass first gets
  * its weight added, f = f + m g_a per axis (gravity_eval's operations), then b is formed
- * from it; without g (NULL), b alone. */
+ * from it; without g (NULL), b alone (mb_linsys_sink_rhs_form, node by node). */
 static MB_ALWAYS_INLINE int sink_rhs(mb_linsys_sink *k, const double *g)
 {
-    const mb_nodes *s = k->s;
-    const double h = k->h, g0 = g ? g[0] : 0.0, g1 = g ? g[1] : 0.0, g2 = g ? g[2] : 0.0;
-    double *restrict b = k->b, *restrict f = s->f;
-    const double *restrict v = s->v;
     double nonfinite = 0.0;     /* f - f: +0 for a finite f, NaN otherwise; no branch */
-    size_t nfixed = 0;
-    for (size_t i = 0; i < s->n; i++) {         /* mb_linsys_be_rhs_begin's operations */
-        double m = s->mass[i], *fi = &f[3 * i];
-        if (g != NULL && s->inv_mass[i] != 0.0) {
-            fi[0] = fi[0] + m * g0;
-            fi[1] = fi[1] + m * g1;
-            fi[2] = fi[2] + m * g2;
-        }
-        MB_UNROLL(3)
-        for (size_t a = 0; a < 3; a++) {
-            nonfinite += fi[a] - fi[a];
-            b[3 * i + a] = m * v[3 * i + a] + fi[a] * h;
-        }
-        if (mb_linsys_node_fixed_inline(s, i)) {   /* listed for mb_linsys_sink_finish */
-            if (nfixed < MB_LINSYS_FIXED_LIST)
-                k->fixed[nfixed] = i;
-            nfixed++;
-        }
-    }
-    k->nfixed = nfixed;
+    k->nfixed = 0;
+    for (size_t i = 0; i < k->s->n; i++)        /* mb_linsys_be_rhs_begin's operations */
+        mb_linsys_sink_rhs_form(k, i, g, &nonfinite);
     return nonfinite == 0.0;
+}
+
+int mb_linsys_sink_rhs_by_node(mb_linsys_sink *k, const double *g)
+{
+    if (k->btri == NULL || k->recording)
+        return 0;
+    k->rhs_by_node = 1;
+    k->rhs_weighed = g != NULL;
+    for (int a = 0; a < 3 && g != NULL; a++)
+        k->g_rhs[a] = g[a];
+    k->nonfinite = 0.0;
+    k->nfixed = 0;                      /* listed anew as b is formed */
+    return 1;
+}
+
+int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k)
+{
+    k->rhs_by_node = 0;
+    return k->nonfinite == 0.0;
 }
 
 int mb_linsys_sink_rhs(mb_linsys_sink *k)

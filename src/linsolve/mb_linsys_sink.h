@@ -15,6 +15,7 @@
 #ifndef MB_LINSYS_SINK_H
 #define MB_LINSYS_SINK_H
 
+#include "mb_compiler.h"
 #include "mb_linsolve.h"
 
 /* what one force model keeps between the two passes of mb_forces_assemble */
@@ -60,6 +61,10 @@ typedef struct mb_linsys_sink {
     size_t pcap;
     size_t nfixed;              /* nodes with a fixed degree of freedom, SIZE_MAX unknown; */
     size_t fixed[MB_LINSYS_FIXED_LIST];     /* the first of them (mb_linsys_sink_rhs) */
+    int rhs_by_node;            /* b formed node by node by the first model's blocks pass */
+    int rhs_weighed;            /* (mb_linsys_sink_rhs_by_node): with the weight m g_rhs */
+    double g_rhs[3];
+    double nonfinite;           /* sum of f - f over the nodes formed: +0 while all finite */
 } mb_linsys_sink;
 
 /* Release what the models kept (the sink itself is the caller's). */
@@ -96,6 +101,52 @@ int mb_linsys_sink_rhs(mb_linsys_sink *k);
  * (mb_forces_assemble uses it when that model is a uniform acceleration without blocks,
  * the last to add to the forces). */
 int mb_linsys_sink_rhs_weighed(mb_linsys_sink *k, const double g[3]);
+/* The b pass of mb_linsys_sink_rhs (g NULL) or _rhs_weighed (g) left to the first model's
+ * blocks pass, node by node: 1 when taken, which is only in block-tridiagonal storage
+ * (the CSR storage and the pattern pass keep the pass of their own; 0).  The model then
+ * forms b_i (mb_linsys_sink_rhs_node) for each node i before handing over the first block
+ * on i, and for every node; mb_linsys_sink_rhs_by_node_end ends it. */
+int mb_linsys_sink_rhs_by_node(mb_linsys_sink *k, const double *g);
+/* 1 while the model at work is to form b node by node (mb_linsys_sink_rhs_by_node) */
+static inline int mb_linsys_sink_rhs_deferred(const mb_linsys_sink *k)
+{
+    return k->rhs_by_node;
+}
+/* b_i = M_i v_i + h f_i, the forces of node i of finite mass first f_i + m_i g with the
+ * weight (per axis), f_i's finiteness summed, node i listed when fixed: on node i the very
+ * operations of the pass of mb_linsys_sink_rhs(_weighed) (Baraff & Witkin eq. 6, b =
+ * M v + h f before the terms -h C v) -- that pass is made of this, node by node. */
+static MB_ALWAYS_INLINE void mb_linsys_sink_rhs_form(mb_linsys_sink *k, size_t i,
+                                                     const double *g, double *nonfinite)
+{
+    const mb_nodes *s = k->s;
+    const double h = k->h, m = s->mass[i];
+    double *restrict bi = &k->b[3 * i], *restrict fi = &s->f[3 * i];
+    const double *restrict vi = &s->v[3 * i];
+    if (g != NULL && s->inv_mass[i] != 0.0) {
+        fi[0] = fi[0] + m * g[0];
+        fi[1] = fi[1] + m * g[1];
+        fi[2] = fi[2] + m * g[2];
+    }
+    MB_UNROLL(3)
+    for (size_t a = 0; a < 3; a++) {
+        *nonfinite += fi[a] - fi[a];
+        bi[a] = m * vi[a] + fi[a] * h;
+    }
+    if (mb_linsys_node_fixed_inline(s, i)) {   /* listed for mb_linsys_sink_finish */
+        if (k->nfixed < MB_LINSYS_FIXED_LIST)
+            k->fixed[k->nfixed] = i;
+        k->nfixed++;
+    }
+}
+/* b_i formed by the model's blocks pass (mb_linsys_sink_rhs_by_node) */
+static inline void mb_linsys_sink_rhs_node(mb_linsys_sink *k, size_t i)
+{
+    mb_linsys_sink_rhs_form(k, i, k->rhs_weighed ? k->g_rhs : NULL, &k->nonfinite);
+}
+/* The model's blocks pass is over: 1 when it formed b with every force finite, as
+ * mb_linsys_sink_rhs returns; node by node no more. */
+int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);
