@@ -16,7 +16,9 @@
  * itself, against their blocks assembled from a list.  Folding (drag added inside the
  * springs' pass, mb_linsys_sink_fold) against the block list; controls: a node reported
  * done before its last block gives other bits, folded blocks the CSR pattern lists in
- * another order are refused. */
+ * another order are refused.  b formed inside the springs' pass (mb_linsys_sink_rhs_by_node)
+ * on a three-node chain of dyadic values, where every operation is exact: against b
+ * written out in the test; controls, b with the pair terms or the weight lost, differ. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
