@@ -505,16 +505,17 @@ static int springs_eval_keep_set(const void *params, mb_nodes *s, double t, mb_l
     return springs_keep_pass(set, s, k, SPRINGS_SET);
 }
 
-/* b_i and b_j formed (mb_linsys_sink_rhs_node) where spring sp, with marks `marks`, is the
+/* b_i and b_j formed (mb_linsys_sink_rhs_form, weight g) where spring sp, with marks `marks`, is the
  * first spring on node i or j: before its blocks and their terms of b reach the node.  A
  * spring of a node with itself or to an anchor has the mark of i alone. */
 static MB_ALWAYS_INLINE void springs_rhs_firsts(mb_linsys_sink *k, const struct spring_hot *sp,
-                                                unsigned marks)
+                                                unsigned marks, const double *g,
+                                                double *nonfinite)
 {
     if (marks & SPRING_FIRST_I)
-        mb_linsys_sink_rhs_node(k, sp->i);
+        mb_linsys_sink_rhs_form(k, sp->i, g, nonfinite);
     if (marks & SPRING_FIRST_J)
-        mb_linsys_sink_rhs_node(k, sp->j);
+        mb_linsys_sink_rhs_form(k, sp->j, g, nonfinite);
 }
 
 /* 1 when every one of the n nodes has a spring (none beyond them): the blocks pass, asked
@@ -537,6 +538,8 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
     struct springs_blocks B;
     const int report = mb_linsys_sink_folding(k);  /* the nodes done: for folded fields */
     const int rhs = mb_linsys_sink_rhs_deferred(k); /* b formed here, springs_forms_rhs */
+    double g_copy[3], nonfinite = 0.0;
+    const double *g = rhs ? mb_linsys_sink_rhs_weight(k, g_copy) : NULL;
     (void)s;
     for (size_t m = 0; m < set->count; m++) {
         const struct spring_hot *sp = &set->hot[m];
@@ -544,7 +547,7 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
         if (rhs)
-            springs_rhs_firsts(k, sp, set->marks[m]);
+            springs_rhs_firsts(k, sp, set->marks[m], g, &nonfinite);
         springs_sink_all(k, sp, B.K, B.Dv);
         if (!report)
             continue;
@@ -554,6 +557,8 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
         if (last_on & SPRING_LAST_J)
             mb_linsys_sink_node_done(k, sp->j);
     }
+    if (rhs)
+        mb_linsys_sink_rhs_checked(k, nonfinite);
     return MB_SUCCESS;
 }
 #endif

@@ -193,8 +193,9 @@ int mb_linsys_sink_rhs_by_node(mb_linsys_sink *k, const double *g)
     return 1;
 }
 
-int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k)
+int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k, double nonfinite)
 {
+    k->nonfinite += nonfinite;
     k->rhs_by_node = 0;
     return k->nonfinite == 0.0;
 }

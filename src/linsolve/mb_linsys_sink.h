@@ -104,8 +104,10 @@ int mb_linsys_sink_rhs_weighed(mb_linsys_sink *k, const double g[3]);
 /* The b pass of mb_linsys_sink_rhs (g NULL) or _rhs_weighed (g) left to the first model's
  * blocks pass, node by node: 1 when taken, which is only in block-tridiagonal storage
  * (the CSR storage and the pattern pass keep the pass of their own; 0).  The model then
- * forms b_i (mb_linsys_sink_rhs_node) for each node i before handing over the first block
- * on i, and for every node; mb_linsys_sink_rhs_by_node_end ends it. */
+ * forms b_i (mb_linsys_sink_rhs_form, its sum of f - f handed over with
+ * mb_linsys_sink_rhs_checked) for each node i before handing over the first block
+ * on i, and for every node, with g = mb_linsys_sink_rhs_weight; mb_linsys_sink_rhs_by_node_end
+ * ends it. */
 int mb_linsys_sink_rhs_by_node(mb_linsys_sink *k, const double *g);
 /* 1 while the model at work is to form b node by node (mb_linsys_sink_rhs_by_node) */
 static inline int mb_linsys_sink_rhs_deferred(const mb_linsys_sink *k)
@@ -139,14 +141,26 @@ static MB_ALWAYS_INLINE void mb_linsys_sink_rhs_form(mb_linsys_sink *k, size_t i
         k->nfixed++;
     }
 }
-/* b_i formed by the model's blocks pass (mb_linsys_sink_rhs_by_node) */
-static inline void mb_linsys_sink_rhs_node(mb_linsys_sink *k, size_t i)
+/* The weight the model's blocks pass adds to its nodes' forces as it forms b
+ * (mb_linsys_sink_rhs_by_node): g copied to g_out and g_out returned, or NULL without
+ * one -- for mb_linsys_sink_rhs_form's g, a copy the pass may keep in registers. */
+static inline const double *mb_linsys_sink_rhs_weight(const mb_linsys_sink *k, double g_out[3])
 {
-    mb_linsys_sink_rhs_form(k, i, k->rhs_weighed ? k->g_rhs : NULL, &k->nonfinite);
+    if (!k->rhs_weighed)
+        return NULL;
+    g_out[0] = k->g_rhs[0], g_out[1] = k->g_rhs[1], g_out[2] = k->g_rhs[2];
+    return g_out;
 }
-/* The model's blocks pass is over: 1 when it formed b with every force finite, as
+/* the sum of f - f over the nodes the model's pass formed, added (checked at the end) */
+static inline void mb_linsys_sink_rhs_checked(mb_linsys_sink *k, double nonfinite)
+{
+    k->nonfinite += nonfinite;
+}
+/* The model's blocks pass is over, nonfinite the sum of its nodes' f - f
+ * (mb_linsys_sink_rhs_form) added to what the model handed over
+ * (mb_linsys_sink_rhs_checked): 1 when b was formed with every force finite, as
  * mb_linsys_sink_rhs returns; node by node no more. */
-int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k);
+int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k, double nonfinite);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);
