@@ -15,7 +15,6 @@
 #ifndef MB_LINSYS_SINK_H
 #define MB_LINSYS_SINK_H
 
-#include "mb_compiler.h"
 #include "mb_linsolve.h"
 
 /* what one force model keeps between the two passes of mb_forces_assemble */
@@ -118,8 +117,8 @@ static inline int mb_linsys_sink_rhs_deferred(const mb_linsys_sink *k)
  * weight (per axis), f_i's finiteness summed, node i listed when fixed: on node i the very
  * operations of the pass of mb_linsys_sink_rhs(_weighed) (Baraff & Witkin eq. 6, b =
  * M v + h f before the terms -h C v) -- that pass is made of this, node by node. */
-static MB_ALWAYS_INLINE void mb_linsys_sink_rhs_form(mb_linsys_sink *k, size_t i,
-                                                     const double *g, double *nonfinite)
+static inline void mb_linsys_sink_rhs_form(mb_linsys_sink *k, size_t i, const double *g,
+                                           double *nonfinite)
 {
     const mb_nodes *s = k->s;
     const double h = k->h, m = s->mass[i];
@@ -130,11 +129,10 @@ static MB_ALWAYS_INLINE void mb_linsys_sink_rhs_form(mb_linsys_sink *k, size_t i
         fi[1] = fi[1] + m * g[1];
         fi[2] = fi[2] + m * g[2];
     }
-    MB_UNROLL(3)
-    for (size_t a = 0; a < 3; a++) {
-        *nonfinite += fi[a] - fi[a];
-        bi[a] = m * vi[a] + fi[a] * h;
-    }
+    *nonfinite += (fi[0] - fi[0]) + (fi[1] - fi[1]) + (fi[2] - fi[2]);
+    bi[0] = m * vi[0] + fi[0] * h;
+    bi[1] = m * vi[1] + fi[1] * h;
+    bi[2] = m * vi[2] + fi[2] * h;
     if (mb_linsys_node_fixed_inline(s, i)) {   /* listed for mb_linsys_sink_finish */
         if (k->nfixed < MB_LINSYS_FIXED_LIST)
             k->fixed[k->nfixed] = i;
