@@ -505,9 +505,9 @@ static int springs_eval_keep_set(const void *params, mb_nodes *s, double t, mb_l
     return springs_keep_pass(set, s, k, SPRINGS_SET);
 }
 
-/* b_i and b_j formed (mb_linsys_sink_rhs_form, weight g) where spring sp, with marks `marks`, is the
- * first spring on node i or j: before its blocks and their terms of b reach the node.  A
- * spring of a node with itself or to an anchor has the mark of i alone. */
+/* b_i and b_j formed (mb_linsys_sink_rhs_form, weight g) where spring sp, with marks
+ * `marks`, is the first spring on node i or j: before its blocks and their terms of b
+ * reach the node.  A spring of a node with itself or to an anchor has the mark of i alone. */
 static MB_ALWAYS_INLINE void springs_rhs_firsts(mb_linsys_sink *k, const struct spring_hot *sp,
                                                 unsigned marks, const double *g,
                                                 double *nonfinite)
