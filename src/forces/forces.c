@@ -512,7 +512,7 @@ int mb_forces_assemble_known(const mb_forces *F, mb_nodes *s, double t, mb_linsy
         }
         if (by_node) {              /* the forces checked while the first model formed b */
             by_node = 0;
-            if (!mb_linsys_sink_rhs_by_node_end(k, 0.0) && st == MB_SUCCESS)
+            if (!mb_linsys_sink_rhs_by_node_end(k) && st == MB_SUCCESS)
                 return diverged(t);
         }
     }

@@ -193,9 +193,8 @@ int mb_linsys_sink_rhs_by_node(mb_linsys_sink *k, const double *g)
     return 1;
 }
 
-int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k, double nonfinite)
+int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k)
 {
-    k->nonfinite += nonfinite;
     k->rhs_by_node = 0;
     return k->nonfinite == 0.0;
 }

@@ -154,11 +154,10 @@ static inline void mb_linsys_sink_rhs_checked(mb_linsys_sink *k, double nonfinit
 {
     k->nonfinite += nonfinite;
 }
-/* The model's blocks pass is over, nonfinite the sum of its nodes' f - f
- * (mb_linsys_sink_rhs_form) added to what the model handed over
- * (mb_linsys_sink_rhs_checked): 1 when b was formed with every force finite, as
+/* The model's blocks pass is over: 1 when b was formed with every force finite (the sums
+ * of f - f the model handed over, mb_linsys_sink_rhs_checked, are +0), as
  * mb_linsys_sink_rhs returns; node by node no more. */
-int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k, double nonfinite);
+int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
 void mb_linsys_sink_block(mb_linsys_sink *k, size_t r, size_t c, const double C[9],
                           const double K[9]);
