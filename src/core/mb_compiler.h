@@ -14,7 +14,13 @@
  *
  * MB_COLD: a function that a hot loop calls rarely: kept out of line, so that the loop
  * branches around the call instead of computing what it would do on every pass and
- * selecting the result (if-conversion); what runs, and its values, are unchanged. */
+ * selecting the result (if-conversion); what runs, and its values, are unchanged.
+ *
+ * MB_CLONES_AVX2: compile the function twice, for AVX2 and for the x86-64 baseline
+ * (SSE2), the loader picking by the processor (GCC's target_clones; nothing elsewhere).
+ * Both perform the same IEEE operations on each lane -- no FMA: the build sets
+ * -ffp-contract=off and the AVX2 target does not enable FMA -- so no result depends on
+ * the processor. */
 #ifndef MB_COMPILER_H
 #define MB_COMPILER_H
 
@@ -45,5 +51,11 @@
 
 #define MB_PRAGMA_STRING(x) #x
 #define MB_UNROLL(n) _Pragma(MB_PRAGMA_STRING(GCC unroll n))
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define MB_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define MB_CLONES_AVX2
+#endif
 
 #endif

@@ -38,6 +38,7 @@
  * (verlet_nosquish_source.c, quaternion algebra of quat_source.c) instantiated in double
  * and MPFR; the MPFR twin calls mpfr_sin_cos where double calls fdlibm's kernels or libm,
  * so at 53 bits it is not bit-identical (it is at higher precision the twin of the same scheme). */
+#include "mb_compiler.h"
 #include "mb_quat_lanes.h"
 #include "mb_sincos.h"
 #include "mb_stepper.h"

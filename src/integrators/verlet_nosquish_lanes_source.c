@@ -324,18 +324,9 @@ static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *rest
 #else
 /* ------------------------------------------ double: four lanes in registers ---- */
 
-/* VNS_CLONES: the function is compiled twice, for AVX2 and for the x86-64 baseline
- * (SSE2), and the loader picks by the processor (GCC's target_clones).  Both perform the
- * same IEEE operations on each lane (no FMA: the build sets -ffp-contract=off, and the
- * AVX2 target does not enable FMA), so a result does not depend on the processor:
- * test_verlet_nosquish_lanes compares the library's path with the operations written out
- * in the test, compiled for the baseline. */
-#undef VNS_CLONES
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define VNS_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define VNS_CLONES
-#endif
+/* The lanes' functions are MB_CLONES_AVX2 (mb_compiler.h: AVX2 and the baseline, the same
+ * IEEE operations): test_verlet_nosquish_lanes compares the library's path with the
+ * operations written out in the test, compiled for the baseline. */
 
 /* The lanes l .. l + 3 of a row as one 32-byte vector (GCC vector extensions), and back */
 typedef mb_sincos_v4d FUNCTION(vns, vec);
@@ -385,7 +376,7 @@ static MB_ALWAYS_INLINE void FUNCTION(vns, vec_momentum)(FUNCTION(vns, vec) p[4]
 }
 
 /* row w <- omega of every lane computed, q from buffer buf */
-VNS_CLONES static void FUNCTION(vns, lanes_omega)(struct FUNCTION(vns, block) *restrict B, int buf)
+MB_CLONES_AVX2 static void FUNCTION(vns, lanes_omega)(struct FUNCTION(vns, block) *restrict B, int buf)
 {
     for (int l = 0; l < B->n; l += MB_SINCOS_LANES) {
         FUNCTION(vns, vec) q[4], L[3], I[3], w[3];
@@ -465,7 +456,7 @@ static MB_ALWAYS_INLINE void FUNCTION(vns, vec_sub_rotation)(mb_sincos_v4d qn[4]
  * and the omega of q(t+h), (q, p) kept in registers from the first to the last instead
  * of written to the block between them; the same operations as the MPFR kernels', lane
  * by lane.  The buffers of the block hold only q(t+h), in buffer 1. */
-VNS_CLONES static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *restrict B,
+MB_CLONES_AVX2 static void FUNCTION(vns, lanes_free_rotation)(struct FUNCTION(vns, block) *restrict B,
                                                const REAL *hh, const REAL *h2)
 {
     const double h = *hh, g = *h2;

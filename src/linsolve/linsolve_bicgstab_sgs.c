@@ -15,6 +15,7 @@
  * (doc/performance-history.md, "The cloth's small sizes"). */
 #include "mb_linsolve.h"
 #include "mb_cancel.h"
+#include "mb_compiler.h"
 #include "mb_status.h"
 
 #include <math.h>
@@ -22,16 +23,11 @@
 #include <string.h>
 
 /* The iteration's updates four unknowns at a time (GCC's vector extension: AVX2 or pairs
- * of SSE2 operations, BS_CLONES), each unknown by the operations the scalar form takes;
+ * of SSE2 operations, MB_CLONES_AVX2), each unknown by the operations the scalar form takes;
  * their sums in four lanes (lanes_total), the scaling's (unscale) one unknown at a time
  * in ascending order. */
 typedef double bs_v4 __attribute__((vector_size(4 * sizeof(double))));
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define BS_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define BS_CLONES
-#endif
 
 #define LD4(p) ({ bs_v4 v_; memcpy(&v_, (p), sizeof v_); v_; })
 #define ST4(p, v) do { bs_v4 w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)
@@ -44,7 +40,7 @@ static inline __attribute__((always_inline)) double lanes_total(bs_v4 acc, doubl
 }
 
 /* p = r + beta (p - omega v) */
-BS_CLONES static void update_p(double *restrict p, const double *restrict r,
+MB_CLONES_AVX2 static void update_p(double *restrict p, const double *restrict r,
                                const double *restrict v, double beta, double omega, size_t n)
 {
     size_t i = 0;
@@ -55,7 +51,7 @@ BS_CLONES static void update_p(double *restrict p, const double *restrict r,
 }
 
 /* s = r - alpha v; returns s.s summed in four lanes (lanes_total) */
-BS_CLONES static double update_s(double *restrict s, const double *restrict r,
+MB_CLONES_AVX2 static double update_s(double *restrict s, const double *restrict r,
                                  const double *restrict v, double alpha, size_t n)
 {
     bs_v4 acc = { 0.0, 0.0, 0.0, 0.0 };
@@ -75,7 +71,7 @@ BS_CLONES static double update_s(double *restrict s, const double *restrict r,
 
 /* d += alpha p + omega s; r = s - omega t; *rr = r.r and *hr = rhat.r, each summed in
  * four lanes (lanes_total) */
-BS_CLONES static void update_r(double *restrict d, double *restrict r, const double *restrict p,
+MB_CLONES_AVX2 static void update_r(double *restrict d, double *restrict r, const double *restrict p,
                                const double *restrict s, const double *restrict t,
                                const double *restrict rhat, double alpha, double omega,
                                size_t n, double *rr, double *hr)
@@ -101,7 +97,7 @@ BS_CLONES static void update_r(double *restrict d, double *restrict r, const dou
 }
 
 /* y = y / dinv (= D y); returns y.y summed in ascending order */
-BS_CLONES static double unscale(double *restrict y, const double *restrict dinv, size_t n)
+MB_CLONES_AVX2 static double unscale(double *restrict y, const double *restrict dinv, size_t n)
 {
     double sum = 0.0;
     size_t i = 0;

@@ -27,24 +27,22 @@
  * t21 s1) takes three operations after s where the substitution (s2 - D6 z0 - D7 z1) d2
  * takes seven.  Every row's sums still run in a fixed order, so the bits are the same on
  * every run and target (doc/performance-history.md, "The cloth's small sizes"). */
+#include "mb_compiler.h"
 #include "mb_linsolve.h"
 
 #include <math.h>
 #include <string.h>
 
-/* SGS_CLONES: compiled for AVX2 (four lanes of doubles in a 32-byte register,
- * three-operand instructions that read unaligned memory) and for the x86-64 baseline (the
- * same four-lane operations as pairs of 16-byte ones), the loader picking by the
- * processor (GCC's target_clones).  SGS_AVX512: the eight-lane form below, compiled for
+/* MB_CLONES_AVX2 (mb_compiler.h): compiled for AVX2 (four lanes of doubles in a 32-byte
+ * register, three-operand instructions that read unaligned memory) and for the x86-64
+ * baseline (the same four-lane operations as pairs of 16-byte ones).  SGS_AVX512: the eight-lane form below, compiled for
  * AVX-512F (a 64-byte register) and chosen at run time where the processor has it.  None
  * contracts a multiply and add, and every form sums the same lanes, so all give the same
  * bits. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SGS_CLONES __attribute__((target_clones("avx2", "default")))
 #define SGS_AVX512 __attribute__((target("avx512f")))
 #define SGS_HAVE_AVX512() __builtin_cpu_supports("avx512f")
 #else
-#define SGS_CLONES
 #define SGS_AVX512
 #define SGS_HAVE_AVX512() 0
 #endif
@@ -303,8 +301,8 @@ eisenstat(const mb_csr *c, const mb_sgs_node *lower, const mb_sgs_node *upper,
         lower_sweep(c, lower, t, t, y, w, 0, yw, NULL, wide);
 }
 
-/* The three operations in each form: four lanes (SGS_CLONES) and eight (SGS_AVX512) */
-SGS_CLONES static void lower4(const mb_csr *c, const mb_sgs_node *lo, const double *r, double *z)
+/* The three operations in each form: four lanes (MB_CLONES_AVX2) and eight (SGS_AVX512) */
+MB_CLONES_AVX2 static void lower4(const mb_csr *c, const mb_sgs_node *lo, const double *r, double *z)
 {
     lower_sweep(c, lo, r, z, NULL, NULL, 0, NULL, NULL, 0);
 }
@@ -314,7 +312,7 @@ SGS_AVX512 static void lower8(const mb_csr *c, const mb_sgs_node *lo, const doub
     lower_sweep(c, lo, r, z, NULL, NULL, 0, NULL, NULL, 1);
 }
 
-SGS_CLONES static void upper4(const mb_csr *c, const mb_sgs_node *up, const double *r, double *z)
+MB_CLONES_AVX2 static void upper4(const mb_csr *c, const mb_sgs_node *up, const double *r, double *z)
 {
     upper_sweep(c, up, r, z, NULL, NULL, 0);
 }
@@ -324,7 +322,7 @@ SGS_AVX512 static void upper8(const mb_csr *c, const mb_sgs_node *up, const doub
     upper_sweep(c, up, r, z, NULL, NULL, 1);
 }
 
-SGS_CLONES static void eisenstat4(const mb_csr *c, const mb_sgs_node *lo, const mb_sgs_node *up,
+MB_CLONES_AVX2 static void eisenstat4(const mb_csr *c, const mb_sgs_node *lo, const mb_sgs_node *up,
                                   const double *x, double *t, double *y, const double *w,
                                   double *yw, double *yy)
 {
@@ -338,7 +336,7 @@ SGS_AVX512 static void eisenstat8(const mb_csr *c, const mb_sgs_node *lo, const 
     eisenstat(c, lo, up, x, t, y, w, yw, yy, 1);
 }
 
-SGS_CLONES static double residual4(const mb_csr *c, const double *b, const double *x, double *r)
+MB_CLONES_AVX2 static double residual4(const mb_csr *c, const double *b, const double *x, double *r)
 {
     return residual(c, b, x, r, 0);
 }
