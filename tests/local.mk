@@ -58,6 +58,9 @@ EXTRA_DIST += tests/test_metrics_doc.sh doc/metrics.md doc/results.md tests/cli_
 check_PROGRAMS += tests/test_bench_mpfr_twin
 check_PROGRAMS += tests/test_bench_lammps
 check_PROGRAMS += tests/test_bench_rounds
+check_PROGRAMS += tests/test_bench_cpus
+tests_test_bench_cpus_SOURCES = tests/test_bench_cpus.c src/cli/bench_cpus.c \
+	src/cli/bench_util.c src/cli/cli_options.c
 check_PROGRAMS += tests/test_bench_growth
 tests_test_bench_growth_SOURCES = tests/test_bench_growth.c src/cli/bench_growth.c
 tests_test_bench_rounds_SOURCES = tests/test_bench_rounds.c src/cli/bench_rounds.c
@@ -65,7 +68,7 @@ check_PROGRAMS += tests/test_bench_rebuild
 tests_test_bench_rebuild_SOURCES = tests/test_bench_rebuild.c src/cli/bench_rebuild.c
 tests_test_bench_lammps_SOURCES = tests/test_bench_lammps.c src/cli/bench_lammps.c
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c \
-	src/cli/cli_options.c
+	src/cli/cli_options.c src/cli/bench_cpus.c
 check_PROGRAMS += tests/test_leapfrog
 check_PROGRAMS += tests/test_fincham
 check_PROGRAMS += tests/test_fincham_pairs

@@ -9,6 +9,7 @@
  * is printed per precision.  At 53 bits the twin runs in double's exponent range as in
  * the bit-identity tests.  Exit 0, 2 on bad input. */
 #include "cli.h"
+#include "bench_cpus.h"
 #include "cli_options.h"
 #include "mb_mpfr_extra.h"
 #include "mb_problem.h"
@@ -26,6 +27,7 @@
 static double cpu_now(void)
 {
     struct timespec ts;
+    mb_bench_cpus_note();
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

@@ -1,5 +1,6 @@
 /* bench_util.c -- clock and size options of the step benchmarks (bench_util.h). */
 #include "bench_util.h"
+#include "bench_cpus.h"
 #include "cli.h"
 #include "cli_options.h"
 
@@ -13,6 +14,7 @@
 double mb_bench_now(void)
 {
     struct timespec ts;
+    mb_bench_cpus_note();
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

@@ -8,7 +8,8 @@
 
 #include "cli_options.h"
 
-/* Seconds of CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID). */
+/* Seconds of CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID); the processor it
+ * runs on is noted (bench_cpus.h). */
 double mb_bench_now(void);
 
 /* Parse --max-nodes N (sizes 10^3 .. N by decades), --min-time S (seconds per size) and

@@ -1,6 +1,7 @@
 /* cmd_bench.c -- `motionbench bench NAME [ARGS]`: dispatch to the benchmarks listed in
  * benches.def (one line per benchmark, so contributors add theirs without touching this
  * file). */
+#include "bench_cpus.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -37,8 +38,12 @@ int mb_cmd_bench(int argc, char **argv)
         return MB_EXIT_OK;
     }
     for (const struct bench *b = benches; b->name; b++)
-        if (!strcmp(argv[1], b->name))
-            return b->run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], b->name)) {
+            int st = b->run(argc - 1, argv + 1);
+            fflush(stdout);
+            mb_bench_cpus_report(stdout);
+            return st;
+        }
     fprintf(stderr, "motionbench bench: unknown benchmark '%s'\n", argv[1]);
     bench_usage(stderr);
     return MB_EXIT_USAGE;
