@@ -240,6 +240,7 @@ clean-fuzz:
 .PHONY: clean-fuzz
 check_PROGRAMS += tests/test_blocktri
 check_PROGRAMS += tests/test_block3_lanes
+check_PROGRAMS += tests/test_blocktri_rows
 check_PROGRAMS += tests/test_eval_jacobian
 check_PROGRAMS += tests/test_linsys_sink
 check_PROGRAMS += tests/test_csr_blocks

@@ -29,11 +29,12 @@
  * assembly begun by mb_blocktri_begin_unset writes each block once: its first term reads
  * the block's start value (M's block, or +0) instead of the block, which therefore need
  * not be written beforehand -- the same operations on the same values. */
-#include "block3_lanes.h"
+#include "block3_rows.h"
 #include "mb_compiler.h"
 #include "mb_linsolve.h"
 #include "mb_status.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,38 +173,6 @@ void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *
     mb_blocktri_finish(T, s);
 }
 
-/* the larger of m and x, m never NaN: fmax (a NaN x leaves m), without its call */
-static inline double max_of(double m, double x)
-{
-    return x > m ? x : m;
-}
-
-/* 1-norm (largest column sum) of a row-major 3x3 block */
-static inline double norm1_3(const double *a)
-{
-    double m = 0.0;
-    MB_UNROLL(3)
-    for (int c = 0; c < 3; c++)
-        m = max_of(m, fabs(a[c]) + fabs(a[3 + c]) + fabs(a[6 + c]));
-    return m;
-}
-
-/* The cofactors of a row-major 3x3 block t, transposed: adj(t), so t^-1 = adj(t) / det t;
- * returns det t, expanded along the first row. */
-static inline double adjugate3(const double *t, double *g)
-{
-    g[0] = t[4] * t[8] - t[5] * t[7];
-    g[1] = t[2] * t[7] - t[1] * t[8];
-    g[2] = t[1] * t[5] - t[2] * t[4];
-    g[3] = t[5] * t[6] - t[3] * t[8];
-    g[4] = t[0] * t[8] - t[2] * t[6];
-    g[5] = t[2] * t[3] - t[0] * t[5];
-    g[6] = t[3] * t[7] - t[4] * t[6];
-    g[7] = t[1] * t[6] - t[0] * t[7];
-    g[8] = t[0] * t[4] - t[1] * t[3];
-    return t[0] * g[0] + t[1] * g[3] + t[2] * g[6];
-}
-
 /* out = v - B w (3x3 B, row-major) */
 static inline void sub_mat_vec(const double *v, const double *B, const double *w, double *out)
 {
@@ -212,108 +181,122 @@ static inline void sub_mat_vec(const double *v, const double *B, const double *w
         out[r] = v[r] - (B[3 * r] * w[0] + B[3 * r + 1] * w[1] + B[3 * r + 2] * w[2]);
 }
 
-/* out = G v */
-static inline void mat_vec(const double *G, const double *v, double *out)
-{
-    MB_UNROLL(3)
-    for (int r = 0; r < 3; r++)
-        out[r] = G[3 * r] * v[0] + G[3 * r + 1] * v[1] + G[3 * r + 2] * v[2];
-}
+/* A fraction num / den */
+struct blocktri_frac {
+    double num, den;
+};
 
 /* The worst pivot blocks so far as fractions, so that no division is made per node:
- * rcond = rc_num / rc_den (smallest), growth = gr_num / gr_den (largest). */
+ * rcond = rc.num / rc.den (smallest), growth = gr.num / gr.den (largest). */
 struct blocktri_worst {
-    double rc_num, rc_den, gr_num, gr_den;
+    struct blocktri_frac rc, gr;
 };
 
 /* A new worst fraction num / den: rare past the first nodes, so kept out of the sweep's
- * loop (a branch around the call where the update would otherwise run on every node) */
-static MB_COLD void blocktri_worst_set(double *w_num, double *w_den, double num, double den)
+ * loop (a branch around the call where the update would otherwise run on every node);
+ * returned by value, so that no pointer to the caller's fractions leaves the loop */
+static MB_COLD struct blocktri_frac blocktri_worst_new(double num, double den)
 {
-    *w_num = num;
-    *w_den = den;
+    return (struct blocktri_frac){ num, den };
 }
 
-/* The adjugate and determinant of S scaled by r (T = r S), and ||adj T||_1; r = 1 reads S
- * itself (S * 1 is S, bit for bit) */
-static inline double adjugate_scaled(const double *S, double r, double *g, double *anorm)
+/* isnormal(a) && isnormal(m) for a = |det| and m a 1-norm (>= +0, never NaN: a largest
+ * from +0 that passes over NaN sums): the smaller and the larger of the two within
+ * [DBL_MIN, DBL_MAX]; a NaN a is both (m < a and m > a are false), and fails. */
+static MB_ALWAYS_INLINE int both_normal(double a, double m)
 {
-    double t[9], det;
-    if (r == 1.0) {
-        det = adjugate3(S, g);
-    } else {
-        for (int k = 0; k < 9; k++)
-            t[k] = S[k] * r;
-        det = adjugate3(t, g);
-    }
-    *anorm = norm1_3(g);
-    return det;
+    double lo = m < a ? m : a, hi = m > a ? m : a;
+    return lo >= DBL_MIN && hi <= DBL_MAX;
+}
+
+/* An adjugate, its determinant and 1-norm */
+struct blocktri_adj {
+    block3_rows g;
+    double det, norm;
+};
+
+/* The adjugate of S scaled by r (T = r S): the rarely taken second try of
+ * blocktri_pivot, out of the sweep's loop; by value, so that S and G keep no address */
+static MB_COLD struct blocktri_adj adjugate_rescaled(block3_rows S, double r)
+{
+    struct blocktri_adj a;
+    block3_rows_scale(&S, r);
+    a.det = block3_rows_adjugate(&S, &a.g);
+    a.norm = block3_rows_norm1(&a.g);
+    return a;
 }
 
 /* Invert S_i into G and check it (see the acceptance above); the worst blocks updated.
  * The adjugate is formed from S_i itself (T_i = S_i, r = 1) unless its determinant or
  * the norm of the adjugate is zero, subnormal or not finite there, then from
- * S_i / ||S_i||_1. */
-static int blocktri_pivot(size_t i, const double *S, const double *Di, double *G,
-                          struct blocktri_worst *w)
+ * S_i / ||S_i||_1.  S_i, its adjugate and G stay in registers (block3_rows.h). */
+static MB_ALWAYS_INLINE int blocktri_pivot(size_t i, const block3_rows *S, const double *Di,
+                                           block3_rows *G, struct blocktri_worst *w)
 {
-    double snorm = norm1_3(S), dnorm = norm1_3(Di);
+    const block3_rows D = block3_rows_load(Di);
+    double snorm, dnorm, det = block3_rows_adjugate(S, G), anorm = block3_rows_norm1(G);
+    block3_rows_norm1_pair(S, &D, &snorm, &dnorm);
     if (!(snorm <= MB_BLOCKTRI_GROWTH_MAX * dnorm))
         MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu is singular "
                  "or has grown %g times its diagonal block", i, snorm / dnorm);
-    double r = 1.0, tnorm = snorm, anorm, det = adjugate_scaled(S, r, G, &anorm);
-    if (!isnormal(det) || !isnormal(anorm)) {
+    double r = 1.0, tnorm = snorm, adet = fabs(det);
+    if (!both_normal(adet, anorm)) {
         r = 1.0 / snorm;
         tnorm = 1.0;
-        det = adjugate_scaled(S, r, G, &anorm);
+        struct blocktri_adj a = adjugate_rescaled(*S, r);
+        *G = a.g;
+        det = a.det;
+        adet = fabs(det);
+        anorm = a.norm;
     }
-    double adet = fabs(det), bound = tnorm * anorm;     /* rcond = adet / bound */
+    double bound = tnorm * anorm;       /* rcond = adet / bound */
     if (!(adet > 0.0 && adet >= MB_BLOCKTRI_RCOND_MIN * bound))
         MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: pivot block of node %zu has "
                  "rcond %g < %g", i, adet / bound, MB_BLOCKTRI_RCOND_MIN);
-    if (adet * w->rc_den < w->rc_num * bound)
-        blocktri_worst_set(&w->rc_num, &w->rc_den, adet, bound);
-    if (snorm * w->gr_den > w->gr_num * dnorm)
-        blocktri_worst_set(&w->gr_num, &w->gr_den, snorm, dnorm);
-    double f = r / det;
-    MB_UNROLL(9)
-    for (int k = 0; k < 9; k++)
-        G[k] *= f;
+    if (adet * w->rc.den < w->rc.num * bound)
+        w->rc = blocktri_worst_new(adet, bound);
+    if (snorm * w->gr.den > w->gr.num * dnorm)
+        w->gr = blocktri_worst_new(snorm, dnorm);
+    block3_rows_scale(G, r / det);
     return MB_SUCCESS;
 }
 
-/* The forward step of node i: S_i, its inverse G, z_i and X_i. */
-static int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
-                            struct blocktri_worst *w)
+/* The forward step of node i: S_i, its inverse G, z_i and X_i; first: i is 0 (inlined
+ * apart from the other nodes', so that neither carries the other's S_i through a join). */
+static MB_ALWAYS_INLINE int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
+                                             struct blocktri_worst *w, int first)
 {
-    double S[9], r[3], G[9] = { 0 };      /* G: written by blocktri_pivot (set here to
-                                         * spare the compiler a false warning) */
+    block3_rows S, G;
+    double *r = &T->z[3 * i];           /* b_i - L_i z_{i-1} first, z_i over it: stored
+                                         * before the tests, so not carried past them */
     const double *Di = &T->D[9 * i];
-    if (i == 0) {
-        memcpy(S, Di, sizeof S);
-        memcpy(r, b, sizeof r);
+    if (first) {
+        S = block3_rows_load(Di);
+        memcpy(r, b, 3 * sizeof(double));
     } else {
         const double *Li = &T->L[9 * i], *Xp = &T->X[9 * (i - 1)];
-        block3_sub_mul(Di, Li, Xp, S);          /* S_i = D_i - L_i X_{i-1} */
+        S = block3_rows_sub_mul(Di, Li, Xp);    /* S_i = D_i - L_i X_{i-1} */
         sub_mat_vec(&b[3 * i], Li, &T->z[3 * (i - 1)], r);
     }
-    int st = blocktri_pivot(i, S, Di, G, w);
+    int st = blocktri_pivot(i, &S, Di, &G, w);
     if (st != MB_SUCCESS)
         return st;
-    mat_vec(G, r, &T->z[3 * i]);
     if (i + 1 < T->n)
-        block3_mul(G, &T->U[9 * i], &T->X[9 * i]);     /* X_i = S_i^-1 U_i */
+        block3_rows_mul(&G, &T->U[9 * i], &T->X[9 * i]);     /* X_i = S_i^-1 U_i */
+    block3_rows_mat_vec(&G, r, r);
     return MB_SUCCESS;
 }
 
 int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
 {
-    struct blocktri_worst w = { 1.0, 0.0, 0.0, 1.0 };   /* rcond +Inf, growth 0 */
+    struct blocktri_worst w = { { 1.0, 0.0 }, { 0.0, 1.0 } };   /* rcond +Inf, growth 0 */
     int st = MB_SUCCESS;
-    for (size_t i = 0; i < T->n && st == MB_SUCCESS; i++)
-        st = blocktri_forward(T, i, b, &w);
-    T->rcond_min = w.rc_num / w.rc_den;
-    T->growth_max = w.gr_num / w.gr_den;
+    if (T->n > 0)
+        st = blocktri_forward(T, 0, b, &w, 1);
+    for (size_t i = 1; i < T->n && st == MB_SUCCESS; i++)
+        st = blocktri_forward(T, i, b, &w, 0);
+    T->rcond_min = w.rc.num / w.rc.den;
+    T->growth_max = w.gr.num / w.gr.den;
     if (st != MB_SUCCESS)
         return st;
     double nonfinite = 0.0;     /* y - y: +0 for a finite y, NaN otherwise; no branch */

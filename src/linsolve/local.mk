@@ -17,5 +17,6 @@ libmotionbench_la_SOURCES += src/linsolve/linsolve_pcg.c
 motionbenchinclude_HEADERS += src/linsolve/mb_linsolve.h
 motionbenchinclude_HEADERS += src/linsolve/mb_linsys_sink.h
 noinst_HEADERS += src/linsolve/block3_lanes.h
+noinst_HEADERS += src/linsolve/block3_rows.h
 noinst_HEADERS += src/linsolve/linsys_assemble_source.c
 noinst_HEADERS += src/linsolve/linsolve_gauss_source.c
