@@ -2,6 +2,7 @@
  * an optional dashpot along the spring (seed 004: f0 = k (x1 - x0), f1 = -f0). */
 #include "mb_forces.h"
 #include "mb_force_models.h"
+#include "linsys_sink_pass.h"
 #include "mb_json.h"
 #include "mb_linsys_sink.h"
 #include "mb_status.h"

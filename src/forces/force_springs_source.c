@@ -309,13 +309,16 @@ static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const struct spring_
 #if !IS_MPFR
 /* The blocks of spring sp handed to the sink in the order and with the signs of put_all:
  * (i, i) -(K, Dv), then (i, j), (j, i) (K, Dv) and (j, j) -(K, Dv) unless anchored. */
-static void springs_sink_all(mb_linsys_sink *k, const struct spring_hot *sp, const double *K,
-                             const double *Dv)
+static MB_ALWAYS_INLINE void springs_sink_all(mb_linsys_sink_pass *p,
+                                              const struct spring_hot *sp, const double *K,
+                                              const double *Dv)
 {
+    mb_linsys_sink *k = p->k;
     if (!springs_anchored(sp)) {
-        mb_linsys_sink_pair(k, sp->i, sp->j, Dv, K);
+        mb_linsys_sink_pass_pair(p, sp->i, sp->j, Dv, K);
         return;
     }
+    mb_linsys_sink_pass_flush(p);
     double nK[9], nDv[9];
     for (int q = 0; q < 9; q++) {
         nK[q] = -K[q];
@@ -505,17 +508,16 @@ static int springs_eval_keep_set(const void *params, mb_nodes *s, double t, mb_l
     return springs_keep_pass(set, s, k, SPRINGS_SET);
 }
 
-/* b_i and b_j formed (mb_linsys_sink_rhs_form, weight g) where spring sp, with marks
+/* b_i and b_j formed (mb_linsys_sink_pass_rhs, in pass p) where spring sp, with marks
  * `marks`, is the first spring on node i or j: before its blocks and their terms of b
  * reach the node.  A spring of a node with itself or to an anchor has the mark of i alone. */
-static MB_ALWAYS_INLINE void springs_rhs_firsts(mb_linsys_sink *k, const struct spring_hot *sp,
-                                                unsigned marks, const double *g,
-                                                double *nonfinite)
+static MB_ALWAYS_INLINE void springs_rhs_firsts(mb_linsys_sink_pass *p,
+                                                const struct spring_hot *sp, unsigned marks)
 {
     if (marks & SPRING_FIRST_I)
-        mb_linsys_sink_rhs_form(k, sp->i, g, nonfinite);
+        mb_linsys_sink_pass_rhs(p, sp->i);
     if (marks & SPRING_FIRST_J)
-        mb_linsys_sink_rhs_form(k, sp->j, g, nonfinite);
+        mb_linsys_sink_pass_rhs(p, sp->j);
 }
 
 /* 1 when every one of the n nodes has a spring (none beyond them): the blocks pass, asked
@@ -538,17 +540,16 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
     struct springs_blocks B;
     const int report = mb_linsys_sink_folding(k);  /* the nodes done: for folded fields */
     const int rhs = mb_linsys_sink_rhs_deferred(k); /* b formed here, springs_forms_rhs */
-    double g_copy[3], nonfinite = 0.0;
-    const double *g = rhs ? mb_linsys_sink_rhs_weight(k, g_copy) : NULL;
+    mb_linsys_sink_pass p = mb_linsys_sink_pass_start(k, mb_linsys_sink_rhs_weight(k));
     (void)s;
     for (size_t m = 0; m < set->count; m++) {
         const struct spring_hot *sp = &set->hot[m];
+        if (rhs)                                    /* before the spring's terms of b */
+            springs_rhs_firsts(&p, sp, set->marks[m]);
         if (springs_has_direction(sp))
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
-        if (rhs)
-            springs_rhs_firsts(k, sp, set->marks[m], g, &nonfinite);
-        springs_sink_all(k, sp, B.K, B.Dv);
+        springs_sink_all(&p, sp, B.K, B.Dv);
         if (!report)
             continue;
         unsigned last_on = set->marks[m];
@@ -557,8 +558,7 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
         if (last_on & SPRING_LAST_J)
             mb_linsys_sink_node_done(k, sp->j);
     }
-    if (rhs)
-        mb_linsys_sink_rhs_checked(k, nonfinite);
+    mb_linsys_sink_pass_stop(&p);
     return MB_SUCCESS;
 }
 #endif

@@ -76,7 +76,7 @@ typedef struct mb_force_type {
      * (mb_linsys_sink_node_done), so that the diagonal fields after it in the field are
      * added inside its pass, node by node (mb_linsys_sink_fold) */
     int reports_nodes_done;
-    /* 1 when blocks_kept, with params and n nodes, forms b_i (mb_linsys_sink_rhs_form)
+    /* 1 when blocks_kept, with params and n nodes, forms b_i (mb_linsys_sink_pass_rhs)
      * for every node i before its first block whenever the sink asks it to
      * (mb_linsys_sink_rhs_deferred): then, as the field's first model, it forms b in its
      * pass and mb_forces_assemble saves the pass of its own.  NULL: never */

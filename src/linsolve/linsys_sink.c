@@ -24,7 +24,7 @@
  *      b's rows of a node together.
  *      In block-tridiagonal storage the pass forming b may be left to the first model's
  *      blocks pass (mb_linsys_sink_rhs_by_node): b_i is then formed, with the same
- *      operations (mb_linsys_sink_rhs_form), just before the first block on node i, when
+ *      operations (mb_linsys_sink_pass_rhs), just before the first block on node i, when
  *      f_i is complete and no term has reached b_i yet, so every entry keeps its sequence.
  * The models therefore evaluate their forces in a first pass and hand over their blocks in
  * a second; what a model needs between the two (a spring's direction and length) it keeps
@@ -39,6 +39,7 @@
  * misfit; the caller then assembles the step from a block list. */
 #include "block3_lanes.h"
 #include "mb_compiler.h"
+#include "linsys_sink_pass.h"
 #include "mb_linsys_sink.h"
 
 #include <math.h>
@@ -170,14 +171,14 @@ const void *mb_linsys_sink_kept(const mb_linsys_sink *k)
 
 /* The pass of mb_linsys_sink_rhs: with g, each force of a node of finite mass first gets
  * its weight added, f = f + m g_a per axis (gravity_eval's operations), then b is formed
- * from it; without g (NULL), b alone (mb_linsys_sink_rhs_form, node by node). */
+ * from it; without g (NULL), b alone (mb_linsys_sink_pass_rhs, node by node). */
 static MB_ALWAYS_INLINE int sink_rhs(mb_linsys_sink *k, const double *g)
 {
-    double nonfinite = 0.0;     /* f - f: +0 for a finite f, NaN otherwise; no branch */
-    k->nfixed = 0;
+    mb_linsys_sink_pass p = mb_linsys_sink_pass_start(k, g);  /* its sum of f - f: +0 */
+    k->nfixed = 0;                                  /* for finite forces, NaN otherwise */
     for (size_t i = 0; i < k->s->n; i++)        /* mb_linsys_be_rhs_begin's operations */
-        mb_linsys_sink_rhs_form(k, i, g, &nonfinite);
-    return nonfinite == 0.0;
+        mb_linsys_sink_pass_rhs(&p, i);
+    return p.nonfinite == 0.0;
 }
 
 int mb_linsys_sink_rhs_by_node(mb_linsys_sink *k, const double *g)
@@ -412,33 +413,6 @@ static void pair_csr(const mb_csr *c, size_t b, block3_lanes G)
     block3_store(Ajj, block3_add(block3_load(Ajj), G));
 }
 
-/* The present value of block blk (which, of node r) in lanes: the block once set in this
- * assembly, else -- at its first term, which marks it set -- its start value, diag(m_r)
- * on the diagonal and +0 off it (the values of mb_blocktri_from) */
-static MB_ALWAYS_INLINE block3_lanes pair_from(mb_blocktri *T, size_t r, unsigned which,
-                                               const double *blk)
-{
-    if (!mb_blocktri_first(T, r, which))
-        return block3_load(blk);
-    return which == MB_BLOCKTRI_SET_D ? block3_mass(T->mass[r]) : block3_zero();
-}
-
-/* The pair's four blocks in block-tridiagonal storage (|i - j| = 1): pair_csr's
- * operations, each entry read from its block or, at the block's first term, from its
- * start value, two entries a lane (block3_lanes.h) */
-static void pair_blocktri(mb_blocktri *B, size_t i, size_t j, block3_lanes G)
-{
-    unsigned wij = j > i ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
-    unsigned wji = i > j ? MB_BLOCKTRI_SET_U : MB_BLOCKTRI_SET_L;
-    double *Aii = &B->D[9 * i], *Ajj = &B->D[9 * j];
-    double *Aij = j > i ? &B->U[9 * i] : &B->L[9 * i];
-    double *Aji = i > j ? &B->U[9 * j] : &B->L[9 * j];
-    block3_store(Aii, block3_add(pair_from(B, i, MB_BLOCKTRI_SET_D, Aii), G));
-    block3_store(Aij, block3_sub(pair_from(B, i, wij, Aij), G));
-    block3_store(Aji, block3_sub(pair_from(B, j, wji, Aji), G));
-    block3_store(Ajj, block3_add(pair_from(B, j, MB_BLOCKTRI_SET_D, Ajj), G));
-}
-
 /* The terms of the pair off b_i and b_j, formed together as the block list forms a marked
  * pair's (mb_linsys_be_rhs_pair_d): t = h C (v_j - v_i), b_i -= t, b_j += t */
 static void pair_terms(mb_linsys_sink *k, size_t i, size_t j, const double *C)
@@ -470,7 +444,7 @@ void mb_linsys_sink_pair(mb_linsys_sink *k, size_t i, size_t j, const double C[9
     if (!sink_takes(k, sink_fits_pair(k, i, j)))
         return;
     if (k->btri)
-        pair_blocktri(k->btri, i, j, block3_g(C, K, k->h, k->h2));
+        mb_linsys_sink_pair_blocktri(k->btri, i, j, block3_g(C, K, k->h, k->h2));
     else
         pair_csr(k->csr, k->count, block3_g(C, K, k->h, k->h2));
     sink_received(k, i, j, 4);

@@ -103,59 +103,24 @@ int mb_linsys_sink_rhs_weighed(mb_linsys_sink *k, const double g[3]);
 /* The b pass of mb_linsys_sink_rhs (g NULL) or _rhs_weighed (g) left to the first model's
  * blocks pass, node by node: 1 when taken, which is only in block-tridiagonal storage
  * (the CSR storage and the pattern pass keep the pass of their own; 0).  The model then
- * forms b_i (mb_linsys_sink_rhs_form, its sum of f - f handed over with
- * mb_linsys_sink_rhs_checked) for each node i before handing over the first block
- * on i, and for every node, with g = mb_linsys_sink_rhs_weight; mb_linsys_sink_rhs_by_node_end
- * ends it. */
+ * forms b_i (mb_linsys_sink_pass_rhs, linsys_sink_pass.h, with g =
+ * mb_linsys_sink_rhs_weight, its sum of f - f handed over as the pass stops) for each
+ * node i before handing over the first block on i, and for every node;
+ * mb_linsys_sink_rhs_by_node_end ends it. */
 int mb_linsys_sink_rhs_by_node(mb_linsys_sink *k, const double *g);
 /* 1 while the model at work is to form b node by node (mb_linsys_sink_rhs_by_node) */
 static inline int mb_linsys_sink_rhs_deferred(const mb_linsys_sink *k)
 {
     return k->rhs_by_node;
 }
-/* b_i = M_i v_i + h f_i, the forces of node i of finite mass first f_i + m_i g with the
- * weight (per axis), f_i's finiteness summed, node i listed when fixed: on node i the very
- * operations of the pass of mb_linsys_sink_rhs(_weighed) (Baraff & Witkin eq. 6, b =
- * M v + h f before the terms -h C v) -- that pass is made of this, node by node. */
-static inline void mb_linsys_sink_rhs_form(mb_linsys_sink *k, size_t i, const double *g,
-                                           double *nonfinite)
-{
-    const mb_nodes *s = k->s;
-    const double h = k->h, m = s->mass[i];
-    double *restrict bi = &k->b[3 * i], *restrict fi = &s->f[3 * i];
-    const double *restrict vi = &s->v[3 * i];
-    if (g != NULL && s->inv_mass[i] != 0.0) {
-        fi[0] = fi[0] + m * g[0];
-        fi[1] = fi[1] + m * g[1];
-        fi[2] = fi[2] + m * g[2];
-    }
-    *nonfinite += (fi[0] - fi[0]) + (fi[1] - fi[1]) + (fi[2] - fi[2]);
-    bi[0] = m * vi[0] + fi[0] * h;
-    bi[1] = m * vi[1] + fi[1] * h;
-    bi[2] = m * vi[2] + fi[2] * h;
-    if (mb_linsys_node_fixed_inline(s, i)) {   /* listed for mb_linsys_sink_finish */
-        if (k->nfixed < MB_LINSYS_FIXED_LIST)
-            k->fixed[k->nfixed] = i;
-        k->nfixed++;
-    }
-}
 /* The weight the model's blocks pass adds to its nodes' forces as it forms b
- * (mb_linsys_sink_rhs_by_node): g copied to g_out and g_out returned, or NULL without
- * one -- for mb_linsys_sink_rhs_form's g, a copy the pass may keep in registers. */
-static inline const double *mb_linsys_sink_rhs_weight(const mb_linsys_sink *k, double g_out[3])
+ * (mb_linsys_sink_rhs_by_node): g, or NULL without one */
+static inline const double *mb_linsys_sink_rhs_weight(const mb_linsys_sink *k)
 {
-    if (!k->rhs_weighed)
-        return NULL;
-    g_out[0] = k->g_rhs[0], g_out[1] = k->g_rhs[1], g_out[2] = k->g_rhs[2];
-    return g_out;
-}
-/* the sum of f - f over the nodes the model's pass formed, added (checked at the end) */
-static inline void mb_linsys_sink_rhs_checked(mb_linsys_sink *k, double nonfinite)
-{
-    k->nonfinite += nonfinite;
+    return k->rhs_weighed ? k->g_rhs : NULL;
 }
 /* The model's blocks pass is over: 1 when b was formed with every force finite (the sums
- * of f - f the model handed over, mb_linsys_sink_rhs_checked, are +0), as
+ * of f - f the model handed over, mb_linsys_sink_pass_stop, are +0), as
  * mb_linsys_sink_rhs returns; node by node no more. */
 int mb_linsys_sink_rhs_by_node_end(mb_linsys_sink *k);
 /* The next block of the list: df_r/dx_c = K, df_r/dv_c = C (row-major 3x3). */
