@@ -308,14 +308,19 @@ static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const struct spring_
 
 #if !IS_MPFR
 /* The blocks of spring sp handed to the sink in the order and with the signs of put_all:
- * (i, i) -(K, Dv), then (i, j), (j, i) (K, Dv) and (j, j) -(K, Dv) unless anchored. */
+ * (i, i) -(K, Dv), then (i, j), (j, i) (K, Dv) and (j, j) -(K, Dv) unless anchored; the
+ * pair inline in pass p when inline_pairs (a constant), else by mb_linsys_sink_pair. */
 static MB_ALWAYS_INLINE void springs_sink_all(mb_linsys_sink_pass *p,
                                               const struct spring_hot *sp, const double *K,
-                                              const double *Dv)
+                                              const double *Dv, int inline_pairs)
 {
     mb_linsys_sink *k = p->k;
-    if (!springs_anchored(sp)) {
+    if (!springs_anchored(sp) && inline_pairs) {
         mb_linsys_sink_pass_pair(p, sp->i, sp->j, Dv, K);
+        return;
+    }
+    if (!springs_anchored(sp)) {
+        mb_linsys_sink_pair(k, sp->i, sp->j, Dv, K);     /* the pass holds no sums */
         return;
     }
     mb_linsys_sink_pass_flush(p);
@@ -528,28 +533,26 @@ static int springs_forms_rhs(const void *params, size_t n)
     return set->touched == n && set->top <= n;
 }
 
-/* The second pass: each spring's blocks from its kept geometry, handed to the sink in
- * the order and with the signs of springs_put_all; after the last spring on a node, the
- * node reported done (the fields folded into this pass add their blocks there); when the
- * sink asks, each node's b formed just before the first spring on it. */
-static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
+/* The second pass's loop (springs_blocks_kept), p the pass into sink k; inline_pairs, a
+ * constant: 1 for block-tridiagonal storage, each pair inline (mb_linsys_sink_pass_pair),
+ * 0 otherwise, each pair by mb_linsys_sink_pair */
+static MB_ALWAYS_INLINE void springs_blocks_loop(const struct spring_set *set,
+                                                 mb_linsys_sink *k, mb_linsys_sink_pass *p,
+                                                 int inline_pairs)
 {
-    const struct spring_set *set = params;
     const double *keep = mb_linsys_sink_kept(k);
     struct springs_scratch w = { .q = NULL };       /* springs_block reads n, l and dv */
     struct springs_blocks B;
     const int report = mb_linsys_sink_folding(k);  /* the nodes done: for folded fields */
     const int rhs = mb_linsys_sink_rhs_deferred(k); /* b formed here, springs_forms_rhs */
-    mb_linsys_sink_pass p = mb_linsys_sink_pass_start(k, mb_linsys_sink_rhs_weight(k));
-    (void)s;
     for (size_t m = 0; m < set->count; m++) {
         const struct spring_hot *sp = &set->hot[m];
         if (rhs)                                    /* before the spring's terms of b */
-            springs_rhs_firsts(&p, sp, set->marks[m]);
+            springs_rhs_firsts(p, sp, set->marks[m]);
         if (springs_has_direction(sp))
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         springs_block(sp, &w, B.K, B.Dv, B.pdv);
-        springs_sink_all(&p, sp, B.K, B.Dv);
+        springs_sink_all(p, sp, B.K, B.Dv, inline_pairs);
         if (!report)
             continue;
         unsigned last_on = set->marks[m];
@@ -558,6 +561,20 @@ static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_
         if (last_on & SPRING_LAST_J)
             mb_linsys_sink_node_done(k, sp->j);
     }
+}
+
+/* The second pass: each spring's blocks from its kept geometry, handed to the sink in
+ * the order and with the signs of springs_put_all; after the last spring on a node, the
+ * node reported done (the fields folded into this pass add their blocks there); when the
+ * sink asks, each node's b formed just before the first spring on it. */
+static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
+{
+    mb_linsys_sink_pass p = mb_linsys_sink_pass_start(k, mb_linsys_sink_rhs_weight(k));
+    (void)s;
+    if (p.T != NULL)
+        springs_blocks_loop(params, k, &p, 1);
+    else
+        springs_blocks_loop(params, k, &p, 0);
     mb_linsys_sink_pass_stop(&p);
     return MB_SUCCESS;
 }
