@@ -11,7 +11,9 @@
  * the library's sweep has): a product L_i X_{i-1} left in a call's stack frame put a
  * store and a reload on the sweep's chain of dependent nodes.  The products L_i X_{i-1}
  * and S_i^-1 U_i take columns 0 and 1 of a row two entries a lane (SSE2, block3_lanes.h),
- * as the library's sweep does. */
+ * as the library's sweep does.  S_i^-1 = adj(S_i) / det: X_i = (adj(S_i) U_i) (1/det) and
+ * z_i = (adj(S_i) r_i) (1/det), so that the products run while the division does and the
+ * chain of dependent nodes waits for one multiplication after it instead of a product. */
 #include "bench_blocktri.h"
 #include "block3_lanes.h"
 #include "mb_compiler.h"
@@ -43,8 +45,8 @@ bench_thomas *bench_thomas_alloc(size_t n)
     return T;
 }
 
-/* g = a^-1 by cofactors; the determinant */
-static MB_ALWAYS_INLINE double inverse3(const double *a, double *g)
+/* g = adj(a) = det(a) a^-1 by cofactors; the determinant */
+static MB_ALWAYS_INLINE double adjugate3(const double *a, double *g)
 {
     g[0] = a[4] * a[8] - a[5] * a[7];
     g[1] = a[2] * a[7] - a[1] * a[8];
@@ -55,11 +57,7 @@ static MB_ALWAYS_INLINE double inverse3(const double *a, double *g)
     g[6] = a[3] * a[7] - a[4] * a[6];
     g[7] = a[1] * a[6] - a[0] * a[7];
     g[8] = a[0] * a[4] - a[1] * a[3];
-    double det = a[0] * g[0] + a[1] * g[3] + a[2] * g[6], r = 1.0 / det;
-    MB_UNROLL(9)
-    for (int k = 0; k < 9; k++)
-        g[k] *= r;
-    return det;
+    return a[0] * g[0] + a[1] * g[3] + a[2] * g[6];
 }
 
 /* out = v - a w */
@@ -74,7 +72,7 @@ static MB_ALWAYS_INLINE void sub_mat_vec(const double *v, const double *a, const
 int bench_thomas_solve(bench_thomas *T, const double *D, const double *L, const double *U,
                        const double *b, double *x)
 {
-    double S[9], G[9], r[3];
+    double S[9], G[9], Y[9], r[3];
     for (size_t i = 0; i < T->n; i++) {
         if (i == 0) {
             MB_UNROLL(9)
@@ -85,14 +83,19 @@ int bench_thomas_solve(bench_thomas *T, const double *D, const double *L, const 
             block3_sub_mul(&D[9 * i], &L[9 * i], &T->X[9 * (i - 1)], S);
             sub_mat_vec(&b[3 * i], &L[9 * i], &T->z[3 * (i - 1)], r);
         }
-        double det = inverse3(S, G);
+        double det = adjugate3(S, G);
         if (!(fabs(det) > 0.0) || !isfinite(det))
             return -1;
-        if (i + 1 < T->n)
-            block3_mul(G, &U[9 * i], &T->X[9 * i]);
+        double rd = 1.0 / det;
+        if (i + 1 < T->n) {
+            block3_mul(G, &U[9 * i], Y);
+            MB_UNROLL(9)
+            for (int k = 0; k < 9; k++)
+                T->X[9 * i + k] = Y[k] * rd;
+        }
         MB_UNROLL(3)
         for (int a = 0; a < 3; a++)
-            T->z[3 * i + a] = G[3 * a] * r[0] + G[3 * a + 1] * r[1] + G[3 * a + 2] * r[2];
+            T->z[3 * i + a] = (G[3 * a] * r[0] + G[3 * a + 1] * r[1] + G[3 * a + 2] * r[2]) * rd;
     }
     for (size_t i = T->n; i-- > 0;) {
         if (i + 1 == T->n)

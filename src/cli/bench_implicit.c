@@ -574,8 +574,10 @@ static void bench_header(const char *problem, const struct bench_opts *o)
     if (!strcmp(problem, "spring-chain")) {
         printf("# peer: lean chain step (benchmark code), timed as whole steps = plain rebuild "
                "of A and b in 3x3 blocks in one pass over the nodes, each block written once "
-               "(no zeroing, no forces stored, the dashpots' and drag's terms of b cancelled) "
-               "+ block Thomas sweep (block LU, cofactor inverses, no pivoting) "
+               "(no zeroing, no forces stored, the dashpots' and drag's terms of b cancelled, "
+               "a spring's block as alpha I + n p^T) "
+               "+ block Thomas sweep (block LU, cofactor inverses, no pivoting, 1/det applied "
+               "after the products) "
                "+ x+ = x + h v+; the blocks and the sweep's 3x3 products two entries a lane "
                "(SSE2), as the library's\n");
         return;
