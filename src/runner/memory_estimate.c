@@ -38,8 +38,8 @@
  * bytes of the spring's hot record (force_springs.c) added to the figure measured before
  * the record existed */
 #define STATE_HOT_LINK 40.0
-#define STATE_IE_NODE 556.0             /* implicit-euler: 555 and 397 */
-#define STATE_IE_LINK (400.0 + STATE_HOT_LINK)
+#define STATE_IE_NODE 596.0             /* implicit-euler: 592 and 474, with the hot record */
+#define STATE_IE_LINK 476.0
 #define STATE_IEN_NODE 760.0            /* implicit-euler-newton: 760 and 397 */
 #define STATE_IEN_LINK (400.0 + STATE_HOT_LINK)
 #define STATE_LIST_LINK 1184.0          /* a list of Jacobian blocks: 4 x 160 B, measured on
