@@ -81,6 +81,19 @@ static int pin_to(int cpu)
     return sched_setaffinity(0, sizeof mask, &mask);
 }
 
+/* The test pinned to its lowest (or highest) allowed processor, the clock's set emptied;
+ * that processor */
+static int pinned_afresh(int highest)
+{
+    int lo, hi;
+    allowed_ends(&lo, &hi);
+    cr_assert_geq(lo, 0, "no allowed processor below 64 to pin to");
+    int cpu = highest ? hi : lo;
+    cr_assert_eq(pin_to(cpu), 0);
+    mb_bench_cpus_reset();
+    return cpu;
+}
+
 Test(bench_cpus, the_note_names_the_processor_pinned_to)
 {
     int lo, hi;
@@ -117,11 +130,7 @@ static char *report_text(void)
 
 Test(bench_cpus, the_report_names_the_processors_only_after_a_clock_reading)
 {
-    int lo, hi;
-    allowed_ends(&lo, &hi);
-    cr_assert_geq(lo, 0);
-    cr_assert_eq(pin_to(lo), 0);
-    mb_bench_cpus_reset();
+    int lo = pinned_afresh(0);
     char *text = report_text();
     cr_expect_str_eq(text, "", "control: a benchmark that read no clock reports nothing");
     free(text);
@@ -136,11 +145,7 @@ Test(bench_cpus, the_report_names_the_processors_only_after_a_clock_reading)
 
 Test(bench_cpus, the_benchmark_clock_notes_its_processor)
 {
-    int lo, hi;
-    allowed_ends(&lo, &hi);
-    cr_assert_geq(lo, 0);
-    cr_assert_eq(pin_to(hi), 0);
-    mb_bench_cpus_reset();
+    int hi = pinned_afresh(1);
     double t = mb_bench_now();
     cr_expect(t >= 0.0);
     mb_bench_cpus seen = mb_bench_cpus_seen();
