@@ -11,7 +11,9 @@
  * most MB_BLOCKTRI_GROWTH_MAX once accepted.  Two such solves agree to
  *     |x - x_ref|_inf <= 2 n u kappa_inf(A) growth |x_ref|_inf,
  * with kappa_inf(A) computed here from the inverse (GSL LU).  A sign error or a wrong
- * block would give errors of order 1. */
+ * block would give errors of order 1.  A chain of springs stepped by implicit-euler
+ * through the springs' inline blocks pass, its first pivot block refused: A and b written
+ * out from the springs' law (springs_system), exact in binary on its dyadic values. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <gsl/gsl_linalg.h>
@@ -49,17 +51,14 @@ static mb_jacobian *jacobian_of(mb_system *sys)
     return J;
 }
 
-/* x_ref by Householder on the dense A; kappa_inf(A) by GSL's LU inverse */
-static double dense_reference(const mb_nodes *s, const mb_jacobian *J, double h,
-                              const double *b, double *xref)
+/* x_ref by Householder on the dense A (left as it is); kappa_inf(A) by GSL's LU inverse */
+static double householder_kappa(const gsl_matrix *A, const double *b, double *xref)
 {
-    size_t n3 = 3 * s->n;
-    gsl_matrix *A = gsl_matrix_alloc(n3, n3), *A2 = gsl_matrix_alloc(n3, n3),
-               *Ai = gsl_matrix_alloc(n3, n3);
+    size_t n3 = A->size1;
+    gsl_matrix *A2 = gsl_matrix_alloc(n3, n3), *Ai = gsl_matrix_alloc(n3, n3);
     gsl_vector *bv = gsl_vector_alloc(n3), *xv = gsl_vector_alloc(n3);
     gsl_permutation *p = gsl_permutation_alloc(n3);
     int sgn;
-    mb_linsys_dense(s, J, h, A->data, A->tda);
     gsl_matrix_memcpy(A2, A);
     memcpy(bv->data, b, n3 * sizeof(double));
     gsl_linalg_HH_solve(A2, bv, xv);
@@ -71,21 +70,33 @@ static double dense_reference(const mb_nodes *s, const mb_jacobian *J, double h,
             sa += fabs(gsl_matrix_get(A, r, c));
         na = fmax(na, sa);
     }
-    gsl_linalg_LU_decomp(A, p, &sgn);
-    gsl_linalg_LU_invert(A, p, Ai);
+    gsl_matrix_memcpy(A2, A);
+    gsl_linalg_LU_decomp(A2, p, &sgn);
+    gsl_linalg_LU_invert(A2, p, Ai);
     for (size_t r = 0; r < n3; r++) {
         double si = 0.0;
         for (size_t c = 0; c < n3; c++)
             si += fabs(gsl_matrix_get(Ai, r, c));
         ni = fmax(ni, si);
     }
-    gsl_matrix_free(A);
     gsl_matrix_free(A2);
     gsl_matrix_free(Ai);
     gsl_vector_free(bv);
     gsl_vector_free(xv);
     gsl_permutation_free(p);
     return na * ni;
+}
+
+/* householder_kappa on the dense A assembled from the block list J */
+static double dense_reference(const mb_nodes *s, const mb_jacobian *J, double h,
+                              const double *b, double *xref)
+{
+    size_t n3 = 3 * s->n;
+    gsl_matrix *A = gsl_matrix_alloc(n3, n3);
+    mb_linsys_dense(s, J, h, A->data, A->tda);
+    double kappa = householder_kappa(A, b, xref);
+    gsl_matrix_free(A);
+    return kappa;
 }
 
 static void expect_close(const double *x, const double *xref, size_t n3, double kappa,
@@ -302,6 +313,188 @@ Test(blocktri, pivot_growth_falls_back)
      * about 10^3 times A(1,1) */
     const double K00[9] = { 1 - 1e-3, 0, 0, 0, 1 - 1e-3, 0, 0, 0, 1 - 1e-3 };
     fallback_case(K00, "growth 1e3", 0);
+}
+
+/* A spring's blocks written out from its law, f_i = [k (l - L) + c (dv . n)] n with
+ * d = x_j - x_i, l = |d|, n = d / l, dv = v_j - v_i (f_j = -f_i):
+ *   K = df_i/dx_j = k (1 - L/l) I + k (L/l) n n^T + (c/l) [n (P dv)^T + (dv . n) P],
+ *   C = df_i/dv_j = c n n^T,   P = I - n n^T,
+ * and df_i/d._i = df_j/d._j = -(K, C), df_j/d._i = (K, C).  F: f_i. */
+static void spring_closed_form(const mb_spring *sp, const double *x, const double *v,
+                               double K[9], double C[9], double F[3])
+{
+    double d[3], dv[3], n[3], pdv[3], l = 0.0, dvn = 0.0;
+    for (size_t a = 0; a < 3; a++) {
+        d[a] = x[3 * sp->j + a] - x[3 * sp->i + a];
+        dv[a] = v[3 * sp->j + a] - v[3 * sp->i + a];
+        l += d[a] * d[a];
+    }
+    l = sqrt(l);
+    for (size_t a = 0; a < 3; a++) {
+        n[a] = d[a] / l;
+        dvn += dv[a] * n[a];
+    }
+    for (size_t a = 0; a < 3; a++)
+        pdv[a] = dv[a] - dvn * n[a];
+    for (size_t r = 0; r < 3; r++) {
+        for (size_t c = 0; c < 3; c++) {
+            double eye = r == c ? 1.0 : 0.0, P = eye - n[r] * n[c];
+            K[3 * r + c] = sp->k * (1.0 - sp->rest / l) * eye
+                           + sp->k * (sp->rest / l) * n[r] * n[c]
+                           + sp->c / l * (n[r] * pdv[c] + dvn * P);
+            C[3 * r + c] = sp->c * n[r] * n[c];
+        }
+        F[r] = (sp->k * (l - sp->rest) + sp->c * dvn) * n[r];
+    }
+}
+
+/* The backward-Euler system of springs on the nodes s, dense (DESIGN 4.1):
+ *   A = M - h C - h^2 K,   b = M v + h f - h C v,
+ * each spring's four blocks at (i, i), (i, j), (j, i), (j, j) with the signs -, +, +, -
+ * of spring_closed_form.  coupled = 0 leaves out the blocks between two nodes: the matrix
+ * a band of half-width 2 holds (b unchanged). */
+static void springs_system(const mb_nodes *s, const mb_spring *springs, size_t count,
+                           double h, int coupled, gsl_matrix *A, double *b)
+{
+    gsl_matrix_set_zero(A);
+    for (size_t k = 0; k < 3 * s->n; k++) {
+        gsl_matrix_set(A, k, k, s->mass[k / 3]);
+        b[k] = s->mass[k / 3] * s->v[k];
+    }
+    for (size_t q = 0; q < count; q++) {
+        const mb_spring *sp = &springs[q];
+        const size_t node[2] = { sp->i, sp->j };
+        double K[9], C[9], F[3];
+        spring_closed_form(sp, s->x, s->v, K, C, F);
+        for (size_t a = 0; a < 3; a++) {
+            b[3 * sp->i + a] += h * F[a];
+            b[3 * sp->j + a] -= h * F[a];
+        }
+        for (int p = 0; p < 2; p++)
+            for (int o = 0; o < 2; o++) {
+                const size_t r = node[p], c = node[o];
+                const double sign = p == o ? -1.0 : 1.0;
+                for (size_t a = 0; a < 3; a++)
+                    for (size_t e = 0; e < 3; e++) {
+                        double G = sign * (h * C[3 * a + e] + h * h * K[3 * a + e]);
+                        b[3 * r + a] -= h * sign * C[3 * a + e] * s->v[3 * c + e];
+                        if (coupled || r == c)
+                            *gsl_matrix_ptr(A, 3 * r + a, 3 * c + e) -= G;
+                    }
+            }
+    }
+}
+
+/* Four nodes on the x axis, 1/2 apart, moving; springs (0,1), (1,2), (2,3) added as the
+ * springs model, whose blocks pass writes the pairs into block-tridiagonal storage inline
+ * (mb_linsys_sink_pass_pair).  Spring (0,1), undamped, is compressed (L = 1 - 2^-31 > l)
+ * so that its transverse stiffness k (1 - L/l) = -16 + 2^-26 leaves node 0 the pivot
+ * block A(0,0) = diag(2, 2^-30, 2^-30) at h = 1/4: rcond_1 = 2^-31 < MB_BLOCKTRI_RCOND_MIN,
+ * and the sweep refuses it, though A is well conditioned (node 0's y and z rows lean on
+ * the coupling to node 1).  Every value is dyadic with few bits, so every operation of
+ * both the assembly and springs_system is exact: both hold the same A and b. */
+#define REACH_NODES 4
+static const double REACH_H = 0.25;
+static const mb_spring REACH_SPRINGS[3] = {
+    { .i = 0, .j = 1, .k = 16.0, .rest = 1.0 - 0x1p-31, .c = 0.0 },
+    { .i = 1, .j = 2, .k = 8.0, .rest = 0.75, .c = 0.5 },
+    { .i = 2, .j = 3, .k = 4.0, .rest = 0.25, .c = 0.25 },
+};
+
+static mb_system *refused_chain(void)
+{
+    static const double mass[REACH_NODES] = { 1.0, 1.5, 1.25, 0.75 };
+    static const double v[3 * REACH_NODES] = { 0.25, -0.125, 0.375, -0.5, 0.25, 0.125,
+                                               0.75, -0.375, -0.25, -0.125, 0.5, 0.625 };
+    mb_system *sys = mb_system_alloc(REACH_NODES);
+    cr_assert_not_null(sys);
+    void *sp = mb_springs_new();
+    for (size_t i = 0; i < REACH_NODES; i++) {
+        mb_nodes_set_mass(sys->nodes, i, mass[i]);
+        sys->nodes->x[3 * i] = 0.5 * (double)i;
+    }
+    memcpy(sys->nodes->v, v, sizeof v);
+    for (size_t q = 0; q < 3; q++)
+        cr_assert_eq(mb_springs_add(sp, &REACH_SPRINGS[q]), MB_SUCCESS);
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
+    return sys;
+}
+
+/* 1 when the block-tridiagonal storage T holds the blocks of the dense A bit for bit */
+static int storage_holds(const mb_blocktri *T, const gsl_matrix *A)
+{
+    for (size_t r = 0; r < A->size1; r++)
+        for (size_t c = 0; c < A->size2; c++) {
+            size_t i = r / 3, j = c / 3, q = 3 * (r % 3) + c % 3;
+            double want = gsl_matrix_get(A, r, c);
+            double got = i == j ? T->D[9 * i + q] : j == i + 1 ? T->U[9 * i + q]
+                       : i == j + 1 ? T->L[9 * i + q] : 0.0;
+            if (memcmp(&got, &want, sizeof got) != 0)
+                return 0;
+        }
+    return 1;
+}
+
+/* The step of a chain assembled through the springs' inline pass whose pivot block the
+ * sweep refuses: the fallback's banded LU, its half-bandwidth 3 reach + 2 from the largest
+ * |i - j| the pass received (5 here), must solve the whole A.  Reference: Householder on
+ * springs_system's A and b; tolerance that of two backward-stable solves of one exactly
+ * held system, 2 n u kappa_inf(A) |x|_inf (expect_close, growth 1).  First through the
+ * implicit solver, where the storage, b and the fallback are seen, then whole steps of
+ * implicit-euler (solver=blocktri, and solver=auto above dense_max).  Control: the band
+ * of a reach lost (half-width 2: the coupling blocks dropped) solves to a v+ the same
+ * check refuses. */
+Test(blocktri, inline_pass_refused_pivot_falls_back_on_its_reach)
+{
+    const size_t n3 = 3 * REACH_NODES;
+    mb_system *sys = refused_chain();
+    gsl_matrix *A = gsl_matrix_alloc(n3, n3);
+    double b[3 * REACH_NODES], vref[3 * REACH_NODES], vcut[3 * REACH_NODES],
+           bs[3 * REACH_NODES], x[3 * REACH_NODES];
+    springs_system(sys->nodes, REACH_SPRINGS, 3, REACH_H, 1, A, b);
+    double kappa = householder_kappa(A, b, vref);
+    cr_expect(kappa < 1e3, "A should be well conditioned (kappa %g)", kappa);
+    cr_assert_eq(gsl_matrix_get(A, 1, 1), 0x1p-30, "A(0,0) must carry 2^-30 in y (%a)",
+                 gsl_matrix_get(A, 1, 1));
+
+    mb_implicit_solver *S = solver_of("blocktri", REACH_NODES);
+    mb_jacobian *J = mb_jacobian_alloc(REACH_NODES, 53);
+    cr_assert_eq(mb_implicit_solver_assemble(S, sys->forces, sys->nodes, 0.0, REACH_H, J, bs),
+                 MB_SUCCESS, "%s", mb_last_error());
+    cr_assert_eq(S->assembled, MB_ASSEMBLED_BLOCKTRI, "not assembled into the block storage");
+    cr_expect(storage_holds(S->btri, A), "the storage differs from the closed-form A");
+    cr_expect(memcmp(b, bs, sizeof b) == 0, "b differs from the closed form");
+    memcpy(x, sys->nodes->v, sizeof x);
+    cr_assert_eq(mb_implicit_solver_solve(S, sys->nodes, J, REACH_H, bs, x), MB_SUCCESS, "%s",
+                 mb_last_error());
+    cr_expect_eq(S->blocktri_fallbacks, 1, "the sweep should refuse the pivot block");
+    expect_close(x, vref, n3, kappa, 1.0, "implicit solver");
+    mb_jacobian_free(J);
+    mb_implicit_solver_free(S);
+
+    const char *specs[2] = { "implicit-euler[solver=blocktri]", "implicit-euler[dense_max=2]" };
+    for (int q = 0; q < 2; q++) {
+        mb_system *run = refused_chain();
+        mb_stepper *st = mb_stepper_alloc(specs[q], run);
+        cr_assert_not_null(st, "%s", mb_last_error());
+        cr_assert_eq(mb_stepper_step(st, run, REACH_H), MB_SUCCESS, "%s: %s", specs[q],
+                     mb_last_error());
+        expect_close(run->nodes->v, vref, n3, kappa, 1.0, specs[q]);
+        mb_stepper_free(st);
+        mb_system_free(run);
+    }
+
+    springs_system(sys->nodes, REACH_SPRINGS, 3, REACH_H, 0, A, b);
+    householder_kappa(A, b, vcut);
+    double vmax = 0.0, dmax = 0.0;
+    for (size_t k = 0; k < n3; k++) {
+        vmax = fmax(vmax, fabs(vref[k]));
+        dmax = fmax(dmax, fabs(vcut[k] - vref[k]));
+    }
+    cr_expect(dmax > 2.0 * (double)n3 * U * kappa * vmax,
+              "control: the band of a lost reach passes the check (|dv| %g)", dmax);
+    gsl_matrix_free(A);
+    mb_system_free(sys);
 }
 
 /* Just inside both limits: no fallback, and the solution is right. */
