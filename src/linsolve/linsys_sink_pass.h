@@ -114,14 +114,6 @@ static MB_ALWAYS_INLINE void mb_linsys_sink_pair_blocktri(mb_blocktri *B, size_t
     block3_store(Ajj, block3_add(mb_linsys_pair_from(B, j, MB_BLOCKTRI_SET_D, Ajj), G));
 }
 
-/* 1 when some entry of the 3x3 block C is not zero (NaN included): !mb_linsys_block_zero(C),
- * inline, entry by entry until one is */
-static MB_ALWAYS_INLINE int mb_linsys_block_nonzero(const double *C)
-{
-    return C[0] != 0.0 || C[1] != 0.0 || C[2] != 0.0 || C[3] != 0.0 || C[4] != 0.0
-           || C[5] != 0.0 || C[6] != 0.0 || C[7] != 0.0 || C[8] != 0.0;
-}
-
 /* The sums the pass holds added to the sink's and the storage's, and its own +0 again:
  * before a call of the sink that reads them, and at the pass's end */
 static inline void mb_linsys_sink_pass_flush(mb_linsys_sink_pass *p)

@@ -99,7 +99,22 @@ static inline void mb_linsys_be_rhs_pair_d(const double *C, const double *vi,
         bj[a] = bj[a] + t;
     }
 }
+/* 1 when every entry of the 3x3 block C is zero (a block that adds nothing to b; a NaN
+ * entry is not zero) */
 int mb_linsys_block_zero(const double *C);
+/* Its negation, inline for the blocks passes (linsys_sink_pass.h) and the one test of
+ * the double instance of mb_linsys_block_zero: 1 when some entry of C is not zero, NaN
+ * included (NaN != 0), entry by entry until one is.  Always inlined where the compiler
+ * reads GCC's attribute (the internal MB_ALWAYS_INLINE of mb_compiler.h, which this
+ * installed header cannot include). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int mb_linsys_block_nonzero(const double *C)
+{
+    return C[0] != 0.0 || C[1] != 0.0 || C[2] != 0.0 || C[3] != 0.0 || C[4] != 0.0
+           || C[5] != 0.0 || C[6] != 0.0 || C[7] != 0.0 || C[8] != 0.0;
+}
 void mb_linsys_be_rhs_fix_rows(const mb_nodes *s, double *b, double *tmp);
 /* the same for node i alone (a node known to be fixed: mb_linsys_sink_finish) */
 void mb_linsys_be_rhs_fix_node(const mb_nodes *s, size_t i, double *b, double *tmp);
