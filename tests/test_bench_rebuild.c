@@ -1,9 +1,11 @@
 /* test_bench_rebuild.c -- the lean chain rebuild of `bench implicit-chain`
  * (src/cli/bench_rebuild.c): its A and b, formed in the lean step's form (b with the
- * dashpots' and drag's terms cancelled in closed form, no forces stored), against the
- * library's assembly into block-tridiagonal storage (mb_implicit_solver_assemble, code
- * the rebuild shares nothing with) at the same state of a spring chain with drag, one end
- * pinned and nonzero velocities (three library steps from rest).
+ * dashpots' and drag's terms cancelled in closed form, no forces stored) into the rows
+ * [D_i | b_i] (b as a fourth column, read here at the offsets bench_rebuild.h states),
+ * L_i and U_i, against the library's assembly into block-tridiagonal storage
+ * (mb_implicit_solver_assemble, code the rebuild shares nothing with) at the same state
+ * of a spring chain with drag, one end pinned and nonzero velocities (three library
+ * steps from rest).
  *
  * Tolerance: every entry of A and b is a sum of at most six products, each rounded, in a
  * different order in the two codes (b: m v + h (m g + E_i - E_{i-1}) here, M v + h f -
@@ -25,6 +27,7 @@
  * rebuild (bench-cloth-rebuild-offdiagonal-sign) moves A by 2 |G| of the largest entry. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,19 +125,35 @@ Test(bench_rebuild, lean_chain_equals_the_library_assembly)
 
     bench_rebuild *R = bench_rebuild_alloc(sys, g, D, NULL);
     cr_assert(R != NULL && R->chain, "the chain is rebuilt in the lean step's form");
-    memset(R->vals, 0xff, 27 * n * sizeof(double));     /* NaN: every value must be written */
-    memset(R->b, 0xff, 3 * n * sizeof(double));
+    cr_assert(R->Db == R->vals && R->L == R->Db + 12 * n && R->U == R->L + 9 * n
+              && R->nvals == 30 * n && ((uintptr_t)R->Db & 15) == 0, "the chain's storage");
+    memset(R->vals, 0xff, 30 * n * sizeof(double));     /* NaN: every value must be written */
     bench_rebuild_run(R, s, H);
     size_t n9 = 9 * n;
-    double dD = mb_max_rel_diff(R->vals, T->D, n9);
-    double dL = mb_max_rel_diff(R->vals + n9 + 9, T->L + 9, n9 - 9);   /* L_0: no block */
-    double dU = mb_max_rel_diff(R->vals + 2 * n9, T->U, n9 - 9);       /* U_{n-1}: none */
-    double db = mb_max_rel_diff(R->b, b, 3 * n);
+    double *Dr = malloc(n9 * sizeof(double)), *br = malloc(3 * n * sizeof(double));
+    cr_assert(Dr && br);
+    for (size_t i = 0; i < n; i++)              /* row a of [D_i | b_i]: D_i(a, .), b_i(a) */
+        for (size_t a = 0; a < 3; a++) {
+            for (size_t c = 0; c < 3; c++)
+                Dr[9 * i + 3 * a + c] = R->Db[12 * i + 4 * a + c];
+            br[3 * i + a] = R->Db[12 * i + 4 * a + 3];
+        }
+    double dD = mb_max_rel_diff(Dr, T->D, n9);
+    double dL = mb_max_rel_diff(R->L + 9, T->L + 9, n9 - 9);           /* L_0: no block */
+    double dU = mb_max_rel_diff(R->U, T->U, n9 - 9);                   /* U_{n-1}: none */
+    double db = mb_max_rel_diff(br, b, 3 * n);
     cr_expect(dD <= 1e-13 && dL <= 1e-13 && dU <= 1e-13, "A: D %g, L %g, U %g", dD, dL, dU);
     cr_expect(db <= 1e-13, "b: %g", db);
-    /* the pinned node's rows: m e_a^T, b_a = m v_a (v = 0 there) */
+    /* the pinned node's rows: m e_a^T, b_a = m v_a (v = 0 there), nothing beside */
     for (int a = 0; a < 3; a++)
-        cr_expect(R->vals[4 * a] == s->mass[0] && R->b[a] == 0.0, "pinned row %d", a);
+        for (int c = 0; c < 4; c++)
+            cr_expect(R->Db[4 * a + c] == (c == a ? s->mass[0] : 0.0)
+                      && R->U[3 * a + c % 3] == 0.0, "pinned row %d, column %d", a, c);
+    /* L_0 and U_{n-1}, outside A, are multiplied by zeros in the sweep: written, +-0 */
+    for (int q = 0; q < 9; q++)
+        cr_expect(R->L[q] == 0.0 && R->U[n9 - 9 + (size_t)q] == 0.0, "L_0, U_n-1 entry %d", q);
+    free(Dr);
+    free(br);
 
     bench_rebuild_free(R);
     library_assembly_free(&L);

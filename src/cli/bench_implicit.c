@@ -10,16 +10,17 @@
  * through mb_implicit_solver_assemble of a solver=auto solver: straight into
  * block-tridiagonal storage on chains, into CSR otherwise -- alone; the plain rebuild of
  * the same system (bench_rebuild.c); and the lean peer (chain: whole lean steps, each the
- * rebuild, a block Thomas sweep, bench_blocktri.c, and the update; cloth: CHOLMOD,
- * bench_cholmod.c, and the update on the rebuilt system).  A load that
+ * rebuild, a block Thomas sweep, bench_blocktri.c, whose backward pass makes the update;
+ * cloth: CHOLMOD, bench_cholmod.c, and the update on the rebuilt system).  A load that
  * comes and goes meets all four alike.  Each time is the median over the rounds, each
  * ratio (assembly / rebuild, step / peer) the median of the rounds' own ratios: one
  * disturbed round moves neither.  The solve column is the step minus the assembly; the
  * peer's solution is compared with the library's (largest difference relative to
- * max |v+|, printed).  The growth exponent p of cost ~ N^p is the least-squares slope of
- * log(step) against log(N) over the largest decade of sizes (bench_growth.h: a fit
- * across the caches reads their edge as growth); the check fails (exit 1) when p > 1.15.
- * The slope over every size is printed beside it. */
+ * max |v+|, and on the chain x+'s relative to max |x+|, printed).  The growth exponent
+ * p of cost ~ N^p is the least-squares slope of log(step) against log(N) over the
+ * largest decade of sizes (bench_growth.h: a fit across the caches reads their edge as
+ * growth); the check fails (exit 1) when p > 1.15.  The slope over every size is printed
+ * beside it. */
 #include "array_scan.h"
 #include "bench_blocktri.h"
 #include "bench_cholmod.h"
@@ -193,9 +194,10 @@ static double assembly_seconds(struct assembly *a, mb_system *sys, double h)
 }
 
 /* The lean peer of a chain step (benchmark code): the plain rebuild of A and b in the lean
- * step's form (bench_rebuild_run: one pass, no forces stored), the block Thomas sweep
- * (bench_blocktri.c) gives v+ and a plain loop x+ = x + h v+ -- one assembly, one
- * block-tridiagonal solve, the update, timed together as a batch of whole steps. */
+ * step's form (bench_rebuild_run: one pass, no forces stored, b as a fourth column of
+ * the rows of D), the block Thomas sweep (bench_blocktri.c) gives v+ and, in its backward
+ * pass, x+ = x + h v+ -- one assembly, one block-tridiagonal solve and the update, timed
+ * together as a batch of whole steps. */
 struct chain_peer {
     bench_thomas *T;
     double *v_new, *x_new;
@@ -217,35 +219,38 @@ static int chain_peer_alloc(struct chain_peer *P, size_t n)
 }
 
 /* Seconds of reps whole lean steps at the state of s (each: the rebuild into R, the
- * sweep, the update; the clock read once around the batch, as for the library's step),
- * or -1 when a pivot block is singular.  Every step starts from the same state, as the
+ * sweep with the update; the clock read once around the batch, as for the library's
+ * step), or -1 when a pivot block is singular.  Every step starts from the same state, as the
  * library's step does in the same round's other batches. */
 static double chain_peer_seconds(struct chain_peer *P, bench_rebuild *R, const mb_nodes *s,
                                  double h, long reps)
 {
-    size_t n9 = 9 * R->n;
     double t0 = mb_bench_now();
     for (long q = 0; q < reps; q++) {
         bench_rebuild_run(R, s, h);
-        if (bench_thomas_solve(P->T, R->vals, R->vals + n9, R->vals + 2 * n9, R->b, P->v_new) != 0)
+        if (bench_thomas_solve(P->T, R->Db, R->L, R->U, s->x, h, P->v_new, P->x_new) != 0)
             return -1.0;
-        for (size_t k = 0; k < 3 * R->n; k++)
-            P->x_new[k] = s->x[k] + h * P->v_new[k];
     }
     return mb_bench_now() - t0;
 }
 
-/* The largest |v_peer - v_lib| / max|v_lib|: the peer's v+ against the library's block
- * sweep on its own assembly at the same state; NAN when that is not block-tridiagonal. */
-static double chain_peer_difference(const struct chain_peer *P, struct assembly *a)
+/* The larger of |v_peer - v_lib| / max|v_lib| and |x_peer - x_lib| / max|x_lib|: the
+ * peer's v+ against the library's block sweep on its own assembly at the same state, its
+ * x+ (formed in its sweep) against x + h v_lib; NAN when that is not block-tridiagonal. */
+static double chain_peer_difference(const struct chain_peer *P, struct assembly *a,
+                                    const mb_nodes *s, double h)
 {
     const mb_blocktri *T = assembly_btri(a);
     if (T == NULL)
         return NAN;
     size_t n3 = 3 * T->n;
-    double *xl = malloc(n3 * sizeof(double)), diff = NAN;
-    if (xl && mb_blocktri_solve(a->S->btri, a->b, xl) == MB_SUCCESS)
-        diff = mb_max_rel_diff(P->v_new, xl, n3);
+    double *vl = malloc(n3 * sizeof(double)), *xl = malloc(n3 * sizeof(double)), diff = NAN;
+    if (vl && xl && mb_blocktri_solve(a->S->btri, a->b, vl) == MB_SUCCESS) {
+        for (size_t k = 0; k < n3; k++)
+            xl[k] = s->x[k] + h * vl[k];
+        diff = fmax(mb_max_rel_diff(P->v_new, vl, n3), mb_max_rel_diff(P->x_new, xl, n3));
+    }
+    free(vl);
     free(xl);
     return diff;
 }
@@ -358,7 +363,7 @@ static void peer_describe(const struct peers *P, const struct assembly *a,
                           const bench_rebuild *R, char *text, size_t len)
 {
     if (assembly_btri(a))
-        snprintf(text, len, "block-Thomas");
+        snprintf(text, len, "block-Thomas,rows[D|b],[X|z]-carried,x+in-back-pass");
     else if (P->cloth.C) {
         char cfg[96];
         bench_cholmod_describe(P->cloth.C, cfg, sizeof cfg);
@@ -385,21 +390,38 @@ static double rebuild_seconds(bench_rebuild **R, const struct assembly *a, mb_sy
     return mb_bench_now() - t0;
 }
 
+/* The chain rebuild's matrix and right-hand side against the library's block-tridiagonal
+ * T and b: the rows of [D_i | b_i] taken apart into D and b (bench_rebuild.h), then the
+ * larger of the relative differences of D, L, U and b; NAN when out of memory. */
+static double chain_rebuild_difference(const bench_rebuild *R, const mb_blocktri *T,
+                                       const double *b)
+{
+    size_t n = R->n, n9 = 9 * n;
+    double *D = malloc(n9 * sizeof(double)), *rb = malloc(3 * n * sizeof(double)), d = NAN;
+    if (D && rb) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t a = 0; a < 3; a++) {
+                for (size_t c = 0; c < 3; c++)
+                    D[9 * i + 3 * a + c] = R->Db[12 * i + 4 * a + c];
+                rb[3 * i + a] = R->Db[12 * i + 4 * a + 3];
+            }
+        d = fmax(fmax(mb_max_rel_diff(D, T->D, n9), mb_max_rel_diff(rb, b, 3 * n)),
+                 fmax(mb_max_rel_diff(R->L, T->L, n9), mb_max_rel_diff(R->U, T->U, n9)));
+    }
+    free(D);
+    free(rb);
+    return d;
+}
+
 /* The plain rebuild's matrix and right-hand side against the library's last assembly at
  * the same state: the larger of the two relative differences. */
 static double rebuild_difference(const bench_rebuild *R, const struct assembly *a)
 {
-    double dA;
     const mb_blocktri *T = assembly_btri(a);
-    if (T == NULL) {
-        const gsl_spmatrix *A = mb_csr_spmatrix(a->S->csr);   /* its last assembly */
-        dA = A ? mb_max_rel_diff(R->vals, A->data, R->nvals) : NAN;
-    } else {
-        size_t n9 = 9 * R->n;
-        dA = fmax(mb_max_rel_diff(R->vals, T->D, n9),
-                  fmax(mb_max_rel_diff(R->vals + n9, T->L, n9),
-                       mb_max_rel_diff(R->vals + 2 * n9, T->U, n9)));
-    }
+    if (T != NULL)
+        return chain_rebuild_difference(R, T, a->b);
+    const gsl_spmatrix *A = mb_csr_spmatrix(a->S->csr);       /* its last assembly */
+    double dA = A ? mb_max_rel_diff(R->vals, A->data, R->nvals) : NAN;
     return fmax(dA, mb_max_rel_diff(R->b, a->b, 3 * R->n));
 }
 
@@ -520,7 +542,8 @@ static void bench_compare(struct bench_codes *c, const struct bench_opts *o, int
     r->peer_diff = NAN;
     int peer = c->plain && c->peer;
     if (peer && st == MB_SUCCESS)
-        r->peer_diff = assembly_btri(&c->a) ? chain_peer_difference(&c->P.chain, &c->a)
+        r->peer_diff = assembly_btri(&c->a) ? chain_peer_difference(&c->P.chain, &c->a,
+                                                                    c->sys->nodes, o->dt)
                                             : cloth_peer_difference(&c->P.cloth, &c->a,
                                                                     c->sys->nodes, o->dt);
     snprintf(r->peer_why, sizeof r->peer_why, "%s", !peer && c->P.cloth.why[0] ? c->P.cloth.why
@@ -573,13 +596,15 @@ static void bench_header(const char *problem, const struct bench_opts *o)
            o->integrator, o->dt, o->rounds, BENCH_BATCH_SECONDS);
     if (!strcmp(problem, "spring-chain")) {
         printf("# peer: lean chain step (benchmark code), timed as whole steps = plain rebuild "
-               "of A and b in 3x3 blocks in one pass over the nodes, each block written once "
-               "(no zeroing, no forces stored, the dashpots' and drag's terms of b cancelled, "
-               "a spring's block as alpha I + n p^T) "
+               "of A and b in one pass over the nodes, each block written once (no zeroing, "
+               "no forces stored, the dashpots' and drag's terms of b cancelled, a spring's "
+               "block as alpha I + n p^T, one division a spring), b riding as a fourth column "
+               "of the rows [D_i | b_i] "
                "+ block Thomas sweep (block LU, cofactor inverses, no pivoting, 1/det applied "
-               "after the products) "
-               "+ x+ = x + h v+; the blocks and the sweep's 3x3 products two entries a lane "
-               "(SSE2), as the library's\n");
+               "after the products) on rows of four, [S_i | r_i] = [D_i | b_i] - L_i "
+               "[X_i-1 | z_i-1] and [X_i | z_i] = S_i^-1 [U_i | r_i], [X_i-1 | z_i-1] carried "
+               "in registers, x+ = x + h v+ formed in its backward pass; rows as pairs of "
+               "two doubles a lane (SSE2 on x86-64); peer_dv: v+'s and x+'s\n");
         return;
     }
     char build[96], threads[160];

@@ -7,6 +7,7 @@
  * m g and drag -D v per node; b = M v + h f - h C v; rows of fixed degrees of freedom
  * d e_k^T with b_k = d v_k (d = mass, 1 for infinite mass) -- the system of DESIGN 4.1. */
 #include "bench_rebuild.h"
+#include "bench_pair.h"
 #include "block3_lanes.h"
 #include "mb_compiler.h"
 
@@ -23,22 +24,13 @@ void bench_rebuild_free(bench_rebuild *R)
     free(R);
 }
 
-/* offset of block (r, c) in the storage; 0 and *ok = 0 when it has no slot */
-static size_t block_offset(const bench_rebuild *R, const mb_csr *csr, size_t r, size_t c, int *ok)
+/* offset of block (r, c) in the CSR values; 0 and *ok = 0 when it has no slot */
+static size_t block_offset(const mb_csr *csr, size_t r, size_t c, int *ok)
 {
-    if (csr == NULL) {
-        if (r == c)
-            return 9 * r;
-        if (c + 1 == r)
-            return 9 * R->n + 9 * r;
-        if (r + 1 == c)
-            return 18 * R->n + 9 * r;
-    } else {
-        const gsl_spmatrix *A = csr->A;
-        for (int p = A->p[3 * r]; p < A->p[3 * r + 1]; p++)
-            if ((size_t)A->i[p] == 3 * c)
-                return (size_t)p;
-    }
+    const gsl_spmatrix *A = csr->A;
+    for (int p = A->p[3 * r]; p < A->p[3 * r + 1]; p++)
+        if ((size_t)A->i[p] == 3 * c)
+            return (size_t)p;
     *ok = 0;
     return 0;
 }
@@ -52,20 +44,77 @@ static const void *springs_of(const mb_system *sys)
     return NULL;
 }
 
-/* value offsets of row k (fixed) and its diagonal */
+/* value offsets of row k (fixed) and its diagonal: on a chain its three entries in each
+ * of [D_i | b_i] (not b_i), L_i and U_i (header), in CSR the row's values */
 static void fixed_row(bench_rebuild *R, const mb_csr *csr, size_t k, size_t *nz)
 {
     size_t i = k / 3, a = k % 3;
     if (csr == NULL) {
+        size_t rows[3] = { 12 * i + 4 * a, 12 * R->n + 9 * i + 3 * a, 21 * R->n + 9 * i + 3 * a };
         for (int blk = 0; blk < 3; blk++)
             for (size_t e = 0; e < 3; e++)
-                R->zero[(*nz)++] = 9 * R->n * (size_t)blk + 9 * i + 3 * a + e;
+                R->zero[(*nz)++] = rows[blk] + e;
+        R->fixed_val[R->nfixed] = 12 * i + 5 * a;
     } else {
         for (int p = csr->A->p[k]; p < csr->A->p[k + 1]; p++)
             R->zero[(*nz)++] = (size_t)p;
+        R->fixed_val[R->nfixed] = R->doff[i] + a * R->stride[i] + a;
     }
-    R->fixed_dof[R->nfixed] = k;
-    R->fixed_val[R->nfixed++] = R->doff[i] + a * R->stride[i] + a;
+    R->fixed_dof[R->nfixed++] = k;
+}
+
+/* entry k of b: on a chain the fourth column of row k of [D_i | b_i] */
+static double *rhs_entry(bench_rebuild *R, size_t k)
+{
+    return R->chain ? &R->Db[12 * (k / 3) + 4 * (k % 3) + 3] : &R->b[k];
+}
+
+/* spring m joins nodes m and m + 1, in order, and nothing else (the chain's form) */
+static int springs_chain(const bench_rebuild *R)
+{
+    int chain = R->ns + 1 == R->n;
+    for (size_t m = 0; m < R->ns && chain; m++)
+        chain = R->sp[m].i == m && R->sp[m].j == m + 1 && !R->sp[m].anchored
+                && !R->sp[m].has_arms;
+    return chain;
+}
+
+/* the chain's arrays: Db | L | U in one block, 16-byte aligned for Db's pairs */
+static int chain_alloc(bench_rebuild *R)
+{
+    R->nvals = 30 * R->n;
+    R->vals = aligned_alloc(16, R->nvals * sizeof(double));
+    if (R->vals == NULL)
+        return 0;
+    R->Db = R->vals;
+    R->L = R->vals + 12 * R->n;
+    R->U = R->vals + 21 * R->n;
+    return 1;
+}
+
+/* the CSR pattern's arrays and the offsets of the springs' blocks and the diagonals */
+static int csr_alloc(bench_rebuild *R, const mb_csr *csr)
+{
+    R->nvals = csr->A->nz;
+    R->f = malloc(3 * R->n * sizeof(double));
+    R->b = malloc(3 * R->n * sizeof(double));
+    R->vals = malloc(R->nvals * sizeof(double));
+    R->soff = malloc((4 * R->ns + 1) * sizeof(size_t));
+    R->doff = malloc(R->n * sizeof(size_t));
+    R->stride = malloc(R->n * sizeof(size_t));
+    int ok = R->f && R->b && R->vals && R->soff && R->doff && R->stride;
+    for (size_t i = 0; ok && i < R->n; i++) {
+        R->doff[i] = block_offset(csr, i, i, &ok);
+        R->stride[i] = (size_t)(csr->A->p[3 * i + 1] - csr->A->p[3 * i]);
+    }
+    for (size_t m = 0; ok && m < R->ns; m++) {
+        const mb_spring *sp = &R->sp[m];
+        ok = !sp->anchored && !sp->has_arms;
+        size_t ij[4][2] = { { sp->i, sp->i }, { sp->i, sp->j }, { sp->j, sp->i }, { sp->j, sp->j } };
+        for (int q = 0; ok && q < 4; q++)
+            R->soff[4 * m + (size_t)q] = block_offset(csr, ij[q][0], ij[q][1], &ok);
+    }
+    return ok;
 }
 
 bench_rebuild *bench_rebuild_alloc(const mb_system *sys, const double g[3], double D,
@@ -83,38 +132,18 @@ bench_rebuild *bench_rebuild_alloc(const mb_system *sys, const double g[3], doub
     R->sp = mb_springs_items(springs);
     memcpy(R->g, g, sizeof R->g);
     R->D = D;
-    R->nvals = csr ? csr->A->nz : 27 * R->n;
-    size_t maxzero = csr ? R->nvals : 27 * R->n;
-    R->f = malloc(3 * R->n * sizeof(double));
-    R->b = malloc(3 * R->n * sizeof(double));
-    R->vals = malloc(R->nvals * sizeof(double));
-    R->soff = malloc((4 * R->ns + 1) * sizeof(size_t));
-    R->doff = malloc(R->n * sizeof(size_t));
-    R->stride = malloc(R->n * sizeof(size_t));
-    R->zero = malloc(maxzero * sizeof(size_t));
+    R->chain = csr == NULL;
+    int ok = R->chain ? springs_chain(R) && chain_alloc(R) : csr_alloc(R, csr);
+    size_t maxzero = R->chain ? 27 * R->n : R->nvals;
+    R->zero = ok ? malloc(maxzero * sizeof(size_t)) : NULL;
     R->fixed_dof = malloc(3 * R->n * sizeof(size_t));
     R->fixed_val = malloc(3 * R->n * sizeof(size_t));
-    int ok = R->f && R->b && R->vals && R->soff && R->doff && R->stride && R->zero
-             && R->fixed_dof && R->fixed_val;
-    for (size_t i = 0; ok && i < R->n; i++) {
-        R->doff[i] = block_offset(R, csr, i, i, &ok);
-        R->stride[i] = csr ? (size_t)(csr->A->p[3 * i + 1] - csr->A->p[3 * i]) : 3;
-    }
-    for (size_t m = 0; ok && m < R->ns; m++) {
-        const mb_spring *sp = &R->sp[m];
-        ok = !sp->anchored && !sp->has_arms;
-        size_t ij[4][2] = { { sp->i, sp->i }, { sp->i, sp->j }, { sp->j, sp->i }, { sp->j, sp->j } };
-        for (int q = 0; ok && q < 4; q++)
-            R->soff[4 * m + (size_t)q] = block_offset(R, csr, ij[q][0], ij[q][1], &ok);
-    }
+    ok = ok && R->zero && R->fixed_dof && R->fixed_val;
     size_t nz = 0;
     for (size_t k = 0; ok && k < 3 * R->n; k++)
         if (s->inv_mass[k / 3] == 0.0 || (s->blocked[k / 3] & (1u << (k % 3))) != 0)
             fixed_row(R, csr, k, &nz);
     R->nzero = nz;
-    R->chain = csr == NULL && R->ns + 1 == R->n;
-    for (size_t m = 0; m < R->ns && R->chain; m++)
-        R->chain = R->sp[m].i == m && R->sp[m].j == m + 1;
     if (!ok) {
         bench_rebuild_free(R);
         return NULL;
@@ -190,7 +219,8 @@ static void rebuild_spring(bench_rebuild *R, size_t m, const mb_nodes *s, double
     add_block(R->vals, o[3], R->stride[j], G, 1);
 }
 
-/* The rows of fixed degrees of freedom: d e_k^T, b_k = d v_k */
+/* The rows of fixed degrees of freedom: d e_k^T, b_k = d v_k (on a chain b_k in the
+ * fourth column of its row) */
 static void rebuild_fixed_rows(bench_rebuild *R, const mb_nodes *s)
 {
     for (size_t z = 0; z < R->nzero; z++)
@@ -199,8 +229,22 @@ static void rebuild_fixed_rows(bench_rebuild *R, const mb_nodes *s)
         size_t k = R->fixed_dof[q];
         double dk = s->inv_mass[k / 3] == 0.0 ? 1.0 : s->mass[k / 3];
         R->vals[R->fixed_val[q]] = dk;
-        R->b[k] = dk * s->v[k];
+        *rhs_entry(R, k) = dk * s->v[k];
     }
+}
+
+/* A spring's block G of a chain and its elastic force E, by rows in pairs: r[a] holds
+ * (G_a0, G_a1), c2 (G_02, G_12), e (E_0, E_1) */
+typedef struct chain_block {
+    bench_pair r[3], c2, e;
+    double g22, e2;
+} chain_block;
+
+/* G = h^2 k I, E = 0: the linear spring at l = 0; k = 0 the block of no spring */
+static MB_ALWAYS_INLINE chain_block chain_block_linear(double h2k)
+{
+    return (chain_block){ .r = { { h2k, 0.0 }, { 0.0, h2k }, { 0.0, 0.0 } }, .c2 = { 0.0, 0.0 },
+                          .e = { 0.0, 0.0 }, .g22 = h2k, .e2 = 0.0 };
 }
 
 /* Spring i of a chain (joining nodes i and i + 1) at the state of s: G = h C + h^2 K and
@@ -210,67 +254,96 @@ static void rebuild_fixed_rows(bench_rebuild *R, const mb_nodes *s)
  * expression collected by its terms in I, n n^T and n dv^T:
  *   G = alpha I + n p^T,  alpha = h^2 (k (1 - L/l) + (c/l) dv.n),
  *   p = (h c + h^2 (k L/l - 2 (c/l) dv.n)) n + h^2 (c/l) dv
- * (12 products where the entries one by one took about 60). */
-static void chain_spring(const mb_spring *sp, const mb_nodes *s, double h, double G[9],
-                         double E[3])
+ * (12 products where the entries one by one took about 60), with one division, 1/l;
+ * components 0 and 1 of d, dv, n, p and E in the two lanes of a pair, 2 alone. */
+static MB_ALWAYS_INLINE chain_block chain_spring(const mb_spring *sp, const mb_nodes *s,
+                                                 double h)
 {
     const double *x = &s->x[3 * sp->i], *v = &s->v[3 * sp->i];
-    double d[3] = { x[3] - x[0], x[4] - x[1], x[5] - x[2] };
-    double dv[3] = { v[3] - v[0], v[4] - v[1], v[5] - v[2] };
-    double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), h2 = h * h;
-    if (l == 0.0) {
-        for (int q = 0; q < 9; q++)
-            G[q] = q % 4 == 0 ? h2 * sp->k : 0.0;
-        E[0] = E[1] = E[2] = 0.0;
-        return;
-    }
-    double n[3] = { d[0] / l, d[1] / l, d[2] / l };
-    double dvn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2], e = sp->k * (l - sp->rest);
-    double kd = sp->k * (1.0 - sp->rest / l), kn = sp->k * sp->rest / l, cl = sp->c / l;
-    double alpha = h2 * (kd + cl * dvn), beta = h * sp->c + h2 * (kn - 2.0 * cl * dvn);
-    double p[3];
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++) {
-        p[a] = beta * n[a] + h2 * cl * dv[a];
-        E[a] = e * n[a];
-    }
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++)
-        MB_UNROLL(3)
-        for (int q = 0; q < 3; q++)
-            G[3 * a + q] = a == q ? n[a] * p[q] + alpha : n[a] * p[q];
+    const bench_pair d = bench_pair_load(x + 3) - bench_pair_load(x),
+                     dv = bench_pair_load(v + 3) - bench_pair_load(v), dd = d * d;
+    const double d2 = x[5] - x[2], dv2 = v[5] - v[2], h2 = h * h;
+    const double l = sqrt((dd[0] + dd[1]) + d2 * d2);
+    if (l == 0.0)
+        return chain_block_linear(h2 * sp->k);
+    const double il = 1.0 / l, n2 = d2 * il;
+    const bench_pair n = d * il, dvn01 = dv * n;
+    const double dvn = (dvn01[0] + dvn01[1]) + dv2 * n2, e = sp->k * (l - sp->rest);
+    const double kd = sp->k * (1.0 - sp->rest * il), kn = sp->k * (sp->rest * il);
+    const double cl = sp->c * il, hcl = h2 * cl;
+    const double alpha = h2 * (kd + cl * dvn), beta = h * sp->c + h2 * (kn - 2.0 * cl * dvn);
+    const bench_pair p = beta * n + hcl * dv;
+    const double p2 = beta * n2 + hcl * dv2;
+    chain_block g;
+    g.r[0] = n[0] * p + (bench_pair){ alpha, 0.0 };
+    g.r[1] = n[1] * p + (bench_pair){ 0.0, alpha };
+    g.r[2] = n2 * p;
+    g.c2 = n * p2;
+    g.g22 = n2 * p2 + alpha;
+    g.e = e * n;
+    g.e2 = e * n2;
+    return g;
+}
+
+/* -G at q, row-major (L_i or U_i) */
+static MB_ALWAYS_INLINE void chain_block_store_neg(double *q, const chain_block *g)
+{
+    const bench_pair c2 = -g->c2;
+    bench_pair_store(q, -g->r[0]);
+    q[2] = c2[0];
+    bench_pair_store(q + 3, -g->r[1]);
+    q[5] = c2[1];
+    bench_pair_store(q + 6, -g->r[2]);
+    q[8] = -g->g22;
+}
+
+/* the constants of a chain's rebuild: h, h D and gravity's (g0, g1) and g2 */
+typedef struct chain_consts {
+    double h, hD, g2;
+    bench_pair g01;
+} chain_consts;
+
+/* Node i's rows [D_i | b_i] (two pairs a row), L_i = -G_{i-1} and U_i = -G_i, from the
+ * blocks of its springs gp = G_{i-1} and g = G_i (rebuild_chain) */
+static MB_ALWAYS_INLINE void chain_node(bench_rebuild *R, const mb_nodes *s, size_t i,
+                                        const chain_consts *K, const chain_block *gp,
+                                        const chain_block *g)
+{
+    const double m = s->mass[i], md = m + K->hD, *v = &s->v[3 * i], h = K->h;
+    const bench_pair b = m * bench_pair_load(v) + h * (m * K->g01 + (g->e - gp->e));
+    const double b2 = m * v[2] + h * (m * K->g2 + (g->e2 - gp->e2));
+    const bench_pair c2 = gp->c2 + g->c2;
+    double *row = &R->Db[12 * i];
+    bench_pair_store_aligned(row, ((bench_pair){ md, 0.0 } + gp->r[0]) + g->r[0]);
+    bench_pair_store_aligned(row + 2, (bench_pair){ c2[0], b[0] });
+    bench_pair_store_aligned(row + 4, ((bench_pair){ 0.0, md } + gp->r[1]) + g->r[1]);
+    bench_pair_store_aligned(row + 6, (bench_pair){ c2[1], b[1] });
+    bench_pair_store_aligned(row + 8, gp->r[2] + g->r[2]);
+    bench_pair_store_aligned(row + 10, (bench_pair){ (md + gp->g22) + g->g22, b2 });
+    chain_block_store_neg(&R->L[9 * i], gp);
+    chain_block_store_neg(&R->U[9 * i], g);
 }
 
 /* A chain in the lean step's form: one pass over the nodes, spring i's terms
- * formed once, node i's D, L and U blocks and its b written once each,
+ * formed once, node i's rows of [D_i | b_i] (the right-hand side as a fourth column,
+ * header) and its L and U blocks written once each,
  *   D_i = (m_i + h D) I + G_{i-1} + G_i,  L_i = -G_{i-1},  U_i = -G_i,
  *   b_i = m_i v_i + h (m_i g + E_i - E_{i-1})
  * (drag's -h D v of f cancels against its h D v of -h C v); no forces are stored (the
- * step needs A and b alone), the fixed rows last.  The blocks two entries a lane (SSE2,
- * block3_lanes.h), G_{i-1} kept in registers from one node to the next. */
+ * step needs A and b alone), the fixed rows last.  A row's columns 0 and 1 and its
+ * column 2 and b in two pairs (bench_pair.h), G_{i-1} kept in registers from one node
+ * to the next; the last node has no spring of its own. */
 static void rebuild_chain(bench_rebuild *R, const mb_nodes *s, double h)
 {
-    double Ep[3] = { 0 }, G[9], E[3];
-    double *Dn = R->vals, *Ln = R->vals + 9 * R->n, *Un = R->vals + 18 * R->n, hD = h * R->D;
-    block3_lanes gp = block3_zero();
-    for (size_t i = 0; i < R->n; i++) {
-        if (i < R->ns)
-            chain_spring(&R->sp[i], s, h, G, E);
-        else
-            memset(G, 0, sizeof G), memset(E, 0, sizeof E);
-        double m = s->mass[i], md = m + hD;
-        block3_lanes g = block3_load(G);
-        block3_store(&Dn[9 * i], block3_add(block3_add(block3_mass(md), gp), g));
-        block3_store(&Ln[9 * i], block3_neg(gp));
-        block3_store(&Un[9 * i], block3_neg(g));
-        MB_UNROLL(3)
-        for (int a = 0; a < 3; a++) {
-            size_t k = 3 * i + (size_t)a;
-            R->b[k] = m * s->v[k] + h * (m * R->g[a] + (E[a] - Ep[a]));
-        }
+    const chain_consts K = { h, h * R->D, R->g[2], { R->g[0], R->g[1] } };
+    chain_block gp = chain_block_linear(0.0);
+    for (size_t i = 0; i < R->ns; i++) {
+        const chain_block g = chain_spring(&R->sp[i], s, h);
+        chain_node(R, s, i, &K, &gp, &g);
         gp = g;
-        memcpy(Ep, E, sizeof E);
     }
+    const chain_block none = chain_block_linear(0.0);
+    chain_node(R, s, R->ns, &K, &gp, &none);
     rebuild_fixed_rows(R, s);
 }
 

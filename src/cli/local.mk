@@ -40,6 +40,7 @@ noinst_HEADERS += src/cli/bench_growth.h
 noinst_HEADERS += src/cli/bench_lammps.h
 noinst_HEADERS += src/cli/bench_peer.h
 noinst_HEADERS += src/cli/bench_blocktri.h
+noinst_HEADERS += src/cli/bench_pair.h
 noinst_HEADERS += src/cli/bench_cholmod.h
 noinst_HEADERS += src/cli/bench_rebuild.h
 noinst_HEADERS += src/cli/benches.def

@@ -6,16 +6,10 @@
  * same bits as entry by entry, in about half the instructions.  Loads and stores are
  * unaligned (a block starts every 72 bytes).  Without SSE2 the scalar loops.
  *
- * The products of two blocks likewise take columns 0 and 1 of a row in the two lanes of
- * one vector and column 2 alone, each entry ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c) as the
- * scalar loop sums it.
- *
  * Used where blocks are added to blocks: a spring's G = h C + h^2 K and its four blocks
- * of A in block-tridiagonal and in CSR storage (linsys_sink.c); and the block sweep's products
- * S_i = D_i - L_i X_{i-1} and X_i = S_i^-1 U_i (linsolve_blocktri.c).  The chain
- * benchmark's lean peer uses the same for its blocks and its sweep's products
- * (bench_rebuild.c, bench_blocktri.c), the cloth's for the rows of its blocks in the
- * scalar CSR matrix it hands to CHOLMOD (bench_rebuild.c, block3_row_addsub). */
+ * of A in block-tridiagonal and in CSR storage (linsys_sink.c, linsys_sink_pass.h).  The
+ * cloth benchmark's lean peer uses block3_row_addsub for the rows of its blocks in the
+ * scalar CSR matrix it hands to CHOLMOD (bench_rebuild.c). */
 #ifndef MB_BLOCK3_LANES_H
 #define MB_BLOCK3_LANES_H
 
@@ -110,43 +104,6 @@ static MB_ALWAYS_INLINE void block3_row_addsub(double *a, const double *g, int a
     a[2] = add ? a[2] + g[2] : a[2] - g[2];
 }
 
-/* row a of A times B, columns 0 and 1: (A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c in lane c;
- * b0, b1, b2 hold columns 0-1 of B's rows */
-static MB_ALWAYS_INLINE __m128d block3_row_times(const double *Aa, __m128d b0, __m128d b1,
-                                                 __m128d b2)
-{
-    __m128d p = _mm_mul_pd(_mm_set1_pd(Aa[0]), b0);
-    p = _mm_add_pd(p, _mm_mul_pd(_mm_set1_pd(Aa[1]), b1));
-    return _mm_add_pd(p, _mm_mul_pd(_mm_set1_pd(Aa[2]), b2));
-}
-
-/* out = A B, entry by entry ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c); out aliases neither */
-static MB_ALWAYS_INLINE void block3_mul(const double *A, const double *B, double *out)
-{
-    const __m128d b0 = _mm_loadu_pd(&B[0]), b1 = _mm_loadu_pd(&B[3]), b2 = _mm_loadu_pd(&B[6]);
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++) {
-        const double *Aa = &A[3 * a];
-        _mm_storeu_pd(&out[3 * a], block3_row_times(Aa, b0, b1, b2));
-        out[3 * a + 2] = Aa[0] * B[2] + Aa[1] * B[5] + Aa[2] * B[8];
-    }
-}
-
-/* out = D - A B, entry by entry D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c); out
- * aliases none of them */
-static MB_ALWAYS_INLINE void block3_sub_mul(const double *D, const double *A, const double *B,
-                                            double *out)
-{
-    const __m128d b0 = _mm_loadu_pd(&B[0]), b1 = _mm_loadu_pd(&B[3]), b2 = _mm_loadu_pd(&B[6]);
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++) {
-        const double *Aa = &A[3 * a];
-        _mm_storeu_pd(&out[3 * a],
-                      _mm_sub_pd(_mm_loadu_pd(&D[3 * a]), block3_row_times(Aa, b0, b1, b2)));
-        out[3 * a + 2] = D[3 * a + 2] - (Aa[0] * B[2] + Aa[1] * B[5] + Aa[2] * B[8]);
-    }
-}
-
 #else   /* the scalar loops */
 
 typedef struct block3_lanes {
@@ -219,26 +176,6 @@ static inline void block3_row_addsub(double *a, const double *g, int add)
 {
     for (int e = 0; e < 3; e++)
         a[e] = add ? a[e] + g[e] : a[e] - g[e];
-}
-
-static inline void block3_mul(const double *A, const double *B, double *out)
-{
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++)
-        MB_UNROLL(3)
-        for (int c = 0; c < 3; c++)
-            out[3 * a + c] = A[3 * a] * B[c] + A[3 * a + 1] * B[3 + c] + A[3 * a + 2] * B[6 + c];
-}
-
-static inline void block3_sub_mul(const double *D, const double *A, const double *B,
-                                  double *out)
-{
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++)
-        MB_UNROLL(3)
-        for (int c = 0; c < 3; c++)
-            out[3 * a + c] = D[3 * a + c] - (A[3 * a] * B[c] + A[3 * a + 1] * B[3 + c]
-                                             + A[3 * a + 2] * B[6 + c]);
 }
 
 #endif

@@ -7,8 +7,8 @@
  *
  * Every entry gets the very IEEE operations, in the very order, of the scalar expressions
  * (the build has -ffp-contract=off; a lane is one operation as a scalar is):
- *   D - A B     D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)     (block3_sub_mul)
- *   A B         (A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c              (block3_mul)
+ *   D - A B     D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
+ *   A B         (A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c
  *   A v         (A_a0 v_0 + A_a1 v_1) + A_a2 v_2
  *   ||A||_1     m = +0, then m = (x > m ? x : m) for the column sums
  *               x = (|A_0c| + |A_1c|) + |A_2c|, c = 0, 1, 2 in turn (a NaN sum is

@@ -2,8 +2,9 @@
  * files, src/cli/bench_rebuild.c and src/cli/bench_blocktri.c) run STEPS times on the
  * spring-chain problem of PARTICLES particles, for instruction counts per node-step: the
  * difference of two profiles (STEPS = 11 and 1) over 10 PARTICLES.  Each step is the
- * peer's: the plain rebuild of A and b, the block Thomas sweep, x+ = x + h v+ (h = 1/120,
- * the chain's default gravity, no drag), always from the problem's initial state.
+ * peer's: the plain rebuild of A and b, the block Thomas sweep with x+ = x + h v+ in its
+ * backward pass (h = 1/120, the chain's default gravity, no drag), always from the
+ * problem's initial state.
  *
  * Build and run from a built tree:
  *   gcc -O2 -ffp-contract=off -I . -I src/core -I src/forces -I src/linsolve \
@@ -59,15 +60,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "chain_peer_count: out of memory\n");
         return 2;
     }
-    size_t n9 = 9 * n;
     for (size_t q = 0; q < steps; q++) {
         bench_rebuild_run(R, s, h);
-        if (bench_thomas_solve(T, R->vals, R->vals + n9, R->vals + 2 * n9, R->b, v) != 0) {
+        if (bench_thomas_solve(T, R->Db, R->L, R->U, s->x, h, v, x) != 0) {
             fprintf(stderr, "chain_peer_count: the sweep refused a pivot block\n");
             return 1;
         }
-        for (size_t k = 0; k < 3 * n; k++)
-            x[k] = s->x[k] + h * v[k];
     }
     double sum = 0.0;
     for (size_t k = 0; k < 3 * n; k++)
