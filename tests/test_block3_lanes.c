@@ -4,6 +4,8 @@
  *   G = h C + h^2 K                 G_q = h C_q + h2 K_q
  *   F + G, F - G, -F, diag(m), +0   entry by entry
  *   a + g, a - g on one row         a_e + g_e, a_e - g_e (block3_row_addsub), in place
+ *   x y^T, s A, A + s I             x_r y_c, s A_q, A_q + s on the diagonal and every other
+ *                                   entry's bits kept (-0 and NaN included)
  * on blocks of pseudo-random entries over twenty binary orders of magnitude (a lane that
  * reads another entry's operand shows).  Each test first shows (the control) that its
  * data tell the documented expression from another one, so that a regrouped expression
@@ -153,4 +155,45 @@ Test(block3_lanes, one_row_added_or_subtracted_in_place)
         cr_assert(memcmp(&s[5 * r], &d[5 * r], 3 * sizeof(double)) != 0,
                   "control: row %d's sum and difference have the same bits", r);
     }
+}
+
+/* the outer product x y^T entry by entry x_r y_c, s A entry by entry, and A + s I: the
+ * diagonal A_q + s, every other entry its own bits (its lane adds -0); on random data and
+ * on a block whose off-diagonal entries are -0, +0, NaN and infinities.  Controls: the
+ * random data tell x y^T from y x^T, and +0 (instead of -0) added off the diagonal would
+ * turn the block's -0 into +0. */
+Test(block3_lanes, outer_scale_and_diagonal_entry_by_entry)
+{
+    double x[3], y[3], A[9], O[9], S[9], D[9], out[9];
+    int transposed_told = 0;
+    for (int set = 0; set < 64; set++) {
+        for (int k = 0; k < 3; k++)
+            x[k] = lcg_value(), y[k] = lcg_value();
+        lcg_block(A);
+        const double s = lcg_value();
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+                O[3 * r + c] = x[r] * y[c];
+                transposed_told |= O[3 * r + c] != x[c] * y[r];
+            }
+        for (int q = 0; q < 9; q++) {
+            S[q] = A[q] * s;
+            D[q] = q % 4 == 0 ? A[q] + s : A[q];
+        }
+        block3_store(out, block3_outer(x, y));
+        cr_expect(same_bits(out, O), "set %d: x y^T differs from x_r y_c", set);
+        block3_store(out, block3_scale(block3_load(A), s));
+        cr_expect(same_bits(out, S), "set %d: s A differs from s A_q", set);
+        block3_store(out, block3_add_diagonal(block3_load(A), s));
+        cr_expect(same_bits(out, D), "set %d: A + s I differs from A_q + s on the diagonal", set);
+    }
+    cr_assert(transposed_told, "control: the data do not tell x y^T from y x^T");
+    const double off[9] = { 1.5, -0.0, 0.0, NAN, -2.0, -INFINITY, INFINITY, -0.0, 0.25 };
+    block3_store(out, block3_add_diagonal(block3_load(off), 0.5));
+    for (int q = 0; q < 9; q++) {
+        double want = q % 4 == 0 ? off[q] + 0.5 : off[q];
+        cr_expect(memcmp(&out[q], &want, sizeof want) == 0, "entry %d: bits not kept", q);
+    }
+    const double plus = off[1] + 0.0;
+    cr_assert(!signbit(plus) && signbit(off[1]), "control: +0 added to -0 keeps the sign");
 }

@@ -64,6 +64,10 @@ static inline int springs_anchored(const struct spring_hot *sp)
 #define SPRINGS_ADD 1           /* added to f */
 #define SPRINGS_SET 2           /* written from +0 on each node's first spring */
 
+/* The form of a spring's blocks (springs_block_terms): K = k I and Dv = 0 (L = c = 0);
+ * K = beta n n^T + alpha I and Dv = 0 (c = 0); the dashpot's K and Dv = c n n^T */
+enum { SPRINGS_LINEAR, SPRINGS_ELASTIC, SPRINGS_DASHPOT };
+
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "quat_source.c"

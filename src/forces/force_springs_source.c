@@ -219,20 +219,17 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
  * (alpha = k, beta = -(c/l)(dv.n) when L = 0): c/l once, no division per entry, and the
  * products n_r n_c, shared by K and Dv, formed once per pair r <= c (n n^T is symmetric).
  * The same operations in the MPFR twin. */
-R_HOT void FUNCTION(springs, block)(const struct spring_hot *sp,
-                                     struct FUNCTION(springs, scratch) *restrict w,
-                                     REAL *restrict K, REAL *restrict Dv, REAL *restrict pdv)
+/* The scalars of springs_block's expression: alpha (w->m), beta (w->b) and, with a dashpot,
+ * pdv and u = (c/l) n (w->F); the block's form (SPRINGS_LINEAR: nothing formed). */
+
+R_HOT int FUNCTION(springs, block_terms)(const struct spring_hot *sp,
+                                          struct FUNCTION(springs, scratch) *restrict w,
+                                          REAL *restrict pdv)
 {
     REAL *alpha = w->m, *beta = w->b, *cl = &w->d[0], *ca = &w->d[1];  /* d[] is free here */
     REAL *u = w->F;                                                 /* u = (c/l) n */
-    if (sp->rest == 0.0 && sp->c == 0.0) {
-        R_UNROLL(9)
-        for (int k = 0; k < 9; k++) {
-            R_SET_D(&K[k], k % 4 == 0 ? sp->k : 0.0);
-            R_SET_D(&Dv[k], 0.0);
-        }
-        return;
-    }
+    if (sp->rest == 0.0 && sp->c == 0.0)
+        return SPRINGS_LINEAR;
     if (sp->c != 0.0)
         FUNCTION(springs, dv_dot_n)(w);             /* a = dv . n (b its scratch) */
     if (sp->rest == 0.0) {
@@ -244,24 +241,8 @@ R_HOT void FUNCTION(springs, block)(const struct spring_hot *sp,
         R_MUL_D(alpha, alpha, sp->k);
         R_MUL_D(beta, beta, sp->k);
     }
-    R_UNROLL(3)
-    for (int r = 0; r < 3; r++)                     /* Dv = n n^T for now */
-        R_UNROLL(3)
-        for (int c = r; c < 3; c++) {
-            R_MUL(&Dv[3 * r + c], &w->n[r], &w->n[c]);
-            if (c != r)
-                R_SET(&Dv[3 * c + r], &Dv[3 * r + c]);
-        }
-    if (sp->c == 0.0) {
-        R_UNROLL(9)
-        for (int k = 0; k < 9; k++) {               /* K = beta n n^T + alpha I, Dv = 0 */
-            R_MUL(&K[k], &Dv[k], beta);
-            if (k % 4 == 0)
-                R_ADD(&K[k], &K[k], alpha);
-            R_SET_D(&Dv[k], 0.0);
-        }
-        return;
-    }
+    if (sp->c == 0.0)
+        return SPRINGS_ELASTIC;
     R_D_DIV(cl, sp->c, w->l);                       /* c / l */
     R_MUL(ca, cl, w->a);                            /* (c/l)(dv.n) */
     R_ADD(alpha, alpha, ca);
@@ -271,6 +252,56 @@ R_HOT void FUNCTION(springs, block)(const struct spring_hot *sp,
         R_MUL(&w->t[k], w->a, &w->n[k]);
         R_SUB(&pdv[k], &w->dv[k], &w->t[k]);
         R_MUL(&u[k], cl, &w->n[k]);
+    }
+    return SPRINGS_DASHPOT;
+}
+
+/* K = df_i/dx_j and Dv = df_i/dv_j of one spring (d = p_j - p_i, P = I - n n^T; with arms
+ * the attachment points move rigidly with the centres, so the translational blocks keep
+ * this form at the attachment points):
+ *   elastic   K = k I                                   (L = 0)
+ *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
+ *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T
+ * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv).
+ * With a dashpot K is formed as its three terms, P = I - n n^T expanded:
+ *   K = alpha I + beta n n^T + (c/l) n (P dv)^T,
+ *   alpha = k (1 - L/l) + (c/l)(dv.n),   beta = k (L/l) - (c/l)(dv.n)
+ * (alpha = k, beta = -(c/l)(dv.n) when L = 0): c/l once, no division per entry, and the
+ * products n_r n_c, shared by K and Dv, formed once per pair r <= c (n n^T is symmetric).
+ * Entry by entry ((r, c), nn = n_r n_c): K = (nn beta + u_r pdv_c) + alpha [r = c],
+ * Dv = nn c.  The same operations in the MPFR twin, and two entries a lane in
+ * springs_block_lanes. */
+R_HOT void FUNCTION(springs, block)(const struct spring_hot *sp,
+                                     struct FUNCTION(springs, scratch) *restrict w,
+                                     REAL *restrict K, REAL *restrict Dv, REAL *restrict pdv)
+{
+    const REAL *alpha = w->m, *beta = w->b, *u = w->F;
+    int form = FUNCTION(springs, block_terms)(sp, w, pdv);
+    if (form == SPRINGS_LINEAR) {
+        R_UNROLL(9)
+        for (int k = 0; k < 9; k++) {
+            R_SET_D(&K[k], k % 4 == 0 ? sp->k : 0.0);
+            R_SET_D(&Dv[k], 0.0);
+        }
+        return;
+    }
+    R_UNROLL(3)
+    for (int r = 0; r < 3; r++)                     /* Dv = n n^T for now */
+        R_UNROLL(3)
+        for (int c = r; c < 3; c++) {
+            R_MUL(&Dv[3 * r + c], &w->n[r], &w->n[c]);
+            if (c != r)
+                R_SET(&Dv[3 * c + r], &Dv[3 * r + c]);
+        }
+    if (form == SPRINGS_ELASTIC) {
+        R_UNROLL(9)
+        for (int k = 0; k < 9; k++) {               /* K = beta n n^T + alpha I, Dv = 0 */
+            R_MUL(&K[k], &Dv[k], beta);
+            if (k % 4 == 0)
+                R_ADD(&K[k], &K[k], alpha);
+            R_SET_D(&Dv[k], 0.0);
+        }
+        return;
     }
     R_UNROLL(3)
     for (int r = 0; r < 3; r++)
@@ -285,6 +316,33 @@ R_HOT void FUNCTION(springs, block)(const struct spring_hot *sp,
             R_MUL_D(Dq, Dq, sp->c);                 /* Dv = c n n^T */
         }
 }
+
+#if !IS_MPFR
+/* springs_block's K and Dv two entries a lane (block3_lanes.h): each entry the operations
+ * of springs_block's, in its order (n_c n_r for n_r n_c below the diagonal: the same
+ * value), so the same bits */
+static MB_ALWAYS_INLINE void springs_block_lanes(const struct spring_hot *sp,
+                                                 struct springs_scratch *restrict w,
+                                                 block3_lanes *K, block3_lanes *Dv,
+                                                 double *restrict pdv)
+{
+    int form = springs_block_terms(sp, w, pdv);
+    if (form == SPRINGS_LINEAR) {
+        *K = block3_mass(sp->k);
+        *Dv = block3_zero();
+        return;
+    }
+    const block3_lanes nn = block3_outer(w->n, w->n);
+    *K = block3_scale(nn, w->b[0]);
+    if (form == SPRINGS_ELASTIC) {
+        *K = block3_add_diagonal(*K, w->m[0]);
+        *Dv = block3_zero();
+        return;
+    }
+    *K = block3_add_diagonal(block3_add(*K, block3_outer(w->F, pdv)), w->m[0]);
+    *Dv = block3_scale(nn, sp->c);
+}
+#endif
 
 /* The four blocks of spring sp (two when anchored): df_i/d(x,v)_i = -(K, Dv), then
  * df_i/d._j = df_j/d._i = (K, Dv) and df_j/d._j = -(K, Dv), marked as a pair when i != j
@@ -308,17 +366,13 @@ static int FUNCTION(springs, put_all)(TYPE(mb_jacobian) *J, const struct spring_
 
 #if !IS_MPFR
 /* The blocks of spring sp handed to the sink in the order and with the signs of put_all:
- * (i, i) -(K, Dv), then (i, j), (j, i) (K, Dv) and (j, j) -(K, Dv) unless anchored; the
- * pair inline in pass p when inline_pairs (a constant), else by mb_linsys_sink_pair. */
+ * (i, i) -(K, Dv), then (i, j), (j, i) (K, Dv) and (j, j) -(K, Dv) unless anchored, the
+ * pair by mb_linsys_sink_pair (a pair inline in a pass: springs_blocks_loop). */
 static MB_ALWAYS_INLINE void springs_sink_all(mb_linsys_sink_pass *p,
                                               const struct spring_hot *sp, const double *K,
-                                              const double *Dv, int inline_pairs)
+                                              const double *Dv)
 {
     mb_linsys_sink *k = p->k;
-    if (!springs_anchored(sp) && inline_pairs) {
-        mb_linsys_sink_pass_pair(p, sp->i, sp->j, Dv, K);
-        return;
-    }
     if (!springs_anchored(sp)) {
         mb_linsys_sink_pair(k, sp->i, sp->j, Dv, K);     /* the pass holds no sums */
         return;
@@ -534,8 +588,9 @@ static int springs_forms_rhs(const void *params, size_t n)
 }
 
 /* The second pass's loop (springs_blocks_kept), p the pass into sink k; inline_pairs, a
- * constant: 1 for block-tridiagonal storage, each pair inline (mb_linsys_sink_pass_pair),
- * 0 otherwise, each pair by mb_linsys_sink_pair */
+ * constant: 1 for block-tridiagonal storage, each pair's blocks formed in lanes
+ * (springs_block_lanes) and passed inline (mb_linsys_sink_pass_pair), 0 otherwise, each
+ * pair by mb_linsys_sink_pair */
 static MB_ALWAYS_INLINE void springs_blocks_loop(const struct spring_set *set,
                                                  mb_linsys_sink *k, mb_linsys_sink_pass *p,
                                                  int inline_pairs)
@@ -551,8 +606,14 @@ static MB_ALWAYS_INLINE void springs_blocks_loop(const struct spring_set *set,
             springs_rhs_firsts(p, sp, set->marks[m]);
         if (springs_has_direction(sp))
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
-        springs_block(sp, &w, B.K, B.Dv, B.pdv);
-        springs_sink_all(p, sp, B.K, B.Dv, inline_pairs);
+        if (inline_pairs && !springs_anchored(sp)) {
+            block3_lanes K, Dv;
+            springs_block_lanes(sp, &w, &K, &Dv, B.pdv);
+            mb_linsys_sink_pass_pair(p, sp->i, sp->j, Dv, K);
+        } else {
+            springs_block(sp, &w, B.K, B.Dv, B.pdv);
+            springs_sink_all(p, sp, B.K, B.Dv);
+        }
         if (!report)
             continue;
         unsigned last_on = set->marks[m];

@@ -6,9 +6,10 @@
  * same bits as entry by entry, in about half the instructions.  Loads and stores are
  * unaligned (a block starts every 72 bytes).  Without SSE2 the scalar loops.
  *
- * Used where blocks are added to blocks: a spring's G = h C + h^2 K and its four blocks
- * of A in block-tridiagonal and in CSR storage (linsys_sink.c, linsys_sink_pass.h).  The
- * cloth benchmark's lean peer uses block3_row_addsub for the rows of its blocks in the
+ * Used where blocks are formed and added to blocks: a spring's K and C from the outer
+ * products n n^T and u pdv^T (force_springs_source.c), its G = h C + h^2 K and its four
+ * blocks of A in block-tridiagonal and in CSR storage (linsys_sink.c, linsys_sink_pass.h).
+ * The cloth benchmark's lean peer uses block3_row_addsub for the rows of its blocks in the
  * scalar CSR matrix it hands to CHOLMOD (bench_rebuild.c). */
 #ifndef MB_BLOCK3_LANES_H
 #define MB_BLOCK3_LANES_H
@@ -82,16 +83,56 @@ static MB_ALWAYS_INLINE block3_lanes block3_sub(block3_lanes a, block3_lanes g)
     return a;
 }
 
-/* G = h C + h2 K, entry by entry: the sum of mb_linsys_block_g (mb_linsolve.h) */
-static MB_ALWAYS_INLINE block3_lanes block3_g(const double *C, const double *K, double h,
-                                              double h2)
+/* a s, entry by entry */
+static MB_ALWAYS_INLINE block3_lanes block3_scale(block3_lanes a, double s)
 {
-    block3_lanes c = block3_load(C), k = block3_load(K);
+    const __m128d sv = _mm_set1_pd(s);
+    MB_UNROLL(5)
+    for (int p = 0; p < 5; p++)
+        a.q[p] = _mm_mul_pd(a.q[p], sv);
+    return a;
+}
+
+/* a + s I: s added to the diagonal entries 0, 4 and 8; the others get -0, which adds
+ * nothing to any value (x + -0 is x, -0 included), so each keeps its bits */
+static MB_ALWAYS_INLINE block3_lanes block3_add_diagonal(block3_lanes a, double s)
+{
+    const __m128d d = _mm_set_pd(-0.0, s);
+    a.q[0] = _mm_add_pd(a.q[0], d);
+    a.q[2] = _mm_add_pd(a.q[2], d);
+    a.q[4] = _mm_add_pd(a.q[4], d);
+    return a;
+}
+
+/* the outer product x y^T, entry (r, c) = x_r y_c */
+static MB_ALWAYS_INLINE block3_lanes block3_outer(const double x[3], const double y[3])
+{
+    const __m128d x01 = _mm_loadu_pd(x), y01 = _mm_loadu_pd(y), y2 = _mm_load_sd(&y[2]);
+    block3_lanes o;
+    o.q[0] = _mm_mul_pd(_mm_set1_pd(x[0]), y01);                        /* x0 y0, x0 y1 */
+    o.q[1] = _mm_mul_pd(x01, _mm_unpacklo_pd(y2, y01));                 /* x0 y2, x1 y0 */
+    o.q[2] = _mm_mul_pd(_mm_set1_pd(x[1]), _mm_shuffle_pd(y01, y2, 1)); /* x1 y1, x1 y2 */
+    o.q[3] = _mm_mul_pd(_mm_set1_pd(x[2]), y01);                        /* x2 y0, x2 y1 */
+    o.q[4] = _mm_mul_sd(_mm_load_sd(&x[2]), y2);                        /* x2 y2 */
+    return o;
+}
+
+/* h c + h2 k, entry by entry: the sum of mb_linsys_block_g (mb_linsolve.h) */
+static MB_ALWAYS_INLINE block3_lanes block3_g_lanes(block3_lanes c, block3_lanes k, double h,
+                                                    double h2)
+{
     const __m128d hv = _mm_set1_pd(h), h2v = _mm_set1_pd(h2);
     MB_UNROLL(5)
     for (int p = 0; p < 5; p++)
         c.q[p] = _mm_add_pd(_mm_mul_pd(hv, c.q[p]), _mm_mul_pd(h2v, k.q[p]));
     return c;
+}
+
+/* G = h C + h2 K, entry by entry: the sum of mb_linsys_block_g (mb_linsolve.h) */
+static MB_ALWAYS_INLINE block3_lanes block3_g(const double *C, const double *K, double h,
+                                              double h2)
+{
+    return block3_g_lanes(block3_load(C), block3_load(K), h, h2);
 }
 
 /* one row of three entries, a_e + g_e (add 1) or a_e - g_e (add 0), in place: columns 0
@@ -163,13 +204,40 @@ static inline block3_lanes block3_sub(block3_lanes a, block3_lanes g)
     return a;
 }
 
-static inline block3_lanes block3_g(const double *C, const double *K, double h, double h2)
+static inline block3_lanes block3_scale(block3_lanes a, double s)
 {
-    block3_lanes g;
+    for (int q = 0; q < 9; q++)
+        a.e[q] = a.e[q] * s;
+    return a;
+}
+
+static inline block3_lanes block3_add_diagonal(block3_lanes a, double s)
+{
+    for (int q = 0; q < 9; q += 4)
+        a.e[q] = a.e[q] + s;
+    return a;
+}
+
+static inline block3_lanes block3_outer(const double x[3], const double y[3])
+{
+    block3_lanes o;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            o.e[3 * r + c] = x[r] * y[c];
+    return o;
+}
+
+static inline block3_lanes block3_g_lanes(block3_lanes c, block3_lanes k, double h, double h2)
+{
     MB_UNROLL(9)
     for (int q = 0; q < 9; q++)
-        g.e[q] = h * C[q] + h2 * K[q];
-    return g;
+        c.e[q] = h * c.e[q] + h2 * k.e[q];
+    return c;
+}
+
+static inline block3_lanes block3_g(const double *C, const double *K, double h, double h2)
+{
+    return block3_g_lanes(block3_load(C), block3_load(K), h, h2);
 }
 
 static inline void block3_row_addsub(double *a, const double *g, int add)

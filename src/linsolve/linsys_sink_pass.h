@@ -125,24 +125,27 @@ static inline void mb_linsys_sink_pass_flush(mb_linsys_sink_pass *p)
 }
 
 /* The blocks of a pair, -(K, C) at (i, i), (K, C) at (i, j) and (j, i), -(K, C) at
- * (j, j), as mb_linsys_sink_pair adds them: in block-tridiagonal storage with |i - j| = 1
- * and the sink not misfit, here (mb_linsys_sink_pair_blocktri, then the four terms of b
- * together, h C (v_j - v_i), mb_linsys_be_rhs_pair_d); any other pair by
- * mb_linsys_sink_pair. */
+ * (j, j), as mb_linsys_sink_pair adds them, C and K in lanes (block3_lanes.h): in
+ * block-tridiagonal storage with |i - j| = 1 and the sink not misfit, here
+ * (mb_linsys_sink_pair_blocktri, then the four terms of b together, h C (v_j - v_i),
+ * mb_linsys_be_rhs_pair_d); any other pair by mb_linsys_sink_pair. */
 static MB_ALWAYS_INLINE void mb_linsys_sink_pass_pair(mb_linsys_sink_pass *p, size_t i,
-                                                      size_t j, const double C[9],
-                                                      const double K[9])
+                                                      size_t j, block3_lanes C, block3_lanes K)
 {
+    double c[9];
+    block3_store(c, C);
     if (p->T == NULL || p->k->misfit || i == j || i > j + 1 || j > i + 1) {
+        double k[9];
+        block3_store(k, K);
         mb_linsys_sink_pass_flush(p);
-        mb_linsys_sink_pair(p->k, i, j, C, K);
+        mb_linsys_sink_pair(p->k, i, j, c, k);
         return;
     }
-    mb_linsys_sink_pair_blocktri(p->T, i, j, block3_g(C, K, p->h, p->h2));
+    mb_linsys_sink_pair_blocktri(p->T, i, j, block3_g_lanes(C, K, p->h, p->h2));
     p->count += 4;
     p->reach = p->reach > 1 ? p->reach : 1;
-    if (mb_linsys_block_nonzero(C))
-        mb_linsys_be_rhs_pair_d(C, &p->v[3 * i], &p->v[3 * j], p->h, &p->b[3 * i],
+    if (mb_linsys_block_nonzero(c))
+        mb_linsys_be_rhs_pair_d(c, &p->v[3 * i], &p->v[3 * j], p->h, &p->b[3 * i],
                                 &p->b[3 * j]);
 }
 
