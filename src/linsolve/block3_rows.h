@@ -1,19 +1,14 @@
 /* block3_rows.h -- a row-major 3x3 block held in registers by rows, for the block sweep's
  * pivot blocks (linsolve_blocktri.c): row a's columns 0 and 1 in the two lanes of one SSE2
- * vector c01[a], its column 2 in the low lane of another, c2[a].  The high lane of c2[a]
- * is either not specified and never read, or -- in the sweep's [S_i | r_i] and
- * [X_i | z_i] -- the row's fourth column, its entry of a right-hand side, so that the
- * products with a vector ride in the lanes of the products with a block (the _rhs
- * functions).  The sweep forms [S_i | r_i] = [D_i | b_i] - L_i [X_{i-1} | z_{i-1}] into
- * it, checks S_i's and D_i's 1-norms, forms the adjugate and its 1-norm, scales it to
- * S_i^-1 and forms [X_i | z_i] = S_i^-1 [U_i | r_i], without S_i or S_i^-1 leaving the
- * registers; [X_i | z_i] is stored by rows of four numbers.
+ * vector c01[a], its column 2 in the low lane of another, c2[a] (the high lane is not
+ * specified and never read).  The sweep forms S_i = D_i - L_i X_{i-1} into it, checks
+ * S_i's and D_i's 1-norms, forms the adjugate and its 1-norm, scales it to S_i^-1 and
+ * multiplies U_i and a vector by it, without S_i or S_i^-1 leaving the registers.
  *
  * Every entry gets the very IEEE operations, in the very order, of the scalar expressions
  * (the build has -ffp-contract=off; a lane is one operation as a scalar is):
  *   D - A B     D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
  *   A B         (A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c
- *   b - A v     b_a - ((A_a0 v_0 + A_a1 v_1) + A_a2 v_2)
  *   A v         (A_a0 v_0 + A_a1 v_1) + A_a2 v_2
  *   ||A||_1     m = +0, then m = (x > m ? x : m) for the column sums
  *               x = (|A_0c| + |A_1c|) + |A_2c|, c = 0, 1, 2 in turn (a NaN sum is
@@ -59,6 +54,34 @@ static MB_ALWAYS_INLINE block3_rows block3_rows_load(const double *a)
         x.c2[r] = _mm_load_sd(&a[3 * r + 2]);
     }
     return x;
+}
+
+static MB_ALWAYS_INLINE void block3_rows_store(double *a, const block3_rows *x)
+{
+    MB_UNROLL(3)
+    for (int r = 0; r < 3; r++) {
+        _mm_storeu_pd(&a[3 * r], x->c01[r]);
+        _mm_store_sd(&a[3 * r + 2], x->c2[r]);
+    }
+}
+
+/* D - A B, entry by entry D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c) */
+static MB_ALWAYS_INLINE block3_rows block3_rows_sub_mul(const double *D, const double *A,
+                                                        const double *B)
+{
+    block3_rows s, b = block3_rows_load(B);
+    MB_UNROLL(3)
+    for (int a = 0; a < 3; a++) {
+        const __m128d a0 = _mm_set1_pd(A[3 * a]), a1 = _mm_set1_pd(A[3 * a + 1]),
+                      a2 = _mm_set1_pd(A[3 * a + 2]);
+        __m128d p = _mm_add_pd(_mm_mul_pd(a0, b.c01[0]), _mm_mul_pd(a1, b.c01[1]));
+        p = _mm_add_pd(p, _mm_mul_pd(a2, b.c01[2]));
+        __m128d q = _mm_add_sd(_mm_mul_sd(a0, b.c2[0]), _mm_mul_sd(a1, b.c2[1]));
+        q = _mm_add_sd(q, _mm_mul_sd(a2, b.c2[2]));
+        s.c01[a] = _mm_sub_pd(_mm_loadu_pd(&D[3 * a]), p);
+        s.c2[a] = _mm_sub_sd(_mm_load_sd(&D[3 * a + 2]), q);
+    }
+    return s;
 }
 
 /* the column sums (|x_0c| + |x_1c|) + |x_2c|: columns 0 and 1 in *c01's lanes, column 2
@@ -133,74 +156,42 @@ static MB_ALWAYS_INLINE double block3_rows_adjugate(const block3_rows *t, block3
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_mul_sd(B0, g60)));
 }
 
-/* [D | b]: the rows of block D with b_a in c2[a]'s high lane */
-static MB_ALWAYS_INLINE block3_rows block3_rows_load_rhs(const double *D, const double *b)
+/* out = g B (g in registers, B and out in memory, out not aliasing B) */
+static MB_ALWAYS_INLINE void block3_rows_mul(const block3_rows *g, const double *B, double *out)
 {
-    block3_rows x;
-    MB_UNROLL(3)
-    for (int r = 0; r < 3; r++) {
-        x.c01[r] = _mm_loadu_pd(&D[3 * r]);
-        x.c2[r] = _mm_loadh_pd(_mm_load_sd(&D[3 * r + 2]), &b[r]);
-    }
-    return x;
-}
-
-/* [D | b] - A [X | z]: D - A X entry by entry, and in c2[a]'s high
- * lane b_a - ((A_a0 z_0 + A_a1 z_1) + A_a2 z_2); XZ holds the rows of [X | z], four numbers
- * each (block3_rows_mul_rhs) */
-static MB_ALWAYS_INLINE block3_rows block3_rows_sub_mul_rhs(const double *D, const double *b,
-                                                            const double *A, const double *XZ)
-{
-    block3_rows s;
-    __m128d x01[3], x23[3];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++) {
-        x01[k] = _mm_loadu_pd(&XZ[4 * k]);
-        x23[k] = _mm_loadu_pd(&XZ[4 * k + 2]);
-    }
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++) {
-        const __m128d a0 = _mm_set1_pd(A[3 * a]), a1 = _mm_set1_pd(A[3 * a + 1]),
-                      a2 = _mm_set1_pd(A[3 * a + 2]);
-        __m128d p = _mm_add_pd(_mm_mul_pd(a0, x01[0]), _mm_mul_pd(a1, x01[1]));
-        p = _mm_add_pd(p, _mm_mul_pd(a2, x01[2]));
-        __m128d q = _mm_add_pd(_mm_mul_pd(a0, x23[0]), _mm_mul_pd(a1, x23[1]));
-        q = _mm_add_pd(q, _mm_mul_pd(a2, x23[2]));
-        s.c01[a] = _mm_sub_pd(_mm_loadu_pd(&D[3 * a]), p);
-        s.c2[a] = _mm_sub_pd(_mm_loadh_pd(_mm_load_sd(&D[3 * a + 2]), &b[a]), q);
-    }
-    return s;
-}
-
-/* [X | z] = g [U | r], r in s's c2 high lanes: the rows of four numbers at XZ, (g U)_ac
- * and z_a = (g_a0 r_0 + g_a1 r_1) + g_a2 r_2 */
-static MB_ALWAYS_INLINE void block3_rows_mul_rhs(const block3_rows *g, const double *U,
-                                                 const block3_rows *s, double *XZ)
-{
-    __m128d u01[3], u23[3];
-    MB_UNROLL(3)
-    for (int k = 0; k < 3; k++) {
-        u01[k] = _mm_loadu_pd(&U[3 * k]);
-        u23[k] = _mm_loadl_pd(s->c2[k], &U[3 * k + 2]);        /* (U_k2, r_k) */
-    }
+    const block3_rows b = block3_rows_load(B);
     MB_UNROLL(3)
     for (int a = 0; a < 3; a++) {
         const __m128d g0 = _mm_unpacklo_pd(g->c01[a], g->c01[a]),
                       g1 = _mm_unpackhi_pd(g->c01[a], g->c01[a]),
                       g2 = _mm_unpacklo_pd(g->c2[a], g->c2[a]);
-        __m128d p = _mm_add_pd(_mm_mul_pd(g0, u01[0]), _mm_mul_pd(g1, u01[1]));
-        p = _mm_add_pd(p, _mm_mul_pd(g2, u01[2]));
-        __m128d q = _mm_add_pd(_mm_mul_pd(g0, u23[0]), _mm_mul_pd(g1, u23[1]));
-        q = _mm_add_pd(q, _mm_mul_pd(g2, u23[2]));
-        _mm_storeu_pd(&XZ[4 * a], p);
-        _mm_storeu_pd(&XZ[4 * a + 2], q);
+        __m128d p = _mm_add_pd(_mm_mul_pd(g0, b.c01[0]), _mm_mul_pd(g1, b.c01[1]));
+        p = _mm_add_pd(p, _mm_mul_pd(g2, b.c01[2]));
+        __m128d q = _mm_add_sd(_mm_mul_sd(g0, b.c2[0]), _mm_mul_sd(g1, b.c2[1]));
+        q = _mm_add_sd(q, _mm_mul_sd(g2, b.c2[2]));
+        _mm_storeu_pd(&out[3 * a], p);
+        _mm_store_sd(&out[3 * a + 2], q);
+    }
+}
+
+/* out = g v (out may be v) */
+static MB_ALWAYS_INLINE void block3_rows_mat_vec(const block3_rows *g, const double *v,
+                                                 double *out)
+{
+    const double v0 = v[0], v1 = v[1], v2 = v[2];
+    MB_UNROLL(3)
+    for (int a = 0; a < 3; a++) {
+        const double g0 = _mm_cvtsd_f64(g->c01[a]),
+                     g1 = _mm_cvtsd_f64(_mm_unpackhi_pd(g->c01[a], g->c01[a])),
+                     g2 = _mm_cvtsd_f64(g->c2[a]);
+        out[a] = g0 * v0 + g1 * v1 + g2 * v2;
     }
 }
 
 #else   /* the scalar expressions */
 
 typedef struct block3_rows {
-    double e[9], r[3];          /* r: the fourth column of the _rhs functions */
+    double e[9];
 } block3_rows;
 
 static inline block3_rows block3_rows_load(const double *a)
@@ -209,6 +200,22 @@ static inline block3_rows block3_rows_load(const double *a)
     for (int q = 0; q < 9; q++)
         x.e[q] = a[q];
     return x;
+}
+
+static inline void block3_rows_store(double *a, const block3_rows *x)
+{
+    for (int q = 0; q < 9; q++)
+        a[q] = x->e[q];
+}
+
+static inline block3_rows block3_rows_sub_mul(const double *D, const double *A, const double *B)
+{
+    block3_rows s;
+    for (int a = 0; a < 3; a++)
+        for (int c = 0; c < 3; c++)
+            s.e[3 * a + c] = D[3 * a + c] - (A[3 * a] * B[c] + A[3 * a + 1] * B[3 + c]
+                                             + A[3 * a + 2] * B[6 + c]);
+    return s;
 }
 
 static inline double block3_rows_norm1(const block3_rows *x)
@@ -250,37 +257,19 @@ static inline double block3_rows_adjugate(const block3_rows *x, block3_rows *y)
     return t[0] * g[0] + t[1] * g[3] + t[2] * g[6];
 }
 
-static inline block3_rows block3_rows_load_rhs(const double *D, const double *b)
+static inline void block3_rows_mul(const block3_rows *g, const double *B, double *out)
 {
-    block3_rows x = block3_rows_load(D);
     for (int a = 0; a < 3; a++)
-        x.r[a] = b[a];
-    return x;
+        for (int c = 0; c < 3; c++)
+            out[3 * a + c] = g->e[3 * a] * B[c] + g->e[3 * a + 1] * B[3 + c]
+                             + g->e[3 * a + 2] * B[6 + c];
 }
 
-static inline block3_rows block3_rows_sub_mul_rhs(const double *D, const double *b,
-                                                  const double *A, const double *XZ)
+static inline void block3_rows_mat_vec(const block3_rows *g, const double *v, double *out)
 {
-    block3_rows s;
-    for (int a = 0; a < 3; a++) {
-        for (int c = 0; c < 3; c++)
-            s.e[3 * a + c] = D[3 * a + c] - (A[3 * a] * XZ[c] + A[3 * a + 1] * XZ[4 + c]
-                                             + A[3 * a + 2] * XZ[8 + c]);
-        s.r[a] = b[a] - (A[3 * a] * XZ[3] + A[3 * a + 1] * XZ[7] + A[3 * a + 2] * XZ[11]);
-    }
-    return s;
-}
-
-static inline void block3_rows_mul_rhs(const block3_rows *g, const double *U,
-                                       const block3_rows *s, double *XZ)
-{
-    const double r0 = s->r[0], r1 = s->r[1], r2 = s->r[2];
-    for (int a = 0; a < 3; a++) {
-        for (int c = 0; c < 3; c++)
-            XZ[4 * a + c] = g->e[3 * a] * U[c] + g->e[3 * a + 1] * U[3 + c]
-                            + g->e[3 * a + 2] * U[6 + c];
-        XZ[4 * a + 3] = g->e[3 * a] * r0 + g->e[3 * a + 1] * r1 + g->e[3 * a + 2] * r2;
-    }
+    const double v0 = v[0], v1 = v[1], v2 = v[2];
+    for (int a = 0; a < 3; a++)
+        out[a] = g->e[3 * a] * v0 + g->e[3 * a + 1] * v1 + g->e[3 * a + 2] * v2;
 }
 
 #endif

@@ -12,11 +12,7 @@
  *     S_i^-1 = adj(T_i) / (det(T_i) ||S_i||_1),
  * two divisions per node and no pivoting (a small diagonal is no pivot here).  Its error is
  * of the order of u cond(S_i), the order of the forward error of a pivoted 3x3 LU solve;
- * the condition limit below keeps it under 2^-26 relative.  The right-hand side rides as
- * a fourth column, [S_i | r_i] = [D_i | b_i] - L_i [X_{i-1} | z_{i-1}] and
- * [X_i | z_i] = S_i^-1 [U_i | r_i], r_i and z_i in the lanes the third column leaves free
- * (block3_rows.h), each entry with the operations it had as a product of its own;
- * [X_i | z_i] is kept by rows of four numbers.
+ * the condition limit below keeps it under 2^-26 relative.
  *
  * Acceptance (else MB_ESINGULAR, and the caller falls back to a pivoting solver): block
  * LU without pivoting is backward stable when the pivot blocks stay well conditioned and
@@ -50,7 +46,8 @@ void mb_blocktri_free(mb_blocktri *T)
     free(T->D);
     free(T->L);
     free(T->U);
-    free(T->Xz);
+    free(T->X);
+    free(T->z);
     free(T->set);
     free(T);
 }
@@ -67,9 +64,10 @@ mb_blocktri *mb_blocktri_alloc(size_t n_nodes)
     T->D = malloc(9 * m * sizeof(double));
     T->L = calloc(9 * m, sizeof(double));           /* L_0 and U_{n-1} stay +0 */
     T->U = calloc(9 * m, sizeof(double));
-    T->Xz = malloc(12 * m * sizeof(double));
+    T->X = malloc(9 * m * sizeof(double));
+    T->z = malloc(3 * m * sizeof(double));
     T->set = malloc(m);
-    if (!T->D || !T->L || !T->U || !T->Xz || !T->set) {
+    if (!T->D || !T->L || !T->U || !T->X || !T->z || !T->set) {
         mb_blocktri_free(T);
         MB_ERROR_NULL(MB_ENOMEM, "cannot allocate a block-tridiagonal matrix of %zu nodes", n_nodes);
     }
@@ -175,13 +173,12 @@ void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *
     mb_blocktri_finish(T, s);
 }
 
-/* x_i = z_i - X_i w from node i's rows of [X_i | z_i] (xz, four numbers a row), entry by
- * entry z_a - ((X_a0 w_0 + X_a1 w_1) + X_a2 w_2) */
-static inline void back_substitute(const double *xz, const double *w, double *out)
+/* out = v - B w (3x3 B, row-major) */
+static inline void sub_mat_vec(const double *v, const double *B, const double *w, double *out)
 {
     MB_UNROLL(3)
-    for (int a = 0; a < 3; a++)
-        out[a] = xz[4 * a + 3] - (xz[4 * a] * w[0] + xz[4 * a + 1] * w[1] + xz[4 * a + 2] * w[2]);
+    for (int r = 0; r < 3; r++)
+        out[r] = v[r] - (B[3 * r] * w[0] + B[3 * r + 1] * w[1] + B[3 * r + 2] * w[2]);
 }
 
 /* A fraction num / den */
@@ -264,23 +261,29 @@ static MB_ALWAYS_INLINE int blocktri_pivot(size_t i, const block3_rows *S, const
     return MB_SUCCESS;
 }
 
-/* The forward step of node i: [S_i | r_i] (r_i = b_i - L_i z_{i-1}, r_0 = b_0, in the
- * fourth column, block3_rows.h), S_i's inverse G and [X_i | z_i] = G [U_i | r_i] (at the
- * last node X_i = G U_i = +0 from U's +0, and never read); first: i is 0 (inlined apart
- * from the other nodes', so that neither carries the other's S_i through a join). */
+/* The forward step of node i: S_i, its inverse G, z_i and X_i; first: i is 0 (inlined
+ * apart from the other nodes', so that neither carries the other's S_i through a join). */
 static MB_ALWAYS_INLINE int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
                                              struct blocktri_worst *w, int first)
 {
     block3_rows S, G;
+    double *r = &T->z[3 * i];           /* b_i - L_i z_{i-1} first, z_i over it: stored
+                                         * before the tests, so not carried past them */
     const double *Di = &T->D[9 * i];
-    if (first)
-        S = block3_rows_load_rhs(Di, b);
-    else
-        S = block3_rows_sub_mul_rhs(Di, &b[3 * i], &T->L[9 * i], &T->Xz[12 * (i - 1)]);
+    if (first) {
+        S = block3_rows_load(Di);
+        memcpy(r, b, 3 * sizeof(double));
+    } else {
+        const double *Li = &T->L[9 * i], *Xp = &T->X[9 * (i - 1)];
+        S = block3_rows_sub_mul(Di, Li, Xp);    /* S_i = D_i - L_i X_{i-1} */
+        sub_mat_vec(&b[3 * i], Li, &T->z[3 * (i - 1)], r);
+    }
     int st = blocktri_pivot(i, &S, Di, &G, w);
     if (st != MB_SUCCESS)
         return st;
-    block3_rows_mul_rhs(&G, &T->U[9 * i], &S, &T->Xz[12 * i]);
+    if (i + 1 < T->n)
+        block3_rows_mul(&G, &T->U[9 * i], &T->X[9 * i]);     /* X_i = S_i^-1 U_i */
+    block3_rows_mat_vec(&G, r, r);
     return MB_SUCCESS;
 }
 
@@ -299,11 +302,10 @@ int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
     double nonfinite = 0.0;     /* y - y: +0 for a finite y, NaN otherwise; no branch */
     for (size_t i = T->n; i-- > 0;) {
         double *xi = &x[3 * i];
-        const double *xz = &T->Xz[12 * i];
         if (i + 1 == T->n)
-            xi[0] = xz[3], xi[1] = xz[7], xi[2] = xz[11];
+            memcpy(xi, &T->z[3 * i], 3 * sizeof(double));
         else
-            back_substitute(xz, &x[3 * (i + 1)], xi);
+            sub_mat_vec(&T->z[3 * i], &T->X[9 * i], &x[3 * (i + 1)], xi);
         nonfinite += ((xi[0] - xi[0]) + (xi[1] - xi[1])) + (xi[2] - xi[2]);
     }
     if (!(nonfinite == 0.0))

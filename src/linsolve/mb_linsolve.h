@@ -341,9 +341,7 @@ typedef struct mb_blocktri {
     size_t n;                     /* nodes: 3 n unknowns */
     double *D, *L, *U;            /* 9 n each, row-major: A(i,i), A(i,i-1), A(i,i+1); L_0 and
                                    * U_{n-1} are not blocks of A (+0 from the allocation) */
-    double *Xz;                   /* 12 n: node i's rows of [X_i | z_i], X_i = S_i^-1 U_i and
-                                   * z_i the forward-substituted b, row a at 12 i + 4 a:
-                                   * X_a0, X_a1, X_a2, z_a (16-byte aligned) */
+    double *X, *z;                /* 9 n: S_i^-1 U_i;  3 n: forward-substituted b */
     unsigned char *set;           /* n: the blocks of node i that hold their value in this
                                    * assembly (MB_BLOCKTRI_SET_D | _L | _U) */
     size_t nset;                  /* how many blocks of A are set */
