@@ -206,22 +206,8 @@ static int FUNCTION(springs, put)(TYPE(mb_jacobian) *J, size_t r, size_t c,
     return MB_SUCCESS;
 }
 
-/* K = df_i/dx_j and Dv = df_i/dv_j of one spring (d = p_j - p_i, P = I - n n^T; with arms
- * the attachment points move rigidly with the centres, so the translational blocks keep
- * this form at the attachment points):
- *   elastic   K = k I                                   (L = 0)
- *             K = k (1 - L/l) I + k (L/l) n n^T         (L > 0)
- *   dashpot   K += (c/l) [ n (P dv)^T + (dv.n) P ],   Dv = c n n^T
- * and df_i/dx_i = -K, df_j/dx_i = K, df_j/dx_j = -K (likewise for Dv).
- * With a dashpot K is formed as its three terms, P = I - n n^T expanded:
- *   K = alpha I + beta n n^T + (c/l) n (P dv)^T,
- *   alpha = k (1 - L/l) + (c/l)(dv.n),   beta = k (L/l) - (c/l)(dv.n)
- * (alpha = k, beta = -(c/l)(dv.n) when L = 0): c/l once, no division per entry, and the
- * products n_r n_c, shared by K and Dv, formed once per pair r <= c (n n^T is symmetric).
- * The same operations in the MPFR twin. */
 /* The scalars of springs_block's expression: alpha (w->m), beta (w->b) and, with a dashpot,
  * pdv and u = (c/l) n (w->F); the block's form (SPRINGS_LINEAR: nothing formed). */
-
 R_HOT int FUNCTION(springs, block_terms)(const struct spring_hot *sp,
                                           struct FUNCTION(springs, scratch) *restrict w,
                                           REAL *restrict pdv)
