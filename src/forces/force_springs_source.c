@@ -318,14 +318,15 @@ static MB_ALWAYS_INLINE void springs_block_lanes(const struct spring_hot *sp,
         *Dv = block3_zero();
         return;
     }
+    const double alpha = w->m[0], beta = w->b[0];   /* springs_block_terms' scalars */
     const block3_lanes nn = block3_outer(w->n, w->n);
-    *K = block3_scale(nn, w->b[0]);
+    *K = block3_scale(nn, beta);
     if (form == SPRINGS_ELASTIC) {
-        *K = block3_add_diagonal(*K, w->m[0]);
+        *K = block3_add_diagonal(*K, alpha);
         *Dv = block3_zero();
         return;
     }
-    *K = block3_add_diagonal(block3_add(*K, block3_outer(w->F, pdv)), w->m[0]);
+    *K = block3_add_diagonal(block3_add(*K, block3_outer(w->F, pdv)), alpha);
     *Dv = block3_scale(nn, sp->c);
 }
 #endif
