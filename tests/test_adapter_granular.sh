@@ -4,7 +4,7 @@
 # kept by a describing adapter and tests/adapter_granular_check.py holds the LAMMPS input and the
 # Yade material against values derived from the cases.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
 out=$(mktemp -d) || exit 1

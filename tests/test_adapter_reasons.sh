@@ -5,7 +5,7 @@
 # The package is replaced by a stand-in program first on PATH, so LAMMPS need not be
 # installed: the adapter's reason is what is checked, through `motionbench run`.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
 . "$SRC/tests/cli_test_lib.sh"

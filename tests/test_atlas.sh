@@ -6,7 +6,7 @@
 # finding that names no expectation of the report is refused with file:line and exit 2;
 # the HTML report of the data carries the atlas section.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 MB=$(cd "$(dirname "$MB")" && pwd)/$(basename "$MB")
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"

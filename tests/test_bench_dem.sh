@@ -6,7 +6,7 @@
 # the peer's input in the configuration its table names.  Skipped (77) without LAMMPS
 # (`lmp` on the PATH or $LAMMPS).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 LMP=${LAMMPS:-$(command -v lmp || true)}
 [ -n "$LMP" ] || { echo "SKIP: no LAMMPS (lmp) on the PATH"; exit 77; }
 out=$($MB bench dem --check --max-nodes 1e3 --lammps "$LMP" 2>&1)

@@ -6,7 +6,7 @@
 # its targets only at 10^6 nodes and more; this runs 10^3).  Skipped (77) without a C++
 # compiler or Boost.Odeint's header (Debian g++, libboost-dev: ./bootstrap --deps=peers).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 cxx=${CXX_FOR_PEERS:-g++}

@@ -22,7 +22,7 @@
 #    name back compares equal to itself (exit 0, the renamed rows counted), where reading
 #    the old names as they are would make those rows missing (exit 1).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 head='case,integrator,precision,dt,metric,value,tolerance,detail'

@@ -19,7 +19,7 @@
 #    writes (and parse as YAML when python3 has the yaml module).
 # Needs python3 (the example integrator); skipped otherwise.
 set -u
-MB=$(pwd)/src/motionbench
+MB=${MB_PROGRAM:-$(pwd)/src/motionbench}
 SRC=$(cd "${MB_SRCDIR:-.}" && pwd)
 . "$SRC/tests/cli_test_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }

@@ -3,7 +3,7 @@
 # undefined behaviour: each must be refused with exit status 2 and a message naming
 # the culprit, before any work is done.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 fail=0
 expect2() {
     what=$1; pattern=$2; shift 2

@@ -7,7 +7,7 @@
 #     $MOTIONBENCH_DATADIR/cases (one small case here), and check with no --baseline
 #     reads $MOTIONBENCH_DATADIR/reports/baseline (missing here: exit 2 naming it).
 set -u
-MB=$(pwd)/src/motionbench
+MB=${MB_PROGRAM:-$(pwd)/src/motionbench}
 SRC=$(cd "${MB_SRCDIR:-.}" && pwd)
 fail=0
 work=$(pwd)/datadir-test.$$

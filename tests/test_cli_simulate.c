@@ -1,5 +1,5 @@
 /* test_cli_simulate.c -- the `simulate` and `bench` commands, run as the built program
- * ($MB_BUILDDIR/src/motionbench): usage and input errors (exit 2 with a message naming
+ * (test_program.h): usage and input errors (exit 2 with a message naming
  * the culprit), the CSV format, the energy account, and the byte identity of MPFR-53
  * twins with the double run where the two instances perform the same operations. */
 #include <criterion/criterion.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "test_files.h"
+#include "test_program.h"
 
 static char dir[256];
 
@@ -34,10 +35,10 @@ TestSuite(cli, .init = make_dir, .fini = remove_dir);
 /* Run "motionbench ARGS"; stdout -> dir/out, stderr -> dir/err; return the exit status. */
 static int run(const char *args)
 {
-    const char *b = getenv("MB_BUILDDIR");
-    cr_assert_not_null(b, "MB_BUILDDIR is not set (run through make check)");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s/src/motionbench' %s > '%s/out' 2> '%s/err'", b, args, dir, dir);
+    cr_assert_not_null(getenv("MB_BUILDDIR"), "MB_BUILDDIR is not set (run through make check)");
+    char cmd[4096], prog[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s > '%s/out' 2> '%s/err'", tp_program(prog, sizeof prog),
+             args, dir, dir);
     int st = system(cmd);
     cr_assert(WIFEXITED(st), "motionbench did not exit normally (%d): %s", st, cmd);
     return WEXITSTATUS(st);

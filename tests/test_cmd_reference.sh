@@ -4,7 +4,7 @@
 # few ulps of a unit state), mpfr prints 79 significant digits at 256 bits, bad input
 # exits with status 2 and a message naming the culprit.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 fail=0
 check() { if ! eval "$1"; then echo "FAIL: $2"; fail=1; else echo "ok: $2"; fi; }
 

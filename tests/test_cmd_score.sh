@@ -5,7 +5,7 @@
 #    states go through the same measures, so values must agree to the last digit.
 # 2. Defective files are refused with "FILE: line L: what" and exit 2, before any score.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 out=$tmp

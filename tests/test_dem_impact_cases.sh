@@ -14,7 +14,7 @@
 # impact-cases-history-rotation-sign: the history turned the wrong way with the normal,
 # which only the two-sphere tests 7-8 see).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 

@@ -8,7 +8,7 @@
 # 0), one trajectory too many, one missing, a run answered twice, a stray file, a FIFO, a run
 # declined, a run failed, a failing or declining invocation.  No private directory is left.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
 . "$SRC/tests/cli_test_lib.sh"

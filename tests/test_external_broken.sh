@@ -5,7 +5,7 @@
 # scored as usual; the report is complete; motionbench exits 1 (runs of outside programs
 # failed), or 0 when they were only skipped; no process or private directory is left.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
 . "$SRC/tests/cli_test_lib.sh"

@@ -9,7 +9,7 @@
 # first order in velocity) must make motionbench exit 1 with the order checks failing.
 # Skipped (77) without a Fortran compiler (FC, else gfortran).
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 FC=${FC:-gfortran}
 command -v "$FC" >/dev/null 2>&1 || { echo "SKIP: no Fortran compiler ($FC)"; exit 77; }

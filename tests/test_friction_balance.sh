@@ -18,7 +18,7 @@
 # history).  A twin read from the double instance's history (never advanced in a twin run)
 # fails both (tests/mutants/catalogue: friction-twin-reads-double-history).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${srcdir:-.}
 . "$SRC/tests/cli_test_lib.sh"
 for c in friction-balance-linear friction-balance-mindlin granular-gas-friction-balance \

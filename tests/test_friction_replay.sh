@@ -8,7 +8,7 @@
 # live in its own contact history)
 # while the leap-frog's are.  Skipped (77) without lmp.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v lmp >/dev/null 2>&1 || { echo "SKIP: lmp not on PATH"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }

@@ -7,7 +7,7 @@
 # cases/granular-column-balance.case).  A contact law whose dissipated work is not counted
 # fails the balance (tests/mutants/catalogue).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${srcdir:-.}
 . "$SRC/tests/cli_test_lib.sh"
 for c in granular-gas-haff granular-gas-balance granular-column-balance; do

@@ -4,7 +4,7 @@
 # `motionbench bench --help`, and every option (-x, --xyz) printed by each command's and
 # each benchmark's --help.  The page must also render without groff warnings.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 man=${srcdir:-.}/doc/motionbench.1
 fail=0
 [ -r "$man" ] || { echo "FAIL: $man not found"; exit 1; }

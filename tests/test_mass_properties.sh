@@ -8,7 +8,7 @@
 # and the two-body case with one body moved by 1 mm, must each exit 1 with their mass
 # checks failing.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 out=$tmp

@@ -1,7 +1,7 @@
 /* test_memory_estimate_simulate.c -- the estimate of a simulation's memory made before anything
  * is built (mb_memory_estimate_simulate: per node and per two-node coupling of each
  * measured scheme, memory_estimate.c) against the peak resident set of `simulate` run
- * as the built program ($MB_BUILDDIR/src/motionbench), read from wait4's rusage.
+ * as the built program (test_program.h), read from wait4's rusage.
  *
  * The process has a base (the program, its libraries, the parser) that the state estimate
  * leaves out, so the check is on differences between two sizes of one problem: the
@@ -22,14 +22,14 @@
 #include <unistd.h>
 
 #include "mb_memory.h"
+#include "test_program.h"
 
 /* Peak resident set (bytes) of "motionbench ARGS", output discarded. */
 static double peak_rss(const char *args)
 {
-    const char *b = getenv("MB_BUILDDIR");
-    cr_assert_not_null(b, "MB_BUILDDIR is not set (run through make check)");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "exec '%s/src/motionbench' %s > /dev/null", b, args);
+    cr_assert_not_null(getenv("MB_BUILDDIR"), "MB_BUILDDIR is not set (run through make check)");
+    char cmd[3072], prog[2048];
+    snprintf(cmd, sizeof cmd, "exec '%s' %s > /dev/null", tp_program(prog, sizeof prog), args);
     pid_t pid = fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {

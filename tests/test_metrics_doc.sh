@@ -4,7 +4,7 @@
 # `motionbench list metrics --markdown`, and every metric of the committed baseline report
 # must be declared in the table (an undeclared name cannot be produced).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 $MB list metrics --markdown >"$tmp/metrics.md"

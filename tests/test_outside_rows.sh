@@ -8,7 +8,7 @@
 # the same case without the key asks for every step (run.json's sample_every = 1), the
 # default for a run with work integrals or an observer.  Skipped (77) without python3.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
 . "$SRC/tests/cli_test_lib.sh"

@@ -18,7 +18,7 @@
 #    (angular-momentum errors, quaternion norm error, the flipping body component) for the
 #    rotating cases, none for the others.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 

@@ -15,7 +15,7 @@
 #     (exit 139, the previous report untouched) and exit(0) ends it with status 0 and no
 #     report: the isolation is what protects.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 fail=0
 work=plugin-isolation-test.$$

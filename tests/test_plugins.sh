@@ -9,7 +9,7 @@
 #     plugin is refused with the case file's line.
 #  3. `run --plugin` with an example plus a case that uses it.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 LIBS=tests/plugins/.libs
 SRC=${MB_SRCDIR:-.}
 fail=0

@@ -10,7 +10,7 @@
 # Negative control: the closed form of the wrong scheme (leap-frog rows against explicit
 # Euler's, and back) must fail the comparison.  Skipped (77) without python3.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
 . "$SRC/tests/cli_test_lib.sh"

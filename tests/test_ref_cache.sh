@@ -12,7 +12,7 @@
 #    and no temporary file;
 #  - the environment variable does what the option does; an unusable directory is exit 2.
 set -u
-MB=$(pwd)/src/motionbench
+MB=${MB_PROGRAM:-$(pwd)/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 mkdir -p "$tmp/set"

@@ -13,7 +13,7 @@
 #  - orders with standard error and pairwise orders, flags and the references appear;
 #  - without gnuplot: exit 2 naming it.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 

@@ -6,7 +6,7 @@
 # with its tables and a plot takes well over 50 kB).  Skipped (77) without chromium or
 # gnuplot.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 browser=$(command -v chromium || command -v chromium-browser || true)

@@ -4,7 +4,7 @@
 # sent (tests/data/adapters/describe-dump.py) and tests/run_json_check.py reads it with
 # Python's json module and holds every field against values derived from the case alone.
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not on PATH"; exit 77; }
 out=$(mktemp -d) || exit 1

@@ -8,7 +8,7 @@
 #    <testsuite> per case, <failure> exactly for the failed ones;
 #  - --tap: plan 1..N and one ok / not ok line per verdict.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 CASE=$SRC/tests/data/injected-faults.case

@@ -2,7 +2,7 @@
  * across repeated runs and --jobs, exit statuses, divergence handling, reports left
  * intact by bad input and by an interrupted run, and the baseline check flagging a
  * perturbed, truncated or status-changed metrics.csv while passing an identical one.
- * The program is the one built beside the tests ($MB_BUILDDIR/src/motionbench). */
+ * The program is the one built beside the tests (test_program.h). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <signal.h>
@@ -15,13 +15,14 @@
 #include <unistd.h>
 
 #include "test_files.h"
+#include "test_program.h"
 
 static char prog[4096], data[4096], tmp[256];
 
 static void setup(void)
 {
-    const char *b = getenv("MB_BUILDDIR"), *s = getenv("MB_SRCDIR");
-    snprintf(prog, sizeof prog, "%s/src/motionbench", b ? b : ".");
+    const char *s = getenv("MB_SRCDIR");
+    tp_program(prog, sizeof prog);
     snprintf(data, sizeof data, "%s/tests/data", s ? s : MB_SRCDIR);
     strcpy(tmp, "/tmp/mb-runner-XXXXXX");
     cr_assert_not_null(mkdtemp(tmp));

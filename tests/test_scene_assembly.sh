@@ -7,7 +7,7 @@
 # ("A settling column").  runs.csv, metrics.csv and checks.csv must be identical; a scene
 # with the law's stiffness one percent off must not be (negative control).
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${srcdir:-.}
 . "$SRC/tests/cli_test_lib.sh"
 

@@ -3,7 +3,7 @@
 # through the command line: exit status 2, the exact file:line message of its .expected file
 # on stderr, and the report directory left as it was (a previous report is not lost).
 set -u
-MB=$PWD/src/motionbench
+MB=${MB_PROGRAM:-$PWD/src/motionbench}
 DATA=${srcdir:-.}/tests/data/bad
 OUT=$(mktemp -d)
 fail=0

@@ -9,7 +9,7 @@
 # ("driven: W_ext by Gregory's rule" in the detail).  The refusals of a potential that
 # does not match the torque are in the hostile catalogue (potential-torque-*).
 set -u
-MB=${MB_BUILDDIR:-.}/src/motionbench
+MB=${MB_PROGRAM:-${MB_BUILDDIR:-.}/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 out=$tmp

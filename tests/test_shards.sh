@@ -13,7 +13,7 @@
 #  - run --plan N partitions without running; bad --shard values are refused.
 # Negative controls: tests/mutants/catalogue (shard-*, merge-*).
 set -u
-MB=$(pwd)/src/motionbench
+MB=${MB_PROGRAM:-$(pwd)/src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 (the adapter of the external case) is missing"; exit 77; }

@@ -17,7 +17,7 @@
 #    DT, an adapter not found, an adapter that declines (its reason, "skipped").
 # Needs python3 (the adapters are Python); skipped otherwise.
 set -u
-MB=./src/motionbench
+MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 . "$SRC/tests/cli_test_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }

@@ -12,7 +12,7 @@
 # The daemons it started are stopped on exit.  Needs root and Debian's slurm-wlm and munge;
 # otherwise skipped (exit 77) with the reason.
 set -u
-MB=$(pwd)/src/motionbench
+MB=${MB_PROGRAM:-$(pwd)/src/motionbench}
 SRC=$(cd "${MB_SRCDIR:-.}" && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: not root (the test starts slurmctld, slurmd and munged)"; exit 77; }
 for p in slurmctld slurmd munged sbatch squeue scontrol scancel python3; do
