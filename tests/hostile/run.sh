@@ -36,7 +36,7 @@ measure='
     function seconds(f,  p) { split(f, p, "m"); sub("s", "", p[2]); return 60 * p[1] + p[2] }
     NR == 2 { a = seconds($1) + seconds($2) }
     NR == 4 { t = seconds($1) + seconds($2) - a
-              printf "cpu=%.3f under=%d took=%.2f\n", t, t < limit, b - s }'
+              printf "cpu=%.3f under=%d took=%.2f\n", t, t < limit, up1 - up0 }'
 while IFS='|' read -r name code msg cmd; do
     case $name in '#'*|'') continue ;; esac
     name=$(trim "$name") code=$(trim "$code") msg=$(trim "$msg")
@@ -48,13 +48,14 @@ while IFS='|' read -r name code msg cmd; do
     T=$base/$count
     mkdir "$T" || exit 99
     export T
-    read -r s _ < /proc/uptime
+    read -r up0 _ < /proc/uptime
     times > "$T/.cpu0"
     timeout $guard sh -c "$cmd" > "$T/.out" 2>&1 < /dev/null
     got=$?
     times > "$T/.cpu1"
-    read -r b _ < /proc/uptime
-    eval "$(awk -v limit="$limit" -v s="$s" -v b="$b" "$measure" "$T/.cpu0" "$T/.cpu1")"
+    read -r up1 _ < /proc/uptime
+    cpu=unknown under=0 took=unknown        # unless measure says otherwise: a failure
+    eval "$(awk -v limit="$limit" -v up0="$up0" -v up1="$up1" "$measure" "$T/.cpu0" "$T/.cpu1")"
     ok=1
     [ "$got" = "$code" ] || ok=0
     if [ "$msg" != "-" ] && ! grep -qF -- "$msg" "$T/.out"; then ok=0; fi
