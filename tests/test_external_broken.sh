@@ -58,9 +58,14 @@ expect broken-non-number failed "trajectory.csv: line 5: column n0_x: '1.0abc' i
 expect broken-short-row failed 'trajectory.csv: line 5: 6 fields, the header has 7'
 expect broken-decline skipped "adapter broken-decline declined: this adapter cannot express"
 expect broken-requires skipped 'requires motionbench-test-no-such-program, not found on PATH'
-# python3:json imports, the module after it does not: the interpreter's path and Python's
-# own words are quoted
-expect broken-module skipped "adapter broken-module: requires python3:motionbench_test_no_such_module.sub: /[^ ]*python3[^ ]* cannot import motionbench_test_no_such_module.sub (ModuleNotFoundError: No module named 'motionbench_test_no_such_module')"
+# python3:json imports, the module after it does not: the interpreter's path (the python3
+# first on PATH) and Python's own words are quoted, the whole reason as a run's message
+# holds it: its first 255 bytes (a long path to the interpreter leaves the end out)
+want="adapter broken-module: requires python3:motionbench_test_no_such_module.sub: $(command -v python3) cannot import motionbench_test_no_such_module.sub (ModuleNotFoundError: No module named 'motionbench_test_no_such_module')"
+want=$(printf '%s' "$want" | LC_ALL=C cut -b 1-255)
+n=$(awk -F, -v want="$want" '$2 == "external:broken-module" && $7 == "skipped" && $NF == want' \
+    "$out/runs" | wc -l)
+check "broken-module: skipped with the reason '$want'" $([ "$n" -eq 2 ]; echo $?)
 # a failure quotes the last three non-empty lines of the log, not the bare last one
 expect broken-empty-exception failed 'exit status 1: File ""[^"]*broken.py"", line [0-9]*, in <module> | raise RuntimeError() *# the traceback.s last line is the bare type name | RuntimeError"*$'
 expect broken-many-lines failed 'exit status 4: line two: the cause (test) | line three | line four"*$'
