@@ -11,8 +11,8 @@ noinst_HEADERS += tests/test_helpers.h tests/lf_run.h tests/compare_test_util.h 
 # library path the wrapper would set, resolved once by libtool's execute mode into
 # tests/program.env and exported to every test as MB_PROGRAM and LD_LIBRARY_PATH.  The
 # wrapper, a bash script run at every call, costs about 0.15 s of processor time a call,
-# the program's own start 0.03 s, and the tests call the program thousands of times.  A test run by hand, without
-# MB_PROGRAM, calls the wrapper (src/motionbench).
+# the program's own start 0.03 s, and the tests call the program thousands of times.  A
+# test run by hand, without MB_PROGRAM, calls the wrapper (src/motionbench).
 tests/program.env: src/motionbench$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) tests; $(LIBTOOL) --mode=execute sh -c 'printf "%s\n%s\n" "$$1" "$$LD_LIBRARY_PATH"' \
 	    sh $(abs_top_builddir)/src/motionbench$(EXEEXT) > $@.tmp && mv $@.tmp $@

@@ -112,8 +112,6 @@ static void count_verdict(void *ctx, const mb_case_result *r, const mb_expectati
     }
 }
 
-/* The control of m holds: a test control exists (make check runs it); a case control is
- * loaded and run, expects an inequality on m, and every expectation of it passes. */
 /* The control cases run so far, each once: metrics that share a control read its one run
  * (the process's lifetime; Criterion runs every test in a process of its own). */
 #define CONTROL_RUNS_MAX 64
@@ -152,6 +150,8 @@ static void control_runs_free(void)
     n_control_runs = 0;
 }
 
+/* The control of m holds: a test control exists (make check runs it); a case control is
+ * loaded and run, expects an inequality on m, and every expectation of it passes. */
 static int control_holds(const mb_metric_info *m)
 {
     if (strstr(m->control, ".c:") != NULL)
