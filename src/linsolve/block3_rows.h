@@ -56,15 +56,6 @@ static MB_ALWAYS_INLINE block3_rows block3_rows_load(const double *a)
     return x;
 }
 
-static MB_ALWAYS_INLINE void block3_rows_store(double *a, const block3_rows *x)
-{
-    MB_UNROLL(3)
-    for (int r = 0; r < 3; r++) {
-        _mm_storeu_pd(&a[3 * r], x->c01[r]);
-        _mm_store_sd(&a[3 * r + 2], x->c2[r]);
-    }
-}
-
 /* D - A B, entry by entry D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c) */
 static MB_ALWAYS_INLINE block3_rows block3_rows_sub_mul(const double *D, const double *A,
                                                         const double *B)
@@ -200,12 +191,6 @@ static inline block3_rows block3_rows_load(const double *a)
     for (int q = 0; q < 9; q++)
         x.e[q] = a[q];
     return x;
-}
-
-static inline void block3_rows_store(double *a, const block3_rows *x)
-{
-    for (int q = 0; q < 9; q++)
-        a[q] = x->e[q];
 }
 
 static inline block3_rows block3_rows_sub_mul(const double *D, const double *A, const double *B)
