@@ -270,6 +270,12 @@ clean-fuzz:
 check_PROGRAMS += tests/test_blocktri
 check_PROGRAMS += tests/test_block3_lanes
 check_PROGRAMS += tests/test_blocktri_rows
+# the same sweep with block3_rows.h's scalar form (the form built where SSE2 is absent):
+# its own copy of linsolve_blocktri.c, which the program's symbols take before the library's
+check_PROGRAMS += tests/test_blocktri_rows_scalar
+tests_test_blocktri_rows_scalar_SOURCES = tests/test_blocktri_rows.c \
+	src/linsolve/linsolve_blocktri.c
+tests_test_blocktri_rows_scalar_CPPFLAGS = $(AM_CPPFLAGS) -DMB_BLOCK3_ROWS_SCALAR
 check_PROGRAMS += tests/test_eval_jacobian
 check_PROGRAMS += tests/test_linsys_sink
 check_PROGRAMS += tests/test_csr_blocks

@@ -3,7 +3,8 @@
  * vector c01[a], its column 2 in the low lane of another, c2[a] (the high lane is not
  * specified and never read).  The sweep forms S_i = D_i - L_i X_{i-1} into it, checks
  * S_i's and D_i's 1-norms, forms the adjugate and its 1-norm, scales it to S_i^-1 and
- * multiplies U_i and a vector by it, without S_i or S_i^-1 leaving the registers.
+ * multiplies U_i and a vector by it, without S_i or S_i^-1 leaving the registers; X_i =
+ * S_i^-1 U_i is stored and carried in registers to the next node's S_{i+1}.
  *
  * Every entry gets the very IEEE operations, in the very order, of the scalar expressions
  * (the build has -ffp-contract=off; a lane is one operation as a scalar is):
@@ -29,7 +30,8 @@
  * (A_a = (t_a0, t_a1); each product of two doubles is the same value either way round),
  * and g3, g4, g5 one at a time.
  *
- * Without SSE2 the scalar expressions, entry by entry. */
+ * Without SSE2 the scalar expressions, entry by entry (also chosen by defining
+ * MB_BLOCK3_ROWS_SCALAR, as tests/test_blocktri_rows_scalar does to test them). */
 #ifndef MB_BLOCK3_ROWS_H
 #define MB_BLOCK3_ROWS_H
 
@@ -37,7 +39,7 @@
 
 #include <math.h>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(MB_BLOCK3_ROWS_SCALAR)
 #include <emmintrin.h>
 
 typedef struct block3_rows {
@@ -56,11 +58,13 @@ static MB_ALWAYS_INLINE block3_rows block3_rows_load(const double *a)
     return x;
 }
 
-/* D - A B, entry by entry D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c) */
+/* D - A B, entry by entry D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c); B held in
+ * registers (the sweep's X_{i-1}, carried from the node before), D and A in memory */
 static MB_ALWAYS_INLINE block3_rows block3_rows_sub_mul(const double *D, const double *A,
-                                                        const double *B)
+                                                        const block3_rows *B)
 {
-    block3_rows s, b = block3_rows_load(B);
+    block3_rows s;
+    const block3_rows b = *B;
     MB_UNROLL(3)
     for (int a = 0; a < 3; a++) {
         const __m128d a0 = _mm_set1_pd(A[3 * a]), a1 = _mm_set1_pd(A[3 * a + 1]),
@@ -147,10 +151,13 @@ static MB_ALWAYS_INLINE double block3_rows_adjugate(const block3_rows *t, block3
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_mul_sd(B0, g60)));
 }
 
-/* out = g B (g in registers, B and out in memory, out not aliasing B) */
-static MB_ALWAYS_INLINE void block3_rows_mul(const block3_rows *g, const double *B, double *out)
+/* out = g B (g in registers, B and out in memory, out not aliasing B), also returned in
+ * registers (the sweep's X_i, carried to the next node's S) */
+static MB_ALWAYS_INLINE block3_rows block3_rows_mul(const block3_rows *g, const double *B,
+                                                    double *out)
 {
     const block3_rows b = block3_rows_load(B);
+    block3_rows x;
     MB_UNROLL(3)
     for (int a = 0; a < 3; a++) {
         const __m128d g0 = _mm_unpacklo_pd(g->c01[a], g->c01[a]),
@@ -162,7 +169,10 @@ static MB_ALWAYS_INLINE void block3_rows_mul(const block3_rows *g, const double 
         q = _mm_add_sd(q, _mm_mul_sd(g2, b.c2[2]));
         _mm_storeu_pd(&out[3 * a], p);
         _mm_store_sd(&out[3 * a + 2], q);
+        x.c01[a] = p;
+        x.c2[a] = q;
     }
+    return x;
 }
 
 /* out = g v (out may be v) */
@@ -193,13 +203,15 @@ static inline block3_rows block3_rows_load(const double *a)
     return x;
 }
 
-static inline block3_rows block3_rows_sub_mul(const double *D, const double *A, const double *B)
+static inline block3_rows block3_rows_sub_mul(const double *D, const double *A,
+                                              const block3_rows *B)
 {
+    const double *b = B->e;
     block3_rows s;
     for (int a = 0; a < 3; a++)
         for (int c = 0; c < 3; c++)
-            s.e[3 * a + c] = D[3 * a + c] - (A[3 * a] * B[c] + A[3 * a + 1] * B[3 + c]
-                                             + A[3 * a + 2] * B[6 + c]);
+            s.e[3 * a + c] = D[3 * a + c] - (A[3 * a] * b[c] + A[3 * a + 1] * b[3 + c]
+                                             + A[3 * a + 2] * b[6 + c]);
     return s;
 }
 
@@ -242,12 +254,14 @@ static inline double block3_rows_adjugate(const block3_rows *x, block3_rows *y)
     return t[0] * g[0] + t[1] * g[3] + t[2] * g[6];
 }
 
-static inline void block3_rows_mul(const block3_rows *g, const double *B, double *out)
+static inline block3_rows block3_rows_mul(const block3_rows *g, const double *B, double *out)
 {
+    block3_rows x;
     for (int a = 0; a < 3; a++)
         for (int c = 0; c < 3; c++)
-            out[3 * a + c] = g->e[3 * a] * B[c] + g->e[3 * a + 1] * B[3 + c]
-                             + g->e[3 * a + 2] * B[6 + c];
+            out[3 * a + c] = x.e[3 * a + c] = g->e[3 * a] * B[c] + g->e[3 * a + 1] * B[3 + c]
+                                              + g->e[3 * a + 2] * B[6 + c];
+    return x;
 }
 
 static inline void block3_rows_mat_vec(const block3_rows *g, const double *v, double *out)

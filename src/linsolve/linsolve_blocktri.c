@@ -262,9 +262,12 @@ static MB_ALWAYS_INLINE int blocktri_pivot(size_t i, const block3_rows *S, const
 }
 
 /* The forward step of node i: S_i, its inverse G, z_i and X_i; first: i is 0 (inlined
- * apart from the other nodes', so that neither carries the other's S_i through a join). */
+ * apart from the other nodes', so that neither carries the other's S_i through a join).
+ * *X holds X_{i-1} on entry (read unless first) and X_i on return (unless i is last): the
+ * next node's S_{i+1} takes it from registers, not from the stored copy. */
 static MB_ALWAYS_INLINE int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
-                                             struct blocktri_worst *w, int first)
+                                             struct blocktri_worst *w, int first,
+                                             block3_rows *X)
 {
     block3_rows S, G;
     double *r = &T->z[3 * i];           /* b_i - L_i z_{i-1} first, z_i over it: stored
@@ -274,15 +277,15 @@ static MB_ALWAYS_INLINE int blocktri_forward(mb_blocktri *T, size_t i, const dou
         S = block3_rows_load(Di);
         memcpy(r, b, 3 * sizeof(double));
     } else {
-        const double *Li = &T->L[9 * i], *Xp = &T->X[9 * (i - 1)];
-        S = block3_rows_sub_mul(Di, Li, Xp);    /* S_i = D_i - L_i X_{i-1} */
+        const double *Li = &T->L[9 * i];
+        S = block3_rows_sub_mul(Di, Li, X);     /* S_i = D_i - L_i X_{i-1} */
         sub_mat_vec(&b[3 * i], Li, &T->z[3 * (i - 1)], r);
     }
     int st = blocktri_pivot(i, &S, Di, &G, w);
     if (st != MB_SUCCESS)
         return st;
     if (i + 1 < T->n)
-        block3_rows_mul(&G, &T->U[9 * i], &T->X[9 * i]);     /* X_i = S_i^-1 U_i */
+        *X = block3_rows_mul(&G, &T->U[9 * i], &T->X[9 * i]);   /* X_i = S_i^-1 U_i */
     block3_rows_mat_vec(&G, r, r);
     return MB_SUCCESS;
 }
@@ -291,10 +294,12 @@ int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
 {
     struct blocktri_worst w = { { 1.0, 0.0 }, { 0.0, 1.0 } };   /* rcond +Inf, growth 0 */
     int st = MB_SUCCESS;
+    block3_rows X = block3_rows_load(mb_blocktri_zero);  /* X_{i-1}: set by node 0 before
+                                                         * node 1 reads it */
     if (T->n > 0)
-        st = blocktri_forward(T, 0, b, &w, 1);
+        st = blocktri_forward(T, 0, b, &w, 1, &X);
     for (size_t i = 1; i < T->n && st == MB_SUCCESS; i++)
-        st = blocktri_forward(T, i, b, &w, 0);
+        st = blocktri_forward(T, i, b, &w, 0, &X);
     T->rcond_min = w.rc.num / w.rc.den;
     T->growth_max = w.gr.num / w.gr.den;
     if (st != MB_SUCCESS)
