@@ -12,11 +12,15 @@ mb_bench_growth mb_bench_growth_fit(const double *n, const double *cost, size_t 
     mb_bench_growth g = { NAN, NAN, m };
     if (m < 2 || m > GROWTH_MAX_SIZES)
         return g;
+    /* x[i], y[i] for every i < m, m >= 2 here: a do-while says so to the compiler, which
+     * otherwise splits the guard above from the rest of the function (partial inlining)
+     * and, no longer knowing m >= 1, warns that x and y may reach the fit unwritten */
     double x[GROWTH_MAX_SIZES], y[GROWTH_MAX_SIZES];
-    for (size_t i = 0; i < m; i++) {
+    size_t i = 0;
+    do {
         x[i] = log(n[i]);
         y[i] = log(cost[i]);
-    }
+    } while (++i < m);
     double c0, c1, cov00, cov01, cov11, sumsq;
     gsl_fit_linear(x, 1, y, 1, m, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
     g.exponent = c1;
