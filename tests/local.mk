@@ -54,6 +54,7 @@ check_PROGRAMS += tests/test_ode_reference
 check_PROGRAMS += tests/test_mpfr_reference
 check_PROGRAMS += tests/test_twin
 check_PROGRAMS += tests/test_status
+check_PROGRAMS += tests/test_text_format
 check_PROGRAMS += tests/test_reference_ranges
 
 # the reference command end to end (shell)

@@ -72,6 +72,29 @@ expect $A batch-fail $d1 ok ''
 expect $A batch-fail $d2 failed 'adapter batch-fail: run 1 failed: the package crashed on run 1 (test)'
 check "no private directory is left in TMPDIR" $([ -z "$(ls "$out/tmp")" ]; echo $?)
 
+# The line of K.declined is quoted up to 199 bytes: a longer one is cut to its first 191
+# and the mark "...[cut]" (doc/external.md); one of exactly 199 bytes is whole (control).
+mkdir -p "$out/long/adapters"
+printf '[adapter]\nname = batch-long\nprotocol = 2\ncommand = python3 long.py\nrequires = python3\ntimeout = 30\n' \
+    > "$out/long/adapters/batch-long.adapter"
+cat > "$out/long/adapters/long.py" <<'PY'
+import json, os, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+lines = ["0123456789" * 30, "abcdefghij" * 19 + "abcdefghi"]     # 300 and 199 bytes
+for run in runs:
+    with open(os.path.join(sys.argv[2], "%d.declined" % run["id"]), "w") as fh:
+        fh.write(lines[run["id"]] + "\n")
+PY
+printf '[case]\nname = long\nproblem = harmonic\nt_end = 1\n[run]\nintegrators = external:batch-long\ndt = 0.1, 0.05\n' \
+    > "$out/long/c.case"
+TMPDIR="$out/tmp" $MB run -q -o "$out/rl" "$out/long/c.case" 2>/dev/null
+long0="adapter batch-long declined: $(printf '0123456789%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 | cut -b 1-191)...[cut]"
+long1="adapter batch-long declined: $(printf 'abcdefghij%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19)abcdefghi"
+tr -d '\r' < "$out/rl/runs.csv" | tail -n +2 | awk -F, '{ print $7 "," $NF }' > "$out/long.got"
+printf 'skipped,%s\nskipped,%s\n' "$long0" "$long1" > "$out/long.want"
+check "a K.declined line of 300 bytes: its first 191 and '...[cut]'; of 199 bytes: whole" \
+    $(cmp -s "$out/long.got" "$out/long.want"; echo $?)
+
 # protocol 3 is refused with file:line
 mkdir "$out/ad"
 printf '[adapter]\nname = three\nprotocol = 3\ncommand = python3 x.py\n' > "$out/ad/three.adapter"

@@ -58,12 +58,25 @@ expect broken-non-number failed "trajectory.csv: line 5: column n0_x: '1.0abc' i
 expect broken-short-row failed 'trajectory.csv: line 5: 6 fields, the header has 7'
 expect broken-decline skipped "adapter broken-decline declined: this adapter cannot express"
 expect broken-requires skipped 'requires motionbench-test-no-such-program, not found on PATH'
+# The text a run's message holds (doc/hardening.md, "Texts of fixed size"): the whole text
+# up to 1023 bytes; a longer one cut to its first 1015 bytes, less a UTF-8 character the
+# cut would split (Python's decoder drops the incomplete one), and the mark "...[cut]".
+message_of() {
+    python3 -c 'import sys
+t = sys.argv[1].encode("utf-8", "surrogateescape")
+if len(t) > 1023:
+    t = t[:1015].decode("utf-8", "ignore").encode("utf-8") + b"...[cut]"
+sys.stdout.buffer.write(t)' "$1"
+}
+# the reason of broken-module with the interpreter at $1
+module_reason() {
+    printf '%s' "adapter broken-module: requires python3:motionbench_test_no_such_module.sub: $1 cannot import motionbench_test_no_such_module.sub (ModuleNotFoundError: No module named 'motionbench_test_no_such_module')"
+}
 # python3:json imports, the module after it does not: the interpreter's path (the python3
 # first on PATH) and Python's own words are quoted, the whole reason as a run's message
-# holds it: its first 255 bytes (a long path to the interpreter leaves the end out)
-want="adapter broken-module: requires python3:motionbench_test_no_such_module.sub: $(command -v python3) cannot import motionbench_test_no_such_module.sub (ModuleNotFoundError: No module named 'motionbench_test_no_such_module')"
-want=$(printf '%s' "$want" | LC_ALL=C cut -b 1-255)
-n=$(awk -F, -v want="$want" '$2 == "external:broken-module" && $7 == "skipped" && $NF == want' \
+# holds it
+want=$(message_of "$(module_reason "$(command -v python3)")")
+n=$(LC_ALL=C awk -F, -v want="$want" '$2 == "external:broken-module" && $7 == "skipped" && $NF == want' \
     "$out/runs" | wc -l)
 check "broken-module: skipped with the reason '$want'" $([ "$n" -eq 2 ]; echo $?)
 # a failure quotes the last three non-empty lines of the log, not the bare last one
@@ -111,6 +124,41 @@ check "[run] timeout = 0.5 is the limit" \
 TMPDIR="$out/tmp" $MB run -q --timeout 0.25 -o "$out/h2" "$out/hang.case" 2>/dev/null
 check "--timeout 0.25 overrides it" \
     $(grep -q 'time limit of 0.25 s exceeded' "$out/h2/runs.csv"; echo $?)
+
+# A reason longer than a run's message: the interpreter first on PATH sits in a directory
+# more than 1023 bytes deep, named with U+00E9 (2 bytes in UTF-8) and one or two ASCII
+# letters chosen so that the cut, after byte 1015 of the reason, falls inside a character.
+# The message is the reason's first 1014 bytes and the mark (1022 bytes): not the first
+# 1015, which would end in half a character, nor the unmarked first 1023 (controls).
+deep=$(python3 -c 'import sys
+out, prefix = sys.argv[1], sys.argv[2].encode()
+for pad in ("p", "pp"):
+    d = out + "/" + pad + "/" + "/".join(["\u00e9" * 100] * 6)
+    if (prefix + d.encode()).__getitem__(1015) & 0xC0 == 0x80:
+        print(d)
+        break' "$out/deep" "$(module_reason '')")
+mkdir -p "$deep" && ln -s "$(command -v python3)" "$deep/python3"
+cat > "$out/long.case" <<CASE
+[case]
+name = long
+problem = harmonic
+t_end = 1
+[run]
+integrators = external:broken-module
+dt = 0.1
+CASE
+[ -d "$out/adapters" ] || cp -r "$SRC/tests/data/adapters" "$out/adapters"
+PATH="$deep:$PATH" TMPDIR="$out/tmp" $MB run -q -o "$out/long" "$out/long.case" 2>/dev/null
+full=$(module_reason "$deep/python3")
+want=$(message_of "$full")
+got=$(tr -d '\r' < "$out/long/runs.csv" | tail -n 1 | LC_ALL=C awk -F, '{ print $NF }')
+check "a reason longer than the message: the cut falls inside a character (set-up)" \
+    $([ -n "$deep" ] && [ "$(printf '%s' "$full" | LC_ALL=C wc -c)" -gt 1023 ]; echo $?)
+check "... the message is its first bytes and the mark, exactly" $([ "$got" = "$want" ]; echo $?)
+check "... backed off to the character: 1022 bytes, ending in '...[cut]'" \
+    $(case $got in *'...[cut]') [ "$(printf '%s' "$got" | LC_ALL=C wc -c)" -eq 1022 ] ;; *) false ;; esac; echo $?)
+check "... control: not the unmarked first 1023 bytes" \
+    $([ "$got" != "$(printf '%s' "$full" | LC_ALL=C cut -b 1-1023)" ]; echo $?)
 
 # a case file that gives an adapter an option its descriptor does not list: file:line, exit 2
 cat > "$out/opt.case" <<'CASE'

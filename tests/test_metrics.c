@@ -311,6 +311,31 @@ Test(names, one_metric_too_many_fails_the_run)
     free(r);
 }
 
+/* A run's message holds MB_RUN_MESSAGE - 1 = 1023 bytes: an undeclared metric whose name is
+ * longer ends the run with the message's first 1015 bytes and the cut mark "...[cut]"
+ * (mb_text.h); a name that makes the message exactly 1023 bytes is quoted whole (control). */
+Test(names, long_run_message_ends_with_the_cut_mark)
+{
+    static const char tail[] = "' is not declared in src/metrics/metrics.def";
+    static char name[2000], want[1024];
+    mb_run_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    memset(name, 'n', sizeof name - 1);
+    memcpy(want, "metric '", 8);
+    memset(want + 8, 'n', 1015 - 8);
+    memcpy(want + 1015, "...[cut]", 9);
+    mb_run_add_metric(r, name, 1.0, NULL);
+    cr_expect_eq(r->status, MB_RUN_FAILED);
+    cr_expect_str_eq(r->message, want);
+    memset(r, 0, sizeof *r);
+    name[1023 - 8 - (sizeof tail - 1)] = '\0';
+    mb_run_add_metric(r, name, 1.0, NULL);
+    cr_expect_eq(strlen(r->message), 1023, "%s", r->message);
+    cr_expect(strstr(r->message, "...[cut]") == NULL, "a message of the capacity is marked");
+    cr_expect_str_eq(r->message + 1023 - (sizeof tail - 1), tail);
+    free(r);
+}
+
 /* The table itself: unique names, every row documented, counts and words exact, errors
  * one-sided, orders absolute. */
 Test(names, table_is_consistent)

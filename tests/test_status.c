@@ -3,6 +3,7 @@
  * the thread that recorded it. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mb_status.h"
@@ -46,4 +47,20 @@ Test(status, record_is_private_to_its_thread)
     cr_expect_str_eq(mb_last_error(), "this thread");
     cr_expect_str_eq(mb_last_error_location(), "here.c:1");
     cr_expect_eq(mb_last_error_code(), MB_EINVAL);
+}
+
+/* The record holds 1023 bytes: a longer message keeps its first 1015 and ends with the
+ * cut mark "...[cut]" (mb_text.h); one of exactly 1023 bytes is whole (control). */
+Test(status, long_message_is_cut_with_the_mark)
+{
+    static char text[3000], want[1024];
+    memset(text, 'e', sizeof text - 1);
+    memset(want, 'e', 1015);
+    memcpy(want + 1015, "...[cut]", 9);
+    mb_error_record(MB_EINVAL, "here.c", 1, "%s", text);
+    cr_expect_eq(strlen(mb_last_error()), 1023);
+    cr_expect_str_eq(mb_last_error(), want);
+    text[1023] = '\0';
+    mb_error_record(MB_EINVAL, "here.c", 1, "%s", text);
+    cr_expect_str_eq(mb_last_error(), text, "a text of the record's capacity is not marked");
 }

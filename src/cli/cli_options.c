@@ -7,6 +7,7 @@
 #include "mb_memory.h"
 #include "mb_options.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -93,7 +94,7 @@ static int parse_size(const char *spelled, const char *v, double *out)
     char why[256];
     if (mb_memory_parse_size(v, out) == MB_SUCCESS)
         return MB_SUCCESS;
-    snprintf(why, sizeof why, "%s", mb_last_error());   /* the message slot is rewritten */
+    mb_text_format(why, sizeof why, "%s", mb_last_error());   /* the slot is rewritten */
     MB_ERROR(MB_EINVAL, "%s: %s", spelled, why);
 }
 

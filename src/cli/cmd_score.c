@@ -19,6 +19,7 @@
 #include "mb_report.h"
 #include "mb_runner.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -196,8 +197,8 @@ static int print_results(const score_args *A, const mb_case_result *r)
     for (size_t j = 0; j < r->c->n_dt; j++) {
         const mb_run_result *u = &r->runs[j];
         mb_metric_value st = { .name = "status", .word = mb_run_status_name(u->status) };
-        snprintf(st.detail, sizeof st.detail, "dt = %.6g, %ld steps%s%s", r->c->dt[j],
-                 r->c->steps[j], u->message[0] ? ": " : "", u->message);
+        mb_text_format(st.detail, sizeof st.detail, "dt = %.6g, %ld steps%s%s", r->c->dt[j],
+                       r->c->steps[j], u->message[0] ? ": " : "", u->message);
         print_metric(&st, A->files[j]);
         for (size_t m = 0; m < u->n_metrics; m++)
             print_metric(&u->metrics[m], A->files[j]);

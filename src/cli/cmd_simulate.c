@@ -30,6 +30,7 @@
 #include "mb_memory.h"
 #include "mb_metrics.h"
 #include "mb_output.h"
+#include "mb_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -123,7 +124,7 @@ static int parse_precision(void *ctx, const char *option, const char *v)
     char why[256];
     if (mb_precision_parse(v, ctx) == MB_SUCCESS)
         return MB_SUCCESS;
-    snprintf(why, sizeof why, "%s", mb_last_error());   /* the message slot is rewritten */
+    mb_text_format(why, sizeof why, "%s", mb_last_error());   /* the slot is rewritten */
     MB_ERROR(MB_EINVAL, "%s: %s", option, why);
 }
 

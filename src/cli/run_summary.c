@@ -4,6 +4,7 @@
 #include "mb_metrics.h"
 #include "mb_number_text.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <math.h>
 #include <string.h>
@@ -50,8 +51,10 @@ static void missing_reason(const mb_case_result *r, const mb_expectation *e, lon
         const mb_run_result *u = &r->runs[a * c->n_dt + k];
         if ((j >= 0 && (size_t)j != k) || u->status == MB_RUN_OK)
             continue;
-        snprintf(buf, size, "; the run at dt=%.6g %s: %.160s", c->dt[k],
-                 mb_run_status_name(u->status), mb_run_status_value(u).detail);
+        char detail[160 + sizeof MB_TEXT_CUT_MARK];   /* its first 160 bytes */
+        mb_text_format(buf, size, "; the run at dt=%.6g %s: %s", c->dt[k],
+                       mb_run_status_name(u->status),
+                       mb_text_clip(detail, sizeof detail, mb_run_status_value(u).detail));
         return;
     }
     if (mb_metric_is_aggregate(e->metric))
@@ -98,16 +101,17 @@ static void verdict_line(const mb_case_result *r, const mb_expectation *e, long 
                          const mb_metric_value *m, mb_verdict v, char *buf, size_t size)
 {
     char dt[48], val[64], why[240] = "", evidence[400] = "";
+    char detail[200 + sizeof MB_TEXT_CUT_MARK];       /* a detail's first 200 bytes */
     dt_label(r->c, j, dt, sizeof dt);
     value_text(m, val, sizeof val);
     if (v == MB_VERDICT_MISSING)
         missing_reason(r, e, j, why, sizeof why);
     else if (m && m->word && m->detail[0])
-        snprintf(why, sizeof why, " (%.200s)", m->detail);
+        mb_text_format(why, sizeof why, " (%s)", mb_text_clip(detail, sizeof detail, m->detail));
     if (v != MB_VERDICT_PASS && j < 0)
         order_evidence(r, e, evidence, sizeof evidence);
-    snprintf(buf, size, "%s%s: expected %s, got %s%s%s", e->integrator, dt, e->text, val, why,
-             evidence);
+    mb_text_format(buf, size, "%s%s: expected %s, got %s%s%s", e->integrator, dt, e->text, val,
+                   why, evidence);
 }
 
 static void print_failure(void *ctx, const mb_case_result *r, const mb_expectation *e, long j,

@@ -1,5 +1,7 @@
 # core module: algebra, node store, energy, options, status, input files and numbers.
 libmotionbench_la_SOURCES += src/core/status.c
+libmotionbench_la_SOURCES += src/core/text_format.c
+noinst_HEADERS += src/core/mb_text.h
 libmotionbench_la_SOURCES += src/core/mpfr_extra.c
 libmotionbench_la_SOURCES += src/core/nodes.c
 libmotionbench_la_SOURCES += src/core/jacobian.c

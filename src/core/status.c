@@ -1,10 +1,11 @@
 /* status.c -- thread-local error record behind MB_ERROR. */
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-static _Thread_local char last_message[512];
+static _Thread_local char last_message[1024];   /* a run's message holds it (MB_RUN_MESSAGE) */
 static _Thread_local char last_location[256];
 static _Thread_local int last_code;
 
@@ -12,7 +13,7 @@ int mb_error_record(int code, const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    mb_text_vformat(last_message, sizeof last_message, fmt, ap);   /* a cut is marked */
     va_end(ap);
     snprintf(last_location, sizeof last_location, "%s:%d", file, line);
     last_code = code;

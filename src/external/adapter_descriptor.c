@@ -7,6 +7,7 @@
 #include "mb_ini.h"
 #include "mb_install_dirs.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -96,7 +97,7 @@ static int fail(loader *L, int line, const char *fmt, const char *what)
 {
     if (!L->error) {
         char msg[300];
-        snprintf(msg, sizeof msg, fmt, what);
+        mb_text_format(msg, sizeof msg, fmt, what);
         L->error = mb_ini_fail(L->doc, line, "%s", msg);
     }
     return 0;
@@ -281,7 +282,8 @@ int mb_adapter_find(const char *name, const char *case_dir, mb_adapter **out)
     char list[1024];
     size_t len = 0;
     for (size_t k = 0; k < n && len < sizeof list; k++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", dirs[k]);
+        len += (size_t)mb_text_format(list + len, sizeof list - len, "%s%s", k ? ", " : "",
+                                      dirs[k]);
     MB_ERROR(MB_ENOTFOUND, "no descriptor %s.adapter in %s", name, list);
 }
 

@@ -28,6 +28,7 @@
 #include "mb_cancel.h"
 #include "mb_input.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -111,7 +112,7 @@ void mb_adapter_log_tail(const char *dir, int max_lines, char *out, size_t size)
     }
     for (int k = first; k >= 0; k--) {
         size_t at = strlen(out);
-        snprintf(out + at, size - at, "%s%s", k == first ? "" : " | ", lines[k]);
+        mb_text_format(out + at, size - at, "%s%s", k == first ? "" : " | ", lines[k]);
     }
     for (char *p = out; *p; p++)
         if ((unsigned char)*p < 32)
@@ -135,15 +136,16 @@ static int resolve_program(const mb_adapter *a, char *prog, size_t size, char *r
     else if (mb_find_on_path(w, prog, size))
         return MB_SUCCESS;             /* found on PATH, by the parent: the child calls execv */
     else {
-        snprintf(reason, rsize, "adapter %s: command '%s' not found on PATH", a->name, w);
+        mb_text_format(reason, rsize, "adapter %s: command '%s' not found on PATH", a->name, w);
         return MB_ENOTFOUND;
     }
     if (stat(prog, &sb) != 0) {
-        snprintf(reason, rsize, "adapter %s: command '%s' not found (%s)", a->name, w, a->path);
+        mb_text_format(reason, rsize, "adapter %s: command '%s' not found (%s)", a->name, w,
+                       a->path);
         return MB_ENOTFOUND;
     }
     if (!S_ISREG(sb.st_mode) || access(prog, X_OK) != 0) {
-        snprintf(reason, rsize, "adapter %s: command '%s' is not executable", a->name, w);
+        mb_text_format(reason, rsize, "adapter %s: command '%s' is not executable", a->name, w);
         return MB_EINVAL;
     }
     return MB_SUCCESS;
@@ -364,14 +366,14 @@ static int files_sound(const mb_adapter *a, const char *dir, rlim_t file_cap,
         if (lstat(path, &sb) != 0)
             continue;                  /* a missing trajectory is the reader's to name */
         if (!S_ISREG(sb.st_mode)) {
-            snprintf(reason, size, "adapter %s: %s is not a regular file (%s): refused unread",
-                     a->name, names[k], mb_file_kind_name(sb.st_mode));
+            mb_text_format(reason, size, "adapter %s: %s is not a regular file (%s): refused "
+                           "unread", a->name, names[k], mb_file_kind_name(sb.st_mode));
             return 0;
         }
         if ((rlim_t)sb.st_size >= cap) {
-            snprintf(reason, size, "adapter %s: %s reached the size limit of %llu bytes "
-                     "(RLIMIT_FSIZE, doc/limits.md)", a->name, names[k],
-                     (unsigned long long)cap);
+            mb_text_format(reason, size, "adapter %s: %s reached the size limit of %llu bytes "
+                           "(RLIMIT_FSIZE, doc/limits.md)", a->name, names[k],
+                           (unsigned long long)cap);
             return 0;
         }
     }
@@ -387,19 +389,19 @@ static mb_process_status verdict(const mb_adapter *a, const char *dir, int ws, c
     mb_adapter_log_tail(dir, WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_SKIP ? 1
                              : MB_ADAPTER_LOG_LINES, last, sizeof last);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_SKIP) {
-        snprintf(reason, size, "adapter %s declined: %s", a->name,
-                 last[0] ? last : "(no reason printed)");
+        mb_text_format(reason, size, "adapter %s declined: %s", a->name,
+                       last[0] ? last : "(no reason printed)");
         return MB_PROCESS_SKIPPED;
     }
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_EXEC_FAILED && strstr(last, "motionbench:"))
-        snprintf(reason, size, "adapter %s: command '%s' cannot be executed", a->name,
-                 a->argv[0]);
+        mb_text_format(reason, size, "adapter %s: command '%s' cannot be executed", a->name,
+                       a->argv[0]);
     else if (WIFEXITED(ws))
-        snprintf(reason, size, "adapter %s: exit status %d%s%s", a->name, WEXITSTATUS(ws),
-                 last[0] ? ": " : "", last);
+        mb_text_format(reason, size, "adapter %s: exit status %d%s%s", a->name, WEXITSTATUS(ws),
+                       last[0] ? ": " : "", last);
     else
-        snprintf(reason, size, "adapter %s: killed by signal %d (%s)%s%s", a->name,
-                 WTERMSIG(ws), strsignal(WTERMSIG(ws)), last[0] ? ": " : "", last);
+        mb_text_format(reason, size, "adapter %s: killed by signal %d (%s)%s%s", a->name,
+                       WTERMSIG(ws), strsignal(WTERMSIG(ws)), last[0] ? ": " : "", last);
     return MB_PROCESS_FAILED;
 }
 
@@ -438,7 +440,7 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
     if (argv == NULL || args == NULL) {
         free(argv);
         free(args);
-        snprintf(reason, size, "adapter %s: out of memory", a->name);
+        mb_text_format(reason, size, "adapter %s: out of memory", a->name);
         return MB_PROCESS_FAILED;
     }
     argv[0] = prog;
@@ -453,7 +455,8 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
     free(argv);
     free(args);
     if (pid < 0) {
-        snprintf(reason, size, "adapter %s: cannot start a process: %s", a->name, strerror(e));
+        mb_text_format(reason, size, "adapter %s: cannot start a process: %s", a->name,
+                       strerror(e));
         return MB_PROCESS_FAILED;
     }
     int ws = 0;
@@ -464,10 +467,10 @@ mb_process_status mb_adapter_execute(const mb_adapter *a, const char *dir, doubl
     close(status_rd);
     kill(-pid, SIGKILL);    /* what the group left behind, should the keeper have died */
     if (!ended && mb_cancel_requested())
-        snprintf(reason, size, "adapter %s: interrupted (process group killed)", a->name);
+        mb_text_format(reason, size, "adapter %s: interrupted (process group killed)", a->name);
     else if (!ended)
-        snprintf(reason, size, "adapter %s: time limit of %g s exceeded (process group "
-                 "killed)", a->name, timeout);
+        mb_text_format(reason, size, "adapter %s: time limit of %g s exceeded (process group "
+                       "killed)", a->name, timeout);
     if (!ended)
         return MB_PROCESS_FAILED;
     if (!files_sound(a, dir, (rlim_t)file_cap, trajectory, reason, size))

@@ -14,6 +14,7 @@
 #include "mb_external.h"
 #include "mb_clock.h"
 #include "mb_fork.h"
+#include "mb_text.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -62,11 +63,7 @@ static void last_line(char *text, size_t n, char *out, size_t size)
         n--;
     text[n] = '\0';
     const char *line = strrchr(text, '\n'), *from = line ? line + 1 : text;
-    size_t len = strlen(from);
-    if (len >= size)
-        len = size - 1;               /* a longer line is cut: the reason stays one line */
-    memcpy(out, from, len);
-    out[len] = '\0';
+    mb_text_format(out, size, "%s", from);   /* a longer line is cut, marked */
     for (char *p = out; *p; p++)
         if ((unsigned char)*p < 32)
             *p = ' ';
@@ -81,7 +78,7 @@ static int imports(const char *interp, const char *module, char *why, size_t siz
     char *argv[] = { (char *)interp, "-c", code, NULL };
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
-        return snprintf(why, size, "cannot start it"), 0;
+        return mb_text_format(why, size, "cannot start it"), 0;
     pid_t pid = mb_fork_bare();
     if (pid == 0) {                    /* async-signal-safe calls only until execv */
         int null = open("/dev/null", O_RDONLY);
@@ -97,7 +94,7 @@ static int imports(const char *interp, const char *module, char *why, size_t siz
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
-        return snprintf(why, size, "cannot start it"), 0;
+        return mb_text_format(why, size, "cannot start it"), 0;
     }
     fcntl(fds[0], F_SETFL, O_NONBLOCK);
     char out[4096];
@@ -122,14 +119,14 @@ static int imports(const char *interp, const char *module, char *why, size_t siz
         kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
         waitpid(pid, &ws, 0);
-        return snprintf(why, size, "'import %s' did not finish within %g s", module,
-                        IMPORT_LIMIT), 0;
+        return mb_text_format(why, size, "'import %s' did not finish within %g s", module,
+                              IMPORT_LIMIT), 0;
     }
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
         return 1;
     char line[200];
     last_line(out, n, line, sizeof line);
-    snprintf(why, size, "%s", line[0] ? line : "(it printed nothing)");
+    mb_text_format(why, size, "%s", line[0] ? line : "(it printed nothing)");
     return 0;
 }
 
@@ -142,14 +139,14 @@ int mb_adapter_check_requirements(const mb_adapter *a, char *why, size_t size)
                  entry);
         if (!mb_find_on_path(prog, full, sizeof full)) {
             if (colon)
-                snprintf(why, size, "requires %s, but %s is not found on PATH", entry, prog);
+                mb_text_format(why, size, "requires %s, but %s is not found on PATH", entry, prog);
             else
-                snprintf(why, size, "requires %s, not found on PATH", entry);
+                mb_text_format(why, size, "requires %s, not found on PATH", entry);
             return 0;
         }
         if (colon && !imports(full, colon + 1, detail, sizeof detail)) {
-            snprintf(why, size, "requires %s: %s cannot import %s (%s)", entry, full, colon + 1,
-                     detail);
+            mb_text_format(why, size, "requires %s: %s cannot import %s (%s)", entry, full,
+                           colon + 1, detail);
             return 0;
         }
     }

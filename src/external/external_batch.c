@@ -20,6 +20,7 @@
 #include "mb_external.h"
 #include "mb_input.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -56,8 +57,8 @@ static mb_process_status prepare_all(mb_external_batch *b, char *reason, size_t 
         mb_adapter *a = NULL;
         mb_process_status ps = mb_external_prepare(&b->runs[k], &spec, &a, reason, size);
         if (ps == MB_PROCESS_OK && b->adapter && strcmp(a->path, b->adapter->path) != 0) {
-            snprintf(reason, size, "adapter %s: a batch of runs of two descriptors (%.200s)",
-                     spec.name, a->path);
+            mb_text_format(reason, size, "adapter %s: a batch of runs of two descriptors (%s)",
+                           spec.name, a->path);
             ps = MB_PROCESS_FAILED;
         }
         if (ps != MB_PROCESS_OK || b->adapter) {
@@ -69,8 +70,8 @@ static mb_process_status prepare_all(mb_external_batch *b, char *reason, size_t 
         }
     }
     if (b->adapter->protocol != 2) {
-        snprintf(reason, size, "adapter %s: protocol %d runs one run per invocation",
-                 b->adapter->name, b->adapter->protocol);
+        mb_text_format(reason, size, "adapter %s: protocol %d runs one run per invocation",
+                       b->adapter->name, b->adapter->protocol);
         return MB_PROCESS_FAILED;
     }
     return MB_PROCESS_OK;
@@ -98,8 +99,8 @@ static mb_process_status describe_all(mb_external_batch *b, char *reason, size_t
     if (s == MB_SUCCESS && mkdir(path, 0700) != 0)
         s = MB_EIO;
     if (s != MB_SUCCESS) {
-        snprintf(reason, size, "adapter %s: %s", b->adapter->name,
-                 s == MB_EIO && errno ? strerror(errno) : mb_last_error());
+        mb_text_format(reason, size, "adapter %s: %s", b->adapter->name,
+                       s == MB_EIO && errno ? strerror(errno) : mb_last_error());
         return MB_PROCESS_FAILED;
     }
     return MB_PROCESS_OK;
@@ -153,10 +154,11 @@ static void answers_asked(const mb_external_batch *b, char *out, size_t size)
 static int bad_entry(const mb_external_batch *b, const char *name, const char *what,
                      char *reason, size_t size)
 {
-    char asked[64];
+    char asked[64], shown[80 + sizeof MB_TEXT_CUT_MARK];   /* a name's first 80 bytes */
     answers_asked(b, asked, sizeof asked);
-    snprintf(reason, size, "adapter %s: %s/%.80s: %s (%zu runs were asked: %s, K.declined or "
-             "K.failed)", b->adapter->name, MB_BATCH_DIR, name, what, b->n, asked);
+    mb_text_format(reason, size, "adapter %s: %s/%s: %s (%zu runs were asked: %s, K.declined or "
+                   "K.failed)", b->adapter->name, MB_BATCH_DIR,
+                   mb_text_clip(shown, sizeof shown, name), what, b->n, asked);
     return 0;
 }
 
@@ -168,8 +170,8 @@ static int survey(mb_external_batch *b, char *reason, size_t size)
     snprintf(path, sizeof path, "%s/%s", b->dir, MB_BATCH_DIR);
     DIR *dir = opendir(path);
     if (dir == NULL) {
-        snprintf(reason, size, "adapter %s: %s/ is gone: %s", b->adapter->name, MB_BATCH_DIR,
-                 strerror(errno));
+        mb_text_format(reason, size, "adapter %s: %s/ is gone: %s", b->adapter->name, MB_BATCH_DIR,
+                       strerror(errno));
         return 0;
     }
     int ok = 1;
@@ -207,7 +209,7 @@ mb_process_status mb_external_batch_execute(const mb_external_run *runs, size_t 
     *out = b;
     reason[0] = '\0';
     if (b == NULL || n == 0 || (b->answer = calloc(n, 1)) == NULL) {
-        snprintf(reason, size, "adapter: %s", n ? "out of memory" : "an empty batch");
+        mb_text_format(reason, size, "adapter: %s", n ? "out of memory" : "an empty batch");
         return MB_PROCESS_FAILED;
     }
     b->runs = runs;
@@ -231,7 +233,17 @@ mb_process_status mb_external_batch_execute(const mb_external_run *runs, size_t 
     return ps;
 }
 
-/* The one line of K.declined or K.failed (bounded, control characters blanked). */
+/* A line fgets left in line[size] without its end: cut when more of it follows. */
+static int line_cut(FILE *f, const char *line, size_t size)
+{
+    if (strlen(line) < size - 1 || strchr(line, '\n') != NULL)
+        return 0;
+    int c = fgetc(f);
+    return c != EOF && c != '\n' && c != '\r';
+}
+
+/* The one line of K.declined or K.failed (bounded: a longer one is cut and marked, control
+ * characters blanked). */
 static void answer_line(const char *path, char *out, size_t size)
 {
     char line[200] = "";
@@ -240,13 +252,15 @@ static void answer_line(const char *path, char *out, size_t size)
         mb_clear_error();
     else if (fgets(line, sizeof line, f) == NULL)
         line[0] = '\0';
+    else if (line_cut(f, line, sizeof line))
+        mb_text_mark_cut(line, sizeof line);
     if (f)
         fclose(f);
     line[strcspn(line, "\r\n")] = '\0';
     for (char *p = line; *p; p++)
         if ((unsigned char)*p < 32)
             *p = ' ';
-    snprintf(out, size, "%s", line[0] ? line : "(no reason given)");
+    mb_text_format(out, size, "%s", line[0] ? line : "(no reason given)");
 }
 
 mb_process_status mb_external_batch_take(mb_external_batch *b, size_t k, mb_trajectory *tr,
@@ -260,17 +274,17 @@ mb_process_status mb_external_batch_take(mb_external_batch *b, size_t k, mb_traj
     if (b->answer[k] == ANSWER_DECLINED || b->answer[k] == ANSWER_FAILED)
         answer_line(path, why, sizeof why);
     if (b->answer[k] == ANSWER_DECLINED) {
-        snprintf(reason, size, "adapter %s declined: %s", b->adapter->name, why);
+        mb_text_format(reason, size, "adapter %s declined: %s", b->adapter->name, why);
         return MB_PROCESS_SKIPPED;
     }
     if (b->answer[k] == ANSWER_FAILED) {
-        snprintf(reason, size, "adapter %s: run %zu failed: %s", b->adapter->name, k, why);
+        mb_text_format(reason, size, "adapter %s: run %zu failed: %s", b->adapter->name, k, why);
         return MB_PROCESS_FAILED;
     }
     if (b->answer[k] == ANSWER_NONE) {
-        snprintf(reason, size, "adapter %s: no %s/%zu.%s for run %zu of %zu%s%s",
-                 b->adapter->name, MB_BATCH_DIR, k, format_of(b, k), k, b->n,
-                 b->last[0] ? ": " : "", b->last);
+        mb_text_format(reason, size, "adapter %s: no %s/%zu.%s for run %zu of %zu%s%s",
+                       b->adapter->name, MB_BATCH_DIR, k, format_of(b, k), k, b->n,
+                       b->last[0] ? ": " : "", b->last);
         return MB_PROCESS_FAILED;
     }
     snprintf(shown, sizeof shown, "%s/%zu.%s", MB_BATCH_DIR, k, answer_suffix[b->answer[k]]);

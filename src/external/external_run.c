@@ -13,6 +13,7 @@
 #include "mb_input.h"
 #include "mb_metrics.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -42,17 +43,21 @@ void mb_external_release_dir(const char *dir, const char *what)
 int mb_external_private_root(char *out, size_t size)
 {
     const char *tmp = getenv("TMPDIR");
+    char shown[200 + sizeof MB_TEXT_CUT_MARK];      /* its first 200 bytes in a reason */
     struct stat sb;
     if (tmp == NULL || *tmp == '\0')
         tmp = "/tmp";
     if (tmp[0] != '/')
-        MB_ERROR(MB_EINVAL, "TMPDIR '%.200s' is not an absolute path: adapters run in a "
-                 "private directory made there (give an absolute TMPDIR)", tmp);
+        MB_ERROR(MB_EINVAL, "TMPDIR '%s' is not an absolute path: adapters run in a "
+                 "private directory made there (give an absolute TMPDIR)",
+                 mb_text_clip(shown, sizeof shown, tmp));
     if (stat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(tmp, W_OK | X_OK) != 0)
-        MB_ERROR(MB_EINVAL, "TMPDIR '%.200s' is not a directory this process can write: "
-                 "adapters run in a private directory made there", tmp);
+        MB_ERROR(MB_EINVAL, "TMPDIR '%s' is not a directory this process can write: "
+                 "adapters run in a private directory made there",
+                 mb_text_clip(shown, sizeof shown, tmp));
     if ((size_t)snprintf(out, size, "%s", tmp) >= size)
-        MB_ERROR(MB_EINVAL, "TMPDIR '%.60s...' is too long", tmp);
+        MB_ERROR(MB_EINVAL, "TMPDIR '%s' is too long",
+                 mb_text_clip(shown, 60 + sizeof MB_TEXT_CUT_MARK, tmp));
     return MB_SUCCESS;
 }
 
@@ -68,13 +73,13 @@ int mb_external_make_dir(char *dir, size_t size, const char *name, char *reason,
 {
     char root[3800];
     if (mb_external_private_root(root, sizeof root) != MB_SUCCESS) {
-        snprintf(reason, rsize, "adapter %s: %s", name, mb_last_error());
+        mb_text_format(reason, rsize, "adapter %s: %s", name, mb_last_error());
         return MB_EINVAL;
     }
     snprintf(dir, size, "%s/motionbench-run-XXXXXX", root);
     if (mkdtemp(dir) == NULL) {
-        snprintf(reason, rsize, "adapter %s: cannot make a private directory in %s: %s", name,
-                 root, strerror(errno));
+        mb_text_format(reason, rsize, "adapter %s: cannot make a private directory in %s: %s", name,
+                       root, strerror(errno));
         return MB_EIO;
     }
     return MB_SUCCESS;
@@ -108,10 +113,13 @@ static mb_process_status trajectory_fits(const mb_external_run *r, const mb_adap
     size_t limit = mb_input_cap(MB_INPUT_TRAJECTORY);
     if (least <= limit)
         return MB_PROCESS_OK;
-    snprintf(reason, size, "adapter %s: case %.200s, dt = %.17g: its trajectory (%zu rows of %zu "
-             "columns, .%s) is at least %zu bytes, above the trajectory limit of %zu bytes "
-             "(--trajectory-limit; the trajectory is read whole into memory, doc/limits.md)",
-             a->name, r->case_name, r->dt, rows, cols, format, least, limit);
+    char name[201];
+    mb_text_format(reason, size, "adapter %s: case %s, dt = %.17g: its trajectory (%zu rows of "
+                   "%zu columns, .%s) is at least %zu bytes, above the trajectory limit of %zu "
+                   "bytes (--trajectory-limit; the trajectory is read whole into memory, "
+                   "doc/limits.md)",
+                   a->name, mb_text_clip(name, sizeof name, r->case_name), r->dt, rows, cols,
+                   format, least, limit);
     return MB_PROCESS_FAILED;
 }
 
@@ -124,13 +132,13 @@ mb_process_status mb_external_prepare(const mb_external_run *r, mb_external_spec
     if (mb_external_spec_parse(r->integrator, spec) != MB_SUCCESS
         || mb_adapter_find(spec->name, case_dir[0] ? case_dir : NULL, out) != MB_SUCCESS
         || mb_adapter_check_options(*out, spec) != MB_SUCCESS) {
-        snprintf(reason, size, "adapter %s: %s", spec->name[0] ? spec->name : r->integrator,
-                 mb_last_error());
+        mb_text_format(reason, size, "adapter %s: %s", spec->name[0] ? spec->name : r->integrator,
+                       mb_last_error());
         return MB_PROCESS_FAILED;
     }
-    char why[512];
+    char why[MB_EXTERNAL_REASON];
     if (!mb_adapter_check_requirements(*out, why, sizeof why)) {
-        snprintf(reason, size, "adapter %s: %s", spec->name, why);
+        mb_text_format(reason, size, "adapter %s: %s", spec->name, why);
         return MB_PROCESS_SKIPPED;
     }
     return trajectory_fits(r, *out, reason, size);
@@ -180,7 +188,7 @@ mb_process_status mb_external_read_back(const mb_external_run *r, const mb_adapt
     size_t n = mb_external_row_count(r->steps, every);
     double *times = malloc(n * sizeof *times);
     if (times == NULL) {
-        snprintf(reason, size, "adapter %s: out of memory", a->name);
+        mb_text_format(reason, size, "adapter %s: out of memory", a->name);
         return MB_PROCESS_FAILED;
     }
     for (size_t k = 0; k < n; k++)
@@ -195,7 +203,7 @@ mb_process_status mb_external_read_back(const mb_external_run *r, const mb_adapt
             mb_trajectory_free(tr);
     }
     if (s != MB_SUCCESS) {
-        snprintf(reason, size, "adapter %s: %s: %s", a->name, shown, why);
+        mb_text_format(reason, size, "adapter %s: %s: %s", a->name, shown, why);
         return MB_PROCESS_FAILED;
     }
     return MB_PROCESS_OK;
@@ -209,7 +217,7 @@ static mb_process_status execute_in(const mb_external_run *r, const mb_external_
     mb_run_description d = { r->case_name, r->integrator, spec, r->problem, r->params, r->sys,
                              r->dt, r->t_end, r->steps, every_of(r), r->rotation, format };
     if (mb_run_description_write(&d, dir) != MB_SUCCESS) {
-        snprintf(reason, size, "adapter %s: %s", a->name, mb_last_error());
+        mb_text_format(reason, size, "adapter %s: %s", a->name, mb_last_error());
         return MB_PROCESS_FAILED;
     }
     size_t cap = mb_adapter_file_cap(r->sys->nodes->n, r->rotation,

@@ -33,7 +33,8 @@
 #define MB_BATCH_FLAT "runs.txt"    /* protocol 2: the flat form of runs.json, beside it */
 #define MB_EXTERNAL_PREFIX "external:"
 #define MB_EXTERNAL_MAX_OPTIONS 16
-#define MB_EXTERNAL_REASON 256
+#define MB_EXTERNAL_REASON 1024   /* a reason's bytes with its NUL (MB_RUN_MESSAGE); longer:
+                                      cut, ending with "...[cut]" (mb_text.h) */
 
 /* ---- spec: external:NAME[key=value,...] ---- */
 typedef struct mb_external_spec {

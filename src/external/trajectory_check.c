@@ -33,6 +33,7 @@
 #include "array_scan.h"
 #include "mb_external.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -51,11 +52,11 @@ static int defect(char *why, size_t size, const mb_trajectory *tr, size_t row,
                   const char *fmt, ...)
 {
     va_list ap;
-    int n = tr->binary ? snprintf(why, size, "row %zu: ", row)
-                       : snprintf(why, size, "line %zu: ", row + 2);
+    int n = tr->binary ? mb_text_format(why, size, "row %zu: ", row)
+                       : mb_text_format(why, size, "line %zu: ", row + 2);
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < size)
-        vsnprintf(why + n, size - (size_t)n, fmt, ap);
+        mb_text_vformat(why + n, size - (size_t)n, fmt, ap);
     va_end(ap);
     return MB_EINVAL;
 }
@@ -145,12 +146,12 @@ static void must_move(const mb_trajectory *tr, size_t k, const mb_forces *F, mb_
     mb_trajectory_set_state(tr, k, s);
     for (size_t c = 0; c < 3 * s->n; c++) {
         if (m->h * fabs(s->v[c]) > MOVE_TOL * fmax(fabs(s->x[c]), m->x0)) {
-            snprintf(why, size, "node %zu moves (v%c = %.6g)", c / 3, "xyz"[c % 3], s->v[c]);
+            mb_text_format(why, size, "node %zu moves (v%c = %.6g)", c / 3, "xyz"[c % 3], s->v[c]);
             return;
         }
         if (tr->rotation && m->h * fabs(s->omega[c]) > MOVE_TOL) {
-            snprintf(why, size, "node %zu turns (w%c = %.6g)", c / 3, "xyz"[c % 3],
-                     s->omega[c]);
+            mb_text_format(why, size, "node %zu turns (w%c = %.6g)", c / 3, "xyz"[c % 3],
+                           s->omega[c]);
             return;
         }
     }
@@ -164,8 +165,8 @@ static void must_move(const mb_trajectory *tr, size_t k, const mb_forces *F, mb_
         double a = fabs(net[c]) * s->inv_mass[i];
         if (!(s->blocked[i] & (1u << axis)) && fabs(net[c]) > FORCE_TOL * gross[c]
             && m->h * a > MOVE_TOL * fmax(fabs(s->v[c]), m->v0)) {
-            snprintf(why, size, "node %zu is pushed (net force f%c = %.6g)", i, "xyz"[axis],
-                     net[c]);
+            mb_text_format(why, size, "node %zu is pushed (net force f%c = %.6g)", i, "xyz"[axis],
+                           net[c]);
             return;
         }
         double I = fmax(s->inertia[c - (size_t)axis], fmax(s->inertia[c - (size_t)axis + 1],
@@ -173,8 +174,8 @@ static void must_move(const mb_trajectory *tr, size_t k, const mb_forces *F, mb_
         if (tr->rotation && I > 0.0 && !(s->blocked[i] & (8u << axis))
             && fabs(net[m3 + c]) > FORCE_TOL * gross[m3 + c]
             && m->h * fabs(net[m3 + c]) / I > MOVE_TOL * fmax(fabs(s->omega[c]), m->w0)) {
-            snprintf(why, size, "node %zu is twisted (net torque T%c = %.6g)", i, "xyz"[axis],
-                     net[m3 + c]);
+            mb_text_format(why, size, "node %zu is twisted (net torque T%c = %.6g)", i, "xyz"[axis],
+                           net[m3 + c]);
             return;
         }
     }
@@ -201,7 +202,7 @@ static int check_motion(const mb_trajectory *tr, const mb_problem_type *problem,
                         tr->binary ? "row" : "line", tr->binary ? k : k + 2, reason);
     }
     if (st == MB_ENOMEM)
-        snprintf(why, size, "out of memory");
+        mb_text_format(why, size, "out of memory");
     mb_nodes_free(s);
     free(buf);
     return st;

@@ -22,6 +22,7 @@
 #include "mb_external.h"
 #include "mb_input.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -39,7 +40,7 @@ static int defect(char *why, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, size, fmt, ap);
+    mb_text_vformat(why, size, fmt, ap);
     va_end(ap);
     return MB_EINVAL;
 }
@@ -297,7 +298,7 @@ static int read_values(const unsigned char *data, size_t rows, size_t cols,
         if (!isfinite(tr->t[k]))
             return defect(why, size, "row %zu: column t: %g is not finite (NaN or Inf)", k,
                           tr->t[k]);
-        int n = snprintf(why, size, "row %zu: ", k);
+        int n = mb_text_format(why, size, "row %zu: ", k);
         if (mb_trajectory_check_row(tr, k, rq, why + n, size - (size_t)n) != MB_SUCCESS)
             return MB_EINVAL;
     }

@@ -16,6 +16,7 @@
 #include "mb_input.h"
 #include "mb_status.h"
 #include "mb_vec.h"
+#include "mb_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,10 +60,10 @@ static int next_line(cursor *c, const char **s, const char **e)
 static int defect(char *why, size_t size, size_t line, const char *fmt, ...)
 {
     va_list ap;
-    int n = line ? snprintf(why, size, "line %zu: ", line) : 0;
+    int n = line ? mb_text_format(why, size, "line %zu: ", line) : 0;
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < size)
-        vsnprintf(why + n, size - (size_t)n, fmt, ap);
+        mb_text_vformat(why + n, size - (size_t)n, fmt, ap);
     va_end(ap);
     return MB_EINVAL;
 }
@@ -125,17 +126,17 @@ static int read_header(cursor *c, const mb_trajectory_request *rq, long **index,
 static int number_text(const char *text, double *x, int finite, char *why, size_t size,
                        size_t line, const char *column)
 {
-    char *end;
+    char *end, shown[40 + sizeof MB_TEXT_CUT_MARK];   /* a field's first 40 bytes */
     if (text[0] == '\0')
         return defect(why, size, line, "column %s is empty", column);
     errno = 0;
     *x = strtod(text, &end);
     if (*end != '\0')
-        return defect(why, size, line, "column %s: '%.40s%s' is not a number", column, text,
-                      strlen(text) > 40 ? "..." : "");
+        return defect(why, size, line, "column %s: '%s' is not a number", column,
+                      mb_text_clip(shown, sizeof shown, text));
     if (finite && !isfinite(*x))
-        return defect(why, size, line, "column %s: %.40s is not finite (NaN or Inf)", column,
-                      text);
+        return defect(why, size, line, "column %s: %s is not finite (NaN or Inf)", column,
+                      mb_text_clip(shown, sizeof shown, text));
     return MB_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 #include "case_load.h"
 #include "mb_input.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,9 +22,9 @@ int case_fail(case_loader *P, int line, const char *fmt, ...)
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    mb_text_vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(P->message, sizeof P->message, "%s:%d: %s", P->path, line, msg);
+    mb_text_format(P->message, sizeof P->message, "%s:%d: %s", P->path, line, msg);
     P->error = MB_EINVAL;
     return P->error;
 }
@@ -32,7 +33,7 @@ int case_fail_located(case_loader *P, const char *msg)
 {
     if (P->error)
         return P->error;
-    snprintf(P->message, sizeof P->message, "%s", msg);
+    mb_text_format(P->message, sizeof P->message, "%s", msg);
     P->error = MB_EINVAL;
     return P->error;
 }

@@ -9,6 +9,7 @@
 #include "mb_external.h"
 #include "mb_metrics.h"
 #include "mb_runner.h"
+#include "mb_text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,10 +31,10 @@ mb_metric_value mb_run_status_value(const mb_run_result *u)
     strcpy(m.name, "status");
     m.word = mb_run_status_name(u->status);
     if (u->diverged_step)
-        snprintf(m.detail, sizeof m.detail, "step %ld, t = %.17g: %.200s", u->diverged_step,
-                 u->diverged_time, u->message);
+        mb_text_format(m.detail, sizeof m.detail, "step %ld, t = %.17g: %s", u->diverged_step,
+                       u->diverged_time, u->message);
     else if (u->status != MB_RUN_OK)
-        snprintf(m.detail, sizeof m.detail, "%.250s", u->message);
+        mb_text_format(m.detail, sizeof m.detail, "%s", u->message);
     return m;
 }
 

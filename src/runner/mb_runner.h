@@ -48,9 +48,14 @@ typedef struct mb_run_cost {
     unsigned long newton_iterations, linear_iterations, constraint_sweeps;
 } mb_run_cost;
 
+/* The bytes of a run's message with its terminating NUL: a reason that names a path (an
+ * interpreter's, a descriptor's, deep in a build tree) and quotes an outside program's last
+ * lines fits; a longer one is cut and ends with MB_TEXT_CUT_MARK, "...[cut]" (mb_text.h). */
+#define MB_RUN_MESSAGE 1024
+
 typedef struct mb_run_result {
     mb_run_status status;
-    char message[256];
+    char message[MB_RUN_MESSAGE];
     long steps;              /* steps asked (round(t_end/dt)) */
     long steps_done;
     long diverged_step;      /* step that failed or blew up (0: none) */

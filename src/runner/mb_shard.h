@@ -28,7 +28,9 @@
 #include "mb_sha256.h"
 
 #define MB_SHARD_MAX 100000          /* largest N of --shard K/N */
-#define MB_SHARD_FORMAT 1            /* version of shard.txt and units.txt */
+#define MB_SHARD_FORMAT 2            /* version of shard.txt and units.txt (2: a run's
+                                        message up to MB_RUN_MESSAGE - 1 = 1023 bytes;
+                                        1: 255) */
 
 /* Parse "K/N" (1 <= K <= N <= MB_SHARD_MAX). */
 int mb_shard_parse(const char *text, unsigned *k, unsigned *n);

@@ -27,6 +27,7 @@
 #include "mb_runner.h"
 #include "mb_stepper.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,7 +65,7 @@ static int external_leg(const mb_case *c, const char *spec, mb_system *sys, long
     char reason[MB_EXTERNAL_REASON + 256];
     mb_process_status ps = mb_external_execute_one(&x, &tr, &mid_step, reason, sizeof reason);
     if (ps != MB_PROCESS_OK)
-        MB_ERROR(MB_EFAILED, "%s%.300s", ps == MB_PROCESS_SKIPPED ? "skipped: " : "", reason);
+        MB_ERROR(MB_EFAILED, "%s%s", ps == MB_PROCESS_SKIPPED ? "skipped: " : "", reason);
     int s = mb_nodes_copy(on, sys->nodes);
     if (s == MB_SUCCESS) {
         mb_trajectory_set_state(&tr, tr.n_rows - 1, on);
@@ -145,7 +146,7 @@ void mb_reversibility_metrics(const mb_case *c, const char *spec, double h, long
         if (n == 0)
             continue;
         if (round_trip(c, spec, n, h, &d) != MB_SUCCESS) {
-            snprintf(r->message, sizeof r->message, "reversibility: %.200s", mb_last_error());
+            mb_text_format(r->message, sizeof r->message, "reversibility: %s", mb_last_error());
             return;
         }
         if (used < sizeof detail)

@@ -12,6 +12,7 @@
 #include "mb_runner.h"
 #include "mb_series.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static int describe(batch_slot *b, mb_external_run *x)
     size_t i = b->item->integrator, j = b->item->dt;
     if (mb_run_external_system(c, &b->sys, &rotates) != MB_SUCCESS) {
         b->r->status = MB_RUN_FAILED;
-        snprintf(b->r->message, sizeof b->r->message, "%s", mb_last_error());
+        mb_text_format(b->r->message, sizeof b->r->message, "%s", mb_last_error());
         return 0;
     }
     b->stride = mb_run_external_stride(c, b->sys);
@@ -65,7 +66,7 @@ static void answer(batch_slot *b, mb_external_batch *batch, size_t k, mb_process
     if (ps == MB_PROCESS_OK)
         ps = mb_external_batch_take(batch, k, &tr, &mid_step, r->message, sizeof r->message);
     else
-        snprintf(r->message, sizeof r->message, "%s", reason);
+        mb_text_format(r->message, sizeof r->message, "%s", reason);
     mb_run_external_answer(b->c, b->item->integrator, b->item->dt, keep_series, ps, &tr,
                            mid_step, b->stride, r);
     mb_trajectory_free(&tr);
@@ -86,7 +87,7 @@ void mb_run_batch(mb_case *const *cases, const mb_batch_item *items, size_t n, i
         mb_run_result_begin(c, it->dt, r);
         if (slot == NULL || runs == NULL || of == NULL) {
             r->status = MB_RUN_FAILED;
-            snprintf(r->message, sizeof r->message, "out of memory");
+            mb_text_format(r->message, sizeof r->message, "out of memory");
             continue;
         }
         slot[k] = (batch_slot){ c, it, r, NULL, 1 };

@@ -35,6 +35,7 @@
 #include "mb_plugin.h"
 #include "mb_series.h"
 #include "mb_status.h"
+#include "mb_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -106,45 +107,47 @@ static int check_run(const mb_run_result *r, const mb_run_asked *ask, char *why,
 {
     if (r->status != MB_RUN_OK && r->status != MB_RUN_DIVERGED && r->status != MB_RUN_FAILED
         && r->status != MB_RUN_INTERRUPTED)
-        return snprintf(why, size, "status %d is not a status of a run", (int)r->status), 0;
+        return mb_text_format(why, size, "status %d is not a status of a run", (int)r->status), 0;
     if (!terminated(r->message, sizeof r->message))
-        return snprintf(why, size, "the message is not terminated"), 0;
+        return mb_text_format(why, size, "the message is not terminated"), 0;
     if (r->steps != ask->steps)
-        return snprintf(why, size, "%ld steps, %ld were asked", r->steps, ask->steps), 0;
+        return mb_text_format(why, size, "%ld steps, %ld were asked", r->steps, ask->steps), 0;
     if (r->steps_done < 0 || r->steps_done > r->steps
         || (r->status == MB_RUN_OK && r->steps_done != r->steps))
-        return snprintf(why, size, "%ld steps done of %ld with status %s", r->steps_done,
-                        r->steps, mb_run_status_name(r->status)), 0;
+        return mb_text_format(why, size, "%ld steps done of %ld with status %s", r->steps_done,
+                              r->steps, mb_run_status_name(r->status)), 0;
     if (r->t_final != (double)r->steps_done * ask->h)
-        return snprintf(why, size, "final time %.17g after %ld steps of %.17g", r->t_final,
-                        r->steps_done, ask->h), 0;
+        return mb_text_format(why, size, "final time %.17g after %ld steps of %.17g", r->t_final,
+                              r->steps_done, ask->h), 0;
     if (r->diverged_step < 0 || r->diverged_step > r->steps_done
         || r->diverged_time != (double)r->diverged_step * ask->h)
-        return snprintf(why, size, "stopped at step %ld, t = %.17g, after %ld steps",
-                        r->diverged_step, r->diverged_time, r->steps_done), 0;
+        return mb_text_format(why, size, "stopped at step %ld, t = %.17g, after %ld steps",
+                              r->diverged_step, r->diverged_time, r->steps_done), 0;
     if ((int)r->reference_used < (int)MB_REF_AUTO || (int)r->reference_used > (int)MB_REF_MPFR)
-        return snprintf(why, size, "reference kind %d is unknown", (int)r->reference_used), 0;
+        return mb_text_format(why, size, "reference kind %d is unknown", (int)r->reference_used), 0;
     if ((r->translates != 0 && r->translates != 1) || (r->rotates != 0 && r->rotates != 1))
-        return snprintf(why, size, "translates/rotates are not 0 or 1"), 0;
+        return mb_text_format(why, size, "translates/rotates are not 0 or 1"), 0;
     if (r->state_size % mb_nodes_state_size(r->rotates) != 0)
-        return snprintf(why, size, "state size %zu is not a number of nodes", r->state_size), 0;
+        return mb_text_format(why, size, "state size %zu is not a number of nodes",
+                              r->state_size), 0;
     if (!(isfinite(r->wall) && r->wall >= 0.0 && isfinite(r->cpu) && r->cpu >= 0.0))
-        return snprintf(why, size, "wall or CPU time is not a finite number >= 0"), 0;
+        return mb_text_format(why, size, "wall or CPU time is not a finite number >= 0"), 0;
     return 1;
 }
 
 static int check_metrics(const mb_run_result *r, char *why, size_t size)
 {
     if (r->n_metrics > MB_RUN_MAX_METRICS)
-        return snprintf(why, size, "%zu metrics, at most %d", r->n_metrics, MB_RUN_MAX_METRICS), 0;
+        return mb_text_format(why, size, "%zu metrics, at most %d", r->n_metrics,
+                              MB_RUN_MAX_METRICS), 0;
     for (size_t k = 0; k < r->n_metrics; k++) {
         const mb_metric_value *m = &r->metrics[k];
         if (!terminated(m->name, sizeof m->name) || !terminated(m->detail, sizeof m->detail))
-            return snprintf(why, size, "metric %zu: a text is not terminated", k), 0;
+            return mb_text_format(why, size, "metric %zu: a text is not terminated", k), 0;
         if (!mb_metric_known(m->name))
-            return snprintf(why, size, "metric '%.64s' is not declared", m->name), 0;
+            return mb_text_format(why, size, "metric '%.64s' is not declared", m->name), 0;
         if (m->word != NULL || m->at_dt != 0.0)   /* words and dt rows belong to aggregates */
-            return snprintf(why, size, "metric '%.64s' is not a per-run value", m->name), 0;
+            return mb_text_format(why, size, "metric '%.64s' is not a per-run value", m->name), 0;
     }
     return 1;
 }
@@ -154,19 +157,19 @@ static int check_series(const mb_run_result *r, const mb_series_sample *s,
                         const mb_run_asked *ask, char *why, size_t size)
 {
     if (r->n_series > 0 && !ask->keep_series)
-        return snprintf(why, size, "%zu series samples, none were asked", r->n_series), 0;
+        return mb_text_format(why, size, "%zu series samples, none were asked", r->n_series), 0;
     if (r->n_series > (size_t)MB_SERIES_MAX_ROWS + 1 || r->series_held != 0
         || (r->series_incomplete != 0 && r->series_incomplete != 1)
         || r->series_offered < (long)r->n_series || r->series_stride < 0)
-        return snprintf(why, size, "series of %zu samples of %ld offered, stride %ld, is "
-                        "malformed", r->n_series, r->series_offered, r->series_stride), 0;
+        return mb_text_format(why, size, "series of %zu samples of %ld offered, stride %ld, is "
+                              "malformed", r->n_series, r->series_offered, r->series_stride), 0;
     long prev = -1;
     for (size_t k = 0; k < r->n_series; k++) {
         double steps = isfinite(s[k].t) ? nearbyint(s[k].t / ask->h) : -1.0;
         if (!(steps >= 0.0 && steps <= (double)r->steps_done && (long)steps > prev
               && steps * ask->h == s[k].t))
-            return snprintf(why, size, "series sample %zu: t = %.17g is not a time of the run "
-                            "after the previous sample", k, s[k].t), 0;
+            return mb_text_format(why, size, "series sample %zu: t = %.17g is not a time of "
+                                  "the run after the previous sample", k, s[k].t), 0;
         prev = (long)steps;
     }
     return 1;
@@ -180,9 +183,9 @@ static int check_probes(const mb_run_result *r, uint64_t values, const mb_run_as
         return 1;
     if (r->n_probes_kept > ask->n_probes || r->probe_nodes != ask->nodes
         || values != (uint64_t)r->n_probes_kept * r->probe_nodes * MB_PROBE_VALUES)
-        return snprintf(why, size, "%zu probes of %zu nodes in %llu values, %zu probes of %zu "
-                        "nodes were asked", r->n_probes_kept, r->probe_nodes,
-                        (unsigned long long)values, ask->n_probes, ask->nodes), 0;
+        return mb_text_format(why, size, "%zu probes of %zu nodes in %llu values, %zu probes "
+                              "of %zu nodes were asked", r->n_probes_kept, r->probe_nodes,
+                              (unsigned long long)values, ask->n_probes, ask->nodes), 0;
     return 1;
 }
 
@@ -204,18 +207,18 @@ int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked 
     memset(out, 0, sizeof *out);
     wire_header h;
     if (n < sizeof h)
-        return snprintf(why, size, "%zu bytes, shorter than its header", n), MB_EINVAL;
+        return mb_text_format(why, size, "%zu bytes, shorter than its header", n), MB_EINVAL;
     memcpy(&h, buf, sizeof h);
     if (memcmp(h.magic, WIRE_MAGIC, sizeof h.magic) != 0 || h.result_size != sizeof *out
         || h.sample_size != sizeof(mb_series_sample))
-        return snprintf(why, size, "not a result of this program"), MB_EINVAL;
+        return mb_text_format(why, size, "not a result of this program"), MB_EINVAL;
     uint64_t most_probes = (uint64_t)ask->n_probes * ask->nodes * MB_PROBE_VALUES;
     if (h.n_series > (uint64_t)MB_SERIES_MAX_ROWS + 1 || h.n_probe_values > most_probes
         || n != sizeof h + sizeof *out + (size_t)h.n_series * sizeof(mb_series_sample)
                 + (size_t)h.n_probe_values * sizeof(double))
-        return snprintf(why, size, "%zu bytes for %llu series samples and %llu probe values",
-                        n, (unsigned long long)h.n_series,
-                        (unsigned long long)h.n_probe_values), MB_EINVAL;
+        return mb_text_format(why, size, "%zu bytes for %llu series samples and %llu probe values",
+                              n, (unsigned long long)h.n_series,
+                              (unsigned long long)h.n_probe_values), MB_EINVAL;
     memcpy(out, buf + sizeof h, sizeof *out);
     const mb_series_sample *s = (const void *)(buf + sizeof h + sizeof *out);
     const unsigned char *probes = buf + sizeof h + sizeof *out
@@ -228,7 +231,7 @@ int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked 
              && check_probes(out, h.n_probe_values, ask, why, size);
     if (!ok) {
         if (out->n_series != h.n_series)
-            snprintf(why, size, "the header and the result disagree on the series");
+            mb_text_format(why, size, "the header and the result disagree on the series");
         memset(out, 0, sizeof *out);
         return MB_EINVAL;
     }
@@ -239,7 +242,7 @@ int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked 
         out->series = malloc(out->n_series * sizeof *s);
         if (out->series == NULL) {
             memset(out, 0, sizeof *out);
-            return snprintf(why, size, "out of memory"), MB_ENOMEM;
+            return mb_text_format(why, size, "out of memory"), MB_ENOMEM;
         }
         memcpy(out->series, s, out->n_series * sizeof *s);
         out->cap_series = out->n_series;
@@ -247,7 +250,7 @@ int mb_run_result_decode(const unsigned char *buf, size_t n, const mb_run_asked 
     if (!copy_probes(out, probes, h.n_probe_values)) {
         free(out->series);
         memset(out, 0, sizeof *out);
-        return snprintf(why, size, "out of memory"), MB_ENOMEM;
+        return mb_text_format(why, size, "out of memory"), MB_ENOMEM;
     }
     return MB_SUCCESS;
 }
@@ -420,7 +423,7 @@ static void fail(mb_run_result *r, long steps, mb_run_status status, const char 
         r->err[k] = r->scale[k] = NAN;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    mb_text_vformat(r->message, sizeof r->message, fmt, ap);
     va_end(ap);
 }
 

@@ -43,6 +43,7 @@
 #include "mb_stepper.h"
 #include "mb_status.h"
 #include "mb_twin.h"
+#include "mb_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -188,15 +189,15 @@ void mb_run_add_metric(mb_run_result *r, const char *name, double value, const c
 {
     if (!mb_metric_known(name)) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "metric '%.64s' is not declared in "
-                 "src/metrics/metrics.def", name);
+        mb_text_format(r->message, sizeof r->message, "metric '%s' is not declared in "
+                       "src/metrics/metrics.def", name);
         return;
     }
     if (r->n_metrics == MB_RUN_MAX_METRICS) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "metric '%.64s' is one too many: a run holds "
-                 "at most %d metrics (MB_RUN_MAX_METRICS, src/runner/mb_runner.h)", name,
-                 MB_RUN_MAX_METRICS);
+        mb_text_format(r->message, sizeof r->message, "metric '%s' is one too many: a run holds "
+                       "at most %d metrics (MB_RUN_MAX_METRICS, src/runner/mb_runner.h)", name,
+                       MB_RUN_MAX_METRICS);
         return;
     }
     mb_metric_value *m = &r->metrics[r->n_metrics++];
@@ -356,8 +357,8 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
             mb_energy e = mb_energy_of(d->sys, d->on);
             if (mb_energy_blown_up(&T->energy, &e, MB_DIVERGENCE_FACTOR)) {
                 s = MB_EDIVERGED;
-                snprintf(r->message, sizeof r->message, "energy blow-up: |E - E0 - W_ext| > %g times "
-                         "the initial energy scale", MB_DIVERGENCE_FACTOR);
+                mb_text_format(r->message, sizeof r->message, "energy blow-up: |E - E0 - W_ext| "
+                               "> %g times the initial energy scale", MB_DIVERGENCE_FACTOR);
             } else {
                 sample(c, r, T, d, t, keep, &e);
             }
@@ -365,7 +366,7 @@ static mb_run_status loop_with(const mb_case *c, double h, long N, mb_run_result
         r->steps_done = n;
         if (s != MB_SUCCESS) {
             if (r->message[0] == '\0')
-                snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+                mb_text_format(r->message, sizeof r->message, "%s", mb_last_error());
             r->diverged_step = n;
             r->diverged_time = t;
             return s == MB_EDIVERGED ? MB_RUN_DIVERGED : MB_RUN_FAILED;
@@ -379,7 +380,8 @@ static mb_run_status loop(const mb_case *c, double h, long N, mb_run_result *r, 
 {
     mb_external_work we;
     if (mb_external_work_begin(&we, d->sys->forces, d->on, h) != MB_SUCCESS) {
-        snprintf(r->message, sizeof r->message, "work of external loads: %s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "work of external loads: %s",
+                       mb_last_error());
         mb_external_work_free(&we);
         return MB_RUN_FAILED;
     }
@@ -405,7 +407,7 @@ static void error_metrics(const mb_case *c, mb_run_result *r, const driver *d, d
                                &r->reference_used, &r->reference_error);
     if (s != MB_SUCCESS) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "reference: %s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "reference: %s", mb_last_error());
         mb_nodes_free(ref);
         return;
     }
@@ -426,8 +428,8 @@ static void overflowed_metrics(mb_run_result *r)
     for (size_t k = 0; k < r->n_metrics; k++)
         if (mb_divergence_metric(r->metrics[k].name, r->metrics[k].value)) {
             r->status = MB_RUN_DIVERGED;
-            snprintf(r->message, sizeof r->message, "%s = %g: the measure overflowed",
-                     r->metrics[k].name, r->metrics[k].value);
+            mb_text_format(r->message, sizeof r->message, "%s = %g: the measure overflowed",
+                           r->metrics[k].name, r->metrics[k].value);
             r->diverged_step = r->steps_done;
             r->diverged_time = r->t_final;
             r->n_metrics = 0;
@@ -462,7 +464,7 @@ static void statistics_metrics(mb_run_result *r, const trackers *T)
     if (T->energy_unmeasured)
         return;
     if (T->nve_status != MB_SUCCESS || mb_nve_track_result(&T->nve, &fl, &dr) != MB_SUCCESS) {
-        snprintf(r->message, sizeof r->message, "statistics: %.200s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "statistics: %s", mb_last_error());
         mb_clear_error();
         return;
     }
@@ -556,8 +558,8 @@ static void growth_metrics(const mb_case *c, mb_run_result *r, trackers *T)
         refs = growth_references(c, m, times, &used, est);
     if (refs == NULL) {
         if (r->message[0] == '\0')
-            snprintf(r->message, sizeof r->message, "error growth: %.200s",
-                     m > 0 || T->growth_status != MB_SUCCESS ? mb_last_error()
+            mb_text_format(r->message, sizeof r->message, "error growth: %s",
+                           m > 0 || T->growth_status != MB_SUCCESS ? mb_last_error()
                                                              : "no sample after t_end/10");
         free(index);
         free(buf);
@@ -662,7 +664,7 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
         s = c->problem->observe_step(T.observer, d->sys, d->on);
     if (s != MB_SUCCESS) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "%s", mb_last_error());
         if (T.observer)
             observer_metrics(c, r, &T);
         return;
@@ -671,7 +673,7 @@ static void run_driven(const mb_case *c, mb_run_result *r, driver *d, double h, 
     mb_mass_properties_of(d->on, &T.mass);
     if (mb_probes_begin(r, c, d->on->n) != MB_SUCCESS) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "%s", mb_last_error());
         return;
     }
     if (mb_probes_next_step(r, c, h) == 0)
@@ -745,8 +747,8 @@ static void twin_split(const mb_case *c, const char *spec, double h, mb_run_resu
                  mb_reference_kind_name(res.reference_used));
         mb_run_add_metric(r, "truncation.max_abs", res.truncation_max_abs, detail);
     } else {
-        snprintf(r->message, sizeof r->message, "round-off/truncation split: %.200s",
-                 mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "round-off/truncation split: %s",
+                       mb_last_error());
     }
     mb_twin_result_free(&res);
     mb_options_free(opts);
@@ -777,12 +779,12 @@ static void run_trajectory_strided(const mb_case *c, size_t dt_index, const mb_t
     double h = c->dt[dt_index];
     if (make_replay_driver(c, &d) != MB_SUCCESS) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "%s", mb_last_error());
     } else if (tr->n_nodes != d.sys->nodes->n || (!tr->rotation && problem_rotates(&d))) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "trajectory: %zu nodes%s, the problem has %zu%s",
-                 tr->n_nodes, tr->rotation ? " with rotation" : "", d.sys->nodes->n,
-                 problem_rotates(&d) ? " with rotation" : "");
+        mb_text_format(r->message, sizeof r->message, "trajectory: %zu nodes%s, the problem has "
+                       "%zu%s", tr->n_nodes, tr->rotation ? " with rotation" : "", d.sys->nodes->n,
+                       problem_rotates(&d) ? " with rotation" : "");
     } else {
         d.tr = tr;
         d.mid_step = mid_step;
@@ -831,9 +833,9 @@ void mb_run_external_answer(const mb_case *c, size_t integrator, size_t dt_index
         char keep_message[sizeof r->message];
         run_trajectory_strided(c, dt_index, tr, mid_step, keep, stride, r);
         if (r->status != MB_RUN_OK && r->status != MB_RUN_DIVERGED) {
-            snprintf(keep_message, sizeof keep_message, "%s", r->message);
-            snprintf(r->message, sizeof r->message, "adapter %.60s: %.180s",
-                     c->integrators[integrator], keep_message);
+            memcpy(keep_message, r->message, sizeof keep_message);
+            mb_text_format(r->message, sizeof r->message, "adapter %s: %s",
+                           c->integrators[integrator], keep_message);
         }
     } else {
         r->status = process_status == MB_PROCESS_SKIPPED ? MB_RUN_SKIPPED : MB_RUN_FAILED;
@@ -851,7 +853,7 @@ static void run_external(const mb_case *c, size_t integrator, size_t dt_index, i
     int rotates = 0;
     if (mb_run_external_system(c, &sys, &rotates) != MB_SUCCESS) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "%s", mb_last_error());
         return;
     }
     long stride = mb_run_external_stride(c, sys);
@@ -898,7 +900,7 @@ static void run_here(const mb_case *c, size_t integrator, size_t dt_index, int k
     driver d;
     if (make_driver(c, c->integrators[integrator], &d) != MB_SUCCESS) {
         r->status = MB_RUN_FAILED;
-        snprintf(r->message, sizeof r->message, "%s", mb_last_error());
+        mb_text_format(r->message, sizeof r->message, "%s", mb_last_error());
     } else {
         run_driven(c, r, &d, h, keep_series);
     }
