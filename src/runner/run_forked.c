@@ -145,9 +145,9 @@ static int check_metrics(const mb_run_result *r, char *why, size_t size)
         if (!terminated(m->name, sizeof m->name) || !terminated(m->detail, sizeof m->detail))
             return mb_text_format(why, size, "metric %zu: a text is not terminated", k), 0;
         if (!mb_metric_known(m->name))
-            return mb_text_format(why, size, "metric '%.64s' is not declared", m->name), 0;
+            return mb_text_format(why, size, "metric '%s' is not declared", m->name), 0;
         if (m->word != NULL || m->at_dt != 0.0)   /* words and dt rows belong to aggregates */
-            return mb_text_format(why, size, "metric '%.64s' is not a per-run value", m->name), 0;
+            return mb_text_format(why, size, "metric '%s' is not a per-run value", m->name), 0;
     }
     return 1;
 }
