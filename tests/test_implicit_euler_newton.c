@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mb_linsolve.h"
 #include "mb_mpfr_extra.h"
 #include "test_helpers.h"
 
