@@ -15,6 +15,8 @@
 #     (exit 139, the previous report untouched) and exit(0) ends it with status 0 and no
 #     report: the isolation is what protects.
 set -u
+# built without shared libraries (configure --disable-shared): no plug-in to load
+[ "${MB_PLUGINS:-yes}" != no ] || { echo "SKIP: no plug-ins: built without shared libraries"; exit 77; }
 MB=${MB_PROGRAM:-./src/motionbench}
 SRC=${MB_SRCDIR:-.}
 fail=0

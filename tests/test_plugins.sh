@@ -9,6 +9,8 @@
 #     plugin is refused with the case file's line.
 #  3. `run --plugin` with an example plus a case that uses it.
 set -u
+# built without shared libraries (configure --disable-shared): no plug-in to load
+[ "${MB_PLUGINS:-yes}" != no ] || { echo "SKIP: no plug-ins: built without shared libraries"; exit 77; }
 MB=${MB_PROGRAM:-./src/motionbench}
 LIBS=tests/plugins/.libs
 SRC=${MB_SRCDIR:-.}

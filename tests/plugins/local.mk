@@ -1,6 +1,11 @@
 # test plugins: the catalogue of broken plugins (tests/plugins/broken_plugin.c, one per BROKEN),
 # the schemes that crash, exit or hang (tests/plugins/misbehaving_plugin.c) and the two example
 # steppers built in the tree; shared objects for dlopen.
+# Without shared libraries (MB_PLUGINS false) none is built, and the tests that load one
+# skip: test_plugins.sh, test_plugin_isolation.sh and the hostile catalogue's plug-in
+# entries, told by MB_PLUGINS=no in their environment.
+AM_TESTS_ENVIRONMENT += MB_PLUGINS='@MB_PLUGINS@'; export MB_PLUGINS;
+if MB_PLUGINS
 MB_PLUGINLINK = -module -avoid-version -shared -rpath $(abs_builddir)
 check_LTLIBRARIES += tests/plugins/broken1.la
 tests_plugins_broken1_la_SOURCES = tests/plugins/broken_plugin.c
@@ -50,5 +55,6 @@ check_LTLIBRARIES += examples/forest_ruth.la
 examples_forest_ruth_la_SOURCES = examples/forest_ruth.c examples/dkd_stage.h
 examples_forest_ruth_la_LDFLAGS = $(MB_PLUGINLINK)
 examples_forest_ruth_la_LIBADD = libmotionbench.la
+endif
 TESTS += tests/test_plugins.sh tests/test_plugin_isolation.sh
 EXTRA_DIST += tests/test_plugins.sh tests/test_plugin_isolation.sh
