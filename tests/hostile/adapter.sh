@@ -1,7 +1,7 @@
 #!/bin/sh
 # adapter.sh MODE STATUS -- one hostile adapter (tests/data/adapters/broken-MODE.adapter)
-# run on the harmonic oscillator into "$T/r", over a previous report of bom.case, with
-# TMPDIR="$T/tmp".  STATUS is the status both runs must get, or "interrupt" ("terminate"):
+# run on the harmonic oscillator into "$T/r", over a previous report of bom.case (a copy of
+# $BOM, made once by run.sh), with TMPDIR="$T/tmp".  STATUS is the status both runs must get, or "interrupt" ("terminate"):
 # SIGINT (SIGTERM) once the adapter has started its daemon, and the previous report must be left byte-identical, or
 # "kill": SIGKILL then (the adapter's processes must still go, within 120 s: the keeper's
 # grace is 2 s; the private directory of a motionbench killed outright stays).
@@ -18,7 +18,7 @@ mode=$1 want=$2
 MB_TEST_DAEMON_SLEEP=4245.$$
 export MB_TEST_DAEMON_SLEEP
 mkdir -p "$T/tmp"
-"$MB" run -q -o "$T/r" "$H/bom.case" || exit 9
+cp -a "$BOM" "$T/r" || exit 9
 cp "$T/r/metrics.csv" "$T/before"
 printf '[case]\nname = hostile-adapter\nproblem = harmonic\nt_end = 1\n[run]\nintegrators = external:broken-%s\ndt = 0.1, 0.05\n' \
     "$mode" > "$T/c.case"

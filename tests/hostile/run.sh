@@ -22,25 +22,59 @@ export MB MB_BUILDDIR H C
 fail=0 count=0 skipped=0
 base=$(mktemp -d /tmp/mb-hostile-XXXXXX) || exit 99
 trap 'rm -rf "$base"' EXIT
-# The bookkeeping of an entry starts few processes (shell builtins where they serve), so
-# that the catalogue's time is its entries' own.  A text without its leading and trailing
-# blanks:
+# The bookkeeping of an entry starts few processes, and forks no subshell: shell builtins,
+# and functions that set a variable rather than print, so that the catalogue's time is its
+# entries' own.  trim NAME: the variable NAME without its leading and trailing blanks.
 trim() {
-    v=${1#"${1%%[! ]*}"}
-    printf '%s' "${v%"${v##*[! ]}"}"
+    eval "v=\$$1"
+    v=${v#"${v%%[! ]*}"}
+    eval "$1=\${v%\"\${v##*[! ]}\"}"
 }
-# From two outputs of `times` (their second lines: the user and system time of the children
-# waited for so far, as 0m1.230000s 0m0.040000s) and the seconds since boot at the start
-# and the end: the processor seconds between them (cpu), whether they are below the limit
-# (under) and the wall-clock seconds (took), as shell assignments.
-measure='
-    function seconds(f,  p) { split(f, p, "m"); sub("s", "", p[2]); return 60 * p[1] + p[2] }
-    NR == 2 { a = seconds($1) + seconds($2) }
-    NR == 4 { t = seconds($1) + seconds($2) - a
-              printf "cpu=%.3f under=%d took=%.2f\n", t, t < limit, up1 - up0 }'
+# r = the digits of $1 without leading zeros (so that $((...)) does not read them as octal).
+nozeros() {
+    r=$1
+    while :; do case $r in 0?*) r=${r#0} ;; *) break ;; esac; done
+}
+# r = the seconds of a field of `times` (0m1.230000s, or 0m1.230s in bash) in
+# milliseconds, the digits beyond the third of the fraction dropped.
+millis() {
+    mm=${1%%m*} ss=${1#*m}
+    ss=${ss%s} ff=${ss#*.}000
+    nozeros "${ff%"${ff#???}"}"
+    r=$(( (60 * mm + ${ss%.*}) * 1000 + r ))
+}
+# ms = the children's processor milliseconds, user + system, in the file of a `times`
+# (its second line).
+children_ms() {
+    { read -r _; read -r cu cs; } < "$1"
+    millis "$cu"; ms=$r
+    millis "$cs"; ms=$((ms + r))
+}
+# r = centiseconds since boot from /proc/uptime's first field (12345.67).
+centis() {
+    nozeros "${1#*.}"
+    r=$(( ${1%.*} * 100 + r ))
+}
+# d = $1 thousandths (hundredths when $2 is 100) as a decimal number.
+decimal() {
+    if [ "$2" = 100 ]; then d=$(($1 % 100 + 100)); d=$(($1 / 100)).${d#1}
+    else d=$(($1 % 1000 + 1000)); d=$(($1 / 1000)).${d#1}; fi
+}
+# The scratch directories, made and removed fifty at a time (two processes, not two an
+# entry): first_scratch N makes those of entries N .. N+49 and removes those before N.
+first_scratch() {
+    rm -rf "$base/s"
+    mkdir "$base/s" || exit 99
+    (cd "$base/s" && mkdir $(seq "$1" $(($1 + 49)))) || exit 99
+}
+# The previous report most entries start from (a run of bom.case), made once and copied
+# into an entry's scratch directory by `cp -a "$BOM" "$T/r"`.
+BOM=$base/bom
+"$MB" run -q -o "$BOM" "$H/bom.case" || { echo "FAIL: the run of bom.case for \$BOM"; exit 1; }
+export BOM
 while IFS='|' read -r name code msg cmd; do
     case $name in '#'*|'') continue ;; esac
-    name=$(trim "$name") code=$(trim "$code") msg=$(trim "$msg")
+    trim name; trim code; trim msg
     limit=${name#*@} name=${name%@*}
     if [ $# -gt 0 ]; then
         case " $* " in *" $name "*) ;; *) continue ;; esac
@@ -52,17 +86,21 @@ while IFS='|' read -r name code msg cmd; do
                          skipped=$((skipped + 1)); continue ;;
     esac
     count=$((count + 1))
-    T=$base/$count
-    mkdir "$T" || exit 99
+    [ $((count % 50)) != 1 ] || first_scratch $count
+    T=$base/s/$count
     export T
     read -r up0 _ < /proc/uptime
-    times > "$T/.cpu0"
+    times > "$base/cpu0"
     timeout $guard sh -c "$cmd" > "$T/.out" 2>&1 < /dev/null
     got=$?
-    times > "$T/.cpu1"
+    times > "$base/cpu1"
     read -r up1 _ < /proc/uptime
-    cpu=unknown under=0 took=unknown        # unless measure says otherwise: a failure
-    eval "$(awk -v limit="$limit" -v up0="$up0" -v up1="$up1" "$measure" "$T/.cpu0" "$T/.cpu1")"
+    children_ms "$base/cpu0"; ms0=$ms
+    children_ms "$base/cpu1"; ms=$((ms - ms0))
+    decimal $ms 1000; cpu=$d
+    under=0; [ $ms -lt $((limit * 1000)) ] && under=1
+    centis "$up0"; c0=$r
+    centis "$up1"; decimal $((r - c0)) 100; took=$d
     ok=1
     [ "$got" = "$code" ] || ok=0
     if [ "$msg" != "-" ] && ! grep -qF -- "$msg" "$T/.out"; then ok=0; fi
@@ -75,7 +113,6 @@ while IFS='|' read -r name code msg cmd; do
         sed 's/^/     | /' "$T/.out" | head -5
         fail=1
     fi
-    rm -rf "$T"
 done < "$H/catalogue"
 echo "hostile catalogue: $count entries, $skipped skipped"
 [ $count -gt 0 ] || fail=1
