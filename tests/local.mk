@@ -52,6 +52,13 @@ tests/bin/python3:
 check_DATA += tests/bin/python3
 CLEANFILES += tests/bin/python3
 AM_TESTS_ENVIRONMENT += PATH='$(abs_top_builddir)/tests/bin':$$PATH; export PATH;
+# LAMMPS, the peer of the DEM tests, is an Open MPI program: started without a launcher,
+# Open MPI's singleton spawns an orted daemon and handshakes with it, about 0.04 s of
+# processor time and 0.2-0.4 s of wall time a start on a loaded machine (ten starts of
+# `lmp` on an empty input), and the tests start it about sixty times.  The tests run it
+# as one process, which ess_singleton_isolated starts without the daemon; its runs are
+# the same.
+AM_TESTS_ENVIRONMENT += OMPI_MCA_ess_singleton_isolated=1; export OMPI_MCA_ess_singleton_isolated;
 check_PROGRAMS += tests/test_ini_read
 check_PROGRAMS += tests/test_fork
 check_PROGRAMS += tests/test_index_search
