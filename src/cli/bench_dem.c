@@ -21,8 +21,9 @@
  *   LAMMPS       (--lammps PROGRAM) `lmp` in a child process, OMP_NUM_THREADS=1, one
  *                process, fix nve/sphere, charged the CPU time of its "Loop time"
  *                (bench_lammps.h; a loop shorter than MB_BENCH_LAMMPS_MIN_LOOP, too short
- *                for LAMMPS's CPU timer, is run again longer), in each configuration of
- *                lammps_configs -- neighbour
+ *                for LAMMPS's CPU timer, is run again longer, and a configuration's later
+ *                rounds start from the steps of its run charged in the round before), in
+ *                each configuration of lammps_configs -- neighbour
  *                skin 0.1, 0.2, 0.3, 0.4 with the list checked every step, atom sorting at
  *                LAMMPS's default or off -- the fastest is the peer's figure and is
  *                printed by name: its best configuration for this work, chosen by
@@ -396,6 +397,7 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
     }
     const int codes = lammps ? 1 + LAMMPS_CONFIGS : 1;
     const double slice = min_time / (ROUNDS * codes);
+    long charged[LAMMPS_CONFIGS] = { 0 };   /* steps of each configuration's charged run */
     for (int round = 0; round < ROUNDS && status == MB_EXIT_OK && !check_only; round++) {
         double ours = batch_rate(&b, slice);
         if (ours < 0.0) {
@@ -406,7 +408,10 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
         r->ours = fmax(r->ours, ours);
         for (int c = 0; lammps && c < LAMMPS_CONFIGS; c++) {
             long steps = (long)fmax(10.0, slice * ours / (double)n);
+            if (steps < charged[c])     /* a loop known to be long enough for the timer */
+                steps = charged[c];
             double peer = lammps_rate(lammps, &d, n, &lammps_configs[c], &steps);
+            charged[c] = steps;
             if (peer < 0.0) {
                 fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres "
                         "(%s): %s\n", lammps, n, lammps_configs[c].name, mb_last_error());
