@@ -441,7 +441,8 @@ static int storage_holds(const mb_blocktri *T, const gsl_matrix *A)
  * springs_system's A and b; tolerance that of two backward-stable solves of one exactly
  * held system, 2 n u kappa_inf(A) |x|_inf (expect_close, growth 1).  First through the
  * implicit solver, where the storage, b and the fallback are seen, then whole steps of
- * implicit-euler (solver=blocktri, and solver=auto above dense_max).  Control: the band
+ * implicit-euler (solver=blocktri, and solver=auto above dense_max), whose x+ must be
+ * x + v+ h from the fallback's v+, bit for bit (the sweep formed no drift).  Control: the band
  * of a reach lost (half-width 2: the coupling blocks dropped) solves to a v+ the same
  * check refuses. */
 Test(blocktri, inline_pass_refused_pivot_falls_back_on_its_reach)
@@ -477,9 +478,14 @@ Test(blocktri, inline_pass_refused_pivot_falls_back_on_its_reach)
         mb_system *run = refused_chain();
         mb_stepper *st = mb_stepper_alloc(specs[q], run);
         cr_assert_not_null(st, "%s", mb_last_error());
+        double x0[3 * REACH_NODES];
+        memcpy(x0, run->nodes->x, sizeof x0);
         cr_assert_eq(mb_stepper_step(st, run, REACH_H), MB_SUCCESS, "%s: %s", specs[q],
                      mb_last_error());
         expect_close(run->nodes->v, vref, n3, kappa, 1.0, specs[q]);
+        for (size_t k = 0; k < n3; k++)     /* x+ = x + v+ h from the fallback's v+ */
+            cr_expect(run->nodes->x[k] == x0[k] + run->nodes->v[k] * REACH_H,
+                      "%s: x+ of value %zu", specs[q], k);
         mb_stepper_free(st);
         mb_system_free(run);
     }
@@ -495,6 +501,36 @@ Test(blocktri, inline_pass_refused_pivot_falls_back_on_its_reach)
               "control: the band of a lost reach passes the check (|dv| %g)", dmax);
     gsl_matrix_free(A);
     mb_system_free(sys);
+}
+
+/* A step whose sweep is refused (the chain above) with node 3 blocked along x: the banded
+ * LU solves, and the step's end (the fixed nodes as the assembly listed them) must keep
+ * v_x = 0.1 bit for bit and give x_x = x + v_x h.  m_3 = 3/4 and (m v) / m is not v for
+ * v = 0.1 (checked here), so a solve of the fixed row m v+ = m v does not return v by the
+ * way.  Control: unblocked, v_x changes. */
+Test(blocktri, a_refused_sweep_keeps_a_blocked_axis)
+{
+    volatile double m3 = 0.75, v3 = 0.1;
+    cr_assert((m3 * v3) / m3 != v3, "the premise: (m v) / m is v");
+    for (int blocked = 1; blocked >= 0; blocked--) {
+        mb_system *run = refused_chain();
+        mb_nodes *s = run->nodes;
+        s->v[9] = 0.1;
+        s->blocked[3] = blocked ? 1u : 0u;
+        mb_nodes_touch(s);
+        const double x0 = s->x[9];
+        mb_stepper *st = mb_stepper_alloc("implicit-euler[solver=blocktri]", run);
+        cr_assert_not_null(st, "%s", mb_last_error());
+        cr_assert_eq(mb_stepper_step(st, run, REACH_H), MB_SUCCESS, "%s", mb_last_error());
+        if (blocked)
+            cr_expect(s->v[9] == 0.1 && s->x[9] == x0 + 0.1 * REACH_H,
+                      "blocked: v_x %.17g, x_x %.17g (%.17g)", s->v[9], s->x[9],
+                      x0 + 0.1 * REACH_H);
+        else
+            cr_expect(s->v[9] != 0.1, "control: the unblocked v_x kept its value");
+        mb_stepper_free(st);
+        mb_system_free(run);
+    }
 }
 
 /* Just inside both limits: no fallback, and the solution is right. */

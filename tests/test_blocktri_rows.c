@@ -1,6 +1,7 @@
 /* test_blocktri_rows.c -- the block sweep (mb_blocktri_solve), whose pivot blocks are held
- * in registers by rows (block3_rows.h), must make every decision and give every bit of
- * the scalar sweep written out here from its definition (linsolve_blocktri.c's header):
+ * in registers by rows and its vectors r_i, z_i, x_i in lanes (block3_rows.h), must make
+ * every decision and give every bit of the scalar sweep written out here from its
+ * definition (linsolve_blocktri.c's header):
  *   S_0 = D_0, S_i = D_i - L_i X_{i-1}, r_i = b_i - L_i z_{i-1} (r_0 = b_0),
  *   each entry D_ac - ((L_a0 X_0c + L_a1 X_1c) + L_a2 X_2c), likewise r;
  *   ||A||_1 = max over c of (|A_0c| + |A_1c|) + |A_2c|, m = +0 then (s > m ? s : m);
@@ -16,10 +17,15 @@
  * growth or rcond at some node), on blocks scaled by 2^+-400 and 2^-540 (the determinant
  * or the adjugate's norm out of the normal range: the second try), on zero and singular
  * blocks, and with a NaN or an infinity in each entry of D, L, U and b of a middle node.
- * Controls: the same data tell the written order from three others (the determinant
+ * Controls: the same data tell the written order from four others (the determinant
  * t_0 g_0 + (t_1 g_3 + t_2 g_6), a column sum |A_0c| + (|A_1c| + |A_2c|), the product
- * L_a0 X_0c + (L_a1 X_1c + L_a2 X_2c)): each of those sweeps differs from the sweep
- * under test somewhere in the set. */
+ * L_a0 X_0c + (L_a1 X_1c + L_a2 X_2c), and that regrouping in the vectors' products
+ * alone, r_i, z_i and x_i): each of those sweeps differs from the sweep under test
+ * somewhere in the set.
+ * The sweep with the drift beside it (mb_blocktri_solve_axpy) must give the same outcome
+ * and y+ = y + x h, each entry y_k + x_k h written out, with the sum of y+ - y+ +0 where
+ * every y+ is finite and NaN where one is not (an infinite y_k given with a finite x); the
+ * control: the data tell y + x h from (y / h + x) h. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -31,7 +37,7 @@
 
 #define NODES 7
 
-enum { AS_WRITTEN, DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED };
+enum { AS_WRITTEN, DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED, VECTOR_REGROUPED };
 
 /* pseudo-random doubles in +-[2^-10, 2^10), a fixed sequence (64-bit LCG, Knuth's MMIX) */
 static uint64_t lcg_state = 0x2545f4914f6cdd1du;
@@ -83,10 +89,11 @@ static double ref_adjugate(const double *t, double *g, int variant)
     return (t[0] * g[0] + t[1] * g[3]) + t[2] * g[6];
 }
 
-/* the a-th entry of row a of A times column c of B (stride: B's row length) */
+/* the a-th entry of row a of A times column c of B (stride: B's row length; 1 for a
+ * vector) */
 static double ref_dot(const double *Aa, const double *B, int c, int stride, int variant)
 {
-    if (variant == PRODUCT_REGROUPED)
+    if (variant == PRODUCT_REGROUPED || (variant == VECTOR_REGROUPED && stride == 1))
         return Aa[0] * B[c] + (Aa[1] * B[stride + c] + Aa[2] * B[2 * stride + c]);
     return (Aa[0] * B[c] + Aa[1] * B[stride + c]) + Aa[2] * B[2 * stride + c];
 }
@@ -290,10 +297,11 @@ Test(blocktri_rows, every_decision_and_bit_of_the_written_sweep)
 
 Test(blocktri_rows, the_data_tell_the_written_order_from_others)
 {
-    const int controls[3] = { DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED };
+    const int controls[4] = { DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED,
+                              VECTOR_REGROUPED };
     struct chain ch;
     struct outcome lib, other;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         int differ = 0;
         lcg_state = 0x2545f4914f6cdd1du;
         for (int c = 0; c < CASES; c++) {
@@ -323,4 +331,96 @@ Test(blocktri_rows, second_try_reached_and_accepted)
     double S[9], g[9];
     memcpy(S, &ch.D[27], sizeof S);
     cr_expect(!isnormal(ref_adjugate(S, g, AS_WRITTEN)), "det D_3 is normal: no second try");
+}
+
+/* the sweep with the drift: its outcome, y+ and the sum of y+ - y+ */
+static void lib_sweep_axpy(const struct chain *ch, const double *y, double h,
+                           struct outcome *o, double *y_new, double *nonfinite)
+{
+    mb_blocktri *T = mb_blocktri_alloc(NODES);
+    cr_assert_not_null(T);
+    memcpy(T->D, ch->D, sizeof ch->D);
+    memcpy(T->L, ch->L, sizeof ch->L);
+    memcpy(T->U, ch->U, sizeof ch->U);
+    memset(o, 0, sizeof *o);
+    o->status = mb_blocktri_solve_axpy(T, ch->b, o->x, y, h, y_new, nonfinite);
+    if (o->status != MB_SUCCESS)
+        snprintf(o->message, sizeof o->message, "%s", mb_last_error());
+    o->rcond_min = T->rcond_min;
+    o->growth_max = T->growth_max;
+    mb_blocktri_free(T);
+}
+
+/* y for case c: pseudo-random, one entry +Inf or NaN in every seventh case */
+static void drift_start(double *y, int c)
+{
+    for (int k = 0; k < 3 * NODES; k++)
+        y[k] = lcg_value();
+    if (c % 7 == 3)
+        y[c % (3 * NODES)] = c % 2 ? INFINITY : NAN;
+}
+
+enum { DRIFT_AS_WRITTEN, DRIFT_REGROUPED };
+
+/* y + x h entry by entry, or the control (y / h + x) h; 1 when y_new holds those bits */
+static int same_drift(const double *y, const double *x, double h, const double *y_new,
+                      int variant)
+{
+    for (int k = 0; k < 3 * NODES; k++) {
+        double r = variant == DRIFT_AS_WRITTEN ? y[k] + x[k] * h : (y[k] / h + x[k]) * h;
+        if (memcmp(&r, &y_new[k], sizeof r) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+Test(blocktri_rows, the_sweep_with_the_drift_gives_y_plus_x_h)
+{
+    const double h = 0.37;
+    struct chain ch;
+    struct outcome lib, ref;
+    double y[3 * NODES], y_new[3 * NODES], nonfinite;
+    int finite = 0, not_finite = 0, x_not_finite = 0;
+    lcg_state = 0x2545f4914f6cdd1du;
+    for (int c = 0; c < CASES; c++) {
+        build_case(&ch, c);
+        drift_start(y, c);
+        lib_sweep_axpy(&ch, y, h, &lib, y_new, &nonfinite);
+        ref_sweep(&ch, AS_WRITTEN, &ref);
+        cr_expect(same_outcome(&lib, &ref), "case %d: status %d/%d, '%s' / '%s'", c,
+                  lib.status, ref.status, lib.message, ref.message);
+        x_not_finite += strstr(ref.message, "not finite") != NULL;
+        if (ref.status != MB_SUCCESS)
+            continue;
+        cr_expect(same_drift(y, ref.x, h, y_new, DRIFT_AS_WRITTEN), "case %d: y+", c);
+        int all = 1;
+        for (int k = 0; k < 3 * NODES; k++)
+            all &= isfinite(y_new[k]) != 0;
+        cr_expect(all ? nonfinite == 0.0 && !signbit(nonfinite) : isnan(nonfinite) != 0,
+                  "case %d: the sum %g with every y+ %s", c, nonfinite,
+                  all ? "finite" : "not finite");
+        finite += all;
+        not_finite += !all;
+    }
+    /* both kinds of accepted solution reached, and a solution refused as not finite */
+    cr_expect(finite > 0 && not_finite > 0 && x_not_finite > 0,
+              "finite %d, not finite %d, x not finite %d", finite, not_finite, x_not_finite);
+}
+
+Test(blocktri_rows, the_data_tell_the_drift_as_written_from_another)
+{
+    const double h = 0.37;
+    struct chain ch;
+    struct outcome lib;
+    double y[3 * NODES], y_new[3 * NODES], nonfinite;
+    int differ = 0;
+    lcg_state = 0x2545f4914f6cdd1du;
+    for (int c = 0; c < CASES; c++) {
+        build_case(&ch, c);
+        drift_start(y, c);
+        lib_sweep_axpy(&ch, y, h, &lib, y_new, &nonfinite);
+        if (lib.status == MB_SUCCESS)
+            differ += !same_drift(y, lib.x, h, y_new, DRIFT_REGROUPED);
+    }
+    cr_expect(differ > 0, "no case tells (y / h + x) h from y + x h");
 }

@@ -75,6 +75,28 @@ static int ieuler_advance(const mb_nodes *s, double h, double *restrict v_new,
     return ieuler_drift(s->x, v_new, h, x_new, 3 * s->n) == 0.0;
 }
 
+/* The end of a double step whose solve formed x+ = x + v+ h from its own v+ and summed
+ * x+ - x+ over them into nonfinite (mb_implicit_solver_solve_drift; it is given the
+ * listed fixed nodes only, nfixed < SIZE_MAX): v+ = v on the listed nodes' fixed degrees
+ * of freedom and their x+ formed again from it (ieuler_drift), so that every value is
+ * the one ieuler_advance gives.  Finite as ieuler_advance finds it: where every x+ of the
+ * solve was finite (so was its v+), the listed nodes' x+ and v+ decide; else
+ * ieuler_advance's whole pass does (a listed node's x+ may have changed). */
+static int ieuler_settle(const mb_nodes *s, double h, double *restrict v_new,
+                         double *restrict x_new, const size_t *fixed, size_t nfixed,
+                         double nonfinite)
+{
+    if (!(nonfinite == 0.0))
+        return ieuler_advance(s, h, v_new, x_new, fixed, nfixed);
+    double bad = 0.0;
+    for (size_t f = 0; f < nfixed; f++) {
+        size_t i = fixed[f];
+        ieuler_fix_node(s, i, v_new);
+        bad += ieuler_drift(&s->x[3 * i], &v_new[3 * i], h, &x_new[3 * i], 3);
+    }
+    return bad == 0.0;
+}
+
 #define BASE_DOUBLE
 #include "templates_on.h"
 #include "scheme_util_source.c"

@@ -114,7 +114,13 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
 #else
     if (mb_implicit_solver_wants_guess(w->S))
         memcpy(w->v_new, s->v, w->n3 * sizeof(double));    /* initial guess (Krylov) */
-    st = mb_implicit_solver_solve(w->S, s, w->J, h, w->b, w->v_new);
+    int drifted = 0;            /* x+ formed by the solve from its v+ (ieuler_settle) */
+    double drift_nonfinite = 0.0;
+    if (nfixed != SIZE_MAX)
+        st = mb_implicit_solver_solve_drift(w->S, s, w->J, h, w->b, w->v_new, s->x, w->x_new,
+                                            &drifted, &drift_nonfinite);
+    else
+        st = mb_implicit_solver_solve(w->S, s, w->J, h, w->b, w->v_new);
     w->stats.linear_iterations += w->S->iterations_last;
 #endif
     if (st != MB_SUCCESS) {
@@ -138,7 +144,8 @@ static int FUNCTION(ieuler, step)(void *vstate, TYPE(mb_system) *sys, double h)
     int finite = FUNCTION(scheme, finite)(w->x_new, w->n3)
                  && FUNCTION(scheme, finite)(w->v_new, w->n3);
 #else
-    int finite = ieuler_advance(s, h, w->v_new, w->x_new, fixed, nfixed);
+    int finite = drifted ? ieuler_settle(s, h, w->v_new, w->x_new, fixed, nfixed, drift_nonfinite)
+                         : ieuler_advance(s, h, w->v_new, w->x_new, fixed, nfixed);
 #endif
     if (!finite)
         MB_ERROR(MB_EDIVERGED, "implicit-euler: NaN or Inf at t = %.17g", sys->t + h);

@@ -106,15 +106,12 @@ static int implicit_band_solve(mb_implicit_solver *S, size_t w, const mb_nodes *
     return mb_band_solve(S->band, b, x);
 }
 
-/* The block Thomas sweep on the blocks already in S->btri; where it rejects a pivot block,
- * GSL's banded LU with partial pivoting on the same matrix, half-bandwidth w (the band
- * storage allocated at the first such step). */
-static int implicit_blocktri_sweep(mb_implicit_solver *S, size_t w, const double *b, double *x)
+/* GSL's banded LU with partial pivoting on the matrix of S->btri, half-bandwidth w (the
+ * band storage allocated at the first such step): where the block sweep rejected a pivot
+ * block or its solution. */
+static int implicit_blocktri_fallback(mb_implicit_solver *S, size_t w, const double *b,
+                                      double *x)
 {
-    S->chain_last = 1;
-    int st = mb_blocktri_solve(S->btri, b, x);
-    if (st != MB_ESINGULAR)
-        return st;
     S->blocktri_fallbacks++;
     if (S->band == NULL || S->band->w != (w < S->n3 ? w : S->n3 - 1)) {
         mb_band_free(S->band);
@@ -124,6 +121,16 @@ static int implicit_blocktri_sweep(mb_implicit_solver *S, size_t w, const double
     }
     mb_band_from_blocktri(S->band, S->btri);
     return mb_band_solve(S->band, b, x);
+}
+
+/* The block Thomas sweep on the blocks already in S->btri, else its fallback. */
+static int implicit_blocktri_sweep(mb_implicit_solver *S, size_t w, const double *b, double *x)
+{
+    S->chain_last = 1;
+    int st = mb_blocktri_solve(S->btri, b, x);
+    if (st != MB_ESINGULAR)
+        return st;
+    return implicit_blocktri_fallback(S, w, b, x);
 }
 
 /* The block Thomas sweep on A assembled from J (see implicit_blocktri_sweep). */
@@ -294,6 +301,26 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
     }
     mb_csr_assemble(S->csr, s, J, h);
     return implicit_krylov_solve(S, b, x);
+}
+
+int mb_implicit_solver_solve_drift(mb_implicit_solver *S, const mb_nodes *s,
+                                   const mb_jacobian *J, double h, const double *b, double *x,
+                                   const double *y, double *y_new, int *drifted,
+                                   double *nonfinite)
+{
+    *drifted = 0;
+    *nonfinite = 0.0;
+    if (S->assembled != MB_ASSEMBLED_BLOCKTRI)
+        return mb_implicit_solver_solve(S, s, J, h, b, x);
+    S->assembled = MB_ASSEMBLED_NONE;
+    S->iterations_last = 0;
+    S->chain_last = 1;
+    int st = mb_blocktri_solve_axpy(S->btri, b, x, y, h, y_new, nonfinite);
+    if (st != MB_ESINGULAR) {
+        *drifted = st == MB_SUCCESS;
+        return st;
+    }
+    return implicit_blocktri_fallback(S, 3 * S->sink.reach + 2, b, x);
 }
 
 int mb_implicit_solver_mpfr_alloc(mb_implicit_solver_mpfr **out, const mb_options *opts,

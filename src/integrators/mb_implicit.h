@@ -92,6 +92,16 @@ void mb_implicit_solver_free(mb_implicit_solver *S);
  * MB_ESINGULAR, MB_EMAXITER or MB_EDIVERGED on failure. */
 int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_jacobian *J,
                              double h, const double *b, double *x);
+/* mb_implicit_solver_solve, and where the system goes to the block sweep on the storage
+ * mb_implicit_solver_assemble filled (a chain), y+ = y + x h formed into y_new node by
+ * node in the sweep's backward pass (mb_blocktri_solve_axpy: entry by entry the product,
+ * then the sum): then *drifted = 1 and *nonfinite the sum of y+ - y+ over y+ (+0 when
+ * every value is finite); else (another solver, or the sweep refused and the banded LU
+ * solved) *drifted = 0, *nonfinite = +0 and y_new holds nothing of this step. */
+int mb_implicit_solver_solve_drift(mb_implicit_solver *S, const mb_nodes *s,
+                                   const mb_jacobian *J, double h, const double *b, double *x,
+                                   const double *y, double *y_new, int *drifted,
+                                   double *nonfinite);
 /* 1 unless the next mb_implicit_solver_solve is certain to go to a direct solver (dense,
  * Gaussian elimination, banded, or the block sweep of a system already assembled into its
  * storage), which overwrite x whatever it holds: only the Krylov solvers read x as an

@@ -6,11 +6,21 @@
  * multiplies U_i and a vector by it, without S_i or S_i^-1 leaving the registers; X_i =
  * S_i^-1 U_i is stored and carried in registers to the next node's S_{i+1}.
  *
+ * Beside it a 3-vector in registers (block3_vec): entries 0 and 1 in the lanes of c01,
+ * entry 2 in the low lane of c2 (the high lane not specified and never read): the sweep's
+ * r_i = b_i - L_i z_{i-1}, z_i = S_i^-1 r_i (carried to the next node's r_{i+1}) and
+ * x_i = z_i - X_i x_{i+1} (carried to x_{i-1}).  A product of rows by a vector in lanes:
+ * rows a = 0 and 1 at once, t_a = (B_a0 w_0, B_a1 w_1), their lanes added crosswise,
+ * (lo t_0 + hi t_0, lo t_1 + hi t_1), then + (B_02, B_12) w_2; row 2 as lo t_2 + hi t_2,
+ * then + B_22 w_2: each entry the scalar (B_a0 w_0 + B_a1 w_1) + B_a2 w_2.
+ *
  * Every entry gets the very IEEE operations, in the very order, of the scalar expressions
  * (the build has -ffp-contract=off; a lane is one operation as a scalar is):
  *   D - A B     D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
  *   A B         (A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c
  *   A v         (A_a0 v_0 + A_a1 v_1) + A_a2 v_2
+ *   v - A w     v_a - ((A_a0 w_0 + A_a1 w_1) + A_a2 w_2)
+ *   y + x h     y_a + x_a h (mb_blocktri_solve_axpy's drift)
  *   ||A||_1     m = +0, then m = (x > m ? x : m) for the column sums
  *               x = (|A_0c| + |A_1c|) + |A_2c|, c = 0, 1, 2 in turn (a NaN sum is
  *               passed over, as fmax does; the largest of sums >= +0 is the same value in
@@ -175,18 +185,89 @@ static MB_ALWAYS_INLINE block3_rows block3_rows_mul(const block3_rows *g, const 
     return x;
 }
 
-/* out = g v (out may be v) */
-static MB_ALWAYS_INLINE void block3_rows_mat_vec(const block3_rows *g, const double *v,
-                                                 double *out)
+typedef struct block3_vec {
+    __m128d c01, c2;
+} block3_vec;
+
+/* a vector in memory */
+static MB_ALWAYS_INLINE block3_vec block3_vec_load(const double *v)
 {
-    const double v0 = v[0], v1 = v[1], v2 = v[2];
-    MB_UNROLL(3)
-    for (int a = 0; a < 3; a++) {
-        const double g0 = _mm_cvtsd_f64(g->c01[a]),
-                     g1 = _mm_cvtsd_f64(_mm_unpackhi_pd(g->c01[a], g->c01[a])),
-                     g2 = _mm_cvtsd_f64(g->c2[a]);
-        out[a] = g0 * v0 + g1 * v1 + g2 * v2;
-    }
+    return (block3_vec){ _mm_loadu_pd(v), _mm_load_sd(&v[2]) };
+}
+
+static MB_ALWAYS_INLINE void block3_vec_store(const block3_vec *v, double *out)
+{
+    _mm_storeu_pd(out, v->c01);
+    _mm_store_sd(&out[2], v->c2);
+}
+
+/* y + x h, entry by entry y_a + x_a h (the product, then the sum); y in memory */
+static MB_ALWAYS_INLINE block3_vec block3_vec_add_scaled(const double *y, const block3_vec *x,
+                                                         double h)
+{
+    const __m128d hv = _mm_set1_pd(h);
+    return (block3_vec){ _mm_add_pd(_mm_loadu_pd(y), _mm_mul_pd(x->c01, hv)),
+                         _mm_add_sd(_mm_load_sd(&y[2]), _mm_mul_sd(x->c2, hv)) };
+}
+
+/* (B_a0 w_0 + B_a1 w_1) + B_a2 w_2 for the rows a of B given as r01[a] = (B_a0, B_a1),
+ * a = 0, 1, 2, c2 = (B_02, B_12) and b22 = B_22 (low lane): rows 0 and 1 in *p01's lanes,
+ * row 2 in *p2's low lane */
+static MB_ALWAYS_INLINE void block3_vec_dot_rows(const __m128d r01[3], __m128d c2, __m128d b22,
+                                                 const block3_vec *w, __m128d *p01,
+                                                 __m128d *p2)
+{
+    const __m128d t0 = _mm_mul_pd(r01[0], w->c01), t1 = _mm_mul_pd(r01[1], w->c01),
+                  t2 = _mm_mul_pd(r01[2], w->c01);          /* (B_a0 w_0, B_a1 w_1) */
+    const __m128d s01 = _mm_add_pd(_mm_unpacklo_pd(t0, t1), _mm_unpackhi_pd(t0, t1));
+    *p01 = _mm_add_pd(s01, _mm_mul_pd(c2, _mm_unpacklo_pd(w->c2, w->c2)));
+    const __m128d s2 = _mm_add_sd(t2, _mm_unpackhi_pd(t2, t2));
+    *p2 = _mm_add_sd(s2, _mm_mul_sd(b22, w->c2));
+}
+
+/* v - B w, entry by entry v_a - ((B_a0 w_0 + B_a1 w_1) + B_a2 w_2); v and B (row-major)
+ * in memory, w in registers (the sweep's z_{i-1} or x_{i+1}, carried from the node
+ * before) */
+static MB_ALWAYS_INLINE block3_vec block3_vec_sub_mat_vec(const double *v, const double *B,
+                                                          const block3_vec *w)
+{
+    const __m128d r01[3] = { _mm_loadu_pd(&B[0]), _mm_loadu_pd(&B[3]), _mm_loadu_pd(&B[6]) };
+    __m128d p01, p2;
+    block3_vec_dot_rows(r01, _mm_loadh_pd(_mm_load_sd(&B[2]), &B[5]), _mm_load_sd(&B[8]), w,
+                        &p01, &p2);
+    return (block3_vec){ _mm_sub_pd(_mm_loadu_pd(v), p01), _mm_sub_sd(_mm_load_sd(&v[2]), p2) };
+}
+
+/* g v, entry by entry (g_a0 v_0 + g_a1 v_1) + g_a2 v_2; g and v in registers */
+static MB_ALWAYS_INLINE block3_vec block3_rows_mat_vec(const block3_rows *g, const block3_vec *v)
+{
+    block3_vec out;
+    block3_vec_dot_rows(g->c01, _mm_unpacklo_pd(g->c2[0], g->c2[1]), g->c2[2], v, &out.c01,
+                        &out.c2);
+    return out;
+}
+
+/* The sum of y_a - y_a over the entries of the vectors given: +0 while every entry is
+ * finite, NaN once one is not (y - y is +0 for a finite y, NaN for a NaN or +-Inf), in
+ * whatever order its terms are added; kept in two lanes and a low lane */
+typedef struct block3_nonfinite {
+    __m128d s01, s2;
+} block3_nonfinite;
+
+static MB_ALWAYS_INLINE block3_nonfinite block3_nonfinite_none(void)
+{
+    return (block3_nonfinite){ _mm_setzero_pd(), _mm_setzero_pd() };
+}
+
+static MB_ALWAYS_INLINE void block3_nonfinite_add(block3_nonfinite *n, const block3_vec *y)
+{
+    n->s01 = _mm_add_pd(n->s01, _mm_sub_pd(y->c01, y->c01));
+    n->s2 = _mm_add_sd(n->s2, _mm_sub_sd(y->c2, y->c2));
+}
+
+static MB_ALWAYS_INLINE double block3_nonfinite_sum(const block3_nonfinite *n)
+{
+    return _mm_cvtsd_f64(_mm_add_sd(_mm_add_sd(n->s01, _mm_unpackhi_pd(n->s01, n->s01)), n->s2));
 }
 
 #else   /* the scalar expressions */
@@ -264,11 +345,63 @@ static inline block3_rows block3_rows_mul(const block3_rows *g, const double *B,
     return x;
 }
 
-static inline void block3_rows_mat_vec(const block3_rows *g, const double *v, double *out)
+typedef struct block3_vec {
+    double e[3];
+} block3_vec;
+
+static inline block3_vec block3_vec_load(const double *v)
 {
-    const double v0 = v[0], v1 = v[1], v2 = v[2];
+    return (block3_vec){ { v[0], v[1], v[2] } };
+}
+
+static inline void block3_vec_store(const block3_vec *v, double *out)
+{
     for (int a = 0; a < 3; a++)
-        out[a] = g->e[3 * a] * v0 + g->e[3 * a + 1] * v1 + g->e[3 * a + 2] * v2;
+        out[a] = v->e[a];
+}
+
+static inline block3_vec block3_vec_add_scaled(const double *y, const block3_vec *x, double h)
+{
+    block3_vec out;
+    for (int a = 0; a < 3; a++)
+        out.e[a] = y[a] + x->e[a] * h;
+    return out;
+}
+
+static inline block3_vec block3_vec_sub_mat_vec(const double *v, const double *B,
+                                                const block3_vec *w)
+{
+    block3_vec out;
+    for (int a = 0; a < 3; a++)
+        out.e[a] = v[a] - (B[3 * a] * w->e[0] + B[3 * a + 1] * w->e[1] + B[3 * a + 2] * w->e[2]);
+    return out;
+}
+
+static inline block3_vec block3_rows_mat_vec(const block3_rows *g, const block3_vec *v)
+{
+    block3_vec out;
+    for (int a = 0; a < 3; a++)
+        out.e[a] = g->e[3 * a] * v->e[0] + g->e[3 * a + 1] * v->e[1] + g->e[3 * a + 2] * v->e[2];
+    return out;
+}
+
+typedef struct block3_nonfinite {
+    double s;
+} block3_nonfinite;
+
+static inline block3_nonfinite block3_nonfinite_none(void)
+{
+    return (block3_nonfinite){ 0.0 };
+}
+
+static inline void block3_nonfinite_add(block3_nonfinite *n, const block3_vec *y)
+{
+    n->s += ((y->e[0] - y->e[0]) + (y->e[1] - y->e[1])) + (y->e[2] - y->e[2]);
+}
+
+static inline double block3_nonfinite_sum(const block3_nonfinite *n)
+{
+    return n->s;
 }
 
 #endif

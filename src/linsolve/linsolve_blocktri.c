@@ -7,6 +7,8 @@
  *     S_0 = D_0,   S_i = D_i - L_i X_{i-1},   X_i = S_i^-1 U_i,
  *     z_0 = S_0^-1 b_0,   z_i = S_i^-1 (b_i - L_i z_{i-1}),
  *     x_{n-1} = z_{n-1},   x_i = z_i - X_i x_{i+1}.
+ * mb_blocktri_solve_axpy also forms y+_i = y_i + x_i h as each x_i comes in the backward
+ * pass (the drift x+ = x + h v+ of implicit Euler, without a pass of its own).
  * S_i^-1 is formed by cofactors (Cramer's rule) from T_i = S_i / ||S_i||_1, whose entries
  * are at most 1, so no product overflows whatever the scale of the masses:
  *     S_i^-1 = adj(T_i) / (det(T_i) ||S_i||_1),
@@ -173,14 +175,6 @@ void mb_blocktri_assemble(mb_blocktri *T, const mb_nodes *s, const mb_jacobian *
     mb_blocktri_finish(T, s);
 }
 
-/* out = v - B w (3x3 B, row-major) */
-static inline void sub_mat_vec(const double *v, const double *B, const double *w, double *out)
-{
-    MB_UNROLL(3)
-    for (int r = 0; r < 3; r++)
-        out[r] = v[r] - (B[3 * r] * w[0] + B[3 * r + 1] * w[1] + B[3 * r + 2] * w[2]);
-}
-
 /* A fraction num / den */
 struct blocktri_frac {
     double num, den;
@@ -263,57 +257,116 @@ static MB_ALWAYS_INLINE int blocktri_pivot(size_t i, const block3_rows *S, const
 
 /* The forward step of node i: S_i, its inverse G, z_i and X_i; first: i is 0 (inlined
  * apart from the other nodes', so that neither carries the other's S_i through a join).
- * *X holds X_{i-1} on entry (read unless first) and X_i on return (unless i is last): the
- * next node's S_{i+1} takes it from registers, not from the stored copy. */
+ * *X and *z hold X_{i-1} and z_{i-1} on entry (read unless first) and X_i (unless i is
+ * last) and z_i on return: the next node's S_{i+1} and r_{i+1} take them from registers,
+ * not from the stored copies. */
 static MB_ALWAYS_INLINE int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
                                              struct blocktri_worst *w, int first,
-                                             block3_rows *X)
+                                             block3_rows *X, block3_vec *z)
 {
     block3_rows S, G;
-    double *r = &T->z[3 * i];           /* b_i - L_i z_{i-1} first, z_i over it: stored
-                                         * before the tests, so not carried past them */
+    block3_vec r;
     const double *Di = &T->D[9 * i];
     if (first) {
         S = block3_rows_load(Di);
-        memcpy(r, b, 3 * sizeof(double));
+        r = block3_vec_load(b);
     } else {
         const double *Li = &T->L[9 * i];
         S = block3_rows_sub_mul(Di, Li, X);     /* S_i = D_i - L_i X_{i-1} */
-        sub_mat_vec(&b[3 * i], Li, &T->z[3 * (i - 1)], r);
+        r = block3_vec_sub_mat_vec(&b[3 * i], Li, z);   /* r_i = b_i - L_i z_{i-1} */
     }
+    block3_vec_store(&r, &T->z[3 * i]);        /* r_i where z_i goes, read back after the
+                                                 * tests: not carried past them */
     int st = blocktri_pivot(i, &S, Di, &G, w);
     if (st != MB_SUCCESS)
         return st;
     if (i + 1 < T->n)
         *X = block3_rows_mul(&G, &T->U[9 * i], &T->X[9 * i]);   /* X_i = S_i^-1 U_i */
-    block3_rows_mat_vec(&G, r, r);
+    r = block3_vec_load(&T->z[3 * i]);
+    *z = block3_rows_mat_vec(&G, &r);                            /* z_i = S_i^-1 r_i */
+    block3_vec_store(z, &T->z[3 * i]);
     return MB_SUCCESS;
+}
+
+/* The forward sweep: the pivot blocks checked, X_i and z_i stored, rcond_min and
+ * growth_max set (also when a pivot block is refused); *zlast = z_{n-1} */
+static MB_ALWAYS_INLINE int blocktri_factor(mb_blocktri *T, const double *b, block3_vec *zlast)
+{
+    struct blocktri_worst w = { { 1.0, 0.0 }, { 0.0, 1.0 } };   /* rcond +Inf, growth 0 */
+    int st = MB_SUCCESS;
+    block3_rows X = block3_rows_load(mb_blocktri_zero);  /* X_{i-1} and z_{i-1}: set by */
+    block3_vec z = block3_vec_load(mb_blocktri_zero);    /* node 0 before node 1 reads them */
+    if (T->n > 0)
+        st = blocktri_forward(T, 0, b, &w, 1, &X, &z);
+    for (size_t i = 1; i < T->n && st == MB_SUCCESS; i++)
+        st = blocktri_forward(T, i, b, &w, 0, &X, &z);
+    T->rcond_min = w.rc.num / w.rc.den;
+    T->growth_max = w.gr.num / w.gr.den;
+    *zlast = z;
+    return st;
+}
+
+/* The solution refused for an entry not finite */
+static MB_COLD int blocktri_not_finite(void)
+{
+    MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: the solution is not finite");
 }
 
 int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
 {
-    struct blocktri_worst w = { { 1.0, 0.0 }, { 0.0, 1.0 } };   /* rcond +Inf, growth 0 */
-    int st = MB_SUCCESS;
-    block3_rows X = block3_rows_load(mb_blocktri_zero);  /* X_{i-1}: set by node 0 before
-                                                         * node 1 reads it */
-    if (T->n > 0)
-        st = blocktri_forward(T, 0, b, &w, 1, &X);
-    for (size_t i = 1; i < T->n && st == MB_SUCCESS; i++)
-        st = blocktri_forward(T, i, b, &w, 0, &X);
-    T->rcond_min = w.rc.num / w.rc.den;
-    T->growth_max = w.gr.num / w.gr.den;
-    if (st != MB_SUCCESS)
+    block3_vec zlast;
+    int st = blocktri_factor(T, b, &zlast);
+    if (st != MB_SUCCESS || T->n == 0)
         return st;
-    double nonfinite = 0.0;     /* y - y: +0 for a finite y, NaN otherwise; no branch */
-    for (size_t i = T->n; i-- > 0;) {
-        double *xi = &x[3 * i];
-        if (i + 1 == T->n)
-            memcpy(xi, &T->z[3 * i], 3 * sizeof(double));
-        else
-            sub_mat_vec(&T->z[3 * i], &T->X[9 * i], &x[3 * (i + 1)], xi);
-        nonfinite += ((xi[0] - xi[0]) + (xi[1] - xi[1])) + (xi[2] - xi[2]);
+    block3_vec xi = zlast;              /* x_i, carried to x_{i-1} */
+    const double *Xs = T->X, *zs = T->z;
+    block3_nonfinite bad = block3_nonfinite_none();
+    block3_vec_store(&xi, &x[3 * (T->n - 1)]);          /* x_{n-1} = z_{n-1} */
+    block3_nonfinite_add(&bad, &xi);
+    for (size_t i = T->n - 1; i-- > 0;) {
+        xi = block3_vec_sub_mat_vec(&zs[3 * i], &Xs[9 * i], &xi);  /* x_i = z_i - X_i x_{i+1} */
+        block3_vec_store(&xi, &x[3 * i]);
+        block3_nonfinite_add(&bad, &xi);
     }
-    if (!(nonfinite == 0.0))
-        MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: the solution is not finite");
+    if (!(block3_nonfinite_sum(&bad) == 0.0))
+        return blocktri_not_finite();
+    return MB_SUCCESS;
+}
+
+/* 1 when x[0 .. count) are all finite */
+static int blocktri_all_finite(const double *x, size_t count)
+{
+    double bad = 0.0;
+    for (size_t k = 0; k < count; k++)
+        bad += x[k] - x[k];
+    return bad == 0.0;
+}
+
+int mb_blocktri_solve_axpy(mb_blocktri *T, const double *b, double *x, const double *y,
+                           double h, double *y_new, double *nonfinite)
+{
+    block3_vec zlast;
+    int st = blocktri_factor(T, b, &zlast);
+    if (st != MB_SUCCESS || T->n == 0) {
+        *nonfinite = 0.0;
+        return st;
+    }
+    block3_vec xi = zlast;
+    const double *Xs = T->X, *zs = T->z;
+    block3_nonfinite bad = block3_nonfinite_none();
+    size_t i = T->n - 1;
+    for (;;) {
+        block3_vec yi = block3_vec_add_scaled(&y[3 * i], &xi, h);     /* y_i + x_i h */
+        block3_vec_store(&xi, &x[3 * i]);
+        block3_vec_store(&yi, &y_new[3 * i]);
+        block3_nonfinite_add(&bad, &yi);
+        if (i-- == 0)
+            break;
+        xi = block3_vec_sub_mat_vec(&zs[3 * i], &Xs[9 * i], &xi);  /* x_i = z_i - X_i x_{i+1} */
+    }
+    *nonfinite = block3_nonfinite_sum(&bad);
+    /* x_a not finite makes x_a h, so y_a + x_a h, not finite: x is finite when y+ is */
+    if (!(*nonfinite == 0.0) && !blocktri_all_finite(x, 3 * T->n))
+        return blocktri_not_finite();
     return MB_SUCCESS;
 }

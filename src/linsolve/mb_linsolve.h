@@ -436,6 +436,12 @@ void mb_blocktri_finish_fixed(mb_blocktri *T, const mb_nodes *s, const size_t *f
 /* Factor and solve A x = b (x must not alias b).  MB_ESINGULAR when a pivot block fails
  * the acceptance test above or x is not finite: then solve with a pivoting solver. */
 int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x);
+/* The same, and as each x_i comes in the backward sweep, y+_i = y_i + x_i h entry by entry
+ * (the product, then the sum) into y_new (3n values, aliasing none of the others);
+ * *nonfinite = the sum of y+ - y+ over them, +0 when every y+ is finite, NaN otherwise.
+ * On MB_ESINGULAR (x not finite, or a pivot block refused) y_new holds nothing useful. */
+int mb_blocktri_solve_axpy(mb_blocktri *T, const double *b, double *x, const double *y,
+                           double h, double *y_new, double *nonfinite);
 
 /* ---- Jacobi-preconditioned Krylov solvers on the CSR matrix (double) ---- */
 
