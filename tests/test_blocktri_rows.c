@@ -177,20 +177,33 @@ static void ref_sweep(const struct chain *ch, int variant, struct outcome *o)
     }
 }
 
-static void lib_sweep(const struct chain *ch, struct outcome *o)
+/* the library's storage holding the chain's blocks */
+static mb_blocktri *chain_storage(const struct chain *ch)
 {
     mb_blocktri *T = mb_blocktri_alloc(NODES);
     cr_assert_not_null(T);
     memcpy(T->D, ch->D, sizeof ch->D);
     memcpy(T->L, ch->L, sizeof ch->L);
     memcpy(T->U, ch->U, sizeof ch->U);
-    memset(o, 0, sizeof *o);
-    o->status = mb_blocktri_solve(T, ch->b, o->x);
-    if (o->status != MB_SUCCESS)
+    return T;
+}
+
+/* o's status, message and worst pivot blocks from a sweep of T that returned status; T freed */
+static void sweep_outcome(mb_blocktri *T, int status, struct outcome *o)
+{
+    o->status = status;
+    if (status != MB_SUCCESS)
         snprintf(o->message, sizeof o->message, "%s", mb_last_error());
     o->rcond_min = T->rcond_min;
     o->growth_max = T->growth_max;
     mb_blocktri_free(T);
+}
+
+static void lib_sweep(const struct chain *ch, struct outcome *o)
+{
+    mb_blocktri *T = chain_storage(ch);
+    memset(o, 0, sizeof *o);
+    sweep_outcome(T, mb_blocktri_solve(T, ch->b, o->x), o);
 }
 
 static int same_outcome(const struct outcome *a, const struct outcome *b)
@@ -337,18 +350,9 @@ Test(blocktri_rows, second_try_reached_and_accepted)
 static void lib_sweep_axpy(const struct chain *ch, const double *y, double h,
                            struct outcome *o, double *y_new, double *nonfinite)
 {
-    mb_blocktri *T = mb_blocktri_alloc(NODES);
-    cr_assert_not_null(T);
-    memcpy(T->D, ch->D, sizeof ch->D);
-    memcpy(T->L, ch->L, sizeof ch->L);
-    memcpy(T->U, ch->U, sizeof ch->U);
+    mb_blocktri *T = chain_storage(ch);
     memset(o, 0, sizeof *o);
-    o->status = mb_blocktri_solve_axpy(T, ch->b, o->x, y, h, y_new, nonfinite);
-    if (o->status != MB_SUCCESS)
-        snprintf(o->message, sizeof o->message, "%s", mb_last_error());
-    o->rcond_min = T->rcond_min;
-    o->growth_max = T->growth_max;
-    mb_blocktri_free(T);
+    sweep_outcome(T, mb_blocktri_solve_axpy(T, ch->b, o->x, y, h, y_new, nonfinite), o);
 }
 
 /* y for case c: pseudo-random, one entry +Inf or NaN in every seventh case */
