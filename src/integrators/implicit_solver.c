@@ -123,6 +123,13 @@ static int implicit_blocktri_fallback(mb_implicit_solver *S, size_t w, const dou
     return mb_band_solve(S->band, b, x);
 }
 
+/* The half-bandwidth of the system the sink assembled (its nodes couple at most reach
+ * apart): that of the banded LU a refused sweep falls back to */
+static size_t implicit_sink_halfwidth(const mb_implicit_solver *S)
+{
+    return 3 * S->sink.reach + 2;
+}
+
 /* The block Thomas sweep on the blocks already in S->btri, else its fallback. */
 static int implicit_blocktri_sweep(mb_implicit_solver *S, size_t w, const double *b, double *x)
 {
@@ -272,7 +279,7 @@ int mb_implicit_solver_solve(mb_implicit_solver *S, const mb_nodes *s, const mb_
     S->assembled = MB_ASSEMBLED_NONE;
     S->iterations_last = 0;
     if (assembled == MB_ASSEMBLED_BLOCKTRI)
-        return implicit_blocktri_sweep(S, 3 * S->sink.reach + 2, b, x);
+        return implicit_blocktri_sweep(S, implicit_sink_halfwidth(S), b, x);
     if (assembled == MB_ASSEMBLED_CSR)
         return implicit_krylov_solve(S, b, x);
     S->chain_last = 0;
@@ -320,7 +327,7 @@ int mb_implicit_solver_solve_drift(mb_implicit_solver *S, const mb_nodes *s,
         *drifted = st == MB_SUCCESS;
         return st;
     }
-    return implicit_blocktri_fallback(S, 3 * S->sink.reach + 2, b, x);
+    return implicit_blocktri_fallback(S, implicit_sink_halfwidth(S), b, x);
 }
 
 int mb_implicit_solver_mpfr_alloc(mb_implicit_solver_mpfr **out, const mb_options *opts,
