@@ -9,19 +9,22 @@
  *   g = adj(S) by cofactors, det = (S_0 g_0 + S_1 g_3) + S_2 g_6, and when det or
  *   ||g||_1 is not normal, the same from S ||S||_1^-1 (r = 1 / ||S||_1);
  *   refused when !(|det| > 0 && |det| >= 2^-26 (tnorm ||g||_1)) (rcond);
- *   the worst fractions kept, G = g (r / det), z_i = G r_i, X_i = G U_i,
+ *   the worst fractions kept, f = r / det, z_i = (g r_i) f, X_i = (g U_i) f (each
+ *   entry the product's sum, then times f),
  *   x_{n-1} = z_{n-1}, x_i = z_i - X_i x_{i+1}; refused when x is not finite;
- *   rcond_min and growth_max = the worst fractions divided out, also when refused.
+ *   rcond_min and growth_max = the worst fractions divided out, also when refused;
+ *   a refused sweep run again with the adjugate scaled first, G = g f, z_i = G r_i,
+ *   X_i = G U_i, whose outcome then stands (ref_solve).
  * Compared bit for bit: the status, the message, rcond_min, growth_max and x, on chains of
  * pseudo-random blocks over twenty binary orders of magnitude (accepted, and refused for
  * growth or rcond at some node), on blocks scaled by 2^+-400 and 2^-540 (the determinant
  * or the adjugate's norm out of the normal range: the second try), on zero and singular
  * blocks, and with a NaN or an infinity in each entry of D, L, U and b of a middle node.
- * Controls: the same data tell the written order from four others (the determinant
+ * Controls: the same data tell the written order from five others (the determinant
  * t_0 g_0 + (t_1 g_3 + t_2 g_6), a column sum |A_0c| + (|A_1c| + |A_2c|), the product
- * L_a0 X_0c + (L_a1 X_1c + L_a2 X_2c), and that regrouping in the vectors' products
- * alone, r_i, z_i and x_i): each of those sweeps differs from the sweep under test
- * somewhere in the set.
+ * L_a0 X_0c + (L_a1 X_1c + L_a2 X_2c), that regrouping in the vectors' products alone,
+ * r_i, z_i and x_i, and the adjugate scaled first, G = g f, z_i = G r_i, X_i = G U_i):
+ * each of those sweeps differs from the sweep under test somewhere in the set.
  * The sweep with the drift beside it (mb_blocktri_solve_axpy) must give the same outcome
  * and y+ = y + x h, each entry y_k + x_k h written out, with the sum of y+ - y+ +0 where
  * every y+ is finite and NaN where one is not (an infinite y_k given with a finite x); the
@@ -37,7 +40,8 @@
 
 #define NODES 7
 
-enum { AS_WRITTEN, DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED, VECTOR_REGROUPED };
+enum { AS_WRITTEN, DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED, VECTOR_REGROUPED,
+       SCALED_FIRST };
 
 /* pseudo-random doubles in +-[2^-10, 2^10), a fixed sequence (64-bit LCG, Knuth's MMIX) */
 static uint64_t lcg_state = 0x2545f4914f6cdd1du;
@@ -148,13 +152,16 @@ static void ref_sweep(const struct chain *ch, int variant, struct outcome *o)
             rc_num = adet, rc_den = bound;
         if (snorm * gr_den > gr_num * dnorm)
             gr_num = snorm, gr_den = dnorm;
-        double f = rs / det;
-        for (int k = 0; k < 9; k++)
-            g[k] *= f;
+        double f = rs / det, after = f;
+        if (variant == SCALED_FIRST) {
+            for (int k = 0; k < 9; k++)
+                g[k] *= f;
+            after = 1.0;
+        }
         for (int a = 0; a < 3; a++) {
-            z[3 * i + a] = ref_dot(&g[3 * a], r, 0, 1, variant);
+            z[3 * i + a] = ref_dot(&g[3 * a], r, 0, 1, variant) * after;
             for (int c = 0; c < 3 && i + 1 < NODES; c++)
-                X[9 * i + 3 * a + c] = ref_dot(&g[3 * a], &ch->U[9 * i], c, 3, variant);
+                X[9 * i + 3 * a + c] = ref_dot(&g[3 * a], &ch->U[9 * i], c, 3, variant) * after;
         }
     }
     o->rcond_min = rc_num / rc_den;
@@ -175,6 +182,15 @@ static void ref_sweep(const struct chain *ch, int variant, struct outcome *o)
         snprintf(o->message, sizeof o->message,
                  "block-tridiagonal solve: the solution is not finite");
     }
+}
+
+/* The sweep's outcome as the header defines it: the products first, and where that is
+ * refused, the adjugate scaled first */
+static void ref_solve(const struct chain *ch, struct outcome *o)
+{
+    ref_sweep(ch, AS_WRITTEN, o);
+    if (o->status != MB_SUCCESS)
+        ref_sweep(ch, SCALED_FIRST, o);
 }
 
 /* the library's storage holding the chain's blocks */
@@ -295,7 +311,7 @@ Test(blocktri_rows, every_decision_and_bit_of_the_written_sweep)
     for (int c = 0; c < CASES; c++) {
         build_case(&ch, c);
         lib_sweep(&ch, &lib);
-        ref_sweep(&ch, AS_WRITTEN, &ref);
+        ref_solve(&ch, &ref);
         cr_expect(same_outcome(&lib, &ref),
                   "case %d: status %d/%d, rcond %a/%a, growth %a/%a, '%s' / '%s'", c,
                   lib.status, ref.status, lib.rcond_min, ref.rcond_min, lib.growth_max,
@@ -310,11 +326,11 @@ Test(blocktri_rows, every_decision_and_bit_of_the_written_sweep)
 
 Test(blocktri_rows, the_data_tell_the_written_order_from_others)
 {
-    const int controls[4] = { DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED,
-                              VECTOR_REGROUPED };
+    const int controls[5] = { DET_REGROUPED, COLSUM_REGROUPED, PRODUCT_REGROUPED,
+                              VECTOR_REGROUPED, SCALED_FIRST };
     struct chain ch;
     struct outcome lib, other;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         int differ = 0;
         lcg_state = 0x2545f4914f6cdd1du;
         for (int c = 0; c < CASES; c++) {
@@ -338,7 +354,7 @@ Test(blocktri_rows, second_try_reached_and_accepted)
     random_chain(&ch, 1.5);
     scale_node(&ch, 3, 0x1p-540);
     lib_sweep(&ch, &lib);
-    ref_sweep(&ch, AS_WRITTEN, &ref);
+    ref_solve(&ch, &ref);
     cr_assert_eq(lib.status, MB_SUCCESS, "%s", lib.message);
     cr_expect(same_outcome(&lib, &ref));
     double S[9], g[9];
@@ -390,7 +406,7 @@ Test(blocktri_rows, the_sweep_with_the_drift_gives_y_plus_x_h)
         build_case(&ch, c);
         drift_start(y, c);
         lib_sweep_axpy(&ch, y, h, &lib, y_new, &nonfinite);
-        ref_sweep(&ch, AS_WRITTEN, &ref);
+        ref_solve(&ch, &ref);
         cr_expect(same_outcome(&lib, &ref), "case %d: status %d/%d, '%s' / '%s'", c,
                   lib.status, ref.status, lib.message, ref.message);
         x_not_finite += strstr(ref.message, "not finite") != NULL;
@@ -427,4 +443,42 @@ Test(blocktri_rows, the_data_tell_the_drift_as_written_from_another)
             differ += !same_drift(y, lib.x, h, y_new, DRIFT_REGROUPED);
     }
     cr_expect(differ > 0, "no case tells (y / h + x) h from y + x h");
+}
+
+/* A right-hand side near DBL_MAX on a chain whose pivot blocks' adjugates exceed 1: the
+ * products adj(S_i) r_i overflow where S_i^-1 r_i does not, so the products-first sweep
+ * alone is refused (shown by the written sweep), and the library's sweep, run again with
+ * the adjugate scaled first, gives that sweep's every bit (both calls). */
+static void overflowing_products(struct chain *ch)
+{
+    lcg_state = 0x243f6a8885a308d3u;
+    random_chain(ch, 1.5);
+    for (int k = 0; k < 9 * NODES; k++) {
+        ch->D[k] *= 0x1p+12;
+        ch->L[k] *= 0x1p+12;
+        ch->U[k] *= 0x1p+12;
+    }
+    for (int k = 0; k < 3 * NODES; k++)
+        ch->b[k] = ch->b[k] * 0x1p+1012;
+}
+
+Test(blocktri_rows, overflowing_products_run_again_scaled_first)
+{
+    struct chain ch;
+    struct outcome lib, products_first, scaled_first;
+    double y[3 * NODES], y_new[3 * NODES], nonfinite;
+    overflowing_products(&ch);
+    ref_sweep(&ch, AS_WRITTEN, &products_first);
+    ref_sweep(&ch, SCALED_FIRST, &scaled_first);
+    cr_assert_neq(products_first.status, MB_SUCCESS, "the products do not overflow here");
+    cr_assert_eq(scaled_first.status, MB_SUCCESS, "%s", scaled_first.message);
+    lib_sweep(&ch, &lib);
+    cr_expect(same_outcome(&lib, &scaled_first), "status %d, '%s'", lib.status, lib.message);
+    for (int k = 0; k < 3 * NODES; k++)
+        y[k] = 0.5;
+    lib_sweep_axpy(&ch, y, 0.25, &lib, y_new, &nonfinite);
+    cr_expect(same_outcome(&lib, &scaled_first), "drift: status %d, '%s'", lib.status,
+              lib.message);
+    cr_expect(same_drift(y, scaled_first.x, 0.25, y_new, DRIFT_AS_WRITTEN));
+    cr_expect(nonfinite == 0.0);
 }

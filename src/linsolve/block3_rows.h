@@ -2,9 +2,10 @@
  * pivot blocks (linsolve_blocktri.c): row a's columns 0 and 1 in the two lanes of one SSE2
  * vector c01[a], its column 2 in the low lane of another, c2[a] (the high lane is not
  * specified and never read).  The sweep forms S_i = D_i - L_i X_{i-1} into it, checks
- * S_i's and D_i's 1-norms, forms the adjugate and its 1-norm, scales it to S_i^-1 and
- * multiplies U_i and a vector by it, without S_i or S_i^-1 leaving the registers; X_i =
- * S_i^-1 U_i is stored and carried in registers to the next node's S_{i+1}.
+ * S_i's and D_i's 1-norms, forms the adjugate and its 1-norm, multiplies U_i and a vector
+ * by the adjugate and scales the products by r / det (S_i^-1 = adj(T_i) r / det T_i), without
+ * S_i or its adjugate leaving the registers; X_i = S_i^-1 U_i is stored and carried in
+ * registers to the next node's S_{i+1}.
  *
  * Beside it a 3-vector in registers (block3_vec): entries 0 and 1 in the lanes of c01,
  * entry 2 in the low lane of c2 (the high lane not specified and never read): the sweep's
@@ -17,8 +18,9 @@
  * Every entry gets the very IEEE operations, in the very order, of the scalar expressions
  * (the build has -ffp-contract=off; a lane is one operation as a scalar is):
  *   D - A B     D_ac - ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c)
- *   A B         (A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c
+ *   (A B) s     ((A_a0 B_0c + A_a1 B_1c) + A_a2 B_2c) s
  *   A v         (A_a0 v_0 + A_a1 v_1) + A_a2 v_2
+ *   v s         v_a s
  *   v - A w     v_a - ((A_a0 w_0 + A_a1 w_1) + A_a2 w_2)
  *   y + x h     y_a + x_a h (mb_blocktri_solve_axpy's drift)
  *   ||A||_1     m = +0, then m = (x > m ? x : m) for the column sums
@@ -30,7 +32,7 @@
  *               g_6 = t3 t7 - t4 t6, g_7 = t1 t6 - t0 t7, g_8 = t0 t4 - t1 t3 (t_3a+c =
  *               t(a, c); the scalar path below writes them out)
  *   det t       (t_0 g_0 + t_1 g_3) + t_2 g_6, g = adj(t)
- *   r A         r A_ac, entry by entry
+ *   A r         A_ac r, entry by entry
  * The adjugate's columns are cross products of the rows, r1 x r2, r2 x r0, r0 x r1; with
  * u = (t1, t2), v = (t4, t5), w = (t7, t8) its six entries of rows 0 and 2 come two a
  * lane from three products of vectors:
@@ -161,12 +163,16 @@ static MB_ALWAYS_INLINE double block3_rows_adjugate(const block3_rows *t, block3
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_mul_sd(B0, g60)));
 }
 
-/* out = g B (g in registers, B and out in memory, out not aliasing B), also returned in
- * registers (the sweep's X_i, carried to the next node's S) */
-static MB_ALWAYS_INLINE block3_rows block3_rows_mul(const block3_rows *g, const double *B,
-                                                    double *out)
+/* out = (g B) s, entry by entry ((g_a0 B_0c + g_a1 B_1c) + g_a2 B_2c) s (g in registers,
+ * B and out in memory, out not aliasing B), also returned in registers (the sweep's X_i =
+ * (adj(T_i) U_i) (r / det), carried to the next node's S): the products need not wait
+ * for the division that gives s */
+static MB_ALWAYS_INLINE block3_rows block3_rows_mul_scaled(const block3_rows *g,
+                                                           const double *B, double s,
+                                                           double *out)
 {
     const block3_rows b = block3_rows_load(B);
+    const __m128d sv = _mm_set1_pd(s);
     block3_rows x;
     MB_UNROLL(3)
     for (int a = 0; a < 3; a++) {
@@ -177,6 +183,8 @@ static MB_ALWAYS_INLINE block3_rows block3_rows_mul(const block3_rows *g, const 
         p = _mm_add_pd(p, _mm_mul_pd(g2, b.c01[2]));
         __m128d q = _mm_add_sd(_mm_mul_sd(g0, b.c2[0]), _mm_mul_sd(g1, b.c2[1]));
         q = _mm_add_sd(q, _mm_mul_sd(g2, b.c2[2]));
+        p = _mm_mul_pd(p, sv);
+        q = _mm_mul_sd(q, sv);
         _mm_storeu_pd(&out[3 * a], p);
         _mm_store_sd(&out[3 * a + 2], q);
         x.c01[a] = p;
@@ -245,6 +253,13 @@ static MB_ALWAYS_INLINE block3_vec block3_rows_mat_vec(const block3_rows *g, con
     block3_vec_dot_rows(g->c01, _mm_unpacklo_pd(g->c2[0], g->c2[1]), g->c2[2], v, &out.c01,
                         &out.c2);
     return out;
+}
+
+/* v s, entry by entry v_a s (the sweep's z_i = (adj(T_i) r_i) (r / det)) */
+static MB_ALWAYS_INLINE block3_vec block3_vec_scale(const block3_vec *v, double s)
+{
+    const __m128d sv = _mm_set1_pd(s);
+    return (block3_vec){ _mm_mul_pd(v->c01, sv), _mm_mul_sd(v->c2, sv) };
 }
 
 /* The sum of y_a - y_a over the entries of the vectors given: +0 while every entry is
@@ -335,13 +350,14 @@ static inline double block3_rows_adjugate(const block3_rows *x, block3_rows *y)
     return t[0] * g[0] + t[1] * g[3] + t[2] * g[6];
 }
 
-static inline block3_rows block3_rows_mul(const block3_rows *g, const double *B, double *out)
+static inline block3_rows block3_rows_mul_scaled(const block3_rows *g, const double *B,
+                                                 double s, double *out)
 {
     block3_rows x;
     for (int a = 0; a < 3; a++)
         for (int c = 0; c < 3; c++)
-            out[3 * a + c] = x.e[3 * a + c] = g->e[3 * a] * B[c] + g->e[3 * a + 1] * B[3 + c]
-                                              + g->e[3 * a + 2] * B[6 + c];
+            out[3 * a + c] = x.e[3 * a + c] = (g->e[3 * a] * B[c] + g->e[3 * a + 1] * B[3 + c]
+                                               + g->e[3 * a + 2] * B[6 + c]) * s;
     return x;
 }
 
@@ -383,6 +399,11 @@ static inline block3_vec block3_rows_mat_vec(const block3_rows *g, const block3_
     for (int a = 0; a < 3; a++)
         out.e[a] = g->e[3 * a] * v->e[0] + g->e[3 * a + 1] * v->e[1] + g->e[3 * a + 2] * v->e[2];
     return out;
+}
+
+static inline block3_vec block3_vec_scale(const block3_vec *v, double s)
+{
+    return (block3_vec){ { v->e[0] * s, v->e[1] * s, v->e[2] * s } };
 }
 
 typedef struct block3_nonfinite {

@@ -12,7 +12,13 @@
  * S_i^-1 is formed by cofactors (Cramer's rule) from T_i = S_i / ||S_i||_1, whose entries
  * are at most 1, so no product overflows whatever the scale of the masses:
  *     S_i^-1 = adj(T_i) / (det(T_i) ||S_i||_1),
- * two divisions per node and no pivoting (a small diagonal is no pivot here).  Its error is
+ * two divisions per node and no pivoting (a small diagonal is no pivot here).  It is
+ * applied as the products first, then their scaling: X_i = (adj(T_i) U_i) (r / det T_i),
+ * z_i = (adj(T_i) r_i) (r / det T_i) (r = 1 / ||S_i||_1, or 1 where T_i = S_i is safe),
+ * so that the products run while the division does.  Those products can overflow where
+ * S_i^-1 U_i and S_i^-1 r_i do not (a right-hand side near DBL_MAX); a sweep so refused
+ * is run again with the inverse scaled first, G = adj(T_i) (r / det T_i), X_i = G U_i,
+ * z_i = G r_i, and only its refusal stands.  Its error is
  * of the order of u cond(S_i), the order of the forward error of a pivoted 3x3 LU solve;
  * the condition limit below keeps it under 2^-26 relative.
  *
@@ -220,12 +226,14 @@ static MB_COLD struct blocktri_adj adjugate_rescaled(block3_rows S, double r)
     return a;
 }
 
-/* Invert S_i into G and check it (see the acceptance above); the worst blocks updated.
- * The adjugate is formed from S_i itself (T_i = S_i, r = 1) unless its determinant or
- * the norm of the adjugate is zero, subnormal or not finite there, then from
- * S_i / ||S_i||_1.  S_i, its adjugate and G stay in registers (block3_rows.h). */
+/* The adjugate G of T_i and the factor *scale = r / det T_i of S_i^-1 = G (r / det T_i),
+ * checked (see the acceptance above); the worst blocks updated.  The adjugate is formed
+ * from S_i itself (T_i = S_i, r = 1) unless its determinant or the norm of the adjugate
+ * is zero, subnormal or not finite there, then from S_i / ||S_i||_1.  S_i and its
+ * adjugate stay in registers (block3_rows.h). */
 static MB_ALWAYS_INLINE int blocktri_pivot(size_t i, const block3_rows *S, const double *Di,
-                                           block3_rows *G, struct blocktri_worst *w)
+                                           block3_rows *G, double *scale,
+                                           struct blocktri_worst *w)
 {
     const block3_rows D = block3_rows_load(Di);
     double snorm, dnorm, det = block3_rows_adjugate(S, G), anorm = block3_rows_norm1(G);
@@ -251,21 +259,28 @@ static MB_ALWAYS_INLINE int blocktri_pivot(size_t i, const block3_rows *S, const
         w->rc = blocktri_worst_new(adet, bound);
     if (snorm * w->gr.den > w->gr.num * dnorm)
         w->gr = blocktri_worst_new(snorm, dnorm);
-    block3_rows_scale(G, r / det);
+    *scale = r / det;
     return MB_SUCCESS;
 }
 
-/* The forward step of node i: S_i, its inverse G, z_i and X_i; first: i is 0 (inlined
- * apart from the other nodes', so that neither carries the other's S_i through a join).
- * *X and *z hold X_{i-1} and z_{i-1} on entry (read unless first) and X_i (unless i is
- * last) and z_i on return: the next node's S_{i+1} and r_{i+1} take them from registers,
- * not from the stored copies. */
+/* The order in which a pivot block's inverse G (r / det T_i) is applied (a constant of
+ * the sweep): the products by the adjugate first, then their scaling, or the adjugate
+ * scaled first (the header) */
+enum blocktri_order { BLOCKTRI_PRODUCTS_FIRST, BLOCKTRI_SCALED_FIRST };
+
+/* The forward step of node i: S_i, its adjugate G and scale, z_i and X_i in the given
+ * order; first: i is 0 (inlined apart from the other nodes', so that neither carries the
+ * other's S_i through a join).  *X and *z hold X_{i-1} and z_{i-1} on entry (read unless
+ * first) and X_i (unless i is last) and z_i on return: the next node's S_{i+1} and
+ * r_{i+1} take them from registers, not from the stored copies. */
 static MB_ALWAYS_INLINE int blocktri_forward(mb_blocktri *T, size_t i, const double *b,
                                              struct blocktri_worst *w, int first,
-                                             block3_rows *X, block3_vec *z)
+                                             enum blocktri_order order, block3_rows *X,
+                                             block3_vec *z)
 {
     block3_rows S, G;
     block3_vec r;
+    double scale = 0.0;                 /* set by blocktri_pivot when it succeeds */
     const double *Di = &T->D[9 * i];
     if (first) {
         S = block3_rows_load(Di);
@@ -277,29 +292,35 @@ static MB_ALWAYS_INLINE int blocktri_forward(mb_blocktri *T, size_t i, const dou
     }
     block3_vec_store(&r, &T->z[3 * i]);        /* r_i where z_i goes, read back after the
                                                  * tests: not carried past them */
-    int st = blocktri_pivot(i, &S, Di, &G, w);
+    int st = blocktri_pivot(i, &S, Di, &G, &scale, w);
     if (st != MB_SUCCESS)
         return st;
-    if (i + 1 < T->n)
-        *X = block3_rows_mul(&G, &T->U[9 * i], &T->X[9 * i]);   /* X_i = S_i^-1 U_i */
+    if (order == BLOCKTRI_SCALED_FIRST) {       /* G = adj(T_i) (r / det), then x 1: exact */
+        block3_rows_scale(&G, scale);
+        scale = 1.0;
+    }
+    if (i + 1 < T->n)                                   /* X_i = S_i^-1 U_i */
+        *X = block3_rows_mul_scaled(&G, &T->U[9 * i], scale, &T->X[9 * i]);
     r = block3_vec_load(&T->z[3 * i]);
-    *z = block3_rows_mat_vec(&G, &r);                            /* z_i = S_i^-1 r_i */
+    const block3_vec gr = block3_rows_mat_vec(&G, &r);
+    *z = block3_vec_scale(&gr, scale);                  /* z_i = S_i^-1 r_i */
     block3_vec_store(z, &T->z[3 * i]);
     return MB_SUCCESS;
 }
 
 /* The forward sweep: the pivot blocks checked, X_i and z_i stored, rcond_min and
  * growth_max set (also when a pivot block is refused); *zlast = z_{n-1} */
-static MB_ALWAYS_INLINE int blocktri_factor(mb_blocktri *T, const double *b, block3_vec *zlast)
+static MB_ALWAYS_INLINE int blocktri_factor(mb_blocktri *T, const double *b,
+                                            enum blocktri_order order, block3_vec *zlast)
 {
     struct blocktri_worst w = { { 1.0, 0.0 }, { 0.0, 1.0 } };   /* rcond +Inf, growth 0 */
     int st = MB_SUCCESS;
     block3_rows X = block3_rows_load(mb_blocktri_zero);  /* X_{i-1} and z_{i-1}: set by */
     block3_vec z = block3_vec_load(mb_blocktri_zero);    /* node 0 before node 1 reads them */
     if (T->n > 0)
-        st = blocktri_forward(T, 0, b, &w, 1, &X, &z);
+        st = blocktri_forward(T, 0, b, &w, 1, order, &X, &z);
     for (size_t i = 1; i < T->n && st == MB_SUCCESS; i++)
-        st = blocktri_forward(T, i, b, &w, 0, &X, &z);
+        st = blocktri_forward(T, i, b, &w, 0, order, &X, &z);
     T->rcond_min = w.rc.num / w.rc.den;
     T->growth_max = w.gr.num / w.gr.den;
     *zlast = z;
@@ -312,10 +333,12 @@ static MB_COLD int blocktri_not_finite(void)
     MB_ERROR(MB_ESINGULAR, "block-tridiagonal solve: the solution is not finite");
 }
 
-int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
+/* The sweep in the given order: forward, then x_i = z_i - X_i x_{i+1} backward */
+static MB_ALWAYS_INLINE int blocktri_solve_in(mb_blocktri *T, const double *b, double *x,
+                                              enum blocktri_order order)
 {
     block3_vec zlast;
-    int st = blocktri_factor(T, b, &zlast);
+    int st = blocktri_factor(T, b, order, &zlast);
     if (st != MB_SUCCESS || T->n == 0)
         return st;
     block3_vec xi = zlast;              /* x_i, carried to x_{i-1} */
@@ -333,6 +356,18 @@ int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
     return MB_SUCCESS;
 }
 
+/* The sweep again with the inverse scaled first, after the products-first one was refused */
+static MB_COLD int blocktri_solve_scaled_first(mb_blocktri *T, const double *b, double *x)
+{
+    return blocktri_solve_in(T, b, x, BLOCKTRI_SCALED_FIRST);
+}
+
+int mb_blocktri_solve(mb_blocktri *T, const double *b, double *x)
+{
+    int st = blocktri_solve_in(T, b, x, BLOCKTRI_PRODUCTS_FIRST);
+    return st == MB_SUCCESS ? st : blocktri_solve_scaled_first(T, b, x);
+}
+
 /* 1 when x[0 .. count) are all finite */
 static int blocktri_all_finite(const double *x, size_t count)
 {
@@ -342,11 +377,13 @@ static int blocktri_all_finite(const double *x, size_t count)
     return bad == 0.0;
 }
 
-int mb_blocktri_solve_axpy(mb_blocktri *T, const double *b, double *x, const double *y,
-                           double h, double *y_new, double *nonfinite)
+/* The sweep with the drift beside it, in the given order */
+static MB_ALWAYS_INLINE int blocktri_solve_axpy_in(mb_blocktri *T, const double *b, double *x,
+                                                   const double *y, double h, double *y_new,
+                                                   double *nonfinite, enum blocktri_order order)
 {
     block3_vec zlast;
-    int st = blocktri_factor(T, b, &zlast);
+    int st = blocktri_factor(T, b, order, &zlast);
     if (st != MB_SUCCESS || T->n == 0) {
         *nonfinite = 0.0;
         return st;
@@ -369,4 +406,21 @@ int mb_blocktri_solve_axpy(mb_blocktri *T, const double *b, double *x, const dou
     if (!(*nonfinite == 0.0) && !blocktri_all_finite(x, 3 * T->n))
         return blocktri_not_finite();
     return MB_SUCCESS;
+}
+
+/* The sweep with the drift again with the inverse scaled first, after the products-first
+ * one was refused */
+static MB_COLD int blocktri_solve_axpy_scaled_first(mb_blocktri *T, const double *b,
+                                                    double *x, const double *y, double h,
+                                                    double *y_new, double *nonfinite)
+{
+    return blocktri_solve_axpy_in(T, b, x, y, h, y_new, nonfinite, BLOCKTRI_SCALED_FIRST);
+}
+
+int mb_blocktri_solve_axpy(mb_blocktri *T, const double *b, double *x, const double *y,
+                           double h, double *y_new, double *nonfinite)
+{
+    int st = blocktri_solve_axpy_in(T, b, x, y, h, y_new, nonfinite, BLOCKTRI_PRODUCTS_FIRST);
+    return st == MB_SUCCESS ? st
+                            : blocktri_solve_axpy_scaled_first(T, b, x, y, h, y_new, nonfinite);
 }
