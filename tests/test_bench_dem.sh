@@ -53,6 +53,20 @@ case $config in
 esac || { echo "FAIL: atom sorting of the printed input does not match '$config'"; exit 1; }
 printf '%s\n' "$out" | grep -q '^pair_style gran/hooke/history 200000 ' \
     || { echo "FAIL: the printed input lacks the pair style"; exit 1; }
+# both codes timed on loops of at least 10 steps: LAMMPS's best loop at 864 spheres
+printf '%s\n' "$out" | awk '$1 == "at" && $2 == 864 && $4 == "motionbench" {
+        found = 1; lmp = $NF; if ($5 < 10 || lmp < 10) bad = 1 }
+    END { exit !(found && !bad) }' \
+    || { echo "FAIL: a timed batch or loop of fewer than 10 steps at 864 spheres"; exit 1; }
+# the library alone with a slice of time (0.001 s over 3 rounds) shorter than 10 of its
+# steps at 864 spheres (about 0.15 ms each): each round runs one untimed step and a batch
+# of exactly 10 timed ones, 33 steps in all
+out=$($MB bench dem --max-nodes 1e3 --min-time 0.001 2>&1)
+st=$?
+printf '%s\n' "$out"
+[ $st -eq 0 ] || { echo "FAIL: bench dem (library alone) exited $st"; exit 1; }
+printf '%s\n' "$out" | grep -q '^at 864 spheres: motionbench 10 (of 33 run)$' \
+    || { echo "FAIL: the library's batch is not 10 timed steps after one untimed step a round"; exit 1; }
 # bad input: the bench refuses an unknown option with exit 2
 $MB bench dem --check --max-nodes 1e3 --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an unknown option was not refused with exit 2"; exit 1; }
