@@ -365,7 +365,8 @@ static double growth_exponent(const double *n, const double *rate, int k)
 struct dem_size {
     double n, ours, peer;
     long contacts, peer_contacts, peer_steps;
-    long our_steps, our_run;    /* the library's best batch's steps; its steps run in all */
+    long our_steps, our_run;    /* the library's best batch's steps; its steps run in all,
+                                 * read from the time its system reached */
     const struct lammps_config *config;
     char version[128];
 };
@@ -419,7 +420,6 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
             status = MB_EXIT_USAGE;
             break;
         }
-        r->our_run += 1 + timed;
         if (ours > r->ours) {
             r->ours = ours;
             r->our_steps = timed;
@@ -443,6 +443,7 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
             }
         }
     }
+    r->our_run = llround(b.sys->t / DEM_H);
     if (lammps && d.dir[0])
         lammps_dir_close(&d);
     dem_free(&b);
