@@ -12,7 +12,9 @@
  * c = m* gamma_n with gamma_n = 380 (m* = 1/2); tangential spring kt = 2/7 kn carried as
  * history with a Coulomb limit mu = 0.5 |F_n|, no tangential dashpot (LAMMPS dampflag 0),
  * no rolling resistance; time step 1e-4 (sqrt(m* / kn) / 16).
- * Timed, single-threaded, interleaved in rounds (the best batch of each over the rounds):
+ * Timed, single-threaded, interleaved in rounds (the best batch of each over the rounds;
+ * a batch of the library before each run of LAMMPS, so that each code's best is taken
+ * over as many loops):
  *   motionbench  mb_stepper_step("leapfrog") through the public API: force reset, the
  *                contact model on a neighbour list (cutoff 1, skin SKIN, rebuilt at skin/2)
  *                with its history updated in place (each level is evaluated once:
@@ -367,6 +369,7 @@ struct dem_size {
     long contacts, peer_contacts, peer_steps;
     long our_steps, our_run;    /* the library's best batch's steps; its steps run in all,
                                  * read from the time its system reached */
+    int our_batches, peer_runs; /* the library's timed batches, LAMMPS's charged runs */
     const struct lammps_config *config;
     char version[128];
 };
@@ -409,22 +412,27 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
             lammps_version(d.log, r->version, sizeof r->version);
         }
     }
-    const int codes = lammps ? 1 + LAMMPS_CONFIGS : 1;
-    const double slice = min_time / (ROUNDS * codes);
+    /* a batch of the library before each run of LAMMPS, so that each code's best is taken
+     * over as many timed loops, in the same stretches of the machine's time */
+    const int slots = lammps ? LAMMPS_CONFIGS : 1;
+    const double slice = min_time / (ROUNDS * slots * (lammps ? 2 : 1));
     long charged[LAMMPS_CONFIGS] = { 0 };   /* steps of each configuration's charged run */
     for (int round = 0; round < ROUNDS && status == MB_EXIT_OK && !check_only; round++) {
-        long timed;
-        double ours = batch_rate(&b, slice, &timed);
-        if (ours < 0.0) {
-            fprintf(stderr, "motionbench bench dem: step failed: %s\n", mb_last_error());
-            status = MB_EXIT_USAGE;
-            break;
-        }
-        if (ours > r->ours) {
-            r->ours = ours;
-            r->our_steps = timed;
-        }
-        for (int c = 0; lammps && c < LAMMPS_CONFIGS; c++) {
+        for (int c = 0; c < slots && status == MB_EXIT_OK; c++) {
+            long timed;
+            double ours = batch_rate(&b, slice, &timed);
+            if (ours < 0.0) {
+                fprintf(stderr, "motionbench bench dem: step failed: %s\n", mb_last_error());
+                status = MB_EXIT_USAGE;
+                break;
+            }
+            r->our_batches++;
+            if (ours > r->ours) {
+                r->ours = ours;
+                r->our_steps = timed;
+            }
+            if (!lammps)
+                continue;
             long steps = (long)fmax((double)DEM_MIN_STEPS, slice * ours / (double)n);
             if (steps < charged[c])     /* a loop known to be long enough for the timer */
                 steps = charged[c];
@@ -436,6 +444,7 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
                 status = MB_EXIT_USAGE;
                 break;
             }
+            r->peer_runs++;
             if (peer > r->peer) {
                 r->peer = peer;
                 r->config = &lammps_configs[c];
@@ -511,10 +520,10 @@ static int print_results(const struct dem_size *r, int k, const char *lammps, in
         printf("\nsteps timed in the best batch or loop (at least %d, each after its code's set-up:"
                " one untimed step of motionbench, the run's set-up of LAMMPS):\n", DEM_MIN_STEPS);
         for (int i = 0; i < k; i++) {
-            printf("at %.0f spheres: motionbench %ld (of %ld run)", r[i].n, r[i].our_steps,
-                   r[i].our_run);
+            printf("at %.0f spheres: motionbench %ld (of %ld run in %d batches)", r[i].n,
+                   r[i].our_steps, r[i].our_run, r[i].our_batches);
             if (lammps)
-                printf(", LAMMPS %ld", r[i].peer_steps);
+                printf(", LAMMPS %ld (of %d runs)", r[i].peer_steps, r[i].peer_runs);
             printf("\n");
         }
     }
