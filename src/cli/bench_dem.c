@@ -310,26 +310,29 @@ static void lammps_dir_close(struct lammps_dir *d)
     rmdir(d->dir);
 }
 
+/* One run of LAMMPS of `steps` steps in a configuration (mb_bench_lammps_charged's run) */
+struct lammps_run {
+    const char *program;
+    const struct lammps_dir *d;
+    const struct lammps_config *c;
+};
+
+static int lammps_run_steps(void *ctx, long steps)
+{
+    const struct lammps_run *r = ctx;
+    return write_input(r->d->input, r->d->data, r->c, 0, steps) != 0
+           || mb_bench_lammps_run(r->program, r->d->input, r->d->log, "") != 0 ? -1 : 0;
+}
+
 /* Sphere-steps/s of LAMMPS in configuration c over *steps steps, or more: a loop
  * shorter than its CPU timer can charge (bench_lammps.h) is run again with more steps
  * (*steps receives those of the run charged); -1 on failure (message recorded). */
 static double lammps_rate(const char *program, struct lammps_dir *d, size_t n,
                           const struct lammps_config *c, long *steps)
 {
-    for (;;) {
-        double wall, cpu;
-        if (write_input(d->input, d->data, c, 0, *steps) != 0
-            || mb_bench_lammps_run(program, d->input, d->log, "") != 0) {
-            mb_error_record(MB_EIO, __FILE__, __LINE__, "the run of %s failed", d->input);
-            return -1.0;
-        }
-        int st = mb_bench_lammps_loop(d->log, *steps, &wall, &cpu);
-        if (st < 0)
-            return -1.0;
-        if (st == 0)
-            return (double)n * (double)*steps / cpu;
-        *steps = mb_bench_lammps_longer(*steps, wall);
-    }
+    struct lammps_run run = { .program = program, .d = d, .c = c };
+    double cpu = mb_bench_lammps_charged(lammps_run_steps, &run, d->log, steps);
+    return cpu > 0.0 ? (double)n * (double)*steps / cpu : -1.0;
 }
 
 /* ---- the library's step ---- */

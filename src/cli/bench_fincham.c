@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "mb_input.h"
 #include "mb_nodes.h"
+#include "mb_status.h"
 #include "mb_stepper.h"
 #include "mb_system.h"
 #include "mb_vec.h"
@@ -41,6 +42,7 @@
 
 #define FINCHAM_H 1e-3
 #define VARIANTS 4
+#define FINCHAM_MIN_STEPS 10 /* steps of a timed batch or loop at least, in both codes */
 
 static const char *const fincham_variants[VARIANTS] = {
     "leapfrog", "leapfrog[aspherical=fincham-halfstep]", "leapfrog[aspherical=fincham-woo]",
@@ -134,57 +136,10 @@ static mb_system *whole_system(size_t n)
     return sys;
 }
 
-/* Body-steps/s of one batch lasting at least slice seconds: code < 0 the plain loop,
- * else whole steps of that variant. */
-static double batch_rate(int code, mb_system *const *sys, mb_stepper *const *st,
-                         struct plain_bodies *p, double slice)
-{
-    long steps = 0;
-    double t0 = mb_bench_now(), dt;
-    do {
-        if (code < 0)
-            plain_fincham_step(p, FINCHAM_H);
-        else if (mb_stepper_step(st[code], sys[code], FINCHAM_H) != 0)
-            return -1.0;
-        steps++;
-        dt = mb_bench_now() - t0;
-    } while (steps < 2 || dt < slice);
-    return (double)p->n * (double)steps / dt;
-}
-
-/* rates[0..VARIANTS-1] whole steps, rates[VARIANTS] the plain loop */
-static int measure_size(size_t n, double min_time, double rates[VARIANTS + 1])
-{
-    enum { ROUNDS = 5 };
-    mb_system *sys[VARIANTS] = { NULL };
-    mb_stepper *st[VARIANTS] = { NULL };
-    struct plain_bodies p;
-    int ok = plain_alloc(&p, n) == 0;
-    for (int v = 0; v < VARIANTS && ok; v++) {
-        sys[v] = whole_system(n);
-        st[v] = sys[v] ? mb_stepper_alloc(fincham_variants[v], sys[v]) : NULL;
-        ok = st[v] != NULL;
-    }
-    for (int c = 0; c <= VARIANTS; c++)
-        rates[c] = 0.0;
-    for (int round = 0; round < ROUNDS && ok; round++)
-        for (int c = -1; c < VARIANTS && ok; c++) {
-            double r = batch_rate(c, sys, st, &p, min_time / (ROUNDS * (VARIANTS + 1)));
-            int slot = c < 0 ? VARIANTS : c;
-            ok = r > 0.0;
-            rates[slot] = fmax(rates[slot], r);
-        }
-    for (int v = 0; v < VARIANTS; v++) {
-        mb_stepper_free(st[v]);
-        mb_system_free(sys[v]);
-    }
-    if (p.x)
-        plain_free(&p);
-    return ok ? 0 : -1;
-}
+/* ---- LAMMPS, the peer ---- */
 
 /* LAMMPS peer: n free ellipsoids (shape 1 : 1.5 : 2, random orientations, angular
- * momentum (0.9, 0.35, -0.6)), fix nve/asphere, `steps` steps, in one of the
+ * momentum (0.9, 0.35, -0.6)), fix nve/asphere, ${steps} steps, in one of the
  * configurations below.  Every configuration is timed at every size and the fastest one
  * is the peer's figure, printed with its name: the peer runs in its best configuration
  * for this work (free bodies, nothing interacts), chosen by measurement, not assumed. */
@@ -208,64 +163,302 @@ static const struct lammps_config lammps_configs[] = {
 };
 enum { LAMMPS_CONFIGS = sizeof lammps_configs / sizeof lammps_configs[0] };
 
-/* The input of configuration c. */
-static int lammps_input(char *buf, size_t size, const struct lammps_config *c)
+/* The input of configuration c: n and steps are LAMMPS variables given on its command
+ * line (-var n N -var steps S). */
+static void lammps_input(FILE *f, const struct lammps_config *c)
 {
-    int len = snprintf(buf, size,
-                       "units lj\natom_style ellipsoid\nboundary p p p\n%s"
-                       "region box block 0 200 0 200 0 200\ncreate_box 1 box\n%s"
-                       "create_atoms 1 random ${n} 12345 box\nset type 1 mass 1.0\n"
-                       "set type 1 shape 1.0 1.5 2.0\nset type 1 quat/random 18238\n"
-                       "set type 1 angmom 0.9 0.35 -0.6\n"
-                       "fix 1 all nve/asphere\ntimestep 0.001\nthermo 0\nrun ${steps}\n",
-                       c->before_box, c->after_box);
-    return len > 0 && (size_t)len < size ? len : -1;
+    fprintf(f, "units lj\natom_style ellipsoid\nboundary p p p\n%s"
+            "region box block 0 200 0 200 0 200\ncreate_box 1 box\n%s"
+            "create_atoms 1 random ${n} 12345 box\nset type 1 mass 1.0\n"
+            "set type 1 shape 1.0 1.5 2.0\nset type 1 quat/random 18238\n"
+            "set type 1 angmom 0.9 0.35 -0.6\n"
+            "fix 1 all nve/asphere\ntimestep 0.001\nthermo 0\nrun ${steps}\n",
+            c->before_box, c->after_box);
 }
 
-/* Body-steps/s of LAMMPS on n bodies in configuration c, from the CPU time of its loop
- * over about min_time of stepping; -1 when LAMMPS fails. */
-static double lammps_config_rate(const char *program, const struct lammps_config *c, size_t n,
-                                 double min_time)
+/* The peer's files for one size: the input of every configuration and the log. */
+struct lammps_files {
+    char dir[64], input[LAMMPS_CONFIGS][96], log[96];
+};
+
+static void lammps_files_close(struct lammps_files *d)
 {
-    char dir[] = "/tmp/motionbench-lammps-XXXXXX";
-    if (mkdtemp(dir) == NULL)
-        return -1.0;
-    char input[sizeof dir + 16], log[sizeof dir + 16], text[2048], vars[64];
-    snprintf(input, sizeof input, "%s/in", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    long steps = (long)fmax(20.0, min_time * 3e6 / (double)n);
-    double rate = -1.0;
-    int len = lammps_input(text, sizeof text, c);
-    FILE *f = len > 0 ? fopen(input, "w") : NULL;
-    if (f != NULL) {
-        int ok = fwrite(text, 1, (size_t)len, f) == (size_t)len;
-        ok = fclose(f) == 0 && ok;
-        snprintf(vars, sizeof vars, "-var n %zu -var steps %ld", n, steps);
-        double t = ok && mb_bench_lammps_run(program, input, log, vars) == 0
-                       ? mb_bench_lammps_loop_cpu(log, steps) : -1.0;
-        if (t > 0.0)
-            rate = (double)n * (double)steps / t;
+    for (size_t c = 0; c < LAMMPS_CONFIGS; c++)
+        unlink(d->input[c]);
+    unlink(d->log);
+    rmdir(d->dir);
+}
+
+static int lammps_files_open(struct lammps_files *d)
+{
+    snprintf(d->dir, sizeof d->dir, "/tmp/motionbench-fincham-XXXXXX");
+    if (mkdtemp(d->dir) == NULL) {
+        d->dir[0] = '\0';
+        return -1;
     }
-    unlink(input);
-    unlink(log);
-    rmdir(dir);
-    return rate;
-}
-
-/* The best rate over the configurations, and the name of the one that gave it. */
-static double lammps_rate(const char *program, size_t n, double min_time, const char **best)
-{
-    double rate = -1.0;
+    snprintf(d->log, sizeof d->log, "%s/log", d->dir);
+    int ok = 1;
     for (size_t c = 0; c < LAMMPS_CONFIGS; c++) {
-        double r = lammps_config_rate(program, &lammps_configs[c], n, min_time / LAMMPS_CONFIGS);
-        if (r < 0.0)
-            return -1.0;
-        if (r > rate) {
-            rate = r;
-            *best = lammps_configs[c].name;
-        }
+        snprintf(d->input[c], sizeof d->input[c], "%s/in%zu", d->dir, c);
+        FILE *f = fopen(d->input[c], "w");
+        if (f == NULL)
+            return -1;
+        lammps_input(f, &lammps_configs[c]);
+        ok = fclose(f) == 0 && ok;
     }
-    return rate;
+    return ok ? 0 : -1;
+}
+
+/* One run of LAMMPS of `steps` steps in a configuration (mb_bench_lammps_charged's run) */
+struct lammps_run {
+    const char *program, *input, *log;
+    size_t n;
+};
+
+static int lammps_run_steps(void *ctx, long steps)
+{
+    const struct lammps_run *r = ctx;
+    char vars[64];
+    snprintf(vars, sizeof vars, "-var n %zu -var steps %ld", r->n, steps);
+    return mb_bench_lammps_run(r->program, r->input, r->log, vars);
+}
+
+/* Body-steps/s of LAMMPS on n bodies in configuration c over *steps steps or more (a loop
+ * too short for its CPU timer run again longer; *steps receives those charged); -1 when
+ * LAMMPS fails (message recorded). */
+static double lammps_rate(const char *program, const struct lammps_files *d, size_t c,
+                          size_t n, long *steps)
+{
+    struct lammps_run run = { .program = program, .input = d->input[c], .log = d->log,
+                              .n = n };
+    double cpu = mb_bench_lammps_charged(lammps_run_steps, &run, d->log, steps);
+    return cpu > 0.0 ? (double)n * (double)*steps / cpu : -1.0;
+}
+
+/* ---- the rounds ---- */
+
+/* The library's codes: whole steps of each variant (0..VARIANTS-1), the plain loop */
+enum { PLAIN = VARIANTS, CODES = VARIANTS + 1, MAX_SIZES = 8 };
+
+struct fincham_size {
+    size_t n;
+    double rate[CODES];         /* the best batch's body-steps/s of each code */
+    long steps[CODES];          /* that batch's steps */
+    long run[CODES];            /* each code's steps run in all, untimed ones too: the
+                                 * variants' read from the time their system reached */
+    int batches;                /* timed batches of each code */
+    double peer;                /* LAMMPS's best body-steps/s (0: not run) */
+    long peer_steps;            /* its steps */
+    int peer_runs;              /* LAMMPS's charged runs */
+    const struct lammps_config *config;
+};
+
+/* The codes of one size, stepped through the public API and in the plain loop */
+struct fincham_codes {
+    mb_system *sys[VARIANTS];
+    mb_stepper *st[VARIANTS];
+    struct plain_bodies p;
+    long plain_run;
+};
+
+static void codes_free(struct fincham_codes *b)
+{
+    for (int v = 0; v < VARIANTS; v++) {
+        mb_stepper_free(b->st[v]);
+        mb_system_free(b->sys[v]);
+    }
+    if (b->p.x)
+        plain_free(&b->p);
+}
+
+static int codes_alloc(struct fincham_codes *b, size_t n)
+{
+    memset(b, 0, sizeof *b);
+    int ok = plain_alloc(&b->p, n) == 0;
+    for (int v = 0; v < VARIANTS && ok; v++) {
+        b->sys[v] = whole_system(n);
+        b->st[v] = b->sys[v] ? mb_stepper_alloc(fincham_variants[v], b->sys[v]) : NULL;
+        ok = b->st[v] != NULL;
+    }
+    return ok ? 0 : -1;
+}
+
+/* One step of code c (a variant's whole step, or the plain loop); 0 on success */
+static int code_step(struct fincham_codes *b, int c)
+{
+    if (c == PLAIN) {
+        plain_fincham_step(&b->p, FINCHAM_H);
+        b->plain_run++;
+        return 0;
+    }
+    return mb_stepper_step(b->st[c], b->sys[c], FINCHAM_H) == MB_SUCCESS ? 0 : -1;
+}
+
+/* Body-steps/s of code c over a batch of at least FINCHAM_MIN_STEPS steps and at least
+ * `slice` seconds, after one untimed step, as LAMMPS's loop follows its run's set-up (so
+ * that no code is charged for finding its arrays cold after another ran); -1 when a step
+ * fails.  *timed: the batch's steps. */
+static double batch_rate(struct fincham_codes *b, int c, double slice, long *timed)
+{
+    long steps = 0;
+    *timed = 0;
+    if (code_step(b, c) != 0)                   /* untimed */
+        return -1.0;
+    double t0 = mb_bench_now(), dt;
+    do {
+        if (code_step(b, c) != 0)
+            return -1.0;
+        steps++;
+        dt = mb_bench_now() - t0;
+    } while (steps < FINCHAM_MIN_STEPS || dt < slice);
+    *timed = steps;
+    return (double)b->p.n * (double)steps / dt;
+}
+
+/* One batch of every library code, each code's best kept; the rate of verlet-nosquish's
+ * batch returned (-1 when a step fails) */
+static double library_batches(struct fincham_codes *b, double slice, struct fincham_size *r)
+{
+    double nosquish = -1.0;
+    for (int c = 0; c < CODES; c++) {
+        long timed;
+        double rate = batch_rate(b, c, slice, &timed);
+        if (rate < 0.0)
+            return -1.0;
+        if (rate > r->rate[c]) {
+            r->rate[c] = rate;
+            r->steps[c] = timed;
+        }
+        if (c == VARIANTS - 1)
+            nosquish = rate;
+    }
+    r->batches++;
+    return nosquish;
+}
+
+/* Interleaved rounds on n bodies: in each round, for each of LAMMPS's configurations (one
+ * slot without LAMMPS), a batch of every library code and then a run of LAMMPS in that
+ * configuration as long as verlet-nosquish's batch (at least FINCHAM_MIN_STEPS steps, and
+ * at least the steps of that configuration's run charged in the round before), so that
+ * each code's best is taken over as many timed loops, in the same stretches of the
+ * machine's time.  MB_EXIT_OK, or MB_EXIT_USAGE when a code fails (message printed). */
+static int measure_size(size_t n, double min_time, const char *lammps, struct fincham_size *r)
+{
+    enum { ROUNDS = 5 };
+    struct fincham_codes b;
+    struct lammps_files d;
+    memset(r, 0, sizeof *r);
+    memset(&d, 0, sizeof d);
+    r->n = n;
+    if (codes_alloc(&b, n) != 0 || (lammps && lammps_files_open(&d) != 0)) {
+        fprintf(stderr, "motionbench bench fincham: cannot set up %zu bodies%s\n", n,
+                lammps ? " or LAMMPS's inputs" : "");
+        if (d.dir[0])
+            lammps_files_close(&d);
+        codes_free(&b);
+        return MB_EXIT_USAGE;
+    }
+    const int slots = lammps ? LAMMPS_CONFIGS : 1;
+    const double slice = min_time / (ROUNDS * slots * (CODES + (lammps ? 1 : 0)));
+    long charged[LAMMPS_CONFIGS] = { 0 };   /* steps of each configuration's charged run */
+    int status = MB_EXIT_OK;
+    for (int round = 0; round < ROUNDS && status == MB_EXIT_OK; round++)
+        for (int c = 0; c < slots && status == MB_EXIT_OK; c++) {
+            double nosquish = library_batches(&b, slice, r);
+            if (nosquish < 0.0) {
+                fprintf(stderr, "motionbench bench fincham: cannot step %zu bodies: %s\n", n,
+                        mb_last_error());
+                status = MB_EXIT_USAGE;
+                break;
+            }
+            if (!lammps)
+                continue;
+            long steps = (long)fmax((double)FINCHAM_MIN_STEPS, slice * nosquish / (double)n);
+            if (steps < charged[c])     /* a loop known to be long enough for the timer */
+                steps = charged[c];
+            double peer = lammps_rate(lammps, &d, (size_t)c, n, &steps);
+            charged[c] = steps;
+            if (peer < 0.0) {
+                fprintf(stderr, "motionbench bench fincham: LAMMPS peer '%s' failed at %zu "
+                        "bodies (%s): %s\n", lammps, n, lammps_configs[c].name, mb_last_error());
+                status = MB_EXIT_USAGE;
+                break;
+            }
+            r->peer_runs++;
+            if (peer > r->peer) {
+                r->peer = peer;
+                r->peer_steps = steps;
+                r->config = &lammps_configs[c];
+            }
+        }
+    for (int v = 0; v < VARIANTS; v++)
+        r->run[v] = llround(b.sys[v]->t / FINCHAM_H);
+    r->run[PLAIN] = b.plain_run;
+    if (d.dir[0])
+        lammps_files_close(&d);
+    codes_free(&b);
+    return status;
+}
+
+/* ---- the report ---- */
+
+static void print_header(const char *lammps)
+{
+    printf("fincham: N free aspherical bodies, no forces, single thread, body-steps/s\n"
+           "whole step: mb_stepper_step per scheme; plain loop: SoA Fincham (default variant);\n"
+           "CPU time of this thread, interleaved rounds, best batch of each.\n");
+    if (lammps)
+        printf("LAMMPS (peer): %s, fix nve/asphere, one process, OMP_NUM_THREADS=1, charged its\n"
+               "  Loop time x %% CPU use; the fastest of %d configurations (pair-zero = pair_style zero\n"
+               "  with a binned list checked every step; sort-off = atom_modify sort 0 0.0; no-pair =\n"
+               "  no pair style), named per size in the last column; a batch of every library\n"
+               "  code before each run of LAMMPS.\n", lammps, (int)LAMMPS_CONFIGS);
+    printf("\n");
+    printf("%10s %14s %14s %12s %14s %14s %16s", "bodies", "leapfrog", "plain loop",
+           "whole/plain", "fincham-half", "fincham-woo", "verlet-nosquish");
+    printf(lammps ? " %14s %14s  %s\n" : "\n", "LAMMPS", "nosquish/LAMMPS",
+           "LAMMPS's best configuration");
+}
+
+static void print_row(const struct fincham_size *r, const char *lammps)
+{
+    const double *rate = r->rate;
+    printf("%10zu %14.4g %14.4g %12.3f %14.4g %14.4g %16.4g", r->n, rate[0], rate[PLAIN],
+           rate[0] / rate[PLAIN], rate[1], rate[2], rate[3]);
+    if (lammps)
+        printf(" %14.4g %14.3f  %s", r->peer, rate[3] / r->peer, r->config->name);
+    printf("\n");
+    fflush(stdout);
+}
+
+/* The steps each code's best batch or loop timed, of how many run, in how many */
+static void print_steps(const struct fincham_size *r, int k, const char *lammps)
+{
+    static const char *const names[CODES] = {
+        "leapfrog", "fincham-half", "fincham-woo", "verlet-nosquish", "plain loop"
+    };
+    printf("\nsteps timed in the best batch or loop (at least %d, each after its code's set-up:"
+           " one untimed step of the library's codes, the run's set-up of LAMMPS):\n",
+           FINCHAM_MIN_STEPS);
+    for (int i = 0; i < k; i++) {
+        printf("at %zu bodies:", r[i].n);
+        for (int c = 0; c < CODES; c++)
+            printf(" %s %ld of %ld,", names[c], r[i].steps[c], r[i].run[c]);
+        printf(" in %d batches each", r[i].batches);
+        if (lammps)
+            printf("; LAMMPS %ld (of %d runs)", r[i].peer_steps, r[i].peer_runs);
+        printf("\n");
+    }
+}
+
+/* The peer as it ran at the largest size, so that a reader can rerun it */
+static void print_peer(const char *lammps, const struct fincham_size *r)
+{
+    printf("\nLAMMPS at %zu bodies: run as OMP_NUM_THREADS=1 %s -in IN -log LOG -screen none "
+           "-var n %zu -var steps %ld,\ncharged the CPU time of its Loop time (Loop time x %% "
+           "CPU use); best configuration \"%s\", input IN:\n", r->n, lammps, r->n,
+           r->peer_steps, r->config->name);
+    lammps_input(stdout, r->config);
 }
 
 int mb_bench_fincham(int argc, char **argv)
@@ -283,40 +476,16 @@ int mb_bench_fincham(int argc, char **argv)
                "  atom sort off, no pair style); the fastest is printed with its name.\n");
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
-    printf("fincham: N free aspherical bodies, no forces, single thread, body-steps/s\n"
-           "whole step: mb_stepper_step per scheme; plain loop: SoA Fincham (default variant);\n"
-           "CPU time of this thread, interleaved rounds, best batch of each.\n");
-    if (lammps)
-        printf("LAMMPS (peer): %s, fix nve/asphere, one process, OMP_NUM_THREADS=1, charged its\n"
-               "  Loop time x %% CPU use; the fastest of %d configurations (pair-zero = pair_style zero\n"
-               "  with a binned list checked every step; sort-off = atom_modify sort 0 0.0; no-pair =\n"
-               "  no pair style), named per size in the last column.\n", lammps, (int)LAMMPS_CONFIGS);
-    printf("\n");
-    printf("%10s %14s %14s %12s %14s %14s %16s", "bodies", "leapfrog", "plain loop",
-           "whole/plain", "fincham-half", "fincham-woo", "verlet-nosquish");
-    printf(lammps ? " %14s %14s  %s\n" : "\n", "LAMMPS", "nosquish/LAMMPS", "LAMMPS's best configuration");
-    for (double nn = 1e3; nn <= max_nodes * 1.0000001; nn *= 10.0) {
-        size_t n = (size_t)nn;
-        double r[VARIANTS + 1];
-        if (measure_size(n, min_time, r) != 0) {
-            fprintf(stderr, "motionbench bench fincham: cannot set up or step %zu bodies\n", n);
-            return MB_EXIT_USAGE;
-        }
-        printf("%10zu %14.4g %14.4g %12.3f %14.4g %14.4g %16.4g", n, r[0], r[VARIANTS],
-               r[0] / r[VARIANTS], r[1], r[2], r[3]);
-        if (lammps) {
-            const char *config = "";
-            double rl = lammps_rate(lammps, n, min_time, &config);
-            if (rl < 0.0) {
-                printf("\n");
-                fprintf(stderr, "motionbench bench fincham: LAMMPS peer '%s' failed at %zu bodies\n",
-                        lammps, n);
-                return MB_EXIT_USAGE;
-            }
-            printf(" %14.4g %14.3f  %s", rl, r[3] / rl, config);
-        }
-        printf("\n");
-        fflush(stdout);
+    print_header(lammps);
+    struct fincham_size r[MAX_SIZES];
+    int k = 0;
+    for (double nn = 1e3; nn <= max_nodes * 1.0000001 && k < MAX_SIZES; nn *= 10.0, k++) {
+        if ((st = measure_size((size_t)nn, min_time, lammps, &r[k])) != MB_EXIT_OK)
+            return st;
+        print_row(&r[k], lammps);
     }
+    print_steps(r, k, lammps);
+    if (lammps && k > 0)
+        print_peer(lammps, &r[k - 1]);
     return MB_EXIT_OK;
 }

@@ -61,12 +61,23 @@ long mb_bench_lammps_longer(long steps, double wall)
     return want < 1e12 ? (long)ceil(want) : (long)1e12;
 }
 
-double mb_bench_lammps_loop_cpu(const char *log, long steps)
+double mb_bench_lammps_charged(int (*run)(void *ctx, long steps), void *ctx, const char *log,
+                               long *steps)
 {
-    double wall, pct;
-    if (read_loop(log, steps, &wall, &pct) != MB_SUCCESS)
-        return -1.0;
-    return wall * fmin(pct, 100.0) / 100.0;
+    for (;;) {
+        double wall, cpu;
+        if (run(ctx, *steps) != 0) {
+            mb_error_record(MB_EIO, __FILE__, __LINE__, "LAMMPS's run of %ld steps, log %s, "
+                            "failed", *steps, log);
+            return -1.0;
+        }
+        int st = mb_bench_lammps_loop(log, *steps, &wall, &cpu);
+        if (st < 0)
+            return -1.0;
+        if (st == 0)
+            return cpu;
+        *steps = mb_bench_lammps_longer(*steps, wall);
+    }
 }
 
 int mb_bench_lammps_run(const char *program, const char *input, const char *log,

@@ -29,9 +29,14 @@ int mb_bench_lammps_loop(const char *log, long steps, double *wall, double *cpu)
  * wall seconds (25 % to spare; at least twice as many, so that repeated runs end). */
 long mb_bench_lammps_longer(long steps, double wall);
 
-/* The CPU time of the loop as mb_bench_lammps_loop charges it, whatever the loop's
- * length; -1 when it cannot be read. */
-double mb_bench_lammps_loop_cpu(const char *log, long steps);
+/* The CPU time of a charged loop of LAMMPS: run(ctx, steps) writes the input of a run of
+ * `steps` steps and runs it (mb_bench_lammps_run: 0 when LAMMPS exited with status 0),
+ * then its log is read and charged as mb_bench_lammps_loop does; a loop too short for
+ * LAMMPS's CPU timer is run again with mb_bench_lammps_longer's steps, until one is long
+ * enough.  *steps: the steps of the first run on entry, those of the run charged on
+ * return.  -1 when a run fails or its log cannot be read (message recorded). */
+double mb_bench_lammps_charged(int (*run)(void *ctx, long steps), void *ctx, const char *log,
+                               long *steps);
 
 /* Run `program -in input -log log -screen none` with OMP_NUM_THREADS=1, one process, no
  * shell quoting problems for paths without a single quote; vars is appended to the
