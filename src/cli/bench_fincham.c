@@ -12,18 +12,21 @@
  *                per body R = R(q), w~ = I^-1 R^T L, q(t+h/2) = q + (h/4) q (x) (0, w~),
  *                q(t+h) = q + (h/2) q(t+h/2) (x) (0, w~) normalised, w = R w~, x += v h
  *                (no torque acts, so L and w~ stay the same within the step).
- * Figures are body-steps/s (CPU time, bench_util.h) and whole/plain for the default
- * variant.
+ * Each batch runs at least FINCHAM_MIN_STEPS steps after one untimed step.  Figures are
+ * body-steps/s (CPU time, bench_util.h) and whole/plain for the default variant.
  * With --lammps PROGRAM the same bodies (random orientations, the same angular momentum
  * per body, no interaction) are run by LAMMPS's fix nve/asphere in a child process, in
  * the same benchmark run, single-threaded (OMP_NUM_THREADS=1, one process), in each of
  * the configurations of lammps_configs (default input, atom sort off, no pair style):
  * its body-steps/s is n S / (CPU time of LAMMPS's loop of S steps: its "Loop time" times
- * the "% CPU use" it reports), so set-up is not counted and, as for the library's codes,
- * only the time it held a core;
- * the fastest configuration is the peer's figure and its name is printed beside it, and
- * the last column gives verlet-nosquish / LAMMPS.  Exit 0, or 2 on bad options or a
- * failed peer. */
+ * the "% CPU use" it reports; a loop too short for its CPU timer run again longer,
+ * bench_lammps.h), so set-up is not counted and, as for the library's codes, only the
+ * time it held a core.  LAMMPS runs inside the rounds, after a batch of every library
+ * code, once per configuration (measure_size), so that each code's best is taken over as
+ * many loops; the fastest configuration is the peer's figure and its name is printed
+ * beside it, the last column gives verlet-nosquish / LAMMPS, and the steps of every best
+ * batch or loop and LAMMPS's input at the largest size follow the table.  Exit 0, or 2
+ * on bad options or a failed peer. */
 #include "bench_lammps.h"
 #include "bench_util.h"
 #include "cli.h"
