@@ -656,27 +656,27 @@ static MB_ALWAYS_INLINE void springs_blocks_loop(const struct spring_set *set,
     }
 }
 
-/* The second pass's loop along a chain in node order (the set's in_order: spring m joins
- * nodes m and m + 1) into a sink ready for it (mb_linsys_sink_chain_applies): each
- * spring's blocks from its kept geometry in lanes, as springs_blocks_loop forms them,
- * handed to the chain's pass (linsys_sink_chain.h), which forms each node's b before the
- * first spring on it as springs_rhs_firsts does (b_0, b_1 before spring 0, b_{m+1} before
- * spring m) and writes each block once. */
+/* The second pass along a chain in node order (the set's in_order: spring m joins nodes m
+ * and m + 1) into a sink ready for it (mb_linsys_sink_chain_applies): each spring's blocks
+ * from its kept geometry in lanes, as springs_blocks_loop forms them, handed to the
+ * chain's pass (linsys_sink_chain.h), which forms each node's b before the first spring
+ * on it as springs_rhs_firsts does (b_0 and b_1 before spring 0, b_{m+1} before spring m)
+ * and writes the blocks without looking up their marks. */
 static void springs_blocks_chain(const struct spring_set *set, mb_linsys_sink *k)
 {
     const double *keep = mb_linsys_sink_kept(k);
     struct springs_scratch w = { .q = NULL };       /* springs_block reads n, l and dv */
     double pdv[3];
-    mb_linsys_sink_chain c = mb_linsys_sink_chain_start(k);
+    mb_linsys_sink_pass p = mb_linsys_sink_chain_start(k);
     for (size_t m = 0; m < set->count; m++) {
         const struct spring_hot *sp = &set->hot[m];
         if (springs_has_direction(sp))
             springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
         block3_lanes K, Dv;
         springs_block_lanes(sp, &w, &K, &Dv, pdv);
-        mb_linsys_sink_chain_pair(&c, m, Dv, K);
+        mb_linsys_sink_chain_pair(&p, m, Dv, K);
     }
-    mb_linsys_sink_chain_stop(&c, set->count);
+    mb_linsys_sink_chain_stop(&p, set->count);
 }
 
 /* The second pass: each spring's blocks from its kept geometry, handed to the sink in
