@@ -33,8 +33,8 @@ struct spring_hot {
  * node: bit SPRING_LAST_I (_J) when no later spring has node i (j) of spring m; last[r] =
  * 1 + the last spring on node r, 0 none; touched nodes have a spring, all below top.
  * in_order: 1 while spring m joins nodes m and m + 1 for every m, none to an anchor or with
- * arms -- a chain in node order, whose blocks pass may be the chain's
- * (springs_blocks_chain). */
+ * arms -- a chain in node order, whose passes of the implicit assembly may be the chain's
+ * own (springs_keep_chain, springs_blocks_chain). */
 struct spring_set {
     size_t count, cap;
     mb_spring *items;
@@ -43,7 +43,7 @@ struct spring_set {
     size_t *last, nlast;        /* nlast nodes */
     size_t touched, top;
     size_t with_arms;           /* springs with arms: the only ones that write torques */
-    int in_order;
+    int in_order;               /* a chain in node order (above) */
 };
 
 #define SPRING_LAST_I 1u

@@ -8,7 +8,8 @@
  *
  * Used where blocks are formed and added to blocks: a spring's K and C from the outer
  * products n n^T and u pdv^T (force_springs_source.c), its G = h C + h^2 K and its four
- * blocks of A in block-tridiagonal and in CSR storage (linsys_sink.c, linsys_sink_pass.h).
+ * blocks of A in block-tridiagonal and in CSR storage (linsys_sink.c, linsys_sink_pass.h,
+ * linsys_sink_chain.h), and whether a block is zero (block3_nonzero).
  * The cloth benchmark's lean peer uses block3_row_addsub for the rows of its blocks in the
  * scalar CSR matrix it hands to CHOLMOD (bench_rebuild.c). */
 #ifndef MB_BLOCK3_LANES_H
