@@ -20,11 +20,12 @@
  * on a three-node chain of dyadic values, where every operation is exact: against b
  * written out in the test; controls, b with the pair terms or the weight lost, differ.
  * A chain in node order (the springs' chain passes: forces with -F carried from spring to
- * spring, blocks written once each without their marks, linsys_sink_chain.h) and its
+ * spring, blocks written once each without their marks, linsys_sink_chain.h), its
  * variants that must leave those passes (springs listed last first, one spring's ends
- * swapped, a node on no spring) against the block list; control: the springs listed last
- * first give other bits than in order.  A spring of zero length on such a chain fails as
- * in the pass for any set, with the same forces left. */
+ * swapped, a node on no spring) and the chain with a second set of springs after it,
+ * against the block list; control: the springs listed last first give other bits than in
+ * order.  A spring of zero length on such a chain fails as in the pass for any set, with
+ * the same forces left. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -280,15 +281,20 @@ Test(linsys_sink, chain_and_cloth_equal_the_block_list_bit_for_bit)
 }
 
 /* What ordered_chain builds: a chain in node order, the same springs listed last first,
- * spring 3-4 listed as 4-3, or one node more on no spring */
-enum chain_variant { CHAIN_IN_ORDER, CHAIN_LAST_FIRST, CHAIN_ONE_SWAPPED, CHAIN_NODE_MORE };
+ * spring 3-4 listed as 4-3, one node more on no spring, or the chain in node order with a
+ * second set of springs after it (whose blocks reach blocks the chain's pass wrote) */
+enum chain_variant {
+    CHAIN_IN_ORDER, CHAIN_LAST_FIRST, CHAIN_ONE_SWAPPED, CHAIN_NODE_MORE, CHAIN_SECOND_MODEL
+};
 
 /* Nine nodes off the x axis and moving, springs m-(m + 1) of every kind a chain's springs
  * take (linear, rest length, rest length and dashpot, dashpot with L = 0), node 0 of
  * infinite mass, node 6 blocked along z, the springs first and gravity last: in order,
  * the springs' chain passes (force_springs_source.c, linsys_sink_chain.h); every other
  * variant the springs' passes for any set (with CHAIN_NODE_MORE a tenth node on no
- * spring). */
+ * spring), but CHAIN_SECOND_MODEL: the chain's passes, then a second set of springs (one
+ * to an anchor on node 3, one 2-3) through the sink's pass, which reads the marks of the
+ * blocks the chain's pass set. */
 static mb_system *ordered_chain(enum chain_variant variant)
 {
     const struct line_shape shape = { .n = variant == CHAIN_NODE_MORE ? 10 : 9, .mass0 = 0.0029,
@@ -316,20 +322,31 @@ static mb_system *ordered_chain(enum chain_variant variant)
         add_springs(sp, &items[variant == CHAIN_LAST_FIRST ? count - 1 - m : m], 1);
     const double g[3] = { 0.1, -9.81, 0.2 };
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
+    if (variant == CHAIN_SECOND_MODEL) {
+        void *more = mb_springs_new();
+        const mb_spring second[] = {
+            { .i = 3, .anchored = 1, .anchor = { 2.2, 0.4, -0.3 }, .k = 5.0, .rest = 0.3, .c = 0.07 },
+            { .i = 2, .j = 3, .k = 3.0, .rest = 0.5, .c = 0.04 },
+        };
+        add_springs(more, second, 2);
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, more), MB_SUCCESS);
+    }
     cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
     return sys;
 }
 
 /* A chain in node order (the springs' chain passes) and the variants that must leave them
- * (a spring out of order, its ends swapped, a node on no spring) give the block list's
- * forces, A and b bit for bit.  Control: the same springs listed last first give other
+ * (a spring out of order, its ends swapped, a node on no spring), and the chain with a
+ * second set of springs after it (which adds to blocks the chain's pass marked set) give
+ * the block list's forces, A and b bit for bit.  Control: the same springs listed last first give other
  * bits of A or b than in order (each D_m's two terms, and b's, in the other order), so
  * the comparison sees a chain pass that would add them out of order. */
 Test(linsys_sink, chain_in_node_order_equals_the_block_list_bit_for_bit)
 {
     static const char *const what[] = { "chain in node order", "springs listed last first",
-                                        "spring 3-4 listed as 4-3", "a node on no spring" };
-    for (int v = CHAIN_IN_ORDER; v <= CHAIN_NODE_MORE; v++) {
+                                        "spring 3-4 listed as 4-3", "a node on no spring",
+                                        "a second set of springs after the chain" };
+    for (int v = CHAIN_IN_ORDER; v <= CHAIN_SECOND_MODEL; v++) {
         mb_system *sys = ordered_chain((enum chain_variant)v);
         expect_same_system(sys, what[v], 1);
         mb_system_free(sys);
