@@ -10,7 +10,9 @@
  * reads another entry's operand shows).  Each test first shows (the control) that its
  * data tell the documented expression from another one, so that a regrouped expression
  * in a lane fails it.  The first term's start values: +0 off the diagonal (0 - G of a +0
- * is +0, where -G would be -0). */
+ * is +0, where -G would be -0).  Whether a block is zero (block3_nonzero): 1 exactly
+ * when some entry q has C_q != 0 -- written out here entry by entry -- on blocks of +0 and
+ * -0 with one entry, any of the nine, set to a value, -0, a subnormal or NaN. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -196,4 +198,36 @@ Test(block3_lanes, outer_scale_and_diagonal_entry_by_entry)
     }
     const double plus = off[1] + 0.0;
     cr_assert(!signbit(plus) && signbit(off[1]), "control: +0 added to -0 keeps the sign");
+}
+
+/* the definition: 1 when some entry is not zero (NaN is not zero; -0 is) */
+static int nonzero_written(const double a[9])
+{
+    int any = 0;
+    for (int q = 0; q < 9; q++)
+        if (a[q] != 0.0)
+            any = 1;
+    return any;
+}
+
+Test(block3_lanes, nonzero_exactly_when_an_entry_is_not_zero)
+{
+    static const double values[] = { 1.5, -0x1p-1074, -0.0, NAN, INFINITY };
+    double a[9];
+    for (int q = 0; q < 9; q++)
+        a[q] = q % 2 ? -0.0 : 0.0;
+    cr_assert_eq(block3_nonzero(block3_load(a)), 0, "+0 and -0: zero");
+    int tested = 0, nonzero = 0;
+    for (int q = 0; q < 9; q++)
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+            double b[9];
+            memcpy(b, a, sizeof b);
+            b[q] = values[v];
+            int want = nonzero_written(b);
+            cr_expect_eq(block3_nonzero(block3_load(b)), want, "entry %d = %g: want %d", q,
+                         b[q], want);
+            tested++;
+            nonzero += want;
+        }
+    cr_expect(nonzero > 0 && nonzero < tested, "control: the blocks are zero and not zero");
 }

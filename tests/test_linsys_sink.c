@@ -18,7 +18,14 @@
  * done before its last block gives other bits, folded blocks the CSR pattern lists in
  * another order are refused.  b formed inside the springs' pass (mb_linsys_sink_rhs_by_node)
  * on a three-node chain of dyadic values, where every operation is exact: against b
- * written out in the test; controls, b with the pair terms or the weight lost, differ. */
+ * written out in the test; controls, b with the pair terms or the weight lost, differ.
+ * A chain in node order (the springs' chain passes: forces with -F carried from spring to
+ * spring, blocks written once each without their marks, linsys_sink_chain.h), its
+ * variants that must leave those passes (springs listed last first, one spring's ends
+ * swapped, a node on no spring) and the chain with a second set of springs after it,
+ * against the block list; control: the springs listed last first give other bits than in
+ * order.  A spring of zero length on such a chain fails as in the pass for any set, with
+ * the same forces left. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -271,6 +278,128 @@ Test(linsys_sink, chain_and_cloth_equal_the_block_list_bit_for_bit)
     mb_system_free(chain);
     mb_system_free(cloth);
     mb_system_free(undamped);
+}
+
+/* What ordered_chain builds: a chain in node order, the same springs listed last first,
+ * spring 3-4 listed as 4-3, one node more on no spring, or the chain in node order with a
+ * second set of springs after it (whose blocks reach blocks the chain's pass wrote) */
+enum chain_variant {
+    CHAIN_IN_ORDER, CHAIN_LAST_FIRST, CHAIN_ONE_SWAPPED, CHAIN_NODE_MORE, CHAIN_SECOND_MODEL
+};
+
+/* Nine nodes off the x axis and moving, springs m-(m + 1) of every kind a chain's springs
+ * take (linear, rest length, rest length and dashpot, dashpot with L = 0), node 0 of
+ * infinite mass, node 6 blocked along z, the springs first and gravity last: in order,
+ * the springs' chain passes (force_springs_source.c, linsys_sink_chain.h); every other
+ * variant the springs' passes for any set (with CHAIN_NODE_MORE a tenth node on no
+ * spring), but CHAIN_SECOND_MODEL: the chain's passes, then a second set of springs (one
+ * to an anchor on node 3, one 2-3) through the sink's pass, which reads the marks of the
+ * blocks the chain's pass set. */
+static mb_system *ordered_chain(enum chain_variant variant)
+{
+    const struct line_shape shape = { .n = variant == CHAIN_NODE_MORE ? 10 : 9, .mass0 = 0.0029,
+                                      .dmass = 0.0013, .spacing = 0.7, .x_amp = 0.17,
+                                      .x_freq = 1.3, .x_phase = 0.2, .v_amp = 0.61,
+                                      .v_freq = 2.1, .v_phase = 0.7 };
+    mb_system *sys = line_system(&shape);
+    mb_nodes_set_mass(sys->nodes, 0, INFINITY);
+    sys->nodes->blocked[6] = MB_BLOCK_Z;
+    mb_spring items[] = {
+        { .i = 0, .j = 1, .k = 31.0 },                                  /* linear */
+        { .i = 1, .j = 2, .k = 17.0, .rest = 0.6 },                     /* rest length */
+        { .i = 2, .j = 3, .k = 23.0, .rest = 0.8, .c = 0.37 },          /* and dashpot */
+        { .i = 3, .j = 4, .k = 11.0, .c = 0.21 },                       /* dashpot, L = 0 */
+        { .i = 4, .j = 5, .k = 13.0, .rest = 0.65, .c = 0.05 },
+        { .i = 5, .j = 6, .k = 19.0, .rest = 0.75, .c = 0.08 },
+        { .i = 6, .j = 7, .k = 29.0, .rest = 0.55, .c = 0.02 },
+        { .i = 7, .j = 8, .k = 7.0, .rest = 0.7, .c = 0.11 },
+    };
+    const size_t count = sizeof items / sizeof items[0];
+    if (variant == CHAIN_ONE_SWAPPED)
+        items[3] = (mb_spring){ .i = 4, .j = 3, .k = 11.0, .c = 0.21 };
+    void *sp = mb_springs_new();
+    for (size_t m = 0; m < count; m++)
+        add_springs(sp, &items[variant == CHAIN_LAST_FIRST ? count - 1 - m : m], 1);
+    const double g[3] = { 0.1, -9.81, 0.2 };
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, sp), MB_SUCCESS);
+    if (variant == CHAIN_SECOND_MODEL) {
+        void *more = mb_springs_new();
+        const mb_spring second[] = {
+            { .i = 3, .anchored = 1, .anchor = { 2.2, 0.4, -0.3 }, .k = 5.0, .rest = 0.3, .c = 0.07 },
+            { .i = 2, .j = 3, .k = 3.0, .rest = 0.5, .c = 0.04 },
+        };
+        add_springs(more, second, 2);
+        cr_assert_eq(mb_forces_add(sys->forces, mb_force_springs, more), MB_SUCCESS);
+    }
+    cr_assert_eq(mb_forces_add(sys->forces, mb_force_gravity, mb_gravity_new(g)), MB_SUCCESS);
+    return sys;
+}
+
+/* A chain in node order (the springs' chain passes) and the variants that must leave them
+ * (a spring out of order, its ends swapped, a node on no spring), and the chain with a
+ * second set of springs after it (which adds to blocks the chain's pass marked set) give
+ * the block list's forces, A and b bit for bit.  Control: the same springs listed last first give other
+ * bits of A or b than in order (each D_m's two terms, and b's, in the other order), so
+ * the comparison sees a chain pass that would add them out of order. */
+Test(linsys_sink, chain_in_node_order_equals_the_block_list_bit_for_bit)
+{
+    static const char *const what[] = { "chain in node order", "springs listed last first",
+                                        "spring 3-4 listed as 4-3", "a node on no spring",
+                                        "a second set of springs after the chain" };
+    for (int v = CHAIN_IN_ORDER; v <= CHAIN_SECOND_MODEL; v++) {
+        mb_system *sys = ordered_chain((enum chain_variant)v);
+        expect_same_system(sys, what[v], 1);
+        mb_system_free(sys);
+    }
+    mb_system *in_order = ordered_chain(CHAIN_IN_ORDER), *last_first = ordered_chain(CHAIN_LAST_FIRST);
+    struct listed A, B;
+    listed_build(&A, in_order);
+    listed_build(&B, last_first);
+    size_t bytes = 9 * in_order->nodes->n * sizeof(double);
+    cr_expect(memcmp(A.btri->D, B.btri->D, bytes) != 0
+                  || memcmp(A.b, B.b, 3 * in_order->nodes->n * sizeof(double)) != 0,
+              "control: the springs listed last first gave the bits of the chain in order");
+    listed_free(&A);
+    listed_free(&B);
+    mb_system_free(in_order);
+    mb_system_free(last_first);
+}
+
+/* A spring of zero length (with a rest length) on a chain in node order stops the
+ * springs' chain pass as it stops their pass for any set: MB_EDOM, and every force of
+ * nodes 0 ... 8 as that pass leaves it -- the forces before the spring written, node 4's
+ * part from spring 3-4 included, the others still stale (NaN).  That pass runs on the
+ * chain with a node more on no spring (the same nodes 0 ... 8 and springs). */
+Test(linsys_sink, chain_in_node_order_with_a_zero_length_spring_fails_alike)
+{
+    mb_system *sys[2] = { ordered_chain(CHAIN_IN_ORDER), ordered_chain(CHAIN_NODE_MORE) };
+    double f[2][3 * 9];
+    for (int q = 0; q < 2; q++) {
+        mb_nodes *s = sys[q]->nodes;
+        memcpy(&s->x[3 * 5], &s->x[3 * 4], 3 * sizeof(double));    /* nodes 4 and 5 meet */
+        mb_blocktri *T = mb_blocktri_alloc(s->n);
+        mb_jacobian *J = mb_jacobian_alloc(s->n, 53);
+        double *b = malloc(3 * s->n * sizeof(double));
+        cr_assert(T && J && b);
+        for (size_t e = 0; e < 3 * s->n; e++)
+            s->f[e] = NAN;
+        mb_linsys_sink k = { 0 };
+        mb_linsys_sink_begin(&k, s, H, T, NULL, b);
+        cr_expect_eq(mb_forces_assemble(sys[q]->forces, s, 0.0, &k, J), MB_EDOM,
+                     "a spring of zero length with a rest length must fail");
+        memcpy(f[q], s->f, sizeof f[q]);
+        mb_linsys_sink_release(&k);
+        mb_jacobian_free(J);
+        mb_blocktri_free(T);
+        free(b);
+        mb_system_free(sys[q]);
+    }
+    for (int e = 0; e < 3 * 9; e++)
+        cr_expect(memcmp(&f[0][e], &f[1][e], sizeof(double)) == 0
+                      || (isnan(f[0][e]) && isnan(f[1][e])),
+                  "f[%d] = %.17g, the pass for any set %.17g", e, f[0][e], f[1][e]);
+    cr_expect(!isnan(f[0][3 * 4]) && isnan(f[0][3 * 5]),
+              "node 4's part from spring 3-4 written, node 5's force stale");
 }
 
 /* Seven nodes whose block-tridiagonal A has blocks no term reaches: springs 0-1, 2-1, 4-5

@@ -2,6 +2,7 @@
  * an optional dashpot along the spring (seed 004: f0 = k (x1 - x0), f1 = -f0). */
 #include "mb_forces.h"
 #include "mb_force_models.h"
+#include "linsys_sink_chain.h"
 #include "linsys_sink_pass.h"
 #include "mb_json.h"
 #include "mb_linsys_sink.h"
@@ -30,7 +31,10 @@ struct spring_hot {
  * pass that sets the forces writes them there, springs_eval_keep_set); and for the
  * folding of the implicit assembly (mb_linsys_sink_fold) which spring is the last on each
  * node: bit SPRING_LAST_I (_J) when no later spring has node i (j) of spring m; last[r] =
- * 1 + the last spring on node r, 0 none; touched nodes have a spring, all below top. */
+ * 1 + the last spring on node r, 0 none; touched nodes have a spring, all below top.
+ * in_order: 1 while spring m joins nodes m and m + 1 for every m, none to an anchor or with
+ * arms -- a chain in node order, whose passes of the implicit assembly may be the chain's
+ * own (springs_keep_chain, springs_blocks_chain). */
 struct spring_set {
     size_t count, cap;
     mb_spring *items;
@@ -39,6 +43,7 @@ struct spring_set {
     size_t *last, nlast;        /* nlast nodes */
     size_t touched, top;
     size_t with_arms;           /* springs with arms: the only ones that write torques */
+    int in_order;               /* a chain in node order (above) */
 };
 
 #define SPRING_LAST_I 1u
@@ -264,6 +269,13 @@ static void springs_mark_last(struct spring_set *set, size_t m, size_t r, unsign
     set->marks[m] |= (unsigned char)end;
 }
 
+/* 1 when spring sp, the m-th of its set, is link m of a chain in node order: it joins
+ * nodes m and m + 1, no anchor, no arms */
+static int springs_chain_link(const mb_spring *sp, size_t m)
+{
+    return !sp->anchored && !sp->has_arms && sp->i == m && sp->j == m + 1;
+}
+
 int mb_springs_add(void *springs, const mb_spring *sp)
 {
     struct spring_set *set = springs;
@@ -282,6 +294,7 @@ int mb_springs_add(void *springs, const mb_spring *sp)
                                        .k = sp->k, .rest = sp->rest, .c = sp->c };
     set->with_arms += sp->has_arms != 0;
     set->marks[m] = sp->has_arms ? SPRING_ARMS : 0u;
+    set->in_order = (m == 0 || set->in_order) && springs_chain_link(sp, m);
     springs_mark_last(set, m, sp->i, SPRING_LAST_I);
     if (!sp->anchored)
         springs_mark_last(set, m, sp->j, SPRING_LAST_J);

@@ -515,13 +515,19 @@ static int FUNCTION(springs, eval_jacobian)(const void *params, TYPE(mb_nodes) *
 }
 
 #if !IS_MPFR
+/* The room in sink k for the geometry of every spring of the set (springs_keep), + 1 double
+ * so that there is room even for an empty set; NULL when out of memory */
+static double *springs_keep_room(const struct spring_set *set, mb_linsys_sink *k)
+{
+    return mb_linsys_sink_keep(k, (SPRINGS_KEPT * set->count + 1) * sizeof(double));
+}
+
 /* The first pass of the assembly (mb_forces_assemble): the forces added (SPRINGS_ADD) or
  * set (SPRINGS_SET), and each spring's geometry kept in the sink for its blocks. */
 static int springs_keep_pass(const struct spring_set *set, mb_nodes *s, mb_linsys_sink *k,
                              int add_force)
 {
-    double *keep = mb_linsys_sink_keep(k, (SPRINGS_KEPT * set->count + 1) * sizeof(double));
-                                        /* + 1: room even for an empty set */
+    double *keep = springs_keep_room(set, k);
     if (keep == NULL)
         MB_ERROR(MB_ENOMEM, "out of memory");
     return springs_pass(set, s, NULL, keep, add_force);
@@ -544,12 +550,51 @@ static void springs_zero_untouched(const struct spring_set *set, mb_nodes *s)
                 s->f[3 * r + a] = 0.0;
 }
 
+/* The first pass along a chain in node order (the set's in_order, every one of the n nodes
+ * on a spring), the field's first model setting the forces: each spring's geometry and
+ * force as springs_one makes them, its geometry kept; f_0 = +0 + F_0 and
+ * f_m = (+0 - F_{m-1}) + F_m, f_{n-1} = +0 - F_{n-2} -- what springs_apply writes with the
+ * marks SPRING_FIRST_I on spring 0 and SPRING_FIRST_J on every spring -- with +0 - F_{m-1}
+ * carried from spring m - 1 to spring m instead of stored and read back.  On an error
+ * (a spring of zero length) f is left as springs_pass leaves it. */
+static int springs_keep_chain(const struct spring_set *set, mb_nodes *s, double *keep)
+{
+    struct springs_scratch w = { .q = NULL };       /* no arms: no quaternion scratch */
+    double carried[3] = { 0.0, 0.0, 0.0 };         /* node m's force before spring m's */
+    size_t m = 0;
+    int st = MB_SUCCESS;
+    for (; m < set->count; m++) {
+        const struct spring_hot *sp = &set->hot[m];
+        const int need_n = springs_has_direction(sp);
+        if ((st = springs_geometry(sp, NULL, s, &w, need_n, 0)) != MB_SUCCESS)
+            break;
+        springs_force(sp, &w);
+        double *restrict fm = &s->f[3 * m];
+        for (int a = 0; a < 3; a++) {
+            fm[a] = carried[a] + w.F[a];
+            carried[a] = 0.0 - w.F[a];
+        }
+        if (need_n)
+            springs_keep(&keep[SPRINGS_KEPT * m], &w);
+    }
+    for (int a = 0; m > 0 && a < 3; a++)           /* node m's part from spring m - 1 */
+        s->f[3 * m + a] = carried[a];
+    return st;
+}
+
 /* The first pass as the field's first model (eval_keep_set): f not zeroed before it, each
- * node's force written from +0 by the first spring on it, +0 where no spring is. */
+ * node's force written from +0 by the first spring on it, +0 where no spring is; along a
+ * chain in node order of all the nodes, springs_keep_chain. */
 static int springs_eval_keep_set(const void *params, mb_nodes *s, double t, mb_linsys_sink *k)
 {
     const struct spring_set *set = params;
     (void)t;
+    if (set->in_order && set->count + 1 == s->n) {
+        double *keep = springs_keep_room(set, k);
+        if (keep == NULL)
+            MB_ERROR(MB_ENOMEM, "out of memory");
+        return springs_keep_chain(set, s, keep);
+    }
     springs_zero_untouched(set, s);
     return springs_keep_pass(set, s, k, SPRINGS_SET);
 }
@@ -611,14 +656,44 @@ static MB_ALWAYS_INLINE void springs_blocks_loop(const struct spring_set *set,
     }
 }
 
+/* The second pass along a chain in node order (the set's in_order: spring m joins nodes m
+ * and m + 1) into a sink ready for it (mb_linsys_sink_chain_applies): each spring's blocks
+ * from its kept geometry in lanes, as springs_blocks_loop forms them, handed to the
+ * chain's pass (linsys_sink_chain.h), which forms each node's b before the first spring
+ * on it as springs_rhs_firsts does (b_0 and b_1 before spring 0, b_{m+1} before spring m)
+ * and writes the blocks without looking up their marks. */
+static void springs_blocks_chain(const struct spring_set *set, mb_linsys_sink *k)
+{
+    const double *keep = mb_linsys_sink_kept(k);
+    struct springs_scratch w = { .q = NULL };       /* springs_block reads n, l and dv */
+    double pdv[3];
+    mb_linsys_sink_pass p = mb_linsys_sink_chain_start(k);
+    for (size_t m = 0; m < set->count; m++) {
+        const struct spring_hot *sp = &set->hot[m];
+        if (springs_has_direction(sp))
+            springs_unkeep(&keep[SPRINGS_KEPT * m], &w);
+        block3_lanes K, Dv;
+        springs_block_lanes(sp, &w, &K, &Dv, pdv);
+        mb_linsys_sink_chain_pair(&p, m, Dv, K);
+    }
+    mb_linsys_sink_chain_stop(&p, set->count);
+}
+
 /* The second pass: each spring's blocks from its kept geometry, handed to the sink in
  * the order and with the signs of springs_put_all; after the last spring on a node, the
  * node reported done (the fields folded into this pass add their blocks there); when the
- * sink asks, each node's b formed just before the first spring on it. */
+ * sink asks, each node's b formed just before the first spring on it.  A chain in node
+ * order into a sink ready for it takes the chain's pass (springs_blocks_chain), the same
+ * operations on every entry in the same order. */
 static int springs_blocks_kept(const void *params, const mb_nodes *s, mb_linsys_sink *k)
 {
-    mb_linsys_sink_pass p = mb_linsys_sink_pass_start(k, mb_linsys_sink_rhs_weight(k));
+    const struct spring_set *set = params;
     (void)s;
+    if (set->in_order && mb_linsys_sink_chain_applies(k, set->count)) {
+        springs_blocks_chain(set, k);
+        return MB_SUCCESS;
+    }
+    mb_linsys_sink_pass p = mb_linsys_sink_pass_start(k, mb_linsys_sink_rhs_weight(k));
     if (p.T != NULL)
         springs_blocks_loop(params, k, &p, 1);
     else

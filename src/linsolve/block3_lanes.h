@@ -8,7 +8,8 @@
  *
  * Used where blocks are formed and added to blocks: a spring's K and C from the outer
  * products n n^T and u pdv^T (force_springs_source.c), its G = h C + h^2 K and its four
- * blocks of A in block-tridiagonal and in CSR storage (linsys_sink.c, linsys_sink_pass.h).
+ * blocks of A in block-tridiagonal and in CSR storage (linsys_sink.c, linsys_sink_pass.h,
+ * linsys_sink_chain.h), and whether a block is zero (block3_nonzero).
  * The cloth benchmark's lean peer uses block3_row_addsub for the rows of its blocks in the
  * scalar CSR matrix it hands to CHOLMOD (bench_rebuild.c). */
 #ifndef MB_BLOCK3_LANES_H
@@ -135,6 +136,17 @@ static MB_ALWAYS_INLINE block3_lanes block3_g(const double *C, const double *K, 
     return block3_g_lanes(block3_load(C), block3_load(K), h, h2);
 }
 
+/* 1 when some entry of a is not zero (+0 or -0; a NaN entry is not zero): the test of
+ * mb_linsys_block_nonzero (mb_linsolve.h) on the block in lanes, entry 8 from its low
+ * lane alone */
+static MB_ALWAYS_INLINE int block3_nonzero(block3_lanes a)
+{
+    const __m128d z = _mm_setzero_pd();
+    const __m128d any = _mm_or_pd(_mm_or_pd(_mm_cmpneq_pd(a.q[0], z), _mm_cmpneq_pd(a.q[1], z)),
+                                  _mm_or_pd(_mm_cmpneq_pd(a.q[2], z), _mm_cmpneq_pd(a.q[3], z)));
+    return _mm_movemask_pd(any) != 0 || (_mm_movemask_pd(_mm_cmpneq_sd(a.q[4], z)) & 1) != 0;
+}
+
 /* one row of three entries, a_e + g_e (add 1) or a_e - g_e (add 0), in place: columns 0
  * and 1 in the two lanes of one vector, column 2 alone (a block's rows in storage with
  * another row stride, such as a scalar CSR matrix's) */
@@ -238,6 +250,15 @@ static inline block3_lanes block3_g_lanes(block3_lanes c, block3_lanes k, double
 static inline block3_lanes block3_g(const double *C, const double *K, double h, double h2)
 {
     return block3_g_lanes(block3_load(C), block3_load(K), h, h2);
+}
+
+/* 1 when some entry of a is not zero (a NaN entry is not zero) */
+static inline int block3_nonzero(block3_lanes a)
+{
+    int any = 0;
+    for (int q = 0; q < 9; q++)
+        any |= a.e[q] != 0.0;
+    return any;
 }
 
 static inline void block3_row_addsub(double *a, const double *g, int add)

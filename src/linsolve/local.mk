@@ -19,5 +19,6 @@ motionbenchinclude_HEADERS += src/linsolve/mb_linsys_sink.h
 noinst_HEADERS += src/linsolve/block3_lanes.h
 noinst_HEADERS += src/linsolve/block3_rows.h
 noinst_HEADERS += src/linsolve/linsys_sink_pass.h
+noinst_HEADERS += src/linsolve/linsys_sink_chain.h
 noinst_HEADERS += src/linsolve/linsys_assemble_source.c
 noinst_HEADERS += src/linsolve/linsolve_gauss_source.c
