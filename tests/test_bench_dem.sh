@@ -6,6 +6,7 @@
 # the peer's input in the configuration its table names.  Skipped (77) without LAMMPS
 # (`lmp` on the PATH or $LAMMPS).
 set -u
+. "$(dirname "$0")/lammps_counted.sh"
 MB=${MB_PROGRAM:-./src/motionbench}
 LMP=${LAMMPS:-$(command -v lmp || true)}
 [ -n "$LMP" ] || { echo "SKIP: no LAMMPS (lmp) on the PATH"; exit 77; }
@@ -28,11 +29,7 @@ printf '%s\n' "$out" | awk '$1 == 864 && NF == 3 { found = 1; if ($2 != $3 || $2
 # which it does at this size, the codes' rates being alike)
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-printf '#!/bin/sh
-echo >> "%s/starts"
-exec "%s" "$@"
-' "$tmp" "$LMP" > "$tmp/lmp"
-chmod +x "$tmp/lmp"
+lammps_counted "$tmp" "$LMP" || exit 99
 out=$($MB bench dem --max-nodes 1e3 --min-time 0.001 --lammps "$tmp/lmp" 2>&1)
 st=$?
 starts=$(wc -l < "$tmp/starts")

@@ -7,6 +7,7 @@
 # configuration the table names, and the ratio the table prints read from its own
 # columns.  Skipped (77) without LAMMPS (`lmp` on the PATH or $LAMMPS).
 set -u
+. "$(dirname "$0")/lammps_counted.sh"
 MB=${MB_PROGRAM:-./src/motionbench}
 LMP=${LAMMPS:-$(command -v lmp || true)}
 [ -n "$LMP" ] || { echo "SKIP: no LAMMPS (lmp) on the PATH"; exit 77; }
@@ -16,11 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 # start from the steps of its run charged before, so that its first round alone runs it
 # again longer (15 runs charged and 3 run again: about 18 starts when the machine's speed
 # holds; 30 if every round ran each configuration twice, which it would at this size)
-printf '#!/bin/sh
-echo >> "%s/starts"
-exec "%s" "$@"
-' "$tmp" "$LMP" > "$tmp/lmp"
-chmod +x "$tmp/lmp"
+lammps_counted "$tmp" "$LMP" || exit 99
 out=$($MB bench fincham --max-nodes 1e3 --min-time 0.001 --lammps "$tmp/lmp" 2>&1)
 st=$?
 printf '%s\n' "$out"

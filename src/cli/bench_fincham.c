@@ -72,9 +72,11 @@ struct plain_bodies {
     double *x, *v, *w, *L, *I, *q;
 };
 
+/* The arrays freed and forgotten, so that a failed plain_alloc leaves nothing to free */
 static void plain_free(struct plain_bodies *p)
 {
     free(p->x); free(p->v); free(p->w); free(p->L); free(p->I); free(p->q);
+    p->x = p->v = p->w = p->L = p->I = p->q = NULL;
 }
 
 static int plain_alloc(struct plain_bodies *p, size_t n)
