@@ -72,4 +72,22 @@ printf '%s\n' "$out" | grep -q '^at 864 spheres: motionbench 10 (of 33 run in 3 
 # bad input: the bench refuses an unknown option with exit 2
 $MB bench dem --check --max-nodes 1e3 --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an unknown option was not refused with exit 2"; exit 1; }
+# a peer that fails (LAMMPS's ERROR line in its log, a line on its standard error, exit 1)
+# is refused with exit 2, the message quoting both, and its files kept where it says
+cat > "$tmp/lmp_fails" <<'EOS'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = -log ] && log=$2; shift; done
+printf 'LAMMPS (x)\nERROR: Lost atoms: original 864 current 863\n' > "$log"
+echo "a line on standard error" >&2
+exit 1
+EOS
+chmod +x "$tmp/lmp_fails"
+$MB bench dem --max-nodes 1e3 --min-time 0.001 --lammps "$tmp/lmp_fails" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q "LAMMPS '$tmp/lmp_fails' failed on 864 spheres: LAMMPS '$tmp/lmp_fails' on '.*/in' exited with status 1; its log .*/log: \"ERROR: Lost atoms: original 864 current 863\"; its output .*/log.out: \"a line on standard error\"" "$tmp/err" \
+    || { echo "FAIL: a failing peer gave exit $st: $(cat "$tmp/err")"; exit 1; }
+kept=$(sed -n "s/^motionbench bench dem: LAMMPS's data, input, log and output are kept in //p" "$tmp/err")
+[ -n "$kept" ] && [ -f "$kept/data" ] && [ -f "$kept/log.out" ] \
+    || { echo "FAIL: the failed peer's files were not kept and named: $(cat "$tmp/err")"; exit 1; }
+rm -rf "$kept"
 echo "PASS"

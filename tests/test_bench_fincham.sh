@@ -70,6 +70,11 @@ $MB bench fincham --max-nodes 1e3 --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an unknown option was not refused with exit 2"; exit 1; }
 $MB bench fincham --max-nodes 1e3 --min-time 0.001 --lammps /bin/false >/dev/null 2>"$tmp/err"
 st=$?
-[ $st -eq 2 ] && grep -q "LAMMPS peer '/bin/false' failed at 1000 bodies" "$tmp/err" \
+[ $st -eq 2 ] && grep -q "LAMMPS peer '/bin/false' failed at 1000 bodies (pair-zero): LAMMPS's run of 10 steps failed: LAMMPS '/bin/false' on '.*/in0' exited with status 1;" "$tmp/err" \
     || { echo "FAIL: a failing peer gave exit $st: $(cat "$tmp/err")"; exit 1; }
+# its files kept where the message says, with the output of the failed run
+kept=$(sed -n "s/^motionbench bench fincham: LAMMPS's inputs, log and output are kept in //p" "$tmp/err")
+[ -n "$kept" ] && [ -f "$kept/in0" ] && [ -f "$kept/log.out" ] \
+    || { echo "FAIL: the failed peer's files were not kept and named: $(cat "$tmp/err")"; exit 1; }
+rm -rf "$kept"
 echo "PASS"

@@ -10,9 +10,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench_lammps.h"
+#include "mb_status.h"
 
 #include <string.h>
 
@@ -118,6 +120,14 @@ static int fake_run(void *ctx, long steps)
     return 0;
 }
 
+/* a run that fails with a message of its own, as mb_bench_lammps_run does */
+static int run_that_records(void *ctx, long steps)
+{
+    (void)ctx;
+    (void)steps;
+    return mb_error_record(MB_EIO, __FILE__, __LINE__, "the stand-in's reason");
+}
+
 /* a loop of 1.83 ms is run again with 13662 steps (1.25 x 0.2 s / 0.00183 s x 100), and
  * that run's 0.25 s at 99 % is charged: 0.2475 s, its steps handed back */
 Test(bench_lammps, charged_runs_a_short_loop_again)
@@ -156,4 +166,117 @@ Test(bench_lammps, charged_refuses_failed_runs)
     steps = 100;
     cr_expect_eq(mb_bench_lammps_charged(fake_run, &other, path, &steps), -1.0);
     cr_expect_eq(other.calls, 1);
+}
+
+/* ---- a run of a program in LAMMPS's place (mb_bench_lammps_run) ---- */
+
+static char dir[64];
+
+/* A directory with a stand-in program `lmp` whose body is `script` (sh), given the
+ * arguments LAMMPS is given; its input and log paths in dir */
+static const char *stand_in(const char *script)
+{
+    strcpy(dir, "/tmp/test_bench_lammps_run_XXXXXX");
+    cr_assert(mkdtemp(dir) != NULL);
+    static char program[96];
+    snprintf(program, sizeof program, "%s/lmp", dir);
+    FILE *f = fopen(program, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -log ] && log=$2; shift; done\n%s\n",
+            script);
+    cr_assert(fclose(f) == 0);
+    cr_assert(chmod(program, 0755) == 0);
+    return program;
+}
+
+static void remove_stand_in(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert(system(cmd) == 0);
+}
+
+static int exists(const char *file)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/%s", dir, file);
+    return access(p, F_OK) == 0;
+}
+
+/* a run that exits 0: 0, its output file removed */
+Test(bench_lammps, run_that_succeeds_leaves_no_output)
+{
+    const char *lmp = stand_in("echo chatter; echo noise >&2; echo 'Loop time' > \"$log\"");
+    char in[96], log[96];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    cr_expect_eq(mb_bench_lammps_run(lmp, in, log, "-var n 1"), 0);
+    cr_expect(exists("log"));
+    cr_expect(!exists("log.out"), "the output of a run that went well is kept");
+    remove_stand_in();
+}
+
+/* a run that exits 3 after LAMMPS's ERROR line in its log and a line on its standard
+ * error: refused, the message telling the status, quoting both lines, the files kept */
+Test(bench_lammps, failed_run_tells_why_and_keeps_its_files)
+{
+    const char *lmp = stand_in("printf 'LAMMPS (x)\\nERROR: Lost atoms: original 864 "
+                               "current 863 (src/thermo.cpp:481)\\nLast command: run 10\\n' "
+                               "> \"$log\"; echo 'mpi: cannot attach' >&2; exit 3");
+    char in[96], log[96];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    cr_expect_lt(mb_bench_lammps_run(lmp, in, log, ""), 0);
+    const char *msg = mb_last_error();
+    cr_expect(strstr(msg, "exited with status 3;") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "\"ERROR: Lost atoms: original 864 current 863 "
+                          "(src/thermo.cpp:481)\"") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "log.out: \"mpi: cannot attach\"") != NULL, "%s", msg);
+    cr_expect(exists("log") && exists("log.out"), "the failed run's files were not kept");
+    remove_stand_in();
+}
+
+/* a run killed by a signal says so (sh reports it as 128 + the signal) */
+Test(bench_lammps, killed_run_names_the_signal)
+{
+    const char *lmp = stand_in("kill -KILL $$");
+    char in[96], log[96];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    cr_expect_lt(mb_bench_lammps_run(lmp, in, log, ""), 0);
+    cr_expect(strstr(mb_last_error(), "signal 9") != NULL, "%s", mb_last_error());
+    remove_stand_in();
+}
+
+/* a log never written is said to be unreadable, and without an ERROR line the last line
+ * of the output that is not blank is quoted */
+Test(bench_lammps, failed_run_without_error_line_quotes_the_last)
+{
+    const char *lmp = stand_in("echo first >&2; echo last >&2; echo ' ' >&2; exit 5");
+    char in[96], log[96];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    cr_expect_lt(mb_bench_lammps_run(lmp, in, log, ""), 0);
+    const char *msg = mb_last_error();
+    cr_expect(strstr(msg, "exited with status 5;") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "log: (cannot be read)") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "log.out: \"last\"") != NULL, "%s", msg);
+    remove_stand_in();
+}
+
+/* a path with a single quote is refused before any run */
+Test(bench_lammps, quoted_path_is_refused)
+{
+    cr_expect_lt(mb_bench_lammps_run("/bin/true", "/tmp/it's", "/tmp/log", ""), 0);
+    cr_expect(strstr(mb_last_error(), "single quote") != NULL, "%s", mb_last_error());
+}
+
+/* a failed run's message is carried by the charged loop that ran it */
+Test(bench_lammps, charged_keeps_the_runs_message)
+{
+    struct fake_runs r = { .fail_at = 0 };
+    long steps = 100;
+    cr_expect_eq(mb_bench_lammps_charged(run_that_records, &r, path, &steps), -1.0);
+    cr_expect(strstr(mb_last_error(), "LAMMPS's run of 100 steps failed: the stand-in's "
+                                      "reason") != NULL, "%s", mb_last_error());
 }

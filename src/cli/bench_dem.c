@@ -294,20 +294,45 @@ struct lammps_dir {
 static int lammps_dir_open(struct lammps_dir *d, const struct dem_bench *b)
 {
     snprintf(d->dir, sizeof d->dir, "/tmp/motionbench-dem-XXXXXX");
-    if (mkdtemp(d->dir) == NULL)
+    if (mkdtemp(d->dir) == NULL) {
+        d->dir[0] = '\0';
         return -1;
+    }
     snprintf(d->data, sizeof d->data, "%s/data", d->dir);
     snprintf(d->input, sizeof d->input, "%s/in", d->dir);
     snprintf(d->log, sizeof d->log, "%s/log", d->dir);
     return write_data(b, d->data);
 }
 
-static void lammps_dir_close(struct lammps_dir *d)
+/* LAMMPS's files removed after runs that all went well (`ok`), else kept and named */
+static void lammps_dir_done(struct lammps_dir *d, int ok)
 {
+    if (!ok) {
+        fprintf(stderr, "motionbench bench dem: LAMMPS's data, input, log and output are "
+                "kept in %s\n", d->dir);
+        return;
+    }
     unlink(d->data);
     unlink(d->input);
     unlink(d->log);
     rmdir(d->dir);
+}
+
+/* LAMMPS's count of contacts at the start, its first run (a directory opened for its
+ * files, d->dir "" if none could be): NULL when counted into *contacts, else why not */
+static const char *lammps_count_contacts(const char *program, struct lammps_dir *d,
+                                         const struct dem_bench *b, long *contacts)
+{
+    if (lammps_dir_open(d, b) != 0)
+        return d->dir[0] ? "cannot write its data file" : "cannot make a directory for its "
+                                                           "files in /tmp";
+    if (write_input(d->input, d->data, &lammps_configs[0], 1, 0) != 0)
+        return "cannot write its input";
+    if (mb_bench_lammps_run(program, d->input, d->log, "") != 0)
+        return mb_last_error();
+    if ((*contacts = lammps_contacts(d->log)) < 0)
+        return "its log holds no count of contacts at step 0";
+    return NULL;
 }
 
 /* One run of LAMMPS of `steps` steps in a configuration (mb_bench_lammps_charged's run) */
@@ -403,14 +428,14 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
     r->n = (double)n;
     r->contacts = contacts_at_start(&b);
     r->peer_contacts = -1;
-    int status = r->contacts < 0 ? MB_EXIT_USAGE : MB_EXIT_OK;
+    int status = r->contacts < 0 ? MB_EXIT_USAGE : MB_EXIT_OK, peer_failed = 0;
     if (status == MB_EXIT_OK && lammps) {
-        if (lammps_dir_open(&d, &b) != 0 || write_input(d.input, d.data, &lammps_configs[0], 1, 0)
-            || mb_bench_lammps_run(lammps, d.input, d.log, "") != 0
-            || (r->peer_contacts = lammps_contacts(d.log)) < 0) {
-            fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres\n",
-                    lammps, n);
+        const char *why = lammps_count_contacts(lammps, &d, &b, &r->peer_contacts);
+        if (why != NULL) {
+            fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres: %s\n",
+                    lammps, n, why);
             status = MB_EXIT_USAGE;
+            peer_failed = d.dir[0] != '\0';
         } else {
             lammps_version(d.log, r->version, sizeof r->version);
         }
@@ -445,6 +470,7 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
                 fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres "
                         "(%s): %s\n", lammps, n, lammps_configs[c].name, mb_last_error());
                 status = MB_EXIT_USAGE;
+                peer_failed = 1;
                 break;
             }
             r->peer_runs++;
@@ -457,7 +483,7 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
     }
     r->our_run = llround(b.sys->t / DEM_H);
     if (lammps && d.dir[0])
-        lammps_dir_close(&d);
+        lammps_dir_done(&d, !peer_failed);
     dem_free(&b);
     return status;
 }

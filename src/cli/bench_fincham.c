@@ -186,8 +186,14 @@ struct lammps_files {
     char dir[64], input[LAMMPS_CONFIGS][96], log[96];
 };
 
-static void lammps_files_close(struct lammps_files *d)
+/* LAMMPS's files removed after runs that all went well (`ok`), else kept and named */
+static void lammps_files_done(struct lammps_files *d, int ok)
 {
+    if (!ok) {
+        fprintf(stderr, "motionbench bench fincham: LAMMPS's inputs, log and output are "
+                "kept in %s\n", d->dir);
+        return;
+    }
     for (size_t c = 0; c < LAMMPS_CONFIGS; c++)
         unlink(d->input[c]);
     unlink(d->log);
@@ -359,14 +365,14 @@ static int measure_size(size_t n, double min_time, const char *lammps, struct fi
         fprintf(stderr, "motionbench bench fincham: cannot set up %zu bodies%s\n", n,
                 lammps ? " or LAMMPS's inputs" : "");
         if (d.dir[0])
-            lammps_files_close(&d);
+            lammps_files_done(&d, 1);
         codes_free(&b);
         return MB_EXIT_USAGE;
     }
     const int slots = lammps ? LAMMPS_CONFIGS : 1;
     const double slice = min_time / (ROUNDS * slots * (CODES + (lammps ? 1 : 0)));
     long charged[LAMMPS_CONFIGS] = { 0 };   /* steps of each configuration's charged run */
-    int status = MB_EXIT_OK;
+    int status = MB_EXIT_OK, peer_failed = 0;
     for (int round = 0; round < ROUNDS && status == MB_EXIT_OK; round++)
         for (int c = 0; c < slots && status == MB_EXIT_OK; c++) {
             double nosquish = library_batches(&b, slice, r);
@@ -387,6 +393,7 @@ static int measure_size(size_t n, double min_time, const char *lammps, struct fi
                 fprintf(stderr, "motionbench bench fincham: LAMMPS peer '%s' failed at %zu "
                         "bodies (%s): %s\n", lammps, n, lammps_configs[c].name, mb_last_error());
                 status = MB_EXIT_USAGE;
+                peer_failed = 1;
                 break;
             }
             r->peer_runs++;
@@ -400,7 +407,7 @@ static int measure_size(size_t n, double min_time, const char *lammps, struct fi
         r->run[v] = llround(b.sys[v]->t / FINCHAM_H);
     r->run[PLAIN] = b.plain_run;
     if (d.dir[0])
-        lammps_files_close(&d);
+        lammps_files_done(&d, !peer_failed);
     codes_free(&b);
     return status;
 }

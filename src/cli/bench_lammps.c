@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* The loop time and CPU use of the log (bench_lammps.h); MB_EIO recorded when either is
  * missing or the CPU use is not a number above 0. */
@@ -67,8 +69,10 @@ double mb_bench_lammps_charged(int (*run)(void *ctx, long steps), void *ctx, con
     for (;;) {
         double wall, cpu;
         if (run(ctx, *steps) != 0) {
-            mb_error_record(MB_EIO, __FILE__, __LINE__, "LAMMPS's run of %ld steps, log %s, "
-                            "failed", *steps, log);
+            char why[1024];
+            snprintf(why, sizeof why, "%s", mb_last_error());
+            mb_error_record(MB_EIO, __FILE__, __LINE__, "LAMMPS's run of %ld steps failed: "
+                            "%s", *steps, why);
             return -1.0;
         }
         int st = mb_bench_lammps_loop(log, *steps, &wall, &cpu);
@@ -80,18 +84,87 @@ double mb_bench_lammps_charged(int (*run)(void *ctx, long steps), void *ctx, con
     }
 }
 
+void mb_bench_lammps_output(const char *log, char *out, size_t size)
+{
+    snprintf(out, size, "%s.out", log);
+}
+
+/* The first line of file `path` that begins with "ERROR" (LAMMPS's own error, which it
+ * writes to its log) into line, quoted, else its last line that is not blank; words saying
+ * so when the file cannot be read or has none.  Its newline dropped. */
+static void lammps_telling_line(const char *path, char *line, size_t size)
+{
+    snprintf(line, size, "(no line)");
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(line, size, "(cannot be read)");
+        return;
+    }
+    char buf[400];                     /* a longer line is read in pieces */
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (strncmp(buf, "ERROR", 5) == 0) {
+            snprintf(line, size, "\"%s\"", buf);
+            break;
+        }
+        if (buf[strspn(buf, " \t")] != '\0')
+            snprintf(line, size, "\"%s\"", buf);
+    }
+    fclose(f);
+}
+
+/* How a child that system() ran ended, in words */
+static void lammps_ending(int st, char *text, size_t size)
+{
+    if (st == -1)
+        snprintf(text, size, "could not be started");
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        snprintf(text, size, "was not found or could not be run (status 127)");
+    else if (WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 32)
+        snprintf(text, size, "exited with status %d (the shell's word for signal %d, %s)",
+                 WEXITSTATUS(st), WEXITSTATUS(st) - 128, strsignal(WEXITSTATUS(st) - 128));
+    else if (WIFEXITED(st))
+        snprintf(text, size, "exited with status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(text, size, "was killed by signal %d (%s)", WTERMSIG(st),
+                 strsignal(WTERMSIG(st)));
+    else
+        snprintf(text, size, "ended with wait status %d", st);
+}
+
+/* The message of a failed run: how it ended, the ERROR line (or last line) of its log and
+ * of its output (standard output and error), and where they are kept */
+static int lammps_failed(const char *program, const char *input, const char *log,
+                         const char *out, int st)
+{
+    char ending[96], in_log[512], in_out[512];
+    lammps_ending(st, ending, sizeof ending);
+    lammps_telling_line(log, in_log, sizeof in_log);
+    lammps_telling_line(out, in_out, sizeof in_out);
+    return mb_error_record(MB_EIO, __FILE__, __LINE__,
+                           "LAMMPS '%s' on '%s' %s; its log %s: %s; its output %s: %s",
+                           program, input, ending, log, in_log, out, in_out);
+}
+
 int mb_bench_lammps_run(const char *program, const char *input, const char *log,
                         const char *vars)
 {
     if (strchr(program, '\'') || strchr(input, '\'') || strchr(log, '\''))
-        return -1;
-    size_t size = strlen(program) + strlen(input) + strlen(log) + strlen(vars) + 128;
+        MB_ERROR(MB_EINVAL, "LAMMPS '%s' on '%s', log '%s': a path holds a single quote",
+                 program, input, log);
+    char out[4200];
+    mb_bench_lammps_output(log, out, sizeof out);
+    size_t size = strlen(program) + strlen(input) + strlen(log) + strlen(out) + strlen(vars)
+                  + 128;
     char *cmd = malloc(size);
     if (cmd == NULL)
-        return -1;
+        MB_ERROR(MB_ENOMEM, "out of memory");
     snprintf(cmd, size, "OMP_NUM_THREADS=1 '%s' -in '%s' -log '%s' -screen none %s "
-             "> /dev/null 2>&1", program, input, log, vars);
+             "> '%s' 2>&1", program, input, log, vars, out);
     int st = system(cmd);
     free(cmd);
-    return st == 0 ? 0 : -1;
+    if (st != 0)
+        return lammps_failed(program, input, log, out, st);
+    unlink(out);
+    return MB_SUCCESS;
 }
