@@ -123,7 +123,8 @@ check_PROGRAMS += tests/test_bench_rebuild
 tests_test_bench_rebuild_SOURCES = tests/test_bench_rebuild.c src/cli/bench_rebuild.c
 check_PROGRAMS += tests/test_bench_blocktri
 tests_test_bench_blocktri_SOURCES = tests/test_bench_blocktri.c src/cli/bench_blocktri.c
-tests_test_bench_lammps_SOURCES = tests/test_bench_lammps.c src/cli/bench_lammps.c
+tests_test_bench_lammps_SOURCES = tests/test_bench_lammps.c src/cli/bench_lammps.c \
+                                  src/cli/bench_lammps_rounds.c
 tests_test_bench_mpfr_twin_SOURCES = tests/test_bench_mpfr_twin.c src/cli/bench_mpfr_twin.c \
 	src/cli/cli_options.c src/cli/bench_cpus.c
 check_PROGRAMS += tests/test_leapfrog

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench_lammps.h"
+#include "bench_lammps_rounds.h"
 #include "mb_status.h"
 
 #include <string.h>
@@ -279,4 +280,115 @@ Test(bench_lammps, charged_keeps_the_runs_message)
     cr_expect_eq(mb_bench_lammps_charged(run_that_records, &r, path, &steps), -1.0);
     cr_expect(strstr(mb_last_error(), "LAMMPS's run of 100 steps failed: the stand-in's "
                                       "reason") != NULL, "%s", mb_last_error());
+}
+
+/* ---- the interleaved rounds (bench_lammps_rounds.c) ---- */
+
+/* The library's and LAMMPS's side of the rounds, scripted: the library's batch k takes
+ * lib_steps[k] steps and was asked for seconds[k]; LAMMPS's run k was asked for asked[k]
+ * steps in slot slot[k] and leaves a log of wall[k] s at 100 % CPU (fails at fail_at) */
+struct scripted {
+    int batches, runs, lib_fail_at, fail_at;
+    long lib_steps[8], asked[8];
+    double seconds[8];
+    int slot[8];
+    const char *wall[8];
+};
+
+static double scripted_library(void *ctx, double seconds, long *steps)
+{
+    struct scripted *x = ctx;
+    cr_assert_lt(x->batches, 8);
+    int k = x->batches++;
+    x->seconds[k] = seconds;
+    if (k == x->lib_fail_at)
+        return mb_error_record(MB_EINVAL, __FILE__, __LINE__, "the library's step failed");
+    *steps = x->lib_steps[k];
+    return 1.0;
+}
+
+static int scripted_lammps(void *ctx, int slot, long steps)
+{
+    struct scripted *x = ctx;
+    cr_assert_lt(x->runs, 8);
+    int k = x->runs++;
+    x->asked[k] = steps;
+    x->slot[k] = slot;
+    if (k == x->fail_at)
+        return mb_error_record(MB_EIO, __FILE__, __LINE__, "LAMMPS exited with status 1");
+    log_of_steps(x->wall[k], "100.0", steps);
+    return 0;
+}
+
+/* without LAMMPS: one batch a round, of the slice given, however short */
+Test(bench_lammps, rounds_without_lammps_time_the_library_alone)
+{
+    struct scripted x = { .lib_fail_at = -1, .fail_at = -1, .lib_steps = { 10, 10, 10 } };
+    const struct mb_bench_rounds R = { .rounds = 3, .slots = 5, .n = 100, .min_steps = 10,
+                                       .slice = 0.001, .ctx = &x,
+                                       .library = scripted_library };
+    struct mb_bench_peer_best best;
+    int failed;
+    cr_expect_eq(mb_bench_rounds_run(&R, &best, &failed), MB_BENCH_ROUNDS_OK);
+    cr_expect_eq(x.batches, 3);
+    cr_expect_eq(x.runs, 0);
+    cr_expect_eq(best.runs, 0);
+    for (int k = 0; k < 3; k++)
+        cr_expect_eq(x.seconds[k], 0.001);
+}
+
+/* with LAMMPS, 2 rounds of 3 slots: each library batch at least 0.2 s (the slice 0.001 s
+ * is shorter), a LAMMPS run after each of as many steps as the batch, at least 10, at
+ * least those charged in the slot before (round 1, slot 0: 50, not the batch's 40); its
+ * best: 100 x steps / wall, 100 x 50 / 0.25 = 2e4 in slot 0 */
+Test(bench_lammps, rounds_time_lammps_after_each_batch)
+{
+    struct scripted x = { .lib_fail_at = -1, .fail_at = -1,
+                          .lib_steps = { 50, 60, 5, 40, 70, 5 },
+                          .wall = { "0.5", "0.5", "0.5", "0.25", "0.5", "0.5" } };
+    const struct mb_bench_rounds R = { .rounds = 2, .slots = 3, .n = 100, .min_steps = 10,
+                                       .slice = 0.001, .ctx = &x, .log = path,
+                                       .library = scripted_library,
+                                       .lammps = scripted_lammps };
+    struct mb_bench_peer_best best;
+    int failed;
+    cr_expect_eq(mb_bench_rounds_run(&R, &best, &failed), MB_BENCH_ROUNDS_OK);
+    cr_expect_eq(x.batches, 6);
+    cr_expect_eq(x.runs, 6);
+    const long asked[6] = { 50, 60, 10, 50, 70, 10 };
+    for (int k = 0; k < 6; k++) {
+        cr_expect_eq(x.seconds[k], 0.2, "batch %d asked for %g s", k, x.seconds[k]);
+        cr_expect_eq(x.asked[k], asked[k], "run %d asked %ld steps", k, x.asked[k]);
+        cr_expect_eq(x.slot[k], k % 3);
+    }
+    cr_expect_eq(best.runs, 6);
+    cr_expect_eq(best.slot, 0);
+    cr_expect_eq(best.steps, 50);
+    cr_expect(fabs(best.rate - 2e4) <= 1e-9, "best rate %.17g, expected 2e4", best.rate);
+    cr_expect_eq(failed, -1);
+}
+
+/* a failed LAMMPS run stops the rounds and names its slot; so does a failed batch */
+Test(bench_lammps, rounds_stop_at_a_failure)
+{
+    struct scripted x = { .lib_fail_at = -1, .fail_at = 1, .lib_steps = { 50, 60 },
+                          .wall = { "0.5" } };
+    const struct mb_bench_rounds R = { .rounds = 2, .slots = 3, .n = 100, .min_steps = 10,
+                                       .slice = 0.5, .ctx = &x, .log = path,
+                                       .library = scripted_library,
+                                       .lammps = scripted_lammps };
+    struct mb_bench_peer_best best;
+    int failed;
+    cr_expect_eq(mb_bench_rounds_run(&R, &best, &failed), MB_BENCH_ROUNDS_LAMMPS_FAILED);
+    cr_expect_eq(failed, 1);
+    cr_expect_eq(x.runs, 2);
+    cr_expect_eq(x.seconds[0], 0.5, "a slice above 0.2 s is kept");
+    cr_expect(strstr(mb_last_error(), "exited with status 1") != NULL, "%s", mb_last_error());
+    struct scripted y = { .lib_fail_at = 1, .fail_at = -1, .lib_steps = { 50 },
+                          .wall = { "0.5" } };
+    struct mb_bench_rounds Q = R;
+    Q.ctx = &y;
+    cr_expect_eq(mb_bench_rounds_run(&Q, &best, &failed), MB_BENCH_ROUNDS_LIBRARY_FAILED);
+    cr_expect_eq(y.batches, 2);
+    cr_expect_eq(y.runs, 1);
 }

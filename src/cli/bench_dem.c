@@ -40,6 +40,7 @@
  * cost per step in n (least-squares slope of log(n / rate) against log n). */
 #include "bench_growth.h"
 #include "bench_lammps.h"
+#include "bench_lammps_rounds.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_assembly.h"
@@ -335,31 +336,6 @@ static const char *lammps_count_contacts(const char *program, struct lammps_dir 
     return NULL;
 }
 
-/* One run of LAMMPS of `steps` steps in a configuration (mb_bench_lammps_charged's run) */
-struct lammps_run {
-    const char *program;
-    const struct lammps_dir *d;
-    const struct lammps_config *c;
-};
-
-static int lammps_run_steps(void *ctx, long steps)
-{
-    const struct lammps_run *r = ctx;
-    return write_input(r->d->input, r->d->data, r->c, 0, steps) != 0
-           || mb_bench_lammps_run(r->program, r->d->input, r->d->log, "") != 0 ? -1 : 0;
-}
-
-/* Sphere-steps/s of LAMMPS in configuration c over *steps steps, or more: a loop
- * shorter than its CPU timer can charge (bench_lammps.h) is run again with more steps
- * (*steps receives those of the run charged); -1 on failure (message recorded). */
-static double lammps_rate(const char *program, struct lammps_dir *d, size_t n,
-                          const struct lammps_config *c, long *steps)
-{
-    struct lammps_run run = { .program = program, .d = d, .c = c };
-    double cpu = mb_bench_lammps_charged(lammps_run_steps, &run, d->log, steps);
-    return cpu > 0.0 ? (double)n * (double)*steps / cpu : -1.0;
-}
-
 /* ---- the library's step ---- */
 
 /* The library's rate over a batch of at least DEM_MIN_STEPS steps and at least `slice`
@@ -383,6 +359,43 @@ static double batch_rate(struct dem_bench *b, double slice, long *timed)
     return (double)b->n * (double)steps / dt;
 }
 
+/* The rounds' context (bench_lammps_rounds.h): the packing, the library's best batch,
+ * LAMMPS's program and files */
+struct dem_rounds {
+    struct dem_bench *b;
+    double best;                /* the library's best sphere-steps/s */
+    long best_steps;            /* its batch's steps */
+    int batches;
+    const char *program;
+    const struct lammps_dir *d;
+};
+
+/* The library's batch (bench_lammps_rounds.h's library), its best kept */
+static double dem_library(void *ctx, double seconds, long *steps)
+{
+    struct dem_rounds *x = ctx;
+    double rate = batch_rate(x->b, seconds, steps);
+    if (rate < 0.0)
+        return -1.0;
+    x->batches++;
+    if (rate > x->best) {
+        x->best = rate;
+        x->best_steps = *steps;
+    }
+    return rate;
+}
+
+/* A run of LAMMPS of `steps` steps in configuration `slot` (bench_lammps_rounds.h's
+ * lammps) */
+static int dem_lammps(void *ctx, int slot, long steps)
+{
+    const struct dem_rounds *x = ctx;
+    if (write_input(x->d->input, x->d->data, &lammps_configs[slot], 0, steps) != 0)
+        return mb_error_record(MB_EIO, __FILE__, __LINE__, "cannot write LAMMPS's input %s",
+                               x->d->input);
+    return mb_bench_lammps_run(x->program, x->d->input, x->d->log, "");
+}
+
 /* The growth exponent of the cost per step n / rate over every size (bench_growth.h). */
 static double growth_exponent(const double *n, const double *rate, int k)
 {
@@ -402,12 +415,50 @@ struct dem_size {
     char version[128];
 };
 
+/* The timed rounds on n spheres (bench_lammps_rounds.h): in each of 3 rounds, for each of
+ * LAMMPS's configurations (one slot without LAMMPS), a batch of the library's step, then a
+ * run of LAMMPS in that configuration of as many steps.  MB_EXIT_OK, or MB_EXIT_USAGE when
+ * either fails (message printed; *peer_failed set when LAMMPS did). */
+static int dem_rounds(struct dem_bench *b, size_t n, double min_time, const char *lammps,
+                      const struct lammps_dir *d, struct dem_size *r, int *peer_failed)
+{
+    enum { ROUNDS = 3 };
+    const int slots = lammps ? LAMMPS_CONFIGS : 1;
+    struct dem_rounds x = { .b = b, .program = lammps, .d = d };
+    const struct mb_bench_rounds R = {
+        .rounds = ROUNDS, .slots = slots, .n = n, .min_steps = DEM_MIN_STEPS,
+        .slice = min_time / (ROUNDS * slots * (lammps ? 2 : 1)), .ctx = &x,
+        .library = dem_library, .lammps = lammps ? dem_lammps : NULL, .log = d->log,
+    };
+    struct mb_bench_peer_best best;
+    int failed_slot, status = MB_EXIT_OK;
+    switch (mb_bench_rounds_run(&R, &best, &failed_slot)) {
+    case MB_BENCH_ROUNDS_LIBRARY_FAILED:
+        fprintf(stderr, "motionbench bench dem: step failed: %s\n", mb_last_error());
+        status = MB_EXIT_USAGE;
+        break;
+    case MB_BENCH_ROUNDS_LAMMPS_FAILED:
+        fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres (%s): %s\n",
+                lammps, n, lammps_configs[failed_slot].name, mb_last_error());
+        status = MB_EXIT_USAGE;
+        *peer_failed = 1;
+        break;
+    }
+    r->ours = x.best;
+    r->our_steps = x.best_steps;
+    r->our_batches = x.batches;
+    r->peer = best.rate;
+    r->peer_steps = best.steps;
+    r->peer_runs = best.runs;
+    r->config = best.runs > 0 ? &lammps_configs[best.slot] : NULL;
+    return status;
+}
+
 /* One size: memory check, set-up, contact check, interleaved rounds (none when
  * check_only). */
 static int measure_size(size_t cells, double min_time, const char *lammps, int check_only,
                         struct dem_size *r)
 {
-    enum { ROUNDS = 3 };
     size_t n = 4 * cells * cells * cells;
     mb_memory_estimate e;
     char text[32];
@@ -440,47 +491,8 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
             lammps_version(d.log, r->version, sizeof r->version);
         }
     }
-    /* a batch of the library before each run of LAMMPS, so that each code's best is taken
-     * over as many timed loops, in the same stretches of the machine's time */
-    const int slots = lammps ? LAMMPS_CONFIGS : 1;
-    const double slice = min_time / (ROUNDS * slots * (lammps ? 2 : 1));
-    long charged[LAMMPS_CONFIGS] = { 0 };   /* steps of each configuration's charged run */
-    for (int round = 0; round < ROUNDS && status == MB_EXIT_OK && !check_only; round++) {
-        for (int c = 0; c < slots && status == MB_EXIT_OK; c++) {
-            long timed;
-            double ours = batch_rate(&b, slice, &timed);
-            if (ours < 0.0) {
-                fprintf(stderr, "motionbench bench dem: step failed: %s\n", mb_last_error());
-                status = MB_EXIT_USAGE;
-                break;
-            }
-            r->our_batches++;
-            if (ours > r->ours) {
-                r->ours = ours;
-                r->our_steps = timed;
-            }
-            if (!lammps)
-                continue;
-            long steps = (long)fmax((double)DEM_MIN_STEPS, slice * ours / (double)n);
-            if (steps < charged[c])     /* a loop known to be long enough for the timer */
-                steps = charged[c];
-            double peer = lammps_rate(lammps, &d, n, &lammps_configs[c], &steps);
-            charged[c] = steps;
-            if (peer < 0.0) {
-                fprintf(stderr, "motionbench bench dem: LAMMPS '%s' failed on %zu spheres "
-                        "(%s): %s\n", lammps, n, lammps_configs[c].name, mb_last_error());
-                status = MB_EXIT_USAGE;
-                peer_failed = 1;
-                break;
-            }
-            r->peer_runs++;
-            if (peer > r->peer) {
-                r->peer = peer;
-                r->config = &lammps_configs[c];
-                r->peer_steps = steps;
-            }
-        }
-    }
+    if (status == MB_EXIT_OK && !check_only)
+        status = dem_rounds(&b, n, min_time, lammps, &d, r, &peer_failed);
     r->our_run = llround(b.sys->t / DEM_H);
     if (lammps && d.dir[0])
         lammps_dir_done(&d, !peer_failed);

@@ -28,6 +28,7 @@
  * batch or loop and LAMMPS's input at the largest size follow the table.  Exit 0, or 2
  * on bad options or a failed peer. */
 #include "bench_lammps.h"
+#include "bench_lammps_rounds.h"
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_input.h"
@@ -220,32 +221,6 @@ static int lammps_files_open(struct lammps_files *d)
     return ok ? 0 : -1;
 }
 
-/* One run of LAMMPS of `steps` steps in a configuration (mb_bench_lammps_charged's run) */
-struct lammps_run {
-    const char *program, *input, *log;
-    size_t n;
-};
-
-static int lammps_run_steps(void *ctx, long steps)
-{
-    const struct lammps_run *r = ctx;
-    char vars[64];
-    snprintf(vars, sizeof vars, "-var n %zu -var steps %ld", r->n, steps);
-    return mb_bench_lammps_run(r->program, r->input, r->log, vars);
-}
-
-/* Body-steps/s of LAMMPS on n bodies in configuration c over *steps steps or more (a loop
- * too short for its CPU timer run again longer; *steps receives those charged); -1 when
- * LAMMPS fails (message recorded). */
-static double lammps_rate(const char *program, const struct lammps_files *d, size_t c,
-                          size_t n, long *steps)
-{
-    struct lammps_run run = { .program = program, .input = d->input[c], .log = d->log,
-                              .n = n };
-    double cpu = mb_bench_lammps_charged(lammps_run_steps, &run, d->log, steps);
-    return cpu > 0.0 ? (double)n * (double)*steps / cpu : -1.0;
-}
-
 /* ---- the rounds ---- */
 
 /* The library's codes: whole steps of each variant (0..VARIANTS-1), the plain loop */
@@ -326,33 +301,52 @@ static double batch_rate(struct fincham_codes *b, int c, double slice, long *tim
     return (double)b->p.n * (double)steps / dt;
 }
 
-/* One batch of every library code, each code's best kept; the rate of verlet-nosquish's
- * batch returned (-1 when a step fails) */
-static double library_batches(struct fincham_codes *b, double slice, struct fincham_size *r)
+/* The rounds' context: the codes of one size and their bests, LAMMPS's files */
+struct fincham_rounds {
+    struct fincham_codes *b;
+    struct fincham_size *r;
+    const char *program;
+    const struct lammps_files *d;
+};
+
+/* One batch of every library code, each at least `seconds` long and each code's best
+ * kept (bench_lammps_rounds.h's library): verlet-nosquish's rate and *steps its batch's steps,
+ * or -1 when a step fails */
+static double library_batches(void *ctx, double seconds, long *steps)
 {
+    struct fincham_rounds *x = ctx;
     double nosquish = -1.0;
     for (int c = 0; c < CODES; c++) {
         long timed;
-        double rate = batch_rate(b, c, slice, &timed);
+        double rate = batch_rate(x->b, c, seconds, &timed);
         if (rate < 0.0)
             return -1.0;
-        if (rate > r->rate[c]) {
-            r->rate[c] = rate;
-            r->steps[c] = timed;
+        if (rate > x->r->rate[c]) {
+            x->r->rate[c] = rate;
+            x->r->steps[c] = timed;
         }
-        if (c == VARIANTS - 1)
+        if (c == VARIANTS - 1) {
             nosquish = rate;
+            *steps = timed;
+        }
     }
-    r->batches++;
+    x->r->batches++;
     return nosquish;
 }
 
-/* Interleaved rounds on n bodies: in each round, for each of LAMMPS's configurations (one
- * slot without LAMMPS), a batch of every library code and then a run of LAMMPS in that
- * configuration as long as verlet-nosquish's batch (at least FINCHAM_MIN_STEPS steps, and
- * at least the steps of that configuration's run charged in the round before), so that
- * each code's best is taken over as many timed loops, in the same stretches of the
- * machine's time.  MB_EXIT_OK, or MB_EXIT_USAGE when a code fails (message printed). */
+/* A run of LAMMPS in configuration `slot` (bench_lammps_rounds.h's lammps) */
+static int lammps_in_slot(void *ctx, int slot, long steps)
+{
+    const struct fincham_rounds *x = ctx;
+    char vars[64];
+    snprintf(vars, sizeof vars, "-var n %zu -var steps %ld", x->r->n, steps);
+    return mb_bench_lammps_run(x->program, x->d->input[slot], x->d->log, vars);
+}
+
+/* Interleaved rounds on n bodies (bench_lammps_rounds.h): in each round, for each of LAMMPS's
+ * configurations (one slot without LAMMPS), a batch of every library code and then a run
+ * of LAMMPS in that configuration as long as verlet-nosquish's batch.  MB_EXIT_OK, or
+ * MB_EXIT_USAGE when a code fails (message printed; a failed LAMMPS run's files kept). */
 static int measure_size(size_t n, double min_time, const char *lammps, struct fincham_size *r)
 {
     enum { ROUNDS = 5 };
@@ -370,44 +364,35 @@ static int measure_size(size_t n, double min_time, const char *lammps, struct fi
         return MB_EXIT_USAGE;
     }
     const int slots = lammps ? LAMMPS_CONFIGS : 1;
-    const double slice = min_time / (ROUNDS * slots * (CODES + (lammps ? 1 : 0)));
-    long charged[LAMMPS_CONFIGS] = { 0 };   /* steps of each configuration's charged run */
-    int status = MB_EXIT_OK, peer_failed = 0;
-    for (int round = 0; round < ROUNDS && status == MB_EXIT_OK; round++)
-        for (int c = 0; c < slots && status == MB_EXIT_OK; c++) {
-            double nosquish = library_batches(&b, slice, r);
-            if (nosquish < 0.0) {
-                fprintf(stderr, "motionbench bench fincham: cannot step %zu bodies: %s\n", n,
-                        mb_last_error());
-                status = MB_EXIT_USAGE;
-                break;
-            }
-            if (!lammps)
-                continue;
-            long steps = (long)fmax((double)FINCHAM_MIN_STEPS, slice * nosquish / (double)n);
-            if (steps < charged[c])     /* a loop known to be long enough for the timer */
-                steps = charged[c];
-            double peer = lammps_rate(lammps, &d, (size_t)c, n, &steps);
-            charged[c] = steps;
-            if (peer < 0.0) {
-                fprintf(stderr, "motionbench bench fincham: LAMMPS peer '%s' failed at %zu "
-                        "bodies (%s): %s\n", lammps, n, lammps_configs[c].name, mb_last_error());
-                status = MB_EXIT_USAGE;
-                peer_failed = 1;
-                break;
-            }
-            r->peer_runs++;
-            if (peer > r->peer) {
-                r->peer = peer;
-                r->peer_steps = steps;
-                r->config = &lammps_configs[c];
-            }
-        }
+    struct fincham_rounds x = { .b = &b, .r = r, .program = lammps, .d = &d };
+    const struct mb_bench_rounds R = {
+        .rounds = ROUNDS, .slots = slots, .n = n, .min_steps = FINCHAM_MIN_STEPS,
+        .slice = min_time / (ROUNDS * slots * (CODES + (lammps ? 1 : 0))), .ctx = &x,
+        .library = library_batches, .lammps = lammps ? lammps_in_slot : NULL, .log = d.log,
+    };
+    struct mb_bench_peer_best best;
+    int failed_slot, status = MB_EXIT_OK;
+    switch (mb_bench_rounds_run(&R, &best, &failed_slot)) {
+    case MB_BENCH_ROUNDS_LIBRARY_FAILED:
+        fprintf(stderr, "motionbench bench fincham: cannot step %zu bodies: %s\n", n,
+                mb_last_error());
+        status = MB_EXIT_USAGE;
+        break;
+    case MB_BENCH_ROUNDS_LAMMPS_FAILED:
+        fprintf(stderr, "motionbench bench fincham: LAMMPS peer '%s' failed at %zu bodies "
+                "(%s): %s\n", lammps, n, lammps_configs[failed_slot].name, mb_last_error());
+        status = MB_EXIT_USAGE;
+        break;
+    }
+    r->peer = best.rate;
+    r->peer_steps = best.steps;
+    r->peer_runs = best.runs;
+    r->config = best.runs > 0 ? &lammps_configs[best.slot] : NULL;
     for (int v = 0; v < VARIANTS; v++)
         r->run[v] = llround(b.sys[v]->t / FINCHAM_H);
     r->run[PLAIN] = b.plain_run;
     if (d.dir[0])
-        lammps_files_done(&d, !peer_failed);
+        lammps_files_done(&d, failed_slot < 0);
     codes_free(&b);
     return status;
 }
