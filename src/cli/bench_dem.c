@@ -13,8 +13,9 @@
  * history with a Coulomb limit mu = 0.5 |F_n|, no tangential dashpot (LAMMPS dampflag 0),
  * no rolling resistance; time step 1e-4 (sqrt(m* / kn) / 16).
  * Timed, single-threaded, interleaved in rounds (the best batch of each over the rounds;
- * a batch of the library before each run of LAMMPS, so that each code's best is taken
- * over as many loops):
+ * a batch of the library before each run of LAMMPS, each at least as long as LAMMPS's
+ * loops must be, so that each code's best is taken over as many loops as long:
+ * bench_lammps_rounds.h):
  *   motionbench  mb_stepper_step("leapfrog") through the public API: force reset, the
  *                contact model on a neighbour list (cutoff 1, skin SKIN, rebuilt at skin/2)
  *                with its history updated in place (each level is evaluated once:
@@ -509,7 +510,8 @@ static void print_header(const char *lammps)
     if (lammps)
         printf("LAMMPS: pair gran/hooke/history, fix nve/sphere, charged its Loop time x CPU "
                "use,\nbest of %d configurations (neighbor skin 0.1-0.4, every 1 check yes, "
-               "atom sort default/off).\n", LAMMPS_CONFIGS);
+               "atom sort default/off);\na batch of motionbench before each run of LAMMPS, "
+               "each batch and loop at least %g s.\n", LAMMPS_CONFIGS, MB_BENCH_LAMMPS_MIN_LOOP);
     printf("\n");
 }
 

@@ -22,11 +22,12 @@
  * the "% CPU use" it reports; a loop too short for its CPU timer run again longer,
  * bench_lammps.h), so set-up is not counted and, as for the library's codes, only the
  * time it held a core.  LAMMPS runs inside the rounds, after a batch of every library
- * code, once per configuration (measure_size), so that each code's best is taken over as
- * many loops; the fastest configuration is the peer's figure and its name is printed
- * beside it, the last column gives verlet-nosquish / LAMMPS, and the steps of every best
- * batch or loop and LAMMPS's input at the largest size follow the table.  Exit 0, or 2
- * on bad options or a failed peer. */
+ * code, once per configuration, each batch as long as LAMMPS's loops must be
+ * (bench_lammps_rounds.h), so that each code's best is taken over as many loops as long;
+ * the fastest configuration is the peer's figure and its name is printed beside it, the
+ * last column gives verlet-nosquish / LAMMPS, and the steps of every best batch or loop
+ * and LAMMPS's input at the largest size follow the table.  Exit 0, or 2 on bad options
+ * or a failed peer. */
 #include "bench_lammps.h"
 #include "bench_lammps_rounds.h"
 #include "bench_util.h"
@@ -310,8 +311,8 @@ struct fincham_rounds {
 };
 
 /* One batch of every library code, each at least `seconds` long and each code's best
- * kept (bench_lammps_rounds.h's library): verlet-nosquish's rate and *steps its batch's steps,
- * or -1 when a step fails */
+ * kept (bench_lammps_rounds.h's library): verlet-nosquish's rate and *steps its batch's
+ * steps, or -1 when a step fails */
 static double library_batches(void *ctx, double seconds, long *steps)
 {
     struct fincham_rounds *x = ctx;
@@ -409,7 +410,8 @@ static void print_header(const char *lammps)
                "  Loop time x %% CPU use; the fastest of %d configurations (pair-zero = pair_style zero\n"
                "  with a binned list checked every step; sort-off = atom_modify sort 0 0.0; no-pair =\n"
                "  no pair style), named per size in the last column; a batch of every library\n"
-               "  code before each run of LAMMPS.\n", lammps, (int)LAMMPS_CONFIGS);
+               "  code before each run of LAMMPS, each batch and loop at least %g s.\n", lammps,
+               (int)LAMMPS_CONFIGS, MB_BENCH_LAMMPS_MIN_LOOP);
     printf("\n");
     printf("%10s %14s %14s %12s %14s %14s %16s", "bodies", "leapfrog", "plain loop",
            "whole/plain", "fincham-half", "fincham-woo", "verlet-nosquish");

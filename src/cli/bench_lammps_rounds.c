@@ -1,4 +1,5 @@
-/* bench_lammps_rounds.c -- the interleaved rounds of the library and LAMMPS (bench_lammps_rounds.h). */
+/* bench_lammps_rounds.c -- the interleaved rounds of the library and LAMMPS
+ * (bench_lammps_rounds.h). */
 #include "bench_lammps_rounds.h"
 #include "bench_lammps.h"
 #include "mb_status.h"
