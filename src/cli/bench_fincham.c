@@ -33,6 +33,7 @@
 #include "bench_util.h"
 #include "cli.h"
 #include "mb_input.h"
+#include "mb_memory.h"
 #include "mb_nodes.h"
 #include "mb_status.h"
 #include "mb_stepper.h"
@@ -460,6 +461,36 @@ static void print_peer(const char *lammps, const struct fincham_size *r)
     lammps_input(stdout, r->config);
 }
 
+/* Bytes the codes of one size hold a body: a system of each variant and the plain loop's
+ * 18 doubles (x, v, w, L, I: 3 each; q: 4), the difference of the peak resident set of
+ * `bench fincham --max-nodes 1e5` and `--max-nodes 1e4` (1682 B a body; 1684 between
+ * 10^5 and 10^6) times 1.1, as the simulation's estimates (memory_estimate.c), rounded
+ * up.  Sizes are measured one at a time, so the largest is the peak. */
+#define FINCHAM_BYTES_PER_BODY 1856.0
+
+static double codes_bytes(size_t n, mb_memory_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    e->state = e->total = FINCHAM_BYTES_PER_BODY * (double)n;
+    return e->total;
+}
+
+/* The memory of the largest size (1e3, 1e4, ... up to max_nodes) printed and checked
+ * against what the machine has (mb_memory_check: refused with a message when it does not
+ * fit), before anything is allocated */
+static int check_memory(double max_nodes)
+{
+    double largest = 1e3;
+    for (int k = 1; largest * 10.0 <= max_nodes * 1.0000001 && k < MAX_SIZES; k++)
+        largest *= 10.0;
+    mb_memory_estimate e;
+    char text[32];
+    mb_memory_format(codes_bytes((size_t)largest, &e), text, sizeof text);
+    printf("memory estimate at the largest size, %.0f bodies: %s\n", largest, text);
+    fflush(stdout);
+    return mb_memory_check(&e, 0.0, "bench fincham");
+}
+
 int mb_bench_fincham(int argc, char **argv)
 {
     double max_nodes = 1e6, min_time = 3.0;
@@ -475,6 +506,8 @@ int mb_bench_fincham(int argc, char **argv)
                "  atom sort off, no pair style); the fastest is printed with its name.\n");
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
+    if (check_memory(max_nodes) != MB_SUCCESS)
+        return mb_cli_fail("bench fincham");
     print_header(lammps);
     struct fincham_size r[MAX_SIZES];
     int k = 0;
