@@ -84,7 +84,8 @@ double mb_bench_lammps_charged(int (*run)(void *ctx, long steps), void *ctx, con
     }
 }
 
-void mb_bench_lammps_output(const char *log, char *out, size_t size)
+/* The output file of the run whose log is `log`: `log` with ".out" appended */
+static void lammps_output(const char *log, char *out, size_t size)
 {
     snprintf(out, size, "%s.out", log);
 }
@@ -153,7 +154,7 @@ int mb_bench_lammps_run(const char *program, const char *input, const char *log,
         MB_ERROR(MB_EINVAL, "LAMMPS '%s' on '%s', log '%s': a path holds a single quote",
                  program, input, log);
     char out[4200];
-    mb_bench_lammps_output(log, out, sizeof out);
+    lammps_output(log, out, sizeof out);
     size_t size = strlen(program) + strlen(input) + strlen(log) + strlen(out) + strlen(vars)
                   + 128;
     char *cmd = malloc(size);

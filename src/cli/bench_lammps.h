@@ -4,8 +4,6 @@
 #ifndef MB_BENCH_LAMMPS_H
 #define MB_BENCH_LAMMPS_H
 
-#include <stddef.h>
-
 /* The shortest run loop whose CPU time LAMMPS's log is trusted for (seconds of its Loop
  * time).  LAMMPS's "% CPU use" is its CPU timer over its wall timer for the loop; the CPU
  * timer (getrusage) advances in coarse steps, so that a loop of a few milliseconds reads
@@ -42,15 +40,12 @@ double mb_bench_lammps_charged(int (*run)(void *ctx, long steps), void *ctx, con
 
 /* Run `program -in input -log log -screen none` with OMP_NUM_THREADS=1, one process, for
  * paths without a single quote; vars is appended to the command line as given (e.g.
- * "-var n 1000"), its standard output and error written to the run's output file
- * (mb_bench_lammps_output).  0 when it exited with status 0, the output file then removed;
+ * "-var n 1000"), its standard output and error written to the run's output file, the
+ * log's name with ".out" appended.  0 when it exited with status 0, that file then removed;
  * else a status below 0 with a message recorded that tells how it ended (exit status or
  * signal) and quotes the first ERROR line, or else the last line, of its log and of its
  * output, both kept for the caller to leave in place. */
 int mb_bench_lammps_run(const char *program, const char *input, const char *log,
                         const char *vars);
-
-/* The output file of the run whose log is `log`: `log` with ".out" appended */
-void mb_bench_lammps_output(const char *log, char *out, size_t size);
 
 #endif
