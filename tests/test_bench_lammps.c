@@ -171,14 +171,16 @@ Test(bench_lammps, charged_refuses_failed_runs)
 
 /* ---- a run of a program in LAMMPS's place (mb_bench_lammps_run) ---- */
 
-static char dir[64];
+static char dir[64], in_path[96], log_path[96];
 
 /* A directory with a stand-in program `lmp` whose body is `script` (sh), given the
- * arguments LAMMPS is given; its input and log paths in dir */
+ * arguments LAMMPS is given; the paths of its input and log, in_path and log_path, in dir */
 static const char *stand_in(const char *script)
 {
     strcpy(dir, "/tmp/test_bench_lammps_run_XXXXXX");
     cr_assert(mkdtemp(dir) != NULL);
+    snprintf(in_path, sizeof in_path, "%s/in", dir);
+    snprintf(log_path, sizeof log_path, "%s/log", dir);
     static char program[96];
     snprintf(program, sizeof program, "%s/lmp", dir);
     FILE *f = fopen(program, "w");
@@ -208,10 +210,7 @@ static int exists(const char *file)
 Test(bench_lammps, run_that_succeeds_leaves_no_output)
 {
     const char *lmp = stand_in("echo chatter; echo noise >&2; echo 'Loop time' > \"$log\"");
-    char in[96], log[96];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    cr_expect_eq(mb_bench_lammps_run(lmp, in, log, "-var n 1"), 0);
+    cr_expect_eq(mb_bench_lammps_run(lmp, in_path, log_path, "-var n 1"), 0);
     cr_expect(exists("log"));
     cr_expect(!exists("log.out"), "the output of a run that went well is kept");
     remove_stand_in();
@@ -224,10 +223,7 @@ Test(bench_lammps, failed_run_tells_why_and_keeps_its_files)
     const char *lmp = stand_in("printf 'LAMMPS (x)\\nERROR: Lost atoms: original 864 "
                                "current 863 (src/thermo.cpp:481)\\nLast command: run 10\\n' "
                                "> \"$log\"; echo 'mpi: cannot attach' >&2; exit 3");
-    char in[96], log[96];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    cr_expect_lt(mb_bench_lammps_run(lmp, in, log, ""), 0);
+    cr_expect_lt(mb_bench_lammps_run(lmp, in_path, log_path, ""), 0);
     const char *msg = mb_last_error();
     cr_expect(strstr(msg, "exited with status 3;") != NULL, "%s", msg);
     cr_expect(strstr(msg, "\"ERROR: Lost atoms: original 864 current 863 "
@@ -241,10 +237,7 @@ Test(bench_lammps, failed_run_tells_why_and_keeps_its_files)
 Test(bench_lammps, killed_run_names_the_signal)
 {
     const char *lmp = stand_in("kill -KILL $$");
-    char in[96], log[96];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    cr_expect_lt(mb_bench_lammps_run(lmp, in, log, ""), 0);
+    cr_expect_lt(mb_bench_lammps_run(lmp, in_path, log_path, ""), 0);
     cr_expect(strstr(mb_last_error(), "signal 9") != NULL, "%s", mb_last_error());
     remove_stand_in();
 }
@@ -254,10 +247,7 @@ Test(bench_lammps, killed_run_names_the_signal)
 Test(bench_lammps, failed_run_without_error_line_quotes_the_last)
 {
     const char *lmp = stand_in("echo first >&2; echo last >&2; echo ' ' >&2; exit 5");
-    char in[96], log[96];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    cr_expect_lt(mb_bench_lammps_run(lmp, in, log, ""), 0);
+    cr_expect_lt(mb_bench_lammps_run(lmp, in_path, log_path, ""), 0);
     const char *msg = mb_last_error();
     cr_expect(strstr(msg, "exited with status 5;") != NULL, "%s", msg);
     cr_expect(strstr(msg, "log: (cannot be read)") != NULL, "%s", msg);
