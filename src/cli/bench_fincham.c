@@ -345,9 +345,9 @@ static int lammps_in_slot(void *ctx, int slot, long steps)
     return mb_bench_lammps_run(x->program, x->d->input[slot], x->d->log, vars);
 }
 
-/* Interleaved rounds on n bodies (bench_lammps_rounds.h): in each round, for each of LAMMPS's
- * configurations (one slot without LAMMPS), a batch of every library code and then a run
- * of LAMMPS in that configuration as long as verlet-nosquish's batch.  MB_EXIT_OK, or
+/* Interleaved rounds on n bodies (bench_lammps_rounds.h): in each round, for each of
+ * LAMMPS's configurations (one slot without LAMMPS), a batch of every library code and
+ * then a run of LAMMPS in that configuration as long as verlet-nosquish's batch.  MB_EXIT_OK, or
  * MB_EXIT_USAGE when a code fails (message printed; a failed LAMMPS run's files kept). */
 static int measure_size(size_t n, double min_time, const char *lammps, struct fincham_size *r)
 {

@@ -1,5 +1,5 @@
-/* bench_lammps_rounds.h -- the interleaved rounds of a benchmark that times LAMMPS beside the
- * library (bench fincham, bench dem).
+/* bench_lammps_rounds.h -- the interleaved rounds of a benchmark that times LAMMPS beside
+ * the library (bench fincham, bench dem).
  *
  * In each of `rounds` rounds, for each slot (one of LAMMPS's configurations; a single slot
  * without LAMMPS): a batch of every library code, then one charged run of LAMMPS in the
