@@ -185,8 +185,8 @@ static const char *stand_in(const char *script)
     snprintf(program, sizeof program, "%s/lmp", dir);
     FILE *f = fopen(program, "w");
     cr_assert(f != NULL);
-    fprintf(f, "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -log ] && log=$2; shift; done\n%s\n",
-            script);
+    fprintf(f, "#!/bin/sh\necho >> \"$(dirname \"$0\")/starts\"\n"
+            "while [ $# -gt 0 ]; do [ \"$1\" = -log ] && log=$2; shift; done\n%s\n", script);
     cr_assert(fclose(f) == 0);
     cr_assert(chmod(program, 0755) == 0);
     return program;
@@ -197,6 +197,20 @@ static void remove_stand_in(void)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert(system(cmd) == 0);
+}
+
+/* How many times the stand-in was started */
+static int starts(void)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/starts", dir);
+    FILE *f = fopen(p, "r");
+    int n = 0, c;
+    while (f != NULL && (c = fgetc(f)) != EOF)
+        n += c == '\n';
+    if (f != NULL)
+        fclose(f);
+    return n;
 }
 
 static int exists(const char *file)
@@ -213,6 +227,7 @@ Test(bench_lammps, run_that_succeeds_leaves_no_output)
     cr_expect_eq(mb_bench_lammps_run(lmp, in_path, log_path, "-var n 1"), 0);
     cr_expect(exists("log"));
     cr_expect(!exists("log.out"), "the output of a run that went well is kept");
+    cr_expect_eq(starts(), 1);
     remove_stand_in();
 }
 
@@ -230,6 +245,7 @@ Test(bench_lammps, failed_run_tells_why_and_keeps_its_files)
                           "(src/thermo.cpp:481)\"") != NULL, "%s", msg);
     cr_expect(strstr(msg, "log.out: \"mpi: cannot attach\"") != NULL, "%s", msg);
     cr_expect(exists("log") && exists("log.out"), "the failed run's files were not kept");
+    cr_expect_eq(starts(), 1, "a run that failed after writing its log was started again");
     remove_stand_in();
 }
 
@@ -252,6 +268,24 @@ Test(bench_lammps, failed_run_without_error_line_quotes_the_last)
     cr_expect(strstr(msg, "exited with status 5;") != NULL, "%s", msg);
     cr_expect(strstr(msg, "log: (cannot be read)") != NULL, "%s", msg);
     cr_expect(strstr(msg, "log.out: \"last\"") != NULL, "%s", msg);
+    cr_expect_eq(starts(), 2, "a run that wrote no log was not started once more, once");
+    remove_stand_in();
+}
+
+/* a start that fails before the log is written (Open MPI's start-up, seen on a loaded
+ * machine) is run once more, and the second start's success stands; a log left by an
+ * earlier run does not hide the failed start */
+Test(bench_lammps, failed_start_is_run_once_more)
+{
+    const char *lmp = stand_in("if [ $(wc -l < \"$(dirname \"$0\")/starts\") -eq 1 ]; then "
+                               "echo 'ORTE start-up failed' >&2; exit 1; fi; "
+                               "echo 'Loop time' > \"$log\"");
+    FILE *old = fopen(log_path, "w");
+    cr_assert(old != NULL);
+    fputs("an earlier run's log\n", old);
+    cr_assert(fclose(old) == 0);
+    cr_expect_eq(mb_bench_lammps_run(lmp, in_path, log_path, ""), 0, "%s", mb_last_error());
+    cr_expect_eq(starts(), 2);
     remove_stand_in();
 }
 

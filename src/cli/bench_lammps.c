@@ -162,7 +162,15 @@ int mb_bench_lammps_run(const char *program, const char *input, const char *log,
         MB_ERROR(MB_ENOMEM, "out of memory");
     snprintf(cmd, size, "OMP_NUM_THREADS=1 '%s' -in '%s' -log '%s' -screen none %s "
              "> '%s' 2>&1", program, input, log, vars, out);
+    unlink(log);                /* an earlier run's log would hide a start that wrote none */
     int st = system(cmd);
+    if (st != 0 && access(log, F_OK) != 0) {    /* ended before LAMMPS wrote its log */
+        char ending[96];
+        lammps_ending(st, ending, sizeof ending);
+        fprintf(stderr, "motionbench bench: LAMMPS '%s' on '%s' %s before writing its log "
+                "(its start-up failed); starting it once more\n", program, input, ending);
+        st = system(cmd);
+    }
     free(cmd);
     if (st != 0)
         return lammps_failed(program, input, log, out, st);

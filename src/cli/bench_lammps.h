@@ -41,10 +41,14 @@ double mb_bench_lammps_charged(int (*run)(void *ctx, long steps), void *ctx, con
 /* Run `program -in input -log log -screen none` with OMP_NUM_THREADS=1, one process, for
  * paths without a single quote; vars is appended to the command line as given (e.g.
  * "-var n 1000"), its standard output and error written to the run's output file, the
- * log's name with ".out" appended.  0 when it exited with status 0, that file then removed;
- * else a status below 0 with a message recorded that tells how it ended (exit status or
- * signal) and quotes the first ERROR line, or else the last line, of its log and of its
- * output, both kept for the caller to leave in place. */
+ * log's name with ".out" appended.  A run that fails before LAMMPS has written its log
+ * (the start-up of its MPI layer failed, as seen on a loaded machine: status 1, no log;
+ * any log of an earlier run is removed first) is started once more, with a note on
+ * standard error; a run that fails after writing its log is not.  0 when it exited with
+ * status 0, the output file then removed; else a status below 0 with a message recorded
+ * that tells how it ended (exit status or signal) and quotes the first ERROR line, or
+ * else the last line, of its log and of its output, both kept for the caller to leave in
+ * place. */
 int mb_bench_lammps_run(const char *program, const char *input, const char *log,
                         const char *vars);
 
