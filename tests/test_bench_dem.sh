@@ -73,6 +73,16 @@ printf '%s\n' "$out" | grep -q '^at 864 spheres: motionbench 10 (of 33 run in 3 
 # bad input: the bench refuses an unknown option with exit 2
 $MB bench dem --check --max-nodes 1e3 --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an unknown option was not refused with exit 2"; exit 1; }
+# a size whose estimate (2.56 MiB at 864 spheres) exceeds --memory-limit is refused, exit 2,
+# before it is built; under a limit it fits, it runs
+$MB bench dem --check --max-nodes 1e3 --memory-limit 1M >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q "^motionbench: bench dem: estimated memory 2.56 MiB exceeds --memory-limit, 1 MiB" "$tmp/err" \
+    || { echo "FAIL: a size above --memory-limit gave exit $st: $(cat "$tmp/err")"; exit 1; }
+$MB bench dem --check --max-nodes 1e3 --memory-limit 1G >/dev/null 2>&1 \
+    || { echo "FAIL: a size under --memory-limit was refused"; exit 1; }
+$MB bench dem --check --max-nodes 1e3 --memory-limit 0 >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: --memory-limit 0 was not refused with exit 2"; exit 1; }
 # a peer that fails (LAMMPS's ERROR line in its log, a line on its standard error, exit 1)
 # is refused with exit 2, the message quoting both, and its files kept where it says
 cat > "$tmp/lmp_fails" <<'EOS'

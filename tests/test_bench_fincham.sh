@@ -77,6 +77,13 @@ printf '%s\n' "$out" | grep -q '^at 1000 bodies: leapfrog 10 of 55, fincham-half
 # bad input: an unknown option is refused with exit 2, a peer that fails with exit 2
 $MB bench fincham --max-nodes 1e3 --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: an unknown option was not refused with exit 2"; exit 1; }
+# the largest size's estimate (1856 B a body: 1.77 MiB at 10^3) above --memory-limit is
+# refused, exit 2, before anything is allocated (nothing timed: no table printed)
+$MB bench fincham --max-nodes 1e3 --memory-limit 1M >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q "^motionbench: bench fincham: estimated memory 1.77 MiB exceeds --memory-limit, 1 MiB" "$tmp/err" \
+    && ! grep -q "^ *1000 " "$tmp/out" \
+    || { echo "FAIL: a size above --memory-limit gave exit $st: $(cat "$tmp/err")"; exit 1; }
 $MB bench fincham --max-nodes 1e3 --min-time 0.001 --lammps /bin/false >/dev/null 2>"$tmp/err"
 st=$?
 [ $st -eq 2 ] && grep -q "LAMMPS peer '/bin/false' failed at 1000 bodies (pair-zero): LAMMPS's run of [0-9]* steps failed: LAMMPS '/bin/false' on '.*/in0' exited with status 1;" "$tmp/err" \

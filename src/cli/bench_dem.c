@@ -455,10 +455,10 @@ static int dem_rounds(struct dem_bench *b, size_t n, double min_time, const char
     return status;
 }
 
-/* One size: memory check, set-up, contact check, interleaved rounds (none when
- * check_only). */
-static int measure_size(size_t cells, double min_time, const char *lammps, int check_only,
-                        struct dem_size *r)
+/* One size: memory check (against memory_limit, 0: the memory available), set-up,
+ * contact check, interleaved rounds (none when check_only). */
+static int measure_size(size_t cells, double min_time, double memory_limit,
+                        const char *lammps, int check_only, struct dem_size *r)
 {
     size_t n = 4 * cells * cells * cells;
     mb_memory_estimate e;
@@ -467,7 +467,7 @@ static int measure_size(size_t cells, double min_time, const char *lammps, int c
     mb_memory_format(e.total, text, sizeof text);
     printf("%zu spheres: memory estimate %s\n", n, text);
     fflush(stdout);
-    if (mb_memory_check(&e, 0.0, "bench dem") != MB_SUCCESS)
+    if (mb_memory_check(&e, memory_limit, "bench dem") != MB_SUCCESS)
         return mb_cli_fail("bench dem");
     struct dem_bench b;
     struct lammps_dir d;
@@ -592,19 +592,23 @@ static int print_results(const struct dem_size *r, int k, const char *lammps, in
 
 int mb_bench_dem(int argc, char **argv)
 {
-    double max_nodes = 1e5, min_time = 6.0;
+    double max_nodes = 1e5, min_time = 6.0, memory_limit = 0.0;
     const char *lammps = NULL;
     int check_only = 0;
     const mb_cli_option own[] = {
         { .name = "--lammps", .kind = MB_CLI_STRING, .dest = &lammps, .value = "a program",
           .empty = "empty program name", .flags = MB_CLI_ONCE },
         { .name = "--check", .kind = MB_CLI_FLAG, .dest = &check_only },
+        { .name = "--memory-limit", .kind = MB_CLI_SIZE, .dest = &memory_limit,
+          .value = "a size, e.g. 8G", .flags = MB_CLI_ONCE },
     };
-    int st = mb_bench_size_args(argc, argv, "dem", &max_nodes, &min_time, own, 2);
+    int st = mb_bench_size_args(argc, argv, "dem", &max_nodes, &min_time, own, 3);
     if (st < 0)
         printf("  --lammps PROGRAM: also run LAMMPS (e.g. lmp) on the same packing, check its\n"
                "  contacts at step 0 and time it in each configuration;\n"
-               "  --check: the contact check alone, nothing timed.\n");
+               "  --check: the contact check alone, nothing timed;\n"
+               "  --memory-limit SIZE: refuse a size whose estimated memory exceeds SIZE\n"
+               "  (e.g. 8G; default: the memory available).\n");
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
     print_header(lammps);
@@ -612,7 +616,8 @@ int mb_bench_dem(int argc, char **argv)
     struct dem_size r[DEM_MAX_SIZES];
     int k = size_cells(max_nodes, cells);
     for (int i = 0; i < k; i++)
-        if ((st = measure_size(cells[i], min_time, lammps, check_only, &r[i])) != MB_EXIT_OK)
+        if ((st = measure_size(cells[i], min_time, memory_limit, lammps, check_only, &r[i]))
+            != MB_EXIT_OK)
             return st;
     return print_results(r, k, lammps, check_only);
 }

@@ -476,9 +476,9 @@ static double codes_bytes(size_t n, mb_memory_estimate *e)
 }
 
 /* The memory of the largest size (1e3, 1e4, ... up to max_nodes) printed and checked
- * against what the machine has (mb_memory_check: refused with a message when it does not
- * fit), before anything is allocated */
-static int check_memory(double max_nodes)
+ * against memory_limit, or what the machine has when it is 0 (mb_memory_check: refused
+ * with a message when it does not fit), before anything is allocated */
+static int check_memory(double max_nodes, double memory_limit)
 {
     double largest = 1e3;
     for (int k = 1; largest * 10.0 <= max_nodes * 1.0000001 && k < MAX_SIZES; k++)
@@ -488,25 +488,29 @@ static int check_memory(double max_nodes)
     mb_memory_format(codes_bytes((size_t)largest, &e), text, sizeof text);
     printf("memory estimate at the largest size, %.0f bodies: %s\n", largest, text);
     fflush(stdout);
-    return mb_memory_check(&e, 0.0, "bench fincham");
+    return mb_memory_check(&e, memory_limit, "bench fincham");
 }
 
 int mb_bench_fincham(int argc, char **argv)
 {
-    double max_nodes = 1e6, min_time = 3.0;
+    double max_nodes = 1e6, min_time = 3.0, memory_limit = 0.0;
     const char *lammps = NULL;
-    const mb_cli_option peer[] = {
+    const mb_cli_option own[] = {
         { .name = "--lammps", .kind = MB_CLI_STRING, .dest = &lammps, .value = "a program",
           .empty = "empty program name", .flags = MB_CLI_ONCE },
+        { .name = "--memory-limit", .kind = MB_CLI_SIZE, .dest = &memory_limit,
+          .value = "a size, e.g. 8G", .flags = MB_CLI_ONCE },
     };
-    int st = mb_bench_size_args(argc, argv, "fincham", &max_nodes, &min_time, peer, 1);
+    int st = mb_bench_size_args(argc, argv, "fincham", &max_nodes, &min_time, own, 2);
     if (st < 0)
         printf("  --lammps PROGRAM: also time LAMMPS fix nve/asphere (e.g. lmp)\n"
                "  in a child process on the same bodies, in each of its configurations (default,\n"
-               "  atom sort off, no pair style); the fastest is printed with its name.\n");
+               "  atom sort off, no pair style); the fastest is printed with its name;\n"
+               "  --memory-limit SIZE: refuse sizes whose estimated memory exceeds SIZE\n"
+               "  (e.g. 8G; default: the memory available).\n");
     if (st != 0)
         return st < 0 ? MB_EXIT_OK : st;
-    if (check_memory(max_nodes) != MB_SUCCESS)
+    if (check_memory(max_nodes, memory_limit) != MB_SUCCESS)
         return mb_cli_fail("bench fincham");
     print_header(lammps);
     struct fincham_size r[MAX_SIZES];

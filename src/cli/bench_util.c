@@ -36,7 +36,9 @@ int mb_bench_size_args(int argc, char **argv, const char *cmd, double *max_nodes
         options[2 + k] = extra[k];
         size_t len = strlen(usage);
         snprintf(usage + len, sizeof usage - len, " [%s%s]", extra[k].name,
-                 extra[k].kind == MB_CLI_FLAG ? "" : " PROGRAM");
+                 extra[k].kind == MB_CLI_FLAG   ? ""
+                 : extra[k].kind == MB_CLI_SIZE ? " SIZE"
+                                                : " PROGRAM");
     }
     const mb_cli_command command = { name, options, 2 + n_extra, NULL, NULL, 0, NULL };
     double default_nodes = *max_nodes, default_time = *min_time;
