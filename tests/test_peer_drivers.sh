@@ -43,7 +43,7 @@ check "chain_peer_count refuses one particle" sh -c "! LD_LIBRARY_PATH=$lib '$tm
 check "leapfrog_driver builds" build leapfrog_driver
 check "leapfrog_driver runs" run leapfrog_driver 1000 5
 check "leapfrog_driver prints a positive ratio" \
-    awk '/^n = 1000: whole step/ && $NF ~ /checksum/ { } /ratio [0-9.]+/ { for (i = 1; i < NF; i++)
+    awk '/^n = 1000: whole step/ { for (i = 1; i < NF; i++)
         if ($i == "ratio" && $(i + 1) + 0 > 0) ok = 1 } END { exit !ok }' "$tmp/leapfrog_driver.out"
 
 check "rotation_driver builds" build rotation_driver
