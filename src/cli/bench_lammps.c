@@ -153,13 +153,15 @@ int mb_bench_lammps_run(const char *program, const char *input, const char *log,
     if (strchr(program, '\'') || strchr(input, '\'') || strchr(log, '\''))
         MB_ERROR(MB_EINVAL, "LAMMPS '%s' on '%s', log '%s': a path holds a single quote",
                  program, input, log);
-    char out[4200];
-    lammps_output(log, out, sizeof out);
-    size_t size = strlen(program) + strlen(input) + strlen(log) + strlen(out) + strlen(vars)
-                  + 128;
-    char *cmd = malloc(size);
-    if (cmd == NULL)
+    size_t out_size = strlen(log) + sizeof ".out";
+    size_t size = strlen(program) + strlen(input) + strlen(log) + out_size + strlen(vars) + 128;
+    char *cmd = malloc(size), *out = malloc(out_size);
+    if (cmd == NULL || out == NULL) {
+        free(cmd);
+        free(out);
         MB_ERROR(MB_ENOMEM, "out of memory");
+    }
+    lammps_output(log, out, out_size);
     snprintf(cmd, size, "OMP_NUM_THREADS=1 '%s' -in '%s' -log '%s' -screen none %s "
              "> '%s' 2>&1", program, input, log, vars, out);
     unlink(log);                /* an earlier run's log would hide a start that wrote none */
@@ -173,7 +175,9 @@ int mb_bench_lammps_run(const char *program, const char *input, const char *log,
     }
     free(cmd);
     if (st != 0)
-        return lammps_failed(program, input, log, out, st);
-    unlink(out);
-    return MB_SUCCESS;
+        st = lammps_failed(program, input, log, out, st);
+    else
+        unlink(out);
+    free(out);
+    return st == 0 ? MB_SUCCESS : st;
 }
